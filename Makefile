@@ -1,0 +1,48 @@
+# One-command set-up: `make run` serves the site, `make test` runs the whole suite.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: install services migrate run test lint format bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+services: install
+	$(BIN)/python scripts/services.py
+
+migrate: services
+	$(BIN)/python manage.py migrate --noinput
+
+run: migrate
+	$(BIN)/python manage.py ensure_dev_admin
+	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/, user admin / admin)"
+	HOST=$(HOST) PORT=$(PORT) $(BIN)/honcho start --no-prefix -f Procfile 2>&1 || true
+
+test: services lint
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy .
+	$(BIN)/lint-imports
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+bench: services
+	$(BIN)/python bench/rules.py
+
+clean:
+	rm -rf $(VENV) staticfiles .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,22 @@
+from django.contrib import admin
+from django.urls import include, path
+from django.views.generic import TemplateView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config.health import healthz
+
+api_v1 = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-v1:schema"), name="docs"),
+]
+
+urlpatterns = [
+    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("healthz", healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("api/v1/", include((api_v1, "api-v1"))),
+]
+
+admin.site.site_header = "Briscola tournaments"
+admin.site.site_title = "Briscola tournaments"
+admin.site.index_title = "Organizer's console"

@@ -1,0 +1,40 @@
+import pytest
+from django.test import Client, override_settings
+
+pytestmark = pytest.mark.django_db
+
+
+def test_healthz_reports_ok_when_database_and_redis_answer(client: Client) -> None:
+    response = client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "checks": {"database": "ok", "redis": "ok"}}
+
+
+@override_settings(REDIS_URL="redis://127.0.0.1:1/0")
+def test_healthz_is_unavailable_when_redis_does_not_answer(client: Client) -> None:
+    response = client.get("/healthz")
+
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "unavailable"
+    assert body["checks"]["database"] == "ok"
+    assert body["checks"]["redis"] != "ok"
+
+
+def test_home_page_links_the_admin_and_the_api_docs(client: Client) -> None:
+    response = client.get("/")
+
+    assert response.status_code == 200
+    assert b'href="/admin/"' in response.content
+    assert b'href="/api/v1/docs/"' in response.content
+
+
+def test_api_docs_are_served_without_the_internet(client: Client) -> None:
+    docs = client.get("/api/v1/docs/")
+    schema = client.get("/api/v1/schema/")
+
+    assert docs.status_code == 200
+    assert b"cdn" not in docs.content.lower()
+    assert schema.status_code == 200
+    assert b"openapi" in schema.content
