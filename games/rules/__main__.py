@@ -1,0 +1,3 @@
+from games.rules.cli import main
+
+raise SystemExit(main())

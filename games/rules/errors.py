@@ -1,0 +1,101 @@
+"""Rule violations: every error a scorer can trigger, each with a stable code and a human detail."""
+
+from typing import ClassVar
+
+
+class RuleViolation(Exception):
+    """A command or an input that the rules of Briscola do not allow.
+
+    `code` is stable (the API and the command line report it); `detail` explains this occurrence.
+    """
+
+    code: ClassVar[str] = "rule_violation"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "detail": self.detail}
+
+
+class InvalidCard(RuleViolation):
+    code = "invalid_card"
+
+
+class CardNotInDeck(RuleViolation):
+    code = "card_not_in_deck"
+
+
+class CardAlreadyPlayed(RuleViolation):
+    code = "card_already_played"
+
+
+class NotYourTurn(RuleViolation):
+    code = "not_your_turn"
+
+
+class CardNotInHand(RuleViolation):
+    code = "card_not_in_hand"
+
+
+class BriscolaNotDrawn(RuleViolation):
+    code = "briscola_not_drawn"
+
+
+class RoundAlreadyFinished(RuleViolation):
+    code = "round_finished"
+
+
+class RoundInProgress(RuleViolation):
+    code = "round_in_progress"
+
+
+class RoundNotStarted(RuleViolation):
+    code = "round_not_started"
+
+
+class NothingToUndo(RuleViolation):
+    code = "nothing_to_undo"
+
+
+class InvalidSeat(RuleViolation):
+    code = "invalid_seat"
+
+
+class InvalidTableSize(RuleViolation):
+    code = "invalid_table_size"
+
+
+class InvalidVariant(RuleViolation):
+    code = "invalid_variant"
+
+
+class InvalidDeck(RuleViolation):
+    code = "invalid_deck"
+
+
+class MissingBriscola(RuleViolation):
+    code = "missing_briscola"
+
+
+class PointsMustTotal120(RuleViolation):
+    code = "points_must_total_120"
+
+
+class InvalidPoints(RuleViolation):
+    code = "invalid_points"
+
+
+class InvalidMatchFormat(RuleViolation):
+    code = "invalid_match_format"
+
+
+class MatchAlreadyFinished(RuleViolation):
+    code = "match_finished"
+
+
+class InvalidInput(RuleViolation):
+    """A round record (a JSON line) that is not shaped as the documented format."""
+
+    code = "invalid_input"

@@ -1,0 +1,137 @@
+"""Matches: a series of rounds at one table, won by round wins (best of) or by total points."""
+
+from dataclasses import dataclass, replace
+from typing import Any, Literal, get_args
+
+from games.rules.errors import InvalidMatchFormat, InvalidPoints, MatchAlreadyFinished
+from games.rules.outcome import RoundOutcome
+from games.rules.tables import Table
+
+Scoring = Literal["best_of", "points"]
+SCORINGS: tuple[str, ...] = get_args(Scoring)
+BEST_OF = (1, 3, 5)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFormat:
+    """`best_of` 1, 3 or 5: the first side to win 1, 2 or 3 rounds; tied rounds are replayed.
+    `points`: exactly `rounds` rounds are played (ties included); most total points wins.
+    """
+
+    scoring: Scoring = "best_of"
+    rounds: int = 3
+
+    def __post_init__(self) -> None:
+        if self.scoring not in SCORINGS:
+            raise InvalidMatchFormat(f"scoring must be one of {SCORINGS}, not {self.scoring!r}")
+        if type(self.rounds) is not int or self.rounds < 1:
+            raise InvalidMatchFormat(f"a match has at least one round, not {self.rounds!r}")
+        if self.scoring == "best_of" and self.rounds not in BEST_OF:
+            raise InvalidMatchFormat(f"a match is best of {BEST_OF}, not {self.rounds}")
+
+    @classmethod
+    def best_of(cls, rounds: int) -> "MatchFormat":
+        return cls("best_of", rounds)
+
+    @classmethod
+    def fixed_rounds(cls, rounds: int) -> "MatchFormat":
+        return cls("points", rounds)
+
+    @property
+    def wins_needed(self) -> int:
+        return self.rounds // 2 + 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"scoring": self.scoring, "rounds": self.rounds}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "MatchFormat":
+        return cls(data["scoring"], data["rounds"])
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    number: int
+    """1 for the first round of the match; replays of tied rounds get their own numbers."""
+    dealer: int
+    outcome: RoundOutcome
+    counts: bool
+    """False for a tied round of a best-of match: it is replayed and does not count."""
+    replay_of: int | None = None
+    """The number of the tied round this round replays."""
+    replayed_by: int | None = None
+    """The number of the round that replays this tied round."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    table: Table
+    format: MatchFormat
+    first_dealer: int
+    records: tuple[RoundRecord, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.table.check_seat_exists(self.first_dealer)
+
+    @property
+    def next_dealer(self) -> int:
+        """Each round is dealt by the seat after the previous dealer (replays of ties too)."""
+        return (self.first_dealer + len(self.records)) % self.table.size
+
+    @property
+    def round_wins(self) -> tuple[int, ...]:
+        winners = [record.outcome.winning_side for record in self.records if record.counts]
+        return tuple(winners.count(side) for side in range(self.table.side_count))
+
+    @property
+    def total_points(self) -> tuple[int, ...]:
+        totals = [0] * self.table.side_count
+        for record in self.records:
+            for side, points in enumerate(record.outcome.points):
+                totals[side] += points
+        return tuple(totals)
+
+    @property
+    def is_finished(self) -> bool:
+        if self.format.scoring == "points":
+            return len(self.records) == self.format.rounds
+        return max(self.round_wins) >= self.format.wins_needed
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side of a finished match; None while it goes on or if it ends level."""
+        if not self.is_finished:
+            return None
+        scores = self.round_wins if self.format.scoring == "best_of" else self.total_points
+        return RoundOutcome.from_points(scores).winning_side
+
+    def check_round_may_start(self) -> None:
+        if self.is_finished:
+            raise MatchAlreadyFinished("the match is over: no more rounds are played")
+
+    def record_round(self, outcome: RoundOutcome) -> "MatchState":
+        """The match after a finished round (played card by card or entered as points)."""
+        self.check_round_may_start()
+        check_outcome_names_every_side(outcome, self.table)
+        number = len(self.records) + 1
+        previous = self.records[-1] if self.records else None
+        replay_of = previous.number if previous is not None and not previous.counts else None
+        counts = not (outcome.is_tie and self.format.scoring == "best_of")
+        record = RoundRecord(number, self.next_dealer, outcome, counts, replay_of)
+        earlier = self.records
+        if previous is not None and replay_of is not None:
+            earlier = (*earlier[:-1], replace(previous, replayed_by=number))
+        return replace(self, records=(*earlier, record))
+
+
+def check_outcome_names_every_side(outcome: RoundOutcome, table: Table) -> None:
+    if len(outcome.points) != table.side_count:
+        raise InvalidPoints(
+            f"a table of {table.size} has {table.side_count} sides, not {len(outcome.points)}"
+        )
+
+
+def start_match(
+    *, table_size: int, match_format: MatchFormat = MatchFormat(), first_dealer: int = 0
+) -> MatchState:
+    return MatchState(Table(table_size), match_format, first_dealer)

@@ -1,0 +1,69 @@
+"""Round outcomes: points per side and who won, from played cards or entered by a scorer."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.rules.errors import InvalidPoints, PointsMustTotal120
+from games.rules.tables import Table
+
+ROUND_POINTS = 120
+
+
+@dataclass(frozen=True, slots=True)
+class RoundOutcome:
+    """Points per side (index = side) and the winning side, None for a tie.
+
+    The side with the most points wins; equal highest totals tie. With two sides and 120 points
+    this is the classic rule: 61 or more wins, 60-60 is a tie.
+    """
+
+    points: tuple[int, ...]
+    winning_side: int | None
+
+    @classmethod
+    def from_points(cls, points: Sequence[int]) -> "RoundOutcome":
+        best = max(points)
+        leaders = [side for side, side_points in enumerate(points) if side_points == best]
+        return cls(tuple(points), leaders[0] if len(leaders) == 1 else None)
+
+    @property
+    def is_tie(self) -> bool:
+        return self.winning_side is None
+
+    @property
+    def result(self) -> str:
+        """`side0`, `side1`, `side2` or `tie`."""
+        return "tie" if self.winning_side is None else f"side{self.winning_side}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"points": list(self.points), "winning_side": self.winning_side}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "RoundOutcome":
+        return cls(tuple(data["points"]), data["winning_side"])
+
+
+def score_only_round(table_size: int, points: Sequence[int]) -> RoundOutcome:
+    """The outcome of a round whose points a scorer entered without the cards (one per side)."""
+    side_count = Table(table_size).side_count
+    check_points_name_every_side(points, side_count)
+    for side, side_points in enumerate(points):
+        check_points_are_possible(side, side_points)
+    check_points_total_120(points)
+    return RoundOutcome.from_points(points)
+
+
+def check_points_name_every_side(points: Sequence[int], side_count: int) -> None:
+    if len(points) != side_count:
+        raise InvalidPoints(f"give the points of each of the {side_count} sides, not {points!r}")
+
+
+def check_points_are_possible(side: int, side_points: int) -> None:
+    if type(side_points) is not int or not 0 <= side_points <= ROUND_POINTS:
+        raise InvalidPoints(f"side {side} cannot score {side_points!r}: points are 0 to 120")
+
+
+def check_points_total_120(points: Sequence[int]) -> None:
+    if sum(points) != ROUND_POINTS:
+        raise PointsMustTotal120(f"the points {list(points)} total {sum(points)}, not 120")

@@ -1,0 +1,98 @@
+"""Running rounds: start, play, replay a list of plays, undo. All of it is a fold over events."""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import reduce
+
+from games.rules.cards import Card
+from games.rules.commands import Command, PlayCard, StartRound
+from games.rules.errors import NothingToUndo, RuleViolation
+from games.rules.events import RoundEvent
+from games.rules.round import RoundState, decide, evolve
+from games.rules.tricks import Play
+
+
+def fold_events(events: Iterable[RoundEvent], state: RoundState | None = None) -> RoundState:
+    """The state after `events` (the first one a RoundStarted when `state` is None)."""
+    folded = reduce(evolve, events, state)
+    if folded is None:
+        raise ValueError("no events to fold")
+    return folded
+
+
+def handle(state: RoundState | None, command: Command) -> tuple[list[RoundEvent], RoundState]:
+    """Decide a command and apply its events: the events to store and the new state."""
+    events = decide(state, command)
+    return events, fold_events(events, state)
+
+
+def start_round(command: StartRound) -> RoundState:
+    return handle(None, command)[1]
+
+
+def play_card(state: RoundState, play: Play) -> RoundState:
+    return handle(state, PlayCard(play.seat, play.card))[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """The first play of a list that the rules refuse (0-based index) and why."""
+
+    play_index: int
+    violation: RuleViolation
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayResult:
+    state: RoundState
+    """The state after the last legal play."""
+    rejection: Rejection | None
+
+    @property
+    def is_legal(self) -> bool:
+        return self.rejection is None
+
+
+def replay_round(start: StartRound, plays: Iterable[Play]) -> ReplayResult:
+    """Replay plays from the start; stops at the first illegal one. Raises if the start is illegal.
+
+    Also answers "would this corrected list of plays still replay legally?".
+    """
+    return replay_plays(start_round(start), plays)
+
+
+def replay_plays(state: RoundState, plays: Iterable[Play]) -> ReplayResult:
+    for index, play in enumerate(plays):
+        try:
+            state = play_card(state, play)
+        except RuleViolation as violation:
+            return ReplayResult(state, Rejection(index, violation))
+    return ReplayResult(state, None)
+
+
+def start_command_of(state: RoundState) -> StartRound:
+    """The command that started this round (to replay it from the beginning)."""
+    started = state.setup.started
+    return StartRound(
+        table_size=started.table_size,
+        dealer=started.dealer,
+        briscola=started.briscola,
+        variant=started.variant,
+        deck=started.deck,
+    )
+
+
+def undo_last_play(state: RoundState) -> RoundState:
+    """The state without the last card played, rebuilt by replaying the others from the start."""
+    plays = state.plays
+    if not plays:
+        raise NothingToUndo("no card has been played in this round")
+    return replay_round(start_command_of(state), plays[:-1]).state
+
+
+def legal_cards(state: RoundState) -> tuple[Card, ...]:
+    """Dealt rounds: the cards the seat on turn may play (any card of its hand)."""
+    seat = state.seat_on_turn
+    if seat is None or state.hands is None:
+        return ()
+    return state.hands[seat]

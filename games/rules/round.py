@@ -1,0 +1,392 @@
+"""A round of Briscola as a decider: `decide(state, command) -> events`, `evolve(state, event)`.
+
+Two kinds of round share this code. A *physical* round knows only the face-up briscola: hands
+are hidden, so it checks turn order, that the card belongs to this deck and was not played, and
+that the briscola is played by the seat that drew it. A *dealt* round knows the whole deck order,
+so it also knows every hand and refuses a card that is not in the player's hand.
+
+Dealing convention: one card at a time round the table, starting at the leader (the seat after the
+dealer), until each seat holds `hand_size` cards; the next card is the face-up briscola, which goes
+under the stock and is drawn last. After each trick its winner draws first, then the other seats
+in playing order.
+"""
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import assert_never
+
+from games.rules.cards import Card, Suit
+from games.rules.commands import Command, PlayCard, StartRound
+from games.rules.errors import (
+    BriscolaNotDrawn,
+    CardAlreadyPlayed,
+    CardNotInDeck,
+    CardNotInHand,
+    InvalidDeck,
+    MissingBriscola,
+    NotYourTurn,
+    RoundAlreadyFinished,
+    RoundInProgress,
+    RoundNotStarted,
+)
+from games.rules.events import (
+    CardPlayed,
+    RoundEnded,
+    RoundEvent,
+    RoundStarted,
+    StockEmptied,
+    TrickWon,
+)
+from games.rules.outcome import RoundOutcome
+from games.rules.tables import Table
+from games.rules.tricks import Play, Trick, points_of, winning_play
+from games.rules.variants import Variant
+
+Hands = tuple[tuple[Card, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSetup:
+    """What stays fixed for a whole round, shared by all its states."""
+
+    started: RoundStarted
+    table: Table = field(init=False)
+    stock: tuple[Card, ...] = field(init=False)
+    """Dealt rounds: the undealt cards in drawing order, briscola last. Empty for physical ones."""
+
+    def __post_init__(self) -> None:
+        started = self.started
+        table = Table(started.table_size, started.variant)
+        stock = () if started.deck is None else stock_of(started.deck, table)
+        object.__setattr__(self, "table", table)
+        object.__setattr__(self, "stock", stock)
+
+
+def hands_dealt(deck: Sequence[Card], table: Table, leader: int) -> Hands:
+    """Card i of the deck goes to seat (leader + i) % size, until every hand is full."""
+    size = table.size
+    dealt = size * table.variant.hand_size
+    return tuple(tuple(deck[(seat - leader) % size : dealt : size]) for seat in table.seats)
+
+
+def stock_of(deck: Sequence[Card], table: Table) -> tuple[Card, ...]:
+    dealt = table.size * table.variant.hand_size
+    return (*deck[dealt + 1 :], deck[dealt])
+
+
+@dataclass(frozen=True, slots=True)
+class RoundState:
+    """A round between two plays. Immutable: `evolve` returns a new state."""
+
+    setup: RoundSetup
+    leader: int
+    """The seat leading the current trick."""
+    trick: tuple[Play, ...]
+    """Cards on the table in the current, unfinished trick."""
+    tricks: tuple[Trick, ...]
+    played: int
+    """The cards played so far, as the sum of their `Card.bit`."""
+    points: tuple[int, ...]
+    """Points per side from completed tricks."""
+    hands: Hands | None
+    """Dealt rounds: the cards each seat holds (index = seat). None for physical rounds."""
+    briscola_holder: int | None
+    """The seat that drew the face-up briscola; None until the stock is empty."""
+    outcome: RoundOutcome | None
+
+    @property
+    def table(self) -> Table:
+        return self.setup.table
+
+    @property
+    def variant(self) -> Variant:
+        return self.setup.table.variant
+
+    @property
+    def dealer(self) -> int:
+        return self.setup.started.dealer
+
+    @property
+    def briscola(self) -> Card:
+        return self.setup.started.briscola
+
+    @property
+    def trump(self) -> Suit:
+        return self.setup.started.briscola.suit
+
+    @property
+    def is_dealt(self) -> bool:
+        return self.hands is not None
+
+    @property
+    def is_finished(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def seat_on_turn(self) -> int | None:
+        if self.outcome is not None:
+            return None
+        return (self.leader + len(self.trick)) % self.setup.table.size
+
+    @property
+    def stock_is_empty(self) -> bool:
+        return self.briscola_holder is not None
+
+    @property
+    def partners_may_show_hands(self) -> bool:
+        """Team tables only: once the last card is drawn partners may see each other's hands."""
+        return self.stock_is_empty and self.table.has_partners
+
+    @property
+    def cards_in_stock(self) -> int:
+        """Cards still to be drawn, the face-up briscola included."""
+        return max(self.table.drawing_tricks - len(self.tricks), 0) * self.table.size
+
+    @property
+    def plays(self) -> tuple[Play, ...]:
+        """Every card played so far, in order."""
+        return (*(play for trick in self.tricks for play in trick.plays), *self.trick)
+
+    def is_played(self, card: Card) -> bool:
+        return bool(self.played & card.bit)
+
+
+# Guards: each raises the RuleViolation its name denies.
+
+
+def check_round_is_not_finished(state: RoundState) -> None:
+    if state.outcome is not None:
+        raise RoundAlreadyFinished("the round is over: all the cards were played")
+
+
+def check_seat_is_on_turn(state: RoundState, seat: int) -> None:
+    on_turn = (state.leader + len(state.trick)) % state.setup.table.size
+    if seat != on_turn:
+        raise NotYourTurn(f"seat {seat} cannot play now: it is seat {on_turn}'s turn")
+
+
+def check_card_is_in_deck(table: Table, card: Card) -> None:
+    if not table.holds(card):
+        raise CardNotInDeck(
+            f"{card} is not in the deck of a table of {table.size}: "
+            + ("the twos are removed" if card.rank == 2 and table.size == 6 else "it was removed")
+        )
+
+
+def check_card_is_not_played(state: RoundState, card: Card) -> None:
+    if state.played & card.bit:
+        raise CardAlreadyPlayed(f"{card} was already played in this round")
+
+
+def check_briscola_is_drawn_by(state: RoundState, seat: int, card: Card) -> None:
+    """The face-up briscola lies under the stock until the last draw; its drawer holds it."""
+    if card != state.briscola:
+        return
+    if state.briscola_holder is None:
+        raise BriscolaNotDrawn(f"{card} is the face-up briscola: nobody has drawn it yet")
+    if seat != state.briscola_holder:
+        raise BriscolaNotDrawn(
+            f"{card} is the face-up briscola: seat {state.briscola_holder} drew it, not seat {seat}"
+        )
+
+
+def check_card_is_in_hand(state: RoundState, seat: int, card: Card) -> None:
+    if state.hands is not None and card not in state.hands[seat]:
+        raise CardNotInHand(f"seat {seat} does not hold {card}")
+
+
+def check_deck_is_complete(table: Table, deck: Sequence[Card]) -> None:
+    counts = Counter(deck)
+    missing = [card.code for card in table.deck if card not in counts]
+    repeated = [card.code for card, count in counts.items() if count > 1]
+    foreign = [card.code for card in counts if not table.holds(card)]
+    if missing or repeated or foreign:
+        raise InvalidDeck(
+            f"a dealt deck holds each of the {len(table.deck)} cards of this table once: "
+            f"missing {missing}, repeated {repeated}, not in this deck {foreign}"
+        )
+
+
+def check_briscola_matches_deck(named: Card | None, dealt: Card) -> None:
+    if named is not None and named != dealt:
+        raise InvalidDeck(f"the deck turns up {dealt} as briscola, not {named}")
+
+
+# decide
+
+
+def decide(state: RoundState | None, command: Command) -> list[RoundEvent]:
+    """The events a command produces; raises a RuleViolation if the rules forbid it."""
+    match command:
+        case StartRound():
+            if state is not None:
+                raise RoundInProgress("this round has already started")
+            return [decide_start(command)]
+        case PlayCard():
+            if state is None:
+                raise RoundNotStarted("start the round before playing cards")
+            return decide_play(state, command)
+        case _:
+            assert_never(command)
+
+
+def decide_start(command: StartRound) -> RoundStarted:
+    table = Table(command.table_size, command.variant)
+    table.check_seat_exists(command.dealer)
+    briscola = command.briscola
+    if command.deck is not None:
+        check_deck_is_complete(table, command.deck)
+        dealt_briscola = command.deck[table.size * table.variant.hand_size]
+        check_briscola_matches_deck(briscola, dealt_briscola)
+        briscola = dealt_briscola
+    if briscola is None:
+        raise MissingBriscola("a physical round needs the face-up briscola")
+    check_card_is_in_deck(table, briscola)
+    return RoundStarted(
+        table_size=table.size,
+        dealer=command.dealer,
+        leader=table.next_seat(command.dealer),
+        briscola=briscola,
+        variant=table.variant,
+        deck=None if command.deck is None else tuple(command.deck),
+    )
+
+
+def decide_play(state: RoundState, command: PlayCard) -> list[RoundEvent]:
+    seat, card = command.seat, command.card
+    table = state.setup.table
+    check_round_is_not_finished(state)
+    table.check_seat_exists(seat)
+    check_seat_is_on_turn(state, seat)
+    check_card_is_in_deck(table, card)
+    check_card_is_not_played(state, card)
+    check_briscola_is_drawn_by(state, seat, card)
+    check_card_is_in_hand(state, seat, card)
+    card_played = CardPlayed(seat, card)
+    if len(state.trick) + 1 < table.size:
+        return [card_played]
+    return [card_played, *trick_events(state, (*state.trick, Play(seat, card)))]
+
+
+def trick_events(state: RoundState, plays: tuple[Play, ...]) -> list[RoundEvent]:
+    """A full trick is won; it may also empty the stock and end the round."""
+    table = state.setup.table
+    winner = winning_play(plays, state.trump, table.variant).seat
+    trick = Trick(state.leader, plays, winner, points_of(plays))
+    number = len(state.tricks) + 1
+    events: list[RoundEvent] = [TrickWon(number, trick)]
+    if number == table.drawing_tricks:
+        events.append(StockEmptied(after_trick=number, briscola_holder=table.seat_before(winner)))
+    if number == table.tricks_per_round:
+        final_points = points_with_trick(state.points, table, trick)
+        events.append(RoundEnded(RoundOutcome.from_points(final_points)))
+    return events
+
+
+def points_with_trick(points: tuple[int, ...], table: Table, trick: Trick) -> tuple[int, ...]:
+    side = table.side_by_seat[trick.winner]
+    return (*points[:side], points[side] + trick.points, *points[side + 1 :])
+
+
+# evolve
+
+
+def evolve(state: RoundState | None, event: RoundEvent) -> RoundState:
+    """The state after an event. Trusts the event: `decide` (or the log) vouches for it."""
+    if isinstance(event, RoundStarted):
+        return started_state(event)
+    if state is None:
+        raise RoundNotStarted(f"{type(event).__name__} before RoundStarted")
+    match event:
+        case CardPlayed():
+            return state_after_card_played(state, event)
+        case TrickWon():
+            return state_after_trick_won(state, event)
+        case StockEmptied():
+            return state_with(state, briscola_holder=event.briscola_holder)
+        case RoundEnded():
+            return state_with(state, outcome=event.outcome)
+        case _:
+            assert_never(event)
+
+
+def started_state(event: RoundStarted) -> RoundState:
+    setup = RoundSetup(event)
+    table = setup.table
+    hands = None if event.deck is None else hands_dealt(event.deck, table, event.leader)
+    return RoundState(
+        setup=setup,
+        leader=event.leader,
+        trick=(),
+        tricks=(),
+        played=0,
+        points=(0,) * table.side_count,
+        hands=hands,
+        briscola_holder=None,
+        outcome=None,
+    )
+
+
+def state_after_card_played(state: RoundState, event: CardPlayed) -> RoundState:
+    hands = state.hands
+    if hands is not None:
+        seat = event.seat
+        hand = tuple(card for card in hands[seat] if card != event.card)
+        hands = (*hands[:seat], hand, *hands[seat + 1 :])
+    return state_with(
+        state,
+        trick=(*state.trick, Play(event.seat, event.card)),
+        played=state.played | event.card.bit,
+        hands=hands,
+    )
+
+
+def state_after_trick_won(state: RoundState, event: TrickWon) -> RoundState:
+    trick = event.trick
+    table = state.setup.table
+    hands = state.hands
+    if hands is not None and event.number <= table.drawing_tricks:
+        hands = hands_after_draw(hands, state.setup, event.number, trick.winner)
+    return state_with(
+        state,
+        leader=trick.winner,
+        trick=(),
+        tricks=(*state.tricks, trick),
+        points=points_with_trick(state.points, table, trick),
+        hands=hands,
+    )
+
+
+def hands_after_draw(hands: Hands, setup: RoundSetup, trick_number: int, winner: int) -> Hands:
+    """After trick t the winner draws the next card of the stock, then each seat in order."""
+    size = setup.table.size
+    drawn = setup.stock[(trick_number - 1) * size : trick_number * size]
+    by_seat = {(winner + turn) % size: card for turn, card in enumerate(drawn)}
+    return tuple((*hand, by_seat[seat]) for seat, hand in enumerate(hands))
+
+
+def state_with(
+    state: RoundState,
+    *,
+    leader: int | None = None,
+    trick: tuple[Play, ...] | None = None,
+    tricks: tuple[Trick, ...] | None = None,
+    played: int | None = None,
+    points: tuple[int, ...] | None = None,
+    hands: Hands | None = None,
+    briscola_holder: int | None = None,
+    outcome: RoundOutcome | None = None,
+) -> RoundState:
+    """A copy of `state` with some fields changed (faster than dataclasses.replace)."""
+    return RoundState(
+        setup=state.setup,
+        leader=state.leader if leader is None else leader,
+        trick=state.trick if trick is None else trick,
+        tricks=state.tricks if tricks is None else tricks,
+        played=state.played if played is None else played,
+        points=state.points if points is None else points,
+        hands=state.hands if hands is None else hands,
+        briscola_holder=state.briscola_holder if briscola_holder is None else briscola_holder,
+        outcome=state.outcome if outcome is None else outcome,
+    )

@@ -1,0 +1,90 @@
+"""Tables: seats in playing order, sides, and the deck each table size plays with."""
+
+from dataclasses import dataclass, field
+
+from games.rules.cards import FULL_DECK, Card
+from games.rules.errors import InvalidSeat, InvalidTableSize, InvalidVariant
+from games.rules.variants import DEFAULT_VARIANT, Variant
+
+TABLE_SIZES = (2, 3, 4, 6)
+
+
+def deck_for(size: int, variant: Variant) -> tuple[Card, ...]:
+    """40 cards; 39 at three players (one card removed); 36 at six players (no twos)."""
+    if size == 3:
+        return tuple(card for card in FULL_DECK if card != variant.removed_card_for_three)
+    if size == 6:
+        return tuple(card for card in FULL_DECK if card.rank != 2)
+    return FULL_DECK
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A table of `size` seats numbered 0..size-1 in playing order.
+
+    Sides: seat % 2 at tables of 2, 4 and 6 (partners sit opposite); the seat itself at 3.
+    """
+
+    size: int
+    variant: Variant = DEFAULT_VARIANT
+    deck: tuple[Card, ...] = field(init=False, compare=False, repr=False)
+    deck_bits: int = field(init=False, compare=False, repr=False)
+    side_by_seat: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    tricks_per_round: int = field(init=False, compare=False, repr=False)
+    drawing_tricks: int = field(init=False, compare=False, repr=False)
+    """How many tricks are followed by a draw; the stock is empty after the last of them."""
+
+    def __post_init__(self) -> None:
+        check_table_size_is_supported(self.size)
+        check_hand_size_suits_table(self.size, self.variant)
+        deck = deck_for(self.size, self.variant)
+        dealt = self.size * self.variant.hand_size
+        object.__setattr__(self, "deck", deck)
+        object.__setattr__(self, "deck_bits", sum(card.bit for card in deck))
+        object.__setattr__(self, "side_by_seat", tuple(map(self.side_of, self.seats)))
+        object.__setattr__(self, "tricks_per_round", len(deck) // self.size)
+        object.__setattr__(self, "drawing_tricks", (len(deck) - dealt) // self.size)
+
+    @property
+    def seats(self) -> range:
+        return range(self.size)
+
+    @property
+    def side_count(self) -> int:
+        return 3 if self.size == 3 else 2
+
+    @property
+    def has_partners(self) -> bool:
+        return self.size > 3
+
+    def side_of(self, seat: int) -> int:
+        return seat if self.size == 3 else seat % 2
+
+    def seats_of_side(self, side: int) -> tuple[int, ...]:
+        return tuple(seat for seat in self.seats if self.side_of(seat) == side)
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + 1) % self.size
+
+    def seat_before(self, seat: int) -> int:
+        return (seat - 1) % self.size
+
+    def holds(self, card: Card) -> bool:
+        return bool(self.deck_bits & card.bit)
+
+    def check_seat_exists(self, seat: int) -> None:
+        if type(seat) is not int or not 0 <= seat < self.size:
+            raise InvalidSeat(
+                f"seat {seat!r} does not exist at a table of {self.size}: "
+                f"seats are 0 to {self.size - 1}"
+            )
+
+
+def check_table_size_is_supported(size: int) -> None:
+    if type(size) is not int or size not in TABLE_SIZES:
+        raise InvalidTableSize(f"Briscola is played at tables of {TABLE_SIZES}, not {size!r}")
+
+
+def check_hand_size_suits_table(size: int, variant: Variant) -> None:
+    if variant.hand_size == 9 and size != 2:
+        raise InvalidVariant("hands of 9 cards (bisca dos 9) are for two players only")

@@ -1,0 +1,142 @@
+"""Round records as JSON-ready dicts: the input and output lines of `python -m games.rules`.
+
+Input (one round):  {"table_size": 2, "leader": 1, "briscola": "7D", "plays": [[1, "5C"], ...],
+                     "variant": {...}, "deck": [...], "dealer": 0}
+`variant`, `deck` and `dealer` are optional; give `leader` or `dealer` (both must agree). Other
+keys are ignored. A `deck` makes it a dealt round, in which hands are checked.
+
+Report (one round): {"complete": bool, "tricks": [{"leader", "plays", "winner", "points"}, ...],
+                     "points": [per side], "result": "side0" | "side1" | "side2" | "tie" | null}
+An unfinished last trick is listed with "winner": null and the points of the cards on the table.
+An illegal round:   {"error": {"code": ..., "detail": ..., "play_index": k or null}}
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.rules.cards import Card, parse_card
+from games.rules.commands import StartRound
+from games.rules.errors import InvalidInput, RuleViolation
+from games.rules.replay import Rejection, replay_round
+from games.rules.round import RoundState
+from games.rules.tables import Table
+from games.rules.tricks import Play, points_of
+from games.rules.variants import Variant
+
+
+def read_round_object(record: object) -> Mapping[str, Any]:
+    if not isinstance(record, Mapping):
+        raise InvalidInput(f"each line must be a JSON object describing a round, not {record!r}")
+    return record
+
+
+def read_start(record: Mapping[str, Any]) -> StartRound:
+    if "table_size" not in record:
+        raise InvalidInput("the round has no table_size")
+    variant = Variant() if record.get("variant") is None else Variant.from_dict(record["variant"])
+    table = Table(record["table_size"], variant)
+    return StartRound(
+        table_size=table.size,
+        dealer=read_dealer(record, table),
+        briscola=None if record.get("briscola") is None else parse_card(record["briscola"]),
+        variant=variant,
+        deck=read_deck(record.get("deck")),
+    )
+
+
+def read_dealer(record: Mapping[str, Any], table: Table) -> int:
+    """The dealer, named directly or as the seat before the leader."""
+    leader, dealer = record.get("leader"), record.get("dealer")
+    for seat in (leader, dealer):
+        if seat is not None:
+            table.check_seat_exists(seat)
+    if dealer is None:
+        if leader is None:
+            raise InvalidInput("name the seat that leads the first trick (leader)")
+        return table.seat_before(leader)
+    if leader is not None and leader != table.next_seat(dealer):
+        raise InvalidInput(f"seat {leader} cannot lead after dealer {dealer}: the seat after does")
+    return int(dealer)
+
+
+def read_deck(deck: object) -> tuple[Card, ...] | None:
+    if deck is None:
+        return None
+    if not isinstance(deck, list):
+        raise InvalidInput(f"deck must be a list of card codes, not {deck!r}")
+    return tuple(map(parse_card, deck))
+
+
+def read_plays(record: Mapping[str, Any]) -> tuple[list[Play], Rejection | None]:
+    """The plays up to the first one that cannot be read, and the reason it cannot."""
+    raw_plays = record.get("plays")
+    if not isinstance(raw_plays, list):
+        raise InvalidInput("plays must be a list of [seat, card] pairs")
+    plays: list[Play] = []
+    for index, raw_play in enumerate(raw_plays):
+        try:
+            plays.append(read_play(raw_play))
+        except RuleViolation as violation:
+            return plays, Rejection(index, violation)
+    return plays, None
+
+
+def read_play(raw_play: object) -> Play:
+    if not isinstance(raw_play, list) or len(raw_play) != 2:
+        raise InvalidInput(f"a play is a [seat, card] pair, not {raw_play!r}")
+    seat, code = raw_play
+    return Play(seat, parse_card(code))
+
+
+def replay_record(record: object) -> dict[str, Any]:
+    """The report of one round record: its tricks and result, or its first illegal play."""
+    try:
+        round_object = read_round_object(record)
+        start = read_start(round_object)
+        plays, unreadable = read_plays(round_object)
+        result = replay_round(start, plays)
+    except RuleViolation as violation:
+        return error_report(violation, None)
+    rejection = result.rejection or unreadable
+    if rejection is not None:
+        return error_report(rejection.violation, rejection.play_index)
+    return round_report(result.state)
+
+
+def round_report(state: RoundState) -> dict[str, Any]:
+    tricks = [trick.to_dict() for trick in state.tricks]
+    if state.trick:
+        tricks.append(
+            {
+                "leader": state.leader,
+                "plays": [play.to_list() for play in state.trick],
+                "winner": None,
+                "points": points_of(state.trick),
+            }
+        )
+    return {
+        "complete": state.is_finished,
+        "tricks": tricks,
+        "points": list(state.points),
+        "result": None if state.outcome is None else state.outcome.result,
+    }
+
+
+def error_report(violation: RuleViolation, play_index: int | None) -> dict[str, Any]:
+    return {"error": {**violation.to_dict(), "play_index": play_index}}
+
+
+def round_record(state: RoundState) -> dict[str, Any]:
+    """A round as an input line for `replay` (dealt rounds include their deck)."""
+    started = state.setup.started
+    record: dict[str, Any] = {
+        "table_size": started.table_size,
+        "dealer": started.dealer,
+        "leader": started.leader,
+        "briscola": started.briscola.code,
+        "variant": started.variant.to_dict(),
+        "plays": [play.to_list() for play in state.plays],
+    }
+    if started.deck is not None:
+        record["deck"] = [card.code for card in started.deck]
+    return record
