@@ -27,6 +27,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "accounts",
     "games",
+    "games.eventstore",
     "tournaments",
 ]
 

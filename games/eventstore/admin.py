@@ -1,0 +1,72 @@
+"""Events and idempotency keys in the admin: to look at, never to add, change or delete."""
+
+import uuid
+from typing import TYPE_CHECKING, Any
+
+from django.contrib import admin
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
+
+from games.eventstore.models import Event, IdempotencyKey
+
+if TYPE_CHECKING:
+    ModelAdmin = admin.ModelAdmin[Any]
+else:  # ModelAdmin is generic only in django-stubs
+    ModelAdmin = admin.ModelAdmin
+
+
+class ReadOnlyAdmin(ModelAdmin):
+    # Counting a large log on every page is slow, and an exact total is not needed here.
+    show_full_result_count = False
+    search_help_text = "Search by stream id (the full UUID)."
+    search_fields = ("stream_id",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
+    ) -> tuple[QuerySet[Any], bool]:
+        # An exact match uses the (stream_id, ...) index; a substring search would scan the log.
+        search_term = search_term.strip()
+        if not search_term:
+            return queryset, False
+        try:
+            stream_id = uuid.UUID(search_term)
+        except ValueError:
+            return queryset.none(), False
+        return queryset.filter(stream_id=stream_id), False
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyAdmin):
+    list_display = (
+        "global_position",
+        "stream_type",
+        "stream_id",
+        "stream_version",
+        "event_type",
+        "schema_version",
+        "recorded_at",
+    )
+    list_filter = ("stream_type", "event_type")
+    ordering = ("-global_position",)
+
+
+@admin.register(IdempotencyKey)
+class IdempotencyKeyAdmin(ReadOnlyAdmin):
+    list_display = (
+        "key",
+        "stream_id",
+        "first_version",
+        "last_version",
+        "first_position",
+        "recorded_at",
+    )
+    ordering = ("-first_position",)

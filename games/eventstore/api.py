@@ -1,0 +1,44 @@
+"""The event store's public API: import from here, not from the modules behind it."""
+
+from games.eventstore.appending import append_to_stream, find_append_by_idempotency_key
+from games.eventstore.errors import (
+    EventStoreError,
+    EventStoreMisuse,
+    IdempotencyKeyReused,
+    StreamTypeMismatch,
+    WrongExpectedVersion,
+)
+from games.eventstore.reading import iter_all, last_position, read_all, read_stream, stream_version
+from games.eventstore.records import (
+    ANY_VERSION,
+    AppendResult,
+    EventMetadata,
+    ExpectedVersion,
+    NewEvent,
+    RecordedEvent,
+)
+from games.eventstore.upcasters import Upcaster, register_upcaster, unregister_upcaster
+
+__all__ = [
+    "ANY_VERSION",
+    "AppendResult",
+    "EventMetadata",
+    "EventStoreError",
+    "EventStoreMisuse",
+    "ExpectedVersion",
+    "IdempotencyKeyReused",
+    "NewEvent",
+    "RecordedEvent",
+    "StreamTypeMismatch",
+    "Upcaster",
+    "WrongExpectedVersion",
+    "append_to_stream",
+    "find_append_by_idempotency_key",
+    "iter_all",
+    "last_position",
+    "read_all",
+    "read_stream",
+    "register_upcaster",
+    "stream_version",
+    "unregister_upcaster",
+]

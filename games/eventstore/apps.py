@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class EventStoreConfig(AppConfig):
+    name = "games.eventstore"
+    label = "eventstore"
+    verbose_name = "Event store"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,155 @@
+"""Reading the event store: one stream in version order, or the whole log in position order.
+
+Appends commit in global position order (see appending.py), so a reader that remembers the last
+position it saw and asks for what comes after never skips an event that commits late.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Iterator, Sequence
+from typing import Any
+from uuid import UUID
+
+from django.db import connection
+
+from games.eventstore.models import EVENT_TABLE
+from games.eventstore.records import EventMetadata, RecordedEvent
+from games.eventstore.upcasters import upcasters
+
+EVENT_COLUMNS = (
+    "global_position, stream_id, stream_type, stream_version, event_type, schema_version, "
+    "payload, metadata, recorded_at"
+)
+
+_READ_STREAM = f"""
+    SELECT {EVENT_COLUMNS} FROM {EVENT_TABLE}
+    WHERE stream_id = %(stream_id)s
+      AND stream_version >= %(from_version)s
+      AND (%(to_version)s::integer IS NULL OR stream_version <= %(to_version)s::integer)
+    ORDER BY stream_version
+"""
+
+_READ_ALL = f"""
+    SELECT {EVENT_COLUMNS} FROM {EVENT_TABLE}
+    WHERE global_position > %(after)s
+    ORDER BY global_position
+    LIMIT %(limit)s
+"""
+
+_READ_ALL_OF_TYPES = f"""
+    SELECT {EVENT_COLUMNS} FROM {EVENT_TABLE}
+    WHERE global_position > %(after)s AND stream_type = ANY(%(stream_types)s)
+    ORDER BY global_position
+    LIMIT %(limit)s
+"""
+
+_STREAM_VERSION = f"""
+    SELECT coalesce(max(stream_version), 0) FROM {EVENT_TABLE} WHERE stream_id = %(stream_id)s
+"""
+
+_LAST_POSITION = f"SELECT coalesce(max(global_position), 0) FROM {EVENT_TABLE}"
+
+
+def read_stream(
+    *, stream_id: UUID, from_version: int = 1, to_version: int | None = None
+) -> list[RecordedEvent]:
+    """The stream's events from `from_version` to `to_version` (both included), in order."""
+    if from_version < 1:
+        raise ValueError(f"Stream versions start at 1, got from_version={from_version}.")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _READ_STREAM,
+            {"stream_id": stream_id, "from_version": from_version, "to_version": to_version},
+        )
+        return [recorded_event_from_row(row) for row in cursor.fetchall()]
+
+
+def stream_version(*, stream_id: UUID) -> int:
+    """The version of the stream's last event; 0 for a stream with no events."""
+    with connection.cursor() as cursor:
+        cursor.execute(_STREAM_VERSION, {"stream_id": stream_id})
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+def read_all(
+    *, after: int = 0, limit: int = 1000, stream_types: Collection[str] | None = None
+) -> list[RecordedEvent]:
+    """Up to `limit` events with a global position above `after`, in global position order.
+
+    Positions increase but may have gaps (an append that rolled back used them up): remember
+    the last position you processed and pass it as `after`, never count events.
+    """
+    if after < 0:
+        raise ValueError(f"Global positions start at 1, got after={after}.")
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}.")
+    params: dict[str, Any] = {"after": after, "limit": limit}
+    query = _READ_ALL
+    if stream_types is not None:
+        params["stream_types"] = list(stream_types)
+        query = _READ_ALL_OF_TYPES
+    with connection.cursor() as cursor:
+        cursor.execute(query, params)
+        return [recorded_event_from_row(row) for row in cursor.fetchall()]
+
+
+def iter_all(
+    *, after: int = 0, batch_size: int = 5000, stream_types: Collection[str] | None = None
+) -> Iterator[RecordedEvent]:
+    """Every event above `after` in global position order, fetched `batch_size` at a time.
+
+    Keyset pagination on the position keeps memory flat and holds no transaction or cursor
+    open between batches; events committed while iterating are included.
+    """
+    while True:
+        batch = read_all(after=after, limit=batch_size, stream_types=stream_types)
+        yield from batch
+        if len(batch) < batch_size:
+            return
+        after = batch[-1].global_position
+
+
+def last_position() -> int:
+    """The highest global position recorded so far; 0 for an empty log."""
+    with connection.cursor() as cursor:
+        cursor.execute(_LAST_POSITION)
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+def recorded_event_from_row(row: Sequence[Any]) -> RecordedEvent:
+    """A RecordedEvent from a row of EVENT_COLUMNS, upcast to its latest schema version."""
+    (
+        global_position,
+        stream_id,
+        stream_type,
+        version,
+        event_type,
+        stored_schema_version,
+        payload,
+        metadata,
+        recorded_at,
+    ) = row
+    schema_version, upcast_payload = upcasters.upcast(
+        event_type=event_type, schema_version=stored_schema_version, payload=_from_json(payload)
+    )
+    return RecordedEvent(
+        global_position=global_position,
+        stream_id=stream_id,
+        stream_type=stream_type,
+        stream_version=version,
+        event_type=event_type,
+        schema_version=schema_version,
+        payload=upcast_payload,
+        metadata=EventMetadata.from_json(_from_json(metadata)),
+        recorded_at=recorded_at,
+    )
+
+
+def _from_json(value: Any) -> Any:
+    # Django registers a text loader for jsonb on psycopg 3 connections; psycopg alone decodes.
+    if isinstance(value, str | bytes):
+        return json.loads(value)
+    return value
