@@ -54,9 +54,10 @@ from games.rules.replay import (
 from games.rules.round import RoundState, decide, evolve
 from games.rules.tables import TABLE_SIZES, Table
 from games.rules.tricks import Play, Trick, winning_play
-from games.rules.variants import Variant
+from games.rules.variants import DEFAULT_VARIANT, Variant
 
 __all__ = [
+    "DEFAULT_VARIANT",
     "EVENT_TYPES",
     "FULL_DECK",
     "TABLE_SIZES",
