@@ -1,0 +1,104 @@
+import json
+import random
+
+import pytest
+
+from games.rules import (
+    CardPlayed,
+    Play,
+    PlayCard,
+    RoundEnded,
+    RoundEvent,
+    RoundNotStarted,
+    RoundOutcome,
+    RoundStarted,
+    StockEmptied,
+    Trick,
+    TrickWon,
+    Variant,
+    event_from_dict,
+    evolve,
+    fold_events,
+    handle,
+    parse_card,
+    start_command_of,
+)
+from games.rules.simulate import simulate_round
+from tests.rules.builders import cards
+
+
+def test_round_started_is_stored_with_its_deck_for_dealt_rounds() -> None:
+    started = RoundStarted(2, 0, 1, parse_card("7D"), Variant(), None)
+
+    assert started.to_dict() == {
+        "type": "RoundStarted",
+        "table_size": 2,
+        "dealer": 0,
+        "leader": 1,
+        "briscola": "7D",
+        "variant": Variant().to_dict(),
+        "deck": None,
+    }
+    dealt = RoundStarted(2, 0, 1, parse_card("7D"), Variant(), cards("1D 2D"))
+    assert dealt.to_dict()["deck"] == ["1D", "2D"]
+
+
+def test_card_trick_stock_and_end_events_have_plain_dict_shapes() -> None:
+    trick = Trick(1, (Play(1, parse_card("5C")), Play(0, parse_card("1C"))), 0, 11)
+
+    assert CardPlayed(1, parse_card("5C")).to_dict() == {
+        "type": "CardPlayed",
+        "seat": 1,
+        "card": "5C",
+    }
+    assert TrickWon(3, trick).to_dict() == {
+        "type": "TrickWon",
+        "number": 3,
+        "leader": 1,
+        "plays": [[1, "5C"], [0, "1C"]],
+        "winner": 0,
+        "points": 11,
+    }
+    assert StockEmptied(17, 0).to_dict() == {
+        "type": "StockEmptied",
+        "after_trick": 17,
+        "briscola_holder": 0,
+    }
+    assert RoundEnded(RoundOutcome((60, 60), None)).to_dict() == {
+        "type": "RoundEnded",
+        "points": [60, 60],
+        "winning_side": None,
+    }
+
+
+def round_events(table_size: int, seed: int) -> list[RoundEvent]:
+    """The events of a simulated round, decided again command by command."""
+    finished = simulate_round(random.Random(seed), table_size)
+    events, state = handle(None, start_command_of(finished))
+    for seat, card in finished.plays:
+        new_events, state = handle(state, PlayCard(seat, card))
+        events += new_events
+    return events
+
+
+@pytest.mark.parametrize("table_size", [2, 3, 4, 6])
+def test_events_survive_a_trip_through_json(table_size: int) -> None:
+    events = round_events(table_size, seed=table_size)
+
+    stored = json.loads(json.dumps([event.to_dict() for event in events]))
+
+    assert [event_from_dict(data) for data in stored] == events
+
+
+def test_folding_stored_events_rebuilds_the_round() -> None:
+    events = round_events(4, seed=1)
+
+    state = fold_events(event_from_dict(event.to_dict()) for event in events)
+
+    assert state.is_finished
+    assert state == fold_events(events)
+
+
+def test_events_before_the_round_started_cannot_be_folded() -> None:
+    with pytest.raises(RoundNotStarted):
+        evolve(None, CardPlayed(0, parse_card("1D")))

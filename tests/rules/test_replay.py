@@ -1,0 +1,66 @@
+import random
+
+import pytest
+
+from games.rules import (
+    CardAlreadyPlayed,
+    NothingToUndo,
+    NotYourTurn,
+    Play,
+    StartRound,
+    parse_card,
+    replay_round,
+    start_command_of,
+    undo_last_play,
+)
+from games.rules.simulate import simulate_round
+from tests.rules.builders import physical_round, play
+
+
+def test_replaying_legal_plays_gives_the_same_round() -> None:
+    finished = simulate_round(random.Random(3), 4)
+
+    result = replay_round(start_command_of(finished), finished.plays)
+
+    assert result.is_legal
+    assert result.state == finished
+
+
+def test_replay_stops_at_the_first_illegal_play_and_names_its_index() -> None:
+    start = StartRound(2, 0, parse_card("7D"))
+    plays = [Play(1, parse_card("5C")), Play(0, parse_card("1C")), Play(1, parse_card("1C"))]
+
+    result = replay_round(start, plays)
+
+    assert result.rejection is not None
+    assert result.rejection.play_index == 2
+    assert isinstance(result.rejection.violation, NotYourTurn)
+    assert len(result.state.tricks) == 1
+
+
+def test_undoing_the_last_play_gives_the_state_before_it() -> None:
+    before = play(physical_round(table_size=4), (1, "5C"), (2, "1C"), (3, "3C"))
+
+    assert undo_last_play(play(before, (0, "10C"))) == before
+    assert undo_last_play(play(before, (0, "10C"), (2, "10D"))) == play(before, (0, "10C"))
+
+
+def test_undo_needs_a_card_on_the_table() -> None:
+    with pytest.raises(NothingToUndo) as error:
+        undo_last_play(physical_round())
+
+    assert error.value.code == "nothing_to_undo"
+
+
+def test_a_correction_is_accepted_only_if_the_rest_still_replays_legally() -> None:
+    finished = simulate_round(random.Random(5), 2)
+    physical = StartRound(2, finished.dealer, finished.briscola)
+    plays = list(finished.plays)
+    assert replay_round(physical, plays).is_legal
+
+    corrected = [*plays[:3], Play(plays[3].seat, plays[10].card), *plays[4:]]
+    result = replay_round(physical, corrected)
+
+    assert result.rejection is not None
+    assert result.rejection.play_index == 10
+    assert isinstance(result.rejection.violation, CardAlreadyPlayed)
