@@ -1,0 +1,66 @@
+"""Builders for match-stream tests: matches from a few readable steps, no fixtures."""
+
+import random
+
+from games.matches.stream import (
+    CreateMatch,
+    EnterRoundPoints,
+    MatchAggregate,
+    MatchCommand,
+    PlayCardInRound,
+    StartNextRound,
+    decide,
+    fold,
+)
+from games.rules import (
+    DEFAULT_VARIANT,
+    MatchFormat,
+    Play,
+    StartRound,
+    Table,
+    legal_cards,
+    parse_card,
+    play_card,
+    start_round,
+)
+
+
+def run(state: MatchAggregate | None, *commands: MatchCommand) -> MatchAggregate:
+    """Decide and fold each command in turn, as the service does."""
+    for command in commands:
+        state = fold(decide(state, command), state)
+    assert state is not None
+    return state
+
+
+def new_match(*, table_size: int = 2, best_of: int = 3, scoring: str = "best_of") -> MatchAggregate:
+    match_format = MatchFormat(scoring, best_of)  # type: ignore[arg-type]
+    sides = tuple(f"Side {n}" for n in range(Table(table_size).side_count))
+    return run(None, CreateMatch(table_size, match_format, sides, DEFAULT_VARIANT))
+
+
+def scored_round(state: MatchAggregate, *points: int) -> MatchAggregate:
+    """Start the next round without a briscola and enter only its points."""
+    state = run(state, StartNextRound(briscola=None))
+    return run(state, EnterRoundPoints(len(state.rounds), points))
+
+
+def random_plays(table_size: int, dealer: int, seed: int) -> tuple[str, list[Play]]:
+    """The briscola and every play of a legal round dealt by `dealer`."""
+    deck = list(Table(table_size).deck)
+    rng = random.Random(seed)
+    rng.shuffle(deck)
+    state = start_round(StartRound(table_size, dealer, deck=tuple(deck)))
+    while state.seat_on_turn is not None:
+        state = play_card(state, Play(state.seat_on_turn, rng.choice(legal_cards(state))))
+    return state.briscola.code, list(state.plays)
+
+
+def played_round(state: MatchAggregate, *, seed: int, upto: int | None = None) -> MatchAggregate:
+    """Start the next round and enter its cards (all, or the first `upto`)."""
+    dealer = state.next_dealer
+    briscola, plays = random_plays(state.table.size, dealer, seed)
+    state = run(state, StartNextRound(briscola=parse_card(briscola)))
+    number = len(state.rounds)
+    commands = [PlayCardInRound(number, p.seat, p.card) for p in plays[:upto]]
+    return run(state, *commands)
