@@ -176,15 +176,18 @@ def append_to_stream(
     except IntegrityError as error:
         # Only a caller's transaction at REPEATABLE READ or SERIALIZABLE, whose snapshot
         # predates the lock, or a writer that bypasses the lock gets here: the unique constraint
-        # is the last line of defence for stream versions. At those isolation levels the
-        # current version reported is the one the caller's snapshot sees.
+        # is the last line of defence for stream versions. Such a snapshot may not show the
+        # version that conflicted, which is at least the one after the expected version.
         if _violated_constraint(error) != STREAM_VERSION_CONSTRAINT:
             raise
+        current_version = stream_version(stream_id=stream_id)
+        if expected_version is not ANY_VERSION:
+            current_version = max(current_version, expected_version + 1)
         raise WrongExpectedVersion(
             stream_id=stream_id,
             stream_type=stream_type,
             expected_version=expected_version,
-            current_version=stream_version(stream_id=stream_id),
+            current_version=current_version,
         ) from error
 
     current_version, current_stream_type, used_fingerprint, used_first_version = rows[0][:4]

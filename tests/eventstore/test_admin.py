@@ -1,0 +1,73 @@
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.eventstore.models import Event, IdempotencyKey
+from tests.eventstore.builders import append, card_played, new_stream_id
+
+pytestmark = pytest.mark.django_db
+
+
+def test_organizers_can_list_events_and_filter_them_by_stream_and_event_type(
+    admin_client: Client,
+) -> None:
+    append(stream_type="match", events=[card_played("1D")])
+    append(stream_type="tournament")
+    url = reverse("admin:eventstore_event_changelist")
+
+    everything = admin_client.get(url)
+    matches = admin_client.get(url, {"stream_type": "match"})
+    by_event_type = admin_client.get(url, {"event_type": "CardPlayed"})
+
+    assert everything.status_code == 200
+    assert everything.context["cl"].result_count == 2
+    assert matches.context["cl"].result_count == 1
+    assert by_event_type.context["cl"].result_count == 2
+
+
+def test_searching_by_stream_id_finds_that_streams_events_only(admin_client: Client) -> None:
+    wanted = append().events[0]
+    append()
+    url = reverse("admin:eventstore_event_changelist")
+
+    found = admin_client.get(url, {"q": str(wanted.stream_id)})
+    not_a_uuid = admin_client.get(url, {"q": "table 3"})
+
+    assert [event.global_position for event in found.context["cl"].result_list] == [
+        wanted.global_position
+    ]
+    assert not_a_uuid.context["cl"].result_count == 0
+
+
+def test_an_event_can_be_viewed_but_not_added_changed_or_deleted(admin_client: Client) -> None:
+    event = append().events[0]
+    change_url = reverse("admin:eventstore_event_change", args=[event.global_position])
+
+    viewed = admin_client.get(change_url)
+    changed = admin_client.post(change_url, {"event_type": "Tampered"})
+
+    assert viewed.status_code == 200
+    assert b"CardPlayed" in viewed.content
+    assert not viewed.context["has_change_permission"]
+    assert changed.status_code == 403
+    assert admin_client.get(reverse("admin:eventstore_event_add")).status_code == 403
+    delete_url = reverse("admin:eventstore_event_delete", args=[event.global_position])
+    assert admin_client.post(delete_url, {"post": "yes"}).status_code == 403
+    assert Event.objects.get().event_type == "CardPlayed"
+
+
+def test_idempotency_keys_can_be_listed_but_not_changed(admin_client: Client) -> None:
+    stream_id = new_stream_id()
+    append(stream_id, idempotency_key="play-1")
+    key = IdempotencyKey.objects.get()
+
+    listed = admin_client.get(
+        reverse("admin:eventstore_idempotencykey_changelist"), {"q": str(stream_id)}
+    )
+    changed = admin_client.post(
+        reverse("admin:eventstore_idempotencykey_change", args=[key.pk]), {"key": "other"}
+    )
+
+    assert listed.context["cl"].result_count == 1
+    assert changed.status_code == 403
+    assert admin_client.get(reverse("admin:eventstore_idempotencykey_add")).status_code == 403

@@ -1,0 +1,96 @@
+"""The tables refuse every change but an insert, whoever asks (tests run with the TRUNCATE
+bypass on, which proves it lets UPDATE and DELETE through in no case)."""
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+
+from games.eventstore.api import EventStoreMisuse
+from games.eventstore.models import Event, IdempotencyKey
+from tests.eventstore.builders import append, new_stream_id
+
+pytestmark = pytest.mark.django_db
+
+TABLES = ["eventstore_event", "eventstore_idempotency_key"]
+
+
+def run_sql(sql: str) -> None:
+    # Each attempt in its own savepoint, so the test's transaction survives the refusal.
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql)
+
+
+@pytest.fixture(autouse=True)
+def an_idempotent_append() -> None:
+    append(new_stream_id(), idempotency_key="k")
+
+
+@pytest.mark.parametrize("table", TABLES)
+@pytest.mark.parametrize(
+    ("statement", "verb"),
+    [
+        ("UPDATE {table} SET recorded_at = now()", "UPDATE"),
+        ("DELETE FROM {table}", "DELETE"),
+        ("UPDATE {table} SET recorded_at = now() WHERE false", "UPDATE"),
+        ("DELETE FROM {table} WHERE false", "DELETE"),
+    ],
+    ids=["update", "delete", "update no row", "delete no row"],
+)
+def test_update_and_delete_are_refused_even_with_the_truncate_bypass_on(
+    table: str, statement: str, verb: str
+) -> None:
+    with pytest.raises(DatabaseError, match=f"{table} is append-only: {verb} is not allowed"):
+        run_sql(statement.format(table=table))
+
+    assert Event.objects.count() == 1
+    assert IdempotencyKey.objects.count() == 1
+
+
+def test_orm_updates_and_deletes_are_refused_by_the_database() -> None:
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        Event.objects.update(event_type="Tampered")
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        Event.objects.all().delete()
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        IdempotencyKey.objects.update(key="other")
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        IdempotencyKey.objects.all().delete()
+
+    assert Event.objects.get().event_type == "CardPlayed"
+    assert IdempotencyKey.objects.get().key == "k"
+
+
+@pytest.mark.parametrize("table", TABLES)
+@pytest.mark.parametrize("bypass", ["off", "", "true"])
+def test_truncate_is_refused_unless_the_test_bypass_is_on(table: str, bypass: str) -> None:
+    def truncate_with_the_bypass_set_to(value: str) -> None:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(f"SET LOCAL eventstore.allow_truncate = '{value}'")
+            cursor.execute(f"TRUNCATE {table} CASCADE")
+
+    with pytest.raises(DatabaseError, match=f"{table} is append-only: TRUNCATE is not allowed"):
+        truncate_with_the_bypass_set_to(bypass)
+
+    assert Event.objects.count() == 1
+    assert IdempotencyKey.objects.count() == 1
+
+
+def test_test_connections_may_truncate_so_transactional_tests_can_flush() -> None:
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SHOW eventstore.allow_truncate")
+        assert cursor.fetchone() == ("on",)
+        cursor.execute("TRUNCATE eventstore_event, eventstore_idempotency_key")
+        assert Event.objects.count() == 0
+        transaction.set_rollback(True)
+
+
+def test_model_instances_refuse_to_be_saved_or_deleted() -> None:
+    event = Event.objects.get()
+
+    with pytest.raises(EventStoreMisuse):
+        event.save()
+    with pytest.raises(EventStoreMisuse):
+        event.delete()
+    with pytest.raises(EventStoreMisuse):
+        Event(stream_id=new_stream_id(), stream_type="match", stream_version=1).save()
+    with pytest.raises(EventStoreMisuse):
+        IdempotencyKey.objects.get().save()
