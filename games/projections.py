@@ -1,0 +1,242 @@
+"""The inline match projections: rows derived from a folded match stream.
+
+The same row builders serve the inline update (same transaction as the append), the rebuild
+from the log and the verification, so the three cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.db import connection, transaction
+
+from games.eventstore.api import RecordedEvent, iter_all
+from games.matches.stream import MatchAggregate, MatchEvent, MatchRound, evolve
+from games.models import Match, Round
+
+MATCH_STREAM = "match"
+
+MATCH_UPDATED_FIELDS = [
+    field.name for field in Match._meta.concrete_fields if field.name not in {"id", "created_at"}
+]
+ROUND_UPDATED_FIELDS = [
+    field.name
+    for field in Round._meta.concrete_fields
+    if field.name not in {"id", "match", "number"}
+]
+
+
+def side_name(side: int | None) -> str | None:
+    return None if side is None else f"side{side}"
+
+
+def scoring_of(state: MatchAggregate) -> str:
+    return "rounds" if state.setup.match_format.scoring == "best_of" else "points"
+
+
+@dataclass
+class StreamPosition:
+    """Where a folded stream stands in the log."""
+
+    version: int
+    last_position: int
+    created_at: datetime
+    updated_at: datetime
+
+
+def match_row(state: MatchAggregate, *, match_id: UUID, position: StreamPosition) -> Match:
+    record = state.record
+    return Match(
+        id=match_id,
+        table_size=state.table.size,
+        scoring=scoring_of(state),
+        best_of=state.setup.match_format.rounds,
+        sides=[{"name": name} for name in state.setup.sides],
+        variant=state.setup.variant.to_dict(),
+        first_dealer=state.setup.first_dealer,
+        status=state.status,
+        round_wins=list(record.round_wins),
+        total_points=list(record.total_points),
+        winner=state.winner,
+        forfeited_by=state.forfeited_by,
+        confirmed_by=sorted(state.confirmed_by),
+        version=position.version,
+        last_position=position.last_position,
+        created_at=position.created_at,
+        updated_at=position.updated_at,
+    )
+
+
+def round_row(match_round: MatchRound, *, match_id: UUID, replay_of: int | None) -> Round:
+    outcome = match_round.outcome
+    return Round(
+        match_id=match_id,
+        number=match_round.number,
+        status=match_round.status,
+        dealer_seat=match_round.dealer,
+        leader_seat=match_round.leader,
+        briscola=None if match_round.briscola is None else match_round.briscola.code,
+        plays=[play.to_list() for play in match_round.plays],
+        points=[] if outcome is None else list(outcome.points),
+        points_entered=match_round.entered is not None,
+        result=None if outcome is None or match_round.voided else outcome.result,
+        replay_of=replay_of,
+        void_reason=match_round.void_reason,
+    )
+
+
+def round_rows(state: MatchAggregate, *, match_id: UUID) -> list[Round]:
+    replay_of = state.replay_of
+    return [
+        round_row(match_round, match_id=match_id, replay_of=replay_of.get(match_round.number))
+        for match_round in state.rounds
+    ]
+
+
+def save_match(state: MatchAggregate, *, match_id: UUID, position: StreamPosition) -> None:
+    """Upsert the match row and its rounds (inline, in the caller's transaction)."""
+    Match.objects.bulk_create(
+        [match_row(state, match_id=match_id, position=position)],
+        update_conflicts=True,
+        unique_fields=["id"],
+        update_fields=MATCH_UPDATED_FIELDS,
+    )
+    rounds = round_rows(state, match_id=match_id)
+    if rounds:
+        Round.objects.bulk_create(
+            rounds,
+            update_conflicts=True,
+            unique_fields=["match", "number"],
+            update_fields=ROUND_UPDATED_FIELDS,
+        )
+
+
+def match_event(event: RecordedEvent) -> MatchEvent:
+    return MatchEvent(event.event_type, event.payload)
+
+
+@dataclass
+class FoldedStream:
+    state: MatchAggregate
+    position: StreamPosition
+
+
+def fold_match_log(events: Iterable[RecordedEvent]) -> Iterator[tuple[UUID, FoldedStream]]:
+    """Fold every match stream in the log; yields each stream once, after its last event."""
+    folded: dict[UUID, FoldedStream] = {}
+    for event in events:
+        current = folded.get(event.stream_id)
+        if current is None:
+            folded[event.stream_id] = FoldedStream(
+                evolve(None, match_event(event)),
+                StreamPosition(
+                    event.stream_version,
+                    event.global_position,
+                    event.recorded_at,
+                    event.recorded_at,
+                ),
+            )
+            continue
+        current.state = evolve(current.state, match_event(event))
+        position = current.position
+        position.version = event.stream_version
+        position.last_position = event.global_position
+        position.updated_at = event.recorded_at
+    yield from folded.items()
+
+
+def expected_rows(
+    on_event: Callable[[], None] | None = None,
+) -> Iterator[tuple[Match, list[Round]]]:
+    """The rows every match should have, folded from the whole log."""
+
+    def events() -> Iterator[RecordedEvent]:
+        for event in iter_all(stream_types=[MATCH_STREAM]):
+            if on_event is not None:
+                on_event()
+            yield event
+
+    for match_id, stream in fold_match_log(events()):
+        yield (
+            match_row(stream.state, match_id=match_id, position=stream.position),
+            round_rows(stream.state, match_id=match_id),
+        )
+
+
+def rebuild(*, batch_size: int = 2000, on_event: Callable[[], None] | None = None) -> int:
+    """Drop the match projections and refill them from the log; returns the matches written."""
+    written = 0
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(f"TRUNCATE {Round._meta.db_table}, {Match._meta.db_table}")
+        matches: list[Match] = []
+        rounds: list[Round] = []
+        for match, match_rounds in expected_rows(on_event):
+            matches.append(match)
+            rounds.extend(match_rounds)
+            if len(matches) >= batch_size:
+                written += flush(matches, rounds)
+        written += flush(matches, rounds)
+    return written
+
+
+def flush(matches: list[Match], rounds: list[Round]) -> int:
+    count = len(matches)
+    Match.objects.bulk_create(matches)
+    Round.objects.bulk_create(rounds)
+    matches.clear()
+    rounds.clear()
+    return count
+
+
+def comparable(row: Match | Round) -> dict[str, Any]:
+    return {
+        field.attname: getattr(row, field.attname)
+        for field in row._meta.concrete_fields
+        if field.name != "id" or isinstance(row, Match)
+    }
+
+
+def verify(*, on_event: Callable[[], None] | None = None) -> list[str]:
+    """Compare the live projections with a fold of the log; returns the differences found."""
+    differences: list[str] = []
+    expected_ids: set[UUID] = set()
+    for match, match_rounds in expected_rows(on_event):
+        expected_ids.add(match.id)
+        differences.extend(compare_match(match, match_rounds))
+    extra = Match.objects.exclude(id__in=expected_ids).values_list("id", flat=True)
+    differences.extend(f"match {match_id}: in the table but not in the log" for match_id in extra)
+    return differences
+
+
+def compare_match(expected: Match, expected_rounds: list[Round]) -> list[str]:
+    live = Match.objects.filter(id=expected.id).first()
+    if live is None:
+        return [f"match {expected.id}: missing from the table"]
+    differences = describe_differences(f"match {expected.id}", comparable(expected), live)
+    live_rounds = {r.number: r for r in Round.objects.filter(match_id=expected.id)}
+    for expected_round in expected_rounds:
+        label = f"match {expected.id} round {expected_round.number}"
+        live_round = live_rounds.pop(expected_round.number, None)
+        if live_round is None:
+            differences.append(f"{label}: missing from the table")
+            continue
+        differences.extend(describe_differences(label, comparable(expected_round), live_round))
+    differences.extend(
+        f"match {expected.id} round {number}: in the table but not in the log"
+        for number in live_rounds
+    )
+    return differences
+
+
+def describe_differences(label: str, expected: dict[str, Any], live: Match | Round) -> list[str]:
+    actual = comparable(live)
+    return [
+        f"{label}: {name} is {actual[name]!r}, the log says {value!r}"
+        for name, value in expected.items()
+        if actual[name] != value
+    ]

@@ -1,0 +1,158 @@
+"""Reads of matches, rounds, replays and the event log. Plain functions, keyword-only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from games.eventstore.api import RecordedEvent, read_all, read_stream
+from games.matches.stream import MatchAggregate, RoundNotFound
+from games.models import Match, Round
+from games.projections import round_row
+from games.rules import (
+    InvalidInput,
+    Play,
+    RoundState,
+    StartRound,
+    Trick,
+    Variant,
+    parse_card,
+    replay_round,
+)
+from games.services import MatchNotFound
+
+MAX_LOG_PAGE = 1000
+
+
+def match_get(*, match_id: UUID) -> Match:
+    match = Match.objects.prefetch_related("rounds").filter(id=match_id).first()
+    if match is None:
+        raise MatchNotFound(f"there is no match {match_id}")
+    return match
+
+
+def round_get(*, match_id: UUID, round_number: int) -> Round:
+    match_round = Round.objects.select_related("match").filter(
+        match_id=match_id, number=round_number
+    )
+    found = match_round.first()
+    if found is None:
+        match_get(match_id=match_id)
+        raise RoundNotFound(f"match {match_id} has no round {round_number}")
+    return found
+
+
+def trick_view(
+    number: int, leader: int, plays: tuple[Play, ...], winner: int | None, points: int | None
+) -> dict[str, Any]:
+    return {
+        "number": number,
+        "leader": leader,
+        "plays": [play.to_list() for play in plays],
+        "winner": winner,
+        "points": points,
+    }
+
+
+def tricks_of(state: RoundState) -> list[dict[str, Any]]:
+    """Completed tricks, then the trick on the table (winner and points null) if any."""
+    views = [
+        trick_view(n, trick.leader, trick.plays, trick.winner, trick.points)
+        for n, trick in enumerate(state.tricks, start=1)
+    ]
+    if state.trick:
+        views.append(trick_view(len(state.tricks) + 1, state.leader, state.trick, None, None))
+    return views
+
+
+def replayed_cards(match_round: Round, *, upto: int | None = None) -> RoundState | None:
+    """The round's card-by-card state after its first `upto` plays (all by default)."""
+    if match_round.briscola is None:
+        return None
+    start = StartRound(
+        table_size=match_round.match.table_size,
+        dealer=match_round.dealer_seat,
+        briscola=parse_card(match_round.briscola),
+        variant=Variant.from_dict(match_round.match.variant),
+    )
+    plays = [Play.from_list(play) for play in match_round.plays[:upto]]
+    return replay_round(start, plays).state
+
+
+def round_replay(*, match_id: UUID, round_number: int, upto: int | None = None) -> dict[str, Any]:
+    """A card-by-card replay of a round, or its state after the first `upto` plays."""
+    match_round = round_get(match_id=match_id, round_number=round_number)
+    if upto is not None and not 0 <= upto <= len(match_round.plays):
+        raise InvalidInput(
+            f"upto must be between 0 and {len(match_round.plays)}, the plays in this round"
+        )
+    cards = replayed_cards(match_round, upto=upto)
+    complete = upto is None or upto == len(match_round.plays)
+    if cards is None or match_round.points_entered:
+        points = match_round.points if complete else []
+        return replay_view(match_round, [], points, match_round.result if complete else None)
+    outcome = cards.outcome
+    return replay_view(
+        match_round,
+        tricks_of(cards),
+        list(cards.points),
+        None if outcome is None or match_round.status == "voided" else outcome.result,
+    )
+
+
+def replay_view(
+    match_round: Round, tricks: list[dict[str, Any]], points: list[int], result: str | None
+) -> dict[str, Any]:
+    return {
+        "round": match_round.number,
+        "status": match_round.status,
+        "briscola": match_round.briscola,
+        "dealer_seat": match_round.dealer_seat,
+        "leader_seat": match_round.leader_seat,
+        "tricks": tricks,
+        "plays": len(match_round.plays),
+        "points": points,
+        "result": result,
+    }
+
+
+@dataclass(frozen=True)
+class PlayView:
+    play_index: int
+    trick: dict[str, Any]
+    trick_winner: int | None
+    round: Round
+
+
+def play_view(*, match_id: UUID, state: MatchAggregate, round_number: int) -> PlayView:
+    """What a scorer sees after entering a card: where it went and what it decided."""
+    match_round = state.round(round_number)
+    cards = match_round.cards
+    assert cards is not None, "a card was played, so the round has cards"
+    play_index = len(cards.plays) - 1
+    if cards.trick:
+        trick = trick_view(len(cards.tricks) + 1, cards.leader, cards.trick, None, None)
+        winner = None
+    else:
+        last: Trick = cards.tricks[-1]
+        trick = trick_view(len(cards.tricks), last.leader, last.plays, last.winner, last.points)
+        winner = last.winner
+    row = round_row(
+        match_round, match_id=match_id, replay_of=state.replay_of.get(match_round.number)
+    )
+    return PlayView(play_index=play_index, trick=trick, trick_winner=winner, round=row)
+
+
+def match_events(*, match_id: UUID) -> list[RecordedEvent]:
+    match_get(match_id=match_id)
+    return read_stream(stream_id=match_id)
+
+
+def log_events(*, after: int = 0, limit: int = 100) -> list[RecordedEvent]:
+    """The global log above position `after`, in position order (all stream types)."""
+    if after < 0:
+        raise InvalidInput("after is a global position, 0 or more")
+    if not 1 <= limit <= MAX_LOG_PAGE:
+        raise InvalidInput(f"limit is 1 to {MAX_LOG_PAGE}")
+    return read_all(after=after, limit=limit)

@@ -1,0 +1,357 @@
+"""Match services: each command is decided against the folded stream, appended with its actor,
+and projected inline in the same transaction.
+
+Services are plain functions with keyword-only arguments, named `<entity>_<action>`. They raise
+`RuleViolation` subclasses (the rules said no) and the event store's errors (a stale version, a
+reused idempotency key); the API turns both into `{"code", "detail"}` responses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from django.db import transaction
+
+from games.eventstore.api import (
+    AppendResult,
+    EventMetadata,
+    NewEvent,
+    RecordedEvent,
+    WrongExpectedVersion,
+    append_to_stream,
+    find_append_by_idempotency_key,
+    read_stream,
+)
+from games.matches.stream import (
+    ConfirmResult,
+    CorrectCard,
+    CreateMatch,
+    EnterRoundPoints,
+    ForfeitMatch,
+    MatchAggregate,
+    MatchCommand,
+    PlayCardInRound,
+    StartNextRound,
+    UndoLastPlay,
+    VoidRound,
+    decide,
+    fold,
+)
+from games.projections import (
+    MATCH_STREAM,
+    StreamPosition,
+    match_event,
+    save_match,
+)
+from games.rules import (
+    DEFAULT_VARIANT,
+    InvalidMatchFormat,
+    MatchFormat,
+    RuleViolation,
+    Variant,
+    parse_card,
+)
+
+RACE_RETRIES = 5
+"""Appends retried after another writer got in first, when the caller named no version."""
+
+
+class MatchNotFound(RuleViolation):
+    code = "match_not_found"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Actor:
+    """Who sends a command, from which device, and why; recorded on every event."""
+
+    user_id: int | None = None
+    device: str | None = None
+    reason: str | None = None
+    correlation_id: str | None = None
+
+    def metadata(self) -> EventMetadata:
+        return EventMetadata(
+            actor_id=self.user_id,
+            device=self.device,
+            reason=self.reason or None,
+            correlation_id=self.correlation_id,
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class CommandResult:
+    match_id: UUID
+    state: MatchAggregate
+    version: int
+    events: tuple[RecordedEvent, ...] = field(default=())
+    duplicate: bool = False
+
+
+def load_match(*, match_id: UUID, to_version: int | None = None) -> tuple[MatchAggregate, int]:
+    """The match folded from its stream (up to `to_version`), and the version folded."""
+    events = read_stream(stream_id=match_id, to_version=to_version)
+    if not events:
+        raise MatchNotFound(f"there is no match {match_id}")
+    return fold(map(match_event, events)), events[-1].stream_version
+
+
+def fingerprint(match_id: UUID, command: MatchCommand) -> str:
+    return hashlib.sha256(f"{match_id}:{command!r}".encode()).hexdigest()
+
+
+def execute(
+    *,
+    match_id: UUID,
+    command: MatchCommand,
+    actor: Actor,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    """Decide, append and project one command. A repeated idempotency key returns the first
+    result; without an expected version, a race with another writer is retried."""
+    command_fingerprint = fingerprint(match_id, command)
+    for _attempt in range(RACE_RETRIES):
+        try:
+            with transaction.atomic():
+                return execute_once(
+                    match_id=match_id,
+                    command=command,
+                    actor=actor,
+                    expected_version=expected_version,
+                    idempotency_key=idempotency_key,
+                    command_fingerprint=command_fingerprint,
+                )
+        except WrongExpectedVersion:
+            if expected_version is not None:
+                raise
+    raise WrongExpectedVersion(
+        stream_id=match_id,
+        stream_type=MATCH_STREAM,
+        expected_version=expected_version or 0,
+        current_version=load_match(match_id=match_id)[1],
+    )
+
+
+def execute_once(
+    *,
+    match_id: UUID,
+    command: MatchCommand,
+    actor: Actor,
+    expected_version: int | None,
+    idempotency_key: str | None,
+    command_fingerprint: str,
+) -> CommandResult:
+    if idempotency_key is not None:
+        previous = find_append_by_idempotency_key(
+            stream_id=match_id,
+            idempotency_key=idempotency_key,
+            command_fingerprint=command_fingerprint,
+        )
+        if previous is not None:
+            return replayed_result(match_id, previous)
+    state, version = current_state(match_id, command)
+    if expected_version is not None and expected_version != version:
+        raise WrongExpectedVersion(
+            stream_id=match_id,
+            stream_type=MATCH_STREAM,
+            expected_version=expected_version,
+            current_version=version,
+        )
+    decided = decide(state, command)
+    appended = append_to_stream(
+        stream_id=match_id,
+        stream_type=MATCH_STREAM,
+        events=[NewEvent(event.type, event.payload) for event in decided],
+        expected_version=version,
+        metadata=actor.metadata(),
+        idempotency_key=idempotency_key,
+        command_fingerprint=None if idempotency_key is None else command_fingerprint,
+    )
+    if appended.duplicate:
+        return replayed_result(match_id, appended)
+    new_state = fold(decided, state)
+    first, last = appended.events[0], appended.events[-1]
+    save_match(
+        new_state,
+        match_id=match_id,
+        position=StreamPosition(
+            version=last.stream_version,
+            last_position=last.global_position,
+            created_at=first.recorded_at,
+            updated_at=last.recorded_at,
+        ),
+    )
+    return CommandResult(
+        match_id=match_id, state=new_state, version=last.stream_version, events=appended.events
+    )
+
+
+def current_state(match_id: UUID, command: MatchCommand) -> tuple[MatchAggregate | None, int]:
+    if isinstance(command, CreateMatch):
+        return None, 0
+    return load_match(match_id=match_id)
+
+
+def replayed_result(match_id: UUID, previous: AppendResult) -> CommandResult:
+    state, version = load_match(match_id=match_id, to_version=previous.last_version)
+    return CommandResult(
+        match_id=match_id, state=state, version=version, events=previous.events, duplicate=True
+    )
+
+
+# The commands.
+
+
+def match_format_of(*, scoring: str, best_of: int, rounds: int | None) -> MatchFormat:
+    if scoring == "rounds":
+        return MatchFormat.best_of(best_of)
+    if scoring == "points":
+        if rounds is None:
+            raise InvalidMatchFormat("scoring by points needs the number of rounds to play")
+        return MatchFormat.fixed_rounds(rounds)
+    raise InvalidMatchFormat(f"scoring is 'rounds' or 'points', not {scoring!r}")
+
+
+def match_create(
+    *,
+    table_size: int,
+    sides: Sequence[str],
+    best_of: int = 3,
+    scoring: str = "rounds",
+    rounds: int | None = None,
+    variant: dict[str, Any] | None = None,
+    first_dealer: int = 0,
+    actor: Actor,
+    match_id: UUID | None = None,
+) -> CommandResult:
+    command = CreateMatch(
+        table_size=table_size,
+        match_format=match_format_of(scoring=scoring, best_of=best_of, rounds=rounds),
+        sides=tuple(sides),
+        variant=DEFAULT_VARIANT if variant is None else Variant.from_dict(variant),
+        first_dealer=first_dealer,
+    )
+    return execute(match_id=match_id or uuid.uuid4(), command=command, actor=actor)
+
+
+def round_start(
+    *,
+    match_id: UUID,
+    briscola: str | None,
+    dealer_seat: int | None = None,
+    actor: Actor,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    command = StartNextRound(
+        briscola=None if briscola is None else parse_card(briscola), dealer=dealer_seat
+    )
+    return execute(
+        match_id=match_id,
+        command=command,
+        actor=actor,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+    )
+
+
+def card_play(
+    *,
+    match_id: UUID,
+    round_number: int,
+    seat: int,
+    card: str,
+    actor: Actor,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    return execute(
+        match_id=match_id,
+        command=PlayCardInRound(round_number, seat, parse_card(card)),
+        actor=actor,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+    )
+
+
+def round_points_enter(
+    *,
+    match_id: UUID,
+    round_number: int,
+    points: Sequence[int],
+    actor: Actor,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    return execute(
+        match_id=match_id,
+        command=EnterRoundPoints(round_number, tuple(points)),
+        actor=actor,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+    )
+
+
+def play_undo(
+    *,
+    match_id: UUID,
+    round_number: int,
+    actor: Actor,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    return execute(
+        match_id=match_id,
+        command=UndoLastPlay(round_number),
+        actor=actor,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+    )
+
+
+def card_correct(
+    *,
+    match_id: UUID,
+    round_number: int,
+    play_index: int,
+    card: str,
+    actor: Actor,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> CommandResult:
+    return execute(
+        match_id=match_id,
+        command=CorrectCard(round_number, play_index, parse_card(card)),
+        actor=actor,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+    )
+
+
+def round_void(
+    *,
+    match_id: UUID,
+    round_number: int,
+    reason: str,
+    actor: Actor,
+    expected_version: int | None = None,
+) -> CommandResult:
+    return execute(
+        match_id=match_id,
+        command=VoidRound(round_number, reason),
+        actor=actor,
+        expected_version=expected_version,
+    )
+
+
+def result_confirm(*, match_id: UUID, side: int, actor: Actor) -> CommandResult:
+    return execute(match_id=match_id, command=ConfirmResult(side), actor=actor)
+
+
+def match_forfeit(*, match_id: UUID, side: int, reason: str, actor: Actor) -> CommandResult:
+    return execute(match_id=match_id, command=ForfeitMatch(side, reason), actor=actor)
