@@ -26,17 +26,17 @@ STRENGTH_ORDER = (2, 4, 5, 6, 7, 8, 9, 10, 3, 1)
 RANK_ALIASES = {"A": 1, "J": 8, "F": 8, "C": 9, "H": 9, "Q": 9, "K": 10, "R": 10}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One card, e.g. `1D` (ace of coins). Compare and hash by rank and suit."""
+    """One card, e.g. `1D` (ace of coins). Equal cards have the same rank and suit."""
 
     rank: int
     suit: Suit
-    code: str = field(init=False, compare=False)
-    points: int = field(init=False, compare=False)
-    strength: int = field(init=False, compare=False)
+    code: str = field(init=False)
+    points: int = field(init=False)
+    strength: int = field(init=False)
     """Taking power in the standard ranking, 1 (the two) to 10 (the ace)."""
-    bit: int = field(init=False, compare=False, repr=False)
+    bit: int = field(init=False, repr=False)
     """A distinct power of two, so that sets of cards can be kept as integers."""
 
     def __post_init__(self) -> None:
@@ -47,6 +47,14 @@ class Card:
         object.__setattr__(self, "strength", STRENGTH_ORDER.index(self.rank) + 1)
         object.__setattr__(self, "bit", 1 << (SUITS.index(self.suit) * len(RANKS) + self.rank - 1))
 
+    # By `bit`, which stands for rank and suit: cheaper than comparing tuples, and replays
+    # compare cards on every play.
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Card) and self.bit == other.bit
+
+    def __hash__(self) -> int:
+        return self.bit
+
     def __str__(self) -> str:
         return self.code
 
@@ -56,6 +64,7 @@ class Card:
 
 FULL_DECK = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
 """The 40 cards in canonical order: coins, cups, swords, batons; ace to king."""
+CARDS_BY_BIT = {card.bit: card for card in FULL_DECK}
 
 
 def _spellings(card: Card) -> list[str]:

@@ -8,7 +8,7 @@ from games.rules.cards import Card
 from games.rules.commands import Command, PlayCard, StartRound
 from games.rules.errors import NothingToUndo, RuleViolation
 from games.rules.events import RoundEvent
-from games.rules.round import RoundState, decide, evolve
+from games.rules.round import RoundState, cards_of, decide, evolve
 from games.rules.tricks import Play
 
 
@@ -93,6 +93,6 @@ def undo_last_play(state: RoundState) -> RoundState:
 def legal_cards(state: RoundState) -> tuple[Card, ...]:
     """Dealt rounds: the cards the seat on turn may play (any card of its hand)."""
     seat = state.seat_on_turn
-    if seat is None or state.hands is None:
+    if seat is None or state.hand_bits is None:
         return ()
-    return state.hands[seat]
+    return cards_of(state.hand_bits[seat])

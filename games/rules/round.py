@@ -12,11 +12,11 @@ in playing order.
 """
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import assert_never
+from typing import NamedTuple, assert_never
 
-from games.rules.cards import Card, Suit
+from games.rules.cards import CARDS_BY_BIT, Card, Suit
 from games.rules.commands import Command, PlayCard, StartRound
 from games.rules.errors import (
     BriscolaNotDrawn,
@@ -44,6 +44,8 @@ from games.rules.tricks import Play, Trick, points_of, winning_play
 from games.rules.variants import Variant
 
 Hands = tuple[tuple[Card, ...], ...]
+HandBits = tuple[int, ...]
+"""Each seat's hand as the sum of its cards' `Card.bit` (index = seat)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,11 +65,25 @@ class RoundSetup:
         object.__setattr__(self, "stock", stock)
 
 
-def hands_dealt(deck: Sequence[Card], table: Table, leader: int) -> Hands:
+def hands_dealt(deck: Sequence[Card], table: Table, leader: int) -> HandBits:
     """Card i of the deck goes to seat (leader + i) % size, until every hand is full."""
     size = table.size
     dealt = size * table.variant.hand_size
-    return tuple(tuple(deck[(seat - leader) % size : dealt : size]) for seat in table.seats)
+    return tuple(bits_of(deck[(seat - leader) % size : dealt : size]) for seat in table.seats)
+
+
+def bits_of(cards: Iterable[Card]) -> int:
+    return sum(card.bit for card in cards)
+
+
+def cards_of(bits: int) -> tuple[Card, ...]:
+    """The cards of a bit set, in canonical order."""
+    cards = []
+    while bits:
+        lowest = bits & -bits
+        cards.append(CARDS_BY_BIT[lowest])
+        bits ^= lowest
+    return tuple(cards)
 
 
 def stock_of(deck: Sequence[Card], table: Table) -> tuple[Card, ...]:
@@ -75,9 +91,12 @@ def stock_of(deck: Sequence[Card], table: Table) -> tuple[Card, ...]:
     return (*deck[dealt + 1 :], deck[dealt])
 
 
-@dataclass(frozen=True, slots=True)
-class RoundState:
-    """A round between two plays. Immutable: `evolve` returns a new state."""
+class RoundState(NamedTuple):
+    """A round between two plays. Immutable: `evolve` returns a new state.
+
+    A NamedTuple rather than a frozen dataclass: a new state is built for every event, and a tuple
+    is built over twice as fast, which shows in replays.
+    """
 
     setup: RoundSetup
     leader: int
@@ -89,8 +108,8 @@ class RoundState:
     """The cards played so far, as the sum of their `Card.bit`."""
     points: tuple[int, ...]
     """Points per side from completed tricks."""
-    hands: Hands | None
-    """Dealt rounds: the cards each seat holds (index = seat). None for physical rounds."""
+    hand_bits: HandBits | None
+    """Dealt rounds: the cards each seat holds, as bit sets. None for physical rounds."""
     briscola_holder: int | None
     """The seat that drew the face-up briscola; None until the stock is empty."""
     outcome: RoundOutcome | None
@@ -117,7 +136,12 @@ class RoundState:
 
     @property
     def is_dealt(self) -> bool:
-        return self.hands is not None
+        return self.hand_bits is not None
+
+    @property
+    def hands(self) -> Hands | None:
+        """Dealt rounds: the cards each seat holds (index = seat), in canonical order."""
+        return None if self.hand_bits is None else tuple(map(cards_of, self.hand_bits))
 
     @property
     def is_finished(self) -> bool:
@@ -192,7 +216,7 @@ def check_briscola_is_drawn_by(state: RoundState, seat: int, card: Card) -> None
 
 
 def check_card_is_in_hand(state: RoundState, seat: int, card: Card) -> None:
-    if state.hands is not None and card not in state.hands[seat]:
+    if state.hand_bits is not None and not state.hand_bits[seat] & card.bit:
         raise CardNotInHand(f"seat {seat} does not hold {card}")
 
 
@@ -314,7 +338,7 @@ def evolve(state: RoundState | None, event: RoundEvent) -> RoundState:
 def started_state(event: RoundStarted) -> RoundState:
     setup = RoundSetup(event)
     table = setup.table
-    hands = None if event.deck is None else hands_dealt(event.deck, table, event.leader)
+    hand_bits = None if event.deck is None else hands_dealt(event.deck, table, event.leader)
     return RoundState(
         setup=setup,
         leader=event.leader,
@@ -322,48 +346,49 @@ def started_state(event: RoundStarted) -> RoundState:
         tricks=(),
         played=0,
         points=(0,) * table.side_count,
-        hands=hands,
+        hand_bits=hand_bits,
         briscola_holder=None,
         outcome=None,
     )
 
 
 def state_after_card_played(state: RoundState, event: CardPlayed) -> RoundState:
-    hands = state.hands
-    if hands is not None:
-        seat = event.seat
-        hand = tuple(card for card in hands[seat] if card != event.card)
-        hands = (*hands[:seat], hand, *hands[seat + 1 :])
+    seat, bit = event.seat, event.card.bit
+    hand_bits = state.hand_bits
+    if hand_bits is not None:
+        hand_bits = (*hand_bits[:seat], hand_bits[seat] & ~bit, *hand_bits[seat + 1 :])
     return state_with(
         state,
-        trick=(*state.trick, Play(event.seat, event.card)),
-        played=state.played | event.card.bit,
-        hands=hands,
+        trick=(*state.trick, Play(seat, event.card)),
+        played=state.played | bit,
+        hand_bits=hand_bits,
     )
 
 
 def state_after_trick_won(state: RoundState, event: TrickWon) -> RoundState:
     trick = event.trick
     table = state.setup.table
-    hands = state.hands
-    if hands is not None and event.number <= table.drawing_tricks:
-        hands = hands_after_draw(hands, state.setup, event.number, trick.winner)
+    hand_bits = state.hand_bits
+    if hand_bits is not None and event.number <= table.drawing_tricks:
+        hand_bits = hands_after_draw(hand_bits, state.setup, event.number, trick.winner)
     return state_with(
         state,
         leader=trick.winner,
         trick=(),
         tricks=(*state.tricks, trick),
         points=points_with_trick(state.points, table, trick),
-        hands=hands,
+        hand_bits=hand_bits,
     )
 
 
-def hands_after_draw(hands: Hands, setup: RoundSetup, trick_number: int, winner: int) -> Hands:
+def hands_after_draw(
+    hand_bits: HandBits, setup: RoundSetup, trick_number: int, winner: int
+) -> HandBits:
     """After trick t the winner draws the next card of the stock, then each seat in order."""
     size = setup.table.size
     drawn = setup.stock[(trick_number - 1) * size : trick_number * size]
-    by_seat = {(winner + turn) % size: card for turn, card in enumerate(drawn)}
-    return tuple((*hand, by_seat[seat]) for seat, hand in enumerate(hands))
+    by_seat = {(winner + turn) % size: card.bit for turn, card in enumerate(drawn)}
+    return tuple(bits | by_seat[seat] for seat, bits in enumerate(hand_bits))
 
 
 def state_with(
@@ -374,19 +399,22 @@ def state_with(
     tricks: tuple[Trick, ...] | None = None,
     played: int | None = None,
     points: tuple[int, ...] | None = None,
-    hands: Hands | None = None,
+    hand_bits: HandBits | None = None,
     briscola_holder: int | None = None,
     outcome: RoundOutcome | None = None,
 ) -> RoundState:
-    """A copy of `state` with some fields changed (faster than dataclasses.replace)."""
+    """A copy of `state` with the given fields changed (no field ever changes back to None).
+
+    Positional arguments: over twice as fast as keywords or `_replace` for a NamedTuple.
+    """
     return RoundState(
-        setup=state.setup,
-        leader=state.leader if leader is None else leader,
-        trick=state.trick if trick is None else trick,
-        tricks=state.tricks if tricks is None else tricks,
-        played=state.played if played is None else played,
-        points=state.points if points is None else points,
-        hands=state.hands if hands is None else hands,
-        briscola_holder=state.briscola_holder if briscola_holder is None else briscola_holder,
-        outcome=state.outcome if outcome is None else outcome,
+        state.setup,
+        state.leader if leader is None else leader,
+        state.trick if trick is None else trick,
+        state.tricks if tricks is None else tricks,
+        state.played if played is None else played,
+        state.points if points is None else points,
+        state.hand_bits if hand_bits is None else hand_bits,
+        state.briscola_holder if briscola_holder is None else briscola_holder,
+        state.outcome if outcome is None else outcome,
     )

@@ -7,6 +7,8 @@ from games.rules import (
     NothingToUndo,
     NotYourTurn,
     Play,
+    ReplayResult,
+    RuleViolation,
     StartRound,
     parse_card,
     replay_round,
@@ -52,15 +54,27 @@ def test_undo_needs_a_card_on_the_table() -> None:
     assert error.value.code == "nothing_to_undo"
 
 
-def test_a_correction_is_accepted_only_if_the_rest_still_replays_legally() -> None:
-    finished = simulate_round(random.Random(5), 2)
-    physical = StartRound(2, finished.dealer, finished.briscola)
-    plays = list(finished.plays)
-    assert replay_round(physical, plays).is_legal
+def corrected_round(corrected_card: str) -> ReplayResult:
+    """A physical round whose second card (seat 0's 6C) is corrected."""
+    plays = [(1, "5C"), (0, corrected_card), (0, "1B"), (1, "2B"), (0, "4S"), (1, "3C")]
+    start = StartRound(2, 0, parse_card("7D"))
+    return replay_round(start, [Play(seat, parse_card(code)) for seat, code in plays])
 
-    corrected = [*plays[:3], Play(plays[3].seat, plays[10].card), *plays[4:]]
-    result = replay_round(physical, corrected)
 
-    assert result.rejection is not None
-    assert result.rejection.play_index == 10
-    assert isinstance(result.rejection.violation, CardAlreadyPlayed)
+def test_a_correction_that_leaves_the_rest_legal_is_accepted() -> None:
+    assert corrected_round("6C").is_legal
+    assert corrected_round("7C").is_legal
+
+
+@pytest.mark.parametrize(
+    ("corrected_card", "rejected_at", "violation"),
+    [("3C", 5, CardAlreadyPlayed), ("4C", 2, NotYourTurn)],
+)
+def test_a_correction_is_refused_at_the_first_play_it_makes_illegal(
+    corrected_card: str, rejected_at: int, violation: type[RuleViolation]
+) -> None:
+    rejection = corrected_round(corrected_card).rejection
+
+    assert rejection is not None
+    assert rejection.play_index == rejected_at
+    assert isinstance(rejection.violation, violation)
