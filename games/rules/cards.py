@@ -1,5 +1,6 @@
 """Cards of the 40-card Italian deck: codes, aliases, strength and points."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
@@ -40,7 +41,7 @@ class Card:
     """A distinct power of two, so that sets of cards can be kept as integers."""
 
     def __post_init__(self) -> None:
-        if self.rank not in RANKS or not isinstance(self.suit, Suit):
+        if type(self.rank) is not int or self.rank not in RANKS or not isinstance(self.suit, Suit):
             raise InvalidCard(f"there is no card of rank {self.rank!r} and suit {self.suit!r}")
         object.__setattr__(self, "code", f"{self.rank}{self.suit}")
         object.__setattr__(self, "points", POINTS_BY_RANK.get(self.rank, 0))
@@ -65,6 +66,21 @@ class Card:
 FULL_DECK = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
 """The 40 cards in canonical order: coins, cups, swords, batons; ace to king."""
 CARDS_BY_BIT = {card.bit: card for card in FULL_DECK}
+
+
+def bits_of(cards: Iterable[Card]) -> int:
+    """A set of cards as one integer: the sum of their `bit`."""
+    return sum(card.bit for card in cards)
+
+
+def cards_of(bits: int) -> tuple[Card, ...]:
+    """The cards of a bit set, in canonical order."""
+    cards = []
+    while bits:
+        lowest = bits & -bits
+        cards.append(CARDS_BY_BIT[lowest])
+        bits ^= lowest
+    return tuple(cards)
 
 
 def _spellings(card: Card) -> list[str]:

@@ -1,11 +1,13 @@
 """Command line: `python -m games.rules replay FILE` and `python -m games.rules simulate`."""
 
 import argparse
+import io
 import json
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
+from games.rules import transcript
 from games.rules.errors import InvalidInput, RuleViolation
 from games.rules.simulate import simulate_rounds
 from games.rules.tables import Table
@@ -39,8 +41,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay = commands.add_parser(
         "replay",
         help="check rounds given as JSON Lines and report their tricks and results",
-        description="Read one round per line; write one report per line. Exit status 0 when "
-        "every round is legal (complete or not), 1 otherwise.",
+        description="Read one round per line; write one report per line (blank lines are "
+        "skipped). Exit status 0 when every round is legal (complete or not), 1 otherwise.",
+        epilog=transcript.__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     replay.add_argument("file", metavar="FILE", help="JSON Lines file, or - for standard input")
     replay.set_defaults(runner=run_replay)
@@ -59,9 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_replay(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     if args.file == "-":
+        if isinstance(stdin, io.TextIOWrapper):
+            stdin.reconfigure(errors="replace")  # a bad byte makes a bad line, not a crash
         return replay_lines(stdin, stdout)
     try:
-        with open(args.file, encoding="utf-8") as lines:
+        with open(args.file, encoding="utf-8", errors="replace") as lines:
             return replay_lines(lines, stdout)
     except OSError as error:
         raise UsageError(f"cannot read {args.file}: {error.strerror}") from error

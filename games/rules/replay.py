@@ -4,11 +4,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import reduce
 
-from games.rules.cards import Card
+from games.rules.cards import Card, cards_of
 from games.rules.commands import Command, PlayCard, StartRound
 from games.rules.errors import NothingToUndo, RuleViolation
 from games.rules.events import RoundEvent
-from games.rules.round import RoundState, cards_of, decide, evolve
+from games.rules.round import RoundState, decide, evolve
 from games.rules.tricks import Play
 
 

@@ -3,21 +3,17 @@
 Two kinds of round share this code. A *physical* round knows only the face-up briscola: hands
 are hidden, so it checks turn order, that the card belongs to this deck and was not played, and
 that the briscola is played by the seat that drew it. A *dealt* round knows the whole deck order,
-so it also knows every hand and refuses a card that is not in the player's hand.
-
-Dealing convention: one card at a time round the table, starting at the leader (the seat after the
-dealer), until each seat holds `hand_size` cards; the next card is the face-up briscola, which goes
-under the stock and is drawn last. After each trick its winner draws first, then the other seats
-in playing order.
+so it also knows every hand (see `dealing`) and refuses a card that is not in the player's hand.
 """
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, assert_never
 
-from games.rules.cards import CARDS_BY_BIT, Card, Suit
+from games.rules.cards import Card, Suit, cards_of
 from games.rules.commands import Command, PlayCard, StartRound
+from games.rules.dealing import HandBits, briscola_of, hands_after_draw, hands_dealt, stock_of
 from games.rules.errors import (
     BriscolaNotDrawn,
     CardAlreadyPlayed,
@@ -44,8 +40,6 @@ from games.rules.tricks import Play, Trick, points_of, winning_play
 from games.rules.variants import Variant
 
 Hands = tuple[tuple[Card, ...], ...]
-HandBits = tuple[int, ...]
-"""Each seat's hand as the sum of its cards' `Card.bit` (index = seat)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,32 +57,6 @@ class RoundSetup:
         stock = () if started.deck is None else stock_of(started.deck, table)
         object.__setattr__(self, "table", table)
         object.__setattr__(self, "stock", stock)
-
-
-def hands_dealt(deck: Sequence[Card], table: Table, leader: int) -> HandBits:
-    """Card i of the deck goes to seat (leader + i) % size, until every hand is full."""
-    size = table.size
-    dealt = size * table.variant.hand_size
-    return tuple(bits_of(deck[(seat - leader) % size : dealt : size]) for seat in table.seats)
-
-
-def bits_of(cards: Iterable[Card]) -> int:
-    return sum(card.bit for card in cards)
-
-
-def cards_of(bits: int) -> tuple[Card, ...]:
-    """The cards of a bit set, in canonical order."""
-    cards = []
-    while bits:
-        lowest = bits & -bits
-        cards.append(CARDS_BY_BIT[lowest])
-        bits ^= lowest
-    return tuple(cards)
-
-
-def stock_of(deck: Sequence[Card], table: Table) -> tuple[Card, ...]:
-    dealt = table.size * table.variant.hand_size
-    return (*deck[dealt + 1 :], deck[dealt])
 
 
 class RoundState(NamedTuple):
@@ -109,7 +77,7 @@ class RoundState(NamedTuple):
     points: tuple[int, ...]
     """Points per side from completed tricks."""
     hand_bits: HandBits | None
-    """Dealt rounds: the cards each seat holds, as bit sets. None for physical rounds."""
+    """Dealt rounds: the cards each seat holds (index = seat) as bit sets; None if physical."""
     briscola_holder: int | None
     """The seat that drew the face-up briscola; None until the stock is empty."""
     outcome: RoundOutcome | None
@@ -185,7 +153,7 @@ def check_round_is_not_finished(state: RoundState) -> None:
 
 
 def check_seat_is_on_turn(state: RoundState, seat: int) -> None:
-    on_turn = (state.leader + len(state.trick)) % state.setup.table.size
+    on_turn = state.seat_on_turn
     if seat != on_turn:
         raise NotYourTurn(f"seat {seat} cannot play now: it is seat {on_turn}'s turn")
 
@@ -193,8 +161,7 @@ def check_seat_is_on_turn(state: RoundState, seat: int) -> None:
 def check_card_is_in_deck(table: Table, card: Card) -> None:
     if not table.holds(card):
         raise CardNotInDeck(
-            f"{card} is not in the deck of a table of {table.size}: "
-            + ("the twos are removed" if card.rank == 2 and table.size == 6 else "it was removed")
+            f"{card} is not in the {len(table.deck)}-card deck of a table of {table.size}"
         )
 
 
@@ -261,7 +228,7 @@ def decide_start(command: StartRound) -> RoundStarted:
     briscola = command.briscola
     if command.deck is not None:
         check_deck_is_complete(table, command.deck)
-        dealt_briscola = command.deck[table.size * table.variant.hand_size]
+        dealt_briscola = briscola_of(command.deck, table)
         check_briscola_matches_deck(briscola, dealt_briscola)
         briscola = dealt_briscola
     if briscola is None:
@@ -370,7 +337,7 @@ def state_after_trick_won(state: RoundState, event: TrickWon) -> RoundState:
     table = state.setup.table
     hand_bits = state.hand_bits
     if hand_bits is not None and event.number <= table.drawing_tricks:
-        hand_bits = hands_after_draw(hand_bits, state.setup, event.number, trick.winner)
+        hand_bits = hands_after_draw(hand_bits, state.setup.stock, event.number, trick.winner)
     return state_with(
         state,
         leader=trick.winner,
@@ -379,16 +346,6 @@ def state_after_trick_won(state: RoundState, event: TrickWon) -> RoundState:
         points=points_with_trick(state.points, table, trick),
         hand_bits=hand_bits,
     )
-
-
-def hands_after_draw(
-    hand_bits: HandBits, setup: RoundSetup, trick_number: int, winner: int
-) -> HandBits:
-    """After trick t the winner draws the next card of the stock, then each seat in order."""
-    size = setup.table.size
-    drawn = setup.stock[(trick_number - 1) * size : trick_number * size]
-    by_seat = {(winner + turn) % size: card.bit for turn, card in enumerate(drawn)}
-    return tuple(bits | by_seat[seat] for seat, bits in enumerate(hand_bits))
 
 
 def state_with(

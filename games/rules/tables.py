@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from games.rules.cards import FULL_DECK, Card
+from games.rules.cards import FULL_DECK, Card, bits_of
 from games.rules.errors import InvalidSeat, InvalidTableSize, InvalidVariant
 from games.rules.variants import DEFAULT_VARIANT, Variant
 
@@ -40,7 +40,7 @@ class Table:
         deck = deck_for(self.size, self.variant)
         dealt = self.size * self.variant.hand_size
         object.__setattr__(self, "deck", deck)
-        object.__setattr__(self, "deck_bits", sum(card.bit for card in deck))
+        object.__setattr__(self, "deck_bits", bits_of(deck))
         object.__setattr__(self, "side_by_seat", tuple(map(self.side_of, self.seats)))
         object.__setattr__(self, "tricks_per_round", len(deck) // self.size)
         object.__setattr__(self, "drawing_tricks", (len(deck) - dealt) // self.size)

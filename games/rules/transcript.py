@@ -2,13 +2,18 @@
 
 Input (one round):  {"table_size": 2, "leader": 1, "briscola": "7D", "plays": [[1, "5C"], ...],
                      "variant": {...}, "deck": [...], "dealer": 0}
-`variant`, `deck` and `dealer` are optional; give `leader` or `dealer` (both must agree). Other
-keys are ignored. A `deck` makes it a dealt round, in which hands are checked.
+`variant`, `deck` and `dealer` are optional; give `leader` or `dealer` (both must agree). A `deck`
+makes it a dealt round, in which hands are checked (`briscola` may then be left out: it is the
+card after the hands). Other keys are ignored. Card codes may use aliases (`AD`, `KS`, `QS`).
 
 Report (one round): {"complete": bool, "tricks": [{"leader", "plays", "winner", "points"}, ...],
                      "points": [per side], "result": "side0" | "side1" | "side2" | "tie" | null}
-An unfinished last trick is listed with "winner": null and the points of the cards on the table.
+Sides are seat % 2 at tables of 2, 4 and 6, and each seat at a table of 3 (three totals). An
+unfinished last trick is listed with "winner": null and the points of the cards on the table;
+"points" counts finished tricks only and "result" is null until the round is complete.
 An illegal round:   {"error": {"code": ..., "detail": ..., "play_index": k or null}}
+k is the 0-based index of the first offending play; null when the round cannot start at all
+(invalid JSON, table size, variant, seat, briscola or deck).
 """
 
 from collections.abc import Mapping

@@ -224,3 +224,18 @@ def test_bad_options_are_usage_errors_with_status_2(
 
     assert exit_.value.code == 2
     assert "error:" in capsys.readouterr().err
+
+
+def test_a_line_with_bytes_that_are_not_utf8_is_reported_not_fatal() -> None:
+    line = b'{"table_size": 2, "leader": 1, "briscola": "7D", "plays": [[1, "5\xff"]]}\n'
+
+    result = subprocess.run(
+        [sys.executable, "-m", "games.rules", "replay", "-"],
+        input=line,
+        capture_output=True,
+        cwd=PROJECT_ROOT,
+        check=False,
+    )
+
+    assert result.returncode == 1
+    assert json.loads(result.stdout)["error"]["code"] == "invalid_card"
