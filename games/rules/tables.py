@@ -60,9 +60,6 @@ class Table:
     def side_of(self, seat: int) -> int:
         return seat if self.size == 3 else seat % 2
 
-    def seats_of_side(self, side: int) -> tuple[int, ...]:
-        return tuple(seat for seat in self.seats if self.side_of(seat) == side)
-
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % self.size
 
