@@ -1,22 +1,26 @@
 """Appending to a stream: expected-version check, idempotency and commit order in one round trip.
 
-Every append sends one SQL string of two statements:
+The work happens in the PostgreSQL function `eventstore_append` (migration 0003), so that one
+short statement does it all and the server reuses its query plans:
 
-1. `SELECT pg_advisory_xact_lock(APPEND_LOCK_KEY)`: one append at a time, until its transaction
-   ends. Global positions are therefore handed out in commit order, and a reader following the
-   log by position never skips an event that commits late.
-2. One statement that reads the stream's head and the idempotency key, and inserts the events and
-   the key only when the checks pass. Being a new statement after the lock, it sees every append
-   committed before ours (READ COMMITTED takes a snapshot per statement).
+1. it takes the append lock (`pg_advisory_xact_lock`), held until the transaction ends, so global
+   positions are handed out in commit order and a reader following the log by position never
+   skips an event that commits late;
+2. it reads the stream's head and the idempotency key, seeing every append committed before the
+   lock was granted;
+3. when the checks pass, it inserts the events and the key in one statement, all or nothing,
+   and returns the new positions; otherwise it returns the head, and this module raises.
 
-Outside a transaction the two statements run as one implicit transaction (PostgreSQL's simple
-query protocol, which Django's psycopg 3 backend uses by default): one round trip in all. Inside a
-caller's `transaction.atomic()` they run in a savepoint, so a conflict leaves the caller's
-transaction usable. See docs/decisions/0003-event-store.md.
+Outside a transaction the call is a transaction of its own. Inside a caller's transaction
+(`transaction.atomic()`) it runs in a savepoint, opened and released in the same SQL string
+(Django's psycopg 3 backend sends it with the simple query protocol, in one round trip); a
+database error rolls back to the savepoint, so the caller's transaction stays usable: the effect
+of a nested `atomic()` without its two extra round trips. See docs/decisions/0003-event-store.md.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import json
@@ -25,8 +29,7 @@ from datetime import datetime
 from typing import Any, Final
 from uuid import UUID
 
-from django.db import IntegrityError, connection, transaction
-from django.db.backends.utils import CursorWrapper
+from django.db import DatabaseError, IntegrityError, connection
 
 from games.eventstore.errors import IdempotencyKeyReused, StreamTypeMismatch, WrongExpectedVersion
 from games.eventstore.models import (
@@ -48,66 +51,21 @@ from games.eventstore.records import (
 )
 from games.eventstore.upcasters import upcasters
 
-APPEND_LOCK_KEY: Final = int.from_bytes(b"eventlog", "big")
-"""The advisory lock every append holds until its transaction ends; any fixed bigint would do."""
-
 STREAM_VERSION_CONSTRAINT: Final = "eventstore_event_stream_version_unique"
 
-_APPEND = f"""
-SELECT pg_advisory_xact_lock({APPEND_LOCK_KEY});
-WITH head AS MATERIALIZED (
-    SELECT coalesce(last_event.stream_version, 0) AS current_version,
-           last_event.stream_type AS current_stream_type,
-           used_key.command_fingerprint AS used_fingerprint,
-           used_key.first_version AS used_first_version
-    FROM (VALUES (1)) AS one_row (one)
-    LEFT JOIN LATERAL (
-        SELECT stream_version, stream_type FROM {EVENT_TABLE}
-        WHERE stream_id = %(stream_id)s
-        ORDER BY stream_version DESC
-        LIMIT 1
-    ) AS last_event ON true
-    LEFT JOIN {IDEMPOTENCY_KEY_TABLE} AS used_key
-        ON used_key.stream_id = %(stream_id)s AND used_key.key = %(idempotency_key)s
-),
-accepted AS MATERIALIZED (
-    SELECT current_version FROM head
-    WHERE used_first_version IS NULL
-      AND (current_stream_type IS NULL OR current_stream_type = %(stream_type)s)
-      AND (%(expected_version)s::integer IS NULL
-           OR current_version = %(expected_version)s::integer)
-),
-appended AS (
-    INSERT INTO {EVENT_TABLE} (
-        stream_id, stream_type, stream_version, event_type, schema_version,
-        payload, metadata, recorded_at
-    )
-    SELECT %(stream_id)s, %(stream_type)s, accepted.current_version + new_event.ordinality,
-           new_event.body ->> 'event_type', (new_event.body ->> 'schema_version')::integer,
-           new_event.body -> 'payload', %(metadata)s::jsonb, statement_timestamp()
-    FROM accepted
-    CROSS JOIN jsonb_array_elements(%(events)s::jsonb) WITH ORDINALITY
-        AS new_event (body, ordinality)
-    ORDER BY new_event.ordinality
-    RETURNING global_position, stream_version, recorded_at
-),
-recorded_key AS (
-    INSERT INTO {IDEMPOTENCY_KEY_TABLE} (
-        stream_id, key, command_fingerprint, first_version, last_version, first_position,
-        recorded_at
-    )
-    SELECT %(stream_id)s, %(idempotency_key)s, %(command_fingerprint)s,
-           min(stream_version), max(stream_version), min(global_position), statement_timestamp()
-    FROM appended
-    WHERE %(idempotency_key)s::text IS NOT NULL
-    HAVING count(*) > 0
+_APPEND = """
+SELECT * FROM eventstore_append(
+    %(stream_id)s::uuid, %(stream_type)s::text, %(expected_version)s::integer,
+    %(idempotency_key)s::text, %(command_fingerprint)s::text, %(events)s::jsonb,
+    %(metadata)s::jsonb
 )
-SELECT head.current_version, head.current_stream_type, head.used_fingerprint,
-       head.used_first_version, appended.global_position, appended.stream_version,
-       appended.recorded_at
-FROM head LEFT JOIN appended ON true
-ORDER BY appended.stream_version
 """
+
+_SAVEPOINT = "eventstore_append"
+_APPEND_INSIDE_TRANSACTION = f"SAVEPOINT {_SAVEPOINT}; {_APPEND}; RELEASE SAVEPOINT {_SAVEPOINT}"
+_UNDO_APPEND_INSIDE_TRANSACTION = (
+    f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}; RELEASE SAVEPOINT {_SAVEPOINT}"
+)
 
 _READ_APPEND_BY_KEY = f"""
 SELECT used_key.command_fingerprint, {", ".join(f"event.{c}" for c in EVENT_COLUMNS.split(", "))}
@@ -191,6 +149,25 @@ def append_to_stream(
         ) from error
 
     current_version, current_stream_type, used_fingerprint, used_first_version = rows[0][:4]
+    appended = rows[0][4] is not None
+    if appended:
+        return AppendResult(
+            events=tuple(
+                _recorded_event(
+                    event,
+                    stream_id=stream_id,
+                    stream_type=stream_type,
+                    metadata=metadata,
+                    global_position=global_position,
+                    version=version,
+                    recorded_at=recorded_at,
+                )
+                for event, (*_, global_position, version, recorded_at) in zip(
+                    events, rows, strict=True
+                )
+            )
+        )
+    # The database appended nothing; say why, in the order it checked.
     if used_first_version is not None:
         if used_fingerprint != command_fingerprint:
             raise IdempotencyKeyReused(
@@ -200,32 +177,17 @@ def append_to_stream(
             stream_id=stream_id, idempotency_key=str(idempotency_key)
         )
         if previous is None:
-            raise RuntimeError("An idempotency key whose events are missing: never removed.")
+            raise RuntimeError("An idempotency key without its events: they are never removed.")
         return previous
     if current_stream_type is not None and current_stream_type != stream_type:
         raise StreamTypeMismatch(
             stream_id=stream_id, stream_type=stream_type, existing_stream_type=current_stream_type
         )
-    if expected_version is not ANY_VERSION and current_version != expected_version:
-        raise WrongExpectedVersion(
-            stream_id=stream_id,
-            stream_type=stream_type,
-            expected_version=expected_version,
-            current_version=current_version,
-        )
-    return AppendResult(
-        events=tuple(
-            _recorded_event(
-                event,
-                stream_id=stream_id,
-                stream_type=stream_type,
-                metadata=metadata,
-                global_position=global_position,
-                version=version,
-                recorded_at=recorded_at,
-            )
-            for event, (*_, global_position, version, recorded_at) in zip(events, rows, strict=True)
-        )
+    raise WrongExpectedVersion(
+        stream_id=stream_id,
+        stream_type=stream_type,
+        expected_version=expected_version,
+        current_version=current_version,
     )
 
 
@@ -256,19 +218,20 @@ def find_append_by_idempotency_key(
 
 
 def _execute_append(params: dict[str, Any]) -> list[tuple[Any, ...]]:
-    if connection.in_atomic_block or not connection.get_autocommit():
-        with transaction.atomic(), connection.cursor() as cursor:
-            return _run_append(cursor, params)
-    # In autocommit mode the two statements form one implicit transaction: BEGIN and COMMIT
-    # would only add round trips.
     with connection.cursor() as cursor:
-        return _run_append(cursor, params)
-
-
-def _run_append(cursor: CursorWrapper, params: dict[str, Any]) -> list[tuple[Any, ...]]:
-    cursor.execute(_APPEND, params)
-    cursor.nextset()  # past the lock's result, to the append's
-    return list(cursor.fetchall())
+        if connection.get_autocommit():
+            cursor.execute(_APPEND, params)
+            return list(cursor.fetchall())
+        try:
+            cursor.execute(_APPEND_INSIDE_TRANSACTION, params)
+        except DatabaseError:
+            # If the savepoint itself failed (the caller's transaction was already aborted),
+            # undoing fails too: the original error is the one worth raising.
+            with contextlib.suppress(DatabaseError):
+                cursor.execute(_UNDO_APPEND_INSIDE_TRANSACTION)
+            raise
+        cursor.nextset()  # from the savepoint's result to the append's
+        return list(cursor.fetchall())
 
 
 def _recorded_event(

@@ -2,7 +2,7 @@ import datetime
 import uuid
 
 import pytest
-from django.db import transaction
+from django.db import DataError, transaction
 
 from games.eventstore.api import (
     ANY_VERSION,
@@ -230,6 +230,18 @@ def test_a_version_conflict_inside_a_caller_transaction_leaves_it_usable() -> No
         append(stream_id, [card_played("1D")], expected_version=1)
 
     assert stream_version(stream_id=stream_id) == 2
+
+
+def test_a_database_error_inside_a_caller_transaction_leaves_it_usable() -> None:
+    stream_id = new_stream_id()
+    unstorable = NewEvent("NoteTaken", {"note": "\x00"})  # jsonb refuses the NUL character
+
+    with transaction.atomic():
+        with pytest.raises(DataError):
+            append(stream_id, [unstorable], expected_version=0)
+        append(stream_id, [card_played("1D")], expected_version=0)
+
+    assert stream_version(stream_id=stream_id) == 1
 
 
 def test_two_appends_in_one_caller_transaction_follow_each_other() -> None:

@@ -5,10 +5,10 @@ import time
 
 import psycopg
 import pytest
-from django.db import connection, transaction
+from django.db import DataError, connection, transaction
 
-from games.eventstore.api import WrongExpectedVersion, read_stream, stream_version
-from tests.eventstore.builders import append, in_threads, new_stream_id
+from games.eventstore.api import NewEvent, WrongExpectedVersion, read_stream, stream_version
+from tests.eventstore.builders import append, card_played, in_threads, new_stream_id
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,6 +36,18 @@ def test_a_conflict_outside_any_transaction_leaves_the_connection_ready_for_the_
     append(stream_id, expected_version=1)
 
     assert stream_version(stream_id=stream_id) == 2
+
+
+def test_a_database_error_outside_any_transaction_appends_nothing_and_leaves_no_lock() -> None:
+    stream_id = new_stream_id()
+    unstorable = NewEvent("NoteTaken", {"note": "\x00"})  # jsonb refuses the NUL character
+
+    with pytest.raises(DataError):
+        append(stream_id, [card_played("1D"), unstorable], expected_version=0)
+    others_can_append = in_threads(lambda _: append().last_version, 1)
+
+    assert others_can_append == [1]
+    assert stream_version(stream_id=stream_id) == 0
 
 
 def test_a_caller_transaction_holds_back_other_appends_until_it_ends() -> None:
