@@ -172,7 +172,10 @@ def rebuild(*, batch_size: int = 2000, on_event: Callable[[], None] | None = Non
     written = 0
     with transaction.atomic():
         with connection.cursor() as cursor:
-            cursor.execute(f"TRUNCATE {Round._meta.db_table}, {Match._meta.db_table}")
+            # DELETE rather than TRUNCATE: it also works in a transaction that already wrote
+            # projection rows (TRUNCATE refuses while their deferred checks are pending).
+            cursor.execute(f"DELETE FROM {Round._meta.db_table}")
+            cursor.execute(f"DELETE FROM {Match._meta.db_table}")
         matches: list[Match] = []
         rounds: list[Round] = []
         for match, match_rounds in expected_rows(on_event):

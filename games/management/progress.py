@@ -1,0 +1,40 @@
+"""A progress bar over the match events of the log, for the projection commands."""
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TextIO
+
+from django.db import connection
+from tqdm import tqdm
+
+from games.eventstore.models import Event
+from games.projections import MATCH_STREAM
+
+
+def match_event_count() -> int:
+    """A fast estimate is not enough for a progress bar that must end at 100%: count them."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT count(*) FROM {Event._meta.db_table} WHERE stream_type = %s",
+            [MATCH_STREAM],
+        )
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+@contextmanager
+def event_progress(stream: TextIO, *, quiet: bool, label: str) -> Iterator[Callable[[], None]]:
+    """Yields a callback to call once per event folded."""
+    bar = tqdm(
+        total=match_event_count(),
+        desc=label,
+        unit=" events",
+        unit_scale=True,
+        file=stream,
+        disable=quiet,
+        mininterval=0.5,
+    )
+    try:
+        yield lambda: bar.update(1)
+    finally:
+        bar.close()

@@ -1,0 +1,134 @@
+"""Rebuilding the match projections from the log gives exactly the inline state."""
+
+import random
+import uuid
+
+import pytest
+from django.core.management import CommandError, call_command
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import projections, services
+from games.models import Match, Round
+from games.rules import RuleViolation, Table
+from games.services import Actor
+
+pytestmark = pytest.mark.django_db
+
+SCORER = Actor(user_id=1, device="hypothesis")
+
+
+def snapshot() -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    matches = [projections.comparable(m) for m in Match.objects.order_by("id")]
+    rounds = [projections.comparable(r) for r in Round.objects.order_by("match_id", "number")]
+    return matches, rounds
+
+
+def play_random_match(rng: random.Random, table_size: int) -> uuid.UUID:
+    """Random commands, mostly legal; refused ones must leave no trace."""
+    sides = ["A", "B", "C"][: Table(table_size).side_count]
+    match_id = services.match_create(
+        table_size=table_size, sides=sides, best_of=rng.choice([1, 3]), actor=SCORER
+    ).match_id
+    for _ in range(rng.randrange(10, 120)):
+        try:
+            random_command(rng, match_id, table_size)
+        except RuleViolation:
+            continue
+    return match_id
+
+
+def random_command(rng: random.Random, match_id: uuid.UUID, table_size: int) -> None:
+    state, _ = services.load_match(match_id=match_id)
+    current = state.round_in_progress
+    deck = Table(table_size).deck
+    roll = rng.random()
+    if current is None or roll < 0.03:
+        briscola = None if rng.random() < 0.2 else rng.choice(deck).code
+        services.round_start(match_id=match_id, briscola=briscola, actor=SCORER)
+    elif current.cards is None or roll < 0.06:
+        points = rng.choice([(60, 60, 0), (80, 40, 0), (0, 10, 110)])[
+            : Table(table_size).side_count
+        ]
+        if table_size != 3:
+            points = points[:2] if sum(points[:2]) == 120 else (61, 59)
+        services.round_points_enter(
+            match_id=match_id, round_number=current.number, points=points, actor=SCORER
+        )
+    elif roll < 0.10:
+        services.play_undo(match_id=match_id, round_number=current.number, actor=SCORER)
+    elif roll < 0.12:
+        services.round_void(
+            match_id=match_id, round_number=current.number, reason="test", actor=SCORER
+        )
+    elif roll < 0.14 and current.plays:
+        index = rng.randrange(len(current.plays))
+        services.card_correct(
+            match_id=match_id,
+            round_number=current.number,
+            play_index=index,
+            card=rng.choice(deck).code,
+            actor=SCORER,
+        )
+    elif roll < 0.15:
+        services.match_forfeit(match_id=match_id, side=0, reason="left", actor=SCORER)
+    else:
+        seat = current.cards.seat_on_turn
+        unplayed = [card for card in deck if not current.cards.is_played(card)]
+        services.card_play(
+            match_id=match_id,
+            round_number=current.number,
+            seat=seat if seat is not None else 0,
+            card=rng.choice(unplayed).code,
+            actor=SCORER,
+        )
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(seed=st.integers(0, 2**32 - 1), table_size=st.sampled_from([2, 3, 4, 6]))
+def test_rebuild_from_the_log_gives_exactly_the_inline_projections(
+    seed: int, table_size: int
+) -> None:
+    play_random_match(random.Random(seed), table_size)
+    inline = snapshot()
+
+    projections.rebuild()
+
+    assert snapshot() == inline
+    assert projections.verify() == []
+
+
+def test_verify_reports_a_projection_that_drifted_from_the_log() -> None:
+    match_id = services.match_create(table_size=2, sides=["A", "B"], actor=SCORER).match_id
+    Match.objects.filter(id=match_id).update(status="finished")
+
+    differences = projections.verify()
+
+    assert differences == [
+        f"match {match_id}: status is 'finished', the log says 'not_started'",
+    ]
+
+
+def test_verify_command_exits_with_an_error_on_a_difference() -> None:
+    match_id = services.match_create(table_size=2, sides=["A", "B"], actor=SCORER).match_id
+    services.round_start(match_id=match_id, briscola="7D", actor=SCORER)
+    Round.objects.filter(match_id=match_id).delete()
+
+    with pytest.raises(CommandError, match="1 differences"):
+        call_command("verify_projections", "--quiet")
+
+
+def test_rebuild_command_restores_deleted_projections() -> None:
+    match_id = services.match_create(table_size=4, sides=["A", "B"], actor=SCORER).match_id
+    services.round_start(match_id=match_id, briscola="7D", actor=SCORER)
+    before = snapshot()
+    Match.objects.all().delete()
+
+    call_command("rebuild_projections", "--quiet")
+
+    assert snapshot() == before
+    call_command("verify_projections", "--quiet")
