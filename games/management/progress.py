@@ -2,8 +2,8 @@
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TextIO
 
+from django.core.management.base import OutputWrapper
 from django.db import connection
 from tqdm import tqdm
 
@@ -23,7 +23,9 @@ def match_event_count() -> int:
 
 
 @contextmanager
-def event_progress(stream: TextIO, *, quiet: bool, label: str) -> Iterator[Callable[[], None]]:
+def event_progress(
+    stream: OutputWrapper, *, quiet: bool, label: str
+) -> Iterator[Callable[[], None]]:
     """Yields a callback to call once per event folded."""
     bar = tqdm(
         total=match_event_count(),
