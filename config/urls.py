@@ -1,11 +1,12 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.health import healthz
 
-api_v1 = [
+api_v1: list[URLPattern | URLResolver] = [
+    path("", include("games.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-v1:schema"), name="docs"),
 ]
@@ -16,6 +17,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include((api_v1, "api-v1"))),
 ]
+
+handler404 = "config.exceptions.not_found"
+handler500 = "config.exceptions.server_error"
 
 admin.site.site_header = "Briscola tournaments"
 admin.site.site_title = "Briscola tournaments"

@@ -1,0 +1,147 @@
+"""Every API error as `{"code": "...", "detail": "..."}`, with its HTTP status decided here only.
+
+The rules core and the match stream raise `RuleViolation`s, the event store `EventStoreError`s;
+both carry a stable `code`. DRF's own exceptions (validation, parsing, authentication, ...) are
+reshaped to the same two fields. See docs/decisions/0005-scorer-api.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler, set_rollback
+
+from games.eventstore.api import EventStoreError, WrongExpectedVersion
+from games.rules import RuleViolation
+
+API_PATH_PREFIX = "/api/"
+
+CONFLICT_CODES = frozenset(
+    {
+        "version_conflict",
+        "round_in_progress",
+        "match_finished",
+        "round_not_latest",
+        "round_voided",
+        "match_exists",
+        "result_already_confirmed",
+        "points_already_entered",
+    }
+)
+"""The request was well formed and legal in general, but the match is not in a state to take it."""
+
+INVALID_INPUT = "invalid_input"
+MALFORMED_JSON = "malformed_json"
+
+
+def status_for(code: str) -> int:
+    """The HTTP status of a domain error code (the rules, the match stream, the event store)."""
+    if code.endswith("_not_found"):
+        return status.HTTP_404_NOT_FOUND
+    if code in CONFLICT_CODES:
+        return status.HTTP_409_CONFLICT
+    if code == INVALID_INPUT:
+        return status.HTTP_400_BAD_REQUEST
+    return status.HTTP_422_UNPROCESSABLE_ENTITY
+
+
+def error_body(code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    return {"code": code, "detail": detail, **extra}
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's EXCEPTION_HANDLER: domain errors by code, DRF's errors reshaped, anything else 500."""
+    if isinstance(exc, RuleViolation):
+        return domain_error_response(exc.code, exc.detail)
+    if isinstance(exc, WrongExpectedVersion):
+        return domain_error_response(exc.code, exc.message, current_version=exc.current_version)
+    if isinstance(exc, EventStoreError):
+        return domain_error_response(exc.code, exc.message)
+    if isinstance(exc, exceptions.ValidationError):
+        return validation_error_response(exc)
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    code = drf_error_code(exc, response.status_code)
+    response.data = error_body(code, drf_error_detail(response.data))
+    return response
+
+
+def domain_error_response(code: str, detail: str, **extra: Any) -> Response:
+    set_rollback()
+    return Response(error_body(code, detail, **extra), status=status_for(code))
+
+
+def validation_error_response(exc: exceptions.ValidationError) -> Response:
+    fields = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+    set_rollback()
+    return Response(
+        error_body(INVALID_INPUT, first_message(fields) or "invalid input", fields=fields),
+        status=status.HTTP_400_BAD_REQUEST,
+    )
+
+
+def first_message(errors: object, path: tuple[str, ...] = ()) -> str | None:
+    """The first message of a (nested) DRF error structure, prefixed with where it applies."""
+    if isinstance(errors, Mapping):
+        for key, value in errors.items():
+            found = first_message(value, (*path, str(key)))
+            if found is not None:
+                return found
+        return None
+    if isinstance(errors, list):
+        for index, value in enumerate(errors):
+            # A field's messages are a list of strings; a nested list has an entry per item.
+            found = first_message(value, path if isinstance(value, str) else (*path, str(index)))
+            if found is not None:
+                return found
+        return None
+    where = ".".join(part for part in path if part != "non_field_errors")
+    return f"{where}: {errors}" if where else str(errors)
+
+
+def drf_error_code(exc: Exception, status_code: int) -> str:
+    if isinstance(exc, exceptions.ParseError):
+        return MALFORMED_JSON
+    if isinstance(exc, exceptions.APIException):
+        codes = exc.get_codes()
+        return codes if isinstance(codes, str) else exc.default_code
+    # Django's Http404 or PermissionDenied, which DRF's handler turned into a response.
+    return "not_found" if status_code == status.HTTP_404_NOT_FOUND else "permission_denied"
+
+
+def drf_error_detail(data: object) -> str:
+    if isinstance(data, Mapping) and "detail" in data:
+        return str(data["detail"])
+    return first_message(data) or "error"
+
+
+# Django's own handlers, for requests that never reach a DRF view (a URL that does not resolve,
+# such as a match id that is not a UUID) or fail outside one.
+
+
+def is_api_request(request: HttpRequest) -> bool:
+    return request.path_info.startswith(API_PATH_PREFIX)
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if is_api_request(request):
+        return JsonResponse(
+            error_body("not_found", f"there is nothing at {request.path}"),
+            status=status.HTTP_404_NOT_FOUND,
+        )
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if is_api_request(request):
+        return JsonResponse(
+            error_body("server_error", "the server failed to answer this request; it is logged"),
+            status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+        )
+    return defaults.server_error(request)

@@ -1,0 +1,105 @@
+"""What every write does around its service call: validate the body, say who is acting, pass the
+idempotency key, and answer 201 (recorded) or 200 (a repeated key: the first answer again)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games import selectors
+from games.api.serializers import MatchOutput, RoundCommandOutput, Serializer
+from games.models import Round
+from games.projections import round_row
+from games.services import Actor, CommandResult
+
+DEVICE_HEADER = "X-Device"
+DEVICE_MAX_LENGTH = 64
+TOKEN_PREFIX_LENGTH = 8
+REASON_MAX_LENGTH = 500
+IDEMPOTENCY_KEY_HEADER = "Idempotency-Key"
+IDEMPOTENCY_KEY_MAX_LENGTH = 128
+"""Within the event store's own limit (200), so that every key the API takes can be stored."""
+
+
+class CommandInput(Serializer):
+    """The fields of a command that may be refused when the match moved on meanwhile."""
+
+    expected_version = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        help_text="The match version you last saw; if the match has moved on since, nothing is "
+        "recorded and the answer is 409 `version_conflict` with `current_version`.",
+    )
+
+
+def validated_input(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def actor_of(request: Request, *, reason: str | None = None) -> Actor:
+    """The authenticated user, the device they score on, and why (for voids, corrections...)."""
+    return Actor(user_id=request.user.pk, device=device_of(request), reason=reason or None)
+
+
+def device_of(request: Request) -> str | None:
+    """The `X-Device` header, else the token's first characters: enough to tell devices apart
+    in the event log without recording a usable secret. None for a browser session."""
+    named = request.headers.get(DEVICE_HEADER, "").strip()
+    if named:
+        return named[:DEVICE_MAX_LENGTH]
+    if isinstance(request.auth, Token):
+        return f"token:{request.auth.key[:TOKEN_PREFIX_LENGTH]}"
+    return None
+
+
+def idempotency_key_of(request: Request) -> str | None:
+    key = request.headers.get(IDEMPOTENCY_KEY_HEADER)
+    if key is None:
+        return None
+    if not 1 <= len(key) <= IDEMPOTENCY_KEY_MAX_LENGTH or not key.isprintable():
+        raise serializers.ValidationError(
+            {
+                IDEMPOTENCY_KEY_HEADER: [
+                    f"an idempotency key is 1 to {IDEMPOTENCY_KEY_MAX_LENGTH} printable characters"
+                ]
+            }
+        )
+    return key
+
+
+def command_response(result: CommandResult, body: Any) -> Response:
+    """201 for a command just recorded; 200 for a repeated idempotency key (nothing recorded)."""
+    return Response(
+        body, status=status.HTTP_200_OK if result.duplicate else status.HTTP_201_CREATED
+    )
+
+
+def round_after(result: CommandResult, round_number: int) -> Round:
+    """The round as the command left it (for a repeated key: as the first command left it), in
+    the shape of its projection row."""
+    state = result.state
+    return round_row(
+        state.round(round_number),
+        match_id=result.match_id,
+        replay_of=state.replay_of.get(round_number),
+    )
+
+
+def round_response(result: CommandResult, round_number: int) -> Response:
+    row = round_after(result, round_number)
+    return command_response(
+        result, RoundCommandOutput(row, context={"version": result.version}).data
+    )
+
+
+def match_response(result: CommandResult) -> Response:
+    """The match as its projection shows it now (commands with no idempotency key only: a
+    repeated key must answer what the first command left, not what came after)."""
+    match = selectors.match_get(match_id=result.match_id)
+    return command_response(result, MatchOutput(match).data)

@@ -1,0 +1,88 @@
+"""The event log: one match's stream, or the global log in position order for consumers."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors
+from games.api.commands import validated_input
+from games.api.schema import error_responses
+from games.api.serializers import EventOutput, Serializer
+
+TAG = "events"
+DEFAULT_LOG_PAGE = 100
+MAX_GLOBAL_POSITION = 2**63 - 1
+
+
+class MatchEventListApi(APIView):
+    class OutputSerializer(Serializer):
+        events = EventOutput(many=True, help_text="In stream version order.")
+
+        class Meta:
+            ref_name = "MatchEvents"
+
+    @extend_schema(
+        operation_id="match_events",
+        summary="The events of one match, oldest first",
+        tags=[TAG],
+        responses={
+            200: OutputSerializer,
+            **error_responses({404: "`match_not_found`."}, write=False),
+        },
+    )
+    def get(self, request: Request, match_id: UUID) -> Response:
+        events = selectors.match_events(match_id=match_id)
+        return Response(self.OutputSerializer({"events": events}).data)
+
+
+class EventListApi(APIView):
+    class QuerySerializer(Serializer):
+        after = serializers.IntegerField(default=0, min_value=0, max_value=MAX_GLOBAL_POSITION)
+        limit = serializers.IntegerField(
+            default=DEFAULT_LOG_PAGE, min_value=1, max_value=selectors.MAX_LOG_PAGE
+        )
+
+        class Meta:
+            ref_name = "EventLogQuery"
+
+    class OutputSerializer(Serializer):
+        events = EventOutput(many=True, help_text="In global position order.")
+        next_after = serializers.IntegerField(
+            help_text="Send as `after` for the next page: the last position returned, or "
+            "`after` itself when there was nothing new."
+        )
+
+        class Meta:
+            ref_name = "EventLogPage"
+
+    @extend_schema(
+        operation_id="log_events",
+        summary="The global event log after a position, for consumers that follow it",
+        tags=[TAG],
+        parameters=[
+            OpenApiParameter(
+                "after", int, description="Return events above this global position (0: all)."
+            ),
+            OpenApiParameter(
+                "limit",
+                int,
+                description=f"At most this many events, 1 to {selectors.MAX_LOG_PAGE} "
+                f"(default {DEFAULT_LOG_PAGE}).",
+            ),
+        ],
+        responses={
+            200: OutputSerializer,
+            **error_responses({400: "`invalid_input`: `after` or `limit`."}, write=False),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        query = validated_input(self.QuerySerializer, request.query_params)
+        events = selectors.log_events(after=query["after"], limit=query["limit"])
+        next_after = events[-1].global_position if events else query["after"]
+        return Response(self.OutputSerializer({"events": events, "next_after": next_after}).data)

@@ -1,0 +1,148 @@
+"""Matches: create one, read one, confirm its result, forfeit it."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.api.commands import REASON_MAX_LENGTH, actor_of, match_response, validated_input
+from games.api.schema import command_schema, error_responses
+from games.api.serializers import MatchOutput, Serializer, VariantField
+
+MAX_PLANNED_ROUNDS = 100
+
+TAG = "matches"
+MATCH_NOT_FOUND = {404: "`match_not_found`."}
+
+
+class MatchCreateApi(APIView):
+    class InputSerializer(Serializer):
+        class SideInput(Serializer):
+            name = serializers.CharField(max_length=100)
+
+            class Meta:
+                ref_name = "SideInput"
+
+        table_size = serializers.IntegerField(help_text="2, 3, 4 or 6 seats.")
+        best_of = serializers.IntegerField(
+            default=3, help_text="1, 3 or 5 (scoring by rounds); tied rounds are replayed."
+        )
+        scoring = serializers.CharField(
+            default="rounds",
+            help_text="`rounds` (best of `best_of`) or `points` (`rounds` rounds, most points).",
+        )
+        rounds = serializers.IntegerField(
+            required=False,
+            min_value=1,
+            max_value=MAX_PLANNED_ROUNDS,
+            help_text="The rounds to play when scoring by points.",
+        )
+        sides = SideInput(
+            many=True, help_text="One entry per side: 2 at tables of 2, 4 and 6; 3 at a table of 3."
+        )
+        variant = VariantField(required=False, help_text="Options; each has a classic default.")
+        first_dealer = serializers.IntegerField(
+            default=0, help_text="The seat that deals the first round."
+        )
+
+        class Meta:
+            ref_name = "MatchCreateInput"
+
+    @command_schema(
+        operation_id="match_create",
+        summary="Create a match",
+        tag=TAG,
+        request=InputSerializer,
+        response=MatchOutput,
+        errors={
+            422: "`invalid_table_size`, `invalid_match_format`, `invalid_side`, "
+            "`invalid_variant`, `invalid_seat`."
+        },
+        idempotent=False,
+    )
+    def post(self, request: Request) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        result = services.match_create(
+            table_size=data["table_size"],
+            sides=[side["name"] for side in data["sides"]],
+            best_of=data["best_of"],
+            scoring=data["scoring"],
+            rounds=data.get("rounds"),
+            variant=data.get("variant"),
+            first_dealer=data["first_dealer"],
+            actor=actor_of(request),
+        )
+        return match_response(result)
+
+
+class MatchDetailApi(APIView):
+    @extend_schema(
+        operation_id="match_get",
+        summary="A match, its rounds and its standing",
+        tags=[TAG],
+        responses={200: MatchOutput, **error_responses(MATCH_NOT_FOUND, write=False)},
+    )
+    def get(self, request: Request, match_id: UUID) -> Response:
+        return Response(MatchOutput(selectors.match_get(match_id=match_id)).data)
+
+
+class ResultConfirmApi(APIView):
+    class InputSerializer(Serializer):
+        side = serializers.IntegerField(help_text="The side that confirms, 0 to 2.")
+
+        class Meta:
+            ref_name = "ResultConfirmInput"
+
+    @command_schema(
+        operation_id="result_confirm",
+        summary="Confirm the result of a finished match for one side",
+        tag=TAG,
+        request=InputSerializer,
+        response=MatchOutput,
+        errors={
+            **MATCH_NOT_FOUND,
+            409: "`result_already_confirmed`.",
+            422: "`match_not_finished`, `invalid_side`.",
+        },
+        idempotent=False,
+    )
+    def post(self, request: Request, match_id: UUID) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        result = services.result_confirm(
+            match_id=match_id, side=data["side"], actor=actor_of(request)
+        )
+        return match_response(result)
+
+
+class MatchForfeitApi(APIView):
+    class InputSerializer(Serializer):
+        side = serializers.IntegerField(help_text="The side that forfeits, 0 to 2.")
+        reason = serializers.CharField(max_length=REASON_MAX_LENGTH)
+
+        class Meta:
+            ref_name = "MatchForfeitInput"
+
+    @command_schema(
+        operation_id="match_forfeit",
+        summary="Record that one side forfeits the match",
+        tag=TAG,
+        request=InputSerializer,
+        response=MatchOutput,
+        errors={**MATCH_NOT_FOUND, 409: "`match_finished`.", 422: "`invalid_side`."},
+        idempotent=False,
+    )
+    def post(self, request: Request, match_id: UUID) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        result = services.match_forfeit(
+            match_id=match_id,
+            side=data["side"],
+            reason=data["reason"],
+            actor=actor_of(request, reason=data["reason"]),
+        )
+        return match_response(result)

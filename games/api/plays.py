@@ -1,0 +1,135 @@
+"""Cards: play one in a round, correct one entered wrongly."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.api.commands import (
+    REASON_MAX_LENGTH,
+    CommandInput,
+    actor_of,
+    command_response,
+    idempotency_key_of,
+    round_response,
+    validated_input,
+)
+from games.api.schema import command_schema
+from games.api.serializers import (
+    CARD_HELP,
+    RoundCommandOutput,
+    RoundOutput,
+    Serializer,
+    TrickOutput,
+)
+
+TAG = "plays"
+CARD_MAX_LENGTH = 20
+RULE_ERRORS = (
+    "`invalid_card`, `card_not_in_deck`, `card_already_played`, `not_your_turn`, "
+    "`briscola_not_drawn`, `card_not_in_hand`, `round_finished`, `invalid_seat`, "
+    "`missing_briscola`, `idempotency_key_reused`."
+)
+
+
+class CardPlayApi(APIView):
+    class InputSerializer(CommandInput):
+        seat = serializers.IntegerField(help_text="The seat playing the card, 0 first.")
+        card = serializers.CharField(max_length=CARD_MAX_LENGTH, help_text=CARD_HELP)
+
+        class Meta:
+            ref_name = "CardPlayInput"
+
+    class OutputSerializer(Serializer):
+        play_index = serializers.IntegerField(help_text="0 for the round's first card.")
+        trick = TrickOutput(help_text="The trick the card went to.")
+        trick_winner = serializers.IntegerField(
+            allow_null=True, help_text="The seat that took the trick, if the card completed it."
+        )
+        round = RoundOutput()
+        version = serializers.IntegerField(help_text="The match's version after the card.")
+
+        class Meta:
+            ref_name = "CardPlayed"
+
+    @command_schema(
+        operation_id="card_play",
+        summary="Play a card in a round",
+        tag=TAG,
+        request=InputSerializer,
+        response=OutputSerializer,
+        errors={
+            404: "`match_not_found`, `round_not_found`.",
+            409: "`version_conflict`, `round_voided`, `points_already_entered`, `match_finished`.",
+            422: RULE_ERRORS,
+        },
+    )
+    def post(self, request: Request, match_id: UUID, round_number: int) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        result = services.card_play(
+            match_id=match_id,
+            round_number=round_number,
+            seat=data["seat"],
+            card=data["card"],
+            expected_version=data.get("expected_version"),
+            actor=actor_of(request),
+            idempotency_key=idempotency_key_of(request),
+        )
+        played = selectors.play_view(
+            match_id=match_id, state=result.state, round_number=round_number
+        )
+        body = self.OutputSerializer(
+            {
+                "play_index": played.play_index,
+                "trick": played.trick,
+                "trick_winner": played.trick_winner,
+                "round": played.round,
+                "version": result.version,
+            }
+        )
+        return command_response(result, body.data)
+
+
+class CardCorrectApi(APIView):
+    class InputSerializer(CommandInput):
+        card = serializers.CharField(
+            max_length=CARD_MAX_LENGTH, help_text=f"The card actually played. {CARD_HELP}"
+        )
+        reason = serializers.CharField(
+            required=False, allow_blank=True, max_length=REASON_MAX_LENGTH
+        )
+
+        class Meta:
+            ref_name = "CardCorrectInput"
+
+    @command_schema(
+        operation_id="card_correct",
+        summary="Correct the card of an earlier play; later plays must stay legal",
+        tag=TAG,
+        request=InputSerializer,
+        response=RoundCommandOutput,
+        errors={
+            404: "`match_not_found`, `round_not_found`, `play_not_found`.",
+            409: "`version_conflict`, `round_voided`, `points_already_entered`, `match_finished`.",
+            422: RULE_ERRORS,
+        },
+    )
+    def post(
+        self, request: Request, match_id: UUID, round_number: int, play_index: int
+    ) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        result = services.card_correct(
+            match_id=match_id,
+            round_number=round_number,
+            play_index=play_index,
+            card=data["card"],
+            expected_version=data.get("expected_version"),
+            actor=actor_of(request, reason=data.get("reason")),
+            idempotency_key=idempotency_key_of(request),
+        )
+        return round_response(result, round_number)

@@ -1,0 +1,238 @@
+"""Rounds: start one, score it by points, undo its last card, void it, read it, replay it."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.api.commands import (
+    REASON_MAX_LENGTH,
+    CommandInput,
+    actor_of,
+    idempotency_key_of,
+    round_response,
+    validated_input,
+)
+from games.api.schema import command_schema, error_responses
+from games.api.serializers import (
+    CARD_HELP,
+    RESULT_HELP,
+    RoundCommandOutput,
+    RoundOutput,
+    Serializer,
+    TrickOutput,
+)
+
+TAG = "rounds"
+ROUND_NOT_FOUND = {404: "`match_not_found`, `round_not_found`."}
+
+
+class RoundStartApi(APIView):
+    class InputSerializer(CommandInput):
+        briscola = serializers.CharField(
+            allow_null=True,
+            max_length=20,
+            help_text=f"{CARD_HELP} Null for a round whose points only will be entered.",
+        )
+        dealer_seat = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            help_text="By default the seat after the previous round's dealer.",
+        )
+
+        class Meta:
+            ref_name = "RoundStartInput"
+
+    @command_schema(
+        operation_id="round_start",
+        summary="Start the match's next round",
+        tag=TAG,
+        request=InputSerializer,
+        response=RoundCommandOutput,
+        errors={
+            404: "`match_not_found`.",
+            409: "`round_in_progress`, `match_finished`, `version_conflict`.",
+            422: "`invalid_card`, `card_not_in_deck`, `invalid_seat`, `idempotency_key_reused`.",
+        },
+    )
+    def post(self, request: Request, match_id: UUID) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        result = services.round_start(
+            match_id=match_id,
+            briscola=data["briscola"],
+            dealer_seat=data.get("dealer_seat"),
+            expected_version=data.get("expected_version"),
+            actor=actor_of(request),
+            idempotency_key=idempotency_key_of(request),
+        )
+        return round_response(result, len(result.state.rounds))
+
+
+class RoundDetailApi(APIView):
+    @extend_schema(
+        operation_id="round_get",
+        summary="One round of a match",
+        tags=[TAG],
+        responses={200: RoundOutput, **error_responses(ROUND_NOT_FOUND, write=False)},
+    )
+    def get(self, request: Request, match_id: UUID, round_number: int) -> Response:
+        match_round = selectors.round_get(match_id=match_id, round_number=round_number)
+        return Response(RoundOutput(match_round).data)
+
+
+class RoundPointsEnterApi(APIView):
+    class InputSerializer(CommandInput):
+        points = serializers.ListField(
+            child=serializers.IntegerField(),
+            help_text="The points of each side, 0 to 120, totalling 120.",
+        )
+
+        class Meta:
+            ref_name = "RoundPointsEnterInput"
+
+    @command_schema(
+        operation_id="round_points_enter",
+        summary="Enter a round's points without its cards",
+        tag=TAG,
+        request=InputSerializer,
+        response=RoundCommandOutput,
+        errors={
+            **ROUND_NOT_FOUND,
+            409: "`points_already_entered`, `round_voided`, `match_finished`, `version_conflict`.",
+            422: "`points_must_total_120`, `invalid_points`, `cards_already_entered`, "
+            "`idempotency_key_reused`.",
+        },
+    )
+    def post(self, request: Request, match_id: UUID, round_number: int) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        result = services.round_points_enter(
+            match_id=match_id,
+            round_number=round_number,
+            points=data["points"],
+            expected_version=data.get("expected_version"),
+            actor=actor_of(request),
+            idempotency_key=idempotency_key_of(request),
+        )
+        return round_response(result, round_number)
+
+
+class PlayUndoApi(APIView):
+    class InputSerializer(CommandInput):
+        reason = serializers.CharField(
+            required=False, allow_blank=True, max_length=REASON_MAX_LENGTH
+        )
+
+        class Meta:
+            ref_name = "PlayUndoInput"
+
+    @command_schema(
+        operation_id="play_undo",
+        summary="Take back the last card played in the latest round",
+        tag=TAG,
+        request=InputSerializer,
+        response=RoundCommandOutput,
+        errors={
+            **ROUND_NOT_FOUND,
+            409: "`round_not_latest`, `round_voided`, `points_already_entered`, "
+            "`match_finished`, `version_conflict`.",
+            422: "`nothing_to_undo`, `missing_briscola`, `idempotency_key_reused`.",
+        },
+    )
+    def post(self, request: Request, match_id: UUID, round_number: int) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        result = services.play_undo(
+            match_id=match_id,
+            round_number=round_number,
+            expected_version=data.get("expected_version"),
+            actor=actor_of(request, reason=data.get("reason")),
+            idempotency_key=idempotency_key_of(request),
+        )
+        return round_response(result, round_number)
+
+
+class RoundVoidApi(APIView):
+    class InputSerializer(CommandInput):
+        reason = serializers.CharField(max_length=REASON_MAX_LENGTH)
+
+        class Meta:
+            ref_name = "RoundVoidInput"
+
+    @command_schema(
+        operation_id="round_void",
+        summary="Void a round: it no longer counts, and is dealt again",
+        tag=TAG,
+        request=InputSerializer,
+        response=RoundCommandOutput,
+        errors={
+            **ROUND_NOT_FOUND,
+            409: "`round_voided`, `match_finished`, `version_conflict`.",
+        },
+        idempotent=False,
+    )
+    def post(self, request: Request, match_id: UUID, round_number: int) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        result = services.round_void(
+            match_id=match_id,
+            round_number=round_number,
+            reason=data["reason"],
+            expected_version=data.get("expected_version"),
+            actor=actor_of(request, reason=data["reason"]),
+        )
+        return round_response(result, round_number)
+
+
+class RoundReplayApi(APIView):
+    class QuerySerializer(Serializer):
+        upto = serializers.IntegerField(required=False, min_value=0)
+
+        class Meta:
+            ref_name = "RoundReplayQuery"
+
+    class OutputSerializer(Serializer):
+        round = serializers.IntegerField()
+        status = serializers.CharField()
+        briscola = serializers.CharField(allow_null=True)
+        dealer_seat = serializers.IntegerField()
+        leader_seat = serializers.IntegerField()
+        tricks = TrickOutput(many=True)
+        plays = serializers.IntegerField(help_text="The cards played in the whole round.")
+        points = serializers.ListField(
+            child=serializers.IntegerField(),
+            help_text="Card points taken per side so far; the round's points once it is over.",
+        )
+        result = serializers.CharField(allow_null=True, help_text=RESULT_HELP)
+
+        class Meta:
+            ref_name = "RoundReplay"
+
+    @extend_schema(
+        operation_id="round_replay",
+        summary="A round trick by trick, or as it stood after its first `upto` cards",
+        tags=[TAG],
+        parameters=[
+            OpenApiParameter(
+                "upto",
+                int,
+                description="Replay only the first `upto` cards (0 to the cards played).",
+            )
+        ],
+        responses={
+            200: OutputSerializer,
+            **error_responses(
+                {400: "`invalid_input`: `upto` is not 0 to the cards played.", **ROUND_NOT_FOUND},
+                write=False,
+            ),
+        },
+    )
+    def get(self, request: Request, match_id: UUID, round_number: int) -> Response:
+        query = validated_input(self.QuerySerializer, request.query_params)
+        replay = selectors.round_replay(
+            match_id=match_id, round_number=round_number, upto=query.get("upto")
+        )
+        return Response(self.OutputSerializer(replay).data)

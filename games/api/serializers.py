@@ -1,0 +1,192 @@
+"""Output shapes shared by several operations: matches, rounds, tricks and events.
+
+Sides appear as `side0`, `side1`, `side2` wherever the API names a winner; seats as numbers.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.eventstore.api import RecordedEvent
+from games.models import Match, MatchStatus, Round, RoundStatus, Scoring
+from games.projections import side_name
+
+if TYPE_CHECKING:
+    Serializer = serializers.Serializer[Any]
+else:  # Serializer is generic only in djangorestframework-stubs
+    Serializer = serializers.Serializer
+
+CARD_HELP = "A card code: rank 1-10 and suit D, C, S or B, e.g. `1D` (ace of coins), `10S`."
+RESULT_HELP = "`side0`, `side1`, `side2` or `tie`; null while in progress or when voided."
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+        "minItems": 2,
+        "maxItems": 2,
+        "description": "[seat, card], e.g. [0, '7D'].",
+    }
+)
+class PlayField(serializers.ListField):
+    """One play as `[seat, card]`."""
+
+
+# Named enums: the schema would otherwise name both after their field, `status`, and collide.
+@extend_schema_field({"type": "string", "enum": RoundStatus.values}, component_name="RoundStatus")
+class RoundStatusField(serializers.CharField):
+    pass
+
+
+@extend_schema_field({"type": "string", "enum": MatchStatus.values}, component_name="MatchStatus")
+class MatchStatusField(serializers.CharField):
+    pass
+
+
+class TrickOutput(Serializer):
+    number = serializers.IntegerField(help_text="1 for the round's first trick.")
+    leader = serializers.IntegerField(help_text="The seat that led the trick.")
+    plays = serializers.ListField(child=PlayField())
+    winner = serializers.IntegerField(
+        allow_null=True, help_text="The seat that took the trick; null while it is on the table."
+    )
+    points = serializers.IntegerField(allow_null=True)
+
+    class Meta:
+        ref_name = "Trick"
+
+
+class RoundOutput(Serializer):
+    number = serializers.IntegerField(help_text="1 for the match's first round.")
+    status = RoundStatusField()
+    dealer_seat = serializers.IntegerField()
+    leader_seat = serializers.IntegerField()
+    briscola = serializers.CharField(
+        allow_null=True, help_text="The briscola's card code; null in a round scored by points."
+    )
+    points = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Per side, once the round is over."
+    )
+    result = serializers.CharField(allow_null=True, help_text=RESULT_HELP)
+    replay_of = serializers.IntegerField(
+        allow_null=True, help_text="The number of the tied round this round replays."
+    )
+    plays = serializers.SerializerMethodField(help_text="The cards played so far.")
+    points_entered = serializers.BooleanField(
+        help_text="True when a scorer entered the points rather than the cards."
+    )
+    void_reason = serializers.CharField()
+
+    class Meta:
+        ref_name = "Round"
+
+    def get_plays(self, match_round: Round) -> int:
+        return len(match_round.plays)
+
+
+class RoundCommandOutput(RoundOutput):
+    version = serializers.SerializerMethodField(help_text="The match's version after the command.")
+
+    class Meta:
+        ref_name = "RoundAfterCommand"
+
+    def get_version(self, match_round: Round) -> int:
+        version: int = self.context["version"]
+        return version
+
+
+class SideOutput(Serializer):
+    name = serializers.CharField()
+
+    class Meta:
+        ref_name = "Side"
+
+
+VARIANT_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "hand_size": {"type": "integer", "enum": [3, 9], "default": 3},
+        "three_ranks_as_three": {"type": "boolean", "default": False},
+        "removed_card_for_three": {"type": "string", "default": "2B"},
+        "deck_names": {"type": "string", "enum": ["italian", "french"], "default": "italian"},
+    },
+}
+
+
+@extend_schema_field(VARIANT_SCHEMA)
+class VariantField(serializers.DictField):
+    """The variant's options as given; the rules refuse unknown options and wrong values."""
+
+
+def side_names(sides: list[int]) -> list[str]:
+    return [name for name in map(side_name, sides) if name is not None]
+
+
+class MatchOutput(Serializer):
+    id = serializers.UUIDField()
+    status = MatchStatusField()
+    table_size = serializers.IntegerField()
+    scoring = serializers.ChoiceField(choices=Scoring.choices)
+    best_of = serializers.SerializerMethodField(help_text="Null when scoring by points.")
+    rounds_planned = serializers.SerializerMethodField(
+        help_text="The rounds to play when scoring by points; null when scoring by rounds."
+    )
+    sides = SideOutput(many=True)
+    variant = VariantField()
+    first_dealer = serializers.IntegerField()
+    rounds = RoundOutput(many=True)
+    round_wins = serializers.ListField(child=serializers.IntegerField(), help_text="Per side.")
+    total_points = serializers.ListField(child=serializers.IntegerField(), help_text="Per side.")
+    winner = serializers.SerializerMethodField(help_text="`side0`, `side1`, `side2` or null.")
+    forfeited_by = serializers.SerializerMethodField(help_text="The side that forfeited, or null.")
+    confirmed_by = serializers.SerializerMethodField(
+        help_text="The sides that confirmed the result."
+    )
+    version = serializers.IntegerField(
+        help_text="The match's version: send it as `expected_version` to write safely."
+    )
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "Match"
+
+    def get_best_of(self, match: Match) -> int | None:
+        return match.best_of if match.scoring == Scoring.ROUNDS else None
+
+    def get_rounds_planned(self, match: Match) -> int | None:
+        return match.best_of if match.scoring == Scoring.POINTS else None
+
+    def get_winner(self, match: Match) -> str | None:
+        return side_name(match.winner)
+
+    def get_forfeited_by(self, match: Match) -> str | None:
+        return side_name(match.forfeited_by)
+
+    def get_confirmed_by(self, match: Match) -> list[str]:
+        return side_names(match.confirmed_by)
+
+
+class EventOutput(Serializer):
+    global_position = serializers.IntegerField()
+    stream_id = serializers.UUIDField()
+    stream_type = serializers.CharField()
+    stream_version = serializers.IntegerField()
+    event_type = serializers.CharField()
+    schema_version = serializers.IntegerField()
+    payload = serializers.DictField()
+    metadata = serializers.SerializerMethodField(
+        help_text="Who recorded the event: actor_id, device, reason, idempotency_key..."
+    )
+    recorded_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "Event"
+
+    def get_metadata(self, event: RecordedEvent) -> dict[str, Any]:
+        return event.metadata.to_json()

@@ -1,0 +1,35 @@
+"""The scorer API's routes, included under /api/v1/ by config.urls."""
+
+from django.urls import path
+
+from games.api.events import EventListApi, MatchEventListApi
+from games.api.matches import MatchCreateApi, MatchDetailApi, MatchForfeitApi, ResultConfirmApi
+from games.api.plays import CardCorrectApi, CardPlayApi
+from games.api.rounds import (
+    PlayUndoApi,
+    RoundDetailApi,
+    RoundPointsEnterApi,
+    RoundReplayApi,
+    RoundStartApi,
+    RoundVoidApi,
+)
+
+MATCH = "matches/<uuid:match_id>/"
+ROUND = f"{MATCH}rounds/<int:round_number>/"
+
+urlpatterns = [
+    path("matches/", MatchCreateApi.as_view(), name="match-create"),
+    path(MATCH, MatchDetailApi.as_view(), name="match-detail"),
+    path(f"{MATCH}confirm/", ResultConfirmApi.as_view(), name="result-confirm"),
+    path(f"{MATCH}forfeit/", MatchForfeitApi.as_view(), name="match-forfeit"),
+    path(f"{MATCH}events/", MatchEventListApi.as_view(), name="match-events"),
+    path(f"{MATCH}rounds/", RoundStartApi.as_view(), name="round-start"),
+    path(ROUND, RoundDetailApi.as_view(), name="round-detail"),
+    path(f"{ROUND}plays/", CardPlayApi.as_view(), name="card-play"),
+    path(f"{ROUND}plays/<int:play_index>/correct/", CardCorrectApi.as_view(), name="card-correct"),
+    path(f"{ROUND}score/", RoundPointsEnterApi.as_view(), name="round-points-enter"),
+    path(f"{ROUND}undo/", PlayUndoApi.as_view(), name="play-undo"),
+    path(f"{ROUND}void/", RoundVoidApi.as_view(), name="round-void"),
+    path(f"{ROUND}replay/", RoundReplayApi.as_view(), name="round-replay"),
+    path("events/", EventListApi.as_view(), name="log-events"),
+]
