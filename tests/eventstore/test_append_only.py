@@ -2,7 +2,7 @@
 bypass on, which proves it lets UPDATE and DELETE through in no case)."""
 
 import pytest
-from django.db import DatabaseError, connection, transaction
+from django.db import IntegrityError, connection, transaction
 
 from games.eventstore.api import EventStoreMisuse
 from games.eventstore.models import Event, IdempotencyKey
@@ -38,7 +38,7 @@ def an_idempotent_append() -> None:
 def test_update_and_delete_are_refused_even_with_the_truncate_bypass_on(
     table: str, statement: str, verb: str
 ) -> None:
-    with pytest.raises(DatabaseError, match=f"{table} is append-only: {verb} is not allowed"):
+    with pytest.raises(IntegrityError, match=f"{table} is append-only: {verb} is not allowed"):
         run_sql(statement.format(table=table))
 
     assert Event.objects.count() == 1
@@ -46,13 +46,13 @@ def test_update_and_delete_are_refused_even_with_the_truncate_bypass_on(
 
 
 def test_orm_updates_and_deletes_are_refused_by_the_database() -> None:
-    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
         Event.objects.update(event_type="Tampered")
-    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
         Event.objects.all().delete()
-    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
         IdempotencyKey.objects.update(key="other")
-    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
         IdempotencyKey.objects.all().delete()
 
     assert Event.objects.get().event_type == "CardPlayed"
@@ -67,7 +67,7 @@ def test_truncate_is_refused_unless_the_test_bypass_is_on(table: str, bypass: st
             cursor.execute(f"SET LOCAL eventstore.allow_truncate = '{value}'")
             cursor.execute(f"TRUNCATE {table} CASCADE")
 
-    with pytest.raises(DatabaseError, match=f"{table} is append-only: TRUNCATE is not allowed"):
+    with pytest.raises(IntegrityError, match=f"{table} is append-only: TRUNCATE is not allowed"):
         truncate_with_the_bypass_set_to(bypass)
 
     assert Event.objects.count() == 1
