@@ -95,7 +95,11 @@ def test_every_event_of_an_append_carries_its_metadata_and_a_recording_time() ->
 
 
 def test_payloads_keep_nested_values_and_unicode() -> None:
-    payload = {"note": "Caffè, perché no? 🂡", "cards": ["1D", "3C"], "nested": {"n": 1.5}}
+    payload = {
+        "note": "Caffè, perché no? 🂡 100% l'asso",
+        "cards": ["1D", "3C"],
+        "nested": {"n": 1.5},
+    }
 
     stream_id = append(events=[NewEvent("NoteTaken", payload)]).events[0].stream_id
 

@@ -1,6 +1,8 @@
 """The tables refuse every change but an insert, whoever asks (tests run with the TRUNCATE
 bypass on, which proves it lets UPDATE and DELETE through in no case)."""
 
+import uuid
+
 import pytest
 from django.db import IntegrityError, connection, transaction
 
@@ -19,9 +21,17 @@ def run_sql(sql: str) -> None:
         cursor.execute(sql)
 
 
-@pytest.fixture(autouse=True)
-def an_idempotent_append() -> None:
-    append(new_stream_id(), idempotency_key="k")
+@pytest.fixture
+def stream_id() -> uuid.UUID:
+    """A stream with one event, appended with an idempotency key."""
+    return append(new_stream_id(), idempotency_key="k").events[0].stream_id
+
+
+def rows_of(stream_id: uuid.UUID) -> tuple[int, int]:
+    return (
+        Event.objects.filter(stream_id=stream_id).count(),
+        IdempotencyKey.objects.filter(stream_id=stream_id).count(),
+    )
 
 
 @pytest.mark.parametrize("table", TABLES)
@@ -36,32 +46,36 @@ def an_idempotent_append() -> None:
     ids=["update", "delete", "update no row", "delete no row"],
 )
 def test_update_and_delete_are_refused_even_with_the_truncate_bypass_on(
-    table: str, statement: str, verb: str
+    stream_id: uuid.UUID, table: str, statement: str, verb: str
 ) -> None:
     with pytest.raises(IntegrityError, match=f"{table} is append-only: {verb} is not allowed"):
         run_sql(statement.format(table=table))
 
-    assert Event.objects.count() == 1
-    assert IdempotencyKey.objects.count() == 1
+    assert rows_of(stream_id) == (1, 1)
 
 
-def test_orm_updates_and_deletes_are_refused_by_the_database() -> None:
-    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
-        Event.objects.update(event_type="Tampered")
-    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
-        Event.objects.all().delete()
-    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
-        IdempotencyKey.objects.update(key="other")
-    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
-        IdempotencyKey.objects.all().delete()
+def test_orm_updates_and_deletes_are_refused_by_the_database(stream_id: uuid.UUID) -> None:
+    events = Event.objects.filter(stream_id=stream_id)
+    keys = IdempotencyKey.objects.filter(stream_id=stream_id)
 
-    assert Event.objects.get().event_type == "CardPlayed"
-    assert IdempotencyKey.objects.get().key == "k"
+    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
+        events.update(event_type="Tampered")
+    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
+        events.delete()
+    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
+        keys.update(key="other")
+    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
+        keys.delete()
+
+    assert events.get().event_type == "CardPlayed"
+    assert keys.get().key == "k"
 
 
 @pytest.mark.parametrize("table", TABLES)
 @pytest.mark.parametrize("bypass", ["off", "", "true"])
-def test_truncate_is_refused_unless_the_test_bypass_is_on(table: str, bypass: str) -> None:
+def test_truncate_is_refused_unless_the_test_bypass_is_on(
+    stream_id: uuid.UUID, table: str, bypass: str
+) -> None:
     def truncate_with_the_bypass_set_to(value: str) -> None:
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(f"SET LOCAL eventstore.allow_truncate = '{value}'")
@@ -70,10 +84,10 @@ def test_truncate_is_refused_unless_the_test_bypass_is_on(table: str, bypass: st
     with pytest.raises(IntegrityError, match=f"{table} is append-only: TRUNCATE is not allowed"):
         truncate_with_the_bypass_set_to(bypass)
 
-    assert Event.objects.count() == 1
-    assert IdempotencyKey.objects.count() == 1
+    assert rows_of(stream_id) == (1, 1)
 
 
+@pytest.mark.usefixtures("stream_id")
 def test_test_connections_may_truncate_so_transactional_tests_can_flush() -> None:
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SHOW eventstore.allow_truncate")
@@ -83,8 +97,8 @@ def test_test_connections_may_truncate_so_transactional_tests_can_flush() -> Non
         transaction.set_rollback(True)
 
 
-def test_model_instances_refuse_to_be_saved_or_deleted() -> None:
-    event = Event.objects.get()
+def test_model_instances_refuse_to_be_saved_or_deleted(stream_id: uuid.UUID) -> None:
+    event = Event.objects.get(stream_id=stream_id)
 
     with pytest.raises(EventStoreMisuse):
         event.save()
@@ -93,4 +107,4 @@ def test_model_instances_refuse_to_be_saved_or_deleted() -> None:
     with pytest.raises(EventStoreMisuse):
         Event(stream_id=new_stream_id(), stream_type="match", stream_version=1).save()
     with pytest.raises(EventStoreMisuse):
-        IdempotencyKey.objects.get().save()
+        IdempotencyKey.objects.get(stream_id=stream_id).save()
