@@ -1,8 +1,8 @@
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
@@ -36,10 +36,11 @@ class Command(BaseCommand):
         self.stdout.write(token.key)
 
 
-def check_username(user_model: type[AbstractBaseUser], username: str) -> None:
+def check_username(user_model: type[AbstractUser], username: str) -> None:
+    candidate = user_model(**{user_model.USERNAME_FIELD: username})
+    others = [field.name for field in user_model._meta.fields]
+    others.remove(user_model.USERNAME_FIELD)
     try:
-        if not username:
-            raise ValidationError("it is empty")
-        user_model._meta.get_field(user_model.USERNAME_FIELD).run_validators(username)
+        candidate.clean_fields(exclude=others)
     except ValidationError as error:
         raise CommandError(f"{username!r} is not a valid username: {error.messages[0]}") from None

@@ -1,0 +1,70 @@
+"""Builders for API tests: matches and rounds made through the API itself, in readable steps."""
+
+from typing import Any
+from uuid import UUID
+
+from rest_framework.test import APIClient
+
+from games.rules import Play
+from tests.games.matches.builders import random_plays
+
+API = "/api/v1"
+TWO_SIDES = [{"name": "Rossi"}, {"name": "Bianchi"}]
+
+
+def match_url(match_id: str | UUID, *parts: object) -> str:
+    return "/".join([f"{API}/matches/{match_id}", *map(str, parts)]) + "/"
+
+
+def round_url(match_id: str | UUID, number: int, *parts: object) -> str:
+    return match_url(match_id, "rounds", number, *parts)
+
+
+def post(client: APIClient, url: str, body: Any = None, **headers: Any) -> Any:
+    """POST `body` as JSON; `headers` as Django test-client keywords (HTTP_IDEMPOTENCY_KEY)."""
+    return client.post(url, body if body is not None else {}, format="json", **headers)
+
+
+def created(response: Any) -> dict[str, Any]:
+    assert response.status_code == 201, response.json()
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def create_match(client: APIClient, **fields: Any) -> dict[str, Any]:
+    body = {"table_size": 2, "sides": TWO_SIDES, **fields}
+    return created(post(client, f"{API}/matches/", body))
+
+
+def start_round(
+    client: APIClient, match_id: str, briscola: str | None = "7D", **fields: Any
+) -> dict[str, Any]:
+    return created(post(client, match_url(match_id, "rounds"), {"briscola": briscola, **fields}))
+
+
+def score_round(client: APIClient, match_id: str, *points: int) -> dict[str, Any]:
+    """Start the next round without a briscola and enter only its points."""
+    number = start_round(client, match_id, briscola=None)["number"]
+    return created(post(client, round_url(match_id, number, "score"), {"points": list(points)}))
+
+
+def legal_round(*, table_size: int = 2, dealer: int = 0, seed: int = 1) -> tuple[str, list[Play]]:
+    """The briscola and every play of a legal round dealt by `dealer`, from a seeded shuffle."""
+    return random_plays(table_size, dealer, seed)
+
+
+def play_body(play: Play, **fields: Any) -> dict[str, Any]:
+    return {"seat": play.seat, "card": play.card.code, **fields}
+
+
+def play_cards(client: APIClient, match_id: str, number: int, plays: list[Play]) -> Any:
+    """Play each card in turn; returns the last answer."""
+    response = None
+    for play in plays:
+        response = post(client, round_url(match_id, number, "plays"), play_body(play))
+        assert response.status_code == 201, response.json()
+    return response
+
+
+def event_count(client: APIClient, match_id: str) -> int:
+    return len(client.get(match_url(match_id, "events")).json()["events"])

@@ -1,0 +1,220 @@
+from typing import Any
+from uuid import UUID
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.games.api.builders import (
+    API,
+    TWO_SIDES,
+    create_match,
+    match_url,
+    post,
+    score_round,
+    start_round,
+)
+
+MATCHES = f"{API}/matches/"
+
+
+def test_creating_a_match_answers_201_with_the_match_and_its_defaults(scorer: APIClient) -> None:
+    match = create_match(scorer)
+
+    assert UUID(match["id"])
+    assert match["status"] == "not_started"
+    assert match["table_size"] == 2
+    assert (match["scoring"], match["best_of"], match["rounds_planned"]) == ("rounds", 3, None)
+    assert match["sides"] == TWO_SIDES
+    assert match["rounds"] == []
+    assert match["round_wins"] == [0, 0]
+    assert match["winner"] is None
+    assert match["version"] == 1
+
+
+def test_a_match_scored_by_points_names_the_rounds_it_plans(scorer: APIClient) -> None:
+    match = create_match(scorer, scoring="points", rounds=4)
+
+    assert (match["scoring"], match["best_of"], match["rounds_planned"]) == ("points", None, 4)
+
+
+def test_a_three_player_match_names_three_sides(scorer: APIClient) -> None:
+    match = create_match(scorer, table_size=3, sides=[{"name": n} for n in "ABC"])
+
+    assert [side["name"] for side in match["sides"]] == ["A", "B", "C"]
+    assert match["round_wins"] == [0, 0, 0]
+
+
+def test_a_match_with_a_variant_keeps_its_options(scorer: APIClient) -> None:
+    match = create_match(scorer, variant={"hand_size": 9, "deck_names": "french"})
+
+    assert match["variant"]["hand_size"] == 9
+    assert match["variant"]["deck_names"] == "french"
+
+
+@pytest.mark.parametrize(
+    ("fields", "code"),
+    [
+        ({"table_size": 5}, "invalid_table_size"),
+        ({"best_of": 2}, "invalid_match_format"),
+        ({"scoring": "goals"}, "invalid_match_format"),
+        ({"scoring": "points"}, "invalid_match_format"),
+        ({"sides": [{"name": "Alone"}]}, "invalid_side"),
+        ({"table_size": 3}, "invalid_side"),
+        ({"variant": {"hand_size": 4}}, "invalid_variant"),
+        ({"variant": {"hand_sise": 9}}, "invalid_variant"),
+        ({"first_dealer": 2}, "invalid_seat"),
+    ],
+)
+def test_a_match_the_rules_do_not_allow_is_422_with_the_rules_code(
+    scorer: APIClient, fields: dict[str, Any], code: str
+) -> None:
+    response = post(scorer, MATCHES, {"table_size": 2, "sides": TWO_SIDES, **fields})
+
+    assert response.status_code == 422
+    assert response.json()["code"] == code
+    assert response.json()["detail"]
+
+
+def test_a_body_of_the_wrong_shape_is_400_invalid_input_naming_the_fields(
+    scorer: APIClient,
+) -> None:
+    response = post(scorer, MATCHES, {"table_size": "two", "sides": [{"name": "A"}, {}]})
+
+    body = response.json()
+    assert response.status_code == 400
+    assert body["code"] == "invalid_input"
+    assert body["detail"].startswith("table_size: ")
+    assert set(body["fields"]) == {"table_size", "sides"}
+    assert body["fields"]["sides"] == {"1": {"name": ["This field is required."]}}
+
+
+def test_malformed_json_is_400_malformed_json(scorer: APIClient) -> None:
+    response = scorer.post(MATCHES, data='{"table_size": 2,', content_type="application/json")
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "malformed_json"
+
+
+def test_writing_without_a_token_is_401_not_authenticated(anonymous: APIClient) -> None:
+    response = post(anonymous, MATCHES, {"table_size": 2, "sides": TWO_SIDES})
+
+    assert response.status_code == 401
+    assert response.json()["code"] == "not_authenticated"
+    assert response["WWW-Authenticate"] == "Token"
+
+
+def test_a_wrong_token_is_401_authentication_failed(anonymous: APIClient) -> None:
+    anonymous.credentials(HTTP_AUTHORIZATION="Token not-a-real-key")
+
+    response = post(anonymous, MATCHES, {"table_size": 2, "sides": TWO_SIDES})
+
+    assert response.status_code == 401
+    assert response.json()["code"] == "authentication_failed"
+
+
+def test_a_signed_in_browser_session_may_write_too(
+    anonymous: APIClient, django_user_model: Any
+) -> None:
+    anonymous.force_login(django_user_model.objects.create_user(username="organizer"))
+
+    assert post(anonymous, MATCHES, {"table_size": 2, "sides": TWO_SIDES}).status_code == 201
+
+
+def test_anyone_may_read_a_match(scorer: APIClient, anonymous: APIClient) -> None:
+    match = create_match(scorer)
+
+    response = anonymous.get(match_url(match["id"]))
+
+    assert response.status_code == 200
+    assert response.json() == match
+
+
+def test_an_unknown_match_is_404_match_not_found(anonymous: APIClient) -> None:
+    response = anonymous.get(match_url("7f8d0c4e-9a9b-4b43-8f7b-0a6f3c1d2e5f"))
+
+    assert response.status_code == 404
+    assert response.json()["code"] == "match_not_found"
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/v1/matches/42/", "/api/v1/matches/not-a-uuid/rounds/", "/api/v1/nowhere/"]
+)
+def test_an_api_url_that_does_not_resolve_is_a_json_404_not_found(
+    anonymous: APIClient, path: str
+) -> None:
+    response = anonymous.get(path)
+
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+
+
+def test_an_unsupported_method_is_405_method_not_allowed(scorer: APIClient) -> None:
+    match = create_match(scorer)
+
+    assert scorer.delete(match_url(match["id"])).json()["code"] == "method_not_allowed"
+    assert scorer.get(MATCHES).status_code == 405
+
+
+def test_a_side_confirms_the_result_of_a_finished_match_once(scorer: APIClient) -> None:
+    match = create_match(scorer, best_of=1)
+    score_round(scorer, match["id"], 70, 50)
+
+    confirmed = post(scorer, match_url(match["id"], "confirm"), {"side": 1})
+    again = post(scorer, match_url(match["id"], "confirm"), {"side": 1})
+
+    assert confirmed.status_code == 201
+    assert confirmed.json()["confirmed_by"] == ["side1"]
+    assert again.status_code == 409
+    assert again.json()["code"] == "result_already_confirmed"
+
+
+def test_a_result_cannot_be_confirmed_before_the_match_is_over(scorer: APIClient) -> None:
+    match = create_match(scorer)
+
+    response = post(scorer, match_url(match["id"], "confirm"), {"side": 0})
+
+    assert response.status_code == 422
+    assert response.json()["code"] == "match_not_finished"
+
+
+def test_a_side_that_does_not_exist_cannot_confirm(scorer: APIClient) -> None:
+    match = create_match(scorer, best_of=1)
+    score_round(scorer, match["id"], 70, 50)
+
+    response = post(scorer, match_url(match["id"], "confirm"), {"side": 2})
+
+    assert response.status_code == 422
+    assert response.json()["code"] == "invalid_side"
+
+
+def test_a_forfeit_finishes_the_match_for_the_other_side(scorer: APIClient) -> None:
+    match = create_match(scorer)
+    start_round(scorer, match["id"])
+
+    response = post(scorer, match_url(match["id"], "forfeit"), {"side": 0, "reason": "left"})
+
+    forfeited = response.json()
+    assert response.status_code == 201
+    assert forfeited["status"] == "finished"
+    assert forfeited["forfeited_by"] == "side0"
+    assert forfeited["winner"] == "side1"
+
+
+def test_nothing_more_is_recorded_once_a_match_is_forfeited(scorer: APIClient) -> None:
+    match = create_match(scorer)
+    post(scorer, match_url(match["id"], "forfeit"), {"side": 0, "reason": "left"})
+
+    forfeit_again = post(scorer, match_url(match["id"], "forfeit"), {"side": 1, "reason": "x"})
+    new_round = post(scorer, match_url(match["id"], "rounds"), {"briscola": "7D"})
+
+    assert (forfeit_again.status_code, forfeit_again.json()["code"]) == (409, "match_finished")
+    assert (new_round.status_code, new_round.json()["code"]) == (409, "match_finished")
+
+
+def test_a_forfeit_needs_a_reason(scorer: APIClient) -> None:
+    match = create_match(scorer)
+
+    response = post(scorer, match_url(match["id"], "forfeit"), {"side": 0})
+
+    assert response.status_code == 400
+    assert "reason" in response.json()["fields"]

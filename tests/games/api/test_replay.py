@@ -1,0 +1,99 @@
+import pytest
+from rest_framework.test import APIClient
+
+from games.rules import Play
+from tests.games.api.builders import (
+    create_match,
+    legal_round,
+    play_cards,
+    round_url,
+    score_round,
+    start_round,
+)
+
+
+def played_round(client: APIClient, *, upto: int | None = None) -> tuple[str, list[Play]]:
+    """A match whose first round was entered card by card (the first `upto` cards, or all)."""
+    match = create_match(client)
+    briscola, plays = legal_round(dealer=0, seed=7)
+    start_round(client, match["id"], briscola=briscola, dealer_seat=0)
+    play_cards(client, match["id"], 1, plays[:upto])
+    return match["id"], plays
+
+
+def test_the_replay_of_a_finished_round_shows_every_trick(
+    scorer: APIClient, anonymous: APIClient
+) -> None:
+    match_id, plays = played_round(scorer)
+
+    response = anonymous.get(round_url(match_id, 1, "replay"))
+
+    replay = response.json()
+    assert response.status_code == 200
+    assert (replay["leader_seat"], replay["plays"], replay["result"]) == (1, 40, "side0")
+    assert len(replay["tricks"]) == 20
+    assert [trick["number"] for trick in replay["tricks"]] == list(range(1, 21))
+    assert sum(trick["points"] for trick in replay["tricks"]) == 120
+    assert sum(replay["points"]) == 120
+    assert [p for trick in replay["tricks"] for p in trick["plays"]] == [
+        [play.seat, play.card.code] for play in plays
+    ]
+
+
+def test_replay_upto_shows_the_round_as_it_stood_after_that_many_cards(
+    scorer: APIClient,
+) -> None:
+    match_id, plays = played_round(scorer)
+
+    replay = scorer.get(round_url(match_id, 1, "replay"), {"upto": 3}).json()
+
+    first, on_table = replay["tricks"]
+    assert first["winner"] is not None
+    assert on_table == {
+        "number": 2,
+        "leader": first["winner"],
+        "plays": [[plays[2].seat, plays[2].card.code]],
+        "winner": None,
+        "points": None,
+    }
+    assert replay["result"] is None
+    assert sum(replay["points"]) == first["points"]
+
+
+def test_replay_upto_zero_shows_no_trick(scorer: APIClient) -> None:
+    match_id, _plays = played_round(scorer, upto=4)
+
+    replay = scorer.get(round_url(match_id, 1, "replay"), {"upto": 0}).json()
+
+    assert (replay["tricks"], replay["result"]) == ([], None)
+
+
+@pytest.mark.parametrize("upto", ["5", "-1", "two"])
+def test_replay_upto_that_is_not_a_count_of_the_cards_played_is_400(
+    scorer: APIClient, upto: str
+) -> None:
+    match_id, _plays = played_round(scorer, upto=4)
+
+    response = scorer.get(round_url(match_id, 1, "replay"), {"upto": upto})
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_input"
+
+
+def test_the_replay_of_a_round_scored_by_points_has_points_but_no_tricks(
+    scorer: APIClient,
+) -> None:
+    match = create_match(scorer)
+    score_round(scorer, match["id"], 70, 50)
+
+    replay = scorer.get(round_url(match["id"], 1, "replay")).json()
+
+    assert (replay["tricks"], replay["points"], replay["result"]) == ([], [70, 50], "side0")
+
+
+def test_the_replay_of_a_round_that_does_not_exist_is_404(scorer: APIClient) -> None:
+    match = create_match(scorer)
+
+    response = scorer.get(round_url(match["id"], 1, "replay"))
+
+    assert (response.status_code, response.json()["code"]) == (404, "round_not_found")
