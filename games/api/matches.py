@@ -29,6 +29,11 @@ class MatchCreateApi(APIView):
             class Meta:
                 ref_name = "SideInput"
 
+        id = serializers.UUIDField(
+            required=False,
+            help_text="Optional, chosen by the client so that a retried creation cannot make a "
+            "second match: the retry is refused with 409.",
+        )
         table_size = serializers.IntegerField(help_text="2, 3, 4 or 6 seats.")
         best_of = serializers.IntegerField(
             default=3, help_text="1, 3 or 5 (scoring by rounds); tied rounds are replayed."
@@ -61,8 +66,9 @@ class MatchCreateApi(APIView):
         request=InputSerializer,
         response=MatchOutput,
         errors={
+            409: "A match with this `id` exists already.",
             422: "`invalid_table_size`, `invalid_match_format`, `invalid_side`, "
-            "`invalid_variant`, `invalid_seat`."
+            "`invalid_variant`, `invalid_seat`.",
         },
         idempotent=False,
     )
@@ -77,6 +83,7 @@ class MatchCreateApi(APIView):
             variant=data.get("variant"),
             first_dealer=data["first_dealer"],
             actor=actor_of(request),
+            match_id=data.get("id"),
         )
         return match_response(result)
 

@@ -22,6 +22,7 @@ from games.api.commands import (
 from games.api.schema import command_schema
 from games.api.serializers import (
     CARD_HELP,
+    CARD_MAX_LENGTH,
     RoundCommandOutput,
     RoundOutput,
     Serializer,
@@ -29,7 +30,6 @@ from games.api.serializers import (
 )
 
 TAG = "plays"
-CARD_MAX_LENGTH = 20
 RULE_ERRORS = (
     "`invalid_card`, `card_not_in_deck`, `card_already_played`, `not_your_turn`, "
     "`briscola_not_drawn`, `card_not_in_hand`, `round_finished`, `invalid_seat`, "

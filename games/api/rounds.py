@@ -22,6 +22,7 @@ from games.api.commands import (
 from games.api.schema import command_schema, error_responses
 from games.api.serializers import (
     CARD_HELP,
+    CARD_MAX_LENGTH,
     RESULT_HELP,
     RoundCommandOutput,
     RoundOutput,
@@ -37,7 +38,7 @@ class RoundStartApi(APIView):
     class InputSerializer(CommandInput):
         briscola = serializers.CharField(
             allow_null=True,
-            max_length=20,
+            max_length=CARD_MAX_LENGTH,
             help_text=f"{CARD_HELP} Null for a round whose points only will be entered.",
         )
         dealer_seat = serializers.IntegerField(

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 else:  # Serializer is generic only in djangorestframework-stubs
     Serializer = serializers.Serializer
 
+CARD_MAX_LENGTH = 20
 CARD_HELP = "A card code: rank 1-10 and suit D, C, S or B, e.g. `1D` (ace of coins), `10S`."
 RESULT_HELP = "`side0`, `side1`, `side2` or `tie`; null while in progress or when voided."
 

@@ -37,6 +37,17 @@ def test_a_match_scored_by_points_names_the_rounds_it_plans(scorer: APIClient) -
     assert (match["scoring"], match["best_of"], match["rounds_planned"]) == ("points", None, 4)
 
 
+def test_a_match_may_be_created_with_an_id_chosen_by_the_client(scorer: APIClient) -> None:
+    match_id = "3b1f0d6e-5c2a-4e8b-9f47-2d9c8a1e6b30"
+
+    match = create_match(scorer, id=match_id)
+    retry = post(scorer, MATCHES, {"id": match_id, "table_size": 2, "sides": TWO_SIDES})
+
+    assert match["id"] == match_id
+    assert retry.status_code == 409
+    assert scorer.get(match_url(match_id)).json()["version"] == 1
+
+
 def test_a_three_player_match_names_three_sides(scorer: APIClient) -> None:
     match = create_match(scorer, table_size=3, sides=[{"name": n} for n in "ABC"])
 
