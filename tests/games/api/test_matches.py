@@ -131,6 +131,18 @@ def test_a_signed_in_browser_session_may_write_too(
     assert post(anonymous, MATCHES, {"table_size": 2, "sides": TWO_SIDES}).status_code == 201
 
 
+def test_a_browser_session_write_without_its_csrf_token_is_403_permission_denied(
+    django_user_model: Any,
+) -> None:
+    browser = APIClient(enforce_csrf_checks=True)
+    browser.force_login(django_user_model.objects.create_user(username="organizer"))
+
+    response = post(browser, MATCHES, {"table_size": 2, "sides": TWO_SIDES})
+
+    assert response.status_code == 403
+    assert response.json()["code"] == "permission_denied"
+
+
 def test_anyone_may_read_a_match(scorer: APIClient, anonymous: APIClient) -> None:
     match = create_match(scorer)
 
