@@ -26,6 +26,7 @@ from games.eventstore.api import (
     append_to_stream,
     find_append_by_idempotency_key,
     read_stream,
+    stream_version,
 )
 from games.matches.stream import (
     ConfirmResult,
@@ -192,7 +193,7 @@ def execute_once(
 
 
 def current_state(match_id: UUID, command: MatchCommand) -> tuple[MatchAggregate | None, int]:
-    if isinstance(command, CreateMatch):
+    if isinstance(command, CreateMatch) and stream_version(stream_id=match_id) == 0:
         return None, 0
     return load_match(match_id=match_id)
 

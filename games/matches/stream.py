@@ -9,6 +9,7 @@ is derived here from the recorded facts; none of it is ever typed in.
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import Any, Literal
 
 from games.rules import (
@@ -271,12 +272,14 @@ class MatchAggregate:
 
     @property
     def replay_of(self) -> dict[int, int]:
-        """Round number -> the number of the tied round it replays."""
-        finished = [r for r in self.live_rounds if r.outcome is not None]
+        """Round number -> the number of the tied round it replays (best-of matches only)."""
+        if self.setup.match_format.scoring != "best_of":
+            return {}
+        live = self.live_rounds
         return {
-            finished[record.number - 1].number: finished[record.replay_of - 1].number
-            for record in self.record.records
-            if record.replay_of is not None
+            current.number: previous.number
+            for previous, current in pairwise(live)
+            if previous.outcome is not None and previous.outcome.is_tie
         }
 
     @property

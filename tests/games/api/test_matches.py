@@ -45,6 +45,7 @@ def test_a_match_may_be_created_with_an_id_chosen_by_the_client(scorer: APIClien
 
     assert match["id"] == match_id
     assert retry.status_code == 409
+    assert retry.json()["code"] == "match_exists"
     assert scorer.get(match_url(match_id)).json()["version"] == 1
 
 

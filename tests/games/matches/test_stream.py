@@ -289,3 +289,11 @@ def test_folding_the_recorded_events_gives_the_same_state() -> None:
         match = fold(new_events, match)
 
     assert fold(events, new_match()) == match
+
+
+def test_a_replay_round_links_to_its_tie_while_it_is_being_played() -> None:
+    match = scored_round(new_match(best_of=3), 60, 60)
+
+    match = run(match, StartNextRound(briscola=parse_card("7D")))
+
+    assert match.replay_of == {2: 1}

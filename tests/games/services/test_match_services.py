@@ -4,7 +4,7 @@ import pytest
 
 from games import services
 from games.eventstore.api import IdempotencyKeyReused, WrongExpectedVersion, read_stream
-from games.matches.stream import RoundNotFound
+from games.matches.stream import MatchAlreadyCreated, RoundNotFound
 from games.models import Match, Round
 from games.rules import CardAlreadyPlayed, InvalidCard, InvalidMatchFormat, NotYourTurn
 from games.services import Actor, MatchNotFound
@@ -147,3 +147,10 @@ def test_a_void_records_its_reason_and_the_round_is_dealt_again_by_the_same_seat
         ("in_progress", 0, ""),
     ]
     assert read_stream(stream_id=match_id)[2].payload["reason"] == "misdeal"
+
+
+def test_creating_a_match_with_an_id_in_use_is_refused_as_existing() -> None:
+    match_id = new_match()
+
+    with pytest.raises(MatchAlreadyCreated):
+        new_match(match_id=match_id)
