@@ -1,0 +1,53 @@
+"""Standings for a stage: match points, ordered tie-breaks and shared ranks.
+
+A pure package (standard library only, no Django). The standings projection feeds it the stage's
+entrants and match results and stores the rows it returns. See docs/decisions/0008.
+"""
+
+from tournaments.standings.config import DEFAULT_TIEBREAKS, StandingsConfig
+from tournaments.standings.errors import (
+    DuplicateEntrant,
+    DuplicateTiebreak,
+    InvalidResult,
+    InvalidStandingsConfig,
+    StandingsError,
+    UnknownEntrant,
+    UnknownTiebreak,
+)
+from tournaments.standings.records import EntrantRecord, Game, Outcome, build_records
+from tournaments.standings.results import Entrant, MatchResult
+from tournaments.standings.scoring import Scoring
+from tournaments.standings.table import (
+    DEFAULT_CONFIG,
+    StandingRow,
+    StandingRowDict,
+    compute_standings,
+)
+from tournaments.standings.tiebreaks import TIEBREAK_NAMES, TIEBREAKS, Tiebreak, TiebreakValue
+
+__all__ = [
+    "DEFAULT_CONFIG",
+    "DEFAULT_TIEBREAKS",
+    "TIEBREAKS",
+    "TIEBREAK_NAMES",
+    "DuplicateEntrant",
+    "DuplicateTiebreak",
+    "Entrant",
+    "EntrantRecord",
+    "Game",
+    "InvalidResult",
+    "InvalidStandingsConfig",
+    "MatchResult",
+    "Outcome",
+    "Scoring",
+    "StandingRow",
+    "StandingRowDict",
+    "StandingsConfig",
+    "StandingsError",
+    "Tiebreak",
+    "TiebreakValue",
+    "UnknownEntrant",
+    "UnknownTiebreak",
+    "build_records",
+    "compute_standings",
+]

@@ -1,0 +1,75 @@
+"""The organizer's choices: match points per outcome and the ordered tie-breaks."""
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from tournaments.standings.errors import (
+    DuplicateTiebreak,
+    InvalidStandingsConfig,
+    UnknownTiebreak,
+)
+from tournaments.standings.scoring import Scoring
+from tournaments.standings.tiebreaks import TIEBREAK_NAMES
+
+DEFAULT_TIEBREAKS: tuple[str, ...] = (
+    "match_points",
+    "head_to_head",
+    "round_wins_difference",
+    "card_points_difference",
+    "buchholz",
+    "seed",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsConfig:
+    """Rows are ordered by each tie-break in turn; rows equal on all of them share a rank."""
+
+    scoring: Scoring = field(default_factory=Scoring)
+    tiebreaks: tuple[str, ...] = DEFAULT_TIEBREAKS
+
+    def __post_init__(self) -> None:
+        # Accept any sequence of names (a list from JSON) but keep the config hashable.
+        object.__setattr__(self, "tiebreaks", tuple(self.tiebreaks))
+        check_tiebreaks_are_known(self.tiebreaks)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"scoring": asdict(self.scoring), "tiebreaks": list(self.tiebreaks)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "StandingsConfig":
+        """Read a config stored as JSON: missing keys take defaults, unknown keys are refused."""
+        check_keys(data, {"scoring", "tiebreaks"}, "standings config")
+        scoring_data = data.get("scoring", {})
+        if not isinstance(scoring_data, Mapping):
+            raise InvalidStandingsConfig("scoring must be an object of match points per outcome")
+        check_keys(scoring_data, {item.name for item in fields(Scoring)}, "scoring")
+        for key, value in scoring_data.items():
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidStandingsConfig(f"scoring {key} must be an integer, not {value!r}")
+        tiebreaks = data.get("tiebreaks", DEFAULT_TIEBREAKS)
+        if not isinstance(tiebreaks, list | tuple) or not all(
+            isinstance(name, str) for name in tiebreaks
+        ):
+            raise InvalidStandingsConfig("tiebreaks must be a list of tie-break names")
+        return cls(scoring=Scoring(**scoring_data), tiebreaks=tuple(tiebreaks))
+
+
+def check_tiebreaks_are_known(names: tuple[str, ...]) -> None:
+    if not names:
+        raise InvalidStandingsConfig("at least one tie-break is needed (usually match_points)")
+    for name in names:
+        if name not in TIEBREAK_NAMES:
+            raise UnknownTiebreak(name, TIEBREAK_NAMES)
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise DuplicateTiebreak(f"each tie-break may appear once; repeated: {', '.join(repeated)}")
+
+
+def check_keys(data: Mapping[str, Any], allowed: set[str], what: str) -> None:
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise InvalidStandingsConfig(
+            f"unknown {what} keys: {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}"
+        )

@@ -1,0 +1,72 @@
+"""The inputs: entrants and the results of their matches."""
+
+from dataclasses import dataclass
+
+from tournaments.standings.errors import InvalidResult
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """An entrant by its opaque id; `seed` 1 is the strongest, `None` means unseeded."""
+
+    id: int
+    seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """The result of one match between two entrants, or a bye for one entrant.
+
+    `second` is `None` for a bye. `winner` is one of the two entrants, or `None` for a tie (a match
+    scored by total points may end level). Rounds and card points are totals over the match. A
+    forfeit names the side that did not forfeit as the winner; its rounds and points are those
+    recorded before the forfeit (often zero).
+    """
+
+    first: int
+    second: int | None
+    winner: int | None
+    first_rounds: int = 0
+    second_rounds: int = 0
+    first_points: int = 0
+    second_points: int = 0
+    forfeit: bool = False
+
+    def __post_init__(self) -> None:
+        check_result_is_consistent(self)
+
+    @classmethod
+    def bye(cls, entrant: int) -> "MatchResult":
+        return cls(first=entrant, second=None, winner=entrant)
+
+    @property
+    def is_bye(self) -> bool:
+        return self.second is None
+
+    @property
+    def entrants(self) -> tuple[int, ...]:
+        return (self.first,) if self.second is None else (self.first, self.second)
+
+
+def check_result_is_consistent(result: MatchResult) -> None:
+    tallies = (result.first_rounds, result.second_rounds, result.first_points, result.second_points)
+    if any(value < 0 for value in tallies):
+        raise InvalidResult(f"rounds and card points cannot be negative: {result}")
+    if result.second is None:
+        check_bye_is_consistent(result)
+        return
+    if result.first == result.second:
+        raise InvalidResult(f"entrant {result.first} cannot play against itself")
+    if result.winner is not None and result.winner not in (result.first, result.second):
+        raise InvalidResult(f"the winner {result.winner} did not play in this match: {result}")
+    if result.forfeit and result.winner is None:
+        raise InvalidResult(f"a forfeit needs a winner (the side that did not forfeit): {result}")
+
+
+def check_bye_is_consistent(result: MatchResult) -> None:
+    if result.winner != result.first:
+        raise InvalidResult(f"a bye is won by its entrant {result.first}: {result}")
+    if result.forfeit:
+        raise InvalidResult(f"a bye cannot be a forfeit: {result}")
+    if any((result.first_rounds, result.second_rounds, result.first_points, result.second_points)):
+        raise InvalidResult(f"a bye credits no rounds or card points: {result}")
