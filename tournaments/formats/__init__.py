@@ -1,0 +1,144 @@
+"""Tournament formats: pure algorithms on entrant ids (standard library only, no Django).
+
+- `single_elimination`, `double_elimination` build a `Bracket` of `Slot`s; `resolve` folds
+  results (slot id -> winner id) into a `BracketState`; `slots_to_reset` lists what a corrected
+  result invalidates.
+- `round_robin` and `snake_groups` schedule leagues and groups; `swiss_round` pairs the next Swiss
+  round; `groups_then_knockout` and `knockout_stage` chain groups into a crossed knockout.
+"""
+
+from tournaments.formats.bracket import (
+    BYE,
+    Advance,
+    Bracket,
+    Bye,
+    Kind,
+    Known,
+    LoserOf,
+    Round,
+    Section,
+    Side,
+    Slot,
+    Source,
+    WinnerOf,
+)
+from tournaments.formats.double_elimination import (
+    GRAND_FINAL,
+    GRAND_FINAL_RESET,
+    double_elimination,
+    drop_orders,
+)
+from tournaments.formats.errors import (
+    DuplicateEntrant,
+    FormatError,
+    InvalidEntrant,
+    InvalidFormatOption,
+    InvalidStandings,
+    SlotNotPlayable,
+    SwissRoundOutOfRange,
+    TooFewEntrants,
+    UnknownSlot,
+    WinnerNotInSlot,
+)
+from tournaments.formats.groups_then_knockout import (
+    Group,
+    GroupStage,
+    GroupsThenKnockout,
+    group_stage,
+    groups_then_knockout,
+    knockout_bracket,
+    knockout_seeds,
+    knockout_stage,
+)
+from tournaments.formats.pairing import Pairing
+from tournaments.formats.resolution import (
+    BracketState,
+    Occupant,
+    Placement,
+    SlotState,
+    SlotStatus,
+    dependent_slots,
+    resolve,
+    slots_to_reset,
+)
+from tournaments.formats.round_robin import (
+    RoundRobin,
+    RoundRobinRound,
+    group_label,
+    round_robin,
+    snake_groups,
+)
+from tournaments.formats.single_elimination import (
+    THIRD_PLACE,
+    bracket_size,
+    seeding_order,
+    single_elimination,
+)
+from tournaments.formats.swiss import (
+    DEFAULT_SEARCH_LIMIT,
+    SwissEntrant,
+    SwissRound,
+    recommended_rounds,
+    swiss_round,
+)
+
+__all__ = [
+    "BYE",
+    "DEFAULT_SEARCH_LIMIT",
+    "GRAND_FINAL",
+    "GRAND_FINAL_RESET",
+    "THIRD_PLACE",
+    "Advance",
+    "Bracket",
+    "BracketState",
+    "Bye",
+    "DuplicateEntrant",
+    "FormatError",
+    "Group",
+    "GroupStage",
+    "GroupsThenKnockout",
+    "InvalidEntrant",
+    "InvalidFormatOption",
+    "InvalidStandings",
+    "Kind",
+    "Known",
+    "LoserOf",
+    "Occupant",
+    "Pairing",
+    "Placement",
+    "Round",
+    "RoundRobin",
+    "RoundRobinRound",
+    "Section",
+    "Side",
+    "Slot",
+    "SlotNotPlayable",
+    "SlotState",
+    "SlotStatus",
+    "Source",
+    "SwissEntrant",
+    "SwissRound",
+    "SwissRoundOutOfRange",
+    "TooFewEntrants",
+    "UnknownSlot",
+    "WinnerNotInSlot",
+    "WinnerOf",
+    "bracket_size",
+    "dependent_slots",
+    "double_elimination",
+    "drop_orders",
+    "group_label",
+    "group_stage",
+    "groups_then_knockout",
+    "knockout_bracket",
+    "knockout_seeds",
+    "knockout_stage",
+    "recommended_rounds",
+    "resolve",
+    "round_robin",
+    "seeding_order",
+    "single_elimination",
+    "slots_to_reset",
+    "snake_groups",
+    "swiss_round",
+]

@@ -1,0 +1,60 @@
+"""Format errors: each one an organizer can trigger, with a stable code and a human detail.
+
+Errors that must never happen (a bracket that contradicts itself) are plain `AssertionError`s;
+these classes are for input the caller should report back to the user.
+"""
+
+from typing import ClassVar
+
+
+class FormatError(ValueError):
+    """An input a tournament format cannot be built or advanced from."""
+
+    code: ClassVar[str] = "format_error"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "detail": self.detail}
+
+
+class TooFewEntrants(FormatError):
+    code = "too_few_entrants"
+
+
+class DuplicateEntrant(FormatError):
+    code = "duplicate_entrant"
+
+
+class InvalidEntrant(FormatError):
+    code = "invalid_entrant"
+
+
+class InvalidFormatOption(FormatError):
+    """A count or option outside its range (legs, groups, qualifiers, rounds)."""
+
+    code = "invalid_format_option"
+
+
+class UnknownSlot(FormatError):
+    code = "unknown_slot"
+
+
+class SlotNotPlayable(FormatError):
+    """A result for a slot whose entrants are not both known, a bye, or an unneeded reset."""
+
+    code = "slot_not_playable"
+
+
+class WinnerNotInSlot(FormatError):
+    code = "winner_not_in_slot"
+
+
+class InvalidStandings(FormatError):
+    code = "invalid_standings"
+
+
+class SwissRoundOutOfRange(FormatError):
+    code = "swiss_round_out_of_range"
