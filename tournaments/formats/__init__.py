@@ -1,10 +1,11 @@
 """Tournament formats: pure algorithms on entrant ids (standard library only, no Django).
 
-- `single_elimination`, `double_elimination` build a `Bracket` of `Slot`s; `resolve` folds
-  results (slot id -> winner id) into a `BracketState`; `slots_to_reset` lists what a corrected
-  result invalidates.
-- `round_robin` and `snake_groups` schedule leagues and groups; `swiss_round` pairs the next Swiss
-  round; `groups_then_knockout` and `knockout_stage` chain groups into a crossed knockout.
+- `single_elimination_bracket` and `double_elimination_bracket` build a `Bracket` of `Slot`s;
+  `resolve` folds results (slot id -> winner id) into a `BracketState`; `slots_to_reset` lists
+  what a corrected result invalidates.
+- `round_robin_schedule` and `snake_groups` schedule leagues and groups; `swiss_round` pairs the
+  next Swiss round; `plan_groups_then_knockout` and `knockout_stage` chain groups into a crossed
+  knockout.
 """
 
 from tournaments.formats.bracket import (
@@ -25,7 +26,7 @@ from tournaments.formats.bracket import (
 from tournaments.formats.double_elimination import (
     GRAND_FINAL,
     GRAND_FINAL_RESET,
-    double_elimination,
+    double_elimination_bracket,
     drop_orders,
 )
 from tournaments.formats.errors import (
@@ -45,10 +46,10 @@ from tournaments.formats.groups_then_knockout import (
     GroupStage,
     GroupsThenKnockout,
     group_stage,
-    groups_then_knockout,
     knockout_bracket,
     knockout_seeds,
     knockout_stage,
+    plan_groups_then_knockout,
 )
 from tournaments.formats.pairing import Pairing
 from tournaments.formats.resolution import (
@@ -65,14 +66,14 @@ from tournaments.formats.round_robin import (
     RoundRobin,
     RoundRobinRound,
     group_label,
-    round_robin,
+    round_robin_schedule,
     snake_groups,
 )
 from tournaments.formats.single_elimination import (
     THIRD_PLACE,
     bracket_size,
     seeding_order,
-    single_elimination,
+    single_elimination_bracket,
 )
 from tournaments.formats.swiss import (
     DEFAULT_SEARCH_LIMIT,
@@ -125,19 +126,19 @@ __all__ = [
     "WinnerOf",
     "bracket_size",
     "dependent_slots",
-    "double_elimination",
+    "double_elimination_bracket",
     "drop_orders",
     "group_label",
     "group_stage",
-    "groups_then_knockout",
     "knockout_bracket",
     "knockout_seeds",
     "knockout_stage",
+    "plan_groups_then_knockout",
     "recommended_rounds",
     "resolve",
-    "round_robin",
+    "round_robin_schedule",
     "seeding_order",
-    "single_elimination",
+    "single_elimination_bracket",
     "slots_to_reset",
     "snake_groups",
     "swiss_round",

@@ -138,6 +138,12 @@ class Bracket:
     def has_slot(self, slot_id: str) -> bool:
         return slot_id in self._by_id
 
+    def round(self, round_id: str) -> Round:
+        for round_ in self.rounds:
+            if round_.id == round_id:
+                return round_
+        raise KeyError(round_id)
+
 
 def slot_id(section: Section, round_number: int, position: int) -> str:
     """`W1-3`: section prefix, round, position in the round (both from 1)."""

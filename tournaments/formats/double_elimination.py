@@ -64,7 +64,9 @@ _ORDERS: tuple[Callable[[int], list[int]], ...] = (
 )
 
 
-def double_elimination(entrants: Sequence[int], *, grand_final_reset: bool = True) -> Bracket:
+def double_elimination_bracket(
+    entrants: Sequence[int], *, grand_final_reset: bool = True
+) -> Bracket:
     """A double-elimination bracket for `entrants` in seed order (index 0 is seed 1).
 
     The winners bracket is the single-elimination bracket (standard seeding, byes to the top

@@ -16,8 +16,17 @@ from dataclasses import dataclass
 from tournaments.formats.bracket import Bracket
 from tournaments.formats.entrants import check_entrants
 from tournaments.formats.errors import InvalidFormatOption, InvalidStandings
-from tournaments.formats.round_robin import RoundRobin, group_label, round_robin, snake_groups
-from tournaments.formats.single_elimination import bracket_size, seeding_order, single_elimination
+from tournaments.formats.round_robin import (
+    RoundRobin,
+    group_label,
+    round_robin_schedule,
+    snake_groups,
+)
+from tournaments.formats.single_elimination import (
+    bracket_size,
+    seeding_order,
+    single_elimination_bracket,
+)
 
 
 @dataclass(frozen=True)
@@ -48,14 +57,14 @@ def group_stage(entrants: Sequence[int], *, group_count: int, legs: int = 1) -> 
         Group(
             label=group_label(index),
             entrants=members,
-            schedule=round_robin(members, legs=legs, id_prefix=f"{group_label(index)}-"),
+            schedule=round_robin_schedule(members, legs=legs, id_prefix=f"{group_label(index)}-"),
         )
         for index, members in enumerate(snake_groups(entrants, group_count))
     )
     return GroupStage(groups=groups, legs=legs)
 
 
-def groups_then_knockout(
+def plan_groups_then_knockout(
     entrants: Sequence[int],
     *,
     group_count: int,
@@ -98,7 +107,7 @@ def knockout_bracket(
     standings: Sequence[Sequence[int]], *, qualifiers_per_group: int, third_place: bool = False
 ) -> Bracket:
     """A single-elimination bracket on the top `qualifiers_per_group` of each group's standings."""
-    return single_elimination(
+    return single_elimination_bracket(
         knockout_seeds(standings, qualifiers_per_group=qualifiers_per_group),
         third_place=third_place,
     )

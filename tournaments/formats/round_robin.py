@@ -36,7 +36,9 @@ class RoundRobin:
         return tuple(pairing for round_ in self.rounds for pairing in round_.pairings)
 
 
-def round_robin(entrants: Sequence[int], *, legs: int = 1, id_prefix: str = "") -> RoundRobin:
+def round_robin_schedule(
+    entrants: Sequence[int], *, legs: int = 1, id_prefix: str = ""
+) -> RoundRobin:
     """Everyone meets everyone once per leg; `n - 1` rounds per leg (`n` for an odd field).
 
     Pairing ids are `<id_prefix>R<round>-<table>`; the tables of a round are numbered from 1.

@@ -60,7 +60,7 @@ def first_round_sources(entrants: Sequence[int], size: int) -> list[tuple[Source
     return [(source(order[i]), source(order[i + 1])) for i in range(0, size, 2)]
 
 
-def single_elimination(entrants: Sequence[int], *, third_place: bool = False) -> Bracket:
+def single_elimination_bracket(entrants: Sequence[int], *, third_place: bool = False) -> Bracket:
     """A single-elimination bracket for `entrants` in seed order (index 0 is seed 1).
 
     With `third_place`, the semifinal losers meet in `3P` (not created for two entrants, since
