@@ -1,0 +1,134 @@
+import uuid
+from typing import Any
+
+import pytest
+
+from games import services as match_services
+from games.models import Match
+from games.services import Actor
+from tournaments import services
+from tournaments.models import Fixture, Tournament
+
+pytestmark = pytest.mark.django_db
+
+ORGANIZER = Actor(user_id=None, device="admin")
+
+
+def new_tournament(format: str, entrants: int, **options: Any) -> uuid.UUID:
+    tournament = services.tournament_create(
+        name="Circolo", format=format, table_size=2, best_of=1, actor=ORGANIZER, **options
+    )
+    for number in range(1, entrants + 1):
+        services.entrant_register(
+            tournament_id=tournament.id,
+            name=f"Player {number}",
+            players=[f"Player {number}"],
+            seed=number,
+            actor=ORGANIZER,
+        )
+    return tournament.id
+
+
+def win_by_score(match_id: uuid.UUID, side: int) -> None:
+    match_services.round_start(match_id=match_id, briscola=None, actor=ORGANIZER)
+    points = [80, 40] if side == 0 else [40, 80]
+    match_services.round_points_enter(
+        match_id=match_id, round_number=1, points=points, actor=ORGANIZER
+    )
+    services.fixture_result_sync(match_id=match_id, actor=ORGANIZER)
+
+
+def open_fixtures(tournament_id: uuid.UUID) -> list[Fixture]:
+    return list(Fixture.objects.filter(tournament_id=tournament_id, status="ready"))
+
+
+def test_a_single_elimination_is_played_to_its_champion() -> None:
+    tournament_id = new_tournament("single_elimination", 4)
+
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    assert sorted(f.key for f in open_fixtures(tournament_id)) == ["R1-1", "R1-2"]
+    while fixtures := open_fixtures(tournament_id):
+        for fixture in fixtures:
+            win_by_score(fixture.match_id, side=0)
+
+    tournament = Tournament.objects.get(id=tournament_id)
+    final = Fixture.objects.get(tournament_id=tournament_id, key="R2-1")
+    assert tournament.status == "finished"
+    assert final.winner is not None
+    assert final.winner.seed == 1
+
+
+def test_matches_are_created_with_the_tournaments_rules_and_entrant_names() -> None:
+    tournament_id = new_tournament("round_robin", 3)
+
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+
+    fixtures = open_fixtures(tournament_id)
+    assert len(fixtures) == 3
+    match = Match.objects.get(id=fixtures[0].match_id)
+    assert match.best_of == 1
+    assert [s["name"] for s in match.sides] == [fixtures[0].home.name, fixtures[0].away.name]
+
+
+def test_a_corrected_result_resets_the_matches_that_followed_from_it() -> None:
+    tournament_id = new_tournament("single_elimination", 4)
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    semi = Fixture.objects.get(tournament_id=tournament_id, key="R1-1")
+    win_by_score(semi.match_id, side=0)
+    other = Fixture.objects.get(tournament_id=tournament_id, key="R1-2")
+    win_by_score(other.match_id, side=0)
+    final = Fixture.objects.get(tournament_id=tournament_id, key="R2-1", status="ready")
+
+    match_services.round_void(
+        match_id=semi.match_id, round_number=1, reason="wrong card count", actor=ORGANIZER
+    )
+    match_services.round_start(match_id=semi.match_id, briscola=None, actor=ORGANIZER)
+    match_services.round_points_enter(
+        match_id=semi.match_id, round_number=2, points=[30, 90], actor=ORGANIZER
+    )
+    services.fixture_result_sync(match_id=semi.match_id, actor=ORGANIZER)
+
+    final.refresh_from_db()
+    assert final.status == "reset"
+    new_final = Fixture.objects.get(tournament_id=tournament_id, key="R2-1", status="ready")
+    assert new_final.match_id != final.match_id
+    assert semi.away_id in (new_final.home_id, new_final.away_id)
+
+
+def test_a_withdrawal_forfeits_the_entrants_open_matches() -> None:
+    tournament_id = new_tournament("round_robin", 3)
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    leaving = Fixture.objects.filter(tournament_id=tournament_id)[0].home_id
+
+    services.entrant_withdraw(
+        tournament_id=tournament_id, entrant_id=leaving, reason="ill", actor=ORGANIZER
+    )
+
+    forfeited = Fixture.objects.filter(tournament_id=tournament_id, home_id=leaving) | (
+        Fixture.objects.filter(tournament_id=tournament_id, away_id=leaving)
+    )
+    assert all(Match.objects.get(id=f.match_id).status == "finished" for f in forfeited)
+
+
+def test_swiss_rounds_follow_each_other_until_the_configured_number() -> None:
+    tournament_id = new_tournament("swiss", 6, swiss_rounds=3)
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+
+    rounds_seen = set()
+    while fixtures := open_fixtures(tournament_id):
+        for fixture in fixtures:
+            rounds_seen.add(fixture.round)
+            win_by_score(fixture.match_id, side=1)
+
+    assert rounds_seen == {1, 2, 3}
+    assert Tournament.objects.get(id=tournament_id).status == "finished"
+
+
+def test_registration_closes_when_the_tournament_starts() -> None:
+    tournament_id = new_tournament("round_robin", 2)
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+
+    with pytest.raises(services.RegistrationClosed):
+        services.entrant_register(
+            tournament_id=tournament_id, name="Late", players=["Late"], actor=ORGANIZER
+        )

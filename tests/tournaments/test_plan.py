@@ -1,0 +1,135 @@
+"""The tournament plan on folded streams, without a database."""
+
+import pytest
+
+from tournaments import plan
+from tournaments.stream import (
+    ENTRANT_REGISTERED,
+    FIXTURE_CREATED,
+    RESULT_RECORDED,
+    SWISS_ROUND_PAIRED,
+    TOURNAMENT_CREATED,
+    TOURNAMENT_STARTED,
+    Result,
+    TournamentEvent,
+    TournamentSettings,
+    TournamentState,
+    evolve,
+    fold,
+)
+
+
+def started(format: str, entrants: int, **settings: object) -> TournamentState:
+    options = TournamentSettings(format=format, table_size=2, **settings)  # type: ignore[arg-type]
+    order = list(range(1, entrants + 1))
+    return fold(
+        [
+            TournamentEvent(TOURNAMENT_CREATED, {"name": "Club", "settings": options.to_dict()}),
+            *(TournamentEvent(ENTRANT_REGISTERED, {"entrant": e, "seed": e}) for e in order),
+            TournamentEvent(TOURNAMENT_STARTED, {"order": order}),
+        ]
+    )
+
+
+def play_all(state: TournamentState, *, home_wins: bool = True) -> TournamentState:
+    """Create and decide every fixture that becomes known, until none is left."""
+    while fixtures := plan.fixtures_to_create(state):
+        for fixture in fixtures:
+            state = record(state, fixture, fixture.home if home_wins else fixture.away)
+    return state
+
+
+def record(state: TournamentState, fixture: plan.FixtureSpec, winner: int) -> TournamentState:
+    created = TournamentEvent(
+        FIXTURE_CREATED,
+        {
+            "fixture": fixture.id,
+            "match_id": f"m-{fixture.id}",
+            "home": fixture.home,
+            "away": fixture.away,
+            "stage": fixture.stage,
+            "round": fixture.round,
+        },
+    )
+    home_won = winner == fixture.home
+    result = Result(winner, (2, 0) if home_won else (0, 2), (130, 110) if home_won else (110, 130))
+    recorded = TournamentEvent(RESULT_RECORDED, {"fixture": fixture.id, **result.to_dict()})
+    return fold([created, recorded], state)
+
+
+@pytest.mark.parametrize("entrants", [2, 3, 5, 8, 13])
+def test_single_elimination_plays_down_to_one_champion(entrants: int) -> None:
+    state = play_all(started("single_elimination", entrants))
+
+    (stage,) = plan.stages(state)
+    assert plan.is_complete(state)
+    assert stage.bracket_state is not None
+    assert stage.bracket_state.champion == 1
+    assert len(state.results) == entrants - 1
+
+
+def test_double_elimination_finishes_with_at_most_two_grand_finals() -> None:
+    state = play_all(started("double_elimination", 6), home_wins=False)
+
+    assert plan.is_complete(state)
+    assert 2 * 6 - 2 <= len(state.results) <= 2 * 6 - 1
+
+
+def test_round_robin_creates_every_pairing_at_once() -> None:
+    state = started("round_robin", 5)
+
+    fixtures = plan.fixtures_to_create(state)
+
+    assert len(fixtures) == 10
+    assert plan.is_complete(play_all(state))
+
+
+def test_swiss_rounds_are_paired_one_at_a_time_and_the_bye_counts_as_a_win() -> None:
+    state = started("swiss", 5, swiss_rounds=3)
+    for number in (1, 2, 3):
+        assert plan.swiss_round_due(state) == number
+        paired = plan.next_swiss_round(state, number)
+        state = evolve(
+            state,
+            TournamentEvent(
+                SWISS_ROUND_PAIRED,
+                {
+                    "round": number,
+                    "pairings": [[p.id, p.home, p.away] for p in paired.pairings],
+                    "bye": paired.bye,
+                },
+            ),
+        )
+        state = play_all(state)
+
+    assert plan.swiss_round_due(state) is None
+    assert plan.is_complete(state)
+    rows = plan.overall_standings(state)
+    assert sum(row.played for row in rows) == 2 * 2 * 3 + 3
+    assert sum(row.match_points for row in rows) == 2 * (2 * 3 + 3)
+
+
+def test_groups_then_knockout_builds_the_bracket_once_the_groups_are_done() -> None:
+    state = started("groups_then_knockout", 8, group_size=4, advance_per_group=2)
+    group_fixtures = plan.fixtures_to_create(state)
+    assert {f.stage for f in group_fixtures} == {"A", "B"}
+
+    state = play_all(state)
+
+    names = [stage.name for stage in plan.stages(state)]
+    assert names == ["A", "B", "knockout"]
+    assert plan.is_complete(state)
+
+
+def test_a_changed_result_resets_the_fixtures_that_followed_from_it() -> None:
+    state = started("single_elimination", 4)
+    first_round = plan.fixtures_to_create(state)
+    for fixture in first_round:
+        state = record(state, fixture, fixture.home)
+    (final,) = plan.fixtures_to_create(state)
+    state = record(state, final, final.home)
+    changed = first_round[0]
+
+    resets = plan.resets_after(state, changed.id, Result(changed.away))
+
+    assert resets == (final.id,)

@@ -1,0 +1,165 @@
+"""Tournaments: ordinary tables for names and resources, projections for everything derived.
+
+Tournament facts are events on the tournament's stream (`games.eventstore`, stream type
+"tournament"); events carry ids only. Names (entrants, players) live here so they can be erased
+without touching an event. Brackets and standings are projections rebuilt from the log.
+"""
+
+from django.db import models
+
+
+class Format(models.TextChoices):
+    SINGLE_ELIMINATION = "single_elimination"
+    DOUBLE_ELIMINATION = "double_elimination"
+    ROUND_ROBIN = "round_robin"
+    SWISS = "swiss"
+    GROUPS_THEN_KNOCKOUT = "groups_then_knockout"
+
+
+class TournamentStatus(models.TextChoices):
+    REGISTRATION = "registration"
+    IN_PROGRESS = "in_progress"
+    FINISHED = "finished"
+
+
+class Tournament(models.Model):
+    """The tournament stream folded; its id is the stream id."""
+
+    id = models.UUIDField(primary_key=True)
+    name = models.CharField(max_length=200)
+    format = models.CharField(max_length=24, choices=Format.choices)
+    table_size = models.PositiveSmallIntegerField()
+    settings = models.JSONField(
+        help_text="Match rules, format options, tables, deadlines and tie-breaks, as created."
+    )
+    status = models.CharField(
+        max_length=12, choices=TournamentStatus.choices, default=TournamentStatus.REGISTRATION
+    )
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField()
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A person. Personal data stays here; erasing it leaves every event intact."""
+
+    name = models.CharField(max_length=200)
+    erased = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return "erased player" if self.erased else self.name
+
+
+class Entrant(models.Model):
+    """A single, a pair or a trio registered in one tournament."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    name = models.CharField(max_length=200)
+    players = models.ManyToManyField(Player, through="EntrantPlayer", related_name="entries")
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    checked_in = models.BooleanField(default=False)
+    withdrawn = models.BooleanField(default=False)
+    registered_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["tournament", "seed", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EntrantPlayer(models.Model):
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT)
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["entrant", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entrant", "position"], name="tournaments_entrantplayer_position"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.entrant}"
+
+
+class Table(models.Model):
+    """A physical table of the venue: a resource matches are assigned to."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="tournaments_table_number"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"
+
+
+class FixtureStatus(models.TextChoices):
+    READY = "ready"
+    IN_PROGRESS = "in_progress"
+    FINISHED = "finished"
+    RESET = "reset"
+
+
+class Fixture(models.Model):
+    """Projection: a match the tournament created for a pairing or a bracket slot."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="fixtures")
+    key = models.CharField(max_length=40, help_text="The pairing or bracket slot id, e.g. W1-3.")
+    match_id = models.UUIDField(unique=True)
+    stage = models.CharField(max_length=40)
+    round = models.PositiveSmallIntegerField()
+    home = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="+")
+    away = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(max_length=12, choices=FixtureStatus.choices)
+    winner = models.ForeignKey(
+        Entrant, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    table = models.PositiveSmallIntegerField(null=True, blank=True)
+    scheduled_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "round", "key"]
+        indexes = [models.Index(fields=["tournament", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.get_status_display()})"
+
+
+class TournamentView(models.Model):
+    """Projection: the bracket and standings readers see, rebuilt from the log."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="view")
+    bracket = models.JSONField(default=dict)
+    standings = models.JSONField(default=list)
+    position = models.BigIntegerField(default=0, help_text="Last global position folded in.")
+
+    def __str__(self) -> str:
+        return f"view of {self.tournament}"
+
+
+class Checkpoint(models.Model):
+    """How far an asynchronous consumer has read the global log."""
+
+    name = models.CharField(max_length=60, primary_key=True)
+    position = models.BigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} @ {self.position}"

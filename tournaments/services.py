@@ -1,0 +1,599 @@
+"""Tournament services: every write appends events to the tournament's stream (and creates the
+match streams its fixtures need), then updates the inline rows in the same transaction.
+
+Plain functions with keyword-only arguments, named `<entity>_<action>`. They raise
+`TournamentError`s (codes for the API) and let the match services' errors through.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+from uuid import UUID
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import services as match_services
+from games.eventstore.api import NewEvent, append_to_stream, read_stream
+from games.models import Match
+from games.rules import RuleViolation, Table, Variant
+from games.services import Actor
+from tournaments import plan
+from tournaments.models import Entrant, EntrantPlayer, Fixture, FixtureStatus, Player, Tournament
+from tournaments.models import Table as TableRow
+from tournaments.stream import (
+    ENTRANT_CHECKED_IN,
+    ENTRANT_REGISTERED,
+    ENTRANT_WITHDREW,
+    ENTRANTS_SEEDED,
+    FIXTURE_CREATED,
+    FIXTURE_RESET,
+    FORMATS,
+    MATCH_SCHEDULED,
+    RESULT_RECORDED,
+    SWISS_ROUND_PAIRED,
+    TOURNAMENT_CREATED,
+    TOURNAMENT_FINISHED,
+    TOURNAMENT_STARTED,
+    Result,
+    TournamentEvent,
+    TournamentSettings,
+    TournamentState,
+    fold,
+)
+
+TOURNAMENT_STREAM = "tournament"
+TEAM_TABLE_SIZES = (2, 4, 6)
+PLAYERS_PER_ENTRANT = {2: 1, 4: 2, 6: 3}
+
+
+class TournamentError(RuleViolation):
+    """A tournament command that cannot be carried out; `code` says why."""
+
+    code = "tournament_error"
+
+
+class TournamentNotFound(TournamentError):
+    code = "tournament_not_found"
+
+
+class EntrantNotFound(TournamentError):
+    code = "entrant_not_found"
+
+
+class InvalidTournament(TournamentError):
+    code = "invalid_tournament"
+
+
+class RegistrationClosed(TournamentError):
+    code = "registration_closed"
+
+
+class TournamentAlreadyStarted(TournamentError):
+    code = "tournament_started"
+
+
+class TournamentNotStarted(TournamentError):
+    code = "tournament_not_started"
+
+
+class TooFewEntrants(TournamentError):
+    code = "too_few_entrants"
+
+
+class SwissRoundNotDue(TournamentError):
+    code = "swiss_round_not_due"
+
+
+class InvalidEntrant(TournamentError):
+    code = "invalid_entrant"
+
+
+# Loading and appending.
+
+
+def load_tournament(*, tournament_id: UUID) -> tuple[TournamentState, int]:
+    events = read_stream(stream_id=tournament_id)
+    if not events:
+        raise TournamentNotFound(f"there is no tournament {tournament_id}")
+    state = fold(TournamentEvent(e.event_type, e.payload) for e in events)
+    return state, events[-1].stream_version
+
+
+def append(
+    *,
+    tournament_id: UUID,
+    state: TournamentState | None,
+    version: int,
+    events: Sequence[TournamentEvent],
+    actor: Actor,
+) -> tuple[TournamentState, int]:
+    """Append the events after `version` and fold them; the inline rows follow the state."""
+    if not events:
+        assert state is not None
+        return state, version
+    appended = append_to_stream(
+        stream_id=tournament_id,
+        stream_type=TOURNAMENT_STREAM,
+        events=[NewEvent(event.type, event.payload) for event in events],
+        expected_version=version,
+        metadata=actor.metadata(),
+    )
+    new_state = fold(events, state)
+    last = appended.events[-1]
+    Tournament.objects.filter(id=tournament_id).update(
+        status=new_state.status, version=last.stream_version, updated_at=last.recorded_at
+    )
+    return new_state, last.stream_version
+
+
+def event(event_type: str, **payload: Any) -> TournamentEvent:
+    return TournamentEvent(event_type, payload)
+
+
+# Creating and registering.
+
+
+def tournament_create(
+    *,
+    name: str,
+    format: str,
+    table_size: int,
+    actor: Actor,
+    best_of: int = 3,
+    scoring: str = "rounds",
+    rounds: int | None = None,
+    variant: dict[str, Any] | None = None,
+    swiss_rounds: int | None = None,
+    group_size: int | None = None,
+    advance_per_group: int = 2,
+    legs: int = 1,
+    tables: int = 1,
+    third_place: bool = False,
+    grand_final_reset: bool = True,
+    match_minutes: int = 30,
+    no_show_minutes: int = 10,
+    automatic_rounds: bool = True,
+    tiebreaks: Sequence[str] | None = None,
+) -> Tournament:
+    if format not in FORMATS:
+        raise InvalidTournament(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
+    if table_size not in TEAM_TABLE_SIZES:
+        raise InvalidTournament("tournaments are played at tables of 2, 4 or 6")
+    if tables < 1:
+        raise InvalidTournament("a tournament needs at least one table")
+    match_services.match_format_of(scoring=scoring, best_of=best_of, rounds=rounds)
+    Table(table_size, Variant.from_dict(variant or {}))
+    settings = TournamentSettings(
+        format=format,
+        table_size=table_size,
+        best_of=best_of,
+        scoring=scoring,
+        rounds=rounds,
+        variant=variant or {},
+        swiss_rounds=swiss_rounds,
+        group_size=group_size,
+        advance_per_group=advance_per_group,
+        legs=legs,
+        tables=tables,
+        third_place=third_place,
+        grand_final_reset=grand_final_reset,
+        match_minutes=match_minutes,
+        no_show_minutes=no_show_minutes,
+        automatic_rounds=automatic_rounds,
+        tiebreaks=None if tiebreaks is None else tuple(tiebreaks),
+    )
+    plan.standings_config_for(settings)
+    tournament_id = uuid.uuid4()
+    now = timezone.now()
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            id=tournament_id,
+            name=name,
+            format=format,
+            table_size=table_size,
+            settings=settings.to_dict(),
+            created_at=now,
+            updated_at=now,
+        )
+        TableRow.objects.bulk_create(
+            TableRow(tournament=tournament, number=number) for number in range(1, tables + 1)
+        )
+        append(
+            tournament_id=tournament_id,
+            state=None,
+            version=0,
+            events=[event(TOURNAMENT_CREATED, name=name, settings=settings.to_dict())],
+            actor=actor,
+        )
+    tournament.refresh_from_db()
+    return tournament
+
+
+def entrant_register(
+    *,
+    tournament_id: UUID,
+    name: str,
+    players: Sequence[str],
+    actor: Actor,
+    seed: int | None = None,
+) -> Entrant:
+    """Register before the start; a late entry is accepted until the first match is created."""
+    with transaction.atomic():
+        state, version = load_tournament(tournament_id=tournament_id)
+        if state.started:
+            raise RegistrationClosed("the tournament has started: registration is closed")
+        needed = PLAYERS_PER_ENTRANT[state.settings.table_size]
+        if len(players) != needed:
+            raise InvalidEntrant(
+                f"an entrant at tables of {state.settings.table_size} "
+                f"has {needed} player(s), not {len(players)}"
+            )
+        if seed is not None and seed < 1:
+            raise InvalidEntrant("seeds start at 1")
+        entrant = Entrant.objects.create(
+            tournament_id=tournament_id, name=name, seed=seed, registered_at=timezone.now()
+        )
+        for position, player_name in enumerate(players):
+            player = Player.objects.create(name=player_name)
+            EntrantPlayer.objects.create(entrant=entrant, player=player, position=position)
+        append(
+            tournament_id=tournament_id,
+            state=state,
+            version=version,
+            events=[event(ENTRANT_REGISTERED, entrant=entrant.id, seed=seed)],
+            actor=actor,
+        )
+    return entrant
+
+
+def entrant_check_in(*, tournament_id: UUID, entrant_id: int, actor: Actor) -> None:
+    with transaction.atomic():
+        state, version = load_tournament(tournament_id=tournament_id)
+        record = known_entrant(state, entrant_id)
+        if record.checked_in:
+            return
+        append(
+            tournament_id=tournament_id,
+            state=state,
+            version=version,
+            events=[event(ENTRANT_CHECKED_IN, entrant=entrant_id)],
+            actor=actor,
+        )
+        Entrant.objects.filter(id=entrant_id).update(checked_in=True)
+
+
+def known_entrant(state: TournamentState, entrant_id: int) -> Any:
+    record = state.entrants.get(entrant_id)
+    if record is None:
+        raise EntrantNotFound(f"entrant {entrant_id} is not registered in this tournament")
+    return record
+
+
+def entrant_withdraw(*, tournament_id: UUID, entrant_id: int, reason: str, actor: Actor) -> None:
+    """Withdraw an entrant; the matches it still has to play are forfeited (as events)."""
+    with transaction.atomic():
+        state, version = load_tournament(tournament_id=tournament_id)
+        if known_entrant(state, entrant_id).withdrawn:
+            return
+        state, version = append(
+            tournament_id=tournament_id,
+            state=state,
+            version=version,
+            events=[event(ENTRANT_WITHDREW, entrant=entrant_id, reason=reason)],
+            actor=actor,
+        )
+        Entrant.objects.filter(id=entrant_id).update(withdrawn=True)
+        forfeit_open_fixtures(state, entrant_id, reason=reason or "withdrawn", actor=actor)
+
+
+def forfeit_open_fixtures(
+    state: TournamentState, entrant_id: int, *, reason: str, actor: Actor
+) -> None:
+    for fixture in state.fixtures.values():
+        if entrant_id not in fixture.entrants or fixture.id in state.results:
+            continue
+        match = Match.objects.filter(id=fixture.match_id).first()
+        if match is None or match.status == "finished":
+            continue
+        side = 0 if fixture.home == entrant_id else 1
+        match_services.match_forfeit(
+            match_id=UUID(fixture.match_id), side=side, reason=reason, actor=actor
+        )
+
+
+def tournament_seed(
+    *,
+    tournament_id: UUID,
+    actor: Actor,
+    method: str = "given",
+    random_seed: int | None = None,
+) -> tuple[int, ...]:
+    """Fix the seeding order: by the seeds given at registration (then registration order), or
+    shuffled from a recorded random seed."""
+    with transaction.atomic():
+        state, version = load_tournament(tournament_id=tournament_id)
+        if state.started:
+            raise TournamentAlreadyStarted("seeding is fixed once the tournament starts")
+        order = seeding_order(state, method=method, random_seed=random_seed)
+        if method == "random" and random_seed is None:
+            raise InvalidTournament("a random seeding needs its random seed")
+        append(
+            tournament_id=tournament_id,
+            state=state,
+            version=version,
+            events=[
+                event(ENTRANTS_SEEDED, order=list(order), method=method, random_seed=random_seed)
+            ],
+            actor=actor,
+        )
+        for position, entrant_id in enumerate(order, start=1):
+            Entrant.objects.filter(id=entrant_id).update(seed=position)
+    return order
+
+
+def seeding_order(
+    state: TournamentState, *, method: str, random_seed: int | None
+) -> tuple[int, ...]:
+    active = list(state.active_entrants)
+    if method == "given":
+        return tuple(sorted(active, key=lambda e: (state.entrants[e].seed or 10**9, e)))
+    if method == "random":
+        shuffled = sorted(active)
+        random.Random(random_seed).shuffle(shuffled)
+        return tuple(shuffled)
+    raise InvalidTournament(f"seeding is 'given' or 'random', not {method!r}")
+
+
+# Running the tournament.
+
+
+def tournament_start(*, tournament_id: UUID, actor: Actor) -> TournamentState:
+    with transaction.atomic():
+        state, version = load_tournament(tournament_id=tournament_id)
+        if state.started:
+            raise TournamentAlreadyStarted("the tournament has already started")
+        order = state.seeding or seeding_order(state, method="given", random_seed=None)
+        order = tuple(entrant for entrant in order if not state.entrants[entrant].withdrawn)
+        if len(order) < 2:
+            raise TooFewEntrants("a tournament needs at least two entrants to start")
+        state, version = append(
+            tournament_id=tournament_id,
+            state=state,
+            version=version,
+            events=[event(TOURNAMENT_STARTED, order=list(order))],
+            actor=actor,
+        )
+        return advance(tournament_id=tournament_id, state=state, version=version, actor=actor)
+
+
+def tournament_advance(*, tournament_id: UUID, actor: Actor) -> TournamentState:
+    with transaction.atomic():
+        state, version = load_tournament(tournament_id=tournament_id)
+        return advance(tournament_id=tournament_id, state=state, version=version, actor=actor)
+
+
+def swiss_round_publish(*, tournament_id: UUID, actor: Actor) -> TournamentState:
+    """Pair and publish the next Swiss round (the organizer's button when rounds are manual)."""
+    with transaction.atomic():
+        state, version = load_tournament(tournament_id=tournament_id)
+        if not state.started:
+            raise TournamentNotStarted("start the tournament first")
+        number = plan.swiss_round_due(state)
+        if number is None:
+            raise SwissRoundNotDue(
+                "no Swiss round can be paired now: the current round is still being played, "
+                "all rounds were played, or this is not a Swiss tournament"
+            )
+        state, version = publish_swiss_round(tournament_id, state, version, number, actor)
+        return advance(tournament_id=tournament_id, state=state, version=version, actor=actor)
+
+
+def publish_swiss_round(
+    tournament_id: UUID, state: TournamentState, version: int, number: int, actor: Actor
+) -> tuple[TournamentState, int]:
+    paired = plan.next_swiss_round(state, number)
+    return append(
+        tournament_id=tournament_id,
+        state=state,
+        version=version,
+        events=[
+            event(
+                SWISS_ROUND_PAIRED,
+                round=number,
+                pairings=[[p.id, p.home, p.away] for p in paired.pairings],
+                bye=paired.bye,
+            )
+        ],
+        actor=actor,
+    )
+
+
+def advance(
+    *, tournament_id: UUID, state: TournamentState, version: int, actor: Actor
+) -> TournamentState:
+    """Create the matches of every fixture that became known, pair the next automatic Swiss
+    round, and finish the tournament when its format is done."""
+    if not state.started or state.finished:
+        return state
+    number = plan.swiss_round_due(state)
+    if number is not None and (number == 1 or state.settings.automatic_rounds):
+        state, version = publish_swiss_round(tournament_id, state, version, number, actor)
+    created = [
+        create_fixture(tournament_id, state, spec, actor) for spec in plan.fixtures_to_create(state)
+    ]
+    state, version = append(
+        tournament_id=tournament_id, state=state, version=version, events=created, actor=actor
+    )
+    for fixture_event in created:
+        withdrawn = [
+            e
+            for e in (fixture_event.payload["home"], fixture_event.payload["away"])
+            if state.entrants[e].withdrawn
+        ]
+        for entrant_id in withdrawn:
+            forfeit_open_fixtures(state, entrant_id, reason="withdrawn", actor=actor)
+    if plan.is_complete(state):
+        state, version = append(
+            tournament_id=tournament_id,
+            state=state,
+            version=version,
+            events=[event(TOURNAMENT_FINISHED)],
+            actor=actor,
+        )
+    return state
+
+
+def fixture_match_id(tournament_id: UUID, fixture_id: str, generation: int) -> UUID:
+    """Stable per fixture and reset generation, so a retried advance creates nothing twice."""
+    return uuid.uuid5(tournament_id, f"{fixture_id}#{generation}")
+
+
+def create_fixture(
+    tournament_id: UUID, state: TournamentState, spec: plan.FixtureSpec, actor: Actor
+) -> TournamentEvent:
+    match_id = fixture_match_id(tournament_id, spec.id, state.resets)
+    names = dict(Entrant.objects.filter(id__in=(spec.home, spec.away)).values_list("id", "name"))
+    rules = state.settings.match_rules
+    match_services.match_create(
+        match_id=match_id,
+        table_size=rules["table_size"],
+        best_of=rules["best_of"],
+        scoring=rules["scoring"],
+        rounds=rules["rounds"],
+        variant=rules["variant"],
+        sides=[names.get(spec.home, str(spec.home)), names.get(spec.away, str(spec.away))],
+        actor=actor,
+    )
+    Fixture.objects.create(
+        tournament_id=tournament_id,
+        key=spec.id,
+        match_id=match_id,
+        stage=spec.stage,
+        round=spec.round,
+        home_id=spec.home,
+        away_id=spec.away,
+        status=FixtureStatus.READY,
+    )
+    return event(
+        FIXTURE_CREATED,
+        fixture=spec.id,
+        match_id=str(match_id),
+        home=spec.home,
+        away=spec.away,
+        stage=spec.stage,
+        round=spec.round,
+    )
+
+
+def fixture_result_sync(*, match_id: UUID, actor: Actor) -> bool:
+    """Bring the tournament up to date with one of its matches: record a new or changed
+    result, reset what a changed result invalidates, and advance. Idempotent; returns whether
+    anything was appended."""
+    fixture_row = Fixture.objects.filter(match_id=match_id).exclude(status="reset").first()
+    if fixture_row is None:
+        return False
+    tournament_id = fixture_row.tournament_id
+    with transaction.atomic():
+        Tournament.objects.select_for_update().filter(id=tournament_id).first()
+        state, version = load_tournament(tournament_id=tournament_id)
+        fixture = state.fixture_of_match(str(match_id))
+        match = Match.objects.get(id=match_id)
+        if fixture is None:
+            return False
+        if match.status != "finished":
+            Fixture.objects.filter(match_id=match_id).update(
+                status=FixtureStatus.IN_PROGRESS if match.status == "in_progress" else "ready"
+            )
+            return False
+        sides = (fixture.home, fixture.away)
+        new = Result(
+            winner=None if match.winner is None else sides[match.winner],
+            rounds=(match.round_wins[0], match.round_wins[1]),
+            points=(match.total_points[0], match.total_points[1]),
+            forfeit=match.forfeited_by is not None,
+        )
+        if state.results.get(fixture.id) == new:
+            return False
+        resets = plan.resets_after(state, fixture.id, new)
+        events = [
+            event(RESULT_RECORDED, fixture=fixture.id, **new.to_dict()),
+            *(
+                event(FIXTURE_RESET, fixture=reset, reason=f"the result of {fixture.id} changed")
+                for reset in resets
+            ),
+        ]
+        state, version = append(
+            tournament_id=tournament_id, state=state, version=version, events=events, actor=actor
+        )
+        Fixture.objects.filter(match_id=match_id).update(
+            status=FixtureStatus.FINISHED, winner_id=new.winner
+        )
+        Fixture.objects.filter(tournament_id=tournament_id, key__in=resets).exclude(
+            status=FixtureStatus.RESET
+        ).update(status=FixtureStatus.RESET)
+        advance(tournament_id=tournament_id, state=state, version=version, actor=actor)
+    return True
+
+
+def fixture_schedule(
+    *, tournament_id: UUID, actor: Actor, now: datetime | None = None
+) -> list[Fixture]:
+    """Give every unscheduled ready fixture a free table, a start time and a no-show deadline."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        Tournament.objects.select_for_update().filter(id=tournament_id).first()
+        state, version = load_tournament(tournament_id=tournament_id)
+        busy = {
+            f.table
+            for f in Fixture.objects.filter(
+                tournament_id=tournament_id,
+                table__isnull=False,
+                status__in=[FixtureStatus.READY, FixtureStatus.IN_PROGRESS],
+            )
+        }
+        free = [t for t in range(1, state.settings.tables + 1) if t not in busy]
+        waiting = list(
+            Fixture.objects.filter(
+                tournament_id=tournament_id, table__isnull=True, status=FixtureStatus.READY
+            ).order_by("round", "id")
+        )
+        scheduled: list[Fixture] = []
+        events = []
+        for fixture, table in zip(waiting, free, strict=False):
+            deadline = now + timedelta(minutes=state.settings.no_show_minutes)
+            events.append(
+                event(
+                    MATCH_SCHEDULED,
+                    fixture=fixture.key,
+                    table=table,
+                    scheduled_at=now.isoformat(),
+                    deadline=deadline.isoformat(),
+                )
+            )
+            fixture.table, fixture.scheduled_at, fixture.deadline = table, now, deadline
+            fixture.save(update_fields=["table", "scheduled_at", "deadline"])
+            scheduled.append(fixture)
+        append(
+            tournament_id=tournament_id, state=state, version=version, events=events, actor=actor
+        )
+    return scheduled
+
+
+def fixture_forfeit_no_show(*, match_id: UUID, actor: Actor, now: datetime | None = None) -> bool:
+    """Forfeit a scheduled match that has not started by its deadline. The side that did not
+    check in forfeits; when both or neither did, the away side (the lower seed) does."""
+    now = now or timezone.now()
+    fixture = Fixture.objects.select_related("home", "away").filter(match_id=match_id).first()
+    if fixture is None or fixture.deadline is None or fixture.deadline > now:
+        return False
+    match = Match.objects.filter(id=match_id).first()
+    if match is None or match.status != "not_started":
+        return False
+    side = 0 if fixture.away.checked_in and not fixture.home.checked_in else 1
+    match_services.match_forfeit(match_id=match_id, side=side, reason="no-show", actor=actor)
+    return True
