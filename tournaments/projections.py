@@ -1,0 +1,252 @@
+"""Asynchronous tournament projections: the bracket and standings readers see.
+
+A consumer reads the global log after its checkpoint. For each match event of a tournament's
+match it brings the tournament up to date with the result (`fixture_result_sync`, which appends
+tournament events); for each touched tournament it recomputes the view from the tournament
+stream and the match rows. Both steps are idempotent, so reading an event twice is harmless, and
+`rebuild_views` can drop and refill every view from the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+from uuid import UUID
+
+from django.db import transaction
+
+from games.eventstore.api import RecordedEvent, last_position, read_all
+from games.models import Match
+from games.projections import MATCH_STREAM
+from games.services import Actor
+from tournaments import plan, services
+from tournaments.formats.bracket import Bracket
+from tournaments.formats.resolution import BracketState
+from tournaments.models import Checkpoint, Entrant, Fixture, Tournament, TournamentView
+from tournaments.services import TOURNAMENT_STREAM, load_tournament
+from tournaments.stream import TournamentState
+
+CONSUMER = "tournaments"
+BATCH = 500
+SYSTEM = Actor(device="tournament-consumer")
+
+
+# The view of one tournament.
+
+
+def entrant_names(tournament_id: UUID) -> dict[int, str]:
+    return {
+        entrant.id: entrant.name for entrant in Entrant.objects.filter(tournament_id=tournament_id)
+    }
+
+
+def fixture_rows(tournament_id: UUID) -> dict[str, Fixture]:
+    """The live (not reset) fixture rows by key."""
+    rows = Fixture.objects.filter(tournament_id=tournament_id).exclude(status="reset")
+    return {row.key: row for row in rows}
+
+
+def match_statuses(fixtures: Iterable[Fixture]) -> dict[UUID, str]:
+    ids = [fixture.match_id for fixture in fixtures]
+    return dict(Match.objects.filter(id__in=ids).values_list("id", "status"))
+
+
+def fixture_view(
+    key: str,
+    entrants: list[int | None],
+    winner: int | None,
+    row: Fixture | None,
+    status: str,
+) -> dict[str, Any]:
+    return {
+        "key": key,
+        "match_id": None if row is None else str(row.match_id),
+        "entrants": entrants,
+        "status": status,
+        "winner": winner,
+        "table": None if row is None else row.table,
+        "scheduled_at": None
+        if row is None or row.scheduled_at is None
+        else row.scheduled_at.isoformat(),
+    }
+
+
+def status_of(row: Fixture | None, matches: dict[UUID, str], resolved: str) -> str:
+    """`finished`/`in_progress`/`ready` from the match when there is one, else the bracket's."""
+    if row is None:
+        return resolved
+    match_status = matches.get(row.match_id, "not_started")
+    return {"not_started": "ready"}.get(match_status, match_status)
+
+
+def bracket_rounds(
+    bracket: Bracket,
+    resolved: BracketState,
+    rows: dict[str, Fixture],
+    matches: dict[UUID, str],
+) -> list[dict[str, Any]]:
+    rounds = []
+    for round_ in bracket.rounds:
+        views = []
+        for slot_id in round_.slot_ids:
+            slot, state = bracket.slot(slot_id), resolved.slot(slot_id)
+            sides = [s if isinstance(s, int) else None for s in (state.home, state.away)]
+            view = fixture_view(
+                slot_id,
+                sides,
+                state.winner,
+                rows.get(slot_id),
+                status_of(rows.get(slot_id), matches, state.status.value),
+            )
+            view["winner_to"] = advance_view(slot.winner_to)
+            view["loser_to"] = advance_view(slot.loser_to)
+            views.append(view)
+        rounds.append(
+            {"number": round_.number, "section": round_.section.name.lower(), "matches": views}
+        )
+    return rounds
+
+
+def advance_view(advance: Any) -> dict[str, str] | None:
+    return None if advance is None else {"key": advance.slot, "side": advance.side}
+
+
+def league_rounds(
+    state: TournamentState, stage: plan.Stage, rows: dict[str, Fixture], matches: dict[UUID, str]
+) -> list[dict[str, Any]]:
+    by_round: dict[int, list[dict[str, Any]]] = {}
+    for fixture in stage.fixtures:
+        result = state.results.get(fixture.id)
+        row = rows.get(fixture.id)
+        by_round.setdefault(fixture.round, []).append(
+            fixture_view(
+                fixture.id,
+                [fixture.home, fixture.away],
+                None if result is None else result.winner,
+                row,
+                status_of(row, matches, "finished" if result else "pending"),
+            )
+            | {"winner_to": None, "loser_to": None}
+        )
+    byes = dict(stage.byes)
+    return [
+        {"number": number, "section": stage.name, "matches": views, "bye": byes.get(number)}
+        for number, views in sorted(by_round.items())
+    ]
+
+
+def build_view(state: TournamentState, tournament_id: UUID) -> tuple[dict[str, Any], list[Any]]:
+    """The bracket document and the standings rows of a tournament."""
+    rows = fixture_rows(tournament_id)
+    matches = match_statuses(rows.values())
+    names = entrant_names(tournament_id)
+    stages = []
+    placements: list[dict[str, int]] = []
+    for stage in plan.stages(state):
+        if stage.bracket is not None and stage.bracket_state is not None:
+            rounds = bracket_rounds(stage.bracket, stage.bracket_state, rows, matches)
+            placements = [
+                {"entrant": p.entrant, "place": p.place} for p in stage.bracket_state.placements
+            ]
+            kind = stage.bracket.kind.value
+        else:
+            rounds = league_rounds(state, stage, rows, matches)
+            kind = state.settings.format if stage.name in ("league", "swiss") else "group"
+        stages.append(
+            {"name": stage.name, "kind": kind, "complete": stage.complete, "rounds": rounds}
+        )
+    bracket = {
+        "format": state.settings.format,
+        "status": state.status,
+        "stages": stages,
+        "placements": placements,
+        "entrants": {str(k): v for k, v in names.items()},
+    }
+    standings = (
+        [
+            row.to_dict() | {"name": names.get(row.entrant, "")}
+            for row in plan.overall_standings(state)
+        ]
+        if state.started
+        else []
+    )
+    return bracket, standings
+
+
+def project_tournament(tournament_id: UUID, *, position: int) -> None:
+    state, _ = load_tournament(tournament_id=tournament_id)
+    bracket, standings = build_view(state, tournament_id)
+    TournamentView.objects.update_or_create(
+        tournament_id=tournament_id,
+        defaults={"bracket": bracket, "standings": standings, "position": position},
+    )
+
+
+# The consumer.
+
+
+def tournaments_touched(events: Iterable[RecordedEvent]) -> tuple[set[UUID], list[UUID]]:
+    """The tournaments whose streams moved, and the tournament matches that moved (in order)."""
+    tournaments: set[UUID] = set()
+    matches: list[UUID] = []
+    for recorded in events:
+        if recorded.stream_type == TOURNAMENT_STREAM:
+            tournaments.add(recorded.stream_id)
+        elif recorded.stream_type == MATCH_STREAM and recorded.stream_id not in matches:
+            matches.append(recorded.stream_id)
+    owners = dict(
+        Fixture.objects.filter(match_id__in=matches).values_list("match_id", "tournament_id")
+    )
+    tournaments.update(owners.values())
+    return tournaments, [match for match in matches if match in owners]
+
+
+def consume(*, batch: int = BATCH) -> int:
+    """Process the log after the checkpoint, one batch at a time; returns events processed."""
+    processed = 0
+    while True:
+        with transaction.atomic():
+            checkpoint, _ = Checkpoint.objects.select_for_update().get_or_create(name=CONSUMER)
+            events = read_all(
+                after=checkpoint.position,
+                limit=batch,
+                stream_types=[TOURNAMENT_STREAM, MATCH_STREAM],
+            )
+            if not events:
+                return processed
+            tournaments, matches = tournaments_touched(events)
+            for match_id in matches:
+                services.fixture_result_sync(match_id=match_id, actor=SYSTEM)
+            position = events[-1].global_position
+            for tournament_id in tournaments:
+                project_tournament(tournament_id, position=position)
+            checkpoint.position = position
+            checkpoint.save(update_fields=["position", "updated_at"])
+            processed += len(events)
+
+
+def rebuild_views() -> int:
+    """Drop every tournament view and recompute it; the checkpoint moves to the log's end."""
+    position = last_position()
+    with transaction.atomic():
+        TournamentView.objects.all().delete()
+        ids = list(Tournament.objects.values_list("id", flat=True))
+        for tournament_id in ids:
+            project_tournament(tournament_id, position=position)
+        Checkpoint.objects.update_or_create(name=CONSUMER, defaults={"position": position})
+    return len(ids)
+
+
+def verify_views() -> list[str]:
+    """Recompute every view in memory and report those that differ from the stored one."""
+    differences = []
+    for view in TournamentView.objects.all():
+        state, _ = load_tournament(tournament_id=view.tournament_id)
+        bracket, standings = build_view(state, view.tournament_id)
+        if bracket != view.bracket:
+            differences.append(f"tournament {view.tournament_id}: the bracket differs")
+        if standings != view.standings:
+            differences.append(f"tournament {view.tournament_id}: the standings differ")
+    missing = Tournament.objects.filter(view__isnull=True).values_list("id", flat=True)
+    differences.extend(f"tournament {t}: no view" for t in missing)
+    return differences
