@@ -154,6 +154,7 @@ def test_playing_random_results_eliminates_everyone_after_two_losses_but_the_cha
     state, results = play_out(bracket, random_winner(random.Random(seed)))
 
     lost = losses(state)
+    assert state.champion is not None
     assert max(lost.values()) <= 2
     assert lost[state.champion] <= 1
     finalists = set(state.slot("GF").entrants)
