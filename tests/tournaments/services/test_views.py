@@ -1,13 +1,13 @@
 import pytest
 
 from games import services as match_services
-from tournaments import projections, services
-from tournaments.models import Fixture, TournamentView
 from tests.tournaments.services.test_tournament_flow import (
     ORGANIZER,
     new_tournament,
     open_fixtures,
 )
+from tournaments import projections, services
+from tournaments.models import Fixture, TournamentView
 
 pytestmark = pytest.mark.django_db
 
