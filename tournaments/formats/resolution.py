@@ -14,7 +14,12 @@ from enum import StrEnum
 from functools import cached_property
 
 from tournaments.formats.bracket import BYE, Bracket, Bye, Known, Slot, Source, WinnerOf
-from tournaments.formats.errors import InvalidEntrant, SlotNotPlayable, WinnerNotInSlot
+from tournaments.formats.errors import (
+    InvalidEntrant,
+    SlotNotPlayable,
+    UnknownSlot,
+    WinnerNotInSlot,
+)
 
 Occupant = int | Bye | None
 """An entrant id, a bye, or `None` while the slot it comes from is undecided."""
@@ -79,7 +84,10 @@ class BracketState:
         return {state.slot_id: state for state in self.slots}
 
     def slot(self, slot_id: str) -> SlotState:
-        return self._by_id[slot_id]
+        try:
+            return self._by_id[slot_id]
+        except KeyError:
+            raise UnknownSlot(f"this bracket has no slot {slot_id!r}") from None
 
     @property
     def ready(self) -> tuple[str, ...]:
@@ -156,8 +164,10 @@ def slots_to_reset(
 
     A slot must be reset when it depends on a slot whose result changed (corrected, added or
     withdrawn) and, under the old results, it was already played or ready to be played. The
-    caller drops those slots' results (and unschedules their matches) before resolving again;
-    `new_results` may still hold their stale results, they are not looked at.
+    caller drops those slots' results (and unschedules their matches); `new_results` may still
+    hold their stale results. The old results must be valid (they were accepted before); the new
+    ones, once the reset slots are dropped, are checked like `resolve` checks them, so an
+    impossible correction raises the same errors.
     """
     changed = _changed_slots(bracket, old_results, new_results)
     affected: set[str] = set()
@@ -165,11 +175,13 @@ def slots_to_reset(
         affected.update(dependent_slots(bracket, slot_id))
     before = resolve(bracket, old_results)
     live = {SlotStatus.READY, SlotStatus.DONE}
-    return tuple(
+    reset = tuple(
         slot.id
         for slot in bracket.slots
         if slot.id in affected and before.slot(slot.id).status in live
     )
+    resolve(bracket, {slot_id: w for slot_id, w in new_results.items() if slot_id not in reset})
+    return reset
 
 
 def _changed_slots(

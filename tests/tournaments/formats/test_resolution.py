@@ -185,3 +185,16 @@ def test_after_a_correction_dropping_the_reset_slots_leaves_valid_results(
     assert set(reset) <= set(dependent_slots(bracket, corrected))
     for slot_id in set(results) - set(reset) - {corrected}:
         assert after.slot(slot_id).winner == results[slot_id]
+
+
+def test_a_correction_naming_a_winner_who_did_not_play_is_rejected() -> None:
+    bracket = eight()
+    old = {"R1-1": 1, "R1-2": 4, "R2-1": 1}
+
+    with pytest.raises(WinnerNotInSlot):
+        slots_to_reset(bracket, old, old | {"R1-1": 4})
+
+
+def test_asking_a_bracket_state_for_a_slot_it_lacks_is_rejected() -> None:
+    with pytest.raises(UnknownSlot):
+        resolve(eight(), {}).slot("GF")
