@@ -38,8 +38,9 @@ def seeding_order(size: int) -> tuple[int, ...]:
     """Seeds (from 1) in bracket order, top to bottom, for a bracket of `size` lines.
 
     Consecutive pairs are the first-round matches: for 8, `1 8 4 5 2 7 3 6` gives 1v8, 4v5,
-    2v7, 3v6. Each seed's line is split so that the seeds of every sub-bracket sum to the same
-    total: seeds 1 and 2 can only meet in the final, 1 to 4 only from the semifinals, and so on.
+    2v7, 3v6. Built by doubling: each seed's line splits into the seed and its complement
+    (`lines + 1 - seed`), so seeds 1 and 2 can only meet in the final, 1 to 4 only from the
+    semifinals, and so on.
     """
     if size < 1 or size & (size - 1):
         raise ValueError(f"a bracket size is a power of two, got {size}")
