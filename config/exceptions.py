@@ -1,8 +1,10 @@
 """Every API error as `{"code": "...", "detail": "..."}`, with its HTTP status decided here only.
 
-The rules core and the match stream raise `RuleViolation`s, the event store `EventStoreError`s;
-both carry a stable `code`. DRF's own exceptions (validation, parsing, authentication, ...) are
-reshaped to the same two fields. See docs/decisions/0005-scorer-api.md.
+The rules core, the match stream and the tournament services raise `RuleViolation`s, the
+tournament formats `FormatError`s, the standings `StandingsError`s and the event store
+`EventStoreError`s; all carry a stable `code`. DRF's own exceptions (validation, parsing,
+authentication, ...) are reshaped to the same two fields. See docs/decisions/0005-scorer-api.md
+and docs/decisions/0010-tournament-api.md.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from rest_framework.views import exception_handler, set_rollback
 
 from games.eventstore.api import EventStoreError, WrongExpectedVersion
 from games.rules import RuleViolation
+from tournaments.formats.errors import FormatError
+from tournaments.standings.errors import StandingsError
 
 API_PATH_PREFIX = "/api/"
 
@@ -31,16 +35,25 @@ CONFLICT_CODES = frozenset(
         "match_exists",
         "result_already_confirmed",
         "points_already_entered",
+        "tournament_started",
+        "tournament_not_started",
+        "registration_closed",
+        "swiss_round_not_due",
     }
 )
-"""The request was well formed and legal in general, but the match is not in a state to take it."""
+"""The request was well formed and legal in general, but the match or the tournament is not in a
+state to take it."""
+
+DOMAIN_ERRORS = (RuleViolation, FormatError, StandingsError)
+"""Errors with a stable `code` and a `detail` for people."""
 
 INVALID_INPUT = "invalid_input"
 MALFORMED_JSON = "malformed_json"
 
 
 def status_for(code: str) -> int:
-    """The HTTP status of a domain error code (the rules, the match stream, the event store)."""
+    """The HTTP status of a domain error code (the rules, the match stream, the tournaments, the
+    event store)."""
     if code.endswith("_not_found"):
         return status.HTTP_404_NOT_FOUND
     if code in CONFLICT_CODES:
@@ -56,7 +69,7 @@ def error_body(code: str, detail: str, **extra: Any) -> dict[str, Any]:
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: domain errors by code, DRF's errors reshaped, anything else 500."""
-    if isinstance(exc, RuleViolation):
+    if isinstance(exc, DOMAIN_ERRORS):
         return domain_error_response(exc.code, exc.detail)
     if isinstance(exc, WrongExpectedVersion):
         return domain_error_response(exc.code, exc.message, current_version=exc.current_version)

@@ -7,6 +7,7 @@ from config.health import healthz
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("games.api.urls")),
+    path("", include("tournaments.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-v1:schema"), name="docs"),
 ]

@@ -1,0 +1,77 @@
+"""Builders for tournament API tests: tournaments made and played through the API itself."""
+
+from typing import Any
+from uuid import UUID
+
+from rest_framework.test import APIClient
+
+from tests.games.api.builders import API, created, post, score_round
+from tournaments import projections
+
+SINGLES = {"name": "Circolo", "format": "single_elimination", "table_size": 2, "best_of": 1}
+
+
+def tournament_url(tournament_id: str | UUID, *parts: object) -> str:
+    return "/".join([f"{API}/tournaments/{tournament_id}", *map(str, parts)]) + "/"
+
+
+def entrant_url(tournament_id: str | UUID, entrant_id: int, *parts: object) -> str:
+    return tournament_url(tournament_id, "entrants", entrant_id, *parts)
+
+
+def create_tournament(client: APIClient, **fields: Any) -> dict[str, Any]:
+    """A tournament of singles, best of one round unless `fields` say otherwise."""
+    return created(post(client, f"{API}/tournaments/", {**SINGLES, **fields}))
+
+
+def register(
+    client: APIClient,
+    tournament_id: str,
+    name: str,
+    players: list[str] | None = None,
+    **fields: Any,
+) -> dict[str, Any]:
+    body = {"name": name, "players": players if players is not None else [name], **fields}
+    return created(post(client, tournament_url(tournament_id, "entrants"), body))
+
+
+def register_seeded(client: APIClient, tournament_id: str, count: int) -> list[int]:
+    """Entrants `Player 1`... seeded 1, 2...; their ids in seed order."""
+    return [
+        register(client, tournament_id, f"Player {n}", seed=n)["id"] for n in range(1, count + 1)
+    ]
+
+
+def started_tournament(client: APIClient, entrants: int, **fields: Any) -> tuple[str, list[int]]:
+    """A started tournament with `entrants` seeded singles: its id and the entrant ids."""
+    tournament_id = create_tournament(client, **fields)["id"]
+    entrant_ids = register_seeded(client, tournament_id, entrants)
+    created(post(client, tournament_url(tournament_id, "start")))
+    return tournament_id, entrant_ids
+
+
+def matches(client: APIClient, tournament_id: str, **query: Any) -> list[dict[str, Any]]:
+    response = client.get(tournament_url(tournament_id, "matches"), query)
+    assert response.status_code == 200, response.json()
+    listed: list[dict[str, Any]] = response.json()
+    return listed
+
+
+def win(client: APIClient, match: dict[str, Any], winner: int) -> None:
+    """Score the match's deciding round by points for the entrant `winner` (best of one)."""
+    home_wins = winner == match["entrants"][0]
+    score_round(client, match["id"], *((80, 40) if home_wins else (40, 80)))
+
+
+def play_round(client: APIClient, tournament_id: str, winner_of: Any) -> list[dict[str, Any]]:
+    """Play every ready match, `winner_of(match)` winning, then let the consumer catch up."""
+    ready = matches(client, tournament_id, status="ready")
+    for match in ready:
+        win(client, match, winner_of(match))
+    projections.consume()
+    return ready
+
+
+def home_wins(match: dict[str, Any]) -> int:
+    winner: int = match["entrants"][0]
+    return winner

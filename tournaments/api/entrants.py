@@ -1,0 +1,127 @@
+"""Entrants: register one, check it in, withdraw it."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.commands import REASON_MAX_LENGTH, actor_of, validated_input
+from games.api.serializers import Serializer
+from tournaments import selectors, services
+from tournaments.api.schema import (
+    ENTRANT_NOT_FOUND,
+    TOURNAMENT_NOT_FOUND,
+    VERSION_CONFLICT,
+    tournament_command_schema,
+)
+from tournaments.api.serializers import EntrantOutput
+
+NAME_MAX_LENGTH = 200
+
+
+def entrant_response(tournament_id: UUID, entrant_id: int, *, recorded: bool) -> Response:
+    """201 when the command recorded something; 200 when the entrant was already so."""
+    entrant = selectors.entrant_get(tournament_id=tournament_id, entrant_id=entrant_id)
+    return Response(
+        EntrantOutput(entrant).data,
+        status=status.HTTP_201_CREATED if recorded else status.HTTP_200_OK,
+    )
+
+
+class EntrantRegisterApi(APIView):
+    class InputSerializer(Serializer):
+        name = serializers.CharField(
+            max_length=NAME_MAX_LENGTH, help_text="The entrant's name: a player, a pair, a team."
+        )
+        players = serializers.ListField(
+            child=serializers.CharField(max_length=NAME_MAX_LENGTH),
+            help_text="The players' names: 1, 2 or 3 at tables of 2, 4 or 6.",
+        )
+        seed = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            help_text="1 for the strongest; entrants without a seed follow, in registration order.",
+        )
+
+        class Meta:
+            ref_name = "EntrantRegisterInput"
+
+    @tournament_command_schema(
+        operation_id="entrant_register",
+        summary="Register an entrant before the start",
+        request=InputSerializer,
+        response=EntrantOutput,
+        errors={
+            **TOURNAMENT_NOT_FOUND,
+            409: f"`registration_closed`: the tournament has started; {VERSION_CONFLICT}",
+            422: "`invalid_entrant`: a player count that does not fit the table, or a seed "
+            "below 1.",
+        },
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        entrant = services.entrant_register(
+            tournament_id=tournament_id,
+            name=data["name"],
+            players=data["players"],
+            seed=data.get("seed"),
+            actor=actor_of(request),
+        )
+        return entrant_response(tournament_id, entrant.id, recorded=True)
+
+
+class EntrantCheckInApi(APIView):
+    @tournament_command_schema(
+        operation_id="entrant_check_in",
+        summary="Record that an entrant is at the venue",
+        description="An entrant that checked in is not the one forfeited when a scheduled match "
+        "does not start by its deadline.",
+        request=None,
+        response=EntrantOutput,
+        errors={**ENTRANT_NOT_FOUND, 409: VERSION_CONFLICT},
+        unchanged="The entrant had checked in already: nothing recorded.",
+    )
+    def post(self, request: Request, tournament_id: UUID, entrant_id: int) -> Response:
+        before = selectors.entrant_get(tournament_id=tournament_id, entrant_id=entrant_id)
+        services.entrant_check_in(
+            tournament_id=tournament_id, entrant_id=entrant_id, actor=actor_of(request)
+        )
+        return entrant_response(tournament_id, entrant_id, recorded=not before.checked_in)
+
+
+class EntrantWithdrawApi(APIView):
+    class InputSerializer(Serializer):
+        reason = serializers.CharField(
+            max_length=REASON_MAX_LENGTH,
+            allow_blank=True,
+            default="",
+            help_text="Why the entrant leaves; recorded with the event and the forfeits.",
+        )
+
+        class Meta:
+            ref_name = "EntrantWithdrawInput"
+
+    @tournament_command_schema(
+        operation_id="entrant_withdraw",
+        summary="Withdraw an entrant",
+        description="Before the start the entrant is left out of the seeding; after it, every "
+        "match the entrant still has to play is forfeited, now or when it is created.",
+        request=InputSerializer,
+        response=EntrantOutput,
+        errors={**ENTRANT_NOT_FOUND, 409: VERSION_CONFLICT},
+        unchanged="The entrant had withdrawn already: nothing recorded.",
+    )
+    def post(self, request: Request, tournament_id: UUID, entrant_id: int) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        before = selectors.entrant_get(tournament_id=tournament_id, entrant_id=entrant_id)
+        services.entrant_withdraw(
+            tournament_id=tournament_id,
+            entrant_id=entrant_id,
+            reason=data["reason"],
+            actor=actor_of(request, reason=data["reason"]),
+        )
+        return entrant_response(tournament_id, entrant_id, recorded=not before.withdrawn)

@@ -1,0 +1,106 @@
+"""A tournament's matches: list them, and publish the next Swiss round when rounds are manual."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.commands import actor_of, validated_input
+from games.api.schema import error_responses
+from games.api.serializers import Serializer
+from tournaments import selectors, services
+from tournaments.api.schema import (
+    TAG,
+    TOURNAMENT_NOT_FOUND,
+    VERSION_CONFLICT,
+    tournament_command_schema,
+)
+from tournaments.api.serializers import FIXTURE_STATUSES, TournamentMatchOutput
+
+STAGE_MAX_LENGTH = 40
+
+
+class TournamentMatchListApi(APIView):
+    class QuerySerializer(Serializer):
+        status = serializers.ChoiceField(choices=FIXTURE_STATUSES, required=False)
+        stage = serializers.CharField(required=False, max_length=STAGE_MAX_LENGTH)
+        round = serializers.IntegerField(required=False, min_value=1)
+
+        class Meta:
+            ref_name = "TournamentMatchQuery"
+
+    @extend_schema(
+        operation_id="tournament_matches",
+        summary="The tournament's matches, in the order they were created",
+        description="Every match the tournament created, except those replaced after a "
+        "corrected result. Score them with the scorer API under /api/v1/matches/{id}/.",
+        tags=[TAG],
+        parameters=[
+            OpenApiParameter(
+                "status",
+                str,
+                enum=[str(s) for s in FIXTURE_STATUSES],
+                description="Only the matches with this status.",
+            ),
+            OpenApiParameter(
+                "stage", str, description="Only the matches of this stage, e.g. `main`, `A`."
+            ),
+            OpenApiParameter("round", int, description="Only the matches of this round."),
+        ],
+        responses={
+            200: TournamentMatchOutput(many=True),
+            **error_responses(
+                {400: "`invalid_input`: `status`, `stage` or `round`.", **TOURNAMENT_NOT_FOUND},
+                write=False,
+            ),
+        },
+    )
+    def get(self, request: Request, tournament_id: UUID) -> Response:
+        query = validated_input(self.QuerySerializer, request.query_params)
+        fixtures = selectors.tournament_fixtures(
+            tournament_id=tournament_id,
+            status=query.get("status"),
+            stage=query.get("stage"),
+            round_number=query.get("round"),
+        )
+        return Response(TournamentMatchOutput(fixtures, many=True).data)
+
+
+class SwissRoundPublishApi(APIView):
+    class OutputSerializer(Serializer):
+        round = serializers.IntegerField(help_text="The number of the round just paired.")
+        bye = serializers.IntegerField(
+            allow_null=True, help_text="The entrant that sits the round out (and wins it)."
+        )
+        matches = TournamentMatchOutput(many=True)
+
+        class Meta:
+            ref_name = "SwissRound"
+
+    @tournament_command_schema(
+        operation_id="swiss_round_publish",
+        summary="Pair and publish the next Swiss round",
+        description="For Swiss tournaments created with `automatic_rounds: false`; otherwise "
+        "each round is paired as soon as the previous one is played, and this answers 409.",
+        request=None,
+        response=OutputSerializer,
+        errors={
+            **TOURNAMENT_NOT_FOUND,
+            409: "`swiss_round_not_due` (the current round is still being played, every round "
+            "was played, or the tournament is not Swiss), `tournament_not_started`; "
+            f"{VERSION_CONFLICT}",
+        },
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        state = services.swiss_round_publish(tournament_id=tournament_id, actor=actor_of(request))
+        paired = state.swiss_rounds[-1]
+        fixtures = selectors.tournament_fixtures(
+            tournament_id=tournament_id, stage="swiss", round_number=paired.number
+        )
+        body = {"round": paired.number, "bye": paired.bye, "matches": fixtures}
+        return Response(self.OutputSerializer(body).data, status=status.HTTP_201_CREATED)

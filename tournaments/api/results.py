@@ -1,0 +1,174 @@
+"""What readers follow: the standings and the bracket, as the tournament consumer projected them
+(both lag behind the matches until it has run)."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.schema import error_responses
+from games.api.serializers import Serializer
+from tournaments import selectors
+from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND
+from tournaments.api.serializers import FormatField, TournamentStatusField
+
+PROJECTED = (
+    "Projected asynchronously from the event log: a result shows here once the tournament "
+    "consumer has read it."
+)
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": {"type": "number", "nullable": True},
+        "description": "The configured tie-breaks by name, in the configured order.",
+    }
+)
+class TiebreaksField(serializers.DictField):
+    """Values as computed: integers stay integers, Buchholz-like averages may be fractions."""
+
+
+class StandingOutput(Serializer):
+    rank = serializers.IntegerField(help_text="Entrants the tie-breaks cannot split share it.")
+    entrant = serializers.IntegerField(help_text="The entrant's id.")
+    name = serializers.CharField()
+    match_points = serializers.IntegerField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    tied = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    rounds_won = serializers.IntegerField()
+    rounds_lost = serializers.IntegerField()
+    points_for = serializers.IntegerField(help_text="Card points taken.")
+    points_against = serializers.IntegerField(help_text="Card points conceded.")
+    tiebreaks = TiebreaksField()
+
+    class Meta:
+        ref_name = "Standing"
+
+
+class StandingListApi(APIView):
+    @extend_schema(
+        operation_id="tournament_standings",
+        summary="The overall standings, best first",
+        description=f"Every stage's results together; empty before the start. {PROJECTED}",
+        tags=[TAG],
+        responses={
+            200: StandingOutput(many=True),
+            **error_responses(TOURNAMENT_NOT_FOUND, write=False),
+        },
+    )
+    def get(self, request: Request, tournament_id: UUID) -> Response:
+        rows = selectors.tournament_standings(tournament_id=tournament_id)
+        return Response(StandingOutput(rows, many=True).data)
+
+
+class AdvanceOutput(Serializer):
+    key = serializers.CharField(help_text="The bracket slot the entrant goes to.")
+    side = serializers.ChoiceField(choices=["home", "away"])
+
+    class Meta:
+        ref_name = "BracketAdvance"
+
+
+class BracketMatchOutput(Serializer):
+    key = serializers.CharField(help_text="The bracket slot or pairing, e.g. `R1-2`, `L2-1`.")
+    match_id = serializers.UUIDField(
+        allow_null=True, help_text="Null until both entrants are known and the match exists."
+    )
+    entrants = serializers.ListField(
+        child=serializers.IntegerField(allow_null=True),
+        help_text="[home, away] entrant ids; null while unknown or for a bye.",
+    )
+    status = serializers.CharField(
+        help_text="With a match: `ready`, `in_progress` or `finished`. Without one: `pending` "
+        "(entrants unknown), `walkover` (a bye), `empty`, `not_needed` (an unneeded reset)."
+    )
+    winner = serializers.IntegerField(allow_null=True)
+    table = serializers.IntegerField(allow_null=True)
+    scheduled_at = serializers.DateTimeField(allow_null=True)
+    winner_to = AdvanceOutput(allow_null=True, help_text="Where the winner goes next; null: out.")
+    loser_to = AdvanceOutput(
+        allow_null=True, help_text="Where the loser goes next; null: eliminated."
+    )
+
+    class Meta:
+        ref_name = "BracketMatch"
+
+
+class BracketRoundOutput(Serializer):
+    number = serializers.IntegerField()
+    section = serializers.CharField(
+        help_text="A bracket's `main`, `winners`, `losers`, `grand_final`, `third_place`; a "
+        "league's or group's stage name."
+    )
+    bye = serializers.IntegerField(
+        allow_null=True, help_text="Leagues and Swiss: the entrant sitting the round out."
+    )
+    matches = BracketMatchOutput(many=True)
+
+    class Meta:
+        ref_name = "BracketRound"
+
+
+class BracketStageOutput(Serializer):
+    name = serializers.CharField(
+        help_text="`bracket`, `knockout`, `league`, `swiss`, or a group's label."
+    )
+    kind = serializers.CharField(
+        help_text="`single_elimination`, `double_elimination`, `round_robin`, `swiss`, `group`."
+    )
+    complete = serializers.BooleanField()
+    rounds = BracketRoundOutput(many=True)
+
+    class Meta:
+        ref_name = "BracketStage"
+
+
+class PlacementOutput(Serializer):
+    entrant = serializers.IntegerField()
+    place = serializers.IntegerField(help_text="Entrants eliminated together share a place.")
+
+    class Meta:
+        ref_name = "Placement"
+
+
+class BracketOutput(Serializer):
+    format = FormatField()
+    status = TournamentStatusField()
+    stages = BracketStageOutput(
+        many=True, help_text="The stages known so far (a knockout once its groups are played)."
+    )
+    placements = PlacementOutput(
+        many=True, help_text="The last bracket's entrants whose final place is known, best first."
+    )
+    entrants = serializers.DictField(
+        child=serializers.CharField(), help_text="Entrant names by id."
+    )
+    champion = serializers.IntegerField(
+        allow_null=True,
+        help_text="The winner: first place of the last bracket, or for a finished league or "
+        "Swiss the entrant ranked first alone. Null until known.",
+    )
+
+    class Meta:
+        ref_name = "Bracket"
+
+
+class BracketDetailApi(APIView):
+    @extend_schema(
+        operation_id="tournament_bracket",
+        summary="The stages, their rounds and matches, and where each winner and loser goes",
+        description=PROJECTED,
+        tags=[TAG],
+        responses={200: BracketOutput, **error_responses(TOURNAMENT_NOT_FOUND, write=False)},
+    )
+    def get(self, request: Request, tournament_id: UUID) -> Response:
+        bracket = selectors.tournament_bracket(tournament_id=tournament_id)
+        return Response(BracketOutput(bracket).data)

@@ -1,0 +1,130 @@
+"""Output shapes shared by several tournament operations: tournaments, entrants and matches."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.api.serializers import Serializer, VariantField
+from tournaments.models import Entrant, Fixture, FixtureStatus, Format, TournamentStatus
+
+TIEBREAKS_HELP = "Tie-break names in order; null for the default order (decision record 0008)."
+
+
+# Named enums: the schema would otherwise name them after their fields (`status`, `format`),
+# which collide with the scorer API's.
+@extend_schema_field({"type": "string", "enum": Format.values}, component_name="TournamentFormat")
+class FormatField(serializers.CharField):
+    """A format name; the tournament services decide which names exist (422 otherwise)."""
+
+
+@extend_schema_field(
+    {"type": "string", "enum": TournamentStatus.values}, component_name="TournamentStatus"
+)
+class TournamentStatusField(serializers.CharField):
+    pass
+
+
+FIXTURE_STATUSES = [FixtureStatus.READY, FixtureStatus.IN_PROGRESS, FixtureStatus.FINISHED]
+"""The statuses a listed match can have (a reset match is never listed)."""
+
+
+@extend_schema_field(
+    {"type": "string", "enum": [str(s) for s in FIXTURE_STATUSES]},
+    component_name="TournamentMatchStatus",
+)
+class FixtureStatusField(serializers.CharField):
+    pass
+
+
+class EntrantOutput(Serializer):
+    id = serializers.IntegerField(help_text="Use it in the entrant's URLs and in results.")
+    name = serializers.CharField()
+    players = serializers.SerializerMethodField(help_text="The players' names, in seat order.")
+    seed = serializers.IntegerField(
+        allow_null=True, help_text="As given at registration; the seeding's position once seeded."
+    )
+    checked_in = serializers.BooleanField()
+    withdrawn = serializers.BooleanField()
+
+    class Meta:
+        ref_name = "Entrant"
+
+    def get_players(self, entrant: Entrant) -> list[str]:
+        return [str(membership.player) for membership in entrant.entrantplayer_set.all()]
+
+
+class TournamentOutput(Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    format = FormatField()
+    status = TournamentStatusField()
+    table_size = serializers.IntegerField(help_text="2, 4 or 6 seats at every match.")
+    best_of = serializers.IntegerField(source="settings.best_of")
+    scoring = serializers.CharField(source="settings.scoring", help_text="`rounds` or `points`.")
+    rounds = serializers.IntegerField(
+        source="settings.rounds",
+        allow_null=True,
+        help_text="The rounds of a match scored by points.",
+    )
+    variant = VariantField(source="settings.variant")
+    swiss_rounds = serializers.IntegerField(
+        source="settings.swiss_rounds",
+        allow_null=True,
+        help_text="Null: enough rounds for the field (log2 of the entrants, rounded up).",
+    )
+    group_size = serializers.IntegerField(
+        source="settings.group_size", allow_null=True, help_text="Null: groups of 4."
+    )
+    advance_per_group = serializers.IntegerField(source="settings.advance_per_group")
+    legs = serializers.IntegerField(source="settings.legs")
+    tables = serializers.IntegerField(source="settings.tables")
+    third_place = serializers.BooleanField(source="settings.third_place")
+    grand_final_reset = serializers.BooleanField(source="settings.grand_final_reset")
+    match_minutes = serializers.IntegerField(source="settings.match_minutes")
+    no_show_minutes = serializers.IntegerField(source="settings.no_show_minutes")
+    automatic_rounds = serializers.BooleanField(source="settings.automatic_rounds")
+    tiebreaks = serializers.ListField(
+        source="settings.tiebreaks",
+        child=serializers.CharField(),
+        allow_null=True,
+        help_text=TIEBREAKS_HELP,
+    )
+    entrants = EntrantOutput(many=True, help_text="Seeded first, in seed order.")
+    version = serializers.IntegerField(help_text="The tournament stream's version.")
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "Tournament"
+
+
+class TournamentMatchOutput(Serializer):
+    id = serializers.UUIDField(
+        source="match_id",
+        help_text="The match id: score it with /api/v1/matches/{id}/ and its rounds.",
+    )
+    key = serializers.CharField(help_text="The pairing or bracket slot, e.g. `R1-2`, `W2-1`.")
+    stage = serializers.CharField(
+        help_text="A bracket's section (`main`, `third_place`, `winners`, `losers`, "
+        "`grand_final`), `league`, `swiss`, or a group's label (`A`, `B`...)."
+    )
+    round = serializers.IntegerField()
+    entrants = serializers.SerializerMethodField(help_text="[home, away] entrant ids.")
+    status = FixtureStatusField(
+        help_text="As the tournament last recorded it from the match (the consumer lags)."
+    )
+    table = serializers.IntegerField(allow_null=True)
+    scheduled_at = serializers.DateTimeField(allow_null=True)
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="A match not started by then is forfeited as a no-show."
+    )
+    winner = serializers.IntegerField(
+        source="winner_id", allow_null=True, help_text="The winning entrant's id; null if none."
+    )
+
+    class Meta:
+        ref_name = "TournamentMatch"
+
+    def get_entrants(self, fixture: Fixture) -> list[int]:
+        return [fixture.home_id, fixture.away_id]

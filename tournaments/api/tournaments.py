@@ -1,0 +1,219 @@
+"""Tournaments: create one, read one, seed it, start it."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.commands import actor_of, validated_input
+from games.api.matches import MAX_PLANNED_ROUNDS
+from games.api.schema import error_responses
+from games.api.serializers import Serializer, VariantField
+from tournaments import selectors, services
+from tournaments.api.schema import (
+    TAG,
+    TOURNAMENT_NOT_FOUND,
+    VERSION_CONFLICT,
+    tournament_command_schema,
+)
+from tournaments.api.serializers import TIEBREAKS_HELP, FormatField, TournamentOutput
+
+MAX_TABLES = 500
+"""Tables are rows created with the tournament: a bound against mistakes, not a rule."""
+MAX_RANDOM_SEED = 2**63 - 1
+
+
+def tournament_response(tournament_id: UUID, *, status_code: int = status.HTTP_200_OK) -> Response:
+    tournament = selectors.tournament_get(tournament_id=tournament_id)
+    return Response(TournamentOutput(tournament).data, status=status_code)
+
+
+class TournamentCreateApi(APIView):
+    class InputSerializer(Serializer):
+        # Options left out take the services' defaults, so the defaults live in one place.
+        name = serializers.CharField(max_length=200)
+        format = FormatField(
+            help_text="`single_elimination`, `double_elimination`, `round_robin`, `swiss` or "
+            "`groups_then_knockout`."
+        )
+        table_size = serializers.IntegerField(
+            help_text="2, 4 or 6: entrants are singles, pairs or trios."
+        )
+        best_of = serializers.IntegerField(
+            required=False, help_text="1, 3 or 5 (default 3) when scoring by rounds."
+        )
+        scoring = serializers.CharField(
+            required=False,
+            help_text="`rounds` (default: best of `best_of`) or `points` (`rounds` rounds).",
+        )
+        rounds = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            min_value=1,
+            max_value=MAX_PLANNED_ROUNDS,
+            help_text="The rounds of a match when scoring by points.",
+        )
+        variant = VariantField(required=False, help_text="The match variant's options.")
+        swiss_rounds = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            min_value=1,
+            help_text="Swiss: the rounds to play (default: log2 of the entrants, rounded up).",
+        )
+        group_size = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            min_value=2,
+            help_text="Groups then knockout: entrants per group (default 4).",
+        )
+        advance_per_group = serializers.IntegerField(
+            required=False,
+            min_value=1,
+            help_text="Groups then knockout: how many of each group go on (default 2).",
+        )
+        legs = serializers.IntegerField(
+            required=False,
+            min_value=1,
+            help_text="Round robins and groups: 1 (default) or 2 (home and away).",
+        )
+        tables = serializers.IntegerField(
+            required=False,
+            max_value=MAX_TABLES,
+            help_text="The venue's tables, numbered from 1 (default 1).",
+        )
+        third_place = serializers.BooleanField(
+            required=False, help_text="Knockouts: play for third place (default false)."
+        )
+        grand_final_reset = serializers.BooleanField(
+            required=False,
+            help_text="Double elimination: a second final when the losers' side wins the first "
+            "(default true).",
+        )
+        match_minutes = serializers.IntegerField(
+            required=False, min_value=1, help_text="Planned length of a match (default 30)."
+        )
+        no_show_minutes = serializers.IntegerField(
+            required=False,
+            min_value=1,
+            help_text="A scheduled match not started this long after is forfeited (default 10).",
+        )
+        automatic_rounds = serializers.BooleanField(
+            required=False,
+            help_text="Swiss: pair each round as soon as the previous one is played (default "
+            "true); false to publish rounds with `next-round/`.",
+        )
+        tiebreaks = serializers.ListField(
+            child=serializers.CharField(max_length=40),
+            required=False,
+            allow_null=True,
+            help_text=TIEBREAKS_HELP,
+        )
+
+        class Meta:
+            ref_name = "TournamentCreateInput"
+
+    @tournament_command_schema(
+        operation_id="tournament_create",
+        summary="Create a tournament",
+        request=InputSerializer,
+        response=TournamentOutput,
+        errors={
+            422: "`invalid_tournament`, `invalid_match_format`, `invalid_variant`, "
+            "`unknown_tiebreak`, `duplicate_tiebreak`, `invalid_standings_config`.",
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        tournament = services.tournament_create(**data, actor=actor_of(request))
+        return tournament_response(tournament.id, status_code=status.HTTP_201_CREATED)
+
+
+class TournamentDetailApi(APIView):
+    @extend_schema(
+        operation_id="tournament_get",
+        summary="A tournament, its settings and its entrants",
+        tags=[TAG],
+        responses={
+            200: TournamentOutput,
+            **error_responses(TOURNAMENT_NOT_FOUND, write=False),
+        },
+    )
+    def get(self, request: Request, tournament_id: UUID) -> Response:
+        return tournament_response(tournament_id)
+
+
+class TournamentSeedApi(APIView):
+    class InputSerializer(Serializer):
+        method = serializers.CharField(
+            default="given",
+            help_text="`given`: by the seeds given at registration, then registration order; "
+            "`random`: shuffled from `random_seed`.",
+        )
+        random_seed = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            min_value=0,
+            max_value=MAX_RANDOM_SEED,
+            help_text="Needed by `random`; recorded, so the draw can be repeated and checked.",
+        )
+
+        class Meta:
+            ref_name = "TournamentSeedInput"
+
+    class OutputSerializer(Serializer):
+        order = serializers.ListField(
+            child=serializers.IntegerField(), help_text="Entrant ids, first seed first."
+        )
+        method = serializers.CharField()
+        random_seed = serializers.IntegerField(allow_null=True)
+
+        class Meta:
+            ref_name = "TournamentSeeding"
+
+    @tournament_command_schema(
+        operation_id="tournament_seed",
+        summary="Fix the seeding order before the start",
+        description="Withdrawn entrants are left out. Seeding again replaces the order.",
+        request=InputSerializer,
+        response=OutputSerializer,
+        errors={
+            **TOURNAMENT_NOT_FOUND,
+            409: f"`tournament_started`; {VERSION_CONFLICT}",
+            422: "`invalid_tournament`: an unknown method, or `random` without `random_seed`.",
+        },
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        order = services.tournament_seed(
+            tournament_id=tournament_id,
+            method=data["method"],
+            random_seed=data.get("random_seed"),
+            actor=actor_of(request),
+        )
+        body = {"order": order, "method": data["method"], "random_seed": data.get("random_seed")}
+        return Response(self.OutputSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentStartApi(APIView):
+    @tournament_command_schema(
+        operation_id="tournament_start",
+        summary="Start the tournament: close registration and create the first matches",
+        description="Entrants not seeded with `seed/` are seeded by the seeds given at "
+        "registration (then registration order); withdrawn entrants are left out.",
+        request=None,
+        response=TournamentOutput,
+        errors={
+            **TOURNAMENT_NOT_FOUND,
+            409: f"`tournament_started`; {VERSION_CONFLICT}",
+            422: "`too_few_entrants`, `invalid_format_option` (an option the format cannot "
+            "take with these entrants, e.g. three legs).",
+        },
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        services.tournament_start(tournament_id=tournament_id, actor=actor_of(request))
+        return tournament_response(tournament_id, status_code=status.HTTP_201_CREATED)

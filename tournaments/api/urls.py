@@ -1,0 +1,30 @@
+"""The tournament API's routes, included under /api/v1/ by config.urls."""
+
+from django.urls import path
+
+from tournaments.api.entrants import EntrantCheckInApi, EntrantRegisterApi, EntrantWithdrawApi
+from tournaments.api.matches import SwissRoundPublishApi, TournamentMatchListApi
+from tournaments.api.results import BracketDetailApi, StandingListApi
+from tournaments.api.tournaments import (
+    TournamentCreateApi,
+    TournamentDetailApi,
+    TournamentSeedApi,
+    TournamentStartApi,
+)
+
+TOURNAMENT = "tournaments/<uuid:tournament_id>/"
+ENTRANT = f"{TOURNAMENT}entrants/<int:entrant_id>/"
+
+urlpatterns = [
+    path("tournaments/", TournamentCreateApi.as_view(), name="tournament-create"),
+    path(TOURNAMENT, TournamentDetailApi.as_view(), name="tournament-detail"),
+    path(f"{TOURNAMENT}entrants/", EntrantRegisterApi.as_view(), name="entrant-register"),
+    path(f"{ENTRANT}check-in/", EntrantCheckInApi.as_view(), name="entrant-check-in"),
+    path(f"{ENTRANT}withdraw/", EntrantWithdrawApi.as_view(), name="entrant-withdraw"),
+    path(f"{TOURNAMENT}seed/", TournamentSeedApi.as_view(), name="tournament-seed"),
+    path(f"{TOURNAMENT}start/", TournamentStartApi.as_view(), name="tournament-start"),
+    path(f"{TOURNAMENT}next-round/", SwissRoundPublishApi.as_view(), name="swiss-round-publish"),
+    path(f"{TOURNAMENT}matches/", TournamentMatchListApi.as_view(), name="tournament-matches"),
+    path(f"{TOURNAMENT}standings/", StandingListApi.as_view(), name="tournament-standings"),
+    path(f"{TOURNAMENT}bracket/", BracketDetailApi.as_view(), name="tournament-bracket"),
+]

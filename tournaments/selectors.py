@@ -1,0 +1,126 @@
+"""Reads of tournaments, their entrants, matches, standings and bracket. Plain functions,
+keyword-only.
+
+Tournaments and entrants are read from their inline rows, which the services update in the same
+transaction as the events. The standings and the bracket are read from `TournamentView`, which
+the tournament consumer (`tournaments.projections.consume`) projects asynchronously: they lag
+behind the writes until it has run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.db.models import Prefetch, QuerySet
+
+from tournaments.models import (
+    Entrant,
+    EntrantPlayer,
+    Fixture,
+    FixtureStatus,
+    Format,
+    Tournament,
+    TournamentView,
+)
+from tournaments.services import EntrantNotFound, TournamentNotFound
+
+LEAGUE_FORMATS = (Format.ROUND_ROBIN, Format.SWISS)
+"""Formats without a bracket: the standings decide the champion."""
+
+
+def entrants_with_players() -> QuerySet[Entrant]:
+    """Entrants with their players prefetched in seat order; seeded first, in seed order."""
+    return Entrant.objects.prefetch_related(
+        Prefetch("entrantplayer_set", EntrantPlayer.objects.select_related("player"))
+    ).order_by("seed", "id")
+
+
+def tournament_get(*, tournament_id: UUID) -> Tournament:
+    tournament = (
+        Tournament.objects.prefetch_related(Prefetch("entrants", entrants_with_players()))
+        .filter(id=tournament_id)
+        .first()
+    )
+    if tournament is None:
+        raise TournamentNotFound(f"there is no tournament {tournament_id}")
+    return tournament
+
+
+def check_tournament_exists(tournament_id: UUID) -> None:
+    if not Tournament.objects.filter(id=tournament_id).exists():
+        raise TournamentNotFound(f"there is no tournament {tournament_id}")
+
+
+def entrant_get(*, tournament_id: UUID, entrant_id: int) -> Entrant:
+    entrant = entrants_with_players().filter(tournament_id=tournament_id, id=entrant_id).first()
+    if entrant is None:
+        check_tournament_exists(tournament_id)
+        raise EntrantNotFound(f"entrant {entrant_id} is not registered in this tournament")
+    return entrant
+
+
+def tournament_fixtures(
+    *,
+    tournament_id: UUID,
+    status: str | None = None,
+    stage: str | None = None,
+    round_number: int | None = None,
+) -> list[Fixture]:
+    """The tournament's matches in the order they were created; a match replaced after a
+    corrected result (status `reset`) is left out."""
+    check_tournament_exists(tournament_id)
+    fixtures = Fixture.objects.filter(tournament_id=tournament_id).exclude(
+        status=FixtureStatus.RESET
+    )
+    if status is not None:
+        fixtures = fixtures.filter(status=status)
+    if stage is not None:
+        fixtures = fixtures.filter(stage=stage)
+    if round_number is not None:
+        fixtures = fixtures.filter(round=round_number)
+    return list(fixtures.order_by("id"))
+
+
+def projected_view(tournament_id: UUID) -> TournamentView | None:
+    """The tournament's projected view; None when the consumer has not projected it yet."""
+    view = TournamentView.objects.filter(tournament_id=tournament_id).first()
+    if view is None:
+        check_tournament_exists(tournament_id)
+    return view
+
+
+def tournament_standings(*, tournament_id: UUID) -> list[dict[str, Any]]:
+    """The overall standings rows, best first; empty before the start."""
+    view = projected_view(tournament_id)
+    return [] if view is None else list(view.standings)
+
+
+def tournament_bracket(*, tournament_id: UUID) -> dict[str, Any]:
+    """The bracket document as projected, with its `champion` (null until there is one)."""
+    view = projected_view(tournament_id)
+    if view is None:
+        tournament = Tournament.objects.get(id=tournament_id)
+        return {
+            "format": tournament.format,
+            "status": tournament.status,
+            "stages": [],
+            "placements": [],
+            "entrants": {},
+            "champion": None,
+        }
+    bracket: dict[str, Any] = view.bracket
+    return {**bracket, "champion": champion_of(bracket, view.standings)}
+
+
+def champion_of(bracket: dict[str, Any], standings: list[dict[str, Any]]) -> int | None:
+    """First place of the last bracket (elimination formats and knockouts); for a league or
+    Swiss tournament once finished, the entrant ranked first alone (null on a shared first)."""
+    for placement in bracket.get("placements", []):
+        if placement["place"] == 1:
+            champion: int = placement["entrant"]
+            return champion
+    if bracket["format"] not in LEAGUE_FORMATS or bracket["status"] != "finished":
+        return None
+    first = [row["entrant"] for row in standings if row["rank"] == 1]
+    return first[0] if len(first) == 1 else None
