@@ -21,6 +21,8 @@ from tournaments.api.schema import (
 from tournaments.api.serializers import EntrantOutput
 
 NAME_MAX_LENGTH = 200
+MAX_SEED = 2**31 - 1
+"""The seed column's range; the services refuse seeds below 1 (`invalid_entrant`)."""
 
 
 def entrant_response(tournament_id: UUID, entrant_id: int, *, recorded: bool) -> Response:
@@ -44,6 +46,7 @@ class EntrantRegisterApi(APIView):
         seed = serializers.IntegerField(
             required=False,
             allow_null=True,
+            max_value=MAX_SEED,
             help_text="1 for the strongest; entrants without a seed follow, in registration order.",
         )
 

@@ -26,6 +26,8 @@ from tournaments.api.serializers import TIEBREAKS_HELP, FormatField, TournamentO
 MAX_TABLES = 500
 """Tables are rows created with the tournament: a bound against mistakes, not a rule."""
 MAX_RANDOM_SEED = 2**63 - 1
+MAX_MINUTES = 24 * 60
+"""Durations past a day are mistakes (and far ones overflow a datetime)."""
 
 
 def tournament_response(tournament_id: UUID, *, status_code: int = status.HTTP_200_OK) -> Response:
@@ -95,11 +97,15 @@ class TournamentCreateApi(APIView):
             "(default true).",
         )
         match_minutes = serializers.IntegerField(
-            required=False, min_value=1, help_text="Planned length of a match (default 30)."
+            required=False,
+            min_value=1,
+            max_value=MAX_MINUTES,
+            help_text="Planned length of a match (default 30).",
         )
         no_show_minutes = serializers.IntegerField(
             required=False,
             min_value=1,
+            max_value=MAX_MINUTES,
             help_text="A scheduled match not started this long after is forfeited (default 10).",
         )
         automatic_rounds = serializers.BooleanField(

@@ -1,0 +1,184 @@
+"""A tournament's matches, and publishing Swiss rounds by hand."""
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.games.api.builders import match_url, post, start_round
+from tests.tournaments.api.builders import (
+    create_tournament,
+    home_wins,
+    matches,
+    play_round,
+    register_seeded,
+    started_tournament,
+    tournament_url,
+    win,
+)
+from tournaments import projections
+
+MATCH_FIELDS = {
+    "id",
+    "key",
+    "stage",
+    "round",
+    "entrants",
+    "status",
+    "table",
+    "scheduled_at",
+    "deadline",
+    "winner",
+}
+
+
+def test_a_tournament_has_no_matches_before_its_start(
+    organizer: APIClient, anonymous: APIClient
+) -> None:
+    tournament_id = create_tournament(organizer)["id"]
+    register_seeded(organizer, tournament_id, 4)
+
+    assert matches(anonymous, tournament_id) == []
+
+
+def test_the_matches_of_a_started_tournament_are_scored_with_the_scorer_api(
+    organizer: APIClient, anonymous: APIClient
+) -> None:
+    tournament_id, (first, second, third, fourth) = started_tournament(organizer, 4)
+
+    listed = matches(anonymous, tournament_id)
+
+    assert [set(match) for match in listed] == [MATCH_FIELDS, MATCH_FIELDS]
+    assert [(m["key"], m["stage"], m["round"]) for m in listed] == [
+        ("R1-1", "main", 1),
+        ("R1-2", "main", 1),
+    ]
+    assert [m["entrants"] for m in listed] == [[first, fourth], [second, third]]
+    assert {m["status"] for m in listed} == {"ready"}
+    assert {m["winner"] for m in listed} == {None}
+    scorer_view = anonymous.get(match_url(listed[0]["id"])).json()
+    assert [side["name"] for side in scorer_view["sides"]] == ["Player 1", "Player 4"]
+    assert scorer_view["best_of"] == 1
+
+
+def test_matches_are_filtered_by_their_status(organizer: APIClient) -> None:
+    tournament_id, _ = started_tournament(organizer, 4, format="round_robin")
+    finished, playing, *_ = matches(organizer, tournament_id)
+    win(organizer, finished, finished["entrants"][1])
+    start_round(organizer, playing["id"], briscola=None)
+    projections.consume()
+
+    by_status = {
+        status: [m["key"] for m in matches(organizer, tournament_id, status=status)]
+        for status in ("ready", "in_progress", "finished")
+    }
+
+    assert by_status["finished"] == [finished["key"]]
+    assert by_status["in_progress"] == [playing["key"]]
+    assert len(by_status["ready"]) == 4
+    (played,) = matches(organizer, tournament_id, status="finished")
+    assert played["winner"] == finished["entrants"][1]
+
+
+def test_matches_are_filtered_by_stage_and_round(organizer: APIClient) -> None:
+    tournament_id, _ = started_tournament(organizer, 4, format="round_robin")
+
+    second_round = matches(organizer, tournament_id, stage="league", round=2)
+
+    assert len(second_round) == 2
+    assert {m["round"] for m in second_round} == {2}
+    assert matches(organizer, tournament_id, stage="A") == []
+
+
+@pytest.mark.parametrize("query", [{"status": "reset"}, {"status": "done"}, {"round": "first"}])
+def test_an_unknown_filter_value_is_invalid_input(
+    organizer: APIClient, query: dict[str, Any]
+) -> None:
+    tournament_id, _ = started_tournament(organizer, 2)
+
+    response = organizer.get(tournament_url(tournament_id, "matches"), query)
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_input"
+    assert list(response.json()["fields"]) == list(query)
+
+
+def test_a_match_replaced_after_a_corrected_result_is_not_listed(organizer: APIClient) -> None:
+    tournament_id, _ = started_tournament(organizer, 4)
+    semi, _ = play_round(organizer, tournament_id, home_wins)
+    (old_final,) = matches(organizer, tournament_id, status="ready")
+
+    post(organizer, match_url(semi["id"], "rounds", 1, "void"), {"reason": "miscounted"})
+    win(organizer, semi, semi["entrants"][1])
+    projections.consume()
+
+    listed = matches(organizer, tournament_id)
+    assert old_final["id"] not in {m["id"] for m in listed}
+    (new_final,) = [m for m in listed if m["key"] == "R2-1"]
+    assert semi["entrants"][1] in new_final["entrants"]
+
+
+SWISS = {"format": "swiss", "swiss_rounds": 2, "automatic_rounds": False}
+
+
+def test_the_next_swiss_round_is_published_once_the_current_one_is_played(
+    organizer: APIClient,
+) -> None:
+    tournament_id, _ = started_tournament(organizer, 5, **SWISS)
+    play_round(organizer, tournament_id, home_wins)
+    assert matches(organizer, tournament_id, status="ready") == []
+
+    response = post(organizer, tournament_url(tournament_id, "next-round"))
+
+    assert response.status_code == 201
+    body = response.json()
+    assert body["round"] == 2
+    assert isinstance(body["bye"], int)
+    assert len(body["matches"]) == 2
+    assert {(m["stage"], m["round"], m["status"]) for m in body["matches"]} == {
+        ("swiss", 2, "ready")
+    }
+    assert body["matches"] == matches(organizer, tournament_id, round=2)
+
+
+def test_the_next_swiss_round_is_not_due_while_the_current_one_is_played(
+    organizer: APIClient,
+) -> None:
+    tournament_id, _ = started_tournament(organizer, 4, **SWISS)
+
+    response = post(organizer, tournament_url(tournament_id, "next-round"))
+
+    assert response.status_code == 409
+    assert response.json()["code"] == "swiss_round_not_due"
+
+
+def test_no_swiss_round_is_due_after_the_last_one(organizer: APIClient) -> None:
+    tournament_id, _ = started_tournament(organizer, 4, **SWISS)
+    play_round(organizer, tournament_id, home_wins)
+    post(organizer, tournament_url(tournament_id, "next-round"))
+    play_round(organizer, tournament_id, home_wins)
+
+    response = post(organizer, tournament_url(tournament_id, "next-round"))
+
+    assert response.status_code == 409
+    assert response.json()["code"] == "swiss_round_not_due"
+    assert organizer.get(tournament_url(tournament_id)).json()["status"] == "finished"
+
+
+def test_a_tournament_that_is_not_swiss_has_no_round_to_publish(organizer: APIClient) -> None:
+    tournament_id, _ = started_tournament(organizer, 4, format="round_robin")
+
+    response = post(organizer, tournament_url(tournament_id, "next-round"))
+
+    assert response.status_code == 409
+    assert response.json()["code"] == "swiss_round_not_due"
+
+
+def test_a_round_cannot_be_published_before_the_start(organizer: APIClient) -> None:
+    tournament_id = create_tournament(organizer, **SWISS)["id"]
+    register_seeded(organizer, tournament_id, 4)
+
+    response = post(organizer, tournament_url(tournament_id, "next-round"))
+
+    assert response.status_code == 409
+    assert response.json()["code"] == "tournament_not_started"
