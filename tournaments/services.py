@@ -128,6 +128,9 @@ def append(
     Tournament.objects.filter(id=tournament_id).update(
         status=new_state.status, version=last.stream_version, updated_at=last.recorded_at
     )
+    from tournaments.tasks import consume_log_on_commit  # the tasks import this module
+
+    consume_log_on_commit()
     return new_state, last.stream_version
 
 
@@ -420,6 +423,9 @@ def advance(
     round, and finish the tournament when its format is done."""
     if not state.started or state.finished:
         return state
+    from tournaments.tasks import schedule_ready_matches_on_commit  # they import this module
+
+    schedule_ready_matches_on_commit(tournament_id=tournament_id)
     number = plan.swiss_round_due(state)
     if number is not None and (number == 1 or state.settings.automatic_rounds):
         state, version = publish_swiss_round(tournament_id, state, version, number, actor)
@@ -597,3 +603,56 @@ def fixture_forfeit_no_show(*, match_id: UUID, actor: Actor, now: datetime | Non
     side = 0 if fixture.away.checked_in and not fixture.home.checked_in else 1
     match_services.match_forfeit(match_id=match_id, side=side, reason="no-show", actor=actor)
     return True
+
+
+def fixture_table_assign(*, match_id: UUID, table: int, actor: Actor) -> list[Fixture]:
+    """Put a fixture's match at `table`. When another match waiting or being played holds that
+    table, the two swap tables; a fixture without a table keeps (or gets) its start time and
+    no-show deadline. Returns the fixtures that moved."""
+    now = timezone.now()
+    with transaction.atomic():
+        fixture = Fixture.objects.filter(match_id=match_id).first()
+        if fixture is None:
+            raise InvalidTournament(f"match {match_id} is not a match of a tournament")
+        Tournament.objects.select_for_update().filter(id=fixture.tournament_id).first()
+        state, version = load_tournament(tournament_id=fixture.tournament_id)
+        if not 1 <= table <= state.settings.tables:
+            raise InvalidTournament(f"the tables are numbered 1 to {state.settings.tables}")
+        live = [FixtureStatus.READY, FixtureStatus.IN_PROGRESS]
+        if fixture.status not in live:
+            raise InvalidTournament(f"{fixture.key} is {fixture.status}: it needs no table")
+        if fixture.table == table:
+            return []
+        others = Fixture.objects.filter(tournament_id=fixture.tournament_id, status__in=live)
+        holder = others.filter(table=table).exclude(id=fixture.id).first()
+        if holder is not None and fixture.table is None:
+            raise InvalidTournament(
+                f"table {table} is in use by {holder.key}: give {fixture.key} a table first, "
+                "or pick a free one"
+            )
+        moves = [(fixture, table)] + ([] if holder is None else [(holder, fixture.table)])
+        events = []
+        for moved, new_table in moves:
+            moved.table = new_table
+            moved.scheduled_at = moved.scheduled_at or now
+            moved.deadline = moved.deadline or now + timedelta(
+                minutes=state.settings.no_show_minutes
+            )
+            moved.save(update_fields=["table", "scheduled_at", "deadline"])
+            events.append(
+                event(
+                    MATCH_SCHEDULED,
+                    fixture=moved.key,
+                    table=new_table,
+                    scheduled_at=moved.scheduled_at.isoformat(),
+                    deadline=moved.deadline.isoformat(),
+                )
+            )
+        append(
+            tournament_id=fixture.tournament_id,
+            state=state,
+            version=version,
+            events=events,
+            actor=actor,
+        )
+    return [moved for moved, _ in moves]

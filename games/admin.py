@@ -1,0 +1,382 @@
+"""Matches in the organizer's console.
+
+Match and round rows are projections of the match streams: the admin shows them and never
+writes them. Its actions (forfeit, void a round) call the match services, so each is an event
+with the organizer as its actor. The helpers here are shared with the tournaments admin.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.db.models import Model, QuerySet, TextField
+from django.db.models.functions import Cast
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html
+
+from games import services
+from games.eventstore.api import EventStoreError
+from games.models import Match, Round
+from games.rules import RuleViolation
+from games.services import Actor
+
+if TYPE_CHECKING:
+    ModelAdmin = admin.ModelAdmin[Any]
+    TabularInline = admin.TabularInline[Any, Any]
+else:  # generic only in django-stubs
+    ModelAdmin = admin.ModelAdmin
+    TabularInline = admin.TabularInline
+
+T = TypeVar("T")
+
+SERVICE_FORM_TEMPLATE = "admin/tournaments/service_form.html"
+
+
+# Shared by every organizer's action.
+
+
+def actor_of(request: HttpRequest) -> Actor:
+    """The organizer behind an admin request, as recorded on the events it appends."""
+    return Actor(user_id=request.user.id, device="admin")
+
+
+def error_detail(exc: RuleViolation | EventStoreError) -> str:
+    return exc.detail if isinstance(exc, RuleViolation) else exc.message
+
+
+def run_service(
+    model_admin: ModelAdmin,
+    request: HttpRequest,
+    call: Callable[[], T],
+    *,
+    success: str | None = None,
+    subject: str = "",
+) -> T | None:
+    """Call a service; a refusal becomes an error message on the page, not a 500."""
+    try:
+        result = call()
+    except (RuleViolation, EventStoreError) as exc:
+        prefix = f"{subject}: " if subject else ""
+        model_admin.message_user(request, prefix + error_detail(exc), messages.ERROR)
+        return None
+    if success:
+        model_admin.message_user(request, success, messages.SUCCESS)
+    return result
+
+
+def events_url(stream_id: uuid.UUID) -> str:
+    """The event log admin, filtered to one stream."""
+    return f"{reverse('admin:eventstore_event_changelist')}?q={stream_id}"
+
+
+def events_link(stream_id: uuid.UUID) -> str:
+    return format_html('<a href="{}">Events of this stream</a>', events_url(stream_id))
+
+
+def action_form(request: HttpRequest, form_class: type[forms.Form], **kwargs: Any) -> forms.Form:
+    """An action's own form: bound once its intermediate page was submitted."""
+    if "apply" in request.POST:
+        return form_class(request.POST, **kwargs)
+    return form_class(**kwargs)
+
+
+def action_form_page(
+    model_admin: ModelAdmin,
+    request: HttpRequest,
+    *,
+    form: forms.Form,
+    objects: Sequence[Model],
+    title: str,
+    action: str,
+    help_text: str = "",
+) -> TemplateResponse:
+    """The intermediate page of an action that needs more than a click (a side, a reason)."""
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": title,
+        "help_text": help_text,
+        "opts": model_admin.model._meta,
+        "objects": objects,
+        "form": form,
+        "action": action,
+        "selected": request.POST.getlist(ACTION_CHECKBOX_NAME),
+        "select_across": request.POST.get("select_across", "0"),
+        "media": model_admin.media + form.media,
+    }
+    return TemplateResponse(request, SERVICE_FORM_TEMPLATE, context)
+
+
+class ReadOnlyProjectionAdmin(ModelAdmin):
+    """Rows derived from events: listed and viewed, never added, edited or deleted here.
+
+    Organizers still get the actions (they need the change permission): those call services.
+    """
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        # The list-level permission enables the actions; a row's page stays view-only.
+        return obj is None and super().has_change_permission(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+
+# Forms of the match actions.
+
+
+class ForfeitForm(forms.Form):
+    side = forms.TypedChoiceField(coerce=int, help_text="The side that forfeits.")
+    reason = forms.CharField(max_length=200, help_text="Recorded with the event.")
+
+    def __init__(self, *args: Any, sides: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["side"]
+        assert isinstance(field, forms.TypedChoiceField)
+        field.choices = list(enumerate(sides))
+
+
+class RoundVoidForm(forms.Form):
+    round_number = forms.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="Blank: the latest round of each match that was not voided.",
+    )
+    reason = forms.CharField(max_length=200, help_text="Recorded with the event.")
+
+
+def sides_of(match: Match) -> str:
+    return " v ".join(side["name"] for side in match.sides)
+
+
+def side_labels(matches: Sequence[Match]) -> list[str]:
+    """The sides by name for one match; by number for several."""
+    if len(matches) == 1:
+        return [f"{n}: {side['name']}" for n, side in enumerate(matches[0].sides)]
+    most = max((len(match.sides) for match in matches), default=2)
+    return [f"side {n}" for n in range(most)]
+
+
+def latest_round(match_id: uuid.UUID) -> int | None:
+    return (
+        Round.objects.filter(match_id=match_id)
+        .exclude(status="voided")
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+
+
+def forfeit_matches(
+    model_admin: ModelAdmin,
+    request: HttpRequest,
+    matches: Sequence[Match],
+    *,
+    action: str,
+    after: Callable[[Match], None] = lambda match: None,
+) -> TemplateResponse | None:
+    """The forfeit action: ask for the side and the reason, then forfeit each match."""
+    form = action_form(request, ForfeitForm, sides=side_labels(matches))
+    if not (form.is_bound and form.is_valid()):
+        return action_form_page(
+            model_admin,
+            request,
+            form=form,
+            objects=matches,
+            title="Forfeit a match",
+            action=action,
+            help_text="The other side wins the match; the rounds played so far are kept.",
+        )
+    side, reason = form.cleaned_data["side"], form.cleaned_data["reason"]
+    for match in matches:
+        done = run_service(
+            model_admin,
+            request,
+            partial(
+                services.match_forfeit,
+                match_id=match.id,
+                side=side,
+                reason=reason,
+                actor=actor_of(request),
+            ),
+            success=f"{sides_of(match)}: side {side} forfeited.",
+            subject=sides_of(match),
+        )
+        if done is not None:
+            after(match)
+    return None
+
+
+def void_rounds(
+    model_admin: ModelAdmin,
+    request: HttpRequest,
+    matches: Sequence[Match],
+    *,
+    action: str,
+    after: Callable[[Match], None] = lambda match: None,
+) -> TemplateResponse | None:
+    """The void action: ask for the round and the reason, then void it in each match."""
+    form = action_form(request, RoundVoidForm)
+    if not (form.is_bound and form.is_valid()):
+        return action_form_page(
+            model_admin,
+            request,
+            form=form,
+            objects=matches,
+            title="Void a round",
+            action=action,
+            help_text="A voided round no longer counts; the next round is dealt again.",
+        )
+    reason = form.cleaned_data["reason"]
+    for match in matches:
+        number = form.cleaned_data["round_number"] or latest_round(match.id)
+        if number is None:
+            model_admin.message_user(
+                request, f"{sides_of(match)}: no round to void.", messages.ERROR
+            )
+            continue
+        done = run_service(
+            model_admin,
+            request,
+            partial(
+                services.round_void,
+                match_id=match.id,
+                round_number=number,
+                reason=reason,
+                actor=actor_of(request),
+            ),
+            success=f"{sides_of(match)}: round {number} voided.",
+            subject=sides_of(match),
+        )
+        if done is not None:
+            after(match)
+    return None
+
+
+# The match admin.
+
+
+class RoundInline(TabularInline):
+    model = Round
+    extra = 0
+    can_delete = False
+    fields = (
+        "number",
+        "status",
+        "dealer_seat",
+        "briscola",
+        "cards_played",
+        "points",
+        "points_entered",
+        "result",
+        "replay_of",
+        "void_reason",
+        "replay",
+    )
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    @admin.display(description="cards")
+    def cards_played(self, round_: Round) -> int:
+        return len(round_.plays)
+
+    @admin.display(description="replay")
+    def replay(self, round_: Round) -> str:
+        url = reverse("api-v1:round-replay", args=[round_.match_id, round_.number])
+        return format_html('<a href="{}">tricks</a>', url)
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyProjectionAdmin):
+    list_display = (
+        "__str__",
+        "table_size",
+        "scoring",
+        "best_of",
+        "round_wins",
+        "total_points",
+        "winner_name",
+        "updated_at",
+    )
+    list_filter = ("status", "table_size", "scoring")
+    search_fields = ("id",)
+    search_help_text = "Search by a side's name, or by the match id (the full UUID)."
+    show_full_result_count = False
+    inlines = (RoundInline,)
+    readonly_fields = (
+        "id",
+        "sides_named",
+        "status",
+        "table_size",
+        "scoring",
+        "best_of",
+        "variant",
+        "first_dealer",
+        "round_wins",
+        "total_points",
+        "winner_name",
+        "forfeited_by",
+        "confirmed_by",
+        "version",
+        "last_position",
+        "created_at",
+        "updated_at",
+        "events",
+    )
+    fields = readonly_fields
+    actions = ("forfeit", "void_round")
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
+    ) -> tuple[QuerySet[Any], bool]:
+        search_term = search_term.strip()
+        if not search_term:
+            return queryset, False
+        try:
+            return queryset.filter(id=uuid.UUID(search_term)), False
+        except ValueError:
+            sides = queryset.annotate(sides_text=Cast("sides", TextField()))
+            return sides.filter(sides_text__icontains=search_term), False
+
+    @admin.display(description="sides")
+    def sides_named(self, match: Match) -> str:
+        return sides_of(match)
+
+    @admin.display(description="winner")
+    def winner_name(self, match: Match) -> str:
+        if match.winner is None:
+            return "tie" if match.status == "finished" else "-"
+        return str(match.sides[match.winner]["name"])
+
+    @admin.display(description="event log")
+    def events(self, match: Match) -> str:
+        return events_link(match.id)
+
+    @admin.action(
+        description="Forfeit the selected matches (choose the side)", permissions=["change"]
+    )
+    def forfeit(self, request: HttpRequest, queryset: QuerySet[Match]) -> TemplateResponse | None:
+        return forfeit_matches(self, request, list(queryset), action="forfeit")
+
+    @admin.action(description="Void a round of the selected matches", permissions=["change"])
+    def void_round(
+        self, request: HttpRequest, queryset: QuerySet[Match]
+    ) -> TemplateResponse | None:
+        return void_rounds(self, request, list(queryset), action="void_round")

@@ -1,0 +1,110 @@
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AbstractBaseUser
+from django.test import Client
+from django.urls import reverse
+
+from games.eventstore.api import read_stream
+from tests.tournaments.admin.builders import new_tournament, started
+from tournaments.models import Entrant, Tournament
+
+pytestmark = pytest.mark.django_db
+
+TOURNAMENT_FORM = {
+    "name": "Coppa di primavera",
+    "format": "swiss",
+    "table_size": "4",
+    "scoring": "rounds",
+    "best_of": "3",
+    "swiss_rounds": "5",
+    "advance_per_group": "2",
+    "tables": "6",
+    "no_show_minutes": "15",
+    "automatic_rounds": "on",
+    "grand_final_reset": "on",
+}
+
+
+def add_tournament(client: Client, **changes: Any) -> Any:
+    return client.post(reverse("admin:tournaments_tournament_add"), TOURNAMENT_FORM | changes)
+
+
+def test_the_add_form_creates_the_tournament_through_the_service(
+    admin_client: Client, admin_user: AbstractBaseUser
+) -> None:
+    response = add_tournament(admin_client)
+
+    tournament = Tournament.objects.get(name="Coppa di primavera")
+    assert response.status_code == 302
+    assert response.url == reverse("admin:tournaments_tournament_change", args=[tournament.id])
+    (created,) = read_stream(stream_id=tournament.id)
+    assert created.event_type == "TournamentCreated"
+    assert (created.metadata.actor_id, created.metadata.device) == (admin_user.pk, "admin")
+    settings = created.payload["settings"]
+    assert (settings["format"], settings["table_size"], settings["swiss_rounds"]) == ("swiss", 4, 5)
+    assert (settings["tables"], settings["no_show_minutes"]) == (6, 15)
+    assert settings["automatic_rounds"]
+    assert not settings["third_place"]
+    assert tournament.tables.count() == 6
+
+
+def test_the_add_form_shows_what_the_service_refuses_and_creates_nothing(
+    admin_client: Client,
+) -> None:
+    response = add_tournament(admin_client, scoring="points", rounds="")
+
+    assert response.status_code == 200
+    assert "scoring by points needs the number of rounds" in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_the_add_form_lists_every_option_of_a_tournament(admin_client: Client) -> None:
+    form = admin_client.get(reverse("admin:tournaments_tournament_add")).context["adminform"].form
+
+    assert set(TOURNAMENT_FORM) | {"rounds", "group_size", "third_place"} == set(form.fields)
+
+
+def test_adding_an_entrant_registers_it_through_the_service(admin_client: Client) -> None:
+    tournament_id = new_tournament("single_elimination", 0, table_size=4)
+    url = reverse("admin:tournaments_entrant_add")
+
+    page = admin_client.get(url, {"tournament": str(tournament_id)})
+    response = admin_client.post(
+        url,
+        {"tournament": str(tournament_id), "name": "I Leoni", "players": "Ada ; Bruno", "seed": ""},
+    )
+
+    assert page.context["adminform"].form.initial["tournament"] == str(tournament_id)
+    entrant = Entrant.objects.get(tournament_id=tournament_id)
+    assert response.status_code == 302
+    assert [str(player) for player in entrant.players.order_by("entrantplayer__position")] == [
+        "Ada",
+        "Bruno",
+    ]
+    assert read_stream(stream_id=tournament_id)[-1].event_type == "EntrantRegistered"
+
+
+def test_an_entrant_the_service_refuses_is_an_error_on_the_form(admin_client: Client) -> None:
+    tournament_id = new_tournament("single_elimination", 0, table_size=4)
+
+    response = admin_client.post(
+        reverse("admin:tournaments_entrant_add"),
+        {"tournament": str(tournament_id), "name": "Solo", "players": "Ada"},
+    )
+
+    assert response.status_code == 200
+    assert "has 2 player(s), not 1" in response.content.decode()
+    assert not Entrant.objects.exists()
+
+
+def test_a_started_tournament_is_not_offered_for_new_entrants(admin_client: Client) -> None:
+    tournament_id = started()
+
+    response = admin_client.post(
+        reverse("admin:tournaments_entrant_add"),
+        {"tournament": str(tournament_id), "name": "Late", "players": "Late"},
+    )
+
+    assert response.status_code == 200
+    assert "tournament" in response.context["adminform"].form.errors

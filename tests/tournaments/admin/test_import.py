@@ -1,0 +1,97 @@
+import uuid
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from games.eventstore.api import read_stream
+from tests.tournaments.admin.builders import new_tournament, started
+from tournaments.forms import parse_entrant_lines
+from tournaments.models import Entrant, Player
+
+pytestmark = pytest.mark.django_db
+
+
+def upload(client: Client, tournament_id: uuid.UUID, text: str) -> Any:
+    url = reverse("admin:tournaments_tournament_import_entrants", args=[tournament_id])
+    return client.post(url, {"file": SimpleUploadedFile("entrants.csv", text.encode())})
+
+
+def test_a_valid_file_registers_every_entrant_through_the_service(admin_client: Client) -> None:
+    tournament_id = new_tournament("round_robin", 0, table_size=4)
+    text = 'name,players,seed\nI Leoni,Ada;Bruno,2\n\n"Rossi, padre e figlio",Carlo; Dario,\n'
+
+    response = upload(admin_client, tournament_id, text)
+
+    assert response.status_code == 302
+    entrants = Entrant.objects.filter(tournament_id=tournament_id).order_by("id")
+    assert [(e.name, e.seed) for e in entrants] == [("I Leoni", 2), ("Rossi, padre e figlio", None)]
+    assert [p.name for p in Player.objects.order_by("id")] == ["Ada", "Bruno", "Carlo", "Dario"]
+    registered = [
+        e for e in read_stream(stream_id=tournament_id) if e.event_type != "TournamentCreated"
+    ]
+    assert [e.event_type for e in registered] == ["EntrantRegistered", "EntrantRegistered"]
+    assert {e.metadata.device for e in registered} == {"admin"}
+
+
+def test_a_badly_formed_line_imports_nothing_and_names_its_line(admin_client: Client) -> None:
+    tournament_id = new_tournament("round_robin", 0)
+    text = "name,players,seed\nAda,Ada,1\nBruno,Bruno,first\nCarlo\n"
+
+    response = upload(admin_client, tournament_id, text)
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "line 3: the seed is a whole number from 1, not &#x27;first&#x27;" in page
+    assert "line 4: expected the columns name,players,seed, found 1 column(s)" in page
+    assert "Nothing was imported" in page
+    assert not Entrant.objects.filter(tournament_id=tournament_id).exists()
+
+
+def test_a_line_the_service_refuses_rolls_back_the_lines_before_it(admin_client: Client) -> None:
+    tournament_id = new_tournament("round_robin", 0, table_size=4)
+    text = "I Leoni,Ada;Bruno,1\nSolo,Carlo,2\n"
+
+    response = upload(admin_client, tournament_id, text)
+
+    assert response.status_code == 200
+    assert "line 2: an entrant at tables of 4 has 2 player(s), not 1" in response.content.decode()
+    assert not Entrant.objects.filter(tournament_id=tournament_id).exists()
+    assert not Player.objects.exists()
+    assert [e.event_type for e in read_stream(stream_id=tournament_id)] == ["TournamentCreated"]
+
+
+def test_a_started_tournament_takes_no_import(admin_client: Client) -> None:
+    tournament_id = started()
+
+    response = upload(admin_client, tournament_id, "Late,Late,\n")
+
+    assert "line 1: the tournament has started: registration is closed" in response.content.decode()
+    assert Entrant.objects.filter(tournament_id=tournament_id).count() == 4
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("Ada,,1", "line 1: players are names separated by ';'; none may be empty"),
+        (",Ada,1", "line 1: the name is empty"),
+        ("Ada,Ada,1\nBea,Bea,1", "line 2: the seed 1 is also on line 1"),
+        ("Ada,Ada,\nAda,Ada,", "line 2: the name Ada is also on line 1"),
+        ("Ada,Ada;;Bea,", "line 1: players are names separated by ';'; none may be empty"),
+        ("name,players,seed\n", "the file has no entrants"),
+        ("Ada,Ada,0", "line 1: the seed is a whole number from 1, not '0'"),
+    ],
+)
+def test_each_bad_line_is_reported_with_its_number(text: str, error: str) -> None:
+    _, errors = parse_entrant_lines(text)
+
+    assert error in errors
+
+
+def test_the_import_page_loads(admin_client: Client) -> None:
+    tournament_id = new_tournament()
+    url = reverse("admin:tournaments_tournament_import_entrants", args=[tournament_id])
+
+    assert admin_client.get(url).status_code == 200

@@ -1,0 +1,103 @@
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.tournaments.admin.builders import ready_fixtures, started, win_by_points
+from tournaments import projections
+from tournaments.models import Entrant, TournamentView
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "tournaments_tournament_changelist",
+        "tournaments_tournament_add",
+        "tournaments_entrant_changelist",
+        "tournaments_entrant_add",
+        "tournaments_fixture_changelist",
+        "games_match_changelist",
+    ],
+)
+def test_the_organizers_pages_load_for_a_superuser(admin_client: Client, name: str) -> None:
+    started()
+
+    assert admin_client.get(reverse(f"admin:{name}")).status_code == 200
+
+
+def test_a_tournaments_page_shows_its_standings_and_its_bracket(admin_client: Client) -> None:
+    tournament_id = started("single_elimination", 4)
+    first = ready_fixtures(tournament_id)[0]
+    win_by_points(first.match_id)
+    projections.consume()
+
+    response = admin_client.get(
+        reverse("admin:tournaments_tournament_change", args=[tournament_id])
+    )
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Standings" in page
+    assert "Bracket" in page
+    assert next(row["name"] for row in response.context["standings"]) == first.home.name
+    (stage,) = response.context["bracket"]
+    assert [column["title"] for column in stage["rounds"]] == ["Semi-finals", "Final"]
+    played = next(m for m in stage["rounds"][0]["matches"] if m["key"] == first.key)
+    assert [side["won"] for side in played["sides"]] == [True, False]
+    assert first.home.name in page
+    assert "to be decided" in page
+    assert f"?q={tournament_id}" in page
+    assert f"/api/v1/tournaments/{tournament_id}/bracket/" in page
+
+
+def test_a_tournament_without_a_view_gets_one_when_its_page_is_opened(
+    admin_client: Client,
+) -> None:
+    tournament_id = started("swiss", 4, swiss_rounds=2)
+    TournamentView.objects.filter(tournament_id=tournament_id).delete()
+
+    response = admin_client.get(
+        reverse("admin:tournaments_tournament_change", args=[tournament_id])
+    )
+
+    assert response.status_code == 200
+    assert TournamentView.objects.filter(tournament_id=tournament_id).exists()
+    assert len(response.context["standings"]) == 4
+    assert response.context["bracket"][0]["rounds"][0]["title"] == "Round 1"
+
+
+def test_derived_rows_are_read_only_in_the_admin(admin_client: Client) -> None:
+    tournament_id = started()
+    entrant = Entrant.objects.filter(tournament_id=tournament_id)[0]
+    fixture = ready_fixtures(tournament_id)[0]
+    pages = [
+        reverse("admin:tournaments_tournament_change", args=[tournament_id]),
+        reverse("admin:tournaments_entrant_change", args=[entrant.pk]),
+        reverse("admin:tournaments_fixture_change", args=[fixture.pk]),
+        reverse("admin:games_match_change", args=[fixture.match_id]),
+    ]
+
+    for page in pages:
+        viewed = admin_client.get(page)
+        assert viewed.status_code == 200
+        assert not viewed.context["has_change_permission"]
+        assert admin_client.post(page, {"name": "Tampered"}).status_code == 403
+    assert admin_client.get(reverse("admin:games_match_add")).status_code == 403
+    assert admin_client.get(reverse("admin:tournaments_fixture_add")).status_code == 403
+    delete = reverse("admin:tournaments_tournament_delete", args=[tournament_id])
+    assert admin_client.post(delete, {"post": "yes"}).status_code == 403
+
+
+def test_a_matchs_page_shows_its_rounds_and_links_to_its_events(admin_client: Client) -> None:
+    tournament_id = started()
+    fixture = ready_fixtures(tournament_id)[0]
+    win_by_points(fixture.match_id)
+
+    response = admin_client.get(reverse("admin:games_match_change", args=[fixture.match_id]))
+
+    page = response.content.decode()
+    assert f"?q={fixture.match_id}" in page
+    assert f"/api/v1/matches/{fixture.match_id}/rounds/1/replay/" in page
+    (rounds,) = response.context["inline_admin_formsets"]
+    assert len(rounds.formset.forms) == 1

@@ -1,0 +1,772 @@
+"""The organizer's console: tournaments, entrants and fixtures.
+
+The rows here are names and projections of the tournament streams, so the admin never writes
+them. Creating a tournament, registering, importing, seeding, starting, pairing a Swiss round,
+checking in, withdrawing, moving tables, forfeiting and voiding all call services, which append
+events with the organizer as their actor; a refusal is shown as an error message. The event log
+itself is read-only (`games.eventstore.admin`); every page links to its stream's events.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Model, QuerySet
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html, format_html_join
+
+from games.admin import (
+    ModelAdmin,
+    ReadOnlyProjectionAdmin,
+    action_form,
+    action_form_page,
+    actor_of,
+    error_detail,
+    events_link,
+    events_url,
+    forfeit_matches,
+    run_service,
+    void_rounds,
+)
+from games.eventstore.api import EventStoreError, last_position
+from games.models import Match
+from games.rules import RuleViolation
+from tournaments import projections, services
+from tournaments.forms import (
+    EntrantImportForm,
+    EntrantRegisterForm,
+    TableAssignForm,
+    TournamentCreateForm,
+    WithdrawForm,
+    entrants_import,
+)
+from tournaments.models import Entrant, Fixture, Tournament, TournamentStatus, TournamentView
+
+if TYPE_CHECKING:
+    TabularInline = admin.TabularInline[Any, Any]
+else:  # generic only in django-stubs
+    TabularInline = admin.TabularInline
+
+RANDOM_SEED_LIMIT = 1_000_000
+
+
+# The bracket and standings, from the tournament's view.
+
+
+def refresh_view(tournament_id: UUID) -> TournamentView:
+    """Recompute one tournament's view now, as the consumer would."""
+    position = last_position()
+    projections.project_tournament(tournament_id, position=position)
+    return TournamentView.objects.get(tournament_id=tournament_id)
+
+
+def view_of(tournament: Tournament) -> TournamentView:
+    view = TournamentView.objects.filter(tournament=tournament).first()
+    return view if view is not None else refresh_view(tournament.id)
+
+
+def round_title(section: str, number: int, last: int) -> str:
+    if section == "main":
+        from_the_end = last - number
+        names = ("Final", "Semi-finals", "Quarter-finals")
+        return names[from_the_end] if from_the_end < len(names) else f"Round {number}"
+    titles = {
+        "winners": f"Winners round {number}",
+        "losers": f"Losers round {number}",
+        "grand_final": "Grand final" if number == 1 else "Grand final reset",
+        "third_place": "Third place",
+    }
+    return titles.get(section, f"Round {number}")
+
+
+def bracket_columns(bracket: dict[str, Any]) -> list[dict[str, Any]]:
+    """The bracket document as the template draws it: stages of round columns, names resolved."""
+    names: dict[str, str] = bracket.get("entrants", {})
+    fixtures_url = reverse("admin:tournaments_fixture_changelist")
+
+    def name(entrant: int | None) -> str:
+        return "to be decided" if entrant is None else names.get(str(entrant), f"#{entrant}")
+
+    stages = []
+    for stage in bracket.get("stages", []):
+        last_of: dict[str, int] = {}
+        for round_ in stage["rounds"]:
+            last_of[round_["section"]] = max(last_of.get(round_["section"], 0), round_["number"])
+        columns = []
+        for round_ in stage["rounds"]:
+            matches = [
+                {
+                    "key": match["key"],
+                    "status": match["status"],
+                    "table": match["table"],
+                    "url": None
+                    if match["match_id"] is None
+                    else f"{fixtures_url}?match_id={match['match_id']}",
+                    "sides": [
+                        {
+                            "name": name(entrant),
+                            "known": entrant is not None,
+                            "won": entrant is not None and entrant == match["winner"],
+                        }
+                        for entrant in match["entrants"]
+                    ],
+                }
+                for match in round_["matches"]
+            ]
+            bye = round_.get("bye")
+            columns.append(
+                {
+                    "title": round_title(
+                        round_["section"], round_["number"], last_of[round_["section"]]
+                    ),
+                    "matches": matches,
+                    "bye": None if bye is None else name(bye),
+                }
+            )
+        stages.append(
+            {
+                "name": stage["name"],
+                "kind": stage["kind"].replace("_", " "),
+                "complete": stage["complete"],
+                "rounds": columns,
+            }
+        )
+    return stages
+
+
+def standings_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[dict[str, Any]]]:
+    """The tie-break names (the columns after the fixed ones) and the rows with their values."""
+    tiebreaks = list(rows[0]["tiebreaks"]) if rows else []
+    return tiebreaks, [
+        row | {"tiebreak_values": [row["tiebreaks"].get(name) for name in tiebreaks]}
+        for row in rows
+    ]
+
+
+# Adding through a service instead of saving a model form.
+
+
+class ServiceAddAdmin(ReadOnlyProjectionAdmin):
+    """A read-only admin whose add page is a plain form handed to a service."""
+
+    add_form_class: type[forms.Form]
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return ModelAdmin.has_add_permission(self, request)
+
+    def add_form_initial(self, request: HttpRequest) -> dict[str, Any]:
+        return {}
+
+    def create(self, request: HttpRequest, form: Any) -> Model:
+        raise NotImplementedError
+
+    def add_view(
+        self,
+        request: HttpRequest,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        data = request.POST if request.method == "POST" else None
+        form = self.add_form_class(data, initial=self.add_form_initial(request))
+        if form.is_bound and form.is_valid():
+            try:
+                created = self.create(request, form)
+            except (RuleViolation, EventStoreError) as exc:
+                form.add_error(None, error_detail(exc))
+            else:
+                self.log_addition(request, created, [{"added": {}}])
+                self.message_user(request, f"{created} was added.", messages.SUCCESS)
+                if "_addanother" in request.POST:
+                    return HttpResponseRedirect(request.path)
+                return HttpResponseRedirect(self.change_url(created))
+        fieldsets = getattr(form, "fieldsets", ((None, {"fields": list(form.fields)}),))
+        # The admin's helpers take any form at run time; the stubs ask for a ModelForm.
+        adminform = helpers.AdminForm(
+            form,  # type: ignore[arg-type]
+            list(fieldsets),
+            {},
+            model_admin=self,
+        )
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Add {self.opts.verbose_name}",
+            "subtitle": None,
+            "adminform": adminform,
+            "object_id": None,
+            "original": None,
+            "is_popup": False,
+            "to_field": None,
+            "media": self.media + adminform.media,
+            "inline_admin_formsets": [],
+            "errors": helpers.AdminErrorList(form, []),  # type: ignore[arg-type]
+            "preserved_filters": self.get_preserved_filters(request),
+            "show_save_and_continue": False,
+            **(extra_context or {}),
+        }
+        return self.render_change_form(request, context, add=True, form_url=form_url)
+
+    def change_url(self, obj: Model) -> str:
+        return reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[obj.pk])
+
+
+# Tournaments.
+
+
+class EntrantInline(TabularInline):
+    model = Entrant
+    extra = 0
+    can_delete = False
+    show_change_link = True
+    fields = ("name", "players_named", "seed", "checked_in", "withdrawn", "registered_at")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    @admin.display(description="players")
+    def players_named(self, entrant: Entrant) -> str:
+        return players_of(entrant)
+
+
+def players_of(entrant: Entrant) -> str:
+    return ", ".join(str(player) for player in entrant.players.order_by("entrantplayer__position"))
+
+
+Operation = Callable[["TournamentAdmin", HttpRequest, Tournament], None]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(ServiceAddAdmin):
+    add_form_class = TournamentCreateForm
+    list_display = ("name", "format", "table_size", "status", "entrant_count", "created_at")
+    list_filter = ("status", "format", "table_size")
+    search_fields = ("name",)
+    inlines = (EntrantInline,)
+    readonly_fields = (
+        "name",
+        "format",
+        "table_size",
+        "status",
+        "settings_listed",
+        "version",
+        "created_at",
+        "updated_at",
+        "events",
+    )
+    fields = readonly_fields
+    actions = ("seed_given", "seed_random", "start", "publish_swiss_round", "schedule")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
+        tournaments: QuerySet[Tournament] = super().get_queryset(request)
+        return tournaments.annotate(entrants_registered=Count("entrants"))
+
+    @admin.display(description="entrants", ordering="entrants_registered")
+    def entrant_count(self, tournament: Tournament) -> int:
+        return int(getattr(tournament, "entrants_registered", 0))
+
+    @admin.display(description="settings")
+    def settings_listed(self, tournament: Tournament) -> str:
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "", "<li>{}: {}</li>", sorted((k, str(v)) for k, v in tournament.settings.items())
+            ),
+        )
+
+    @admin.display(description="event log")
+    def events(self, tournament: Tournament) -> str:
+        return events_link(tournament.id)
+
+    def create(self, request: HttpRequest, form: TournamentCreateForm) -> Tournament:
+        return services.tournament_create(**form.service_arguments(), actor=actor_of(request))
+
+    # The change page: the console of one tournament.
+
+    def get_urls(self) -> list[URLPattern]:
+        wrap = self.admin_site.admin_view
+        return [
+            path(
+                "<path:object_id>/run/<str:operation>/",
+                wrap(self.run_view),
+                name="tournaments_tournament_run",
+            ),
+            path(
+                "<path:object_id>/import-entrants/",
+                wrap(self.import_view),
+                name="tournaments_tournament_import_entrants",
+            ),
+            *super().get_urls(),
+        ]
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        tournament = self.get_object(request, unquote(object_id))
+        context = {} if tournament is None else self.console(request, tournament)
+        return super().change_view(request, object_id, form_url, context | (extra_context or {}))
+
+    def console(self, request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+        view = view_of(tournament)
+        tiebreaks, standings = standings_table(view.standings)
+        filtered = f"?tournament__id__exact={tournament.id}"
+        return {
+            "standings": standings,
+            "tiebreaks": tiebreaks,
+            "bracket": bracket_columns(view.bracket),
+            "operations": self.operations_for(tournament)
+            if self.has_change_permission(request)
+            else [],
+            "links": [
+                ("Event log", events_url(tournament.id)),
+                ("Entrants", reverse("admin:tournaments_entrant_changelist") + filtered),
+                ("Fixtures", reverse("admin:tournaments_fixture_changelist") + filtered),
+                (
+                    "Add an entrant",
+                    f"{reverse('admin:tournaments_entrant_add')}?tournament={tournament.id}",
+                ),
+                (
+                    "Import entrants (CSV)",
+                    reverse("admin:tournaments_tournament_import_entrants", args=[tournament.id]),
+                ),
+                ("Bracket (API)", reverse("api-v1:tournament-bracket", args=[tournament.id])),
+                ("Standings (API)", reverse("api-v1:tournament-standings", args=[tournament.id])),
+            ],
+        }
+
+    def operations_for(self, tournament: Tournament) -> list[dict[str, str]]:
+        names = {
+            TournamentStatus.REGISTRATION: ["seed_given", "seed_random", "start"],
+            TournamentStatus.IN_PROGRESS: ["schedule", "publish_swiss_round", "refresh"],
+            TournamentStatus.FINISHED: ["refresh"],
+        }[TournamentStatus(tournament.status)]
+        if tournament.format != "swiss":
+            names = [name for name in names if name != "publish_swiss_round"]
+        return [
+            {
+                "name": name,
+                "label": OPERATION_LABELS[name],
+                "url": reverse("admin:tournaments_tournament_run", args=[tournament.id, name]),
+            }
+            for name in names
+        ]
+
+    def run_view(self, request: HttpRequest, object_id: str, operation: str) -> HttpResponse:
+        """A console button: one operation on one tournament, then back to its page."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        tournament = self.get_object(request, unquote(object_id))
+        run = OPERATIONS.get(operation)
+        if tournament is None or run is None:
+            raise Http404("no such tournament or operation")
+        run(self, request, tournament)
+        return HttpResponseRedirect(self.change_url(tournament))
+
+    def import_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """Register the entrants of a CSV file: all its lines, or none."""
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        tournament = self.get_object(request, unquote(object_id))
+        if tournament is None:
+            raise Http404("no such tournament")
+        form = EntrantImportForm(
+            request.POST if request.method == "POST" else None,
+            request.FILES if request.method == "POST" else None,
+        )
+        refusals: list[str] = []
+        if form.is_bound and form.is_valid():
+            lines = form.cleaned_data["file"]
+            refusals = entrants_import(
+                tournament_id=tournament.id, lines=lines, actor=actor_of(request)
+            )
+            if not refusals:
+                refresh_view(tournament.id)
+                self.message_user(
+                    request, f"{len(lines)} entrants imported into {tournament}.", messages.SUCCESS
+                )
+                return HttpResponseRedirect(self.change_url(tournament))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Import entrants into {tournament}",
+            "opts": self.opts,
+            "original": tournament,
+            "form": form,
+            "refusals": refusals,
+            "media": self.media + form.media,
+        }
+        return TemplateResponse(request, "admin/tournaments/import_entrants.html", context)
+
+    # The operations: changelist actions, and buttons on a tournament's page.
+
+    def seed_given_one(self, request: HttpRequest, tournament: Tournament) -> None:
+        order = run_service(
+            self,
+            request,
+            partial(
+                services.tournament_seed,
+                tournament_id=tournament.id,
+                method="given",
+                actor=actor_of(request),
+            ),
+            subject=tournament.name,
+        )
+        if order is not None:
+            self.done(request, tournament, f"seeded by the given seeds ({len(order)} entrants).")
+
+    def seed_random_one(self, request: HttpRequest, tournament: Tournament) -> None:
+        given = request.POST.get("random_seed", "").strip()
+        if given and not given.isdigit():
+            self.message_user(request, "The random seed is a whole number.", messages.ERROR)
+            return
+        random_seed = int(given) if given else secrets.randbelow(RANDOM_SEED_LIMIT) + 1
+        order = run_service(
+            self,
+            request,
+            partial(
+                services.tournament_seed,
+                tournament_id=tournament.id,
+                method="random",
+                random_seed=random_seed,
+                actor=actor_of(request),
+            ),
+            subject=tournament.name,
+        )
+        if order is not None:
+            self.done(
+                request,
+                tournament,
+                f"seeded at random with the random seed {random_seed}, recorded in the event "
+                f"({len(order)} entrants).",
+            )
+
+    def start_one(self, request: HttpRequest, tournament: Tournament) -> None:
+        state = run_service(
+            self,
+            request,
+            partial(
+                services.tournament_start, tournament_id=tournament.id, actor=actor_of(request)
+            ),
+            subject=tournament.name,
+        )
+        if state is not None:
+            self.done(request, tournament, f"started: {len(state.fixtures)} matches created.")
+
+    def publish_swiss_round_one(self, request: HttpRequest, tournament: Tournament) -> None:
+        state = run_service(
+            self,
+            request,
+            partial(
+                services.swiss_round_publish, tournament_id=tournament.id, actor=actor_of(request)
+            ),
+            subject=tournament.name,
+        )
+        if state is not None:
+            self.done(request, tournament, f"Swiss round {len(state.swiss_rounds)} published.")
+
+    def schedule_one(self, request: HttpRequest, tournament: Tournament) -> None:
+        called = run_service(
+            self,
+            request,
+            partial(
+                services.fixture_schedule, tournament_id=tournament.id, actor=actor_of(request)
+            ),
+            subject=tournament.name,
+        )
+        if called is not None:
+            tables = ", ".join(f"{f.key} at table {f.table}" for f in called) or "no free table"
+            self.done(request, tournament, f"matches called: {tables}.")
+
+    def refresh_one(self, request: HttpRequest, tournament: Tournament) -> None:
+        processed = projections.consume()
+        self.done(request, tournament, f"bracket and standings refreshed ({processed} events).")
+
+    def done(self, request: HttpRequest, tournament: Tournament, what: str) -> None:
+        refresh_view(tournament.id)
+        self.message_user(request, f"{tournament}: {what}", messages.SUCCESS)
+
+    def for_each(
+        self, request: HttpRequest, queryset: QuerySet[Tournament], operation: str
+    ) -> None:
+        for tournament in queryset:
+            OPERATIONS[operation](self, request, tournament)
+
+    @admin.action(description="Seed by the seeds given at registration", permissions=["change"])
+    def seed_given(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        self.for_each(request, queryset, "seed_given")
+
+    @admin.action(
+        description="Seed at random (the random seed is recorded)", permissions=["change"]
+    )
+    def seed_random(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        self.for_each(request, queryset, "seed_random")
+
+    @admin.action(description="Start (creates the first matches)", permissions=["change"])
+    def start(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        self.for_each(request, queryset, "start")
+
+    @admin.action(description="Publish the next Swiss round", permissions=["change"])
+    def publish_swiss_round(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        self.for_each(request, queryset, "publish_swiss_round")
+
+    @admin.action(description="Call waiting matches to free tables", permissions=["change"])
+    def schedule(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        self.for_each(request, queryset, "schedule")
+
+
+OPERATIONS: dict[str, Operation] = {
+    "seed_given": TournamentAdmin.seed_given_one,
+    "seed_random": TournamentAdmin.seed_random_one,
+    "start": TournamentAdmin.start_one,
+    "publish_swiss_round": TournamentAdmin.publish_swiss_round_one,
+    "schedule": TournamentAdmin.schedule_one,
+    "refresh": TournamentAdmin.refresh_one,
+}
+OPERATION_LABELS = {
+    "seed_given": "Seed by the given seeds",
+    "seed_random": "Seed at random",
+    "start": "Start the tournament",
+    "publish_swiss_round": "Publish the next Swiss round",
+    "schedule": "Call waiting matches to free tables",
+    "refresh": "Bring bracket and standings up to date",
+}
+
+
+# Entrants.
+
+
+@admin.register(Entrant)
+class EntrantAdmin(ServiceAddAdmin):
+    add_form_class = EntrantRegisterForm
+    list_display = ("name", "tournament", "players_named", "seed", "checked_in", "withdrawn")
+    list_filter = ("tournament", "checked_in", "withdrawn")
+    list_select_related = ("tournament",)
+    search_fields = ("name", "players__name")
+    readonly_fields = (
+        "tournament",
+        "name",
+        "players_named",
+        "seed",
+        "checked_in",
+        "withdrawn",
+        "registered_at",
+    )
+    fields = readonly_fields
+    actions = ("check_in", "withdraw")
+
+    @admin.display(description="players")
+    def players_named(self, entrant: Entrant) -> str:
+        return players_of(entrant)
+
+    def add_form_initial(self, request: HttpRequest) -> dict[str, Any]:
+        return {"tournament": request.GET.get("tournament")}
+
+    def create(self, request: HttpRequest, form: EntrantRegisterForm) -> Entrant:
+        data = form.cleaned_data
+        entrant = services.entrant_register(
+            tournament_id=data["tournament"].id,
+            name=data["name"],
+            players=data["players"],
+            seed=data["seed"],
+            actor=actor_of(request),
+        )
+        refresh_view(entrant.tournament_id)
+        return entrant
+
+    @admin.action(description="Check in", permissions=["change"])
+    def check_in(self, request: HttpRequest, queryset: QuerySet[Entrant]) -> None:
+        for entrant in queryset:
+            run_service(
+                self,
+                request,
+                partial(
+                    services.entrant_check_in,
+                    tournament_id=entrant.tournament_id,
+                    entrant_id=entrant.id,
+                    actor=actor_of(request),
+                ),
+                success=f"{entrant} checked in.",
+                subject=str(entrant),
+            )
+        refresh_views(entrant.tournament_id for entrant in queryset)
+
+    @admin.action(
+        description="Withdraw (forfeits their matches still to play)", permissions=["change"]
+    )
+    def withdraw(
+        self, request: HttpRequest, queryset: QuerySet[Entrant]
+    ) -> TemplateResponse | None:
+        entrants = list(queryset)
+        form = action_form(request, WithdrawForm)
+        if not (form.is_bound and form.is_valid()):
+            return action_form_page(
+                self, request, form=form, objects=entrants, title="Withdraw", action="withdraw"
+            )
+        for entrant in entrants:
+            run_service(
+                self,
+                request,
+                partial(
+                    services.entrant_withdraw,
+                    tournament_id=entrant.tournament_id,
+                    entrant_id=entrant.id,
+                    reason=form.cleaned_data["reason"],
+                    actor=actor_of(request),
+                ),
+                success=f"{entrant} withdrew.",
+                subject=str(entrant),
+            )
+        refresh_views(entrant.tournament_id for entrant in entrants)
+        return None
+
+
+def refresh_views(tournament_ids: Any) -> None:
+    for tournament_id in set(tournament_ids):
+        refresh_view(tournament_id)
+
+
+# Fixtures.
+
+
+@admin.register(Fixture)
+class FixtureAdmin(ReadOnlyProjectionAdmin):
+    list_display = (
+        "key",
+        "tournament",
+        "round",
+        "home",
+        "away",
+        "status",
+        "winner",
+        "table",
+        "scheduled_at",
+    )
+    list_filter = ("tournament", "status", "stage")
+    list_select_related = ("tournament", "home", "away", "winner")
+    search_fields = ("key", "home__name", "away__name")
+    readonly_fields = (
+        "tournament",
+        "key",
+        "stage",
+        "round",
+        "home",
+        "away",
+        "status",
+        "winner",
+        "table",
+        "scheduled_at",
+        "deadline",
+        "match",
+        "events",
+    )
+    fields = readonly_fields
+    actions = ("assign_table", "forfeit", "void_round")
+
+    @admin.display(description="match")
+    def match(self, fixture: Fixture) -> str:
+        url = reverse("admin:games_match_change", args=[fixture.match_id])
+        return format_html('<a href="{}">{}</a>', url, fixture.match_id)
+
+    @admin.display(description="event log")
+    def events(self, fixture: Fixture) -> str:
+        return events_link(fixture.match_id)
+
+    def matches_of(self, fixtures: Sequence[Fixture]) -> list[Match]:
+        by_id = Match.objects.in_bulk([fixture.match_id for fixture in fixtures])
+        return [by_id[fixture.match_id] for fixture in fixtures if fixture.match_id in by_id]
+
+    def result_sync(self, request: HttpRequest, match: Match) -> None:
+        """The tournament takes the new result now (the consumer would, a moment later)."""
+        synced = run_service(
+            self,
+            request,
+            partial(services.fixture_result_sync, match_id=match.id, actor=actor_of(request)),
+            subject=str(match),
+        )
+        fixture = Fixture.objects.filter(match_id=match.id).first()
+        if synced is not None and fixture is not None:
+            refresh_view(fixture.tournament_id)
+
+    @admin.action(
+        description="Assign a table (swaps with the match holding it)", permissions=["change"]
+    )
+    def assign_table(
+        self, request: HttpRequest, queryset: QuerySet[Fixture]
+    ) -> TemplateResponse | None:
+        fixtures = list(queryset)
+        if len(fixtures) != 1:
+            self.message_user(request, "Select one fixture to give a table.", messages.WARNING)
+            return None
+        (fixture,) = fixtures
+        form = action_form(request, TableAssignForm, initial={"table": fixture.table})
+        if not (form.is_bound and form.is_valid()):
+            return action_form_page(
+                self,
+                request,
+                form=form,
+                objects=fixtures,
+                title="Assign a table",
+                action="assign_table",
+            )
+        table = form.cleaned_data["table"]
+        moved = run_service(
+            self,
+            request,
+            partial(
+                services.fixture_table_assign,
+                match_id=fixture.match_id,
+                table=table,
+                actor=actor_of(request),
+            ),
+            subject=str(fixture),
+        )
+        if moved is not None:
+            refresh_view(fixture.tournament_id)
+            where = "; ".join(f"{f.key} at table {f.table}" for f in moved) or "nothing moved"
+            self.message_user(request, f"Tables: {where}.", messages.SUCCESS)
+        return None
+
+    @admin.action(description="Forfeit the match (choose the side)", permissions=["change"])
+    def forfeit(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> TemplateResponse | None:
+        matches = self.matches_of(list(queryset))
+        return forfeit_matches(
+            self, request, matches, action="forfeit", after=partial(self.result_sync, request)
+        )
+
+    @admin.action(description="Void a round of the match", permissions=["change"])
+    def void_round(
+        self, request: HttpRequest, queryset: QuerySet[Fixture]
+    ) -> TemplateResponse | None:
+        matches = self.matches_of(list(queryset))
+        return void_rounds(
+            self, request, matches, action="void_round", after=partial(self.result_sync, request)
+        )

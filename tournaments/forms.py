@@ -1,0 +1,251 @@
+"""The organizer's forms: what the admin asks before it calls a tournament service.
+
+The forms only read and check input; the services decide and append. `entrants_import` registers
+a whole CSV file through `entrant_register`, in one transaction: all lines or none.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from django import forms
+from django.db import transaction
+
+from games.admin import error_detail
+from games.eventstore.api import EventStoreError
+from games.models import Scoring
+from games.rules import RuleViolation
+from games.services import Actor
+from tournaments import services
+from tournaments.models import Format, Tournament, TournamentStatus
+
+TABLE_SIZES = [
+    (2, "Singles: tables of 2"),
+    (4, "Pairs: tables of 4 (2 v 2)"),
+    (6, "Trios: tables of 6 (3 v 3)"),
+]
+PLAYER_SEPARATOR = ";"
+CSV_COLUMNS = ("name", "players", "seed")
+MAX_CSV_BYTES = 1_000_000
+
+
+class TournamentCreateForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    format = forms.ChoiceField(choices=Format.choices)
+    table_size = forms.TypedChoiceField(coerce=int, choices=TABLE_SIZES, initial=2)
+    scoring = forms.ChoiceField(choices=Scoring.choices, initial=Scoring.ROUNDS)
+    best_of = forms.IntegerField(
+        min_value=1, initial=3, help_text="Scoring by rounds: the match goes to the majority."
+    )
+    rounds = forms.IntegerField(
+        min_value=1, required=False, help_text="Scoring by points: the rounds every match plays."
+    )
+    swiss_rounds = forms.IntegerField(
+        min_value=1, required=False, help_text="Swiss only. Blank: enough rounds for a winner."
+    )
+    group_size = forms.IntegerField(
+        min_value=2, required=False, help_text="Groups then knockout only. Blank: 4."
+    )
+    advance_per_group = forms.IntegerField(
+        min_value=1, initial=2, help_text="Groups then knockout: who goes on from each group."
+    )
+    third_place = forms.BooleanField(
+        required=False, help_text="Knockouts: the losing semi-finalists play for third place."
+    )
+    grand_final_reset = forms.BooleanField(
+        required=False,
+        initial=True,
+        help_text="Double elimination: a second final when the lower bracket's winner wins.",
+    )
+    automatic_rounds = forms.BooleanField(
+        required=False,
+        initial=True,
+        help_text="Swiss: pair the next round as soon as one ends. Off: publish it yourself.",
+    )
+    tables = forms.IntegerField(min_value=1, initial=1, help_text="Tables at the venue.")
+    no_show_minutes = forms.IntegerField(
+        min_value=0,
+        initial=10,
+        help_text="Minutes after a match is called before a missing side forfeits.",
+    )
+
+    fieldsets = (
+        (None, {"fields": ["name", "format", "table_size"]}),
+        ("Matches", {"fields": ["scoring", "best_of", "rounds"]}),
+        (
+            "Format",
+            {
+                "fields": [
+                    "swiss_rounds",
+                    "automatic_rounds",
+                    "group_size",
+                    "advance_per_group",
+                    "third_place",
+                    "grand_final_reset",
+                ]
+            },
+        ),
+        ("Venue", {"fields": ["tables", "no_show_minutes"]}),
+    )
+
+    def service_arguments(self) -> dict[str, Any]:
+        """The keyword arguments of `tournament_create`, the actor aside."""
+        return dict(self.cleaned_data)
+
+
+class EntrantRegisterForm(forms.Form):
+    tournament = forms.ModelChoiceField(
+        queryset=Tournament.objects.filter(status=TournamentStatus.REGISTRATION),
+        help_text="Tournaments still taking entries.",
+    )
+    name = forms.CharField(max_length=200, help_text="The single's, pair's or trio's name.")
+    players = forms.CharField(
+        max_length=600,
+        help_text="One name per player: a pair or a trio separated by ';'.",
+    )
+    seed = forms.IntegerField(min_value=1, required=False)
+
+    fieldsets = ((None, {"fields": ["tournament", "name", "players", "seed"]}),)
+
+    def clean_players(self) -> list[str]:
+        players, problem = split_players(self.cleaned_data["players"])
+        if problem:
+            raise forms.ValidationError(problem)
+        return players
+
+
+class WithdrawForm(forms.Form):
+    reason = forms.CharField(
+        max_length=200,
+        required=False,
+        help_text="Recorded with the event; their matches still to play are forfeited.",
+    )
+
+
+class TableAssignForm(forms.Form):
+    table = forms.IntegerField(
+        min_value=1,
+        help_text="A table another waiting or running match holds: the two matches swap.",
+    )
+
+
+def split_players(text: str) -> tuple[list[str], str]:
+    players = [name.strip() for name in text.split(PLAYER_SEPARATOR)]
+    if not all(players):
+        return players, f"players are names separated by '{PLAYER_SEPARATOR}'; none may be empty"
+    return players, ""
+
+
+# The CSV import.
+
+
+@dataclass(frozen=True)
+class EntrantLine:
+    line: int
+    name: str
+    players: list[str]
+    seed: int | None
+
+
+def parse_entrant_lines(text: str) -> tuple[list[EntrantLine], list[str]]:
+    """The entrants of a `name,players,seed` file and an error per bad line (with its number).
+
+    A first line naming the columns is skipped; blank lines are ignored; the seed may be blank.
+    """
+    lines: list[EntrantLine] = []
+    errors: list[str] = []
+    first_line_of: dict[tuple[str, object], int] = {}
+    reader = csv.reader(io.StringIO(text))
+    try:
+        for row in reader:
+            cells = [cell.strip() for cell in row]
+            number = reader.line_num
+            if not any(cells):
+                continue
+            if number == 1 and tuple(cell.lower() for cell in cells) in (
+                CSV_COLUMNS,
+                CSV_COLUMNS[:2],
+            ):
+                continue
+            entrant, problem = parse_entrant_line(number, cells)
+            if entrant is None:
+                errors.append(f"line {number}: {problem}")
+                continue
+            for kind, value in (("name", entrant.name), ("seed", entrant.seed)):
+                if value is None:
+                    continue
+                first = first_line_of.setdefault((kind, value), number)
+                if first != number:
+                    errors.append(f"line {number}: the {kind} {value} is also on line {first}")
+            lines.append(entrant)
+    except csv.Error as exc:
+        errors.append(f"line {reader.line_num}: not readable as CSV ({exc})")
+    if not lines and not errors:
+        errors.append("the file has no entrants")
+    return lines, errors
+
+
+def parse_entrant_line(number: int, cells: list[str]) -> tuple[EntrantLine | None, str]:
+    if len(cells) not in (2, 3):
+        return None, f"expected the columns {','.join(CSV_COLUMNS)}, found {len(cells)} column(s)"
+    name, players_text, seed_text = (*cells, "")[:3]
+    if not name:
+        return None, "the name is empty"
+    players, problem = split_players(players_text)
+    if problem:
+        return None, problem
+    seed = None
+    if seed_text:
+        if not seed_text.isdigit() or int(seed_text) < 1:
+            return None, f"the seed is a whole number from 1, not {seed_text!r}"
+        seed = int(seed_text)
+    return EntrantLine(number, name, players, seed), ""
+
+
+class EntrantImportForm(forms.Form):
+    file = forms.FileField(
+        help_text=(
+            "A CSV file with the columns name,players,seed (a header line is optional). "
+            "Players of a pair or trio are separated by ';'; the seed may be blank."
+        )
+    )
+
+    def clean_file(self) -> list[EntrantLine]:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_CSV_BYTES:
+            raise forms.ValidationError("the file is larger than 1 MB")
+        try:
+            text = upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise forms.ValidationError("the file is not UTF-8 text") from exc
+        lines, errors = parse_entrant_lines(text)
+        if errors:
+            raise forms.ValidationError(
+                [*errors, "Nothing was imported: correct these lines and upload the file again."]
+            )
+        return lines
+
+
+def entrants_import(*, tournament_id: UUID, lines: list[EntrantLine], actor: Actor) -> list[str]:
+    """Register every line through `entrant_register`, or none: any refusal rolls all back.
+    Returns the refusals, one per line."""
+    errors = []
+    with transaction.atomic():
+        for line in lines:
+            try:
+                services.entrant_register(
+                    tournament_id=tournament_id,
+                    name=line.name,
+                    players=line.players,
+                    seed=line.seed,
+                    actor=actor,
+                )
+            except (RuleViolation, EventStoreError) as exc:
+                errors.append(f"line {line.line}: {error_detail(exc)}")
+        if errors:
+            transaction.set_rollback(True)
+    return errors

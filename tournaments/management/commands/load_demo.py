@@ -1,0 +1,239 @@
+"""`manage.py load_demo`: a club evening half played, so a newcomer sees brackets, standings and
+card-by-card replays at once.
+
+Everything goes through the services, so the demo is events like any tournament. Some matches
+are entered card by card from seeded random legal rounds (`games.rules.simulate`), some by their
+points only. The demo tournaments are known by name: a second run finds them and adds nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import transaction
+
+from games import services as match_services
+from games.rules.simulate import simulate_round
+from games.services import Actor, CommandResult
+from tournaments import projections, services
+from tournaments.models import Fixture, Tournament
+
+CUP_NAME = "Demo: Coppa del Circolo (singles)"
+SWISS_NAME = "Demo: Swiss evening"
+DEMO_NAMES = (CUP_NAME, SWISS_NAME)
+DEMO_SEED = 1907
+"""Every shuffle, dealer and card of the demo comes from this seed: each run plays the same."""
+SWISS_RANDOM_SEED = 20240914
+ACTOR = Actor(device="load_demo")
+
+NAMES = (
+    "Giulia Rossi",
+    "Marco Bianchi",
+    "Francesca Romano",
+    "Luca Colombo",
+    "Chiara Ricci",
+    "Matteo Marino",
+    "Sara Greco",
+    "Andrea Bruno",
+    "Elena Gallo",
+    "Davide Conti",
+    "Valentina De Luca",
+    "Simone Mancini",
+    "Martina Costa",
+    "Alessandro Giordano",
+    "Federica Rizzo",
+    "Stefano Lombardi",
+    "Anna Moretti",
+    "Paolo Barbieri",
+    "Laura Fontana",
+    "Giorgio Santoro",
+    "Silvia Mariani",
+    "Roberto Rinaldi",
+    "Paola Caruso",
+    "Enrico Ferrara",
+)
+
+CARDS, SCORE, LIVE, WAIT = "cards", "score", "live", "wait"
+"""How one match of a round is played: every card, points only, half a round, or not at all."""
+SAID = {CARDS: "card by card", SCORE: "by points", LIVE: "in progress", WAIT: "not started"}
+LIVE_PLAYS = 17
+"""A live match stops after this many cards of its last round: a trick and a half to go on."""
+
+
+@dataclass(frozen=True)
+class DemoSize:
+    cup_entrants: int
+    cup_rounds: tuple[tuple[str, ...], ...]
+    swiss_entrants: int
+    swiss_rounds: int
+    swiss_played: tuple[tuple[str, ...], ...]
+
+
+FULL = DemoSize(
+    cup_entrants=16,
+    cup_rounds=(
+        (CARDS, SCORE, CARDS, SCORE, CARDS, SCORE, CARDS, SCORE),
+        (CARDS, SCORE, CARDS, SCORE),
+        (CARDS, LIVE),
+    ),
+    swiss_entrants=12,
+    swiss_rounds=4,
+    swiss_played=(
+        (CARDS, SCORE, SCORE, CARDS, SCORE, SCORE),
+        (SCORE, CARDS, SCORE, SCORE, CARDS, SCORE),
+        (CARDS, SCORE, SCORE, LIVE, WAIT, WAIT),
+    ),
+)
+SMALL = DemoSize(
+    cup_entrants=4,
+    cup_rounds=((CARDS, SCORE), (LIVE,)),
+    swiss_entrants=4,
+    swiss_rounds=2,
+    swiss_played=((CARDS, SCORE), (SCORE, WAIT)),
+)
+
+
+class Demo:
+    def __init__(self, say: Callable[[str], None], *, name: str) -> None:
+        # One generator per tournament: each plays the same whether or not the other exists.
+        self.rng = random.Random(f"{DEMO_SEED}:{name}")
+        self.say = say
+
+    def register(self, tournament_id: UUID, names: tuple[str, ...]) -> None:
+        for seed, name in enumerate(names, start=1):
+            entrant = services.entrant_register(
+                tournament_id=tournament_id, name=name, players=[name], seed=seed, actor=ACTOR
+            )
+            services.entrant_check_in(
+                tournament_id=tournament_id, entrant_id=entrant.id, actor=ACTOR
+            )
+        self.say(f"  {len(names)} entrants registered and checked in")
+
+    def cup(self, size: DemoSize) -> None:
+        self.say(f"{CUP_NAME}: single elimination, {size.cup_entrants} singles, best of 3")
+        tournament = services.tournament_create(
+            name=CUP_NAME,
+            format="single_elimination",
+            table_size=2,
+            best_of=3,
+            tables=size.cup_entrants // 2,
+            actor=ACTOR,
+        )
+        self.register(tournament.id, NAMES[: size.cup_entrants])
+        services.tournament_seed(tournament_id=tournament.id, method="given", actor=ACTOR)
+        services.tournament_start(tournament_id=tournament.id, actor=ACTOR)
+        for number, ways in enumerate(size.cup_rounds, start=1):
+            self.play_round(tournament.id, number, ways, live_round=2)
+
+    def swiss(self, size: DemoSize) -> None:
+        self.say(
+            f"{SWISS_NAME}: Swiss, {size.swiss_entrants} singles, {size.swiss_rounds} rounds, "
+            "one game a match"
+        )
+        tournament = services.tournament_create(
+            name=SWISS_NAME,
+            format="swiss",
+            table_size=2,
+            best_of=1,
+            swiss_rounds=size.swiss_rounds,
+            tables=size.swiss_entrants // 2,
+            actor=ACTOR,
+        )
+        names = NAMES[len(NAMES) - size.swiss_entrants :]
+        self.register(tournament.id, names)
+        services.tournament_seed(
+            tournament_id=tournament.id,
+            method="random",
+            random_seed=SWISS_RANDOM_SEED,
+            actor=ACTOR,
+        )
+        services.tournament_start(tournament_id=tournament.id, actor=ACTOR)
+        for number, ways in enumerate(size.swiss_played, start=1):
+            self.play_round(tournament.id, number, ways, live_round=1)
+
+    def play_round(
+        self, tournament_id: UUID, number: int, ways: tuple[str, ...], *, live_round: int
+    ) -> None:
+        services.fixture_schedule(tournament_id=tournament_id, actor=ACTOR)
+        fixtures = Fixture.objects.filter(
+            tournament_id=tournament_id, round=number, status="ready"
+        ).order_by("key")
+        for fixture, way in zip(fixtures, ways, strict=False):
+            if way == WAIT:
+                continue
+            self.play_match(fixture.match_id, way, live_round=live_round)
+            services.fixture_result_sync(match_id=fixture.match_id, actor=ACTOR)
+        counts = {SAID[way]: ways.count(way) for way in SAID if way in ways}
+        self.say(f"  round {number}: " + ", ".join(f"{n} {way}" for way, n in counts.items()))
+
+    def play_match(self, match_id: UUID, way: str, *, live_round: int) -> None:
+        """Play rounds until the match is over; a LIVE match stops part way into its
+        `live_round`-th round."""
+        finished = False
+        while not finished:
+            simulated = simulate_round(self.rng, 2)
+            if way == SCORE:
+                started = match_services.round_start(match_id=match_id, briscola=None, actor=ACTOR)
+                number = len(started.state.rounds)
+                assert simulated.outcome is not None
+                result = match_services.round_points_enter(
+                    match_id=match_id,
+                    round_number=number,
+                    points=simulated.outcome.points,
+                    actor=ACTOR,
+                )
+                finished = result.state.is_finished
+                continue
+            started = match_services.round_start(
+                match_id=match_id,
+                briscola=simulated.briscola.code,
+                dealer_seat=simulated.dealer,
+                actor=ACTOR,
+            )
+            number = len(started.state.rounds)
+            live = way == LIVE and number >= live_round
+            plays = simulated.plays[:LIVE_PLAYS] if live else simulated.plays
+            result = started
+            for play in plays:
+                result = self.play_card(match_id, number, play.seat, play.card.code)
+            finished = live or result.state.is_finished
+
+    def play_card(self, match_id: UUID, number: int, seat: int, card: str) -> CommandResult:
+        return match_services.card_play(
+            match_id=match_id, round_number=number, seat=seat, card=card, actor=ACTOR
+        )
+
+
+class Command(BaseCommand):
+    help = (
+        "Load a demo club evening (a 16-singles knockout cup and a 12-entrant Swiss, part "
+        "played card by card). Idempotent: demo tournaments already there are left alone."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--small",
+            action="store_true",
+            help="A 4-entrant cup and a 4-entrant, 2-round Swiss (for tests).",
+        )
+
+    def handle(self, *args: Any, small: bool = False, **options: Any) -> None:
+        size = SMALL if small else FULL
+        for name, load in ((CUP_NAME, Demo.cup), (SWISS_NAME, Demo.swiss)):
+            existing = Tournament.objects.filter(name=name).first()
+            if existing is not None:
+                self.stdout.write(f"{name}: already loaded ({existing.id})")
+                continue
+            with transaction.atomic():
+                load(Demo(self.stdout.write, name=name), size)
+        processed = projections.consume()
+        self.stdout.write(f"Brackets and standings projected ({processed} events read).")
+        for tournament in Tournament.objects.filter(name__in=DEMO_NAMES).order_by("name"):
+            self.stdout.write(
+                f"  {tournament.name}: /admin/tournaments/tournament/{tournament.id}/change/"
+            )
