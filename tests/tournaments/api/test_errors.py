@@ -7,6 +7,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from config.exceptions import api_exception_handler, status_for
+from games.services import Actor
 from tests.games.api.builders import API, post
 from tests.tournaments.api.builders import (
     create_tournament,
@@ -14,6 +15,7 @@ from tests.tournaments.api.builders import (
     register,
     tournament_url,
 )
+from tournaments import services
 from tournaments.formats.errors import InvalidFormatOption
 from tournaments.standings.errors import UnknownTiebreak
 
@@ -196,6 +198,31 @@ def test_an_odd_body_is_refused_with_a_code_never_a_server_error(
     assert response.status_code in (200, 201, 400, 422), response.json()
     if response.status_code >= 400:
         assert {"code", "detail"} <= set(response.json())
+
+
+def test_a_write_that_loses_a_race_is_a_version_conflict(
+    organizer: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tournament_id = create_tournament(organizer)["id"]
+    load = services.load_tournament
+
+    def load_then_lose_the_race(*, tournament_id: uuid.UUID) -> tuple[Any, int]:
+        """Read the tournament, then let another registration in before appending."""
+        stale = load(tournament_id=tournament_id)
+        monkeypatch.setattr(services, "load_tournament", load)
+        services.entrant_register(
+            tournament_id=tournament_id, name="First", players=["First"], actor=Actor()
+        )
+        return stale
+
+    monkeypatch.setattr(services, "load_tournament", load_then_lose_the_race)
+    response = post(
+        organizer, tournament_url(tournament_id, "entrants"), {"name": "Late", "players": ["Late"]}
+    )
+
+    assert response.status_code == 409
+    assert response.json()["code"] == "version_conflict"
+    assert response.json()["current_version"] == 2
 
 
 def test_malformed_json_is_malformed_json(organizer: APIClient) -> None:
