@@ -25,6 +25,7 @@ migrate: services
 
 run: migrate
 	$(BIN)/python manage.py ensure_dev_admin
+	$(BIN)/python manage.py load_demo
 	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/, user admin / admin)"
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/honcho start --no-prefix -f Procfile 2>&1 || true
 

@@ -10,7 +10,8 @@ itself is read-only (`games.eventstore.admin`); every page links to its stream's
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -140,10 +141,11 @@ def bracket_columns(bracket: dict[str, Any]) -> list[dict[str, Any]]:
                     "bye": None if bye is None else name(bye),
                 }
             )
+        kind = stage["kind"].replace("_", " ")
+        title = stage["name"].capitalize()
         stages.append(
             {
-                "name": stage["name"],
-                "kind": stage["kind"].replace("_", " "),
+                "title": title if kind == stage["name"] else f"{title} ({kind})",
                 "complete": stage["complete"],
                 "rounds": columns,
             }
@@ -154,7 +156,7 @@ def bracket_columns(bracket: dict[str, Any]) -> list[dict[str, Any]]:
 def standings_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[dict[str, Any]]]:
     """The tie-break names (the columns after the fixed ones) and the rows with their values."""
     tiebreaks = list(rows[0]["tiebreaks"]) if rows else []
-    return tiebreaks, [
+    return [name.replace("_", " ") for name in tiebreaks], [
         row | {"tiebreak_values": [row["tiebreaks"].get(name) for name in tiebreaks]}
         for row in rows
     ]
@@ -255,9 +257,6 @@ class EntrantInline(TabularInline):
 
 def players_of(entrant: Entrant) -> str:
     return ", ".join(str(player) for player in entrant.players.order_by("entrantplayer__position"))
-
-
-Operation = Callable[["TournamentAdmin", HttpRequest, Tournament], None]
 
 
 @admin.register(Tournament)
@@ -373,7 +372,7 @@ class TournamentAdmin(ServiceAddAdmin):
         return [
             {
                 "name": name,
-                "label": OPERATION_LABELS[name],
+                "label": OPERATIONS[name].label,
                 "url": reverse("admin:tournaments_tournament_run", args=[tournament.id, name]),
             }
             for name in names
@@ -386,10 +385,9 @@ class TournamentAdmin(ServiceAddAdmin):
         if not self.has_change_permission(request):
             raise PermissionDenied
         tournament = self.get_object(request, unquote(object_id))
-        run = OPERATIONS.get(operation)
-        if tournament is None or run is None:
+        if tournament is None or operation not in OPERATIONS:
             raise Http404("no such tournament or operation")
-        run(self, request, tournament)
+        self.run_operation(request, tournament, operation)
         return HttpResponseRedirect(self.change_url(tournament))
 
     def import_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
@@ -428,97 +426,20 @@ class TournamentAdmin(ServiceAddAdmin):
 
     # The operations: changelist actions, and buttons on a tournament's page.
 
-    def seed_given_one(self, request: HttpRequest, tournament: Tournament) -> None:
-        order = run_service(
+    def run_operation(self, request: HttpRequest, tournament: Tournament, name: str) -> None:
+        said = run_service(
             self,
             request,
-            partial(
-                services.tournament_seed,
-                tournament_id=tournament.id,
-                method="given",
-                actor=actor_of(request),
-            ),
-            subject=tournament.name,
+            partial(OPERATIONS[name].run, request, tournament),
+            subject=str(tournament),
         )
-        if order is not None:
-            self.done(request, tournament, f"seeded by the given seeds ({len(order)} entrants).")
+        if said is not None:
+            refresh_view(tournament.id)
+            self.message_user(request, f"{tournament}: {said}", messages.SUCCESS)
 
-    def seed_random_one(self, request: HttpRequest, tournament: Tournament) -> None:
-        given = request.POST.get("random_seed", "").strip()
-        if given and not given.isdigit():
-            self.message_user(request, "The random seed is a whole number.", messages.ERROR)
-            return
-        random_seed = int(given) if given else secrets.randbelow(RANDOM_SEED_LIMIT) + 1
-        order = run_service(
-            self,
-            request,
-            partial(
-                services.tournament_seed,
-                tournament_id=tournament.id,
-                method="random",
-                random_seed=random_seed,
-                actor=actor_of(request),
-            ),
-            subject=tournament.name,
-        )
-        if order is not None:
-            self.done(
-                request,
-                tournament,
-                f"seeded at random with the random seed {random_seed}, recorded in the event "
-                f"({len(order)} entrants).",
-            )
-
-    def start_one(self, request: HttpRequest, tournament: Tournament) -> None:
-        state = run_service(
-            self,
-            request,
-            partial(
-                services.tournament_start, tournament_id=tournament.id, actor=actor_of(request)
-            ),
-            subject=tournament.name,
-        )
-        if state is not None:
-            self.done(request, tournament, f"started: {len(state.fixtures)} matches created.")
-
-    def publish_swiss_round_one(self, request: HttpRequest, tournament: Tournament) -> None:
-        state = run_service(
-            self,
-            request,
-            partial(
-                services.swiss_round_publish, tournament_id=tournament.id, actor=actor_of(request)
-            ),
-            subject=tournament.name,
-        )
-        if state is not None:
-            self.done(request, tournament, f"Swiss round {len(state.swiss_rounds)} published.")
-
-    def schedule_one(self, request: HttpRequest, tournament: Tournament) -> None:
-        called = run_service(
-            self,
-            request,
-            partial(
-                services.fixture_schedule, tournament_id=tournament.id, actor=actor_of(request)
-            ),
-            subject=tournament.name,
-        )
-        if called is not None:
-            tables = ", ".join(f"{f.key} at table {f.table}" for f in called) or "no free table"
-            self.done(request, tournament, f"matches called: {tables}.")
-
-    def refresh_one(self, request: HttpRequest, tournament: Tournament) -> None:
-        processed = projections.consume()
-        self.done(request, tournament, f"bracket and standings refreshed ({processed} events).")
-
-    def done(self, request: HttpRequest, tournament: Tournament, what: str) -> None:
-        refresh_view(tournament.id)
-        self.message_user(request, f"{tournament}: {what}", messages.SUCCESS)
-
-    def for_each(
-        self, request: HttpRequest, queryset: QuerySet[Tournament], operation: str
-    ) -> None:
+    def for_each(self, request: HttpRequest, queryset: QuerySet[Tournament], name: str) -> None:
         for tournament in queryset:
-            OPERATIONS[operation](self, request, tournament)
+            self.run_operation(request, tournament, name)
 
     @admin.action(description="Seed by the seeds given at registration", permissions=["change"])
     def seed_given(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
@@ -543,21 +464,69 @@ class TournamentAdmin(ServiceAddAdmin):
         self.for_each(request, queryset, "schedule")
 
 
-OPERATIONS: dict[str, Operation] = {
-    "seed_given": TournamentAdmin.seed_given_one,
-    "seed_random": TournamentAdmin.seed_random_one,
-    "start": TournamentAdmin.start_one,
-    "publish_swiss_round": TournamentAdmin.publish_swiss_round_one,
-    "schedule": TournamentAdmin.schedule_one,
-    "refresh": TournamentAdmin.refresh_one,
-}
-OPERATION_LABELS = {
-    "seed_given": "Seed by the given seeds",
-    "seed_random": "Seed at random",
-    "start": "Start the tournament",
-    "publish_swiss_round": "Publish the next Swiss round",
-    "schedule": "Call waiting matches to free tables",
-    "refresh": "Bring bracket and standings up to date",
+# Each operation calls one service and says what it did; a refusal raises.
+
+
+def seed_given(request: HttpRequest, tournament: Tournament) -> str:
+    order = services.tournament_seed(
+        tournament_id=tournament.id, method="given", actor=actor_of(request)
+    )
+    return f"seeded by the given seeds ({len(order)} entrants)."
+
+
+def seed_random(request: HttpRequest, tournament: Tournament) -> str:
+    """With the random seed typed on the tournament's page, or one drawn now."""
+    given = request.POST.get("random_seed", "").strip()
+    if given and not given.isdigit():
+        raise services.InvalidTournament(f"a random seed is a whole number, not {given!r}")
+    random_seed = int(given) if given else secrets.randbelow(RANDOM_SEED_LIMIT) + 1
+    order = services.tournament_seed(
+        tournament_id=tournament.id,
+        method="random",
+        random_seed=random_seed,
+        actor=actor_of(request),
+    )
+    return (
+        f"seeded at random with the random seed {random_seed}, recorded with the seeding "
+        f"({len(order)} entrants)."
+    )
+
+
+def start(request: HttpRequest, tournament: Tournament) -> str:
+    state = services.tournament_start(tournament_id=tournament.id, actor=actor_of(request))
+    return f"started: {len(state.fixtures)} matches created."
+
+
+def publish_swiss_round(request: HttpRequest, tournament: Tournament) -> str:
+    state = services.swiss_round_publish(tournament_id=tournament.id, actor=actor_of(request))
+    return f"Swiss round {len(state.swiss_rounds)} published."
+
+
+def schedule(request: HttpRequest, tournament: Tournament) -> str:
+    called = services.fixture_schedule(tournament_id=tournament.id, actor=actor_of(request))
+    tables = ", ".join(f"{f.key} at table {f.table}" for f in called)
+    return f"matches called: {tables}." if tables else "no match waits for a free table."
+
+
+def refresh(request: HttpRequest, tournament: Tournament) -> str:
+    """What the consumer does when the worker runs: record results, advance, project."""
+    processed = projections.consume()
+    return f"bracket and standings brought up to date ({processed} new events read)."
+
+
+@dataclass(frozen=True)
+class Operation:
+    label: str
+    run: Callable[[HttpRequest, Tournament], str]
+
+
+OPERATIONS = {
+    "seed_given": Operation("Seed by the given seeds", seed_given),
+    "seed_random": Operation("Seed at random", seed_random),
+    "start": Operation("Start the tournament", start),
+    "publish_swiss_round": Operation("Publish the next Swiss round", publish_swiss_round),
+    "schedule": Operation("Call waiting matches to free tables", schedule),
+    "refresh": Operation("Bring bracket and standings up to date", refresh),
 }
 
 
@@ -649,7 +618,7 @@ class EntrantAdmin(ServiceAddAdmin):
         return None
 
 
-def refresh_views(tournament_ids: Any) -> None:
+def refresh_views(tournament_ids: Iterable[UUID]) -> None:
     for tournament_id in set(tournament_ids):
         refresh_view(tournament_id)
 

@@ -6,7 +6,7 @@ from django.core.management import call_command
 from games.eventstore.models import Event
 from games.models import Match, Round
 from games.selectors import round_replay
-from tournaments.management.commands.load_demo import CUP_NAME, SWISS_NAME
+from tournaments.management.commands.load_demo import CUP_NAME, DEMO_NAMES, SWISS_NAME
 from tournaments.models import Entrant, Fixture, Tournament, TournamentView
 
 pytestmark = pytest.mark.django_db
@@ -18,14 +18,23 @@ def load_demo(*options: str) -> str:
     return out.getvalue()
 
 
+def demo_counts() -> tuple[int, int, int]:
+    tournaments = Tournament.objects.filter(name__in=DEMO_NAMES)
+    return (
+        tournaments.count(),
+        Entrant.objects.filter(tournament__in=tournaments).count(),
+        Event.objects.filter(metadata__device="load_demo").count(),
+    )
+
+
 def test_loading_the_demo_twice_adds_nothing_the_second_time() -> None:
     first = load_demo("--small")
-    counts = (Tournament.objects.count(), Entrant.objects.count(), Event.objects.count())
+    counts = demo_counts()
 
     second = load_demo("--small")
 
-    assert (Tournament.objects.count(), Entrant.objects.count(), Event.objects.count()) == counts
-    assert counts[0] == 2
+    assert demo_counts() == counts
+    assert counts[:2] == (2, 8)
     assert "round 1" in first
     assert f"{CUP_NAME}: already loaded" in second
     assert f"{SWISS_NAME}: already loaded" in second
@@ -46,18 +55,22 @@ def test_the_demo_has_brackets_standings_and_card_by_card_replays() -> None:
         assert view.bracket["stages"][0]["rounds"]
     assert Fixture.objects.filter(tournament=swiss, round=3).exists()
     assert Fixture.objects.filter(tournament=cup, round=3).count() == 2
-    card_rounds = Round.objects.filter(
-        match__in=Match.objects.filter(id__in=Fixture.objects.values("match_id")),
-        status="finished",
-        points_entered=False,
+    matches = Match.objects.filter(
+        id__in=Fixture.objects.filter(tournament__in=(cup, swiss)).values("match_id")
     )
+    rounds = Round.objects.filter(match__in=matches, status="finished")
+    card_rounds = rounds.filter(points_entered=False)
     assert card_rounds.count() >= 10
+    assert rounds.filter(points_entered=True).exists()
     sample = card_rounds.first()
     assert sample is not None
     replay = round_replay(match_id=sample.match_id, round_number=sample.number)
     assert len(replay["tricks"]) == 20
     assert sum(replay["points"]) == 120
-    assert Round.objects.filter(points_entered=True, status="finished").exists()
-    assert Match.objects.filter(status="in_progress").count() == 2
-    assert Event.objects.filter(metadata__device="load_demo").count() == Event.objects.count()
+    assert matches.filter(status="in_progress").count() == 2
+    demo_streams = [cup.id, swiss.id, *matches.values_list("id", flat=True)]
+    devices = Event.objects.filter(stream_id__in=demo_streams).values_list(
+        "metadata__device", flat=True
+    )
+    assert set(devices) == {"load_demo"}
     assert "projected" in output

@@ -56,7 +56,7 @@ def test_the_add_form_shows_what_the_service_refuses_and_creates_nothing(
 
     assert response.status_code == 200
     assert "scoring by points needs the number of rounds" in response.content.decode()
-    assert not Tournament.objects.exists()
+    assert not Tournament.objects.filter(name=TOURNAMENT_FORM["name"]).exists()
 
 
 def test_the_add_form_lists_every_option_of_a_tournament(admin_client: Client) -> None:
@@ -95,7 +95,7 @@ def test_an_entrant_the_service_refuses_is_an_error_on_the_form(admin_client: Cl
 
     assert response.status_code == 200
     assert "has 2 player(s), not 1" in response.content.decode()
-    assert not Entrant.objects.exists()
+    assert not Entrant.objects.filter(tournament_id=tournament_id).exists()
 
 
 def test_a_started_tournament_is_not_offered_for_new_entrants(admin_client: Client) -> None:

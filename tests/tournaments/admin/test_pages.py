@@ -49,6 +49,8 @@ def test_a_tournaments_page_shows_its_standings_and_its_bracket(admin_client: Cl
     assert "to be decided" in page
     assert f"?q={tournament_id}" in page
     assert f"/api/v1/tournaments/{tournament_id}/bracket/" in page
+    fixture_page = admin_client.get(played["url"])
+    assert [f.key for f in fixture_page.context["cl"].result_list] == [first.key]
 
 
 def test_a_tournament_without_a_view_gets_one_when_its_page_is_opened(
