@@ -44,6 +44,7 @@ from games.admin import (
     events_url,
     forfeit_matches,
     run_service,
+    sides_of,
     void_rounds,
 )
 from games.eventstore.api import EventStoreError, last_position
@@ -679,7 +680,7 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
             self,
             request,
             partial(services.fixture_result_sync, match_id=match.id, actor=actor_of(request)),
-            subject=str(match),
+            subject=sides_of(match),
         )
         fixture = Fixture.objects.filter(match_id=match.id).first()
         if synced is not None and fixture is not None:

@@ -103,3 +103,17 @@ def test_a_matchs_page_shows_its_rounds_and_links_to_its_events(admin_client: Cl
     assert f"/api/v1/matches/{fixture.match_id}/rounds/1/replay/" in page
     (rounds,) = response.context["inline_admin_formsets"]
     assert len(rounds.formset.forms) == 1
+
+
+def test_matches_are_found_by_a_sides_name_or_by_their_id(admin_client: Client) -> None:
+    tournament_id = started()
+    fixture = ready_fixtures(tournament_id)[0]
+    url = reverse("admin:games_match_changelist")
+
+    def found(term: str) -> list[object]:
+        response = admin_client.get(url, {"q": term})
+        return [match.id for match in response.context["cl"].result_list]
+
+    assert fixture.match_id in found(fixture.home.name)
+    assert found(str(fixture.match_id)) == [fixture.match_id]
+    assert found("nobody plays here") == []
