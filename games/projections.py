@@ -243,3 +243,38 @@ def describe_differences(label: str, expected: dict[str, Any], live: Match | Rou
         for name, value in expected.items()
         if actual[name] != value
     ]
+
+
+# The registry of other projections. Apps built on games (tournaments) register theirs in their
+# AppConfig.ready(), so the rebuild and verify commands cover them while games imports none of
+# them. The match projections are not registered: the commands always handle them first, since
+# the others read the match rows.
+
+
+@dataclass(frozen=True)
+class Projector:
+    """One app's projections: `rebuild` drops and refills them, returning how many it wrote;
+    `verify` compares them with the log, returning the differences."""
+
+    name: str
+    rebuild: Callable[[], int]
+    verify: Callable[[], list[str]]
+
+
+_projectors: dict[str, Projector] = {}
+
+
+def register_projector(
+    name: str, *, rebuild: Callable[[], int], verify: Callable[[], list[str]]
+) -> None:
+    """Register (or replace, so a repeated `ready()` is harmless) the projections named `name`."""
+    _projectors[name] = Projector(name=name, rebuild=rebuild, verify=verify)
+
+
+def unregister_projector(name: str) -> None:
+    _projectors.pop(name, None)
+
+
+def registered_projectors() -> list[Projector]:
+    """The registered projections, in registration order."""
+    return list(_projectors.values())

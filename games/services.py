@@ -57,6 +57,7 @@ from games.rules import (
     Variant,
     parse_card,
 )
+from games.signals import match_events_appended_on_commit
 
 RACE_RETRIES = 5
 """Appends retried after another writer got in first, when the caller named no version."""
@@ -187,6 +188,7 @@ def execute_once(
             updated_at=last.recorded_at,
         ),
     )
+    match_events_appended_on_commit(match_id=match_id)
     return CommandResult(
         match_id=match_id, state=new_state, version=last.stream_version, events=appended.events
     )

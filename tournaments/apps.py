@@ -4,3 +4,16 @@ from django.apps import AppConfig
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = "Tournaments"
+
+    def ready(self) -> None:
+        # Wired here because games must not import tournaments (docs/decisions/0009).
+        from games.projections import register_projector
+        from games.signals import match_events_appended
+        from tournaments import projections, tasks
+
+        register_projector(
+            "tournament", rebuild=projections.rebuild_views, verify=projections.verify_views
+        )
+        match_events_appended.connect(
+            tasks.consume_log_after_match_events, dispatch_uid="tournaments.consume_log"
+        )

@@ -98,6 +98,19 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Longer than any countdown we schedule, so a delayed task is not redelivered early.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 60 * 60}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Periodic tasks live in code, reviewed with it; the DatabaseScheduler copies them into
+# django-celery-beat's table (and the admin) when beat starts. It reads expire_seconds, not
+# expires: a tick not started within 25 s is dropped, the next one comes 5 s later.
+CELERY_BEAT_SCHEDULE = {
+    "tournaments-catch-up": {
+        "task": "tournaments.tasks.catch_up",
+        "schedule": 30.0,
+        "options": {"expire_seconds": 25},
+    },
+}
+# Ours, not a Celery option: enqueue the tournament tasks after a commit (consumer wake-ups,
+# scheduling, no-show deadlines). Off, only the catch-up moves tournaments along.
+CELERY_WAKE_UPS = env.bool("CELERY_WAKE_UPS", default=True)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -1,7 +1,7 @@
 """Tests: the real PostgreSQL and Redis, fast password hashing."""
 
 from config.settings.base import *  # noqa: F403
-from config.settings.base import DATABASES
+from config.settings.base import DATABASES, env
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -13,3 +13,15 @@ _database_options = DATABASES["default"].setdefault("OPTIONS", {})
 _database_options["options"] = (
     f"{_database_options.get('options', '')} -c eventstore.allow_truncate=on".strip()
 )
+
+# A Redis database of their own (flushed by the worker tests) and no wake-ups: tests without a
+# worker enqueue nothing. The worker tests switch wake-ups on (tests/tournaments/tasks/).
+CELERY_BROKER_URL = env("TEST_CELERY_BROKER_URL", default="redis://127.0.0.1:6379/15")
+CELERY_RESULT_BACKEND = CELERY_BROKER_URL
+CELERY_WAKE_UPS = env.bool("CELERY_WAKE_UPS", default=False)
+# The worker tests start workers that must find a killed worker's message quickly.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=6 * 60 * 60),
+    "unacked_restore_interval": 1,
+    "unacked_restore_throttle": 1,
+}

@@ -1,7 +1,9 @@
 """Rebuilding the match projections from the log gives exactly the inline state."""
 
+import io
 import random
 import uuid
+from collections.abc import Iterator
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -132,3 +134,46 @@ def test_rebuild_command_restores_deleted_projections() -> None:
 
     assert snapshot() == before
     call_command("verify_projections", "--quiet")
+
+
+@pytest.fixture
+def registered_projector() -> Iterator[list[str]]:
+    """A projection registered by another app: records what the commands asked of it."""
+    calls: list[str] = []
+
+    def rebuild() -> int:
+        calls.append(f"rebuild after {Match.objects.count()} matches")
+        return 7
+
+    def verify() -> list[str]:
+        calls.append("verify")
+        return ["standing 3: points differ"]
+
+    projections.register_projector("other", rebuild=rebuild, verify=verify)
+    yield calls
+    projections.unregister_projector("other")
+
+
+def test_rebuild_command_rebuilds_registered_projections_after_the_matches(
+    registered_projector: list[str],
+) -> None:
+    services.match_create(table_size=2, sides=["A", "B"], actor=SCORER)
+    Match.objects.all().delete()
+    output = io.StringIO()
+
+    call_command("rebuild_projections", "--quiet", stdout=output)
+
+    assert registered_projector == ["rebuild after 1 matches"]
+    assert "Rebuilt the other projections (7 written)" in output.getvalue()
+
+
+def test_verify_command_reports_the_differences_of_registered_projections(
+    registered_projector: list[str],
+) -> None:
+    output = io.StringIO()
+
+    with pytest.raises(CommandError, match="1 differences"):
+        call_command("verify_projections", "--quiet", stdout=output)
+
+    assert registered_projector == ["verify"]
+    assert "standing 3: points differ" in output.getvalue()

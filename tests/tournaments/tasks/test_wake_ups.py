@@ -1,0 +1,193 @@
+"""What is enqueued, when and with which arguments; the broker is replaced by a list."""
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+from django_celery_beat.models import PeriodicTask
+from django_celery_beat.schedulers import DatabaseScheduler
+
+from config.celery import app
+from games import services as match_services
+from games.signals import match_events_appended
+from tests.tournaments.tasks.builders import (
+    ORGANIZER,
+    fixtures,
+    new_tournament,
+    started_tournament,
+)
+from tournaments import services, tasks
+
+pytestmark = pytest.mark.django_db
+
+Sent = list[tuple[str, tuple[Any, ...], dict[str, Any]]]
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Sent:
+    """Wake-ups on, and every task sent recorded instead of published."""
+    settings.CELERY_WAKE_UPS = True
+    calls: Sent = []
+    for task in (tasks.consume_log, tasks.schedule_ready_matches, tasks.forfeit_no_show):
+
+        def apply_async(
+            args: tuple[Any, ...] = (), *, name: str = task.name, **options: Any
+        ) -> None:
+            calls.append((name, tuple(args), options))
+
+        monkeypatch.setattr(task, "apply_async", apply_async)
+    return calls
+
+
+def names(sent: Sent) -> list[str]:
+    return [name.rsplit(".", 1)[1] for name, _, _ in sent]
+
+
+def test_appending_match_events_wakes_the_consumer_once_the_transaction_commits(
+    sent: Sent, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        match_services.match_create(table_size=2, sides=["A", "B"], actor=ORGANIZER)
+        assert sent == []
+
+    assert sent == [("tournaments.tasks.consume_log", (), {"expires": tasks.WAKE_UP_EXPIRES})]
+
+
+def test_an_append_that_rolls_back_wakes_nobody(
+    sent: Sent, django_capture_on_commit_callbacks: Any
+) -> None:
+    def create_then_give_up() -> None:
+        with transaction.atomic():
+            match_services.match_create(table_size=2, sides=["A", "B"], actor=ORGANIZER)
+            raise RuntimeError("the caller gives up")
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks, pytest.raises(RuntimeError):
+        create_then_give_up()
+
+    assert callbacks == []
+    assert sent == []
+
+
+def test_starting_a_tournament_enqueues_its_scheduling_and_the_consumer(
+    sent: Sent, django_capture_on_commit_callbacks: Any
+) -> None:
+    tournament_id = new_tournament("single_elimination", 4)
+    sent.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+
+    assert ("tournaments.tasks.schedule_ready_matches", (str(tournament_id),), {}) in sent
+    assert set(names(sent)) == {"consume_log", "schedule_ready_matches"}
+
+
+def test_scheduling_arms_the_no_show_deadline_of_every_scheduled_match(
+    sent: Sent, django_capture_on_commit_callbacks: Any
+) -> None:
+    tournament_id = started_tournament("single_elimination", 4, tables=2)
+    sent.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.schedule_ready_matches(str(tournament_id))
+
+    armed = {args: options["eta"] for name, args, options in sent if name.endswith("no_show")}
+    assert armed == {(str(f.match_id),): f.deadline for f in fixtures(tournament_id)}
+
+
+def test_a_deadline_beyond_half_the_visibility_timeout_is_reached_in_steps(
+    sent: Sent, django_capture_on_commit_callbacks: Any, settings: Any
+) -> None:
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * 60 * 60}
+    tournament_id = started_tournament("single_elimination", 2, no_show_minutes=24 * 60)
+    before = timezone.now()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.schedule_ready_matches(str(tournament_id))
+    ((_, _, options),) = [call for call in sent if call[0].endswith("no_show")]
+
+    assert before + timedelta(hours=1) <= options["eta"] <= timezone.now() + timedelta(hours=1)
+
+
+def test_a_no_show_task_that_arrives_early_arms_itself_again_for_the_deadline(
+    sent: Sent, django_capture_on_commit_callbacks: Any
+) -> None:
+    tournament_id = started_tournament("single_elimination", 2)
+    tasks.catch_up_all()
+    (final,) = fixtures(tournament_id)
+    sent.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.forfeit_no_show(str(final.match_id)) is False
+
+    assert sent == [
+        ("tournaments.tasks.forfeit_no_show", (str(final.match_id),), {"eta": final.deadline})
+    ]
+
+
+def test_a_no_show_task_for_a_started_match_does_nothing_and_is_not_armed_again(
+    sent: Sent, django_capture_on_commit_callbacks: Any
+) -> None:
+    tournament_id = started_tournament("single_elimination", 2)
+    tasks.catch_up_all()
+    (final,) = fixtures(tournament_id)
+    match_services.round_start(match_id=final.match_id, briscola=None, actor=ORGANIZER)
+    sent.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.forfeit_no_show(str(final.match_id)) is False
+
+    assert names(sent) == []
+
+
+def test_without_wake_ups_nothing_is_enqueued(
+    sent: Sent, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    settings.CELERY_WAKE_UPS = False
+
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_id = started_tournament("single_elimination", 2, no_show_minutes=0)
+        tasks.schedule_ready_matches(str(tournament_id))
+        (final,) = fixtures(tournament_id)
+        tasks.forfeit_no_show(str(final.match_id))
+
+    assert sent == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_broker_that_is_down_after_the_commit_is_logged_not_raised(
+    monkeypatch: pytest.MonkeyPatch, settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings.CELERY_WAKE_UPS = True
+
+    def broker_down(*args: Any, **kwargs: Any) -> None:
+        raise ConnectionRefusedError("no broker")
+
+    monkeypatch.setattr(tasks.consume_log, "apply_async", broker_down)
+
+    with caplog.at_level(logging.ERROR, logger="django.db.backends.base"):
+        result = match_services.match_create(table_size=2, sides=["A", "B"], actor=ORGANIZER)
+
+    assert result.version == 1
+    assert "no broker" in caplog.text
+
+
+def test_the_tournaments_app_listens_for_appended_match_events() -> None:
+    receivers = [receiver[1]() for receiver in match_events_appended.receivers]
+
+    assert tasks.consume_log_after_match_events in receivers
+
+
+def test_the_catch_up_is_a_periodic_task_of_the_database_scheduler_every_30_seconds() -> None:
+    (name, fields), *others = app.conf.beat_schedule.items()
+
+    entry = DatabaseScheduler.Entry.from_entry(name, app=app, **fields)
+
+    periodic = PeriodicTask.objects.get(name=name)
+    assert others == []
+    assert periodic.task == "tournaments.tasks.catch_up"
+    assert periodic.task in app.tasks
+    assert (periodic.interval.every, periodic.interval.period) == (30, "seconds")
+    assert entry.options["expires"] == 25

@@ -1,0 +1,304 @@
+"""Celery tasks that keep tournaments moving: thin, idempotent, acknowledged late.
+
+- `consume_log`: the tournament consumer of the global log (records results, advances
+  brackets, pairs automatic Swiss rounds, projects the views), one run at a time.
+- `schedule_ready_matches(tournament_id)`: give ready fixtures a free table and a start time,
+  then arm each no-show deadline with `forfeit_no_show`.
+- `forfeit_no_show(match_id)`: forfeit a scheduled match that has not started by its deadline.
+- `catch_up` (beat, every 30 s): all of the above for every tournament, so a lost message or a
+  dead worker delays the work and never loses it.
+
+Tasks take ids and call the services; running one twice changes nothing the first run did not.
+Work is enqueued after the caller's transaction commits (`*_on_commit`), and not at all when
+`CELERY_WAKE_UPS` is off (the test settings, except for the worker tests).
+See docs/decisions/0009-celery-scheduling.md.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any, TypeVar
+from uuid import UUID
+
+from celery import Task, shared_task
+from django.conf import settings
+from django.db import DatabaseError, OperationalError, connection, transaction
+from django.utils import timezone
+
+from games.eventstore.api import WrongExpectedVersion, read_all
+from games.models import Match
+from games.projections import MATCH_STREAM
+from games.rules import RuleViolation
+from games.services import Actor
+from tournaments import projections, services
+from tournaments.models import Checkpoint, Fixture, FixtureStatus, TournamentStatus
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+SCHEDULER = Actor(device="tournament-scheduler")
+
+CONSUMER_LOCK = int.from_bytes(b"tourncon", "big", signed=True)
+"""The key of the PostgreSQL session advisory lock that one consumer run holds at a time."""
+
+WAKE_UP_EXPIRES = 5 * 60
+"""Seconds after which a queued consumer wake-up is dropped: a later run or the catch-up covers
+whatever it was for, so a backlog built while no worker ran is not worked off one by one."""
+
+tournament_task = shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    # A deadlock with another tournament writer (both lock a tournament row and the event
+    # store's append lock, in different orders) or a stale stream version: the transaction
+    # rolled back whole, so the task is simply run again.
+    autoretry_for=(OperationalError, WrongExpectedVersion),
+    retry_backoff=1,
+    retry_backoff_max=30,
+    retry_jitter=True,
+    max_retries=5,
+)
+"""The options of the tasks Celery retries itself (the catch-up is retried by the next tick)."""
+
+
+# Enqueueing after commit.
+
+
+def enqueue_on_commit(task: Task[Any, Any], *args: str, **options: Any) -> None:
+    """Send `task` once the current transaction commits (at once outside one; never if it rolls
+    back), unless wake-ups are off. A broker error is logged, not raised: what was committed
+    stays committed, and the catch-up does the work the message would have started."""
+    if not settings.CELERY_WAKE_UPS:
+        return
+    transaction.on_commit(lambda: task.apply_async(args=args, **options), robust=True)
+
+
+def consume_log_on_commit() -> None:
+    enqueue_on_commit(consume_log, expires=WAKE_UP_EXPIRES)
+
+
+def schedule_ready_matches_on_commit(*, tournament_id: UUID) -> None:
+    enqueue_on_commit(schedule_ready_matches, str(tournament_id))
+
+
+def consume_log_after_match_events(sender: object, *, match_id: UUID, **kwargs: object) -> None:
+    """Receiver of `games.signals.match_events_appended`: the consumer records what happened."""
+    consume_log_on_commit()
+
+
+def max_countdown() -> timedelta:
+    """How far ahead a delayed task may be due. Redis keeps a delayed message unacknowledged in
+    the worker until it runs, and gives it to another worker once the visibility timeout has
+    passed: a longer delay would run twice. Half the timeout leaves a wide margin."""
+    visibility_timeout = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 3600)
+    return timedelta(seconds=visibility_timeout / 2)
+
+
+def arm_no_show_deadline(match_id: UUID, deadline: datetime) -> None:
+    """Enqueue `forfeit_no_show` for the deadline; a deadline further away than
+    `max_countdown()` is reached in steps (the task enqueues itself again when early)."""
+    eta = min(deadline, timezone.now() + max_countdown())
+    enqueue_on_commit(forfeit_no_show, str(match_id), eta=eta)
+
+
+# One consumer run at a time.
+
+
+@contextmanager
+def consumer_lock() -> Iterator[bool]:
+    """Try to take the consumer's advisory lock for this database session; yields whether it
+    was taken. A session that dies (a killed worker) releases it with its connection."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [CONSUMER_LOCK])
+        row = cursor.fetchone()
+    held = bool(row and row[0])
+    try:
+        yield held
+    finally:
+        if held:
+            try:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_unlock(%s)", [CONSUMER_LOCK])
+            except DatabaseError:
+                logger.warning("could not release the consumer lock", exc_info=True)
+
+
+def log_has_unconsumed_events() -> bool:
+    position = (
+        Checkpoint.objects.filter(name=projections.CONSUMER)
+        .values_list("position", flat=True)
+        .first()
+    )
+    return bool(
+        read_all(
+            after=position or 0,
+            limit=1,
+            stream_types=[services.TOURNAMENT_STREAM, MATCH_STREAM],
+        )
+    )
+
+
+def consume_exclusively() -> int | None:
+    """Run the consumer unless another run holds the lock; returns the events processed, or
+    None when another run held the lock from the start.
+
+    The consumer already serialises runs on its checkpoint row, but a second run would wait
+    there, holding a worker and a connection, only to find nothing left. Skipping is safe
+    because every run looks at the log again after releasing the lock: an event that committed
+    while a skipped wake-up found the lock taken is seen by the run that held it."""
+    processed = 0
+    while True:
+        with consumer_lock() as held:
+            if not held:
+                return processed if processed else None
+            processed += projections.consume()
+        if not log_has_unconsumed_events():
+            return processed
+
+
+# Scheduling and no-shows.
+
+
+def schedule_and_arm(tournament_id: UUID, *, now: datetime | None = None) -> list[Fixture]:
+    scheduled = services.fixture_schedule(tournament_id=tournament_id, actor=SCHEDULER, now=now)
+    for fixture in scheduled:
+        if fixture.deadline is not None:
+            arm_no_show_deadline(fixture.match_id, fixture.deadline)
+    return scheduled
+
+
+def is_unstarted(match_id: UUID) -> bool:
+    return Match.objects.filter(id=match_id, status="not_started").exists()
+
+
+def forfeit_if_no_show(match_id: UUID, *, now: datetime | None = None) -> bool:
+    """Forfeit the match if it is past its deadline and has not started; returns whether it
+    did. Refused only because the match started or was decided meanwhile: nothing to do."""
+    try:
+        return services.fixture_forfeit_no_show(match_id=match_id, actor=SCHEDULER, now=now)
+    except RuleViolation:
+        if is_unstarted(match_id):
+            raise
+        return False
+
+
+def deadline_ahead(match_id: UUID, now: datetime) -> datetime | None:
+    """The no-show deadline still to come of a ready, unstarted match, if any."""
+    deadline = (
+        Fixture.objects.filter(match_id=match_id, status=FixtureStatus.READY, deadline__gt=now)
+        .values_list("deadline", flat=True)
+        .first()
+    )
+    return deadline if deadline is not None and is_unstarted(match_id) else None
+
+
+def tournaments_waiting_for_tables() -> list[UUID]:
+    """In-progress tournaments with ready fixtures that have no table yet."""
+    return list(
+        Fixture.objects.filter(
+            status=FixtureStatus.READY,
+            table__isnull=True,
+            tournament__status=TournamentStatus.IN_PROGRESS,
+        )
+        .values_list("tournament_id", flat=True)
+        .distinct()
+        .order_by("tournament_id")
+    )
+
+
+def overdue_unstarted_matches(now: datetime) -> list[UUID]:
+    """Matches of ready fixtures past their no-show deadline that have not started."""
+    overdue = Fixture.objects.filter(status=FixtureStatus.READY, deadline__lte=now)
+    return list(
+        Match.objects.filter(id__in=overdue.values("match_id"), status="not_started").values_list(
+            "id", flat=True
+        )
+    )
+
+
+# The catch-up.
+
+
+@dataclass
+class CatchUp:
+    """What one catch-up did: events consumed, matches forfeited and matches scheduled."""
+
+    consumed: int = 0
+    forfeited: list[UUID] = field(default_factory=list)
+    scheduled: list[UUID] = field(default_factory=list)
+    failures: int = 0
+
+    def attempt(self, step: Callable[[], T], what: str) -> T | None:
+        """Run one step; a failure is logged and counted, and the others still run."""
+        try:
+            return step()
+        except Exception:
+            logger.exception("catch-up: %s failed", what)
+            self.failures += 1
+            return None
+
+
+def catch_up_all(*, now: datetime | None = None) -> CatchUp:
+    """Do whatever wake-ups and delayed tasks should have done: consume the log, forfeit every
+    overdue unstarted match (and consume those forfeits: they finish fixtures and free tables),
+    then schedule the ready matches of every in-progress tournament."""
+    now = now or timezone.now()
+    done = CatchUp()
+    consumed = done.attempt(consume_exclusively, "consuming the log")
+    done.consumed += consumed or 0
+    for match_id in overdue_unstarted_matches(now):
+        if done.attempt(partial(forfeit_if_no_show, match_id, now=now), f"forfeit {match_id}"):
+            done.forfeited.append(match_id)
+    if done.forfeited:
+        consumed = done.attempt(consume_exclusively, "consuming the forfeits")
+        done.consumed += consumed or 0
+    for tournament_id in tournaments_waiting_for_tables():
+        scheduled = done.attempt(
+            partial(schedule_and_arm, tournament_id, now=now), f"scheduling {tournament_id}"
+        )
+        done.scheduled.extend(fixture.match_id for fixture in scheduled or [])
+    return done
+
+
+# The tasks.
+
+
+@tournament_task
+def consume_log() -> int:
+    return consume_exclusively() or 0
+
+
+@tournament_task
+def schedule_ready_matches(tournament_id: str) -> int:
+    return len(schedule_and_arm(UUID(tournament_id)))
+
+
+@tournament_task
+def forfeit_no_show(match_id: str) -> bool:
+    match = UUID(match_id)
+    if forfeit_if_no_show(match):
+        return True
+    deadline = deadline_ahead(match, timezone.now())
+    if deadline is not None:
+        arm_no_show_deadline(match, deadline)
+    return False
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def catch_up() -> None:
+    """The periodic safety net; a failed step is retried by the next run, not by Celery."""
+    done = catch_up_all()
+    if done.consumed or done.forfeited or done.scheduled or done.failures:
+        logger.info(
+            "catch-up: %d events consumed, %d matches forfeited, %d scheduled, %d failures",
+            done.consumed,
+            len(done.forfeited),
+            len(done.scheduled),
+            done.failures,
+        )
