@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
+from time import monotonic
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -46,6 +47,10 @@ SCHEDULER = Actor(device="tournament-scheduler")
 
 CONSUMER_LOCK = int.from_bytes(b"tourncon", "big", signed=True)
 """The key of the PostgreSQL session advisory lock that one consumer run holds at a time."""
+
+WAKE_UP_DELAY = 0.25
+"""Seconds a consumer wake-up waits before it runs, so that the appends of a burst (a scorer's
+card plays, a round of results) share one message instead of one broker round trip each."""
 
 WAKE_UP_EXPIRES = 5 * 60
 """Seconds after which a queued consumer wake-up is dropped: a later run or the catch-up covers
@@ -79,8 +84,28 @@ def enqueue_on_commit(task: Task[Any, Any], *args: str, **options: Any) -> None:
     transaction.on_commit(lambda: task.apply_async(args=args, **options), robust=True)
 
 
+@dataclass
+class PendingWakeUp:
+    due: float = float("-inf")
+    """When (on the `monotonic` clock) the last consumer wake-up this process sent is due."""
+
+
+pending_wake_up = PendingWakeUp()
+
+
+def wake_consumer() -> None:
+    """Send a consumer wake-up, due in WAKE_UP_DELAY, unless the last one this process sent is
+    not due yet: that run starts after this moment, so it sees what committed before it."""
+    now = monotonic()
+    if pending_wake_up.due > now:
+        return
+    consume_log.apply_async(countdown=WAKE_UP_DELAY, expires=WAKE_UP_EXPIRES)
+    pending_wake_up.due = now + WAKE_UP_DELAY
+
+
 def consume_log_on_commit() -> None:
-    enqueue_on_commit(consume_log, expires=WAKE_UP_EXPIRES)
+    if settings.CELERY_WAKE_UPS:
+        transaction.on_commit(wake_consumer, robust=True)
 
 
 def schedule_ready_matches_on_commit(*, tournament_id: UUID) -> None:

@@ -27,6 +27,8 @@ import redis
 from django.conf import settings
 from django.db import connections
 
+from tournaments import tasks
+
 CELERY = Path(sys.executable).with_name("celery")
 PROJECT = Path(__file__).resolve().parents[3]
 STARTUP_TIMEOUT = 30.0
@@ -176,6 +178,7 @@ def start_worker(transactional_db: None, settings: Any, tmp_path: Path) -> Itera
     is stopped at the end of the test, before the tables are emptied. Wake-ups are on in the
     test process too, so services enqueue work for the workers after their commits."""
     settings.CELERY_WAKE_UPS = True
+    tasks.pending_wake_up.due = float("-inf")
     flush_test_redis()
     workers: list[Worker] = []
 

@@ -30,6 +30,7 @@ Sent = list[tuple[str, tuple[Any, ...], dict[str, Any]]]
 def sent(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Sent:
     """Wake-ups on, and every task sent recorded instead of published."""
     settings.CELERY_WAKE_UPS = True
+    monkeypatch.setattr(tasks.pending_wake_up, "due", float("-inf"))
     calls: Sent = []
     for task in (tasks.consume_log, tasks.schedule_ready_matches, tasks.forfeit_no_show):
 
@@ -53,7 +54,34 @@ def test_appending_match_events_wakes_the_consumer_once_the_transaction_commits(
         match_services.match_create(table_size=2, sides=["A", "B"], actor=ORGANIZER)
         assert sent == []
 
-    assert sent == [("tournaments.tasks.consume_log", (), {"expires": tasks.WAKE_UP_EXPIRES})]
+    assert sent == [
+        (
+            "tournaments.tasks.consume_log",
+            (),
+            {"countdown": tasks.WAKE_UP_DELAY, "expires": tasks.WAKE_UP_EXPIRES},
+        )
+    ]
+
+
+def test_the_appends_of_a_burst_share_one_wake_up_until_it_is_due(
+    sent: Sent, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = [1000.0]
+    monkeypatch.setattr(tasks, "monotonic", lambda: clock[0])
+
+    with django_capture_on_commit_callbacks(execute=True):
+        match_id = match_services.match_create(
+            table_size=2, sides=["A", "B"], actor=ORGANIZER
+        ).match_id
+    clock[0] += tasks.WAKE_UP_DELAY / 2
+    with django_capture_on_commit_callbacks(execute=True):
+        match_services.round_start(match_id=match_id, briscola=None, actor=ORGANIZER)
+    assert names(sent) == ["consume_log"]
+
+    clock[0] += tasks.WAKE_UP_DELAY / 2
+    with django_capture_on_commit_callbacks(execute=True):
+        match_services.match_forfeit(match_id=match_id, side=0, reason="left", actor=ORGANIZER)
+    assert names(sent) == ["consume_log", "consume_log"]
 
 
 def test_an_append_that_rolls_back_wakes_nobody(
@@ -161,6 +189,7 @@ def test_a_broker_that_is_down_after_the_commit_is_logged_not_raised(
     monkeypatch: pytest.MonkeyPatch, settings: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     settings.CELERY_WAKE_UPS = True
+    monkeypatch.setattr(tasks.pending_wake_up, "due", float("-inf"))
 
     def broker_down(*args: Any, **kwargs: Any) -> None:
         raise ConnectionRefusedError("no broker")
