@@ -12,7 +12,7 @@ import hashlib
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, Unpack
 from uuid import UUID
 
 from django.db import transaction
@@ -242,25 +242,24 @@ def match_create(
     return execute(match_id=match_id or uuid.uuid4(), command=command, actor=actor)
 
 
+class WriteOptions(TypedDict, total=False):
+    """How a write may be guarded: the version the client last saw, and an idempotency key."""
+
+    expected_version: int | None
+    idempotency_key: str | None
+
+
 def round_start(
     *,
     match_id: UUID,
     briscola: str | None,
     dealer_seat: int | None = None,
     actor: Actor,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
+    **options: Unpack[WriteOptions],
 ) -> CommandResult:
-    command = StartNextRound(
-        briscola=None if briscola is None else parse_card(briscola), dealer=dealer_seat
-    )
-    return execute(
-        match_id=match_id,
-        command=command,
-        actor=actor,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-    )
+    briscola_card = None if briscola is None else parse_card(briscola)
+    command = StartNextRound(briscola=briscola_card, dealer=dealer_seat)
+    return execute(match_id=match_id, command=command, actor=actor, **options)
 
 
 def card_play(
@@ -270,16 +269,10 @@ def card_play(
     seat: int,
     card: str,
     actor: Actor,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
+    **options: Unpack[WriteOptions],
 ) -> CommandResult:
-    return execute(
-        match_id=match_id,
-        command=PlayCardInRound(round_number, seat, parse_card(card)),
-        actor=actor,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-    )
+    command = PlayCardInRound(round_number, seat, parse_card(card))
+    return execute(match_id=match_id, command=command, actor=actor, **options)
 
 
 def round_points_enter(
@@ -288,33 +281,16 @@ def round_points_enter(
     round_number: int,
     points: Sequence[int],
     actor: Actor,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
+    **options: Unpack[WriteOptions],
 ) -> CommandResult:
-    return execute(
-        match_id=match_id,
-        command=EnterRoundPoints(round_number, tuple(points)),
-        actor=actor,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-    )
+    command = EnterRoundPoints(round_number, tuple(points))
+    return execute(match_id=match_id, command=command, actor=actor, **options)
 
 
 def play_undo(
-    *,
-    match_id: UUID,
-    round_number: int,
-    actor: Actor,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
+    *, match_id: UUID, round_number: int, actor: Actor, **options: Unpack[WriteOptions]
 ) -> CommandResult:
-    return execute(
-        match_id=match_id,
-        command=UndoLastPlay(round_number),
-        actor=actor,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-    )
+    return execute(match_id=match_id, command=UndoLastPlay(round_number), actor=actor, **options)
 
 
 def card_correct(
@@ -324,16 +300,10 @@ def card_correct(
     play_index: int,
     card: str,
     actor: Actor,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
+    **options: Unpack[WriteOptions],
 ) -> CommandResult:
-    return execute(
-        match_id=match_id,
-        command=CorrectCard(round_number, play_index, parse_card(card)),
-        actor=actor,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-    )
+    command = CorrectCard(round_number, play_index, parse_card(card))
+    return execute(match_id=match_id, command=command, actor=actor, **options)
 
 
 def round_void(
@@ -342,19 +312,20 @@ def round_void(
     round_number: int,
     reason: str,
     actor: Actor,
-    expected_version: int | None = None,
+    **options: Unpack[WriteOptions],
 ) -> CommandResult:
-    return execute(
-        match_id=match_id,
-        command=VoidRound(round_number, reason),
-        actor=actor,
-        expected_version=expected_version,
-    )
+    command = VoidRound(round_number, reason)
+    return execute(match_id=match_id, command=command, actor=actor, **options)
 
 
-def result_confirm(*, match_id: UUID, side: int, actor: Actor) -> CommandResult:
-    return execute(match_id=match_id, command=ConfirmResult(side), actor=actor)
+def result_confirm(
+    *, match_id: UUID, side: int, actor: Actor, **options: Unpack[WriteOptions]
+) -> CommandResult:
+    return execute(match_id=match_id, command=ConfirmResult(side), actor=actor, **options)
 
 
-def match_forfeit(*, match_id: UUID, side: int, reason: str, actor: Actor) -> CommandResult:
-    return execute(match_id=match_id, command=ForfeitMatch(side, reason), actor=actor)
+def match_forfeit(
+    *, match_id: UUID, side: int, reason: str, actor: Actor, **options: Unpack[WriteOptions]
+) -> CommandResult:
+    command = ForfeitMatch(side, reason)
+    return execute(match_id=match_id, command=command, actor=actor, **options)

@@ -226,14 +226,14 @@ def consume(*, batch: int = BATCH) -> int:
 
 
 def rebuild_views() -> int:
-    """Drop every tournament view and recompute it; the checkpoint moves to the log's end."""
+    """Drop every tournament view and recompute it. The checkpoint stays: match results the
+    consumer has not read yet are still recorded by its next run."""
     position = last_position()
     with transaction.atomic():
         TournamentView.objects.all().delete()
         ids = list(Tournament.objects.values_list("id", flat=True))
         for tournament_id in ids:
             project_tournament(tournament_id, position=position)
-        Checkpoint.objects.update_or_create(name=CONSUMER, defaults={"position": position})
     return len(ids)
 
 

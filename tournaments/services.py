@@ -594,14 +594,26 @@ def fixture_forfeit_no_show(*, match_id: UUID, actor: Actor, now: datetime | Non
     """Forfeit a scheduled match that has not started by its deadline. The side that did not
     check in forfeits; when both or neither did, the away side (the lower seed) does."""
     now = now or timezone.now()
-    fixture = Fixture.objects.select_related("home", "away").filter(match_id=match_id).first()
+    fixture = (
+        Fixture.objects.select_related("home", "away")
+        .filter(match_id=match_id)
+        .exclude(status=FixtureStatus.RESET)
+        .first()
+    )
     if fixture is None or fixture.deadline is None or fixture.deadline > now:
         return False
     match = Match.objects.filter(id=match_id).first()
     if match is None or match.status != "not_started":
         return False
     side = 0 if fixture.away.checked_in and not fixture.home.checked_in else 1
-    match_services.match_forfeit(match_id=match_id, side=side, reason="no-show", actor=actor)
+    # The version read above: a scorer who starts the match meanwhile wins, and no forfeit lands.
+    match_services.match_forfeit(
+        match_id=match_id,
+        side=side,
+        reason="no-show",
+        actor=actor,
+        expected_version=match.version,
+    )
     return True
 
 
