@@ -265,10 +265,24 @@ def void_rounds(
 # The match admin.
 
 
-class RoundInline(TabularInline):
-    model = Round
+class ReadOnlyInline(TabularInline):
+    """Rows shown for reading only: derived from events, never edited here."""
+
     extra = 0
     can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+
+class RoundInline(ReadOnlyInline):
+    model = Round
     fields = (
         "number",
         "status",
@@ -283,15 +297,6 @@ class RoundInline(TabularInline):
         "replay",
     )
     readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
 
     @admin.display(description="cards")
     def cards_played(self, round_: Round) -> int:

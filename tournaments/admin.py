@@ -35,6 +35,7 @@ from django.utils.html import format_html, format_html_join
 
 from games.admin import (
     ModelAdmin,
+    ReadOnlyInline,
     ReadOnlyProjectionAdmin,
     action_form,
     action_form_page,
@@ -234,22 +235,11 @@ class ServiceAddAdmin(ReadOnlyProjectionAdmin):
 # Tournaments.
 
 
-class EntrantInline(TabularInline):
+class EntrantInline(ReadOnlyInline):
     model = Entrant
-    extra = 0
-    can_delete = False
     show_change_link = True
     fields = ("name", "players_named", "seed", "checked_in", "withdrawn", "registered_at")
     readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
 
     @admin.display(description="players")
     def players_named(self, entrant: Entrant) -> str:
