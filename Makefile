@@ -44,6 +44,7 @@ format: install
 
 bench: services
 	$(BIN)/python bench/rules.py
+	$(BIN)/python bench/append.py
 
 clean:
 	rm -rf $(VENV) staticfiles .mypy_cache .ruff_cache .hypothesis

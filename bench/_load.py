@@ -1,0 +1,293 @@
+"""Concurrent writers: scorers entering whole rounds through the HTTP API, and raw single-row
+INSERT + COMMIT into a copy of the event table. Both report every append's latency.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import psycopg
+
+from bench._support import LOOPBACK, BenchError, CpuMeter, CpuUse, connect
+from games.rules import MatchFormat, Play, RoundOutcome, Table, start_match
+from games.rules.simulate import simulate_rounds
+
+API = "/api/v1"
+REQUEST_TIMEOUT_SECONDS = 30
+
+
+@dataclass(frozen=True)
+class ScoredRound:
+    """A legal round to enter: what a scorer sees at a physical table, and how it ends."""
+
+    table_size: int
+    dealer: int
+    briscola: str
+    plays: tuple[Play, ...]
+    outcome: RoundOutcome
+
+
+def scored_rounds(
+    *, clients: int, rounds: int, table_size: int, seed: int
+) -> list[list[ScoredRound]]:
+    """`rounds` legal rounds for each client, the same ones for the same seed."""
+    scored = []
+    for client in range(clients):
+        states = simulate_rounds(table_size=table_size, rounds=rounds, seed=seed + client)
+        scored.append(
+            [
+                ScoredRound(table_size, state.dealer, state.briscola.code, state.plays, outcome)
+                for state in states
+                if (outcome := state.outcome) is not None
+            ]
+        )
+    return scored
+
+
+@dataclass
+class WriterResult:
+    """What one writer did: the latency of each append by kind, or the error that stopped it."""
+
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    error: str | None = None
+
+    def record(self, kind: str, seconds: float) -> None:
+        self.latencies.setdefault(kind, []).append(seconds)
+
+    def count(self, kind: str | None = None) -> int:
+        if kind is None:
+            return sum(len(values) for values in self.latencies.values())
+        return len(self.latencies.get(kind, []))
+
+
+@dataclass
+class LoadResult:
+    seconds: float
+    writers: list[WriterResult]
+    cpu: CpuUse
+
+    def latencies(self, kind: str) -> list[float]:
+        return sorted(value for writer in self.writers for value in writer.latencies.get(kind, []))
+
+    def count(self, kind: str | None = None) -> int:
+        return sum(writer.count(kind) for writer in self.writers)
+
+    @property
+    def errors(self) -> list[str]:
+        return [writer.error for writer in self.writers if writer.error is not None]
+
+
+class Writer:
+    """One concurrent writer: connects in `open` (before the clock starts), appends in `run`
+    (timed, in a thread of its own) until done or `stop` is set, disconnects in `close`."""
+
+    def open(self) -> None:
+        pass
+
+    def run(self, result: WriterResult, stop: threading.Event) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+def run_writers(writers: Sequence[Writer], *, max_seconds: float, meter: CpuMeter) -> LoadResult:
+    """Run every writer at once, each in a thread; at most `max_seconds` (plus a minute's grace).
+
+    A writer that fails records its error and asks the others to stop; writers also stop
+    starting new work once `stop` is set (by an error or by the time limit). `meter` measures
+    the CPU used between the start and the end of the writing.
+    """
+    stop = threading.Event()
+    results = [WriterResult() for _ in writers]
+    ready = threading.Barrier(len(writers) + 1)
+
+    def body(writer: Writer, result: WriterResult) -> None:
+        ready.wait()
+        try:
+            writer.run(result, stop)
+        except Exception as error:  # report it with the figures; the run stops cleanly
+            result.error = f"{type(error).__name__}: {error}"
+            stop.set()
+
+    try:
+        for writer in writers:
+            writer.open()
+        threads = [
+            threading.Thread(target=body, args=(writer, result), daemon=True, name=f"writer-{n}")
+            for n, (writer, result) in enumerate(zip(writers, results, strict=True))
+        ]
+        for thread in threads:
+            thread.start()
+        meter.start()
+        ready.wait()
+        started = time.perf_counter()
+        timer = threading.Timer(max_seconds, stop.set)
+        timer.daemon = True
+        timer.start()
+        try:
+            for thread in threads:
+                thread.join(timeout=max(0.0, started + max_seconds + 60 - time.perf_counter()))
+        finally:
+            timer.cancel()
+            stop.set()
+        seconds = time.perf_counter() - started
+        if any(thread.is_alive() for thread in threads):
+            raise BenchError(f"writers still busy {max_seconds + 60:.0f} s after the start")
+        cpu = meter.stop()
+    finally:
+        for writer in writers:
+            writer.close()
+    return LoadResult(seconds, results, cpu)
+
+
+# Scorers through the HTTP API.
+
+
+class ApiClient:
+    """One scorer's device: a keep-alive HTTP connection, a token, JSON in and out."""
+
+    def __init__(self, port: int, token: str, *, idempotency_keys: bool) -> None:
+        self.connection = http.client.HTTPConnection(
+            LOOPBACK, port, timeout=REQUEST_TIMEOUT_SECONDS
+        )
+        self.headers = {
+            "Authorization": f"Token {token}",
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+        }
+        self.idempotency_keys = idempotency_keys
+
+    def post(self, path: str, body: dict[str, object]) -> tuple[dict[str, object], float]:
+        """POST and expect 201 Created; the answer and the request's latency in seconds."""
+        headers = self.headers
+        if self.idempotency_keys:
+            headers = {**headers, "Idempotency-Key": uuid.uuid4().hex}
+        payload = json.dumps(body).encode()
+        started = time.perf_counter()
+        self.connection.request("POST", path, body=payload, headers=headers)
+        response = self.connection.getresponse()
+        raw = response.read()
+        seconds = time.perf_counter() - started
+        if response.status != 201:
+            text = raw[:500].decode(errors="replace")
+            raise BenchError(f"POST {path} {body} answered {response.status}: {text}")
+        answer = json.loads(raw)
+        if not isinstance(answer, dict):
+            raise BenchError(f"POST {path} answered {answer!r}, not a JSON object")
+        return answer, seconds
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+class Scorer(Writer):
+    """Enters rounds card by card into best-of-`best_of` matches: creates a match, starts and
+    plays rounds until the match is over (a tied round does not count), then the next match."""
+
+    def __init__(
+        self,
+        port: int,
+        token: str,
+        rounds: Sequence[ScoredRound],
+        *,
+        best_of: int,
+        idempotency_keys: bool,
+    ) -> None:
+        self.client = ApiClient(port, token, idempotency_keys=idempotency_keys)
+        self.rounds = rounds
+        self.match_format = MatchFormat.best_of(best_of)
+
+    def run(self, result: WriterResult, stop: threading.Event) -> None:
+        match_url, record = "", None
+        for scored in self.rounds:
+            if stop.is_set():
+                return
+            if record is None or record.is_finished:
+                match_url = self.create_match(scored.table_size, result)
+                record = start_match(table_size=scored.table_size, match_format=self.match_format)
+            self.enter_round(match_url, scored, result)
+            record = record.record_round(scored.outcome)
+
+    def create_match(self, table_size: int, result: WriterResult) -> str:
+        sides = [{"name": f"Side {side}"} for side in range(Table(table_size).side_count)]
+        body = {"table_size": table_size, "best_of": self.match_format.rounds, "sides": sides}
+        match, seconds = self.client.post(f"{API}/matches/", body)
+        result.record("create", seconds)
+        return f"{API}/matches/{match['id']}"
+
+    def enter_round(self, match_url: str, scored: ScoredRound, result: WriterResult) -> None:
+        client = self.client
+        started, seconds = client.post(
+            f"{match_url}/rounds/", {"briscola": scored.briscola, "dealer_seat": scored.dealer}
+        )
+        result.record("start", seconds)
+        plays_url = f"{match_url}/rounds/{started['number']}/plays/"
+        for play in scored.plays:
+            _answer, seconds = client.post(plays_url, {"seat": play.seat, "card": play.card.code})
+            result.record("play", seconds)
+
+    def close(self) -> None:
+        self.client.close()
+
+
+# Raw single-row INSERT + COMMIT.
+
+RAW_TABLE = "bench_raw_event"
+
+CREATE_RAW_TABLE = f"""
+DROP TABLE IF EXISTS {RAW_TABLE};
+CREATE TABLE {RAW_TABLE} (LIKE eventstore_event INCLUDING ALL);
+"""
+# LIKE copies columns, defaults, identity, constraints and indexes, never triggers.
+
+RAW_INSERT = f"""
+INSERT INTO {RAW_TABLE} (
+    stream_id, stream_type, stream_version, event_type, schema_version, payload, metadata,
+    recorded_at
+) VALUES (%s, 'match', %s, 'CardPlayed', 1, %s::jsonb, %s::jsonb, statement_timestamp())
+"""
+RAW_METADATA = json.dumps({"actor_id": 1, "device": "token:0123abcd"})
+
+
+def create_raw_table(database: str) -> None:
+    with connect(database, autocommit=True) as conn:
+        conn.execute(CREATE_RAW_TABLE)
+
+
+class RawInserter(Writer):
+    """Inserts `rows` CardPlayed-sized events into one stream, each in a transaction of its own
+    (psycopg's default: BEGIN, the INSERT, prepared after a few runs, then COMMIT)."""
+
+    def __init__(self, database: str, rows: int) -> None:
+        self.database = database
+        self.rows = rows
+        self.connection: psycopg.Connection | None = None
+
+    def open(self) -> None:
+        self.connection = connect(self.database)
+
+    def run(self, result: WriterResult, stop: threading.Event) -> None:
+        conn = self.connection
+        if conn is None:
+            raise BenchError("RawInserter.run before open")
+        stream_id = uuid.uuid4()
+        with conn.cursor() as cursor:
+            for version in range(1, self.rows + 1):
+                if stop.is_set():
+                    return
+                payload = json.dumps({"round": 1, "seat": version % 2, "card": "1D"})
+                started = time.perf_counter()
+                cursor.execute(RAW_INSERT, (stream_id, version, payload, RAW_METADATA))
+                conn.commit()
+                result.record("insert", time.perf_counter() - started)
+
+    def close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()

@@ -1,0 +1,384 @@
+"""Benchmark: appends through the whole HTTP API against raw INSERTs, and rebuilding the match
+projections from a large log against a plain fold of it.
+
+Run: .venv/bin/python bench/append.py [--clients N] [--rounds N] [--events N] [--quick]
+
+1. API: serves the app under gunicorn (DEBUG off) on a free loopback port against the database
+   briscola_bench; N scorer threads each enter whole legal rounds card by card (create a match,
+   best of 1 by default, start the round, play every card); prints plays/s, the p50/p99 latency
+   of the play requests and the CPU used per append.
+2. Raw: before and after the API, N threads do single-row INSERT + COMMIT into a copy of the
+   event table (LIKE eventstore_event INCLUDING ALL, no triggers) in the same database; prints
+   the API/raw ratio against the faster raw run. Target: the API appends at least 25% of it.
+3. Log: a log of at least --events match events (whole simulated matches, COPY-loaded into
+   briscola_bench_log_<events>, kept for the next run), folded plainly from a server-side cursor
+   and then rebuilt into the projections with games.projections.rebuild(); prints events/s of
+   both and their ratio. Target: the rebuild within 2.5x of the plain fold.
+Figures go to stdout, progress to stderr. Targets are reported as PASS or MISS, never raised.
+The bench databases are the only ones touched; --fresh drops and recreates them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from argparse import RawDescriptionHelpFormatter as RawHelp
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench._load import (
+    LoadResult,
+    RawInserter,
+    ScoredRound,
+    Scorer,
+    create_raw_table,
+    run_writers,
+    scored_rounds,
+)
+from bench._match_log import GENERATOR, cached_log, load_log, plain_fold, vacuum_analyze, warm_up
+from bench._support import (
+    OUT_DIR,
+    BenchError,
+    CpuMeter,
+    Progress,
+    ServerOptions,
+    code_version,
+    connect,
+    database_exists,
+    database_url,
+    django_environment,
+    drop_database,
+    empty_bench_redis,
+    figure,
+    gunicorn,
+    load_average,
+    machine_summary,
+    manage,
+    milliseconds,
+    percentile,
+    postgres_version,
+    prepare_database,
+    say,
+    stop_on_sigterm,
+    verdict,
+)
+
+API_DATABASE = "briscola_bench"
+LOG_DATABASE_PREFIX = "briscola_bench_log_"
+BENCH_USER = "bench-scorer"
+
+API_SHARE_TARGET = 0.25
+"""The API must append at least this share of the raw INSERT + COMMIT rate."""
+REBUILD_RATIO_TARGET = 2.5
+"""The rebuild may take at most this many times the plain fold's time."""
+
+QUICK = {"clients": 4, "rounds": 2, "events": 20_000, "raw_rows": 200}
+FULL = {"clients": 8, "rounds": 10, "events": 1_000_000, "raw_rows": 0}
+
+
+def parse_arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=RawHelp)
+    parser.add_argument("--quick", action="store_true", help="a small smoke run (well under 1 min)")
+    parser.add_argument("--clients", type=int, help="concurrent writers (8; quick: 4)")
+    parser.add_argument("--rounds", type=int, help="rounds each scorer enters (10; quick: 2)")
+    parser.add_argument(
+        "--events", type=int, help="match events in the log (1,000,000; quick: 20,000)"
+    )
+    parser.add_argument(
+        "--raw-rows",
+        type=int,
+        help="INSERTs per raw writer (default: as many as each scorer appended; quick: 200)",
+    )
+    parser.add_argument("--table-size", type=int, default=2, choices=[2, 3, 4, 6], help="(2)")
+    parser.add_argument(
+        "--best-of",
+        type=int,
+        default=1,
+        choices=[1, 3, 5],
+        help="matches the scorers play: 1 (default) creates a match per round; with 3 or 5 the "
+        "stream, read and folded for every card, grows to several rounds",
+    )
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers (4)")
+    parser.add_argument(
+        "--worker-class", default="sync", choices=["sync", "gthread"], help="(sync)"
+    )
+    parser.add_argument("--threads", type=int, default=1, help="threads per gthread worker (1)")
+    parser.add_argument(
+        "--wsgi-app",
+        default="config.wsgi:application",
+        help="the WSGI application gunicorn serves, e.g. a variant on PYTHONPATH to compare",
+    )
+    parser.add_argument(
+        "--no-wake-ups",
+        action="store_true",
+        help="CELERY_WAKE_UPS=false: no Celery message after each command (on by default)",
+    )
+    parser.add_argument(
+        "--idempotency-keys",
+        action="store_true",
+        help="send an Idempotency-Key with every API write, as a retrying device would",
+    )
+    parser.add_argument(
+        "--max-seconds", type=float, default=300, help="time limit of each load phase (300)"
+    )
+    parser.add_argument("--seed", type=int, default=7, help="simulation seed (7)")
+    parser.add_argument(
+        "--only", choices=["api", "log"], help="run only the API + raw phases, or only the log"
+    )
+    parser.add_argument(
+        "--fresh", action="store_true", help="drop and recreate the bench databases first"
+    )
+    args = parser.parse_args()
+    defaults = QUICK if args.quick else FULL
+    for name, value in defaults.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    for name in ("clients", "rounds", "events", "workers", "threads"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    if args.raw_rows < 0 or args.max_seconds <= 0:
+        parser.error("--raw-rows must be 0 or more and --max-seconds positive")
+    return args
+
+
+# 1 and 2: the API against raw INSERTs.
+
+
+def write_phases(args: argparse.Namespace) -> None:
+    """Raw INSERTs, the API, raw INSERTs again: the baseline is the faster raw run, so a
+    transient slowdown of the machine cannot make the API look better than it is."""
+    prepare_database(API_DATABASE, fresh=args.fresh)
+    token = manage("issue_token", BENCH_USER, database=API_DATABASE).strip()
+    if not token.isalnum():
+        raise BenchError(f"`manage.py issue_token` printed {token!r}, not a token key")
+    rounds = scored_rounds(
+        clients=args.clients, rounds=args.rounds, table_size=args.table_size, seed=args.seed
+    )
+    planned = sum(len(scored.plays) + 2 for client in rounds for scored in client)
+    rows = args.raw_rows or max(200, planned // args.clients)
+
+    raw_before = raw_run(args, rows, "before the API")
+    api = api_run(args, token, rounds)
+    raw_after = raw_run(args, rows, "after the API")
+    raw = max(raw_before, raw_after, key=lambda result: result.count() / result.seconds)
+    api_rate, raw_rate = api.count() / api.seconds, raw.count() / raw.seconds
+    figure("raw inserts/s baseline (the faster run)", f"{raw_rate:,.0f}")
+    share = api_rate / raw_rate
+    figure("ratio API appends / raw inserts", f"{share:.1%}")
+    verdict(
+        "target API appends >= 25% of raw inserts",
+        met=share >= API_SHARE_TARGET,
+        measured=f"{share:.1%}",
+        target=f">= {API_SHARE_TARGET:.0%}",
+    )
+    # On a CPU-bound machine, rates are inverse to CPU per operation; CPU time is less moved
+    # than rates by other processes sharing the cores.
+    api_cpu, raw_cpu = api.cpu.total / api.count(), raw.cpu.total / raw.count()
+    figure(
+        "ratio by CPU cost (raw CPU per insert / API CPU per append)", f"{raw_cpu / api_cpu:.1%}"
+    )
+
+
+def api_run(args: argparse.Namespace, token: str, rounds: list[list[ScoredRound]]) -> LoadResult:
+    """Scorers entering rounds through the API, under gunicorn."""
+    before = event_count(API_DATABASE)
+    wake_ups = not args.no_wake_ups
+    if wake_ups:
+        empty_bench_redis()
+    options = ServerOptions(args.workers, args.worker_class, args.threads, args.wsgi_app)
+    say(f"API: {options.describe()}; {args.clients} scorers x {args.rounds} rounds")
+    log_path = OUT_DIR / "gunicorn.log"
+    try:
+        with gunicorn(
+            options, database=API_DATABASE, log_path=log_path, wake_ups=wake_ups
+        ) as server:
+            keys = args.idempotency_keys
+            # Untimed: one round per scorer, so every worker has connected and imported what
+            # its first requests import lazily before the clock starts.
+            warm_up_rounds = scored_rounds(
+                clients=args.clients, rounds=1, table_size=args.table_size, seed=args.seed - 1
+            )
+            warm_ups = [
+                Scorer(server.port, token, r, best_of=1, idempotency_keys=keys)
+                for r in warm_up_rounds
+            ]
+            warm_up = run_writers(
+                warm_ups, max_seconds=args.max_seconds, meter=CpuMeter(API_DATABASE)
+            )
+            check_errors("API warm-up", warm_up)
+            before += warm_up.count()
+            scorers = [
+                Scorer(server.port, token, r, best_of=args.best_of, idempotency_keys=keys)
+                for r in rounds
+            ]
+            meter = CpuMeter(API_DATABASE, app_group=server.process_group)
+            result = run_writers(scorers, max_seconds=args.max_seconds, meter=meter)
+    finally:
+        if wake_ups:
+            queued = empty_bench_redis()
+            say(f"emptied the bench Redis database ({queued} keys of Celery wake-ups)")
+    check_errors("API", result)
+    appended = event_count(API_DATABASE) - before
+    if appended != result.count():
+        raise BenchError(f"the API answered {result.count()} appends but the log grew {appended}")
+
+    plays = result.count("play")
+    if not plays:
+        raise BenchError(f"no card was played within --max-seconds {args.max_seconds:g}")
+    extras = [
+        "Celery wake-ups " + ("on" if wake_ups else "off"),
+        *(["Idempotency-Key on every write"] if args.idempotency_keys else []),
+    ]
+    figure("API server", f"{options.describe()}; {', '.join(extras)}")
+    figure(
+        "API scorers",
+        f"{args.clients} concurrent, {result.count('start')} rounds entered at tables of "
+        f"{args.table_size}, {result.count('create')} best-of-{args.best_of} matches",
+    )
+    figure("API plays", f"{plays:,} in {result.seconds:.1f} s")
+    figure("API plays/s", f"{plays / result.seconds:,.0f}")
+    latencies = result.latencies("play")
+    figure("API play latency p50", milliseconds(percentile(latencies, 50)))
+    figure("API play latency p99", milliseconds(percentile(latencies, 99)))
+    for kind in ("create", "start"):
+        figure(f"API {kind} latency p50", milliseconds(percentile(result.latencies(kind), 50)))
+    rate = result.count() / result.seconds
+    figure("API appends/s (every write appends one event)", f"{rate:,.0f}")
+    figure("API CPU per append", result.cpu.per(result.count()))
+    figure("load average after the API run", load_average())
+    return result
+
+
+def raw_run(args: argparse.Namespace, rows_per_writer: int, when: str) -> LoadResult:
+    """Raw INSERT + COMMIT writers on a fresh copy of the event table."""
+    create_raw_table(API_DATABASE)
+    say(f"raw ({when}): {args.clients} writers x {rows_per_writer} single-row INSERT + COMMIT")
+    writers = [RawInserter(API_DATABASE, rows_per_writer) for _ in range(args.clients)]
+    result = run_writers(writers, max_seconds=args.max_seconds, meter=CpuMeter(API_DATABASE))
+    check_errors("raw INSERT", result)
+    rate = result.count() / result.seconds
+    latencies = result.latencies("insert")
+    p50, p99 = (milliseconds(percentile(latencies, share)) for share in (50, 99))
+    figure(
+        f"raw inserts/s ({when})",
+        f"{rate:,.0f} ({result.count():,} in {result.seconds:.1f} s; p50 {p50}, p99 {p99})",
+    )
+    figure(f"raw CPU per insert ({when})", result.cpu.per(result.count()))
+    return result
+
+
+def check_errors(phase: str, result: LoadResult) -> None:
+    if result.errors:
+        more = f" (and {len(result.errors) - 1} more)" if len(result.errors) > 1 else ""
+        raise BenchError(f"{phase} writer failed: {result.errors[0]}{more}")
+
+
+def event_count(database: str) -> int:
+    with connect(database) as conn:
+        row = conn.execute("SELECT count(*) FROM eventstore_event").fetchone()
+    return int(row[0]) if row else 0
+
+
+# 3: rebuilding the projections against a plain fold.
+
+
+def log_phase(args: argparse.Namespace) -> None:
+    database = f"{LOG_DATABASE_PREFIX}{args.events}"
+    if args.fresh and database_exists(database):
+        say(f"dropping database {database}")
+        drop_database(database)
+    info = cached_log(database) if database_exists(database) else None
+    if info is not None and (info.generator, info.target, info.seed) == (
+        GENERATOR,
+        args.events,
+        args.seed,
+    ):
+        say(f"log: reusing the {info.events:,} events in {database}")
+        generated = False
+    else:
+        if database_exists(database):
+            drop_database(database)
+        prepare_database(database, fresh=False)
+        say(f"log: generating at least {args.events:,} match events into {database}")
+        started = time.perf_counter()
+        info = load_log(database, target=args.events, seed=args.seed, processes=2)
+        vacuum_analyze(database)
+        seconds = time.perf_counter() - started
+        figure("log generated", f"{info.events:,} events in {seconds:.1f} s (COPY, vacuumed)")
+        generated = True
+    figure("log", f"{info.events:,} events, {info.matches:,} matches ({info.generator})")
+    if not generated:
+        manage("migrate", "--noinput", database=database)
+    say(f"warm-up read: {warm_up(database):.1f} s")
+
+    progress = Progress("plain fold", info.events)
+    started = time.perf_counter()
+    states = plain_fold(database, on_event=progress.tick)
+    fold_seconds = time.perf_counter() - started
+    fold_rate = info.events / fold_seconds
+    figure("plain fold events/s", f"{fold_rate:,.0f} ({fold_seconds:.1f} s)")
+
+    rebuild_seconds, written = timed_rebuild(database, info.events)
+    if written != len(states):
+        raise BenchError(f"the rebuild wrote {written} matches, the plain fold saw {len(states)}")
+    rebuild_rate = info.events / rebuild_seconds
+    figure("rebuild_projections events/s", f"{rebuild_rate:,.0f} ({rebuild_seconds:.1f} s)")
+    ratio = rebuild_seconds / fold_seconds
+    figure("ratio rebuild / plain fold (time)", f"{ratio:.2f}x")
+    verdict(
+        "target rebuild within 2.5x of the plain fold",
+        met=ratio <= REBUILD_RATIO_TARGET,
+        measured=f"{ratio:.2f}x",
+        target=f"<= {REBUILD_RATIO_TARGET}x",
+    )
+    figure("load average after the log phase", load_average())
+
+
+def timed_rebuild(database: str, events: int) -> tuple[float, int]:
+    """games.projections.rebuild() in this process, with Django set up on the log database."""
+    os.environ.update(django_environment(database, wake_ups=False))
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.db import connection
+
+    from games.projections import rebuild
+
+    if settings.DATABASES["default"]["NAME"] != database or settings.DEBUG:
+        raise BenchError(f"Django is not set up on {database_url(database)} with DEBUG off")
+    progress = Progress("rebuild", events, then="every event folded; writing the projection rows")
+    try:
+        started = time.perf_counter()
+        written = rebuild(on_event=progress.tick)
+        seconds = time.perf_counter() - started
+    finally:
+        connection.close()
+    return seconds, written
+
+
+def main() -> int:
+    args = parse_arguments()
+    stop_on_sigterm()
+    try:
+        figure("machine", machine_summary(postgres_version()))
+        figure("code", code_version())
+        figure("load average at the start", load_average())
+        if args.only != "log":
+            write_phases(args)
+        if args.only != "api":
+            log_phase(args)
+    except BenchError as error:
+        say(f"bench/append.py: {error}")
+        return 1
+    except KeyboardInterrupt:
+        say("bench/append.py: interrupted")
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
