@@ -97,8 +97,15 @@ def round_rows(state: MatchAggregate, *, match_id: UUID) -> list[Round]:
     ]
 
 
-def save_match(state: MatchAggregate, *, match_id: UUID, position: StreamPosition) -> None:
-    """Upsert the match row and its rounds (inline, in the caller's transaction)."""
+def save_match(
+    state: MatchAggregate,
+    *,
+    match_id: UUID,
+    position: StreamPosition,
+    previous: MatchAggregate | None = None,
+) -> None:
+    """Upsert the match row, and the round rows that differ from `previous` (inline, in the
+    caller's transaction)."""
     Match.objects.bulk_create(
         [match_row(state, match_id=match_id, position=position)],
         update_conflicts=True,
@@ -106,6 +113,9 @@ def save_match(state: MatchAggregate, *, match_id: UUID, position: StreamPositio
         update_fields=MATCH_UPDATED_FIELDS,
     )
     rounds = round_rows(state, match_id=match_id)
+    if previous is not None:
+        before = {row.number: comparable(row) for row in round_rows(previous, match_id=match_id)}
+        rounds = [row for row in rounds if before.get(row.number) != comparable(row)]
     if rounds:
         Round.objects.bulk_create(
             rounds,

@@ -17,6 +17,7 @@ from uuid import UUID
 
 from django.db import transaction
 
+from games import folded
 from games.eventstore.api import (
     AppendResult,
     EventMetadata,
@@ -96,10 +97,38 @@ class CommandResult:
 
 def load_match(*, match_id: UUID, to_version: int | None = None) -> tuple[MatchAggregate, int]:
     """The match folded from its stream (up to `to_version`), and the version folded."""
+    if to_version is None:
+        return load_latest(match_id)
     events = read_stream(stream_id=match_id, to_version=to_version)
     if not events:
         raise MatchNotFound(f"there is no match {match_id}")
     return fold(map(match_event, events)), events[-1].stream_version
+
+
+def load_latest(match_id: UUID) -> tuple[MatchAggregate, int]:
+    """The match as it stands, folding only what this process has not folded before."""
+    known = folded.recall(match_id)
+    if known is not None:
+        events = read_stream(stream_id=match_id, from_version=known.version)
+        if events and events[0].global_position == known.position:
+            newer = events[1:]
+            if not newer:
+                return known.state, known.version
+            state = fold(map(match_event, newer), known.state)
+            remember(match_id, state, newer[-1])
+            return state, newer[-1].stream_version
+    events = read_stream(stream_id=match_id)
+    if not events:
+        raise MatchNotFound(f"there is no match {match_id}")
+    state = fold(map(match_event, events))
+    remember(match_id, state, events[-1])
+    return state, events[-1].stream_version
+
+
+def remember(match_id: UUID, state: MatchAggregate, last: RecordedEvent) -> None:
+    folded.remember_on_commit(
+        match_id, folded.Folded(state, last.stream_version, last.global_position)
+    )
 
 
 def fingerprint(match_id: UUID, command: MatchCommand) -> str:
@@ -178,8 +207,10 @@ def execute_once(
         return replayed_result(match_id, appended)
     new_state = fold(decided, state)
     first, last = appended.events[0], appended.events[-1]
+    remember(match_id, new_state, last)
     save_match(
         new_state,
+        previous=state,
         match_id=match_id,
         position=StreamPosition(
             version=last.stream_version,
