@@ -1,6 +1,348 @@
-from django.contrib import admin
-from django.contrib.auth.admin import UserAdmin
+"""Users, clubs, roles and device tokens in the organizer's console.
 
-from accounts.models import User
+Clubs, role grants and device tokens are added through their services (a plain form handed to
+the service, whose refusals show on the form) and never edited in place: a role is revoked and
+granted again, a token revoked and issued again. A device token's key is shown once, in the
+message after it is created; the admin stores and shows only its hash's prefix afterwards.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.postgres.forms import SimpleArrayField
+from django.core.exceptions import PermissionDenied
+from django.db.models import Model, Q, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts import services
+from accounts.models import Club, DeviceToken, DeviceTokenState, Role, RoleGrant, User
+
+if TYPE_CHECKING:
+    ModelAdmin = admin.ModelAdmin[Any]
+    TabularInline = admin.TabularInline[Any, Any]
+else:  # generic only in django-stubs
+    ModelAdmin = admin.ModelAdmin
+    TabularInline = admin.TabularInline
 
 admin.site.register(User, UserAdmin)
+
+
+class ServiceAddAdmin(ModelAdmin):
+    """Rows added by a service from a plain form, then only viewed; actions call services."""
+
+    add_form_class: type[forms.Form]
+
+    def create(self, request: HttpRequest, form: Any) -> Model:
+        """Call the service with the form's data; tell the organizer what was added."""
+        raise NotImplementedError
+
+    def add_form_initial(self, request: HttpRequest) -> dict[str, Any]:
+        return {}
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        # The list-level permission enables the actions; a row's page stays view-only.
+        return obj is None and super().has_change_permission(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def add_view(
+        self,
+        request: HttpRequest,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        data = request.POST if request.method == "POST" else None
+        form = self.add_form_class(data, initial=self.add_form_initial(request))
+        if form.is_bound and form.is_valid():
+            try:
+                created = self.create(request, form)
+            except services.AccountsError as error:
+                form.add_error(None, error.detail)
+            else:
+                self.log_addition(request, created, [{"added": {}}])
+                if "_addanother" in request.POST:
+                    return HttpResponseRedirect(request.path)
+                return HttpResponseRedirect(
+                    reverse(
+                        f"admin:{self.opts.app_label}_{self.opts.model_name}_change",
+                        args=[created.pk],
+                    )
+                )
+        # The admin's helpers take any form at run time; the stubs ask for a ModelForm.
+        adminform = helpers.AdminForm(
+            form,  # type: ignore[arg-type]
+            [(None, {"fields": list(form.fields)})],
+            {},
+            model_admin=self,
+        )
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Add {self.opts.verbose_name}",
+            "subtitle": None,
+            "adminform": adminform,
+            "object_id": None,
+            "original": None,
+            "is_popup": False,
+            "to_field": None,
+            "media": self.media + adminform.media,
+            "inline_admin_formsets": [],
+            "errors": helpers.AdminErrorList(form, []),  # type: ignore[arg-type]
+            "preserved_filters": self.get_preserved_filters(request),
+            "show_save_and_continue": False,
+            **(extra_context or {}),
+        }
+        return self.render_change_form(request, context, add=True, form_url=form_url)
+
+
+def organizer_of(request: HttpRequest) -> User:
+    """The staff member using the admin (the admin lets no anonymous user in)."""
+    assert isinstance(request.user, User)
+    return request.user
+
+
+def active_users() -> QuerySet[Any]:
+    return get_user_model().objects.filter(is_active=True).order_by("username")
+
+
+# Clubs.
+
+
+class ClubCreateForm(forms.Form):
+    name = forms.CharField(max_length=services.CLUB_NAME_MAX_LENGTH)
+    slug = forms.SlugField(
+        max_length=services.CLUB_SLUG_MAX_LENGTH,
+        required=False,
+        help_text="Its name in URLs and on the command line; from the name when empty.",
+    )
+
+
+class RoleGrantInline(TabularInline):
+    model = RoleGrant
+    fields = ("user", "role", "granted_by", "granted_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+
+@admin.register(Club)
+class ClubAdmin(ServiceAddAdmin):
+    add_form_class = ClubCreateForm
+    list_display = ("name", "slug", "created_at")
+    search_fields = ("name", "slug")
+    fields = ("name", "slug", "created_at")
+    readonly_fields = fields
+    inlines = (RoleGrantInline,)
+
+    def create(self, request: HttpRequest, form: Any) -> Club:
+        data = form.cleaned_data
+        club = services.club_create(name=data["name"], slug=data["slug"] or None)
+        self.message_user(request, f"Club {club} ({club.slug}) was added.", messages.SUCCESS)
+        return club
+
+
+# Roles.
+
+
+class RoleGrantForm(forms.Form):
+    user = forms.ModelChoiceField(queryset=active_users())
+    role = forms.ChoiceField(choices=Role.choices)
+    club = forms.ModelChoiceField(
+        queryset=Club.objects.all(), required=False, help_text="A club, or else a tournament."
+    )
+    tournament_id = forms.UUIDField(
+        required=False, label="Tournament id", help_text="A tournament's id, or else a club."
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if "club" in self.errors or "tournament_id" in self.errors:
+            return data
+        if (data.get("club") is None) == (data.get("tournament_id") is None):
+            raise forms.ValidationError("Give a club or a tournament id (one of the two).")
+        return data
+
+
+@admin.register(RoleGrant)
+class RoleGrantAdmin(ServiceAddAdmin):
+    add_form_class = RoleGrantForm
+    list_display = ("user", "role", "club", "tournament_id", "granted_by", "granted_at")
+    list_filter = ("role", "club")
+    list_select_related = ("user", "club", "granted_by")
+    search_fields = ("user__username", "club__name", "club__slug")
+    fields = ("user", "role", "club", "tournament_id", "granted_by", "granted_at")
+    readonly_fields = fields
+    actions = ("revoke_roles",)
+
+    def create(self, request: HttpRequest, form: Any) -> RoleGrant:
+        data = form.cleaned_data
+        grant = services.role_grant(
+            user=data["user"],
+            role=data["role"],
+            club=data["club"],
+            tournament_id=data["tournament_id"],
+            granted_by=organizer_of(request),
+        )
+        self.message_user(request, f"Granted: {grant}.", messages.SUCCESS)
+        return grant
+
+    @admin.action(description="Revoke the selected roles", permissions=["change"])
+    def revoke_roles(self, request: HttpRequest, queryset: QuerySet[RoleGrant]) -> None:
+        revoked = 0
+        for grant in queryset.select_related("user", "club"):
+            revoked += services.role_revoke(
+                user=grant.user, role=grant.role, club=grant.club, tournament_id=grant.tournament_id
+            )
+        self.message_user(request, f"Revoked {revoked} role(s).", messages.SUCCESS)
+
+
+# Device tokens.
+
+
+def hours(lifetime: timedelta) -> int:
+    return max(1, int(lifetime.total_seconds() // 3600))
+
+
+class DeviceTokenCreateForm(forms.Form):
+    user = forms.ModelChoiceField(
+        queryset=active_users(), label="Scorer", help_text="Who signs in on the device."
+    )
+    device = forms.CharField(
+        max_length=services.DEVICE_NAME_MAX_LENGTH, help_text="For example 'tablet at table 3'."
+    )
+    expires_in_hours = forms.IntegerField(min_value=1, label="Expires in (hours)")
+    tournament_id = forms.UUIDField(
+        required=False, label="Tournament id", help_text="Only this tournament, when given."
+    )
+    tables = SimpleArrayField(
+        forms.IntegerField(min_value=1, max_value=services.TABLE_NUMBER_MAX),
+        required=False,
+        help_text="Only these tables of the tournament, comma-separated, when given.",
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if "expires_in_hours" in data:
+            data["expires_in"] = timedelta(hours=data["expires_in_hours"])
+        if not self.errors:
+            try:
+                services.device_token_check(
+                    device=data["device"],
+                    expires_in=data["expires_in"],
+                    tournament_id=data["tournament_id"],
+                    tables=data["tables"] or (),
+                )
+            except services.AccountsError as error:
+                raise forms.ValidationError(error.detail) from None
+        return data
+
+
+class DeviceTokenStateFilter(admin.SimpleListFilter):
+    title = "state"
+    parameter_name = "state"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(state.value, state.label) for state in DeviceTokenState]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        now = timezone.now()
+        unrevoked = Q(revoked_at__isnull=True)
+        match self.value():
+            case DeviceTokenState.ACTIVE:
+                return queryset.filter(unrevoked, expires_at__gt=now)
+            case DeviceTokenState.EXPIRED:
+                return queryset.filter(unrevoked, expires_at__lte=now)
+            case DeviceTokenState.REVOKED:
+                return queryset.filter(revoked_at__isnull=False)
+        return queryset
+
+
+@admin.register(DeviceToken)
+class DeviceTokenAdmin(ServiceAddAdmin):
+    add_form_class = DeviceTokenCreateForm
+    list_display = (
+        "name",
+        "user",
+        "key_prefix",
+        "state",
+        "expires_at",
+        "last_used_at",
+        "tournament_id",
+        "tables",
+        "created_by",
+        "created_at",
+    )
+    list_filter = (DeviceTokenStateFilter,)
+    list_select_related = ("user", "created_by")
+    search_fields = ("name", "prefix", "user__username")
+    # Never the key's hash: nothing here helps to use or guess a key.
+    fields = (
+        "name",
+        "user",
+        "key_prefix",
+        "state",
+        "created_by",
+        "created_at",
+        "expires_at",
+        "last_used_at",
+        "revoked_at",
+        "tournament_id",
+        "tables",
+    )
+    readonly_fields = fields
+    actions = ("revoke_tokens",)
+
+    def add_form_initial(self, request: HttpRequest) -> dict[str, Any]:
+        return {"expires_in_hours": hours(services.device_token_lifetime())}
+
+    def create(self, request: HttpRequest, form: Any) -> DeviceToken:
+        data = form.cleaned_data
+        token, key = services.device_token_create(
+            user=data["user"],
+            device=data["device"],
+            created_by=organizer_of(request),
+            expires_in=data["expires_in"],
+            tournament_id=data["tournament_id"],
+            tables=data["tables"] or (),
+        )
+        # The only time the key is shown: the row keeps its hash.
+        self.message_user(
+            request,
+            f"Device token {token} created for {token.user}. Its key, shown only this once: "
+            f"{key} — enter it on the device now.",
+            messages.WARNING,
+        )
+        return token
+
+    @admin.display(description="key")
+    def key_prefix(self, token: DeviceToken) -> str:
+        return f"{token.prefix}…"
+
+    @admin.display(description="state")
+    def state(self, token: DeviceToken) -> str:
+        return token.state_at(timezone.now()).label
+
+    @admin.action(description="Revoke the selected device tokens", permissions=["change"])
+    def revoke_tokens(self, request: HttpRequest, queryset: QuerySet[DeviceToken]) -> None:
+        revoked = 0
+        for token in queryset.filter(revoked_at__isnull=True):
+            services.device_token_revoke(token=token)
+            revoked += 1
+        self.message_user(request, f"Revoked {revoked} device token(s).", messages.SUCCESS)

@@ -1,0 +1,51 @@
+"""`Authorization: Token KEY` for both kinds of key the API accepts.
+
+- A device token (`dt_...`, `accounts.models.DeviceToken`): looked up by the key's hash; refused
+  once expired or revoked. `request.auth` is the token row, so a view can tell which device is
+  writing and, with the token's tournament and tables, what it may score.
+- A user token (`rest_framework.authtoken`, 40 hexadecimal digits, from `manage.py issue_token`):
+  as DRF's own `TokenAuthentication` checks it; `request.auth` is the `Token` row.
+
+Every refusal is a 401 `authentication_failed`, with a detail saying why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from rest_framework import authentication, exceptions
+
+from accounts import selectors, services
+from accounts.keys import is_device_key
+from accounts.models import DeviceToken, DeviceTokenState
+
+INVALID_TOKEN = "Invalid token."
+INACTIVE_USER = "User inactive or deleted."
+TOKEN_EXPIRED = "This device token has expired: ask the organizer for a new one."
+TOKEN_REVOKED = "This device token was revoked: ask the organizer for a new one."
+
+
+class TokenAuthentication(authentication.TokenAuthentication):
+    """DRF's token authentication, which also accepts device tokens."""
+
+    def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
+        if is_device_key(key):
+            return device_token_credentials(key)
+        return super().authenticate_credentials(key)
+
+
+def device_token_credentials(key: str) -> tuple[Any, DeviceToken]:
+    token = selectors.device_token_by_key(key=key)
+    if token is None:
+        raise exceptions.AuthenticationFailed(INVALID_TOKEN)
+    now = timezone.now()
+    state = token.state_at(now)
+    if state == DeviceTokenState.REVOKED:
+        raise exceptions.AuthenticationFailed(TOKEN_REVOKED)
+    if state == DeviceTokenState.EXPIRED:
+        raise exceptions.AuthenticationFailed(TOKEN_EXPIRED)
+    if not token.user.is_active:
+        raise exceptions.AuthenticationFailed(INACTIVE_USER)
+    services.device_token_mark_used(token=token, now=now)
+    return token.user, token

@@ -1,0 +1,72 @@
+"""Reads of clubs, roles and device tokens.
+
+Roles are the grants as recorded: a superuser or a staff member holds no role unless granted one.
+Whether such users may do more is for the permissions that use these reads to decide.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+
+from accounts.keys import hash_key, is_device_key
+from accounts.models import Club, DeviceToken, Role, RoleGrant
+
+
+def roles_of(
+    user: AbstractBaseUser | AnonymousUser,
+    *,
+    tournament_id: UUID | None = None,
+    club_id: int | None = None,
+) -> frozenset[Role]:
+    """The roles `user` holds in the tournament and in the club, together (a tournament's page
+    asks with the tournament and its club, so a club's organizer organizes its tournaments).
+    With neither, every role the user holds anywhere. None for anonymous or inactive users."""
+    grants = grants_of(user, tournament_id=tournament_id, club_id=club_id)
+    return frozenset(Role(role) for role in grants.values_list("role", flat=True).distinct())
+
+
+def has_role(
+    user: AbstractBaseUser | AnonymousUser,
+    role: Role | str,
+    *,
+    tournament_id: UUID | None = None,
+    club_id: int | None = None,
+) -> bool:
+    """Whether `user` holds `role` in the tournament or in the club (anywhere, given neither)."""
+    return (
+        grants_of(user, tournament_id=tournament_id, club_id=club_id)
+        .filter(role=Role(role))
+        .exists()
+    )
+
+
+def grants_of(
+    user: AbstractBaseUser | AnonymousUser,
+    *,
+    tournament_id: UUID | None,
+    club_id: int | None,
+) -> QuerySet[RoleGrant]:
+    if not user.is_authenticated or not user.is_active:
+        return RoleGrant.objects.none()
+    grants = RoleGrant.objects.filter(user_id=user.pk)
+    places = Q()
+    if tournament_id is not None:
+        places |= Q(tournament_id=tournament_id)
+    if club_id is not None:
+        places |= Q(club_id=club_id)
+    return grants.filter(places)
+
+
+def club_by_slug(*, slug: str) -> Club | None:
+    return Club.objects.filter(slug=slug).first()
+
+
+def device_token_by_key(*, key: str) -> DeviceToken | None:
+    """The token whose key this is, with its user; None for a key of no device token (revoked
+    and expired tokens are found: the caller says why they are refused)."""
+    if not is_device_key(key):
+        return None
+    return DeviceToken.objects.select_related("user").filter(key_hash=hash_key(key)).first()
