@@ -42,10 +42,10 @@ def test_a_single_elimination_is_played_to_its_champion_through_the_api(worker: 
         },
     )
     base = f"{API}/tournaments/{tournament['id']}"
-    for seed in (1, 2, 3, 4):
-        created(
-            client, f"{base}/entrants/", {"name": f"P{seed}", "players": [f"P{seed}"], "seed": seed}
-        )
+    entrants = [
+        created(client, f"{base}/entrants/", {"name": f"P{n}", "players": [f"P{n}"], "seed": n})
+        for n in (1, 2, 3, 4)
+    ]
     created(client, f"{base}/start/")
 
     played: set[str] = set()
