@@ -3,8 +3,9 @@
 The rules core, the match stream and the tournament services raise `RuleViolation`s, the
 tournament formats `FormatError`s, the standings `StandingsError`s and the event store
 `EventStoreError`s; all carry a stable `code`. DRF's own exceptions (validation, parsing,
-authentication, ...) are reshaped to the same two fields. See docs/decisions/0005-scorer-api.md
-and docs/decisions/0010-tournament-api.md.
+authentication, ...) are reshaped to the same two fields, and so are Django's refusals of a
+request too big to read. See docs/decisions/0005-scorer-api.md and
+docs/decisions/0010-tournament-api.md.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions, status
@@ -49,6 +52,8 @@ DOMAIN_ERRORS = (RuleViolation, FormatError, StandingsError)
 
 INVALID_INPUT = "invalid_input"
 MALFORMED_JSON = "malformed_json"
+REQUEST_TOO_LARGE = "request_too_large"
+TOO_MANY_FIELDS = "too_many_fields"
 
 
 def status_for(code: str) -> int:
@@ -77,6 +82,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return domain_error_response(exc.code, exc.message)
     if isinstance(exc, exceptions.ValidationError):
         return validation_error_response(exc)
+    if isinstance(exc, RequestDataTooBig | TooManyFieldsSent):
+        return request_too_big_response(exc)
     response = exception_handler(exc, context)
     if response is None:
         return None
@@ -95,6 +102,27 @@ def validation_error_response(exc: exceptions.ValidationError) -> Response:
     set_rollback()
     return Response(
         error_body(INVALID_INPUT, first_message(fields) or "invalid input", fields=fields),
+        status=status.HTTP_400_BAD_REQUEST,
+    )
+
+
+def request_too_big_response(exc: RequestDataTooBig | TooManyFieldsSent) -> Response:
+    """Django refuses to read a body over DATA_UPLOAD_MAX_MEMORY_SIZE, or a query string or form
+    with more than DATA_UPLOAD_MAX_NUMBER_FIELDS parameters; left to Django, both would answer
+    an HTML page."""
+    if isinstance(exc, RequestDataTooBig):
+        return Response(
+            error_body(
+                REQUEST_TOO_LARGE,
+                f"the request body is over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes",
+            ),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    return Response(
+        error_body(
+            TOO_MANY_FIELDS,
+            f"the request has over {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} parameters",
+        ),
         status=status.HTTP_400_BAD_REQUEST,
     )
 

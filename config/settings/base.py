@@ -87,6 +87,12 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
+# Request size: the API's bodies are a few hundred bytes and the admin's forms little more (its
+# CSV import is a file, which does not count). A bigger body is refused before it is read (413
+# `request_too_large` under /api/), and so is a query string or form with too many parameters.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=256 * 1024)
+DATA_UPLOAD_MAX_NUMBER_FIELDS = env.int("DATA_UPLOAD_MAX_NUMBER_FIELDS", default=1000)
+
 REDIS_URL = env("REDIS_URL", default="redis://127.0.0.1:6379/0")
 
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import QueryDict
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games import selectors
+from games.api.base import json_errors
 from games.api.serializers import MatchOutput, RoundCommandOutput, Serializer
 from games.models import Round
 from games.projections import round_row
@@ -18,8 +20,11 @@ from games.services import Actor, CommandResult
 
 DEVICE_HEADER = "X-Device"
 DEVICE_MAX_LENGTH = 64
+HEADER_CONTROL_CHARACTERS = frozenset(map(chr, [*range(0x09), *range(0x0A, 0x20), 0x7F]))
+"""What RFC 9110 does not allow in a header's value (a tab is allowed)."""
 TOKEN_PREFIX_LENGTH = 8
 REASON_MAX_LENGTH = 500
+REPEATED_PARAMETER = "Give this parameter once."
 IDEMPOTENCY_KEY_HEADER = "Idempotency-Key"
 IDEMPOTENCY_KEY_MAX_LENGTH = 128
 """Within the event store's own limit (200), so that every key the API takes can be stored."""
@@ -36,8 +41,36 @@ class CommandInput(Serializer):
     )
 
 
+class NoInput(Serializer):
+    """The body of a command that takes no options: none, or `{}`. Read all the same, so that a
+    malformed body or an unknown field is refused like anywhere else."""
+
+
 def validated_input(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
+    """A JSON request body as its serializer reads it, strictly: values of the wrong JSON type and
+    unknown fields are refused (games/api/base.py)."""
     serializer = serializer_class(data=data)
+    strict_errors = json_errors(serializer, data)
+    if not serializer.is_valid() or strict_errors is not None:
+        raise serializers.ValidationError(merged_errors(serializer.errors, strict_errors))
+    return dict(serializer.validated_data)
+
+
+def merged_errors(errors: Any, more: Any) -> Any:
+    """DRF's errors with `more` added where DRF found nothing wrong (both shaped alike)."""
+    if isinstance(errors, dict) and isinstance(more, dict):
+        return {key: merged_errors(errors.get(key), more.get(key)) for key in errors | more}
+    return errors if errors else more
+
+
+def validated_query(serializer_class: type[Serializer], query: QueryDict) -> dict[str, Any]:
+    """Query parameters as their serializer reads them, with two differences from form input:
+    a parameter given twice is refused (which one would count?), and an empty value is a value
+    (`?limit=` is not a limit, not the default one). Unknown parameters are left alone."""
+    repeated = sorted(name for name, values in query.lists() if len(values) > 1)
+    if repeated:
+        raise serializers.ValidationError({name: [REPEATED_PARAMETER] for name in repeated})
+    serializer = serializer_class(data=query.dict())
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
 
@@ -49,8 +82,14 @@ def actor_of(request: Request, *, reason: str | None = None) -> Actor:
 
 def device_of(request: Request) -> str | None:
     """The `X-Device` header, else the token's first characters: enough to tell devices apart
-    in the event log without recording a usable secret. None for a browser session."""
+    in the event log without recording a usable secret. None for a browser session. A name
+    with characters HTTP does not allow in a header is refused: PostgreSQL's JSON cannot hold a
+    NUL, and the log is read by people."""
     named = request.headers.get(DEVICE_HEADER, "").strip()
+    if any(char in HEADER_CONTROL_CHARACTERS for char in named):
+        raise serializers.ValidationError(
+            {DEVICE_HEADER: ["a device name cannot hold control characters"]}
+        )
     if named:
         return named[:DEVICE_MAX_LENGTH]
     if isinstance(request.auth, Token):

@@ -8,10 +8,10 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games import selectors
-from games.api.commands import validated_input
+from games.api.base import JsonApi
+from games.api.commands import validated_query
 from games.api.schema import error_responses
 from games.api.serializers import EventOutput, Serializer
 
@@ -20,7 +20,7 @@ DEFAULT_LOG_PAGE = 100
 MAX_GLOBAL_POSITION = 2**63 - 1
 
 
-class MatchEventListApi(APIView):
+class MatchEventListApi(JsonApi):
     class OutputSerializer(Serializer):
         events = EventOutput(many=True, help_text="In stream version order.")
 
@@ -41,7 +41,7 @@ class MatchEventListApi(APIView):
         return Response(self.OutputSerializer({"events": events}).data)
 
 
-class EventListApi(APIView):
+class EventListApi(JsonApi):
     class QuerySerializer(Serializer):
         after = serializers.IntegerField(default=0, min_value=0, max_value=MAX_GLOBAL_POSITION)
         limit = serializers.IntegerField(
@@ -82,7 +82,7 @@ class EventListApi(APIView):
         },
     )
     def get(self, request: Request) -> Response:
-        query = validated_input(self.QuerySerializer, request.query_params)
+        query = validated_query(self.QuerySerializer, request.query_params)
         events = selectors.log_events(after=query["after"], limit=query["limit"])
         next_after = events[-1].global_position if events else query["after"]
         return Response(self.OutputSerializer({"events": events, "next_after": next_after}).data)

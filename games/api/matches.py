@@ -8,12 +8,20 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games import selectors, services
+from games.api.base import JsonApi
 from games.api.commands import REASON_MAX_LENGTH, actor_of, match_response, validated_input
 from games.api.schema import command_schema, error_responses
-from games.api.serializers import MatchOutput, Serializer, VariantField
+from games.api.serializers import (
+    MatchOutput,
+    ScoringField,
+    SeatField,
+    Serializer,
+    SideField,
+    TableSizeField,
+    VariantField,
+)
 
 MAX_PLANNED_ROUNDS = 100
 
@@ -21,10 +29,10 @@ TAG = "matches"
 MATCH_NOT_FOUND = {404: "`match_not_found`."}
 
 
-class MatchCreateApi(APIView):
+class MatchCreateApi(JsonApi):
     class InputSerializer(Serializer):
         class SideInput(Serializer):
-            name = serializers.CharField(max_length=100)
+            name = serializers.CharField(min_length=1, max_length=100)
 
             class Meta:
                 ref_name = "SideInput"
@@ -34,11 +42,11 @@ class MatchCreateApi(APIView):
             help_text="Optional, chosen by the client so that a retried creation cannot make a "
             "second match: the retry is refused with 409.",
         )
-        table_size = serializers.IntegerField(help_text="2, 3, 4 or 6 seats.")
+        table_size = TableSizeField(help_text="2, 3, 4 or 6 seats.")
         best_of = serializers.IntegerField(
             default=3, help_text="1, 3 or 5 (scoring by rounds); tied rounds are replayed."
         )
-        scoring = serializers.CharField(
+        scoring = ScoringField(
             default="rounds",
             help_text="`rounds` (best of `best_of`) or `points` (`rounds` rounds, most points).",
         )
@@ -52,9 +60,7 @@ class MatchCreateApi(APIView):
             many=True, help_text="One entry per side: 2 at tables of 2, 4 and 6; 3 at a table of 3."
         )
         variant = VariantField(required=False, help_text="Options; each has a classic default.")
-        first_dealer = serializers.IntegerField(
-            default=0, help_text="The seat that deals the first round."
-        )
+        first_dealer = SeatField(default=0, help_text="The seat that deals the first round.")
 
         class Meta:
             ref_name = "MatchCreateInput"
@@ -88,7 +94,7 @@ class MatchCreateApi(APIView):
         return match_response(result)
 
 
-class MatchDetailApi(APIView):
+class MatchDetailApi(JsonApi):
     @extend_schema(
         operation_id="match_get",
         summary="A match, its rounds and its standing",
@@ -99,9 +105,9 @@ class MatchDetailApi(APIView):
         return Response(MatchOutput(selectors.match_get(match_id=match_id)).data)
 
 
-class ResultConfirmApi(APIView):
+class ResultConfirmApi(JsonApi):
     class InputSerializer(Serializer):
-        side = serializers.IntegerField(help_text="The side that confirms, 0 to 2.")
+        side = SideField(help_text="The side that confirms, 0 to 2.")
 
         class Meta:
             ref_name = "ResultConfirmInput"
@@ -127,9 +133,9 @@ class ResultConfirmApi(APIView):
         return match_response(result)
 
 
-class MatchForfeitApi(APIView):
+class MatchForfeitApi(JsonApi):
     class InputSerializer(Serializer):
-        side = serializers.IntegerField(help_text="The side that forfeits, 0 to 2.")
+        side = SideField(help_text="The side that forfeits, 0 to 2.")
         reason = serializers.CharField(max_length=REASON_MAX_LENGTH)
 
         class Meta:

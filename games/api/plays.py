@@ -7,9 +7,9 @@ from uuid import UUID
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games import selectors, services
+from games.api.base import JsonApi
 from games.api.commands import (
     REASON_MAX_LENGTH,
     CommandInput,
@@ -25,6 +25,7 @@ from games.api.serializers import (
     CARD_MAX_LENGTH,
     RoundCommandOutput,
     RoundOutput,
+    SeatField,
     Serializer,
     TrickOutput,
 )
@@ -37,9 +38,9 @@ RULE_ERRORS = (
 )
 
 
-class CardPlayApi(APIView):
+class CardPlayApi(JsonApi):
     class InputSerializer(CommandInput):
-        seat = serializers.IntegerField(help_text="The seat playing the card, 0 first.")
+        seat = SeatField(help_text="The seat playing the card, 0 first.")
         card = serializers.CharField(max_length=CARD_MAX_LENGTH, help_text=CARD_HELP)
 
         class Meta:
@@ -95,7 +96,7 @@ class CardPlayApi(APIView):
         return command_response(result, body.data)
 
 
-class CardCorrectApi(APIView):
+class CardCorrectApi(JsonApi):
     class InputSerializer(CommandInput):
         card = serializers.CharField(
             max_length=CARD_MAX_LENGTH, help_text=f"The card actually played. {CARD_HELP}"

@@ -8,9 +8,9 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games import selectors, services
+from games.api.base import JsonApi
 from games.api.commands import (
     REASON_MAX_LENGTH,
     CommandInput,
@@ -18,14 +18,17 @@ from games.api.commands import (
     idempotency_key_of,
     round_response,
     validated_input,
+    validated_query,
 )
 from games.api.schema import command_schema, error_responses
 from games.api.serializers import (
     CARD_HELP,
     CARD_MAX_LENGTH,
     RESULT_HELP,
+    PointsField,
     RoundCommandOutput,
     RoundOutput,
+    SeatField,
     Serializer,
     TrickOutput,
 )
@@ -34,14 +37,14 @@ TAG = "rounds"
 ROUND_NOT_FOUND = {404: "`match_not_found`, `round_not_found`."}
 
 
-class RoundStartApi(APIView):
+class RoundStartApi(JsonApi):
     class InputSerializer(CommandInput):
         briscola = serializers.CharField(
             allow_null=True,
             max_length=CARD_MAX_LENGTH,
             help_text=f"{CARD_HELP} Null for a round whose points only will be entered.",
         )
-        dealer_seat = serializers.IntegerField(
+        dealer_seat = SeatField(
             required=False,
             allow_null=True,
             help_text="By default the seat after the previous round's dealer.",
@@ -75,7 +78,7 @@ class RoundStartApi(APIView):
         return round_response(result, len(result.state.rounds))
 
 
-class RoundDetailApi(APIView):
+class RoundDetailApi(JsonApi):
     @extend_schema(
         operation_id="round_get",
         summary="One round of a match",
@@ -87,12 +90,9 @@ class RoundDetailApi(APIView):
         return Response(RoundOutput(match_round).data)
 
 
-class RoundPointsEnterApi(APIView):
+class RoundPointsEnterApi(JsonApi):
     class InputSerializer(CommandInput):
-        points = serializers.ListField(
-            child=serializers.IntegerField(),
-            help_text="The points of each side, 0 to 120, totalling 120.",
-        )
+        points = PointsField(help_text="The points of each side, 0 to 120, totalling 120.")
 
         class Meta:
             ref_name = "RoundPointsEnterInput"
@@ -123,7 +123,7 @@ class RoundPointsEnterApi(APIView):
         return round_response(result, round_number)
 
 
-class PlayUndoApi(APIView):
+class PlayUndoApi(JsonApi):
     class InputSerializer(CommandInput):
         reason = serializers.CharField(
             required=False, allow_blank=True, max_length=REASON_MAX_LENGTH
@@ -157,7 +157,7 @@ class PlayUndoApi(APIView):
         return round_response(result, round_number)
 
 
-class RoundVoidApi(APIView):
+class RoundVoidApi(JsonApi):
     class InputSerializer(CommandInput):
         reason = serializers.CharField(max_length=REASON_MAX_LENGTH)
 
@@ -188,7 +188,7 @@ class RoundVoidApi(APIView):
         return round_response(result, round_number)
 
 
-class RoundReplayApi(APIView):
+class RoundReplayApi(JsonApi):
     class QuerySerializer(Serializer):
         upto = serializers.IntegerField(required=False, min_value=0)
 
@@ -232,7 +232,7 @@ class RoundReplayApi(APIView):
         },
     )
     def get(self, request: Request, match_id: UUID, round_number: int) -> Response:
-        query = validated_input(self.QuerySerializer, request.query_params)
+        query = validated_query(self.QuerySerializer, request.query_params)
         replay = selectors.round_replay(
             match_id=match_id, round_number=round_number, upto=query.get("upto")
         )

@@ -30,9 +30,12 @@ class ErrorOutput(Serializer):
 
 
 WRITE_ERRORS = {
-    400: "`invalid_input` (with `fields`) or `malformed_json`.",
+    400: "`invalid_input` (with `fields`; a field the operation does not take is refused too) "
+    "or `malformed_json`.",
     401: "`not_authenticated` (send `Authorization: Token KEY`) or `authentication_failed`.",
     403: "`permission_denied`.",
+    413: "`request_too_large`: the body is over the size limit.",
+    415: "`unsupported_media_type`: bodies are JSON (`Content-Type: application/json`).",
 }
 
 
@@ -63,7 +66,7 @@ DEVICE = OpenApiParameter(
     OpenApiParameter.HEADER,
     description=(
         "Optional name of the scoring device, recorded on the events; by default the first "
-        "characters of the token."
+        "characters of the token. Control characters are refused (400 `invalid_input`)."
     ),
 )
 

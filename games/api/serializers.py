@@ -1,4 +1,5 @@
-"""Output shapes shared by several operations: matches, rounds, tricks and events.
+"""Shapes shared by several operations: matches, rounds, tricks and events, and the input fields
+whose domain the schema documents.
 
 Sides appear as `side0`, `side1`, `side2` wherever the API names a winner; seats as numbers.
 """
@@ -13,12 +14,16 @@ from rest_framework import serializers
 from games.eventstore.api import RecordedEvent
 from games.models import Match, MatchStatus, Round, RoundStatus, Scoring
 from games.projections import side_name
+from games.rules import TABLE_SIZES
+from games.rules.outcome import ROUND_POINTS
 
 if TYPE_CHECKING:
     Serializer = serializers.Serializer[Any]
 else:  # Serializer is generic only in djangorestframework-stubs
     Serializer = serializers.Serializer
 
+MIN_SIDES = 2
+MAX_SIDES = 3
 CARD_MAX_LENGTH = 20
 CARD_HELP = "A card code: rank 1-10 and suit D, C, S or B, e.g. `1D` (ace of coins), `10S`."
 RESULT_HELP = "`side0`, `side1`, `side2` or `tie`; null while in progress or when voided."
@@ -46,6 +51,43 @@ class RoundStatusField(serializers.CharField):
 @extend_schema_field({"type": "string", "enum": MatchStatus.values}, component_name="MatchStatus")
 class MatchStatusField(serializers.CharField):
     pass
+
+
+# Fields that check only the type of their value, as decision record 0005 wants (the rules refuse
+# any other value with their own, more precise code): the schema still says which values can
+# mean something, so that clients (and the schema fuzz) know the domain.
+@extend_schema_field({"type": "integer", "enum": list(TABLE_SIZES)}, component_name="TableSize")
+class TableSizeField(serializers.IntegerField):
+    pass
+
+
+@extend_schema_field({"type": "integer", "minimum": 0, "maximum": max(TABLE_SIZES) - 1})
+class SeatField(serializers.IntegerField):
+    """A seat, 0 first; the table's size decides which exist (422 `invalid_seat`)."""
+
+
+@extend_schema_field({"type": "integer", "minimum": 0, "maximum": MAX_SIDES - 1})
+class SideField(serializers.IntegerField):
+    """A side, 0 first; the table decides which exist (422 `invalid_side`)."""
+
+
+@extend_schema_field({"type": "string", "enum": Scoring.values}, component_name="Scoring")
+class ScoringField(serializers.CharField):
+    pass
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 0, "maximum": ROUND_POINTS},
+        "minItems": MIN_SIDES,
+        "maxItems": MAX_SIDES,
+    }
+)
+class PointsField(serializers.ListField):
+    """A round's points per side (422 `invalid_points`, `points_must_total_120`)."""
+
+    child = serializers.IntegerField()
 
 
 class TrickOutput(Serializer):

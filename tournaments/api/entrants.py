@@ -7,9 +7,9 @@ from uuid import UUID
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from games.api.commands import REASON_MAX_LENGTH, actor_of, validated_input
+from games.api.base import JsonApi
+from games.api.commands import REASON_MAX_LENGTH, NoInput, actor_of, validated_input
 from games.api.serializers import Serializer
 from tournaments import selectors, services
 from tournaments.api.schema import (
@@ -34,13 +34,15 @@ def entrant_response(tournament_id: UUID, entrant_id: int, *, recorded: bool) ->
     )
 
 
-class EntrantRegisterApi(APIView):
+class EntrantRegisterApi(JsonApi):
     class InputSerializer(Serializer):
         name = serializers.CharField(
-            max_length=NAME_MAX_LENGTH, help_text="The entrant's name: a player, a pair, a team."
+            min_length=1,
+            max_length=NAME_MAX_LENGTH,
+            help_text="The entrant's name: a player, a pair, a team.",
         )
         players = serializers.ListField(
-            child=serializers.CharField(max_length=NAME_MAX_LENGTH),
+            child=serializers.CharField(min_length=1, max_length=NAME_MAX_LENGTH),
             help_text="The players' names: 1, 2 or 3 at tables of 2, 4 or 6.",
         )
         seed = serializers.IntegerField(
@@ -77,7 +79,7 @@ class EntrantRegisterApi(APIView):
         return entrant_response(tournament_id, entrant.id, recorded=True)
 
 
-class EntrantCheckInApi(APIView):
+class EntrantCheckInApi(JsonApi):
     @tournament_command_schema(
         operation_id="entrant_check_in",
         summary="Record that an entrant is at the venue",
@@ -89,6 +91,7 @@ class EntrantCheckInApi(APIView):
         unchanged="The entrant had checked in already: nothing recorded.",
     )
     def post(self, request: Request, tournament_id: UUID, entrant_id: int) -> Response:
+        validated_input(NoInput, request.data)
         before = selectors.entrant_get(tournament_id=tournament_id, entrant_id=entrant_id)
         services.entrant_check_in(
             tournament_id=tournament_id, entrant_id=entrant_id, actor=actor_of(request)
@@ -96,7 +99,7 @@ class EntrantCheckInApi(APIView):
         return entrant_response(tournament_id, entrant_id, recorded=not before.checked_in)
 
 
-class EntrantWithdrawApi(APIView):
+class EntrantWithdrawApi(JsonApi):
     class InputSerializer(Serializer):
         reason = serializers.CharField(
             max_length=REASON_MAX_LENGTH,

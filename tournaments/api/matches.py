@@ -8,9 +8,9 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from games.api.commands import actor_of, validated_input
+from games.api.base import JsonApi
+from games.api.commands import NoInput, actor_of, validated_input, validated_query
 from games.api.schema import error_responses
 from games.api.serializers import Serializer
 from tournaments import selectors, services
@@ -25,7 +25,7 @@ from tournaments.api.serializers import FIXTURE_STATUSES, TournamentMatchOutput
 STAGE_MAX_LENGTH = 40
 
 
-class TournamentMatchListApi(APIView):
+class TournamentMatchListApi(JsonApi):
     class QuerySerializer(Serializer):
         status = serializers.ChoiceField(choices=FIXTURE_STATUSES, required=False)
         stage = serializers.CharField(required=False, max_length=STAGE_MAX_LENGTH)
@@ -61,7 +61,7 @@ class TournamentMatchListApi(APIView):
         },
     )
     def get(self, request: Request, tournament_id: UUID) -> Response:
-        query = validated_input(self.QuerySerializer, request.query_params)
+        query = validated_query(self.QuerySerializer, request.query_params)
         fixtures = selectors.tournament_fixtures(
             tournament_id=tournament_id,
             status=query.get("status"),
@@ -71,7 +71,7 @@ class TournamentMatchListApi(APIView):
         return Response(TournamentMatchOutput(fixtures, many=True).data)
 
 
-class SwissRoundPublishApi(APIView):
+class SwissRoundPublishApi(JsonApi):
     class OutputSerializer(Serializer):
         round = serializers.IntegerField(help_text="The number of the round just paired.")
         bye = serializers.IntegerField(
@@ -97,6 +97,7 @@ class SwissRoundPublishApi(APIView):
         },
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
+        validated_input(NoInput, request.data)
         state = services.swiss_round_publish(tournament_id=tournament_id, actor=actor_of(request))
         paired = state.swiss_rounds[-1]
         fixtures = selectors.tournament_fixtures(

@@ -9,8 +9,8 @@ from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from games.api.base import JsonApi
 from games.api.schema import error_responses
 from games.api.serializers import Serializer
 from tournaments import selectors
@@ -53,7 +53,7 @@ class StandingOutput(Serializer):
         ref_name = "Standing"
 
 
-class StandingListApi(APIView):
+class StandingListApi(JsonApi):
     @extend_schema(
         operation_id="tournament_standings",
         summary="The overall standings, best first",
@@ -161,7 +161,7 @@ class BracketOutput(Serializer):
         ref_name = "Bracket"
 
 
-class BracketDetailApi(APIView):
+class BracketDetailApi(JsonApi):
     @extend_schema(
         operation_id="tournament_bracket",
         summary="The stages, their rounds and matches, and where each winner and loser goes",

@@ -7,6 +7,9 @@ from rest_framework import serializers
 
 from games.api.serializers import Serializer, VariantField
 from tournaments.models import Entrant, Fixture, FixtureStatus, Format, TournamentStatus
+from tournaments.services import TEAM_TABLE_SIZES
+
+SEEDING_METHODS = ("given", "random")
 
 TIEBREAKS_HELP = "Tie-break names in order; null for the default order (decision record 0008)."
 
@@ -16,6 +19,20 @@ TIEBREAKS_HELP = "Tie-break names in order; null for the default order (decision
 @extend_schema_field({"type": "string", "enum": Format.values}, component_name="TournamentFormat")
 class FormatField(serializers.CharField):
     """A format name; the tournament services decide which names exist (422 otherwise)."""
+
+
+@extend_schema_field(
+    {"type": "integer", "enum": list(TEAM_TABLE_SIZES)}, component_name="TournamentTableSize"
+)
+class TeamTableSizeField(serializers.IntegerField):
+    """A tournament's table size; the services refuse the others (422 `invalid_tournament`)."""
+
+
+@extend_schema_field(
+    {"type": "string", "enum": list(SEEDING_METHODS)}, component_name="SeedingMethod"
+)
+class SeedingMethodField(serializers.CharField):
+    """The services refuse other methods (422 `invalid_tournament`)."""
 
 
 @extend_schema_field(

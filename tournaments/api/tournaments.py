@@ -8,12 +8,12 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from games.api.commands import actor_of, validated_input
+from games.api.base import JsonApi
+from games.api.commands import NoInput, actor_of, validated_input
 from games.api.matches import MAX_PLANNED_ROUNDS
 from games.api.schema import error_responses
-from games.api.serializers import Serializer, VariantField
+from games.api.serializers import ScoringField, Serializer, VariantField
 from tournaments import selectors, services
 from tournaments.api.schema import (
     TAG,
@@ -21,7 +21,13 @@ from tournaments.api.schema import (
     VERSION_CONFLICT,
     tournament_command_schema,
 )
-from tournaments.api.serializers import TIEBREAKS_HELP, FormatField, TournamentOutput
+from tournaments.api.serializers import (
+    TIEBREAKS_HELP,
+    FormatField,
+    SeedingMethodField,
+    TeamTableSizeField,
+    TournamentOutput,
+)
 
 MAX_TABLES = 500
 """Tables are rows created with the tournament: a bound against mistakes, not a rule."""
@@ -35,21 +41,21 @@ def tournament_response(tournament_id: UUID, *, status_code: int = status.HTTP_2
     return Response(TournamentOutput(tournament).data, status=status_code)
 
 
-class TournamentCreateApi(APIView):
+class TournamentCreateApi(JsonApi):
     class InputSerializer(Serializer):
         # Options left out take the services' defaults, so the defaults live in one place.
-        name = serializers.CharField(max_length=200)
+        name = serializers.CharField(min_length=1, max_length=200)
         format = FormatField(
             help_text="`single_elimination`, `double_elimination`, `round_robin`, `swiss` or "
             "`groups_then_knockout`."
         )
-        table_size = serializers.IntegerField(
+        table_size = TeamTableSizeField(
             help_text="2, 4 or 6: entrants are singles, pairs or trios."
         )
         best_of = serializers.IntegerField(
             required=False, help_text="1, 3 or 5 (default 3) when scoring by rounds."
         )
-        scoring = serializers.CharField(
+        scoring = ScoringField(
             required=False,
             help_text="`rounds` (default: best of `best_of`) or `points` (`rounds` rounds).",
         )
@@ -139,7 +145,7 @@ class TournamentCreateApi(APIView):
         return tournament_response(tournament.id, status_code=status.HTTP_201_CREATED)
 
 
-class TournamentDetailApi(APIView):
+class TournamentDetailApi(JsonApi):
     @extend_schema(
         operation_id="tournament_get",
         summary="A tournament, its settings and its entrants",
@@ -153,9 +159,9 @@ class TournamentDetailApi(APIView):
         return tournament_response(tournament_id)
 
 
-class TournamentSeedApi(APIView):
+class TournamentSeedApi(JsonApi):
     class InputSerializer(Serializer):
-        method = serializers.CharField(
+        method = SeedingMethodField(
             default="given",
             help_text="`given`: by the seeds given at registration, then registration order; "
             "`random`: shuffled from `random_seed`.",
@@ -205,7 +211,7 @@ class TournamentSeedApi(APIView):
         return Response(self.OutputSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
-class TournamentStartApi(APIView):
+class TournamentStartApi(JsonApi):
     @tournament_command_schema(
         operation_id="tournament_start",
         summary="Start the tournament: close registration and create the first matches",
@@ -221,5 +227,6 @@ class TournamentStartApi(APIView):
         },
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
+        validated_input(NoInput, request.data)
         services.tournament_start(tournament_id=tournament_id, actor=actor_of(request))
         return tournament_response(tournament_id, status_code=status.HTTP_201_CREATED)
