@@ -1,0 +1,296 @@
+"""A property-based fuzz of the whole API from its own OpenAPI schema, with schemathesis.
+
+Every operation of /api/v1/schema/ gets requests generated from the schema, valid and invalid
+ones, sent in-process to the Django WSGI application with a token so that writes get past
+authentication. Path parameters are random or, as often, the ids of a small seeded world (a match
+in play, a finished one, tournaments open and started), so the operations meet real things too.
+Each answer must be no 5xx, have a status, content type, headers and body that the schema
+documents, refuse what the schema says is invalid, and, when it is an error, record nothing.
+
+Generated bodies seldom make a legal command, so a second test sends one valid command to every
+write and checks its answer against the schema the same way.
+
+Each example runs in a savepoint rolled back afterwards, so every example meets the same world;
+generation is derandomized with a fixed seed and no example database, so a run is reproducible.
+SKIP_API_FUZZ=1 leaves this module out; FUZZ_EXAMPLES (25 per operation) and FUZZ_SEED explore
+further, e.g. `FUZZ_EXAMPLES=200 FUZZ_SEED=7 pytest tests/security/test_api_fuzz.py`.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections, transaction
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+from schemathesis.checks import not_a_server_error
+from schemathesis.core.result import Ok
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from config.wsgi import application
+from games.eventstore.api import last_position
+from tests.security.world import World
+from tests.tournaments.api.builders import home_wins, play_round
+
+SKIP_SWITCH = "SKIP_API_FUZZ"
+SCHEMA_PATH = "/api/v1/schema/?format=json"
+EXAMPLES_PER_OPERATION = int(os.environ.get("FUZZ_EXAMPLES", "25"))
+SEED = int(os.environ.get("FUZZ_SEED", "20240501"))
+
+pytestmark = pytest.mark.skipif(
+    os.environ.get(SKIP_SWITCH, "") not in ("", "0"), reason=f"{SKIP_SWITCH} is set"
+)
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+]
+
+CONFIG = schemathesis.Config.from_dict(
+    {
+        "seed": SEED,
+        # allow-x00: strings with a NUL too, which PostgreSQL cannot store.
+        "generation": {"mode": "all", "max-examples": EXAMPLES_PER_OPERATION, "allow-x00": True},
+        "phases": {"stateful": {"enabled": False}},
+    }
+)
+
+schema = schemathesis.openapi.from_wsgi(SCHEMA_PATH, application, config=CONFIG)
+
+WORLD: list[World] = []
+"""The world of the running test, for the path parameter hook (hooks take no fixtures)."""
+
+
+def is_of_its_type(name: str, value: Any) -> bool:
+    """Whether a generated path parameter is a UUID or a natural number as it should be: only
+    those are swapped for real ids, so that a request generated invalid stays invalid."""
+    if name in ("match_id", "tournament_id"):
+        try:
+            uuid.UUID(str(value))
+        except ValueError:
+            return False
+        return True
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+@schema.hook
+def flatmap_path_parameters(context: Any, path_parameters: dict[str, Any]) -> Any:
+    """The generated parameters, or as often those of one of the world's places."""
+    if not WORLD or not path_parameters:
+        return st.just(path_parameters)
+    real = [
+        {
+            name: place[name] if name in place and is_of_its_type(name, value) else value
+            for name, value in path_parameters.items()
+        }
+        for place in WORLD[0].places()
+        if set(path_parameters) & set(place)
+    ]
+    return st.sampled_from([path_parameters] * len(real) + real)
+
+
+@contextmanager
+def requests_in_process() -> Iterator[None]:
+    """Requests through the WSGI handler keep the test's connection and its transaction, as
+    Django's test client does: otherwise each request would close the connection. (The test
+    client connects the handler again after each of its requests: hence a block, not a fixture.)"""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def seeded(world: World) -> Iterator[World]:
+    WORLD.append(world)
+    try:
+        yield world
+    finally:
+        WORLD.clear()
+
+
+def authorization(token: Token) -> dict[str, str]:
+    return {"Authorization": f"Token {token.key}"}
+
+
+@schema.parametrize()
+@settings(
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+    ],
+)
+def test_every_operation_answers_as_its_schema_says_and_an_error_records_nothing(
+    case: schemathesis.Case[Any], seeded: World, token: Token
+) -> None:
+    with transaction.atomic(), requests_in_process():
+        before = last_position()
+        response = case.call(headers=authorization(token))
+        case.validate_response(response, checks=CHECKS)
+        if response.status_code >= 400:
+            assert last_position() == before, f"{response.status_code} but events recorded"
+        transaction.set_rollback(True)
+
+
+@dataclass(frozen=True)
+class ValidCommand:
+    label: str
+    path: Callable[[World], dict[str, Any]] = lambda world: {}
+    body: Callable[[World], Any] = lambda world: {}
+    headers: dict[str, str] = field(default_factory=dict)
+    prepare: Callable[[APIClient, World], object] = lambda client, world: None
+
+
+def live_round(world: World, play_index: int = 0) -> dict[str, Any]:
+    return {"match_id": world.live_match, "round_number": 1, "play_index": play_index}
+
+
+def open_entrant(world: World) -> dict[str, Any]:
+    return {"tournament_id": world.open_tournament, "entrant_id": world.open_entrants[0]}
+
+
+TWO_SIDES = [{"name": "Rossi"}, {"name": "Bianchi"}]
+
+VALID_COMMANDS = [
+    ValidCommand("POST /api/v1/matches/", body=lambda w: {"table_size": 2, "sides": TWO_SIDES}),
+    ValidCommand(
+        "POST /api/v1/matches/{match_id}/rounds/",
+        path=lambda w: {"match_id": w.fresh_match},
+        body=lambda w: {"briscola": "7D"},
+    ),
+    ValidCommand(
+        "POST /api/v1/matches/{match_id}/rounds/{round_number}/plays/",
+        path=live_round,
+        body=lambda w: {"seat": w.next_play.seat, "card": w.next_play.card.code},
+        headers={"Idempotency-Key": "card-1", "X-Device": "table 7"},
+    ),
+    ValidCommand(
+        "POST /api/v1/matches/{match_id}/rounds/{round_number}/plays/{play_index}/correct/",
+        path=live_round,
+        body=lambda w: {"card": w.next_play.card.code, "reason": "misread"},
+    ),
+    ValidCommand(
+        "POST /api/v1/matches/{match_id}/rounds/{round_number}/score/",
+        path=lambda w: {"match_id": w.points_match, "round_number": 1},
+        body=lambda w: {"points": [70, 50]},
+    ),
+    ValidCommand(
+        "POST /api/v1/matches/{match_id}/rounds/{round_number}/undo/",
+        path=live_round,
+        body=lambda w: {"expected_version": 5},
+    ),
+    ValidCommand(
+        "POST /api/v1/matches/{match_id}/rounds/{round_number}/void/",
+        path=live_round,
+        body=lambda w: {"reason": "misdeal"},
+    ),
+    ValidCommand(
+        "POST /api/v1/matches/{match_id}/confirm/",
+        path=lambda w: {"match_id": w.finished_match},
+        body=lambda w: {"side": 0},
+    ),
+    ValidCommand(
+        "POST /api/v1/matches/{match_id}/forfeit/",
+        path=lambda w: {"match_id": w.live_match},
+        body=lambda w: {"side": 1, "reason": "left"},
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/",
+        body=lambda w: {"name": "Coppa", "format": "round_robin", "table_size": 2},
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/entrants/",
+        path=lambda w: {"tournament_id": w.open_tournament},
+        body=lambda w: {"name": "Verdi", "players": ["Verdi"]},
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/entrants/{entrant_id}/check-in/",
+        path=open_entrant,
+        body=lambda w: None,
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/entrants/{entrant_id}/withdraw/",
+        path=open_entrant,
+        body=lambda w: {"reason": "ill"},
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/seed/",
+        path=lambda w: {"tournament_id": w.open_tournament},
+        body=lambda w: {"method": "random", "random_seed": 4},
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/start/",
+        path=lambda w: {"tournament_id": w.open_tournament},
+        body=lambda w: None,
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/next-round/",
+        path=lambda w: {"tournament_id": w.started_tournament},
+        body=lambda w: None,
+        prepare=lambda client, w: play_round(client, w.started_tournament, home_wins),
+    ),
+]
+
+
+def test_the_valid_commands_cover_every_write() -> None:
+    results = list(schema.get_all_operations())
+    operations = [result.ok() for result in results if isinstance(result, Ok)]
+    assert len(operations) == len(results), "the schema has operations schemathesis cannot read"
+    writes = {operation.label for operation in operations if operation.method == "post"}
+
+    assert {command.label for command in VALID_COMMANDS} == writes
+
+
+@pytest.mark.parametrize("command", VALID_COMMANDS, ids=lambda command: command.label)
+def test_every_write_records_a_valid_command_and_answers_as_its_schema_says(
+    command: ValidCommand, seeded: World, token: Token, scorer: APIClient
+) -> None:
+    operation = schema.find_operation_by_label(command.label)
+    assert operation is not None
+    command.prepare(scorer, seeded)
+    body = command.body(seeded)
+    case = operation.Case(
+        path_parameters=command.path(seeded),
+        headers={**authorization(token), **command.headers},
+        **({} if body is None else {"body": body, "media_type": "application/json"}),
+    )
+    before = last_position()
+
+    with requests_in_process():
+        response = case.call()
+
+        assert response.status_code == 201, response.content
+        assert last_position() > before
+        case.validate_response(response, checks=CHECKS)
+        if "Idempotency-Key" in command.headers:
+            again = case.call()
+            assert again.status_code == 200, again.content
+            assert again.json() == response.json()
+            case.validate_response(again, checks=CHECKS)

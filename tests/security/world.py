@@ -1,0 +1,85 @@
+"""A small world of real things for the security tests to aim at, built through the API itself:
+bad input must be refused on live matches and tournaments too, not only on unknown ids."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rest_framework.test import APIClient
+
+from games.rules import Play
+from tests.games.api.builders import (
+    create_match,
+    legal_round,
+    play_cards,
+    score_round,
+    start_round,
+)
+from tests.tournaments.api.builders import create_tournament, register_seeded, started_tournament
+
+PLAYS_IN_THE_LIVE_ROUND = 3
+"""A whole trick and the first card of the next one: plays 0 to 2 exist."""
+
+
+@dataclass(frozen=True)
+class World:
+    live_match: str
+    """Round 1 started with a briscola, its first cards played."""
+    next_play: Play
+    """A legal next card in the live match's round 1."""
+    fresh_match: str
+    """Created, no round yet."""
+    points_match: str
+    """Best of one, round 1 started without a briscola: its points are due."""
+    finished_match: str
+    """Best of one, its round scored by points: finished, its result not confirmed."""
+    open_tournament: str
+    """Registration open."""
+    open_entrants: list[int]
+    started_tournament: str
+    """A Swiss tournament with manual rounds, started: its first round is being played."""
+    started_entrants: list[int]
+
+    def places(self) -> list[dict[str, Any]]:
+        """Path parameters that all exist together, one set for each thing in the world."""
+        return [
+            {"match_id": self.live_match, "round_number": 1, "play_index": 0},
+            {"match_id": self.live_match, "round_number": 1, "play_index": 2},
+            {"match_id": self.fresh_match},
+            {"match_id": self.points_match, "round_number": 1, "play_index": 0},
+            {"match_id": self.finished_match, "round_number": 1, "play_index": 0},
+            {"tournament_id": self.open_tournament, "entrant_id": self.open_entrants[0]},
+            {"tournament_id": self.started_tournament, "entrant_id": self.started_entrants[-1]},
+        ]
+
+
+def build_world(client: APIClient) -> World:
+    live_match = create_match(client)["id"]
+    briscola, plays = legal_round()
+    start_round(client, live_match, briscola=briscola)
+    play_cards(client, live_match, 1, plays[:PLAYS_IN_THE_LIVE_ROUND])
+
+    points_match = create_match(client, best_of=1)["id"]
+    start_round(client, points_match, briscola=None)
+
+    finished_match = create_match(client, best_of=1)["id"]
+    score_round(client, finished_match, 80, 40)
+
+    open_tournament = create_tournament(client)["id"]
+    open_entrants = register_seeded(client, open_tournament, 3)
+
+    started, started_entrants = started_tournament(
+        client, 4, format="swiss", automatic_rounds=False
+    )
+    return World(
+        live_match=live_match,
+        next_play=plays[PLAYS_IN_THE_LIVE_ROUND],
+        fresh_match=create_match(client)["id"],
+        points_match=points_match,
+        finished_match=finished_match,
+        open_tournament=open_tournament,
+        open_entrants=open_entrants,
+        started_tournament=started,
+        started_entrants=started_entrants,
+    )
