@@ -3,6 +3,7 @@ from django.urls import URLPattern, URLResolver, include, path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from accounts.login import LockoutAdminAuthenticationForm, with_refusal_status
 from config.health import healthz
 
 api_v1: list[URLPattern | URLResolver] = [
@@ -15,6 +16,9 @@ api_v1: list[URLPattern | URLResolver] = [
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
+    # Before the admin's own login route: the same view, answering 429 when sign-in is locked
+    # or throttled (accounts/login.py).
+    path("admin/login/", with_refusal_status(admin.site.login), name="admin-login"),
     path("admin/", admin.site.urls),
     path("api/v1/", include((api_v1, "api-v1"))),
 ]
@@ -22,6 +26,7 @@ urlpatterns = [
 handler404 = "config.exceptions.not_found"
 handler500 = "config.exceptions.server_error"
 
+admin.site.login_form = LockoutAdminAuthenticationForm
 admin.site.site_header = "Briscola tournaments"
 admin.site.site_title = "Briscola tournaments"
 admin.site.index_title = "Organizer's console"

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -118,12 +119,66 @@ CELERY_BEAT_SCHEDULE = {
 # scheduling, no-show deadlines). Off, only the catch-up moves tournaments along.
 CELERY_WAKE_UPS = env.bool("CELERY_WAKE_UPS", default=True)
 
+# Throttling and the sign-in lockout count in this cache, which every worker and machine shares:
+# REDIS_URL's database under a key prefix of its own, unless CACHE_REDIS_URL names another one.
+# Short socket timeouts: when Redis is away, the throttles let requests through (logged) rather
+# than hang them (docs/decisions/0014-throttling.md).
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": env("CACHE_REDIS_URL", default=REDIS_URL),
+        "KEY_PREFIX": "cache",
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    },
+}
+
+RATE_PERIODS = {"s", "sec", "second", "m", "min", "minute", "h", "hour", "d", "day"}
+
+
+def throttle_rate(variable: str, default: str) -> str | None:
+    """A DRF rate ("600/min") from the environment; "none" or "off" switches the scope off."""
+    rate = str(env.str(variable, default=default)).strip()
+    if rate.lower() in {"", "none", "off"}:
+        return None
+    number, _, period = rate.partition("/")
+    if not number.isdigit() or period not in RATE_PERIODS:
+        raise ImproperlyConfigured(f"{variable}={rate!r}: give a rate like 600/min, or none")
+    return rate
+
+
+# Requests per client per window (docs/decisions/0014-throttling.md): `user` per device token,
+# or per user for user tokens and sessions; `anon` and `login` per client address. A scorer
+# enters a card every 2 s or so (30 writes and as many reads a minute), with bursts of several a
+# second after a mistake; spectators' phones at a club share its one public address. Override
+# with API_THROTTLE_USER etc. (`none` for bench/append.py, whose 8 clients share one token).
+API_THROTTLE_RATES = {
+    "anon": throttle_rate("API_THROTTLE_ANON", "600/min"),
+    "user": throttle_rate("API_THROTTLE_USER", "1200/min"),
+    "login": throttle_rate("API_THROTTLE_LOGIN", "10/min"),
+}
+
+# Sign-in lockout (accounts/login.py): this many failed sign-ins for one username, or from one
+# address, within the window lock it for the cool-down; a successful sign-in forgets the
+# username's failures.
+LOGIN_FAILURES_PER_USERNAME = env.int("LOGIN_FAILURES_PER_USERNAME", default=5)
+LOGIN_FAILURES_PER_ADDRESS = env.int("LOGIN_FAILURES_PER_ADDRESS", default=20)
+LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=15 * 60)
+LOGIN_LOCKOUT_SECONDS = env.int("LOGIN_LOCKOUT_SECONDS", default=15 * 60)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "accounts.throttling.AnonymousRateThrottle",
+        "accounts.throttling.ClientRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": API_THROTTLE_RATES,
+    # The client address is REMOTE_ADDR unless the app runs behind this many proxies that append
+    # to X-Forwarded-For (a load balancer: 1); anything else a client could forge.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
 }

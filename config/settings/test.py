@@ -25,3 +25,14 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": 1,
     "unacked_restore_throttle": 1,
 }
+
+# The throttles and the sign-in lockout count in this process's memory, so no test run sees
+# another's counts; the tests of throttling and lockout empty it before each test
+# (tests/accounts/test_throttling.py, tests/accounts/test_login_lockout.py). The rates are the
+# deployed defaults: the suite must pass under them.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "briscola-tests",
+    },
+}

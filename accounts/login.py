@@ -1,0 +1,253 @@
+"""Sign-in lockout: after repeated failed sign-ins for one username, or from one client address,
+sign-in is refused there for a cool-down.
+
+- Every failed `authenticate()` (Django's `user_login_failed` signal, whichever form or endpoint
+  asked) counts one failure against the username and one against the client address, in the
+  shared cache, for `LOGIN_FAILURE_WINDOW` seconds from the first failure.
+- A username with `LOGIN_FAILURES_PER_USERNAME` failures, or an address with
+  `LOGIN_FAILURES_PER_ADDRESS`, is locked for `LOGIN_LOCKOUT_SECONDS`; its count starts again
+  from zero after that.
+- While locked, the admin's login form (`LockoutAdminAuthenticationForm`) refuses before it checks
+  any password, so the right password is refused too, with a message saying for how long; the
+  form also counts every attempt against the `login` rate of its address
+  (`accounts.throttling.LoginRateThrottle`). `with_refusal_status` turns such a refusal into a 429
+  with `Retry-After`; config.urls installs both on the admin site.
+- A successful sign-in (`user_logged_in`) forgets its username's failures, not its address's.
+
+Usernames count case-insensitively (whether or not the database compares them so); usernames
+and addresses appear in cache keys only hashed. Unknown usernames count and lock like known ones,
+so the answers tell nothing about which accounts exist. When the cache cannot be reached nothing
+is counted or refused (logged): the organizers must still be able to sign in.
+
+The receivers are connected when this module is imported, which config.urls does before any
+sign-in form can be shown. See docs/decisions/0014-throttling.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import time
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth import get_user_model, user_logged_in, user_login_failed
+from django.contrib.auth.decorators import login_not_required
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponse
+from redis.exceptions import RedisError
+
+from accounts.throttling import LoginRateThrottle, client_address
+
+logger = logging.getLogger(__name__)
+
+USERNAME = "username"
+ADDRESS = "address"
+
+LOGIN_LOCKED = "login_locked"
+LOGIN_THROTTLED = "login_throttled"
+
+DEFAULT_FAILURES_PER_USERNAME = 5
+DEFAULT_FAILURES_PER_ADDRESS = 20
+DEFAULT_FAILURE_WINDOW = 15 * 60
+DEFAULT_LOCKOUT_SECONDS = 15 * 60
+
+
+@dataclass(frozen=True)
+class LoginRefusal:
+    """Why a sign-in attempt is refused before any password is checked, and for how long."""
+
+    code: str
+    message: str
+    retry_after: int
+    """Seconds."""
+
+
+def failures_allowed(kind: str) -> int:
+    if kind == USERNAME:
+        return int(getattr(settings, "LOGIN_FAILURES_PER_USERNAME", DEFAULT_FAILURES_PER_USERNAME))
+    return int(getattr(settings, "LOGIN_FAILURES_PER_ADDRESS", DEFAULT_FAILURES_PER_ADDRESS))
+
+
+def failure_window() -> int:
+    return int(getattr(settings, "LOGIN_FAILURE_WINDOW", DEFAULT_FAILURE_WINDOW))
+
+
+def lockout_seconds() -> int:
+    return int(getattr(settings, "LOGIN_LOCKOUT_SECONDS", DEFAULT_LOCKOUT_SECONDS))
+
+
+def username_ident(username: str) -> str:
+    """One identity for `Maria`, `maria` and `MARIA` in full-width letters."""
+    return unicodedata.normalize("NFKC", username).casefold()
+
+
+def cache_key(what: str, kind: str, ident: str) -> str:
+    digest = hashlib.sha256(ident.encode("utf-8", "surrogatepass")).hexdigest()
+    return f"login-{what}:{kind}:{digest}"
+
+
+def identities(*, request: HttpRequest | None, username: str | None) -> list[tuple[str, str]]:
+    """The (kind, identity) pairs an attempt counts against."""
+    found = []
+    if username is not None:
+        found.append((USERNAME, username_ident(username)))
+    if request is not None:
+        found.append((ADDRESS, client_address(request)))
+    return found
+
+
+def login_lock_remaining(*, request: HttpRequest | None, username: str | None) -> dict[str, int]:
+    """The seconds left on each lock (by kind) that applies to this attempt; empty when none."""
+    pairs = identities(request=request, username=username)
+    keys = {cache_key("lock", kind, ident): kind for kind, ident in pairs}
+    now = time.time()
+    return {
+        keys[key]: max(1, math.ceil(float(until) - now))
+        for key, until in cache.get_many(list(keys)).items()
+    }
+
+
+def login_refusal(*, request: HttpRequest | None, username: str | None) -> LoginRefusal | None:
+    """Why this sign-in attempt must be refused now, or None. The attempt counts against its
+    address's `login` rate unless it is refused for a lock."""
+    try:
+        locks = login_lock_remaining(request=request, username=username)
+    except RedisError as error:
+        logger.warning("sign-in lockout not checked: the cache failed: %s", error)
+        return None
+    if locks:
+        seconds = max(locks.values())
+        where = "for this username" if USERNAME in locks else "from this network"
+        return LoginRefusal(
+            LOGIN_LOCKED,
+            f"Too many failed sign-ins {where}: sign-in is paused. "
+            f"Try again in {duration(seconds)}.",
+            seconds,
+        )
+    if request is None:
+        return None
+    throttle = LoginRateThrottle()
+    if throttle.allow_request(request, None):
+        return None
+    seconds = int(throttle.wait())
+    return LoginRefusal(
+        LOGIN_THROTTLED,
+        f"Too many sign-in attempts from this network. Try again in {duration(seconds)}.",
+        seconds,
+    )
+
+
+def login_failure_record(*, request: HttpRequest | None, username: str | None) -> None:
+    """Count a failed sign-in against its username and address; lock the ones that reach their
+    limit."""
+    try:
+        for kind, ident in identities(request=request, username=username):
+            if count_failure(kind, ident) >= failures_allowed(kind):
+                lock(kind, ident)
+    except RedisError as error:
+        logger.warning("failed sign-in not counted: the cache failed: %s", error)
+
+
+def count_failure(kind: str, ident: str) -> int:
+    key = cache_key("failures", kind, ident)
+    cache.add(key, 0, timeout=failure_window())
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # the count expired between add and incr
+        cache.set(key, 1, timeout=failure_window())
+        return 1
+
+
+def lock(kind: str, ident: str) -> None:
+    seconds = lockout_seconds()
+    cache.set(cache_key("lock", kind, ident), time.time() + seconds, timeout=seconds)
+    cache.delete(cache_key("failures", kind, ident))
+    logger.warning("sign-in locked for %d s for a %s after repeated failures", seconds, kind)
+
+
+def login_failures_forget(*, username: str) -> None:
+    """A successful sign-in: the username's earlier failures no longer count."""
+    try:
+        cache.delete(cache_key("failures", USERNAME, username_ident(username)))
+    except RedisError as error:
+        logger.warning("failed sign-ins not forgotten: the cache failed: %s", error)
+
+
+def login_lockout_lift(*, username: str | None = None, address: str | None = None) -> None:
+    """Lift the lock and forget the failures of a username or an address (from `manage.py
+    shell`, when an organizer was locked out by someone else's guesses)."""
+    pairs = []
+    if username is not None:
+        pairs.append((USERNAME, username_ident(username)))
+    if address is not None:
+        pairs.append((ADDRESS, address))
+    cache.delete_many(
+        [cache_key(what, kind, ident) for kind, ident in pairs for what in ("lock", "failures")]
+    )
+
+
+def duration(seconds: int) -> str:
+    if seconds < 60:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    minutes = math.ceil(seconds / 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+@receiver(user_login_failed, dispatch_uid="accounts.login.count_failed_sign_in")
+def count_failed_sign_in(
+    sender: Any, credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any
+) -> None:
+    username = credentials.get(get_user_model().USERNAME_FIELD)
+    login_failure_record(request=request, username=username if isinstance(username, str) else None)
+
+
+@receiver(user_logged_in, dispatch_uid="accounts.login.forget_failed_sign_ins")
+def forget_failed_sign_ins(sender: Any, user: Any, **kwargs: Any) -> None:
+    login_failures_forget(username=user.get_username())
+
+
+class LockoutAdminAuthenticationForm(AdminAuthenticationForm):
+    """The admin's login form, which refuses a locked username or address (or an address over
+    its `login` rate) before checking the password."""
+
+    refusal: LoginRefusal | None = None
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username")
+        if username is not None and self.cleaned_data.get("password"):
+            self.refusal = login_refusal(request=self.request, username=username)
+            if self.refusal is not None:
+                raise ValidationError(self.refusal.message, code=self.refusal.code)
+        return super().clean()
+
+
+def with_refusal_status(login_view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The admin's login view, answering 429 with `Retry-After` when its form refused the attempt
+    (the page is the login form, showing why)."""
+
+    @wraps(login_view)
+    @login_not_required
+    def view(request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        response = login_view(request, extra_context)
+        refusal = refusal_shown_in(response)
+        if refusal is not None:
+            response.status_code = 429
+            response["Retry-After"] = str(refusal.retry_after)
+        return response
+
+    return view
+
+
+def refusal_shown_in(response: HttpResponse) -> LoginRefusal | None:
+    context = getattr(response, "context_data", None) or {}
+    refusal = getattr(context.get("form"), "refusal", None)
+    return refusal if isinstance(refusal, LoginRefusal) else None

@@ -1,0 +1,222 @@
+"""The admin's sign-in lockout: repeated failures for a username or from an address lock it for a
+cool-down, during which even the right password is refused (429 with a message and
+`Retry-After`); a successful sign-in forgets the username's failures. Small limits through
+`override_settings`; the cache is emptied around each test."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import authenticate
+from django.core.cache import cache
+from django.test import Client, RequestFactory, override_settings
+
+from accounts.login import login_lockout_lift
+from tests.accounts.builders import make_user
+
+pytestmark = pytest.mark.django_db
+
+LOGIN = "/admin/login/"
+PASSWORD = "a long enough password for the organizer"
+WRONG = "not the password"
+
+
+@pytest.fixture(autouse=True)
+def empty_cache() -> Iterator[None]:
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def organizer() -> Any:
+    return make_user("organizer", password=PASSWORD, is_staff=True)
+
+
+def sign_in(client: Client, username: str, password: str, **request: Any) -> Any:
+    return client.post(LOGIN, {"username": username, "password": password}, **request)
+
+
+def signed_in(client: Client) -> bool:
+    return "_auth_user_id" in client.session
+
+
+def fail(client: Client, username: str, times: int, **request: Any) -> list[int]:
+    return [sign_in(client, username, WRONG, **request).status_code for _ in range(times)]
+
+
+def text(response: Any) -> str:
+    return str(response.content.decode())
+
+
+@override_settings(LOGIN_FAILURES_PER_USERNAME=3)
+def test_the_admin_login_locks_a_username_after_n_failures(organizer: Any) -> None:
+    client = Client()
+
+    failures = fail(client, "organizer", 3)
+    refused = sign_in(client, "organizer", WRONG)
+
+    assert failures == [200, 200, 200]
+    assert refused.status_code == 429
+    assert "Too many failed sign-ins for this username" in text(refused)
+    assert "Try again in 15 minutes." in text(refused)
+    assert 890 <= int(refused["Retry-After"]) <= 900
+
+
+@override_settings(LOGIN_FAILURES_PER_USERNAME=3)
+def test_a_locked_usernames_correct_password_is_refused_during_the_lock(organizer: Any) -> None:
+    client = Client()
+    fail(client, "organizer", 3)
+
+    response = sign_in(client, "organizer", PASSWORD)
+
+    assert response.status_code == 429
+    assert "sign-in is paused" in text(response)
+    assert not signed_in(client)
+
+
+@override_settings(LOGIN_FAILURES_PER_USERNAME=3)
+def test_a_lock_holds_for_the_username_in_any_case(organizer: Any) -> None:
+    client = Client()
+    fail(client, "Organizer", 2)
+    fail(client, "ORGANIZER", 1)
+
+    assert sign_in(client, "organizer", PASSWORD).status_code == 429
+
+
+@override_settings(LOGIN_FAILURES_PER_USERNAME=3, LOGIN_LOCKOUT_SECONDS=1)
+def test_the_lock_lifts_after_the_cool_down_and_the_count_starts_again(organizer: Any) -> None:
+    client = Client()
+    fail(client, "organizer", 3)
+    assert sign_in(client, "organizer", PASSWORD).status_code == 429
+
+    time.sleep(1.1)
+    after_cool_down = fail(client, "organizer", 2)
+    response = sign_in(client, "organizer", PASSWORD)
+
+    assert after_cool_down == [200, 200]
+    assert response.status_code == 302
+    assert signed_in(client)
+
+
+@override_settings(LOGIN_FAILURES_PER_USERNAME=3)
+def test_a_successful_sign_in_forgets_the_usernames_failures(organizer: Any) -> None:
+    client = Client()
+    fail(client, "organizer", 2)
+    assert sign_in(client, "organizer", PASSWORD).status_code == 302
+    client.logout()
+
+    later = fail(client, "organizer", 2)
+    response = sign_in(client, "organizer", PASSWORD)
+
+    assert later == [200, 200]
+    assert response.status_code == 302
+
+
+@override_settings(LOGIN_FAILURES_PER_USERNAME=3)
+def test_an_unknown_username_locks_like_a_known_one() -> None:
+    client = Client()
+
+    failures = fail(client, "nobody", 3)
+    refused = sign_in(client, "nobody", WRONG)
+
+    assert failures == [200, 200, 200]
+    assert refused.status_code == 429
+    assert "Too many failed sign-ins for this username" in text(refused)
+
+
+@override_settings(LOGIN_FAILURES_PER_USERNAME=3)
+def test_another_usernames_lock_does_not_stop_an_organizer(organizer: Any) -> None:
+    client = Client()
+    fail(client, "someone-else", 3)
+
+    assert sign_in(client, "organizer", PASSWORD).status_code == 302
+
+
+@override_settings(LOGIN_FAILURES_PER_ADDRESS=4)
+def test_an_address_is_locked_after_n_failures_whatever_the_usernames(organizer: Any) -> None:
+    guesser, colleague = Client(REMOTE_ADDR="203.0.113.9"), Client(REMOTE_ADDR="198.51.100.4")
+    for username in ("admin", "root", "maria", "luca"):
+        fail(guesser, username, 1)
+
+    refused = sign_in(guesser, "organizer", PASSWORD)
+    elsewhere = sign_in(colleague, "organizer", PASSWORD)
+
+    assert refused.status_code == 429
+    assert "Too many failed sign-ins from this network" in text(refused)
+    assert elsewhere.status_code == 302
+
+
+@override_settings(LOGIN_FAILURES_PER_USERNAME=2)
+def test_failed_sign_ins_outside_the_admin_count_too(organizer: Any) -> None:
+    request = RequestFactory().post("/elsewhere/")
+    for _ in range(2):
+        assert authenticate(request, username="organizer", password=WRONG) is None
+
+    assert sign_in(Client(), "organizer", PASSWORD).status_code == 429
+
+
+@override_settings(LOGIN_FAILURES_PER_USERNAME=3)
+def test_lifting_a_lock_lets_the_organizer_sign_in_again(organizer: Any) -> None:
+    client = Client()
+    fail(client, "organizer", 3)
+
+    login_lockout_lift(username="organizer")
+
+    assert sign_in(client, "organizer", PASSWORD).status_code == 302
+
+
+def test_sign_in_attempts_past_the_login_rate_are_refused_even_when_they_succeed(
+    organizer: Any,
+) -> None:
+    framework = settings.REST_FRAMEWORK
+    login_rate = {**framework["DEFAULT_THROTTLE_RATES"], "login": "2/min"}
+    client = Client()
+
+    with override_settings(REST_FRAMEWORK={**framework, "DEFAULT_THROTTLE_RATES": login_rate}):
+        first = sign_in(client, "organizer", PASSWORD)
+        client.logout()
+        second = sign_in(client, "organizer", WRONG)
+        refused = sign_in(client, "organizer", PASSWORD)
+
+    assert (first.status_code, second.status_code) == (302, 200)
+    assert refused.status_code == 429
+    assert "Too many sign-in attempts from this network" in text(refused)
+    assert 1 <= int(refused["Retry-After"]) <= 60
+    assert not signed_in(client)
+
+
+def test_the_login_page_itself_is_not_counted(organizer: Any) -> None:
+    client = Client()
+
+    pages = [client.get(LOGIN).status_code for _ in range(15)]
+
+    assert pages == [200] * 15
+    assert sign_in(client, "organizer", PASSWORD).status_code == 302
+
+
+@override_settings(
+    LOGIN_FAILURES_PER_USERNAME=1,
+    CACHES={
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    },
+)
+def test_without_the_cache_organizers_can_still_sign_in(
+    organizer: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    client = Client()
+    failures = fail(client, "organizer", 2)
+
+    response = sign_in(client, "organizer", PASSWORD)
+
+    assert failures == [200, 200]
+    assert response.status_code == 302
+    assert "the cache failed" in caplog.text
