@@ -202,27 +202,33 @@ def tournaments_touched(events: Iterable[RecordedEvent]) -> tuple[set[UUID], lis
 
 
 def consume(*, batch: int = BATCH) -> int:
-    """Process the log after the checkpoint, one batch at a time; returns events processed."""
+    """Process the log after the checkpoint, one batch at a time; returns events processed.
+
+    Each match's result is synced, and each view projected, in a transaction of its own: a
+    batch touching two tournaments never holds one's locks while waiting for the other's (the
+    services lock a tournament row before they append, and an append holds the log's lock until
+    commit). Every step is idempotent, so a batch cut short is simply done again; the checkpoint
+    only moves forward.
+    """
     processed = 0
     while True:
-        with transaction.atomic():
-            checkpoint, _ = Checkpoint.objects.select_for_update().get_or_create(name=CONSUMER)
-            events = read_all(
-                after=checkpoint.position,
-                limit=batch,
-                stream_types=[TOURNAMENT_STREAM, MATCH_STREAM],
-            )
-            if not events:
-                return processed
-            tournaments, matches = tournaments_touched(events)
-            for match_id in matches:
-                services.fixture_result_sync(match_id=match_id, actor=SYSTEM)
-            position = events[-1].global_position
-            for tournament_id in tournaments:
+        checkpoint, _ = Checkpoint.objects.get_or_create(name=CONSUMER)
+        events = read_all(
+            after=checkpoint.position,
+            limit=batch,
+            stream_types=[TOURNAMENT_STREAM, MATCH_STREAM],
+        )
+        if not events:
+            return processed
+        tournaments, matches = tournaments_touched(events)
+        for match_id in matches:
+            services.fixture_result_sync(match_id=match_id, actor=SYSTEM)
+        position = events[-1].global_position
+        for tournament_id in tournaments:
+            with transaction.atomic():
                 project_tournament(tournament_id, position=position)
-            checkpoint.position = position
-            checkpoint.save(update_fields=["position", "updated_at"])
-            processed += len(events)
+        Checkpoint.objects.filter(name=CONSUMER, position__lt=position).update(position=position)
+        processed += len(events)
 
 
 def rebuild_views() -> int:

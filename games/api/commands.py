@@ -11,6 +11,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.models import DeviceToken
 from games import selectors
 from games.api.base import json_errors
 from games.api.serializers import MatchOutput, RoundCommandOutput, Serializer
@@ -92,6 +93,8 @@ def device_of(request: Request) -> str | None:
         )
     if named:
         return named[:DEVICE_MAX_LENGTH]
+    if isinstance(request.auth, DeviceToken):
+        return request.auth.prefix
     if isinstance(request.auth, Token):
         return f"token:{request.auth.key[:TOKEN_PREFIX_LENGTH]}"
     return None

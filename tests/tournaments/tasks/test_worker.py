@@ -181,7 +181,11 @@ def test_the_catch_up_does_the_work_of_messages_that_were_lost(
     assert fixtures(tournament_id, status="finished") == []
 
     tasks.catch_up.delay()
-    (final,) = wait_for(scheduled(tournament_id, 1), what="the final", log=worker.log)
+    (final,) = wait_for(
+        lambda: fixtures(tournament_id, status="ready", table__isnull=False, round=2),
+        what="the final at a table",
+        log=worker.log,
+    )
     assert final.key == "R2-1"
     assert all(f.status == "finished" for f in fixtures(tournament_id, round=1))
 
