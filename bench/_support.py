@@ -187,6 +187,8 @@ def django_environment(database: str, *, wake_ups: bool = True) -> dict[str, str
         "DEBUG": "false",
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
+        # The clients share one token: keep the throttle's cost in the figures, not its limit.
+        "API_THROTTLE_USER": os.environ.get("API_THROTTLE_USER", "1000000/min"),
     }
 
 
