@@ -13,18 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin import helpers
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.postgres.forms import SimpleArrayField
-from django.core.exceptions import PermissionDenied
 from django.db.models import Model, Q, QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.urls import reverse
+from django.http import HttpRequest
 from django.utils import timezone
 
 from accounts import services
 from accounts.models import Club, DeviceToken, DeviceTokenState, Role, RoleGrant, User
+from config.admin import ServiceAddAdmin
 
 if TYPE_CHECKING:
     ModelAdmin = admin.ModelAdmin[Any]
@@ -36,74 +34,8 @@ else:  # generic only in django-stubs
 admin.site.register(User, UserAdmin)
 
 
-class ServiceAddAdmin(ModelAdmin):
-    """Rows added by a service from a plain form, then only viewed; actions call services."""
-
-    add_form_class: type[forms.Form]
-
-    def create(self, request: HttpRequest, form: Any) -> Model:
-        """Call the service with the form's data; tell the organizer what was added."""
-        raise NotImplementedError
-
-    def add_form_initial(self, request: HttpRequest) -> dict[str, Any]:
-        return {}
-
-    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        # The list-level permission enables the actions; a row's page stays view-only.
-        return obj is None and super().has_change_permission(request)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def add_view(
-        self,
-        request: HttpRequest,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        if not self.has_add_permission(request):
-            raise PermissionDenied
-        data = request.POST if request.method == "POST" else None
-        form = self.add_form_class(data, initial=self.add_form_initial(request))
-        if form.is_bound and form.is_valid():
-            try:
-                created = self.create(request, form)
-            except services.AccountsError as error:
-                form.add_error(None, error.detail)
-            else:
-                self.log_addition(request, created, [{"added": {}}])
-                if "_addanother" in request.POST:
-                    return HttpResponseRedirect(request.path)
-                return HttpResponseRedirect(
-                    reverse(
-                        f"admin:{self.opts.app_label}_{self.opts.model_name}_change",
-                        args=[created.pk],
-                    )
-                )
-        # The admin's helpers take any form at run time; the stubs ask for a ModelForm.
-        adminform = helpers.AdminForm(
-            form,  # type: ignore[arg-type]
-            [(None, {"fields": list(form.fields)})],
-            {},
-            model_admin=self,
-        )
-        context = {
-            **self.admin_site.each_context(request),
-            "title": f"Add {self.opts.verbose_name}",
-            "subtitle": None,
-            "adminform": adminform,
-            "object_id": None,
-            "original": None,
-            "is_popup": False,
-            "to_field": None,
-            "media": self.media + adminform.media,
-            "inline_admin_formsets": [],
-            "errors": helpers.AdminErrorList(form, []),  # type: ignore[arg-type]
-            "preserved_filters": self.get_preserved_filters(request),
-            "show_save_and_continue": False,
-            **(extra_context or {}),
-        }
-        return self.render_change_form(request, context, add=True, form_url=form_url)
+class AccountsAddAdmin(ServiceAddAdmin):
+    refusals = (services.AccountsError,)
 
 
 def organizer_of(request: HttpRequest) -> User:
@@ -143,7 +75,7 @@ class RoleGrantInline(TabularInline):
 
 
 @admin.register(Club)
-class ClubAdmin(ServiceAddAdmin):
+class ClubAdmin(AccountsAddAdmin):
     add_form_class = ClubCreateForm
     list_display = ("name", "slug", "created_at")
     search_fields = ("name", "slug")
@@ -181,7 +113,7 @@ class RoleGrantForm(forms.Form):
 
 
 @admin.register(RoleGrant)
-class RoleGrantAdmin(ServiceAddAdmin):
+class RoleGrantAdmin(AccountsAddAdmin):
     add_form_class = RoleGrantForm
     list_display = ("user", "role", "club", "tournament_id", "granted_by", "granted_at")
     list_filter = ("role", "club")
@@ -275,7 +207,7 @@ class DeviceTokenStateFilter(admin.SimpleListFilter):
 
 
 @admin.register(DeviceToken)
-class DeviceTokenAdmin(ServiceAddAdmin):
+class DeviceTokenAdmin(AccountsAddAdmin):
     add_form_class = DeviceTokenCreateForm
     list_display = (
         "name",

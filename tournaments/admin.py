@@ -16,9 +16,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Model, QuerySet
@@ -33,8 +31,8 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
+from config.admin import ServiceAddAdmin
 from games.admin import (
-    ModelAdmin,
     ReadOnlyInline,
     ReadOnlyProjectionAdmin,
     action_form,
@@ -167,69 +165,18 @@ def standings_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[dict[st
 # Adding through a service instead of saving a model form.
 
 
-class ServiceAddAdmin(ReadOnlyProjectionAdmin):
-    """A read-only admin whose add page is a plain form handed to a service."""
+class TournamentsAddAdmin(ServiceAddAdmin):
+    """Tournaments and entrants are added through their services; what the rules or the event
+    store refuse shows on the form."""
 
-    add_form_class: type[forms.Form]
+    refusals = (RuleViolation, EventStoreError)
 
-    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return ModelAdmin.has_add_permission(self, request)
+    def refusal_detail(self, exc: Exception) -> str:
+        assert isinstance(exc, RuleViolation | EventStoreError)
+        return error_detail(exc)
 
-    def add_form_initial(self, request: HttpRequest) -> dict[str, Any]:
-        return {}
-
-    def create(self, request: HttpRequest, form: Any) -> Model:
-        raise NotImplementedError
-
-    def add_view(
-        self,
-        request: HttpRequest,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        if not self.has_add_permission(request):
-            raise PermissionDenied
-        data = request.POST if request.method == "POST" else None
-        form = self.add_form_class(data, initial=self.add_form_initial(request))
-        if form.is_bound and form.is_valid():
-            try:
-                created = self.create(request, form)
-            except (RuleViolation, EventStoreError) as exc:
-                form.add_error(None, error_detail(exc))
-            else:
-                self.log_addition(request, created, [{"added": {}}])
-                self.message_user(request, f"{created} was added.", messages.SUCCESS)
-                if "_addanother" in request.POST:
-                    return HttpResponseRedirect(request.path)
-                return HttpResponseRedirect(self.change_url(created))
-        fieldsets = getattr(form, "fieldsets", ((None, {"fields": list(form.fields)}),))
-        # The admin's helpers take any form at run time; the stubs ask for a ModelForm.
-        adminform = helpers.AdminForm(
-            form,  # type: ignore[arg-type]
-            list(fieldsets),
-            {},
-            model_admin=self,
-        )
-        context = {
-            **self.admin_site.each_context(request),
-            "title": f"Add {self.opts.verbose_name}",
-            "subtitle": None,
-            "adminform": adminform,
-            "object_id": None,
-            "original": None,
-            "is_popup": False,
-            "to_field": None,
-            "media": self.media + adminform.media,
-            "inline_admin_formsets": [],
-            "errors": helpers.AdminErrorList(form, []),  # type: ignore[arg-type]
-            "preserved_filters": self.get_preserved_filters(request),
-            "show_save_and_continue": False,
-            **(extra_context or {}),
-        }
-        return self.render_change_form(request, context, add=True, form_url=form_url)
-
-    def change_url(self, obj: Model) -> str:
-        return reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[obj.pk])
+    def added_message(self, created: Model) -> str | None:
+        return f"{created} was added."
 
 
 # Tournaments.
@@ -251,7 +198,7 @@ def players_of(entrant: Entrant) -> str:
 
 
 @admin.register(Tournament)
-class TournamentAdmin(ServiceAddAdmin):
+class TournamentAdmin(TournamentsAddAdmin):
     add_form_class = TournamentCreateForm
     list_display = ("name", "format", "table_size", "status", "entrant_count", "created_at")
     list_filter = ("status", "format", "table_size")
@@ -525,7 +472,7 @@ OPERATIONS = {
 
 
 @admin.register(Entrant)
-class EntrantAdmin(ServiceAddAdmin):
+class EntrantAdmin(TournamentsAddAdmin):
     add_form_class = EntrantRegisterForm
     list_display = ("name", "tournament", "players_named", "seed", "checked_in", "withdrawn")
     list_filter = ("tournament", "checked_in", "withdrawn")
