@@ -1,6 +1,7 @@
 """Settings shared by every environment; each value can be set from the environment."""
 
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -96,6 +97,14 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = env.int("DATA_UPLOAD_MAX_NUMBER_FIELDS", default
 
 REDIS_URL = env("REDIS_URL", default="redis://127.0.0.1:6379/0")
 
+
+def next_redis_database(url: str) -> str:
+    """The same Redis server, the database after the URL's (redis://h:6379/0 -> .../1)."""
+    parts = urlsplit(url)
+    number = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{number + 1}"))
+
+
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL)
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=REDIS_URL)
 CELERY_TIMEZONE = TIME_ZONE
@@ -120,13 +129,14 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_WAKE_UPS = env.bool("CELERY_WAKE_UPS", default=True)
 
 # Throttling and the sign-in lockout count in this cache, which every worker and machine shares:
-# REDIS_URL's database under a key prefix of its own, unless CACHE_REDIS_URL names another one.
+# the next database of REDIS_URL's server (so clearing the cache never empties Celery's queues),
+# unless CACHE_REDIS_URL names another one.
 # Short socket timeouts: when Redis is away, the throttles let requests through (logged) rather
 # than hang them (docs/decisions/0014-throttling.md).
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": env("CACHE_REDIS_URL", default=REDIS_URL),
+        "LOCATION": env("CACHE_REDIS_URL", default=next_redis_database(REDIS_URL)),
         "KEY_PREFIX": "cache",
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     },
