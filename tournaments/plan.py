@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tournaments.formats.bracket import Bracket
 from tournaments.formats.double_elimination import double_elimination_bracket
@@ -28,6 +28,8 @@ from tournaments.standings import (
     compute_standings,
 )
 from tournaments.stream import Result, TournamentSettings, TournamentState
+
+KNOCKOUT = "knockout"
 
 
 @dataclass(frozen=True)
@@ -185,7 +187,7 @@ def stages(state: TournamentState) -> tuple[Stage, ...]:
     knockout = knockout_bracket(
         tables, qualifiers_per_group=qualifiers, third_place=settings.third_place
     )
-    return (*group_stages, bracket_stage(state, "knockout", knockout))
+    return (*group_stages, bracket_stage(state, KNOCKOUT, knockout))
 
 
 def fixtures_to_create(state: TournamentState) -> tuple[FixtureSpec, ...]:
@@ -245,12 +247,14 @@ def overall_standings(state: TournamentState) -> list[StandingRow]:
 def resets_after(state: TournamentState, fixture_id: str, new_result: Result) -> tuple[str, ...]:
     """Fixtures (with matches) that a changed result of `fixture_id` invalidates."""
     old = state.results.get(fixture_id)
-    if old is None or old.winner == new_result.winner:
+    if old is None or old == new_result:
         return ()
     for stage in stages(state):
         bracket = stage.bracket
         if bracket is None or not bracket.has_slot(fixture_id):
             continue
+        if old.winner == new_result.winner:
+            return ()
         old_winners = {
             k: r.winner
             for k, r in state.results.items()
@@ -264,4 +268,23 @@ def resets_after(state: TournamentState, fixture_id: str, new_result: Result) ->
             for slot in slots_to_reset(bracket, old_winners, new_winners)
             if slot in state.fixtures or slot in state.results
         )
-    return ()
+    return knockout_redraw_resets(state, fixture_id, new_result)
+
+
+def knockout_redraw_resets(
+    state: TournamentState, fixture_id: str, new_result: Result
+) -> tuple[str, ...]:
+    """A group result that changes who qualifies, or in which place, redraws the knockout:
+    every knockout fixture already created is reset (points alone can change a group's order)."""
+    before = stages(state)
+    knockout = before[-1].bracket if before and before[-1].name == KNOCKOUT else None
+    if knockout is None:
+        return ()
+    group_results = {k: r for k, r in state.results.items() if not knockout.has_slot(k)}
+    after = stages(replace(state, results={**group_results, fixture_id: new_result}))
+    redrawn = after[-1].bracket if after[-1].name == KNOCKOUT else None
+    if redrawn is not None and redrawn.entrants == knockout.entrants:
+        return ()
+    return tuple(
+        slot.id for slot in knockout.slots if slot.id in state.fixtures or slot.id in state.results
+    )

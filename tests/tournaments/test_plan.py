@@ -133,3 +133,22 @@ def test_a_changed_result_resets_the_fixtures_that_followed_from_it() -> None:
     resets = plan.resets_after(state, changed.id, Result(changed.away))
 
     assert resets == (final.id,)
+
+
+def test_a_group_result_that_changes_the_qualifiers_redraws_the_whole_knockout() -> None:
+    state = play_all(started("groups_then_knockout", 8, group_size=4, advance_per_group=2))
+    knockout_keys = {key for key in state.fixtures if not key.startswith(("A-", "B-"))}
+    group_a = [
+        plan.FixtureSpec(f.id, f.home, f.away, f.stage, f.round)
+        for f in state.fixtures.values()
+        if f.stage == "A"
+    ]
+
+    outcomes = set()
+    for fixture in group_a:
+        flipped = Result(fixture.away, (0, 2), (40, 200))
+        outcomes.add(frozenset(plan.resets_after(state, fixture.id, flipped)))
+
+    assert knockout_keys
+    assert frozenset(knockout_keys) in outcomes
+    assert outcomes <= {frozenset(), frozenset(knockout_keys)}
