@@ -132,3 +132,30 @@ def test_registration_closes_when_the_tournament_starts() -> None:
         services.entrant_register(
             tournament_id=tournament_id, name="Late", players=["Late"], actor=ORGANIZER
         )
+
+
+def test_a_corrected_group_result_that_changes_the_qualifiers_redraws_the_knockout() -> None:
+    tournament_id = new_tournament("groups_then_knockout", 8, group_size=4, advance_per_group=2)
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    for fixture in open_fixtures(tournament_id):
+        win_by_score(fixture.match_id, side=0)
+    first_knockout = {f.key: f.match_id for f in open_fixtures(tournament_id)}
+    assert first_knockout
+    assert all(not key.startswith(("A-", "B-")) for key in first_knockout)
+    group_a = Fixture.objects.filter(tournament_id=tournament_id, stage="A", status="finished")
+
+    for fixture in group_a:  # the group's home sides lose every match instead
+        match_services.round_void(
+            match_id=fixture.match_id, round_number=1, reason="scores swapped", actor=ORGANIZER
+        )
+        match_services.round_start(match_id=fixture.match_id, briscola=None, actor=ORGANIZER)
+        match_services.round_points_enter(
+            match_id=fixture.match_id, round_number=2, points=[20, 100], actor=ORGANIZER
+        )
+        services.fixture_result_sync(match_id=fixture.match_id, actor=ORGANIZER)
+
+    old = Fixture.objects.filter(match_id__in=first_knockout.values())
+    assert {f.status for f in old} == {"reset"}
+    redrawn = {f.key: f.match_id for f in open_fixtures(tournament_id)}
+    assert set(redrawn) == set(first_knockout)
+    assert not set(redrawn.values()) & set(first_knockout.values())
