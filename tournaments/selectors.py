@@ -36,6 +36,12 @@ def entrants_with_players() -> QuerySet[Entrant]:
     ).order_by("seed", "id")
 
 
+def tournament_list(*, status: str | None = None) -> QuerySet[Tournament]:
+    """Every tournament, newest first; with `status`, only those in it."""
+    tournaments = Tournament.objects.order_by("-created_at")
+    return tournaments if status is None else tournaments.filter(status=status)
+
+
 def tournament_get(*, tournament_id: UUID) -> Tournament:
     tournament = (
         Tournament.objects.prefetch_related(Prefetch("entrants", entrants_with_players()))

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.base import JsonApi
-from games.api.commands import NoInput, actor_of, validated_input
+from games.api.commands import NoInput, actor_of, validated_input, validated_query
 from games.api.matches import MAX_PLANNED_ROUNDS
 from games.api.schema import error_responses
 from games.api.serializers import ScoringField, Serializer, VariantField
@@ -28,6 +28,7 @@ from tournaments.api.serializers import (
     TeamTableSizeField,
     TournamentOutput,
 )
+from tournaments.models import TournamentStatus
 
 MAX_TABLES = 500
 """Tables are rows created with the tournament: a bound against mistakes, not a rule."""
@@ -143,6 +144,45 @@ class TournamentCreateApi(JsonApi):
         data = validated_input(self.InputSerializer, request.data)
         tournament = services.tournament_create(**data, actor=actor_of(request))
         return tournament_response(tournament.id, status_code=status.HTTP_201_CREATED)
+
+    class QuerySerializer(Serializer):
+        status = serializers.ChoiceField(choices=TournamentStatus.values, required=False)
+
+        class Meta:
+            ref_name = "TournamentListQuery"
+
+    class ListOutputSerializer(Serializer):
+        id = serializers.UUIDField()
+        name = serializers.CharField()
+        format = serializers.CharField()
+        table_size = serializers.IntegerField()
+        status = serializers.CharField()
+        created_at = serializers.DateTimeField()
+
+        class Meta:
+            ref_name = "TournamentSummary"
+
+    @extend_schema(
+        operation_id="tournament_list",
+        summary="Every tournament, newest first",
+        tags=[TAG],
+        parameters=[
+            OpenApiParameter(
+                "status",
+                str,
+                enum=list(TournamentStatus.values),
+                description="Only the tournaments with this status.",
+            )
+        ],
+        responses={
+            200: ListOutputSerializer(many=True),
+            **error_responses({400: "`invalid_input`: `status`."}, write=False),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        query = validated_query(self.QuerySerializer, request.query_params)
+        tournaments = selectors.tournament_list(status=query.get("status"))
+        return Response(self.ListOutputSerializer(tournaments, many=True).data)
 
 
 class TournamentDetailApi(JsonApi):
