@@ -6,7 +6,9 @@ from config.settings.base import DATABASES, env
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 DATABASES["default"]["CONN_MAX_AGE"] = 0
-DATABASES["default"]["TEST"] = {"NAME": "test_briscola"}
+# TEST_DATABASE_NAME and TEST_CELERY_BROKER_URL let two checkouts on one machine run their
+# suites at the same time without emptying each other's database or Redis.
+DATABASES["default"]["TEST"] = {"NAME": env("TEST_DATABASE_NAME", default="test_briscola")}
 # The event store's triggers reject TRUNCATE unless this session setting is on, and Django's
 # transactional tests empty tables with TRUNCATE (docs/decisions/0003-event-store.md).
 _database_options = DATABASES["default"].setdefault("OPTIONS", {})
