@@ -59,6 +59,13 @@ class RoleGrant(models.Model):
         db_index=True,
         help_text="The tournament's id (its stream id); not a foreign key, see decision 0013.",
     )
+    tables = ArrayField(
+        models.PositiveSmallIntegerField(),
+        default=list,
+        blank=True,
+        help_text="For a scorer: only the matches at these tables of the tournament; empty means "
+        "every table.",
+    )
     granted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

@@ -111,14 +111,36 @@ def role_grant(
     club: Club | None = None,
     tournament_id: UUID | None = None,
     granted_by: User | None = None,
+    tables: Iterable[int] = (),
 ) -> RoleGrant:
     """Give `user` the role in the club or in the tournament (exactly one). Granting a role the
-    user already holds there changes nothing and returns the existing grant."""
+    user already holds there changes nothing and returns the existing grant, except that a
+    scorer's tables become the ones given. `tables` (a scorer's, in a tournament) limits the
+    scorer to the matches at those tables; none means every table."""
     scope = role_scope(role=role, club=club, tournament_id=tournament_id)
-    grant, _created = RoleGrant.objects.get_or_create(
-        user=user, role=role, **scope, defaults={"granted_by": granted_by}
+    table_numbers = checked_tables(tables)
+    if table_numbers and (role != Role.SCORER or tournament_id is None):
+        raise InvalidRoleGrant("tables are assigned to a scorer in one tournament")
+    grant, created = RoleGrant.objects.get_or_create(
+        user=user,
+        role=role,
+        **scope,
+        defaults={"granted_by": granted_by, "tables": table_numbers},
     )
+    if not created and grant.tables != table_numbers and role == Role.SCORER:
+        grant.tables = table_numbers
+        grant.save(update_fields=["tables"])
     return grant
+
+
+def checked_tables(tables: Iterable[int]) -> list[int]:
+    """Table numbers as stored: sorted, each once, each from 1 to TABLE_NUMBER_MAX."""
+    numbers = sorted(set(tables))
+    if any(isinstance(number, bool) or not isinstance(number, int) for number in numbers):
+        raise InvalidRoleGrant("tables are given by their numbers")
+    if any(not 1 <= number <= TABLE_NUMBER_MAX for number in numbers):
+        raise InvalidRoleGrant(f"table numbers go from 1 to {TABLE_NUMBER_MAX}")
+    return numbers
 
 
 def role_revoke(
@@ -202,11 +224,10 @@ def device_token_check(
             raise InvalidDeviceToken("a token must last some time: give a positive lifetime")
         if expires_in > longest:
             raise InvalidDeviceToken(f"a token lasts at most {longest}")
-    table_numbers = sorted(set(tables))
-    if any(isinstance(number, bool) or not isinstance(number, int) for number in table_numbers):
-        raise InvalidDeviceToken("tables are given by their numbers")
-    if any(not 1 <= number <= TABLE_NUMBER_MAX for number in table_numbers):
-        raise InvalidDeviceToken(f"table numbers go from 1 to {TABLE_NUMBER_MAX}")
+    try:
+        table_numbers = checked_tables(tables)
+    except InvalidRoleGrant as refusal:
+        raise InvalidDeviceToken(refusal.detail) from None
     if table_numbers and tournament_id is None:
         raise InvalidDeviceToken("tables are a tournament's: give the tournament too")
     return name, table_numbers

@@ -7,9 +7,12 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         # Wired here because games must not import tournaments (docs/decisions/0009).
+        from games.access import register_place_resolver
         from games.projections import register_projector
         from games.signals import match_events_appended
-        from tournaments import projections, tasks
+        from tournaments import access, projections, tasks
+
+        register_place_resolver("tournament", access.fixture_place)
 
         register_projector(
             "tournament", rebuild=projections.rebuild_views, verify=projections.verify_views

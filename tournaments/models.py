@@ -5,6 +5,7 @@ Tournament facts are events on the tournament's stream (`games.eventstore`, stre
 without touching an event. Brackets and standings are projections rebuilt from the log.
 """
 
+from django.conf import settings
 from django.db import models
 
 
@@ -27,6 +28,19 @@ class Tournament(models.Model):
 
     id = models.UUIDField(primary_key=True)
     name = models.CharField(max_length=200)
+    club = models.ForeignKey(
+        "accounts.Club",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+        help_text="The club that runs it: its organizers organize the tournament.",
+    )
+    public = models.BooleanField(
+        default=True,
+        help_text="Anyone may read a public tournament; a private one only its club's and its "
+        "own members.",
+    )
     format = models.CharField(max_length=24, choices=Format.choices)
     table_size = models.PositiveSmallIntegerField()
     settings = models.JSONField(
@@ -51,6 +65,14 @@ class Player(models.Model):
 
     name = models.CharField(max_length=200)
     erased = models.BooleanField(default=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+        help_text="The account this player signs in with, to read and confirm their matches.",
+    )
 
     def __str__(self) -> str:
         return "erased player" if self.erased else self.name

@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
+from accounts.models import RoleGrant
+from accounts.permissions import is_signed_in, is_superuser
 from tournaments.models import (
     Entrant,
     EntrantPlayer,
@@ -36,9 +38,12 @@ def entrants_with_players() -> QuerySet[Entrant]:
     ).order_by("seed", "id")
 
 
-def tournament_list(*, status: str | None = None) -> QuerySet[Tournament]:
-    """Every tournament, newest first; with `status`, only those in it."""
+def tournament_list(*, status: str | None = None, reader: Any = None) -> QuerySet[Tournament]:
+    """Every tournament `reader` may read (all, given no reader), newest first; with `status`,
+    only those in it."""
     tournaments = Tournament.objects.order_by("-created_at")
+    if reader is not None:
+        tournaments = visible_tournaments(reader, tournaments)
     return tournaments if status is None else tournaments.filter(status=status)
 
 
@@ -130,3 +135,19 @@ def champion_of(bracket: dict[str, Any], standings: list[dict[str, Any]]) -> int
         return None
     first = [row["entrant"] for row in standings if row["rank"] == 1]
     return first[0] if len(first) == 1 else None
+
+
+def visible_tournaments(user: object, tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    """The tournaments the user may read: public ones, and private ones where they hold a role
+    (in the tournament or its club) or play."""
+    if is_superuser(user):  # type: ignore[arg-type]
+        return tournaments
+    if not is_signed_in(user):  # type: ignore[arg-type]
+        return tournaments.filter(public=True)
+    grants = RoleGrant.objects.filter(user_id=user.pk)  # type: ignore[attr-defined]
+    return tournaments.filter(
+        Q(public=True)
+        | Q(club_id__in=grants.filter(club__isnull=False).values("club_id"))
+        | Q(id__in=grants.filter(tournament_id__isnull=False).values("tournament_id"))
+        | Q(entrants__players__user_id=user.pk)  # type: ignore[attr-defined]
+    ).distinct()

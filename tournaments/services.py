@@ -17,6 +17,7 @@ from uuid import UUID
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import Club
 from games import services as match_services
 from games.eventstore.api import NewEvent, append_to_stream, read_stream
 from games.models import Match
@@ -162,7 +163,11 @@ def tournament_create(
     no_show_minutes: int = 10,
     automatic_rounds: bool = True,
     tiebreaks: Sequence[str] | None = None,
+    club: Club | None = None,
+    public: bool = True,
 ) -> Tournament:
+    """A tournament in registration, run by `club` (whose organizers organize it; may a caller
+    create one there is for the permissions to say, tournaments/access.py)."""
     if format not in FORMATS:
         raise InvalidTournament(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
     if table_size not in TEAM_TABLE_SIZES:
@@ -200,6 +205,8 @@ def tournament_create(
             format=format,
             table_size=table_size,
             settings=settings.to_dict(),
+            club=club,
+            public=public,
             created_at=now,
             updated_at=now,
         )
@@ -210,7 +217,15 @@ def tournament_create(
             tournament_id=tournament_id,
             state=None,
             version=0,
-            events=[event(TOURNAMENT_CREATED, name=name, settings=settings.to_dict())],
+            events=[
+                event(
+                    TOURNAMENT_CREATED,
+                    name=name,
+                    settings=settings.to_dict(),
+                    club=None if club is None else club.pk,
+                    public=public,
+                )
+            ],
             actor=actor,
         )
     tournament.refresh_from_db()

@@ -180,7 +180,8 @@ REST_FRAMEWORK = {
         "accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # Every view says who may use it (accounts/permissions.py); one that does not refuses all.
+    "DEFAULT_PERMISSION_CLASSES": ["accounts.permissions.Undeclared"],
     "DEFAULT_THROTTLE_CLASSES": [
         "accounts.throttling.AnonymousRateThrottle",
         "accounts.throttling.ClientRateThrottle",

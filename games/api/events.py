@@ -9,7 +9,9 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.permissions import Action, StaffOnly
 from games import selectors
+from games.access import MatchAccess
 from games.api.base import JsonApi
 from games.api.commands import validated_query
 from games.api.schema import error_responses
@@ -21,6 +23,9 @@ MAX_GLOBAL_POSITION = 2**63 - 1
 
 
 class MatchEventListApi(JsonApi):
+    permission_classes = [MatchAccess]
+    access = {"get": Action.AUDIT}
+
     class OutputSerializer(Serializer):
         events = EventOutput(many=True, help_text="In stream version order.")
 
@@ -42,6 +47,8 @@ class MatchEventListApi(JsonApi):
 
 
 class EventListApi(JsonApi):
+    permission_classes = [StaffOnly]
+
     class QuerySerializer(Serializer):
         after = serializers.IntegerField(default=0, min_value=0, max_value=MAX_GLOBAL_POSITION)
         limit = serializers.IntegerField(

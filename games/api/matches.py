@@ -9,7 +9,9 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.permissions import Action, Authenticated
 from games import selectors, services
+from games.access import MatchAccess
 from games.api.base import JsonApi
 from games.api.commands import REASON_MAX_LENGTH, actor_of, match_response, validated_input
 from games.api.schema import command_schema, error_responses
@@ -30,6 +32,8 @@ MATCH_NOT_FOUND = {404: "`match_not_found`."}
 
 
 class MatchCreateApi(JsonApi):
+    permission_classes = [Authenticated]
+
     class InputSerializer(Serializer):
         class SideInput(Serializer):
             name = serializers.CharField(min_length=1, max_length=100)
@@ -95,6 +99,8 @@ class MatchCreateApi(JsonApi):
 
 
 class MatchDetailApi(JsonApi):
+    permission_classes = [MatchAccess]
+
     @extend_schema(
         operation_id="match_get",
         summary="A match, its rounds and its standing",
@@ -106,6 +112,9 @@ class MatchDetailApi(JsonApi):
 
 
 class ResultConfirmApi(JsonApi):
+    permission_classes = [MatchAccess]
+    access = {"post": Action.CONFIRM}
+
     class InputSerializer(Serializer):
         side = SideField(help_text="The side that confirms, 0 to 2.")
 
@@ -134,6 +143,9 @@ class ResultConfirmApi(JsonApi):
 
 
 class MatchForfeitApi(JsonApi):
+    permission_classes = [MatchAccess]
+    access = {"post": Action.ORGANIZE}
+
     class InputSerializer(Serializer):
         side = SideField(help_text="The side that forfeits, 0 to 2.")
         reason = serializers.CharField(max_length=REASON_MAX_LENGTH)

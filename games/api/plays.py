@@ -8,7 +8,9 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.permissions import Action
 from games import selectors, services
+from games.access import MatchAccess
 from games.api.base import JsonApi
 from games.api.commands import (
     REASON_MAX_LENGTH,
@@ -39,6 +41,9 @@ RULE_ERRORS = (
 
 
 class CardPlayApi(JsonApi):
+    permission_classes = [MatchAccess]
+    access = {"post": Action.SCORE}
+
     class InputSerializer(CommandInput):
         seat = SeatField(help_text="The seat playing the card, 0 first.")
         card = serializers.CharField(max_length=CARD_MAX_LENGTH, help_text=CARD_HELP)
@@ -97,6 +102,9 @@ class CardPlayApi(JsonApi):
 
 
 class CardCorrectApi(JsonApi):
+    permission_classes = [MatchAccess]
+    access = {"post": Action.SCORE}
+
     class InputSerializer(CommandInput):
         card = serializers.CharField(
             max_length=CARD_MAX_LENGTH, help_text=f"The card actually played. {CARD_HELP}"

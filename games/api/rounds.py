@@ -9,7 +9,9 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.permissions import Action
 from games import selectors, services
+from games.access import MatchAccess
 from games.api.base import JsonApi
 from games.api.commands import (
     REASON_MAX_LENGTH,
@@ -38,6 +40,9 @@ ROUND_NOT_FOUND = {404: "`match_not_found`, `round_not_found`."}
 
 
 class RoundStartApi(JsonApi):
+    permission_classes = [MatchAccess]
+    access = {"post": Action.SCORE}
+
     class InputSerializer(CommandInput):
         briscola = serializers.CharField(
             allow_null=True,
@@ -79,6 +84,8 @@ class RoundStartApi(JsonApi):
 
 
 class RoundDetailApi(JsonApi):
+    permission_classes = [MatchAccess]
+
     @extend_schema(
         operation_id="round_get",
         summary="One round of a match",
@@ -91,6 +98,9 @@ class RoundDetailApi(JsonApi):
 
 
 class RoundPointsEnterApi(JsonApi):
+    permission_classes = [MatchAccess]
+    access = {"post": Action.SCORE}
+
     class InputSerializer(CommandInput):
         points = PointsField(help_text="The points of each side, 0 to 120, totalling 120.")
 
@@ -124,6 +134,9 @@ class RoundPointsEnterApi(JsonApi):
 
 
 class PlayUndoApi(JsonApi):
+    permission_classes = [MatchAccess]
+    access = {"post": Action.SCORE}
+
     class InputSerializer(CommandInput):
         reason = serializers.CharField(
             required=False, allow_blank=True, max_length=REASON_MAX_LENGTH
@@ -158,6 +171,9 @@ class PlayUndoApi(JsonApi):
 
 
 class RoundVoidApi(JsonApi):
+    permission_classes = [MatchAccess]
+    access = {"post": Action.SCORE}
+
     class InputSerializer(CommandInput):
         reason = serializers.CharField(max_length=REASON_MAX_LENGTH)
 
@@ -189,6 +205,8 @@ class RoundVoidApi(JsonApi):
 
 
 class RoundReplayApi(JsonApi):
+    permission_classes = [MatchAccess]
+
     class QuerySerializer(Serializer):
         upto = serializers.IntegerField(required=False, min_value=0)
 

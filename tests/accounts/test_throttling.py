@@ -21,7 +21,7 @@ from tests.accounts.builders import make_device_token, make_user
 
 pytestmark = pytest.mark.django_db
 
-READ = "/api/v1/events/"
+READ = "/api/v1/tournaments/"
 WRITE = "/api/v1/matches/"
 NEW_MATCH = {"table_size": 2, "sides": [{"name": "A"}, {"name": "B"}]}
 

@@ -6,13 +6,20 @@ from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts import services
+from accounts.models import Role
 from games.eventstore.api import last_position
 from tests.security.world import World, build_world
 
 
 @pytest.fixture
 def token(db: None) -> Token:
-    return Token.objects.create(user=get_user_model().objects.create_user(username="scorer"))
+    """The token of a club's organizer and staff member, who may do everything the API offers
+    in the club (and to the matches they create) and read the whole log, so that every request
+    gets past the permissions to its input."""
+    user = get_user_model().objects.create_user(username="scorer", is_staff=True)
+    services.role_grant(user=user, role=Role.ORGANIZER, club=services.club_create(name="Club"))
+    return Token.objects.create(user=user)
 
 
 @pytest.fixture

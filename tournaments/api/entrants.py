@@ -8,10 +8,12 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.permissions import Action
 from games.api.base import JsonApi
 from games.api.commands import REASON_MAX_LENGTH, NoInput, actor_of, validated_input
 from games.api.serializers import Serializer
 from tournaments import selectors, services
+from tournaments.access import TournamentAccess
 from tournaments.api.schema import (
     ENTRANT_NOT_FOUND,
     TOURNAMENT_NOT_FOUND,
@@ -35,6 +37,9 @@ def entrant_response(tournament_id: UUID, entrant_id: int, *, recorded: bool) ->
 
 
 class EntrantRegisterApi(JsonApi):
+    permission_classes = [TournamentAccess]
+    access = {"post": Action.ORGANIZE}
+
     class InputSerializer(Serializer):
         name = serializers.CharField(
             min_length=1,
@@ -80,6 +85,9 @@ class EntrantRegisterApi(JsonApi):
 
 
 class EntrantCheckInApi(JsonApi):
+    permission_classes = [TournamentAccess]
+    access = {"post": Action.ORGANIZE}
+
     @tournament_command_schema(
         operation_id="entrant_check_in",
         summary="Record that an entrant is at the venue",
@@ -100,6 +108,9 @@ class EntrantCheckInApi(JsonApi):
 
 
 class EntrantWithdrawApi(JsonApi):
+    permission_classes = [TournamentAccess]
+    access = {"post": Action.ORGANIZE}
+
     class InputSerializer(Serializer):
         reason = serializers.CharField(
             max_length=REASON_MAX_LENGTH,

@@ -9,11 +9,13 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.permissions import Action
 from games.api.base import JsonApi
 from games.api.commands import NoInput, actor_of, validated_input, validated_query
 from games.api.schema import error_responses
 from games.api.serializers import Serializer
 from tournaments import selectors, services
+from tournaments.access import TournamentAccess
 from tournaments.api.schema import (
     TAG,
     TOURNAMENT_NOT_FOUND,
@@ -26,6 +28,8 @@ STAGE_MAX_LENGTH = 40
 
 
 class TournamentMatchListApi(JsonApi):
+    permission_classes = [TournamentAccess]
+
     class QuerySerializer(Serializer):
         status = serializers.ChoiceField(choices=FIXTURE_STATUSES, required=False)
         stage = serializers.CharField(required=False, max_length=STAGE_MAX_LENGTH)
@@ -72,6 +76,9 @@ class TournamentMatchListApi(JsonApi):
 
 
 class SwissRoundPublishApi(JsonApi):
+    permission_classes = [TournamentAccess]
+    access = {"post": Action.ORGANIZE}
+
     class OutputSerializer(Serializer):
         round = serializers.IntegerField(help_text="The number of the round just paired.")
         bye = serializers.IntegerField(

@@ -14,6 +14,7 @@ from games.api.base import JsonApi
 from games.api.schema import error_responses
 from games.api.serializers import Serializer
 from tournaments import selectors
+from tournaments.access import TournamentAccess
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND
 from tournaments.api.serializers import FormatField, TournamentStatusField
 
@@ -54,6 +55,8 @@ class StandingOutput(Serializer):
 
 
 class StandingListApi(JsonApi):
+    permission_classes = [TournamentAccess]
+
     @extend_schema(
         operation_id="tournament_standings",
         summary="The overall standings, best first",
@@ -162,6 +165,8 @@ class BracketOutput(Serializer):
 
 
 class BracketDetailApi(JsonApi):
+    permission_classes = [TournamentAccess]
+
     @extend_schema(
         operation_id="tournament_bracket",
         summary="The stages, their rounds and matches, and where each winner and loser goes",

@@ -9,12 +9,14 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.permissions import Action
 from games.api.base import JsonApi
 from games.api.commands import NoInput, actor_of, validated_input, validated_query
 from games.api.matches import MAX_PLANNED_ROUNDS
 from games.api.schema import error_responses
 from games.api.serializers import ScoringField, Serializer, VariantField
 from tournaments import selectors, services
+from tournaments.access import TournamentAccess, TournamentCreateAccess, club_for_new_tournament
 from tournaments.api.schema import (
     TAG,
     TOURNAMENT_NOT_FOUND,
@@ -43,6 +45,8 @@ def tournament_response(tournament_id: UUID, *, status_code: int = status.HTTP_2
 
 
 class TournamentCreateApi(JsonApi):
+    permission_classes = [TournamentCreateAccess]
+
     class InputSerializer(Serializer):
         # Options left out take the services' defaults, so the defaults live in one place.
         name = serializers.CharField(min_length=1, max_length=200)
@@ -126,6 +130,17 @@ class TournamentCreateApi(JsonApi):
             allow_null=True,
             help_text=TIEBREAKS_HELP,
         )
+        club = serializers.CharField(
+            required=False,
+            max_length=60,
+            help_text="The slug of the club that runs it; you must organize that club. By "
+            "default the only club you organize.",
+        )
+        public = serializers.BooleanField(
+            required=False,
+            help_text="Default true: anyone reads it. A private tournament is read only by its "
+            "club's and its own members and players.",
+        )
 
         class Meta:
             ref_name = "TournamentCreateInput"
@@ -142,7 +157,8 @@ class TournamentCreateApi(JsonApi):
     )
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        tournament = services.tournament_create(**data, actor=actor_of(request))
+        club = club_for_new_tournament(request.user, data.pop("club", None))
+        tournament = services.tournament_create(**data, club=club, actor=actor_of(request))
         return tournament_response(tournament.id, status_code=status.HTTP_201_CREATED)
 
     class QuerySerializer(Serializer):
@@ -181,11 +197,13 @@ class TournamentCreateApi(JsonApi):
     )
     def get(self, request: Request) -> Response:
         query = validated_query(self.QuerySerializer, request.query_params)
-        tournaments = selectors.tournament_list(status=query.get("status"))
+        tournaments = selectors.tournament_list(status=query.get("status"), reader=request.user)
         return Response(self.ListOutputSerializer(tournaments, many=True).data)
 
 
 class TournamentDetailApi(JsonApi):
+    permission_classes = [TournamentAccess]
+
     @extend_schema(
         operation_id="tournament_get",
         summary="A tournament, its settings and its entrants",
@@ -200,6 +218,9 @@ class TournamentDetailApi(JsonApi):
 
 
 class TournamentSeedApi(JsonApi):
+    permission_classes = [TournamentAccess]
+    access = {"post": Action.ORGANIZE}
+
     class InputSerializer(Serializer):
         method = SeedingMethodField(
             default="given",
@@ -252,6 +273,9 @@ class TournamentSeedApi(JsonApi):
 
 
 class TournamentStartApi(JsonApi):
+    permission_classes = [TournamentAccess]
+    access = {"post": Action.ORGANIZE}
+
     @tournament_command_schema(
         operation_id="tournament_start",
         summary="Start the tournament: close registration and create the first matches",

@@ -21,3 +21,11 @@ def scorer(scorer_token: Token) -> APIClient:
 @pytest.fixture
 def anonymous(db: None) -> APIClient:
     return APIClient()
+
+
+@pytest.fixture
+def staff(db: None) -> APIClient:
+    """A staff member's session: staff read the whole event log."""
+    client = APIClient()
+    client.force_login(get_user_model().objects.create_user(username="staff", is_staff=True))
+    return client

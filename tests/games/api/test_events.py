@@ -8,13 +8,11 @@ from tests.games.api.builders import API, create_match, match_url, score_round
 LOG = f"{API}/events/"
 
 
-def test_a_matchs_events_are_listed_in_version_order(
-    scorer: APIClient, anonymous: APIClient
-) -> None:
+def test_a_matchs_events_are_listed_in_version_order(scorer: APIClient) -> None:
     match = create_match(scorer)
     score_round(scorer, match["id"], 70, 50)
 
-    response = anonymous.get(match_url(match["id"], "events"))
+    response = scorer.get(match_url(match["id"], "events"))
 
     events = response.json()["events"]
     assert response.status_code == 200
@@ -34,8 +32,8 @@ def test_a_matchs_events_are_listed_in_version_order(
     }
 
 
-def test_the_events_of_an_unknown_match_are_404(anonymous: APIClient) -> None:
-    response = anonymous.get(match_url("00000000-0000-4000-8000-000000000000", "events"))
+def test_the_events_of_an_unknown_match_are_404(scorer: APIClient) -> None:
+    response = scorer.get(match_url("00000000-0000-4000-8000-000000000000", "events"))
 
     assert (response.status_code, response.json()["code"]) == (404, "match_not_found")
 
@@ -54,16 +52,16 @@ def read_log(client: APIClient, after: int, limit: int) -> list[dict[str, Any]]:
 
 
 def test_the_global_log_is_read_page_by_page_with_next_after(
-    scorer: APIClient, anonymous: APIClient
+    scorer: APIClient, staff: APIClient
 ) -> None:
-    start = anonymous.get(LOG, {"after": 0, "limit": 1000}).json()
+    start = staff.get(LOG, {"after": 0, "limit": 1000}).json()
     while start["events"]:
-        start = anonymous.get(LOG, {"after": start["next_after"], "limit": 1000}).json()
+        start = staff.get(LOG, {"after": start["next_after"], "limit": 1000}).json()
     first = create_match(scorer)
     second = create_match(scorer)
     score_round(scorer, first["id"], 70, 50)
 
-    pages = read_log(anonymous, start["next_after"], limit=2)
+    pages = read_log(staff, start["next_after"], limit=2)
 
     events = [event for page in pages for event in page["events"]]
     assert [len(page["events"]) for page in pages] == [2, 2, 0]
@@ -81,8 +79,8 @@ def test_the_global_log_is_read_page_by_page_with_next_after(
     "query", [{"after": -1}, {"after": "x"}, {"limit": 0}, {"limit": 1001}, {"after": 2**63}]
 )
 def test_a_log_query_out_of_bounds_is_400_invalid_input(
-    anonymous: APIClient, query: dict[str, Any]
+    staff: APIClient, query: dict[str, Any]
 ) -> None:
-    response = anonymous.get(LOG, query)
+    response = staff.get(LOG, query)
 
     assert (response.status_code, response.json()["code"]) == (400, "invalid_input")

@@ -6,6 +6,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
+from accounts.models import Role
+from accounts.services import club_create, role_grant
 from tests.games.api.builders import API, post
 from tests.tournaments.api.builders import (
     create_tournament,
@@ -132,9 +134,11 @@ def test_a_malformed_creation_is_invalid_input_naming_the_field(
     assert list(response.json()["fields"]) == [field]
 
 
-def test_a_session_user_may_create_a_tournament(db: None) -> None:
+def test_an_organizer_signed_in_with_a_session_may_create_a_tournament(db: None) -> None:
     client = APIClient()
-    client.force_login(get_user_model().objects.create_user(username="browser"))
+    user = get_user_model().objects.create_user(username="browser")
+    role_grant(user=user, role=Role.ORGANIZER, club=club_create(name="Circolo"))
+    client.force_login(user)
 
     response = post(client, CREATE, {"name": "Circolo", "format": "swiss", "table_size": 2})
 

@@ -8,6 +8,8 @@ from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts.models import Role
+from accounts.services import club_create, role_grant
 from tests.tournaments.tasks.conftest import Worker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -17,6 +19,7 @@ API = "/api/v1"
 
 def organizer_client() -> APIClient:
     user = get_user_model().objects.create_user(username="organizer")
+    role_grant(user=user, role=Role.ORGANIZER, club=club_create(name="Circolo"))
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
     return client

@@ -1,0 +1,287 @@
+"""Who may do what, decided in one place (docs/decisions/0016-role-enforcement.md).
+
+Every API view names, per HTTP method, the `Action` a request takes, and its permission class
+says where it acts (a `Place`: a tournament and its club, maybe one match at one table). Then
+`refusal` decides, from the user's role grants and the device token's scope:
+
+- READ: anybody for a public place; for a private one, whoever holds a role there, plays there or
+  created the match; anybody else is told it does not exist (404, the place's own code).
+- SCORE (start rounds, enter cards or points, undo, correct, void): an organizer; a scorer of the
+  tournament or its club, at the match's table when the grant names tables, and only while the
+  match is open; the creator of a free-standing match.
+- CONFIRM (a result, for one's own side): the match's players, its organizers, the creator of a
+  free-standing match.
+- ORGANIZE (tournament commands, forfeits, device tokens) and AUDIT (a stream's events, with
+  who did what): organizers; the creator of a free-standing match.
+
+The global log spans every tournament: only staff read it (`StaffOnly`).
+
+Superusers may do everything (they run the site and the admin). A device token with a tournament
+or tables is a scorer's tablet: it may read, score and confirm there and nowhere else, whatever
+roles its user holds; a token without a scope acts with its user's roles, as a user token does.
+Anonymous writes are 401, refusals of signed-in users 403 `permission_denied` with a detail that
+says why.
+
+This module knows roles, not games or tournaments: `games.access` and `tournaments.access` say
+where a request acts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, ClassVar
+from uuid import UUID
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q
+from rest_framework import exceptions, permissions
+
+from accounts.models import DeviceToken, Role, RoleGrant
+
+if TYPE_CHECKING:  # rest_framework.views reads the settings, which name this module
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
+
+AnyUser = AbstractBaseUser | AnonymousUser
+
+
+class Action(StrEnum):
+    READ = "read"
+    SCORE = "score"
+    CONFIRM = "confirm"
+    ORGANIZE = "organize"
+    AUDIT = "audit"
+
+
+WRITE_ACTIONS = frozenset({Action.SCORE, Action.CONFIRM, Action.ORGANIZE})
+SIGNED_IN_ACTIONS = WRITE_ACTIONS | {Action.AUDIT}
+DEVICE_ACTIONS = frozenset({Action.READ, Action.SCORE, Action.CONFIRM})
+"""What a device token with a scope may do: a tablet at a table scores, it does not organize."""
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a request acts, as far as who may act there is concerned."""
+
+    not_found: Callable[[], Exception]
+    """The error for a place the requester may not know about (the same as for an unknown id)."""
+    tournament_id: UUID | None = None
+    club_id: int | None = None
+    public: bool = True
+    table: int | None = None
+    """The table of the match, once it has one."""
+    open: bool = True
+    """The match is still being played: scorers may write to it."""
+    owner_id: int | None = None
+    """Who created a free-standing match (outside any tournament)."""
+    player_seats: Mapping[int, frozenset[int]] = field(default_factory=dict)
+    """The seats each player (by user id) holds at the match."""
+
+    @property
+    def in_tournament(self) -> bool:
+        return self.tournament_id is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """What one user holds at one place."""
+
+    roles: frozenset[Role]
+    scorer_tables: frozenset[int] | None
+    """The tables the user scores; None for every table (or no scorer role: see roles)."""
+
+    def scores_table(self, table: int | None) -> bool:
+        if Role.SCORER not in self.roles:
+            return False
+        return self.scorer_tables is None or table in self.scorer_tables
+
+
+NOBODY = Standing(roles=frozenset(), scorer_tables=None)
+
+
+def standing_at(user: AnyUser, place: Place) -> Standing:
+    """The user's roles at the place (its tournament and its club), in one query."""
+    if not is_signed_in(user) or (place.tournament_id is None and place.club_id is None):
+        return NOBODY
+    where = Q()
+    if place.tournament_id is not None:
+        where |= Q(tournament_id=place.tournament_id)
+    if place.club_id is not None:
+        where |= Q(club_id=place.club_id)
+    user_id: int = user.pk  # type: ignore[assignment]
+    grants = list(
+        RoleGrant.objects.filter(where, user_id=user_id).values_list("role", "tables", "club_id")
+    )
+    scorer_tables: set[int] | None = set()
+    for role, tables, club_id in grants:
+        if role == Role.SCORER and scorer_tables is not None:
+            if club_id is not None or not tables:
+                scorer_tables = None  # a club's scorer, or one without tables, scores them all
+            else:
+                scorer_tables.update(tables)
+    return Standing(
+        roles=frozenset(Role(role) for role, _tables, _club in grants),
+        scorer_tables=None if scorer_tables is None else frozenset(scorer_tables),
+    )
+
+
+def is_signed_in(user: AnyUser) -> bool:
+    return bool(user.is_authenticated and user.is_active)
+
+
+def is_superuser(user: AnyUser) -> bool:
+    return is_signed_in(user) and bool(getattr(user, "is_superuser", False))
+
+
+def may_see(user: AnyUser, place: Place, standing: Standing | None = None) -> bool:
+    """Whether the user may read the place (a private tournament is hidden from outsiders)."""
+    if place.public or is_superuser(user):
+        return True
+    if not is_signed_in(user):
+        return False
+    if user.pk == place.owner_id or user.pk in place.player_seats:
+        return True
+    return bool((standing or standing_at(user, place)).roles)
+
+
+def is_organizer(user: AnyUser, place: Place, standing: Standing | None = None) -> bool:
+    """An organizer of the place, the creator of a free-standing match, or a superuser."""
+    if is_superuser(user):
+        return True
+    if not is_signed_in(user):
+        return False
+    if not place.in_tournament and place.club_id is None:
+        return place.owner_id is not None and user.pk == place.owner_id
+    return Role.ORGANIZER in (standing or standing_at(user, place)).roles
+
+
+def refusal(user: AnyUser, auth: Any, action: Action, place: Place) -> Exception | None:
+    """Why the user (signed in with `auth`) may not take `action` at `place`; None if they may."""
+    if action in SIGNED_IN_ACTIONS and not is_signed_in(user):
+        return exceptions.NotAuthenticated()
+    scope = device_scope_refusal(auth, action, place)
+    if scope is not None:
+        return scope
+    standing = standing_at(user, place) if not is_superuser(user) else NOBODY
+    if not may_see(user, place, standing):
+        return place.not_found()
+    if action == Action.READ or is_superuser(user):
+        return None
+    if is_organizer(user, place, standing):
+        return None
+    if action == Action.SCORE:
+        return score_refusal(place, standing)
+    if action == Action.CONFIRM:
+        if user.pk in place.player_seats:
+            return None
+        return denied("only the match's players and its organizers confirm its result")
+    if not place.in_tournament and place.club_id is None:
+        return denied("only who created this match may do this")
+    return denied("only the tournament's organizers may do this")
+
+
+def score_refusal(place: Place, standing: Standing) -> Exception | None:
+    if not place.in_tournament:
+        return denied("only who created this match scores it")
+    if Role.SCORER not in standing.roles:
+        return denied("only the tournament's scorers and organizers score its matches")
+    if not standing.scores_table(place.table):
+        tables = ", ".join(map(str, sorted(standing.scorer_tables or ())))
+        at = "no table yet" if place.table is None else f"table {place.table}"
+        return denied(f"you score table(s) {tables}; this match is at {at}")
+    if not place.open:
+        return denied("the match is over: only an organizer may change it now")
+    return None
+
+
+def device_scope_refusal(auth: Any, action: Action, place: Place) -> Exception | None:
+    """A device token with a scope acts only there, and only as a scorer's tablet."""
+    if not isinstance(auth, DeviceToken) or (auth.tournament_id is None and not auth.tables):
+        return None
+    if action not in DEVICE_ACTIONS:
+        return denied(f"the device token {auth.prefix}… only scores: sign in as an organizer")
+    if action == Action.READ:
+        return None
+    if auth.tournament_id != place.tournament_id:
+        return denied(f"the device token {auth.prefix}… scores another tournament's matches")
+    if auth.tables and place.table not in auth.tables:
+        tables = ", ".join(map(str, auth.tables))
+        at = "no table yet" if place.table is None else f"table {place.table}"
+        return denied(
+            f"the device token {auth.prefix}… scores table(s) {tables}; this match is at {at}"
+        )
+    return None
+
+
+def denied(detail: str) -> exceptions.PermissionDenied:
+    return exceptions.PermissionDenied(detail[0].upper() + detail[1:] + ".")
+
+
+class PlaceAccess(permissions.BasePermission):
+    """The permission class of views that act at a place. The view says which action each HTTP
+    method takes (`access`); the subclass says where (`place`). The place is found once per
+    request and kept as `request.place` for the view."""
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        action = action_of(view, request)
+        if action in SIGNED_IN_ACTIONS and not is_signed_in(request.user):
+            raise exceptions.NotAuthenticated()
+        place = self.place(request, view)
+        request.place = place  # type: ignore[attr-defined]
+        found = refusal(request.user, request.auth, action, place)
+        if found is not None:
+            raise found
+        return True
+
+    def place(self, request: Request, view: APIView) -> Place:
+        raise NotImplementedError
+
+
+class Authenticated(permissions.BasePermission):
+    """Views that act at no place yet (creating a free-standing match): any signed-in user, but
+    not a device token with a scope (a tablet scores where it was issued for)."""
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        if not is_signed_in(request.user):
+            raise exceptions.NotAuthenticated()
+        auth = request.auth
+        if isinstance(auth, DeviceToken) and (auth.tournament_id is not None or auth.tables):
+            raise denied(f"the device token {auth.prefix}… only scores its tournament's matches")
+        return True
+
+
+class StaffOnly(permissions.BasePermission):
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        if not is_signed_in(request.user):
+            raise exceptions.NotAuthenticated()
+        if not (getattr(request.user, "is_staff", False) or is_superuser(request.user)):
+            raise denied("only staff read the whole event log")
+        return True
+
+
+class Undeclared(permissions.BasePermission):
+    """The default: a view that does not say who may use it refuses everybody (fail closed)."""
+
+    message = "This endpoint does not say who may use it."
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        return False
+
+
+class DeclaresAccess:
+    """Mixin for views: `access` maps HTTP methods (lower case) to actions; GET reads."""
+
+    access: ClassVar[Mapping[str, Action]] = {"get": Action.READ}
+
+
+def action_of(view: APIView, request: Request) -> Action:
+    access: Mapping[str, Action] = getattr(view, "access", {"get": Action.READ})
+    method = request.method.lower() if request.method else "get"
+    if method in ("head", "options"):
+        method = "get"
+    try:
+        return access[method]
+    except KeyError:
+        raise exceptions.MethodNotAllowed(request.method or "") from None

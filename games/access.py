@@ -1,0 +1,77 @@
+"""Where a match request acts, for `accounts.permissions` to decide who may act there.
+
+A free-standing match (created through `POST /api/v1/matches/`) belongs to whoever created it:
+the actor of its first event. A tournament's match is placed by the `tournaments` app, which
+registers a resolver at start-up (games must not import tournaments): the tournament, its club,
+the match's table and its players' seats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+from uuid import UUID
+
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from accounts.permissions import Place, PlaceAccess, is_organizer, is_superuser
+from games.eventstore.models import Event
+from games.models import Match, MatchStatus
+from games.services import MatchNotFound
+
+PlaceResolver = Callable[[UUID, Callable[[], Exception]], Place | None]
+"""Given a match id (and the error for a hidden match), its place, or None if not the resolver's."""
+
+_resolvers: dict[str, PlaceResolver] = {}
+
+
+def register_place_resolver(name: str, resolver: PlaceResolver) -> None:
+    _resolvers[name] = resolver
+
+
+def match_not_found(match_id: UUID) -> Callable[[], Exception]:
+    return lambda: MatchNotFound(f"there is no match {match_id}")
+
+
+def match_place(match_id: UUID) -> Place:
+    """The match's place; MatchNotFound for an unknown match."""
+    status = Match.objects.filter(id=match_id).values_list("status", flat=True).first()
+    if status is None:
+        raise match_not_found(match_id)()
+    is_open = status != MatchStatus.FINISHED
+    for resolver in _resolvers.values():
+        place = resolver(match_id, match_not_found(match_id))
+        if place is not None:
+            return replace(place, open=place.open and is_open)
+    return Place(not_found=match_not_found(match_id), owner_id=creator_of(match_id), open=is_open)
+
+
+def creator_of(match_id: UUID) -> int | None:
+    """Who created the match: the actor of its first event."""
+    actor = (
+        Event.objects.filter(stream_id=match_id, stream_version=1)
+        .values_list("metadata__actor_id", flat=True)
+        .first()
+    )
+    return actor if isinstance(actor, int) else None
+
+
+class MatchAccess(PlaceAccess):
+    """For views under /matches/{match_id}/."""
+
+    def place(self, request: Request, view: APIView) -> Place:
+        return match_place(view.kwargs["match_id"])
+
+
+def sees_everything(user: Any, place: Place) -> bool:
+    """Organizers (and the creator of a free-standing match) see every hand of a dealt round."""
+    return is_superuser(user) or is_organizer(user, place)
+
+
+def seats_of(user: Any, place: Place) -> frozenset[int]:
+    """The seats the user plays at the match."""
+    if not getattr(user, "is_authenticated", False):
+        return frozenset()
+    return place.player_seats.get(user.pk, frozenset())

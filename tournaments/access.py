@@ -1,0 +1,133 @@
+"""Where a tournament request acts, for `accounts.permissions` to decide who may act there.
+
+A tournament is run by its club; a tournament's match is at its fixture's table, and its
+players are the entrants' players with an account (`Player.user`). Seats follow the sides: the
+home entrant is side 0 and the away entrant side 1, and at a table of 2 x k seats the entrant's
+player in position p sits at seat `side + 2 * p` (partners sit across, as the rules seat them).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+from rest_framework.permissions import SAFE_METHODS
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from accounts.models import Club, Role
+from accounts.permissions import (
+    Authenticated,
+    Place,
+    PlaceAccess,
+    denied,
+    is_superuser,
+)
+from accounts.selectors import has_role
+from tournaments.models import EntrantPlayer, Fixture, FixtureStatus, Tournament
+from tournaments.services import InvalidTournament, TournamentNotFound
+
+SIDES = 2
+"""Tournament matches are played by two sides."""
+
+
+def tournament_not_found(tournament_id: UUID) -> Callable[[], Exception]:
+    return lambda: TournamentNotFound(f"there is no tournament {tournament_id}")
+
+
+def tournament_place(tournament_id: UUID) -> Place:
+    """The tournament's place; TournamentNotFound for an unknown tournament."""
+    found = Tournament.objects.filter(id=tournament_id).values_list("club_id", "public").first()
+    if found is None:
+        raise tournament_not_found(tournament_id)()
+    club_id, public = found
+    return Place(
+        not_found=tournament_not_found(tournament_id),
+        tournament_id=tournament_id,
+        club_id=club_id,
+        public=public,
+    )
+
+
+def fixture_place(match_id: UUID, not_found: Callable[[], Exception]) -> Place | None:
+    """The place of a tournament's match; None for a match no tournament created."""
+    fixture = (
+        Fixture.objects.filter(match_id=match_id)
+        .select_related("tournament")
+        .only(
+            "table",
+            "status",
+            "home_id",
+            "away_id",
+            "tournament__id",
+            "tournament__club_id",
+            "tournament__public",
+        )
+        .first()
+    )
+    if fixture is None:
+        return None
+    return Place(
+        not_found=not_found,
+        tournament_id=fixture.tournament.id,
+        club_id=fixture.tournament.club_id,
+        public=fixture.tournament.public,
+        table=fixture.table,
+        open=fixture.status != FixtureStatus.RESET,
+        player_seats=player_seats(fixture.home_id, fixture.away_id),
+    )
+
+
+def player_seats(*entrant_ids: int) -> dict[int, frozenset[int]]:
+    """Each player's seats (by user id) at a match of these entrants, in side order."""
+    sides = {entrant_id: side for side, entrant_id in enumerate(entrant_ids)}
+    seats: dict[int, set[int]] = defaultdict(set)
+    rows = EntrantPlayer.objects.filter(
+        entrant_id__in=entrant_ids, player__user__isnull=False
+    ).values_list("entrant_id", "position", "player__user_id")
+    for entrant_id, position, user_id in rows:
+        seats[user_id].add(sides[entrant_id] + SIDES * position)
+    return {user_id: frozenset(held) for user_id, held in seats.items()}
+
+
+class TournamentAccess(PlaceAccess):
+    """For views under /tournaments/{tournament_id}/."""
+
+    def place(self, request: Request, view: APIView) -> Place:
+        return tournament_place(view.kwargs["tournament_id"])
+
+
+class TournamentCreateAccess(Authenticated):
+    """Anyone lists tournaments; a signed-in user creates one, in a club they organize
+    (`club_for_new_tournament`, once the body names the club)."""
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        if request.method in SAFE_METHODS:
+            return True
+        return super().has_permission(request, view)
+
+
+def club_for_new_tournament(user: Any, slug: str | None) -> Club | None:
+    """The club a new tournament belongs to: the one named, which the user must organize, or
+    the only club they organize. A superuser may create a tournament of no club."""
+    if slug is not None:
+        club = Club.objects.filter(slug=slug).first()
+        if club is None:
+            raise InvalidTournament(f"there is no club {slug!r}")
+        if not (is_superuser(user) or has_role(user, Role.ORGANIZER, club_id=club.pk)):
+            raise denied(f"only the organizers of {club.name} create its tournaments")
+        return club
+    clubs = list(
+        Club.objects.filter(
+            role_grants__user_id=user.pk, role_grants__role=Role.ORGANIZER
+        ).distinct()[:2]
+    )
+    if len(clubs) == 1:
+        return clubs[0]
+    if len(clubs) > 1:
+        raise InvalidTournament("you organize several clubs: name the tournament's `club`")
+    if is_superuser(user):
+        return None
+    raise denied("only a club's organizers create tournaments")
