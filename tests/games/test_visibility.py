@@ -117,7 +117,11 @@ def test_a_physical_round_has_no_hands_to_show() -> None:
 
 def test_the_deck_in_a_round_started_event_is_shown_only_to_whoever_sees_everything() -> None:
     payload: dict[str, Any] = {"round": 1, "dealer": 0, "briscola": "7D", "deck": ["1D", "7D"]}
-    event = {"stream_type": "match", "event_type": "RoundStarted", "payload": payload}
+    event: dict[str, Any] = {
+        "stream_type": "match",
+        "event_type": "RoundStarted",
+        "payload": payload,
+    }
 
     assert visible_payload(PUBLIC, **event)["deck"] is None
     assert visible_payload(Viewer.at_seats([0]), **event)["deck"] is None

@@ -9,6 +9,7 @@ from games.matches.stream import (
     CorrectCard,
     DealtRoundTakesCardsOnly,
     EnterRoundPoints,
+    MatchCommand,
     MatchEvent,
     PlayCardInRound,
     StartNextRound,
@@ -185,7 +186,7 @@ def test_a_voided_dealt_round_is_dealt_again_by_the_same_seat() -> None:
 
 def test_folding_the_events_of_a_dealt_round_gives_the_same_state() -> None:
     plays = dealt_round(new_match(), seed=9, upto=2).rounds[0].plays
-    commands = [
+    commands: list[MatchCommand] = [
         StartNextRound(briscola=None, deck=shuffled_deck(2, seed=9)),
         *(PlayCardInRound(1, play.seat, play.card) for play in plays),
         UndoLastPlay(1),
