@@ -70,6 +70,12 @@ class Round(models.Model):
     result = models.CharField(max_length=8, null=True, blank=True)  # noqa: DJ001
     replay_of = models.PositiveSmallIntegerField(null=True, blank=True)
     void_reason = models.TextField(blank=True, default="")
+    deck = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="A round dealt by the server: its deck in dealing order. Secret while the round "
+        "is played: the API shows only what games.visibility lets each viewer see.",
+    )
 
     class Meta:
         ordering = ["match", "number"]

@@ -86,7 +86,14 @@ def round_row(match_round: MatchRound, *, match_id: UUID, replay_of: int | None)
         result=None if outcome is None or match_round.voided else outcome.result,
         replay_of=replay_of,
         void_reason=match_round.void_reason,
+        deck=deck_of(match_round),
     )
+
+
+def deck_of(match_round: MatchRound) -> list[str] | None:
+    cards = match_round.cards
+    deck = None if cards is None else cards.setup.started.deck
+    return None if deck is None else [card.code for card in deck]
 
 
 def round_rows(state: MatchAggregate, *, match_id: UUID) -> list[Round]:

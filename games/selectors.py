@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID
 
 from games.eventstore.api import RecordedEvent, read_all, read_stream
-from games.matches.stream import MatchAggregate, RoundNotFound
+from games.matches.stream import MatchAggregate, MatchRound, RoundNotFound
 from games.models import Match, Round
 from games.projections import round_row
 from games.rules import (
@@ -21,6 +22,15 @@ from games.rules import (
     replay_round,
 )
 from games.services import MatchNotFound
+from games.visibility import (
+    PUBLIC,
+    HandsView,
+    Viewer,
+    reveals_deck,
+    round_is_over,
+    visible_hands,
+    visible_payload,
+)
 
 MAX_LOG_PAGE = 1000
 
@@ -70,18 +80,45 @@ def replayed_cards(match_round: Round, *, upto: int | None = None) -> RoundState
     """The round's card-by-card state after its first `upto` plays (all by default)."""
     if match_round.briscola is None:
         return None
+    deck = None if match_round.deck is None else tuple(map(parse_card, match_round.deck))
     start = StartRound(
         table_size=match_round.match.table_size,
         dealer=match_round.dealer_seat,
         briscola=parse_card(match_round.briscola),
         variant=Variant.from_dict(match_round.match.variant),
+        deck=deck,
     )
     plays = [Play.from_list(play) for play in match_round.plays[:upto]]
     return replay_round(start, plays).state
 
 
-def round_replay(*, match_id: UUID, round_number: int, upto: int | None = None) -> dict[str, Any]:
-    """A card-by-card replay of a round, or its state after the first `upto` plays."""
+def round_hands(*, match_round: Round, viewer: Viewer = PUBLIC) -> HandsView | None:
+    """The hands of a round (a projection row) that `viewer` sees; None if no hands are known."""
+    if match_round.deck is None:
+        return None
+    return visible_hands(
+        viewer, replayed_cards(match_round), over=round_is_over(match_round.status)
+    )
+
+
+def match_hands(*, match: Match, viewer: Viewer = PUBLIC) -> dict[int, HandsView | None]:
+    """Round number -> the hands `viewer` sees of that round of `match`."""
+    return {
+        match_round.number: round_hands(match_round=match_round, viewer=viewer)
+        for match_round in match.rounds.all()
+    }
+
+
+def folded_round_hands(*, match_round: MatchRound, viewer: Viewer = PUBLIC) -> HandsView | None:
+    """The hands `viewer` sees of a round as a command just left it (a folded stream)."""
+    return visible_hands(viewer, match_round.cards, over=round_is_over(match_round.status))
+
+
+def round_replay(
+    *, match_id: UUID, round_number: int, upto: int | None = None, viewer: Viewer = PUBLIC
+) -> dict[str, Any]:
+    """A card-by-card replay of a round, or its state after the first `upto` plays, with the
+    hands `viewer` sees at that point (as dealt, once the round is over)."""
     match_round = round_get(match_id=match_id, round_number=round_number)
     if upto is not None and not 0 <= upto <= len(match_round.plays):
         raise InvalidInput(
@@ -91,18 +128,26 @@ def round_replay(*, match_id: UUID, round_number: int, upto: int | None = None) 
     complete = upto is None or upto == len(match_round.plays)
     if cards is None or match_round.points_entered:
         points = match_round.points if complete else []
-        return replay_view(match_round, [], points, match_round.result if complete else None)
+        return replay_view(
+            match_round, [], points, match_round.result if complete else None, hands=None
+        )
     outcome = cards.outcome
     return replay_view(
         match_round,
         tricks_of(cards),
         list(cards.points),
         None if outcome is None or match_round.status == "voided" else outcome.result,
+        hands=visible_hands(viewer, cards, over=round_is_over(match_round.status)),
     )
 
 
 def replay_view(
-    match_round: Round, tricks: list[dict[str, Any]], points: list[int], result: str | None
+    match_round: Round,
+    tricks: list[dict[str, Any]],
+    points: list[int],
+    result: str | None,
+    *,
+    hands: HandsView | None,
 ) -> dict[str, Any]:
     return {
         "round": match_round.number,
@@ -114,7 +159,14 @@ def replay_view(
         "plays": len(match_round.plays),
         "points": points,
         "result": result,
+        "deal": deal_of(match_round),
+        "hands": hands,
     }
+
+
+def deal_of(match_round: Round) -> str:
+    """Who dealt the round: `server` (its deck is recorded) or `table`."""
+    return "table" if match_round.deck is None else "server"
 
 
 @dataclass(frozen=True)
@@ -123,9 +175,13 @@ class PlayView:
     trick: dict[str, Any]
     trick_winner: int | None
     round: Round
+    hands: HandsView | None
+    """The hands of the round that the viewer sees."""
 
 
-def play_view(*, match_id: UUID, state: MatchAggregate, round_number: int) -> PlayView:
+def play_view(
+    *, match_id: UUID, state: MatchAggregate, round_number: int, viewer: Viewer = PUBLIC
+) -> PlayView:
     """What a scorer sees after entering a card: where it went and what it decided."""
     match_round = state.round(round_number)
     cards = match_round.cards
@@ -141,18 +197,42 @@ def play_view(*, match_id: UUID, state: MatchAggregate, round_number: int) -> Pl
     row = round_row(
         match_round, match_id=match_id, replay_of=state.replay_of.get(match_round.number)
     )
-    return PlayView(play_index=play_index, trick=trick, trick_winner=winner, round=row)
+    return PlayView(
+        play_index=play_index,
+        trick=trick,
+        trick_winner=winner,
+        round=row,
+        hands=folded_round_hands(match_round=match_round, viewer=viewer),
+    )
 
 
-def match_events(*, match_id: UUID) -> list[RecordedEvent]:
+ViewerOfMatch = Callable[[UUID], Viewer]
+
+
+def visible_event(event: RecordedEvent, viewer_of_match: ViewerOfMatch) -> RecordedEvent:
+    """The event as the viewer of its match may read it. The viewer is resolved only for the
+    events that hide something (a dealt round's start), so a page of the log stays cheap."""
+    stream_type, event_type, payload = event.stream_type, event.event_type, event.payload
+    if not reveals_deck(stream_type=stream_type, event_type=event_type, payload=payload):
+        return event
+    viewer = viewer_of_match(event.stream_id)
+    shown = visible_payload(viewer, stream_type=stream_type, event_type=event_type, payload=payload)
+    return replace(event, payload=shown)
+
+
+def match_events(*, match_id: UUID, viewer: Viewer = PUBLIC) -> list[RecordedEvent]:
+    """The match's events as `viewer` may read them (a dealt round's deck hidden)."""
     match_get(match_id=match_id)
-    return read_stream(stream_id=match_id)
+    return [visible_event(event, lambda _: viewer) for event in read_stream(stream_id=match_id)]
 
 
-def log_events(*, after: int = 0, limit: int = 100) -> list[RecordedEvent]:
-    """The global log above position `after`, in position order (all stream types)."""
+def log_events(
+    *, after: int = 0, limit: int = 100, viewer_of_match: ViewerOfMatch = lambda _: PUBLIC
+) -> list[RecordedEvent]:
+    """The global log above position `after`, in position order (all stream types), each
+    match's events as `viewer_of_match(match_id)` may read them (dealt decks hidden)."""
     if after < 0:
         raise InvalidInput("after is a global position, 0 or more")
     if not 1 <= limit <= MAX_LOG_PAGE:
         raise InvalidInput(f"limit is 1 to {MAX_LOG_PAGE}")
-    return read_all(after=after, limit=limit)
+    return [visible_event(event, viewer_of_match) for event in read_all(after=after, limit=limit)]

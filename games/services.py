@@ -9,9 +9,10 @@ reused idempotency key); the API turns both into `{"code", "detail"}` responses.
 from __future__ import annotations
 
 import hashlib
+import secrets
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypedDict, Unpack
 from uuid import UUID
 
@@ -37,6 +38,7 @@ from games.matches.stream import (
     ForfeitMatch,
     MatchAggregate,
     MatchCommand,
+    MatchSetup,
     PlayCardInRound,
     StartNextRound,
     UndoLastPlay,
@@ -52,6 +54,7 @@ from games.projections import (
 )
 from games.rules import (
     DEFAULT_VARIANT,
+    Card,
     InvalidMatchFormat,
     MatchFormat,
     RuleViolation,
@@ -64,8 +67,17 @@ RACE_RETRIES = 5
 """Appends retried after another writer got in first, when the caller named no version."""
 
 
+DEALS = ("table", "server")
+"""Who deals a round: the people at the table (a physical round: the scorer names the briscola and
+each card played), or the server (a dealt round: it shuffles and deals, and knows every hand)."""
+
+
 class MatchNotFound(RuleViolation):
     code = "match_not_found"
+
+
+class InvalidDeal(RuleViolation):
+    code = "invalid_deal"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -132,6 +144,10 @@ def remember(match_id: UUID, state: MatchAggregate, last: RecordedEvent) -> None
 
 
 def fingerprint(match_id: UUID, command: MatchCommand) -> str:
+    """What makes two commands the same. A server deal shuffles afresh on every request, so its
+    deck is left out: a retried dealt start is the same command, answered with the first deal."""
+    if isinstance(command, StartNextRound) and command.deck is not None:
+        command = replace(command, deck=())
     return hashlib.sha256(f"{match_id}:{command!r}".encode()).hexdigest()
 
 
@@ -285,12 +301,27 @@ def round_start(
     match_id: UUID,
     briscola: str | None,
     dealer_seat: int | None = None,
+    deal: str = "table",
     actor: Actor,
     **options: Unpack[WriteOptions],
 ) -> CommandResult:
+    """Start the match's next round. `deal="server"` shuffles the table's deck and deals it: the
+    deck turns up the briscola (naming one too is refused, `briscola_dealt_by_server`)."""
+    if deal not in DEALS:
+        raise InvalidDeal(f"deal is 'table' or 'server', not {deal!r}")
     briscola_card = None if briscola is None else parse_card(briscola)
-    command = StartNextRound(briscola=briscola_card, dealer=dealer_seat)
+    deck = None
+    if deal == "server":
+        deck = shuffled_deck(load_match(match_id=match_id)[0].setup)
+    command = StartNextRound(briscola=briscola_card, dealer=dealer_seat, deck=deck)
     return execute(match_id=match_id, command=command, actor=actor, **options)
+
+
+def shuffled_deck(setup: MatchSetup) -> tuple[Card, ...]:
+    """The table's deck in an order nobody can predict (the operating system's randomness)."""
+    deck = list(setup.table.deck)
+    secrets.SystemRandom().shuffle(deck)
+    return tuple(deck)
 
 
 def card_play(

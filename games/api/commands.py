@@ -18,6 +18,7 @@ from games.api.serializers import MatchOutput, RoundCommandOutput, Serializer
 from games.models import Round
 from games.projections import round_row
 from games.services import Actor, CommandResult
+from games.visibility import Viewer
 
 DEVICE_HEADER = "X-Device"
 DEVICE_MAX_LENGTH = 64
@@ -133,15 +134,20 @@ def round_after(result: CommandResult, round_number: int) -> Round:
     )
 
 
-def round_response(result: CommandResult, round_number: int) -> Response:
+def round_response(result: CommandResult, round_number: int, *, viewer: Viewer) -> Response:
+    """The round as the command left it, with the hands `viewer` sees of it."""
     row = round_after(result, round_number)
-    return command_response(
-        result, RoundCommandOutput(row, context={"version": result.version}).data
+    hands = selectors.folded_round_hands(
+        match_round=result.state.round(round_number), viewer=viewer
     )
+    context = {"version": result.version, "hands": {round_number: hands}}
+    return command_response(result, RoundCommandOutput(row, context=context).data)
 
 
-def match_response(result: CommandResult) -> Response:
+def match_response(result: CommandResult, *, viewer: Viewer) -> Response:
     """The match as its projection shows it now (commands with no idempotency key only: a
-    repeated key must answer what the first command left, not what came after)."""
+    repeated key must answer what the first command left, not what came after), with the hands
+    `viewer` sees."""
     match = selectors.match_get(match_id=result.match_id)
-    return command_response(result, MatchOutput(match).data)
+    hands = selectors.match_hands(match=match, viewer=viewer)
+    return command_response(result, MatchOutput(match, context={"hands": hands}).data)

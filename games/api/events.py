@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from uuid import UUID
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -16,6 +17,7 @@ from games.api.base import JsonApi
 from games.api.commands import validated_query
 from games.api.schema import error_responses
 from games.api.serializers import EventOutput, Serializer
+from games.visibility import Viewer, viewer_of
 
 TAG = "events"
 DEFAULT_LOG_PAGE = 100
@@ -35,6 +37,9 @@ class MatchEventListApi(JsonApi):
     @extend_schema(
         operation_id="match_events",
         summary="The events of one match, oldest first",
+        description="The `deck` of a round dealt by the server (in its `RoundStarted` payload) "
+        "is null unless you may see everything of the match: ask the round's replay for its "
+        "hands once it is over.",
         tags=[TAG],
         responses={
             200: OutputSerializer,
@@ -42,7 +47,7 @@ class MatchEventListApi(JsonApi):
         },
     )
     def get(self, request: Request, match_id: UUID) -> Response:
-        events = selectors.match_events(match_id=match_id)
+        events = selectors.match_events(match_id=match_id, viewer=viewer_of(request.user, match_id))
         return Response(self.OutputSerializer({"events": events}).data)
 
 
@@ -71,6 +76,8 @@ class EventListApi(JsonApi):
     @extend_schema(
         operation_id="log_events",
         summary="The global event log after a position, for consumers that follow it",
+        description="The `deck` of a round dealt by the server (in its `RoundStarted` payload) "
+        "is null unless you may see everything of that match.",
         tags=[TAG],
         parameters=[
             OpenApiParameter(
@@ -90,6 +97,14 @@ class EventListApi(JsonApi):
     )
     def get(self, request: Request) -> Response:
         query = validated_query(self.QuerySerializer, request.query_params)
-        events = selectors.log_events(after=query["after"], limit=query["limit"])
+        user = request.user
+
+        @cache
+        def viewer_of_match(match_id: UUID) -> Viewer:
+            return viewer_of(user, match_id)
+
+        events = selectors.log_events(
+            after=query["after"], limit=query["limit"], viewer_of_match=viewer_of_match
+        )
         next_after = events[-1].global_position if events else query["after"]
         return Response(self.OutputSerializer({"events": events, "next_after": next_after}).data)

@@ -24,6 +24,7 @@ from games.api.serializers import (
     TableSizeField,
     VariantField,
 )
+from games.visibility import viewer_of
 
 MAX_PLANNED_ROUNDS = 100
 
@@ -95,7 +96,7 @@ class MatchCreateApi(JsonApi):
             actor=actor_of(request),
             match_id=data.get("id"),
         )
-        return match_response(result)
+        return match_response(result, viewer=viewer_of(request.user, result.match_id))
 
 
 class MatchDetailApi(JsonApi):
@@ -108,7 +109,9 @@ class MatchDetailApi(JsonApi):
         responses={200: MatchOutput, **error_responses(MATCH_NOT_FOUND, write=False)},
     )
     def get(self, request: Request, match_id: UUID) -> Response:
-        return Response(MatchOutput(selectors.match_get(match_id=match_id)).data)
+        match = selectors.match_get(match_id=match_id)
+        hands = selectors.match_hands(match=match, viewer=viewer_of(request.user, match_id))
+        return Response(MatchOutput(match, context={"hands": hands}).data)
 
 
 class ResultConfirmApi(JsonApi):
@@ -139,7 +142,7 @@ class ResultConfirmApi(JsonApi):
         result = services.result_confirm(
             match_id=match_id, side=data["side"], actor=actor_of(request)
         )
-        return match_response(result)
+        return match_response(result, viewer=viewer_of(request.user, match_id))
 
 
 class MatchForfeitApi(JsonApi):
@@ -170,4 +173,4 @@ class MatchForfeitApi(JsonApi):
             reason=data["reason"],
             actor=actor_of(request, reason=data["reason"]),
         )
-        return match_response(result)
+        return match_response(result, viewer=viewer_of(request.user, match_id))

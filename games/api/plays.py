@@ -31,12 +31,14 @@ from games.api.serializers import (
     Serializer,
     TrickOutput,
 )
+from games.visibility import viewer_of
 
 TAG = "plays"
 RULE_ERRORS = (
     "`invalid_card`, `card_not_in_deck`, `card_already_played`, `not_your_turn`, "
     "`briscola_not_drawn`, `card_not_in_hand`, `round_finished`, `invalid_seat`, "
-    "`missing_briscola`, `idempotency_key_reused`."
+    "`missing_briscola`, `idempotency_key_reused`. In a round dealt by the server the card must "
+    "be in the seat's hand (`card_not_in_hand`)."
 )
 
 
@@ -87,7 +89,10 @@ class CardPlayApi(JsonApi):
             idempotency_key=idempotency_key_of(request),
         )
         played = selectors.play_view(
-            match_id=match_id, state=result.state, round_number=round_number
+            match_id=match_id,
+            state=result.state,
+            round_number=round_number,
+            viewer=viewer_of(request.user, match_id),
         )
         body = self.OutputSerializer(
             {
@@ -96,7 +101,8 @@ class CardPlayApi(JsonApi):
                 "trick_winner": played.trick_winner,
                 "round": played.round,
                 "version": result.version,
-            }
+            },
+            context={"hands": {round_number: played.hands}},
         )
         return command_response(result, body.data)
 
@@ -141,4 +147,4 @@ class CardCorrectApi(JsonApi):
             actor=actor_of(request, reason=data.get("reason")),
             idempotency_key=idempotency_key_of(request),
         )
-        return round_response(result, round_number)
+        return round_response(result, round_number, viewer=viewer_of(request.user, match_id))

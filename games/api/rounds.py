@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -26,7 +27,11 @@ from games.api.schema import command_schema, error_responses
 from games.api.serializers import (
     CARD_HELP,
     CARD_MAX_LENGTH,
+    DEAL_HELP,
+    HANDS_HELP,
     RESULT_HELP,
+    DealField,
+    HandsField,
     PointsField,
     RoundCommandOutput,
     RoundOutput,
@@ -34,6 +39,7 @@ from games.api.serializers import (
     Serializer,
     TrickOutput,
 )
+from games.visibility import viewer_of
 
 TAG = "rounds"
 ROUND_NOT_FOUND = {404: "`match_not_found`, `round_not_found`."}
@@ -45,18 +51,36 @@ class RoundStartApi(JsonApi):
 
     class InputSerializer(CommandInput):
         briscola = serializers.CharField(
+            required=False,
             allow_null=True,
             max_length=CARD_MAX_LENGTH,
-            help_text=f"{CARD_HELP} Null for a round whose points only will be entered.",
+            help_text=f"{CARD_HELP} Null for a round whose points only will be entered. "
+            "Required when the table deals; with `deal: server` leave it out (or null): the "
+            "server's deck turns up the briscola, and naming one is refused "
+            "(422 `briscola_dealt_by_server`).",
         )
         dealer_seat = SeatField(
             required=False,
             allow_null=True,
             help_text="By default the seat after the previous round's dealer.",
         )
+        deal = DealField(
+            required=False,
+            help_text="`table` (the default): the people at the table deal and the scorer enters "
+            "the briscola and each card. `server`: the server shuffles the table's deck and "
+            "deals it; every card played must then be in its seat's hand, and the round cannot "
+            "be scored by points only (422 `round_is_dealt`).",
+        )
 
         class Meta:
             ref_name = "RoundStartInput"
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            if attrs.get("deal", "table") == "table" and "briscola" not in attrs:
+                raise serializers.ValidationError(
+                    {"briscola": ["This field is required when the table deals."]}
+                )
+            return attrs
 
     @command_schema(
         operation_id="round_start",
@@ -67,20 +91,24 @@ class RoundStartApi(JsonApi):
         errors={
             404: "`match_not_found`.",
             409: "`round_in_progress`, `match_finished`, `version_conflict`.",
-            422: "`invalid_card`, `card_not_in_deck`, `invalid_seat`, `idempotency_key_reused`.",
+            422: "`invalid_card`, `card_not_in_deck`, `invalid_seat`, `idempotency_key_reused`, "
+            "`briscola_dealt_by_server`.",
         },
     )
     def post(self, request: Request, match_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
         result = services.round_start(
             match_id=match_id,
-            briscola=data["briscola"],
+            briscola=data.get("briscola"),
             dealer_seat=data.get("dealer_seat"),
+            deal=data.get("deal", "table"),
             expected_version=data.get("expected_version"),
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
         )
-        return round_response(result, len(result.state.rounds))
+        return round_response(
+            result, len(result.state.rounds), viewer=viewer_of(request.user, match_id)
+        )
 
 
 class RoundDetailApi(JsonApi):
@@ -94,7 +122,10 @@ class RoundDetailApi(JsonApi):
     )
     def get(self, request: Request, match_id: UUID, round_number: int) -> Response:
         match_round = selectors.round_get(match_id=match_id, round_number=round_number)
-        return Response(RoundOutput(match_round).data)
+        hands = selectors.round_hands(
+            match_round=match_round, viewer=viewer_of(request.user, match_id)
+        )
+        return Response(RoundOutput(match_round, context={"hands": {round_number: hands}}).data)
 
 
 class RoundPointsEnterApi(JsonApi):
@@ -117,6 +148,7 @@ class RoundPointsEnterApi(JsonApi):
             **ROUND_NOT_FOUND,
             409: "`points_already_entered`, `round_voided`, `match_finished`, `version_conflict`.",
             422: "`points_must_total_120`, `invalid_points`, `cards_already_entered`, "
+            "`round_is_dealt` (a round dealt by the server takes its cards), "
             "`idempotency_key_reused`.",
         },
     )
@@ -130,7 +162,7 @@ class RoundPointsEnterApi(JsonApi):
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
         )
-        return round_response(result, round_number)
+        return round_response(result, round_number, viewer=viewer_of(request.user, match_id))
 
 
 class PlayUndoApi(JsonApi):
@@ -167,7 +199,7 @@ class PlayUndoApi(JsonApi):
             actor=actor_of(request, reason=data.get("reason")),
             idempotency_key=idempotency_key_of(request),
         )
-        return round_response(result, round_number)
+        return round_response(result, round_number, viewer=viewer_of(request.user, match_id))
 
 
 class RoundVoidApi(JsonApi):
@@ -201,7 +233,7 @@ class RoundVoidApi(JsonApi):
             expected_version=data.get("expected_version"),
             actor=actor_of(request, reason=data["reason"]),
         )
-        return round_response(result, round_number)
+        return round_response(result, round_number, viewer=viewer_of(request.user, match_id))
 
 
 class RoundReplayApi(JsonApi):
@@ -226,6 +258,8 @@ class RoundReplayApi(JsonApi):
             help_text="Card points taken per side so far; the round's points once it is over.",
         )
         result = serializers.CharField(allow_null=True, help_text=RESULT_HELP)
+        deal = DealField(help_text=DEAL_HELP)
+        hands = HandsField(allow_null=True, help_text=HANDS_HELP)
 
         class Meta:
             ref_name = "RoundReplay"
@@ -252,6 +286,9 @@ class RoundReplayApi(JsonApi):
     def get(self, request: Request, match_id: UUID, round_number: int) -> Response:
         query = validated_query(self.QuerySerializer, request.query_params)
         replay = selectors.round_replay(
-            match_id=match_id, round_number=round_number, upto=query.get("upto")
+            match_id=match_id,
+            round_number=round_number,
+            upto=query.get("upto"),
+            viewer=viewer_of(request.user, match_id),
         )
         return Response(self.OutputSerializer(replay).data)

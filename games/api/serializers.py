@@ -16,6 +16,8 @@ from games.models import Match, MatchStatus, Round, RoundStatus, Scoring
 from games.projections import side_name
 from games.rules import TABLE_SIZES
 from games.rules.outcome import ROUND_POINTS
+from games.selectors import deal_of
+from games.services import DEALS
 
 if TYPE_CHECKING:
     Serializer = serializers.Serializer[Any]
@@ -71,6 +73,14 @@ class SideField(serializers.IntegerField):
     """A side, 0 first; the table decides which exist (422 `invalid_side`)."""
 
 
+@extend_schema_field({"type": "string", "enum": list(DEALS)}, component_name="Deal")
+class DealField(serializers.ChoiceField):
+    """`table` or `server` (see DEAL_HELP)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=DEALS, **kwargs)
+
+
 @extend_schema_field({"type": "string", "enum": Scoring.values}, component_name="Scoring")
 class ScoringField(serializers.CharField):
     pass
@@ -103,7 +113,39 @@ class TrickOutput(Serializer):
         ref_name = "Trick"
 
 
+DEAL_HELP = (
+    "Who dealt the round: `table` (the people at the table; the scorer enters each card) or "
+    "`server` (the server shuffled and dealt: it knows every hand)."
+)
+HANDS_HELP = (
+    'A round dealt by the server: the hands you may see, by seat (`"0"` first), each in '
+    "canonical card order. While the round is played: the cards each seat holds now (after "
+    "`upto` cards in a replay), for the seats you play at, and your partners' once the stock is "
+    "empty; nobody else's, and never the stock. Once the round is finished or voided: every "
+    "seat's hand as it was dealt. Null for a round dealt at the table (no hands are known)."
+)
+
+
+HANDS_SCHEMA = {
+    "type": "object",
+    "nullable": True,
+    "additionalProperties": {"type": "array", "items": {"type": "string"}},
+    "description": HANDS_HELP,
+    "example": {"0": ["1D", "7C", "10S"]},
+}
+
+
+@extend_schema_field(HANDS_SCHEMA)
+class HandsField(serializers.DictField):
+    """Hands by seat, as `games.visibility` lets the requester see them."""
+
+    child = serializers.ListField(child=serializers.CharField())
+
+
 class RoundOutput(Serializer):
+    """A round row; its `hands` come from the context (`"hands"`: round number -> the hands the
+    requester sees, computed by the selectors), absent meaning none."""
+
     number = serializers.IntegerField(help_text="1 for the match's first round.")
     status = RoundStatusField()
     dealer_seat = serializers.IntegerField()
@@ -123,12 +165,23 @@ class RoundOutput(Serializer):
         help_text="True when a scorer entered the points rather than the cards."
     )
     void_reason = serializers.CharField()
+    deal = serializers.SerializerMethodField(help_text=DEAL_HELP)
+    hands = serializers.SerializerMethodField(help_text=HANDS_HELP)
 
     class Meta:
         ref_name = "Round"
 
     def get_plays(self, match_round: Round) -> int:
         return len(match_round.plays)
+
+    @extend_schema_field(DealField())
+    def get_deal(self, match_round: Round) -> str:
+        return deal_of(match_round)
+
+    @extend_schema_field(HANDS_SCHEMA)
+    def get_hands(self, match_round: Round) -> dict[str, list[str]] | None:
+        hands: dict[int, dict[str, list[str]] | None] = self.context.get("hands", {})
+        return hands.get(match_round.number)
 
 
 class RoundCommandOutput(RoundOutput):

@@ -72,6 +72,14 @@ class RoundNotLatest(RuleViolation):
     code = "round_not_latest"
 
 
+class DealtRoundTakesCardsOnly(RuleViolation):
+    code = "round_is_dealt"
+
+
+class BriscolaDealtByServer(RuleViolation):
+    code = "briscola_dealt_by_server"
+
+
 class MatchNotFinished(RuleViolation):
     code = "match_not_finished"
 
@@ -130,10 +138,15 @@ class CreateMatch:
 
 @dataclass(frozen=True, slots=True)
 class StartNextRound:
-    """`briscola` may be None for a table that will enter only the round's points."""
+    """`briscola` may be None for a table that will enter only the round's points.
+
+    A round dealt by the server gives the shuffled `deck` (every card of the table's deck, in
+    dealing order) and no briscola: the deck turns it up.
+    """
 
     briscola: Card | None
     dealer: int | None = None
+    deck: tuple[Card, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +237,11 @@ class MatchRound:
     @property
     def plays(self) -> tuple[Play, ...]:
         return () if self.cards is None else self.cards.plays
+
+    @property
+    def is_dealt(self) -> bool:
+        """Dealt by the server: every hand is known, and every card must come from one."""
+        return self.cards is not None and self.cards.is_dealt
 
     @property
     def outcome(self) -> RoundOutcome | None:
@@ -394,6 +412,8 @@ def decide_start_round(state: MatchAggregate, command: StartNextRound) -> list[M
         raise RoundInProgress(f"round {state.round_in_progress.number} is still being played")
     dealer = state.next_dealer if command.dealer is None else command.dealer
     state.table.check_seat_exists(dealer)
+    if command.deck is not None:
+        return [dealt_round_started(state, command.deck, dealer, command.briscola)]
     if command.briscola is not None:
         start_round(round_start(state.setup, dealer, command.briscola))
     return [
@@ -406,6 +426,27 @@ def decide_start_round(state: MatchAggregate, command: StartNextRound) -> list[M
             },
         )
     ]
+
+
+def dealt_round_started(
+    state: MatchAggregate, deck: tuple[Card, ...], dealer: int, briscola: Card | None
+) -> MatchEvent:
+    """A round dealt from `deck`: the rules check the deck; the deck turns up the briscola."""
+    if briscola is not None:
+        raise BriscolaDealtByServer(
+            "the server deals this round: the briscola is the card its deck turns up, "
+            "so do not name one"
+        )
+    cards = start_round(round_start(state.setup, dealer, None, deck))
+    return MatchEvent(
+        ROUND_STARTED,
+        {
+            "round": len(state.rounds) + 1,
+            "dealer": dealer,
+            "briscola": cards.briscola.code,
+            "deck": [card.code for card in deck],
+        },
+    )
 
 
 def open_round(state: MatchAggregate, number: int) -> MatchRound:
@@ -438,6 +479,10 @@ def decide_play(state: MatchAggregate, command: PlayCardInRound) -> list[MatchEv
 
 def decide_points(state: MatchAggregate, command: EnterRoundPoints) -> list[MatchEvent]:
     match_round = open_round(state, command.round)
+    if match_round.is_dealt:
+        raise DealtRoundTakesCardsOnly(
+            f"round {command.round} was dealt by the server: enter its cards, not its points"
+        )
     if match_round.plays:
         raise CardsAlreadyEntered(
             f"cards were already entered for round {command.round}: its points are derived"
@@ -577,9 +622,15 @@ def created(payload: dict[str, Any]) -> MatchAggregate:
     return MatchAggregate(setup)
 
 
-def round_start(setup: MatchSetup, dealer: int, briscola: Card) -> StartRound:
+def round_start(
+    setup: MatchSetup, dealer: int, briscola: Card | None, deck: tuple[Card, ...] | None = None
+) -> StartRound:
     return StartRound(
-        table_size=setup.table.size, dealer=dealer, briscola=briscola, variant=setup.variant
+        table_size=setup.table.size,
+        dealer=dealer,
+        briscola=briscola,
+        variant=setup.variant,
+        deck=deck,
     )
 
 
@@ -587,7 +638,13 @@ def with_new_round(state: MatchAggregate, payload: dict[str, Any]) -> MatchAggre
     dealer = payload["dealer"]
     code = payload["briscola"]
     briscola = None if code is None else parse_card(code)
-    cards = None if briscola is None else start_round(round_start(state.setup, dealer, briscola))
+    # "deck" is absent from physical rounds' events (and from every event older than dealt
+    # rounds), so old streams fold unchanged.
+    codes = payload.get("deck")
+    deck = None if codes is None else tuple(map(parse_card, codes))
+    cards = (
+        None if briscola is None else start_round(round_start(state.setup, dealer, briscola, deck))
+    )
     new_round = MatchRound(
         number=payload["round"],
         dealer=dealer,

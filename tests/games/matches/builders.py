@@ -14,6 +14,7 @@ from games.matches.stream import (
 )
 from games.rules import (
     DEFAULT_VARIANT,
+    Card,
     MatchFormat,
     Play,
     StartRound,
@@ -64,3 +65,28 @@ def played_round(state: MatchAggregate, *, seed: int, upto: int | None = None) -
     number = len(state.rounds)
     commands = [PlayCardInRound(number, p.seat, p.card) for p in plays[:upto]]
     return run(state, *commands)
+
+
+def shuffled_deck(table_size: int, seed: int) -> tuple[Card, ...]:
+    """The table's deck in a seeded order, as the service would deal it."""
+    deck = list(Table(table_size).deck)
+    random.Random(seed).shuffle(deck)
+    return tuple(deck)
+
+
+def dealt_round(state: MatchAggregate, *, seed: int, upto: int | None = None) -> MatchAggregate:
+    """Start the next round dealt from a seeded deck and play legal cards from the hands (all of
+    them, or the first `upto`), each chosen by the same seed."""
+    state = run(state, StartNextRound(briscola=None, deck=shuffled_deck(state.table.size, seed)))
+    number = len(state.rounds)
+    rng = random.Random(seed)
+    played = 0
+    while upto is None or played < upto:
+        cards = state.rounds[-1].cards
+        assert cards is not None
+        seat = cards.seat_on_turn
+        if seat is None:
+            break
+        state = run(state, PlayCardInRound(number, seat, rng.choice(legal_cards(cards))))
+        played += 1
+    return state
