@@ -18,9 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from accounts.permissions import Place, is_superuser
+from games.access import match_place, seats_of, sees_everything
 from games.matches.stream import ROUND_STARTED
 from games.projections import MATCH_STREAM
 from games.rules import Card, RoundState, fold_events
+from games.services import MatchNotFound
 
 HandsView = dict[str, list[str]]
 """Hands by seat (a JSON object's keys are strings: `"0"`), each in canonical card order."""
@@ -48,15 +51,21 @@ EVERYTHING = Viewer(sees_everything=True)
 """Sees every hand at all times (an organizer, a superuser)."""
 
 
-def viewer_of(user: Any, match_id: UUID) -> Viewer:
-    """The viewer `user` is for the match `match_id`.
-
-    For now a superuser sees everything and anybody else sees what the public sees. Roles
-    (the organizer sees everything, a player sees their seats) replace this body later.
-    """
-    if getattr(user, "is_superuser", False):
+def viewer_of(user: Any, match_id: UUID, place: Place | None = None) -> Viewer:
+    """The viewer `user` is for the match `match_id` (at `place`, when the caller found it
+    already): superusers, the match's organizers and the creator of a free-standing match see
+    everything; a player sees their seats; anybody else what the public sees."""
+    if is_superuser(user):
         return EVERYTHING
-    return PUBLIC
+    if place is None:
+        try:
+            place = match_place(match_id)
+        except MatchNotFound:
+            return PUBLIC
+    if sees_everything(user, place):
+        return EVERYTHING
+    seats = seats_of(user, place)
+    return Viewer.at_seats(seats) if seats else PUBLIC
 
 
 def round_is_over(status: str) -> bool:

@@ -4,6 +4,7 @@ idempotency key, and answer 201 (recorded) or 200 (a repeated key: the first ans
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from django.http import QueryDict
 from rest_framework import serializers, status
@@ -18,7 +19,7 @@ from games.api.serializers import MatchOutput, RoundCommandOutput, Serializer
 from games.models import Round
 from games.projections import round_row
 from games.services import Actor, CommandResult
-from games.visibility import Viewer
+from games.visibility import Viewer, viewer_of
 
 DEVICE_HEADER = "X-Device"
 DEVICE_MAX_LENGTH = 64
@@ -151,3 +152,8 @@ def match_response(result: CommandResult, *, viewer: Viewer) -> Response:
     match = selectors.match_get(match_id=result.match_id)
     hands = selectors.match_hands(match=match, viewer=viewer)
     return command_response(result, MatchOutput(match, context={"hands": hands}).data)
+
+
+def viewer(request: Request, match_id: UUID) -> Viewer:
+    """Who reads: the viewer the requester is for the match, at the place its permission found."""
+    return viewer_of(request.user, match_id, getattr(request, "place", None))

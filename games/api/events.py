@@ -14,7 +14,7 @@ from accounts.permissions import Action, StaffOnly
 from games import selectors
 from games.access import MatchAccess
 from games.api.base import JsonApi
-from games.api.commands import validated_query
+from games.api.commands import validated_query, viewer
 from games.api.schema import error_responses
 from games.api.serializers import EventOutput, Serializer
 from games.visibility import Viewer, viewer_of
@@ -47,7 +47,7 @@ class MatchEventListApi(JsonApi):
         },
     )
     def get(self, request: Request, match_id: UUID) -> Response:
-        events = selectors.match_events(match_id=match_id, viewer=viewer_of(request.user, match_id))
+        events = selectors.match_events(match_id=match_id, viewer=viewer(request, match_id))
         return Response(self.OutputSerializer({"events": events}).data)
 
 

@@ -13,7 +13,7 @@ from accounts.permissions import Action, Authenticated
 from games import selectors, services
 from games.access import MatchAccess
 from games.api.base import JsonApi
-from games.api.commands import REASON_MAX_LENGTH, actor_of, match_response, validated_input
+from games.api.commands import REASON_MAX_LENGTH, actor_of, match_response, validated_input, viewer
 from games.api.schema import command_schema, error_responses
 from games.api.serializers import (
     MatchOutput,
@@ -24,7 +24,6 @@ from games.api.serializers import (
     TableSizeField,
     VariantField,
 )
-from games.visibility import viewer_of
 
 MAX_PLANNED_ROUNDS = 100
 
@@ -96,7 +95,7 @@ class MatchCreateApi(JsonApi):
             actor=actor_of(request),
             match_id=data.get("id"),
         )
-        return match_response(result, viewer=viewer_of(request.user, result.match_id))
+        return match_response(result, viewer=viewer(request, result.match_id))
 
 
 class MatchDetailApi(JsonApi):
@@ -110,7 +109,7 @@ class MatchDetailApi(JsonApi):
     )
     def get(self, request: Request, match_id: UUID) -> Response:
         match = selectors.match_get(match_id=match_id)
-        hands = selectors.match_hands(match=match, viewer=viewer_of(request.user, match_id))
+        hands = selectors.match_hands(match=match, viewer=viewer(request, match_id))
         return Response(MatchOutput(match, context={"hands": hands}).data)
 
 
@@ -142,7 +141,7 @@ class ResultConfirmApi(JsonApi):
         result = services.result_confirm(
             match_id=match_id, side=data["side"], actor=actor_of(request)
         )
-        return match_response(result, viewer=viewer_of(request.user, match_id))
+        return match_response(result, viewer=viewer(request, match_id))
 
 
 class MatchForfeitApi(JsonApi):
@@ -173,4 +172,4 @@ class MatchForfeitApi(JsonApi):
             reason=data["reason"],
             actor=actor_of(request, reason=data["reason"]),
         )
-        return match_response(result, viewer=viewer_of(request.user, match_id))
+        return match_response(result, viewer=viewer(request, match_id))

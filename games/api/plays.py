@@ -20,6 +20,7 @@ from games.api.commands import (
     idempotency_key_of,
     round_response,
     validated_input,
+    viewer,
 )
 from games.api.schema import command_schema
 from games.api.serializers import (
@@ -31,7 +32,6 @@ from games.api.serializers import (
     Serializer,
     TrickOutput,
 )
-from games.visibility import viewer_of
 
 TAG = "plays"
 RULE_ERRORS = (
@@ -92,7 +92,7 @@ class CardPlayApi(JsonApi):
             match_id=match_id,
             state=result.state,
             round_number=round_number,
-            viewer=viewer_of(request.user, match_id),
+            viewer=viewer(request, match_id),
         )
         body = self.OutputSerializer(
             {
@@ -147,4 +147,4 @@ class CardCorrectApi(JsonApi):
             actor=actor_of(request, reason=data.get("reason")),
             idempotency_key=idempotency_key_of(request),
         )
-        return round_response(result, round_number, viewer=viewer_of(request.user, match_id))
+        return round_response(result, round_number, viewer=viewer(request, match_id))

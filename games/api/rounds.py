@@ -22,6 +22,7 @@ from games.api.commands import (
     round_response,
     validated_input,
     validated_query,
+    viewer,
 )
 from games.api.schema import command_schema, error_responses
 from games.api.serializers import (
@@ -39,7 +40,6 @@ from games.api.serializers import (
     Serializer,
     TrickOutput,
 )
-from games.visibility import viewer_of
 
 TAG = "rounds"
 ROUND_NOT_FOUND = {404: "`match_not_found`, `round_not_found`."}
@@ -106,9 +106,7 @@ class RoundStartApi(JsonApi):
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
         )
-        return round_response(
-            result, len(result.state.rounds), viewer=viewer_of(request.user, match_id)
-        )
+        return round_response(result, len(result.state.rounds), viewer=viewer(request, match_id))
 
 
 class RoundDetailApi(JsonApi):
@@ -122,9 +120,7 @@ class RoundDetailApi(JsonApi):
     )
     def get(self, request: Request, match_id: UUID, round_number: int) -> Response:
         match_round = selectors.round_get(match_id=match_id, round_number=round_number)
-        hands = selectors.round_hands(
-            match_round=match_round, viewer=viewer_of(request.user, match_id)
-        )
+        hands = selectors.round_hands(match_round=match_round, viewer=viewer(request, match_id))
         return Response(RoundOutput(match_round, context={"hands": {round_number: hands}}).data)
 
 
@@ -162,7 +158,7 @@ class RoundPointsEnterApi(JsonApi):
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
         )
-        return round_response(result, round_number, viewer=viewer_of(request.user, match_id))
+        return round_response(result, round_number, viewer=viewer(request, match_id))
 
 
 class PlayUndoApi(JsonApi):
@@ -199,7 +195,7 @@ class PlayUndoApi(JsonApi):
             actor=actor_of(request, reason=data.get("reason")),
             idempotency_key=idempotency_key_of(request),
         )
-        return round_response(result, round_number, viewer=viewer_of(request.user, match_id))
+        return round_response(result, round_number, viewer=viewer(request, match_id))
 
 
 class RoundVoidApi(JsonApi):
@@ -233,7 +229,7 @@ class RoundVoidApi(JsonApi):
             expected_version=data.get("expected_version"),
             actor=actor_of(request, reason=data["reason"]),
         )
-        return round_response(result, round_number, viewer=viewer_of(request.user, match_id))
+        return round_response(result, round_number, viewer=viewer(request, match_id))
 
 
 class RoundReplayApi(JsonApi):
@@ -289,6 +285,6 @@ class RoundReplayApi(JsonApi):
             match_id=match_id,
             round_number=round_number,
             upto=query.get("upto"),
-            viewer=viewer_of(request.user, match_id),
+            viewer=viewer(request, match_id),
         )
         return Response(self.OutputSerializer(replay).data)

@@ -137,7 +137,7 @@ def test_a_physical_round_started_event_is_shown_as_recorded() -> None:
     assert shown == payload
 
 
-def test_a_superuser_sees_everything_and_anybody_else_what_the_public_sees(
+def test_a_superuser_sees_everything_and_a_stranger_to_the_match_what_the_public_sees(
     django_user_model: Any, db: None
 ) -> None:
     superuser = django_user_model.objects.create_superuser(username="boss", password="x")

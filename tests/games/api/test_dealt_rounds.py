@@ -264,6 +264,8 @@ def test_no_read_shows_anybody_but_a_superuser_an_unplayed_card_of_a_dealt_round
         "match": client.get(match_url(match_id)),
         "replay": client.get(replay_url),
         **{f"replay upto {k}": client.get(replay_url, {"upto": k}) for k in (0, 1, 4, 9)},
+    }
+    refused = {
         "match events": client.get(match_url(match_id, "events")),
         "log": client.get(f"{API}/events/"),
     }
@@ -274,7 +276,25 @@ def test_no_read_shows_anybody_but_a_superuser_an_unplayed_card_of_a_dealt_round
     assert answers["round"].json()["hands"] == {}
     assert answers["match"].json()["rounds"][0]["hands"] == {}
     assert answers["replay upto 4"].json()["hands"] == {}
-    [started] = [e for e in answers["log"].json()["events"] if e["event_type"] == "RoundStarted"]
+    for name, response in refused.items():
+        assert response.status_code in (401, 403), name
+        assert not strings_in(response.json()) & hidden, name
+
+
+def test_a_staff_member_reading_the_log_does_not_see_the_deck_of_a_dealt_round(
+    staff: APIClient, dealt_in_progress: tuple[str, tuple[Card, ...], list[Play]]
+) -> None:
+    match_id, deck, plays = dealt_in_progress
+
+    response = staff.get(f"{API}/events/", {"limit": 1000})
+
+    assert response.status_code == 200
+    assert not strings_in(response.json()) & hidden_cards(deck, plays)
+    [started] = [
+        e
+        for e in response.json()["events"]
+        if e["event_type"] == "RoundStarted" and e["stream_id"] == match_id
+    ]
     assert started["payload"]["deck"] is None
 
 
@@ -287,10 +307,10 @@ def test_the_play_response_shows_only_the_hands_its_requester_sees(
     first, second = legal_plays(dealt_state(deck), count=2)
     url = round_url(match_id, 1, "plays")
 
-    monkeypatch.setattr("games.api.plays.viewer_of", lambda user, match_id: PUBLIC)
+    monkeypatch.setattr("games.api.plays.viewer", lambda request, match_id: PUBLIC)
     public = post(organizer, url, play_body(first)).json()
     monkeypatch.setattr(
-        "games.api.plays.viewer_of", lambda user, match_id: Viewer.at_seats([second.seat])
+        "games.api.plays.viewer", lambda request, match_id: Viewer.at_seats([second.seat])
     )
     seated = post(organizer, url, play_body(second)).json()
 
