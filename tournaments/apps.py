@@ -8,11 +8,17 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         # Wired here because games must not import tournaments (docs/decisions/0009).
         from games.projections import register_projector
+        from games.side_names import register_side_namer
         from games.signals import match_events_appended
-        from tournaments import projections, tasks
+        from tournaments import projections, selectors, tasks
 
         register_projector(
             "tournament", rebuild=projections.rebuild_views, verify=projections.verify_views
+        )
+        register_side_namer(
+            "tournament",
+            names=selectors.match_side_names,
+            search=selectors.matches_with_entrant_named,
         )
         match_events_appended.connect(
             tasks.consume_log_after_match_events, dispatch_uid="tournaments.consume_log"

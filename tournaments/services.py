@@ -7,6 +7,7 @@ Plain functions with keyword-only arguments, named `<entity>_<action>`. They rai
 
 from __future__ import annotations
 
+import logging
 import random
 import uuid
 from collections.abc import Sequence
@@ -45,6 +46,8 @@ from tournaments.stream import (
     TournamentState,
     fold,
 )
+
+logger = logging.getLogger(__name__)
 
 TOURNAMENT_STREAM = "tournament"
 TEAM_TABLE_SIZES = (2, 4, 6)
@@ -463,7 +466,6 @@ def create_fixture(
     tournament_id: UUID, state: TournamentState, spec: plan.FixtureSpec, actor: Actor
 ) -> TournamentEvent:
     match_id = fixture_match_id(tournament_id, spec.id, state.resets)
-    names = dict(Entrant.objects.filter(id__in=(spec.home, spec.away)).values_list("id", "name"))
     rules = state.settings.match_rules
     match_services.match_create(
         match_id=match_id,
@@ -472,7 +474,7 @@ def create_fixture(
         scoring=rules["scoring"],
         rounds=rules["rounds"],
         variant=rules["variant"],
-        sides=[names.get(spec.home, str(spec.home)), names.get(spec.away, str(spec.away))],
+        side_refs=[{"entrant": spec.home}, {"entrant": spec.away}],
         actor=actor,
     )
     Fixture.objects.create(
@@ -668,3 +670,48 @@ def fixture_table_assign(*, match_id: UUID, table: int, actor: Actor) -> list[Fi
             actor=actor,
         )
     return [moved for moved, _ in moves]
+
+
+# Personal data (decision record 0018): names live in these tables only, so erasing a player
+# changes rows here and never an event.
+
+ERASED_PLAYER = "erased player"
+TEAM_NAME_SEPARATOR = " / "
+
+
+def player_display_name(player: Player) -> str:
+    return ERASED_PLAYER if player.erased else player.name
+
+
+def entrant_name_after_erasure(players: Sequence[Player]) -> str:
+    """A single reads `erased player`; a pair or trio reads its players' names in seat order,
+    `erased player` in place of each erased one. The name given at registration is not kept:
+    a team's name is often made of its players' names, and nothing tells us it is not."""
+    return TEAM_NAME_SEPARATOR.join(player_display_name(player) for player in players)
+
+
+def player_erase(*, player: Player, actor: Actor) -> bool:
+    """Erase a player's personal data: blank the name, mark the player erased, and rename each
+    entrant the player belongs to. No event is appended or changed (events carry ids only), and
+    every read (standings, brackets, the tournament and scorer APIs, the admin) then shows
+    `erased player`. Idempotent: returns False when the player was erased already."""
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        newly = not locked.erased
+        locked.name = ""
+        locked.erased = True
+        locked.save(update_fields=["name", "erased"])
+        entrants = Entrant.objects.filter(players=locked).distinct()
+        for entrant in entrants:
+            members = [
+                membership.player
+                for membership in EntrantPlayer.objects.filter(entrant=entrant)
+                .select_related("player")
+                .order_by("position")
+            ]
+            entrant.name = entrant_name_after_erasure(members)
+            entrant.save(update_fields=["name"])
+    # Who erased whom, by ids: the log line itself must hold no personal data.
+    logger.info("player %s erased by user %s (%s)", player.pk, actor.user_id, actor.device)
+    player.name, player.erased = locked.name, locked.erased
+    return newly
