@@ -78,6 +78,8 @@ class Place:
     """Who created a free-standing match (outside any tournament)."""
     player_seats: Mapping[int, frozenset[int]] = field(default_factory=dict)
     """The seats each player (by user id) holds at the match."""
+    players: frozenset[int] = frozenset()
+    """Who plays there (by user id), beyond the match's players: a tournament's entrants."""
 
     @property
     def in_tournament(self) -> bool:
@@ -141,7 +143,7 @@ def may_see(user: AnyUser, place: Place, standing: Standing | None = None) -> bo
         return True
     if not is_signed_in(user):
         return False
-    if user.pk == place.owner_id or user.pk in place.player_seats:
+    if user.pk == place.owner_id or user.pk in place.player_seats or user.pk in place.players:
         return True
     return bool((standing or standing_at(user, place)).roles)
 

@@ -70,3 +70,8 @@ def device_token_by_key(*, key: str) -> DeviceToken | None:
     if not is_device_key(key):
         return None
     return DeviceToken.objects.select_related("user").filter(key_hash=hash_key(key)).first()
+
+
+def tournament_device_tokens(*, tournament_id: UUID) -> QuerySet[DeviceToken]:
+    """The device tokens issued for the tournament, newest first, with their users."""
+    return DeviceToken.objects.filter(tournament_id=tournament_id).select_related("user")

@@ -51,6 +51,10 @@ class InvalidRoleGrant(AccountsError):
     code = "invalid_role_grant"
 
 
+class DeviceTokenNotFound(AccountsError):
+    code = "device_token_not_found"
+
+
 class InvalidDeviceToken(AccountsError):
     code = "invalid_device_token"
 

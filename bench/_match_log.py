@@ -30,15 +30,17 @@ from games.matches.stream import (
     MatchCommand,
     MatchEvent,
     PlayCardInRound,
+    SideRef,
     StartNextRound,
     UndoLastPlay,
     decide,
     evolve,
+    schema_version_of,
 )
 from games.rules import DEFAULT_VARIANT, TABLE_SIZES, MatchFormat, Table
 from games.rules.simulate import simulate_round
 
-GENERATOR = "matches-v1"
+GENERATOR = "matches-v2"
 """Changes whenever the generated log would change; a cached log of another generator is redone."""
 
 MATCH_STREAM = "match"
@@ -80,7 +82,7 @@ class LogInfo:
 def play_match(rng: random.Random, table_size: int) -> list[EncodedEvent]:
     """A whole best-of-3 match: every round card by card, a few undos, each side confirming."""
     table = Table(table_size)
-    sides = tuple(f"Side {side}" for side in range(table.side_count))
+    sides: tuple[SideRef, ...] = tuple({} for _side in range(table.side_count))
     events: list[EncodedEvent] = []
     state: MatchAggregate | None = None
 
@@ -178,7 +180,16 @@ def load_log(database: str, *, target: int, seed: int, processes: int) -> LogInf
         matches = simulated_matches(pool, seed, ahead=2 * processes)
         with conn.cursor() as cursor, cursor.copy(COPY_EVENTS) as copy:
             for stream_id, version, (event_type, payload) in interleaved(matches, target, seed):
-                row = (stream_id, MATCH_STREAM, version, event_type, 1, payload, METADATA)
+                schema_version = schema_version_of(event_type)
+                row = (
+                    stream_id,
+                    MATCH_STREAM,
+                    version,
+                    event_type,
+                    schema_version,
+                    payload,
+                    METADATA,
+                )
                 copy.write_row((*row, recorded_at))
                 recorded_at += RECORDED_EVERY
                 streams.add(stream_id)

@@ -1,6 +1,7 @@
 """Every API error as `{"code": "...", "detail": "..."}`, with its HTTP status decided here only.
 
 The rules core, the match stream and the tournament services raise `RuleViolation`s, the
+accounts services `AccountsError`s, the
 tournament formats `FormatError`s, the standings `StandingsError`s and the event store
 `EventStoreError`s; all carry a stable `code`. DRF's own exceptions (validation, parsing,
 authentication, ...) are reshaped to the same two fields, and so are Django's refusals of a
@@ -21,6 +22,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
+from accounts.services import AccountsError
 from games.eventstore.api import EventStoreError, WrongExpectedVersion
 from games.rules import RuleViolation
 from tournaments.formats.errors import FormatError
@@ -42,12 +44,13 @@ CONFLICT_CODES = frozenset(
         "tournament_not_started",
         "registration_closed",
         "swiss_round_not_due",
+        "club_exists",
     }
 )
 """The request was well formed and legal in general, but the match or the tournament is not in a
 state to take it."""
 
-DOMAIN_ERRORS = (RuleViolation, FormatError, StandingsError)
+DOMAIN_ERRORS = (RuleViolation, FormatError, StandingsError, AccountsError)
 """Errors with a stable `code` and a `detail` for people."""
 
 INVALID_INPUT = "invalid_input"

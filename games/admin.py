@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
-from django.db.models import Model, QuerySet, TextField
-from django.db.models.functions import Cast
+from django.contrib.admin.views.main import ChangeList
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from games import services
+from games import selectors, services
 from games.eventstore.api import EventStoreError
 from games.models import Match, Round
 from games.rules import RuleViolation
@@ -155,13 +155,16 @@ class RoundVoidForm(forms.Form):
 
 
 def sides_of(match: Match) -> str:
-    return " v ".join(side["name"] for side in match.sides)
+    """The sides by name, as they read now (names are resolved, never taken from events)."""
+    return " v ".join(selectors.match_side_names(match=match))
 
 
 def side_labels(matches: Sequence[Match]) -> list[str]:
     """The sides by name for one match; by number for several."""
     if len(matches) == 1:
-        return [f"{n}: {side['name']}" for n, side in enumerate(matches[0].sides)]
+        return [
+            f"{n}: {name}" for n, name in enumerate(selectors.match_side_names(match=matches[0]))
+        ]
     most = max((len(match.sides) for match in matches), default=2)
     return [f"side {n}" for n in range(most)]
 
@@ -185,6 +188,7 @@ def forfeit_matches(
     after: Callable[[Match], None] = lambda match: None,
 ) -> TemplateResponse | None:
     """The forfeit action: ask for the side and the reason, then forfeit each match."""
+    matches = selectors.with_side_names(matches=matches)
     form = action_form(request, ForfeitForm, sides=side_labels(matches))
     if not (form.is_bound and form.is_valid()):
         return action_form_page(
@@ -225,6 +229,7 @@ def void_rounds(
     after: Callable[[Match], None] = lambda match: None,
 ) -> TemplateResponse | None:
     """The void action: ask for the round and the reason, then void it in each match."""
+    matches = selectors.with_side_names(matches=matches)
     form = action_form(request, RoundVoidForm)
     if not (form.is_bound and form.is_valid()):
         return action_form_page(
@@ -308,6 +313,14 @@ class RoundInline(ReadOnlyInline):
         return format_html('<a href="{}">tricks</a>', url)
 
 
+class MatchChangeList(ChangeList):
+    """Resolves the side names of a whole page at once, rather than row by row."""
+
+    def get_results(self, request: HttpRequest) -> None:
+        super().get_results(request)
+        self.result_list = selectors.with_side_names(matches=self.result_list)
+
+
 @admin.register(Match)
 class MatchAdmin(ReadOnlyProjectionAdmin):
     list_display = (
@@ -348,6 +361,9 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
     fields = readonly_fields
     actions = ("forfeit", "void_round")
 
+    def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
+        return MatchChangeList
+
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
     ) -> tuple[QuerySet[Any], bool]:
@@ -357,8 +373,7 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
         try:
             return queryset.filter(id=uuid.UUID(search_term)), False
         except ValueError:
-            sides = queryset.annotate(sides_text=Cast("sides", TextField()))
-            return sides.filter(sides_text__icontains=search_term), False
+            return queryset.filter(id__in=selectors.matches_named(term=search_term)), False
 
     @admin.display(description="sides")
     def sides_named(self, match: Match) -> str:
@@ -368,7 +383,7 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
     def winner_name(self, match: Match) -> str:
         if match.winner is None:
             return "tie" if match.status == "finished" else "-"
-        return str(match.sides[match.winner]["name"])
+        return selectors.match_side_names(match=match)[match.winner]
 
     @admin.display(description="event log")
     def events(self, match: Match) -> str:

@@ -4,3 +4,14 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Games"
+
+    def ready(self) -> None:
+        # Before anything reads the log: MatchCreated 1 named its sides, 2 refers to them.
+        from games.eventstore.api import register_upcaster
+        from games.eventstore.upcasters import upcasters
+        from games.matches.stream import MATCH_CREATED, match_created_v1_to_v2
+
+        if not upcasters.applies_to(event_type=MATCH_CREATED, schema_version=1):
+            register_upcaster(
+                event_type=MATCH_CREATED, from_version=1, upcaster=match_created_v1_to_v2
+            )

@@ -1,6 +1,10 @@
 """Inline projections of the match streams: what a table needs to continue, and what readers
 see. Every row here is derived from the event log and can be dropped and rebuilt from it
 (`manage.py rebuild_projections`); the events themselves live in `games.eventstore`.
+
+`MatchSide` is the exception: an ordinary table, written by `match_create` next to the event, that
+holds the names of a free-standing match's sides, so that no name is ever in an event
+(docs/decisions/0018-names-outside-events-and-erasure.md).
 """
 
 from django.db import models
@@ -32,7 +36,11 @@ class Match(models.Model):
     best_of = models.PositiveSmallIntegerField(
         help_text="Rounds to win the majority of (scoring 'rounds'), or rounds played ('points')."
     )
-    sides = models.JSONField(help_text='[{"name": ...}] per side, side 0 first.')
+    sides = models.JSONField(
+        help_text='Who each side is, by ids, as the events say: [{"entrant": id}] for a '
+        "tournament's match, [{}] for a free-standing one; side 0 first. Names are resolved "
+        "when read (games.selectors.side_names_of)."
+    )
     variant = models.JSONField()
     first_dealer = models.PositiveSmallIntegerField(default=0)
     status = models.CharField(max_length=12, choices=MatchStatus.choices)
@@ -51,9 +59,14 @@ class Match(models.Model):
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["status"])]
 
+    side_names: list[str] | None = None
+    """Not a column: the sides' names, once a reader resolved them from the ordinary tables
+    (`games.selectors.with_side_names`); the row itself holds no name."""
+
     def __str__(self) -> str:
-        names = " v ".join(side["name"] for side in self.sides)
-        return f"{names} ({self.get_status_display()})"
+        if self.side_names is None:
+            return f"Match {str(self.id)[:8]} ({self.get_status_display()})"
+        return f"{' v '.join(self.side_names)} ({self.get_status_display()})"
 
 
 class Round(models.Model):
@@ -85,3 +98,23 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"Round {self.number} ({self.get_status_display()})"
+
+
+class MatchSide(models.Model):
+    """The name of one side of a free-standing match, given when the match was created.
+
+    Not a projection: the events carry no names, so `rebuild_projections` leaves this table
+    alone. No foreign key to `Match`, which is dropped and refilled by a rebuild."""
+
+    match_id = models.UUIDField()
+    side = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=200)
+
+    class Meta:
+        ordering = ["match_id", "side"]
+        constraints = [
+            models.UniqueConstraint(fields=["match_id", "side"], name="games_matchside_match_side")
+        ]
+
+    def __str__(self) -> str:
+        return f"side {self.side} of match {self.match_id}: {self.name}"

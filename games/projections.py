@@ -55,7 +55,7 @@ def match_row(state: MatchAggregate, *, match_id: UUID, position: StreamPosition
         table_size=state.table.size,
         scoring=scoring_of(state),
         best_of=state.setup.match_format.rounds,
-        sides=[{"name": name} for name in state.setup.sides],
+        sides=[dict(side) for side in state.setup.sides],
         variant=state.setup.variant.to_dict(),
         first_dealer=state.setup.first_dealer,
         status=state.status,

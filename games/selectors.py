@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID
 
 from games.eventstore.api import RecordedEvent, read_all, read_stream
 from games.matches.stream import MatchAggregate, MatchRound, RoundNotFound
-from games.models import Match, Round
+from games.models import Match, MatchSide, Round
 from games.projections import round_row
 from games.rules import (
     InvalidInput,
@@ -22,6 +22,7 @@ from games.rules import (
     replay_round,
 )
 from games.services import MatchNotFound
+from games.side_names import registered_side_namers, unnamed_side
 from games.visibility import (
     PUBLIC,
     HandsView,
@@ -40,6 +41,55 @@ def match_get(*, match_id: UUID) -> Match:
     if match is None:
         raise MatchNotFound(f"there is no match {match_id}")
     return match
+
+
+def side_names_of(*, matches: Iterable[Match]) -> dict[UUID, list[str]]:
+    """The names of each match's sides, side 0 first, from the ordinary tables: a free-standing
+    match's from `MatchSide`, the others from the app their sides refer to (a tournament's
+    entrants). Never from the events."""
+    refs = {match.id: list(match.sides) for match in matches}
+    if not refs:
+        return {}
+    named: dict[UUID, list[str]] = {}
+    rows = MatchSide.objects.filter(match_id__in=list(refs)).order_by("match_id", "side")
+    for row in rows:
+        named.setdefault(row.match_id, []).append(row.name)
+    for namer in registered_side_namers():
+        unnamed = {match_id: sides for match_id, sides in refs.items() if match_id not in named}
+        if not unnamed:
+            break
+        named.update(
+            (match_id, list(names))
+            for match_id, names in namer.names(unnamed).items()
+            if match_id in unnamed
+        )
+    return {
+        match_id: named.get(match_id) or [unnamed_side(side) for side in range(len(sides))]
+        for match_id, sides in refs.items()
+    }
+
+
+def match_side_names(*, match: Match) -> list[str]:
+    if match.side_names is not None:
+        return match.side_names
+    return side_names_of(matches=[match])[match.id]
+
+
+def with_side_names(*, matches: Iterable[Match]) -> list[Match]:
+    """The matches with their `side_names` resolved (in two or three queries for them all)."""
+    listed = list(matches)
+    names = side_names_of(matches=listed)
+    for match in listed:
+        match.side_names = names[match.id]
+    return listed
+
+
+def matches_named(*, term: str) -> set[UUID]:
+    """The ids of the matches with a side whose name contains `term` (case-insensitive)."""
+    found = set(MatchSide.objects.filter(name__icontains=term).values_list("match_id", flat=True))
+    for namer in registered_side_namers():
+        found.update(namer.search(term))
+    return found
 
 
 def round_get(*, match_id: UUID, round_number: int) -> Round:

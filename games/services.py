@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypedDict, Unpack
 from uuid import UUID
@@ -45,7 +45,9 @@ from games.matches.stream import (
     VoidRound,
     decide,
     fold,
+    schema_version_of,
 )
+from games.models import MatchSide
 from games.projections import (
     MATCH_STREAM,
     StreamPosition,
@@ -213,7 +215,10 @@ def execute_once(
     appended = append_to_stream(
         stream_id=match_id,
         stream_type=MATCH_STREAM,
-        events=[NewEvent(event.type, event.payload) for event in decided],
+        events=[
+            NewEvent(event.type, event.payload, schema_version=schema_version_of(event.type))
+            for event in decided
+        ],
         expected_version=version,
         metadata=actor.metadata(),
         idempotency_key=idempotency_key,
@@ -270,7 +275,8 @@ def match_format_of(*, scoring: str, best_of: int, rounds: int | None) -> MatchF
 def match_create(
     *,
     table_size: int,
-    sides: Sequence[str],
+    sides: Sequence[str] | None = None,
+    side_refs: Sequence[Mapping[str, int]] | None = None,
     best_of: int = 3,
     scoring: str = "rounds",
     rounds: int | None = None,
@@ -279,14 +285,29 @@ def match_create(
     actor: Actor,
     match_id: UUID | None = None,
 ) -> CommandResult:
+    """Create a match. A free-standing match names its `sides`: the names go to `MatchSide`,
+    in the same transaction, and the event records `{}` per side. An app's match gives
+    `side_refs` instead (`{"entrant": 17}`), which the event records and the app names when
+    read (`games.side_names`). Either way no name enters the event log."""
+    if (sides is None) == (side_refs is None):
+        raise TypeError("match_create takes either side names or side references")
+    refs = [{} for _name in sides] if sides is not None else [dict(ref) for ref in side_refs or ()]
     command = CreateMatch(
         table_size=table_size,
         match_format=match_format_of(scoring=scoring, best_of=best_of, rounds=rounds),
-        sides=tuple(sides),
+        sides=tuple(refs),
         variant=DEFAULT_VARIANT if variant is None else Variant.from_dict(variant),
         first_dealer=first_dealer,
     )
-    return execute(match_id=match_id or uuid.uuid4(), command=command, actor=actor)
+    match_id = match_id or uuid.uuid4()
+    with transaction.atomic():
+        result = execute(match_id=match_id, command=command, actor=actor)
+        if sides is not None:
+            MatchSide.objects.bulk_create(
+                MatchSide(match_id=match_id, side=side, name=name)
+                for side, name in enumerate(sides)
+            )
+    return result
 
 
 class WriteOptions(TypedDict, total=False):

@@ -48,6 +48,16 @@ def tournament_place(tournament_id: UUID) -> Place:
         tournament_id=tournament_id,
         club_id=club_id,
         public=public,
+        players=frozenset() if public else players_of(tournament_id),
+    )
+
+
+def players_of(tournament_id: UUID) -> frozenset[int]:
+    """The users who play in the tournament (a private one is theirs to read too)."""
+    return frozenset(
+        EntrantPlayer.objects.filter(
+            entrant__tournament_id=tournament_id, player__user__isnull=False
+        ).values_list("player__user_id", flat=True)
     )
 
 

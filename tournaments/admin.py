@@ -49,20 +49,30 @@ from games.admin import (
 from games.eventstore.api import EventStoreError, last_position
 from games.models import Match
 from games.rules import RuleViolation
-from tournaments import projections, services
+from tournaments import projections, selectors, services
 from tournaments.forms import (
     EntrantImportForm,
     EntrantRegisterForm,
+    PlayerEraseForm,
     TableAssignForm,
     TournamentCreateForm,
     WithdrawForm,
     entrants_import,
 )
-from tournaments.models import Entrant, Fixture, Tournament, TournamentStatus, TournamentView
+from tournaments.models import (
+    Entrant,
+    Fixture,
+    Player,
+    Tournament,
+    TournamentStatus,
+    TournamentView,
+)
 
 if TYPE_CHECKING:
+    ModelAdmin = admin.ModelAdmin[Any]
     TabularInline = admin.TabularInline[Any, Any]
 else:  # generic only in django-stubs
+    ModelAdmin = admin.ModelAdmin
     TabularInline = admin.TabularInline
 
 RANDOM_SEED_LIMIT = 1_000_000
@@ -272,13 +282,15 @@ class TournamentAdmin(TournamentsAddAdmin):
         return super().change_view(request, object_id, form_url, context | (extra_context or {}))
 
     def console(self, request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
-        view = view_of(tournament)
-        tiebreaks, standings = standings_table(view.standings)
+        view_of(tournament)
+        tiebreaks, standings = standings_table(
+            selectors.tournament_standings(tournament_id=tournament.id)
+        )
         filtered = f"?tournament__id__exact={tournament.id}"
         return {
             "standings": standings,
             "tiebreaks": tiebreaks,
-            "bracket": bracket_columns(view.bracket),
+            "bracket": bracket_columns(selectors.tournament_bracket(tournament_id=tournament.id)),
             "operations": self.operations_for(tournament)
             if self.has_change_permission(request)
             else [],
@@ -677,3 +689,66 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         return void_rounds(
             self, request, matches, action="void_round", after=partial(self.result_sync, request)
         )
+
+
+# Players: their personal data, and its erasure (decision record 0018).
+
+
+@admin.register(Player)
+class PlayerAdmin(ModelAdmin):
+    """Players are created by registering entrants; here they are read, and erased. Erasing
+    changes only these ordinary tables: no event is appended or changed."""
+
+    list_display = ("__str__", "erased", "entrants_named")
+    list_filter = ("erased",)
+    search_fields = ("name",)
+    readonly_fields = ("__str__", "erased", "entrants_named")
+    fields = readonly_fields
+    actions = ("erase",)
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        # The list-level permission enables the action; a player's page stays view-only.
+        return obj is None and super().has_change_permission(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    @admin.display(description="entrants")
+    def entrants_named(self, player: Player) -> str:
+        return ", ".join(f"{entrant} ({entrant.tournament})" for entrant in entrants_of(player))
+
+    @admin.action(description="Erase personal data", permissions=["change"])
+    def erase(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
+        players = list(queryset)
+        form = action_form(request, PlayerEraseForm)
+        if not (form.is_bound and form.is_valid()):
+            return action_form_page(
+                self,
+                request,
+                form=form,
+                objects=players,
+                title="Erase personal data",
+                action="erase",
+                help_text="Each player's name is blanked and reads `erased player` everywhere: "
+                "entrants, standings, brackets, matches and replays. The event log is not "
+                "touched. This cannot be undone.",
+            )
+        # The views hold entrant ids only (names are added when read): nothing to refresh.
+        erased = already = 0
+        for player in players:
+            if services.player_erase(player=player, actor=actor_of(request)):
+                erased += 1
+            else:
+                already += 1
+        said = f"{erased} player(s) erased."
+        if already:
+            said += f" {already} had been erased already: nothing more to erase."
+        self.message_user(request, said, messages.SUCCESS)
+        return None
+
+
+def entrants_of(player: Player) -> list[Entrant]:
+    return list(Entrant.objects.filter(players=player).select_related("tournament").distinct())

@@ -9,13 +9,19 @@ class TournamentsConfig(AppConfig):
         # Wired here because games must not import tournaments (docs/decisions/0009).
         from games.access import register_place_resolver
         from games.projections import register_projector
+        from games.side_names import register_side_namer
         from games.signals import match_events_appended
-        from tournaments import access, projections, tasks
+        from tournaments import access, projections, selectors, tasks
 
         register_place_resolver("tournament", access.fixture_place)
 
         register_projector(
             "tournament", rebuild=projections.rebuild_views, verify=projections.verify_views
+        )
+        register_side_namer(
+            "tournament",
+            names=selectors.match_side_names,
+            search=selectors.matches_with_entrant_named,
         )
         match_events_appended.connect(
             tasks.consume_log_after_match_events, dispatch_uid="tournaments.consume_log"

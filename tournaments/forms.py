@@ -126,6 +126,10 @@ class WithdrawForm(forms.Form):
     )
 
 
+class PlayerEraseForm(forms.Form):
+    """Nothing to fill in: submitting the page confirms the erasure."""
+
+
 class TableAssignForm(forms.Form):
     table = forms.IntegerField(
         min_value=1,

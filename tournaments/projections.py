@@ -22,7 +22,7 @@ from games.services import Actor
 from tournaments import plan, services
 from tournaments.formats.bracket import Bracket
 from tournaments.formats.resolution import BracketState
-from tournaments.models import Checkpoint, Entrant, Fixture, Tournament, TournamentView
+from tournaments.models import Checkpoint, Fixture, Tournament, TournamentView
 from tournaments.services import TOURNAMENT_STREAM, load_tournament
 from tournaments.stream import TournamentState
 
@@ -32,12 +32,6 @@ SYSTEM = Actor(device="tournament-consumer")
 
 
 # The view of one tournament.
-
-
-def entrant_names(tournament_id: UUID) -> dict[int, str]:
-    return {
-        entrant.id: entrant.name for entrant in Entrant.objects.filter(tournament_id=tournament_id)
-    }
 
 
 def fixture_rows(tournament_id: UUID) -> dict[str, Fixture]:
@@ -136,10 +130,10 @@ def league_rounds(
 
 
 def build_view(state: TournamentState, tournament_id: UUID) -> tuple[dict[str, Any], list[Any]]:
-    """The bracket document and the standings rows of a tournament."""
+    """The bracket document and the standings rows of a tournament, by entrant ids: names are
+    added when read (`tournaments.selectors`), so an erasure needs no new projection."""
     rows = fixture_rows(tournament_id)
     matches = match_statuses(rows.values())
-    names = entrant_names(tournament_id)
     stages = []
     placements: list[dict[str, int]] = []
     for stage in plan.stages(state):
@@ -160,16 +154,8 @@ def build_view(state: TournamentState, tournament_id: UUID) -> tuple[dict[str, A
         "status": state.status,
         "stages": stages,
         "placements": placements,
-        "entrants": {str(k): v for k, v in names.items()},
     }
-    standings = (
-        [
-            row.to_dict() | {"name": names.get(row.entrant, "")}
-            for row in plan.overall_standings(state)
-        ]
-        if state.started
-        else []
-    )
+    standings = [row.to_dict() for row in plan.overall_standings(state)] if state.started else []
     return bracket, standings
 
 

@@ -9,6 +9,7 @@ behind the writes until it has run.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
 
@@ -16,6 +17,7 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from accounts.models import RoleGrant
 from accounts.permissions import is_signed_in, is_superuser
+from games.side_names import SideRefs
 from tournaments.models import (
     Entrant,
     EntrantPlayer,
@@ -101,10 +103,22 @@ def projected_view(tournament_id: UUID) -> TournamentView | None:
     return view
 
 
+def entrant_names(*, tournament_id: UUID) -> dict[int, str]:
+    """Each entrant's name as it reads now (an erased player's entrant reads `erased player`).
+
+    Names are not in the projected view: they are looked up here, at read time, so an erasure
+    shows at once and the view stays a pure fold of the events."""
+    return dict(Entrant.objects.filter(tournament_id=tournament_id).values_list("id", "name"))
+
+
 def tournament_standings(*, tournament_id: UUID) -> list[dict[str, Any]]:
-    """The overall standings rows, best first; empty before the start."""
+    """The overall standings rows, best first, with the entrants' names; empty before the
+    start."""
     view = projected_view(tournament_id)
-    return [] if view is None else list(view.standings)
+    if view is None:
+        return []
+    names = entrant_names(tournament_id=tournament_id)
+    return [row | {"name": names.get(row["entrant"], "")} for row in view.standings]
 
 
 def tournament_bracket(*, tournament_id: UUID) -> dict[str, Any]:
@@ -121,7 +135,12 @@ def tournament_bracket(*, tournament_id: UUID) -> dict[str, Any]:
             "champion": None,
         }
     bracket: dict[str, Any] = view.bracket
-    return {**bracket, "champion": champion_of(bracket, view.standings)}
+    names = entrant_names(tournament_id=tournament_id)
+    return {
+        **bracket,
+        "entrants": {str(entrant): name for entrant, name in names.items()},
+        "champion": champion_of(bracket, view.standings),
+    }
 
 
 def champion_of(bracket: dict[str, Any], standings: list[dict[str, Any]]) -> int | None:
@@ -151,3 +170,38 @@ def visible_tournaments(user: object, tournaments: QuerySet[Tournament]) -> Quer
         | Q(id__in=grants.filter(tournament_id__isnull=False).values("tournament_id"))
         | Q(entrants__players__user_id=user.pk)  # type: ignore[attr-defined]
     ).distinct()
+
+
+# The names of the sides of tournament matches, for the scorer API and the match admin: games
+# asks for them through its side-namer registry (registered in TournamentsConfig.ready()).
+
+
+def match_side_names(refs: SideRefs) -> dict[UUID, list[str]]:
+    """The side names of the tournament matches among `refs`: from the entrant each side refers
+    to (`{"entrant": 17}`), or, for a match created before its events carried entrant ids (their
+    sides upcast to `{}`), from its fixture's home and away entrants."""
+    entrants_of: dict[UUID, list[int]] = {
+        match_id: [side["entrant"] for side in sides]
+        for match_id, sides in refs.items()
+        if sides and all("entrant" in side for side in sides)
+    }
+    older = [match_id for match_id in refs if match_id not in entrants_of]
+    if older:
+        fixtures = Fixture.objects.filter(match_id__in=older)
+        for match_id, home, away in fixtures.values_list("match_id", "home_id", "away_id"):
+            entrants_of[match_id] = [home, away]
+    if not entrants_of:
+        return {}
+    wanted = {entrant for entrants in entrants_of.values() for entrant in entrants}
+    names = dict(Entrant.objects.filter(id__in=wanted).values_list("id", "name"))
+    return {
+        match_id: [names.get(entrant, f"entrant {entrant}") for entrant in entrants]
+        for match_id, entrants in entrants_of.items()
+    }
+
+
+def matches_with_entrant_named(term: str) -> Iterable[UUID]:
+    """The tournament matches with an entrant whose name contains `term` (case-insensitive)."""
+    return Fixture.objects.filter(
+        Q(home__name__icontains=term) | Q(away__name__icontains=term)
+    ).values_list("match_id", flat=True)

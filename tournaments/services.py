@@ -7,6 +7,7 @@ Plain functions with keyword-only arguments, named `<entity>_<action>`. They rai
 
 from __future__ import annotations
 
+import logging
 import random
 import uuid
 from collections.abc import Sequence
@@ -14,10 +15,18 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import Club
+from accounts.models import Club, DeviceToken, Role
+from accounts.selectors import roles_of
+from accounts.services import (
+    DeviceTokenNotFound,
+    InvalidDeviceToken,
+    device_token_create,
+    device_token_revoke,
+)
 from games import services as match_services
 from games.eventstore.api import NewEvent, append_to_stream, read_stream
 from games.models import Match
@@ -46,6 +55,8 @@ from tournaments.stream import (
     TournamentState,
     fold,
 )
+
+logger = logging.getLogger(__name__)
 
 TOURNAMENT_STREAM = "tournament"
 TEAM_TABLE_SIZES = (2, 4, 6)
@@ -478,7 +489,6 @@ def create_fixture(
     tournament_id: UUID, state: TournamentState, spec: plan.FixtureSpec, actor: Actor
 ) -> TournamentEvent:
     match_id = fixture_match_id(tournament_id, spec.id, state.resets)
-    names = dict(Entrant.objects.filter(id__in=(spec.home, spec.away)).values_list("id", "name"))
     rules = state.settings.match_rules
     match_services.match_create(
         match_id=match_id,
@@ -487,7 +497,7 @@ def create_fixture(
         scoring=rules["scoring"],
         rounds=rules["rounds"],
         variant=rules["variant"],
-        sides=[names.get(spec.home, str(spec.home)), names.get(spec.away, str(spec.away))],
+        side_refs=[{"entrant": spec.home}, {"entrant": spec.away}],
         actor=actor,
     )
     Fixture.objects.create(
@@ -683,3 +693,98 @@ def fixture_table_assign(*, match_id: UUID, table: int, actor: Actor) -> list[Fi
             actor=actor,
         )
     return [moved for moved, _ in moves]
+
+
+# Personal data (decision record 0018): names live in these tables only, so erasing a player
+# changes rows here and never an event.
+
+ERASED_PLAYER = "erased player"
+TEAM_NAME_SEPARATOR = " / "
+
+
+def player_display_name(player: Player) -> str:
+    return ERASED_PLAYER if player.erased else player.name
+
+
+def entrant_name_after_erasure(players: Sequence[Player]) -> str:
+    """A single reads `erased player`; a pair or trio reads its players' names in seat order,
+    `erased player` in place of each erased one. The name given at registration is not kept:
+    a team's name is often made of its players' names, and nothing tells us it is not."""
+    return TEAM_NAME_SEPARATOR.join(player_display_name(player) for player in players)
+
+
+def player_erase(*, player: Player, actor: Actor) -> bool:
+    """Erase a player's personal data: blank the name, mark the player erased, and rename each
+    entrant the player belongs to. No event is appended or changed (events carry ids only), and
+    every read (standings, brackets, the tournament and scorer APIs, the admin) then shows
+    `erased player`. Idempotent: returns False when the player was erased already."""
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        newly = not locked.erased
+        locked.name = ""
+        locked.erased = True
+        locked.user = None  # the link to an account would say who the player was
+        locked.save(update_fields=["name", "erased", "user"])
+        entrants = Entrant.objects.filter(players=locked).distinct()
+        for entrant in entrants:
+            members = [
+                membership.player
+                for membership in EntrantPlayer.objects.filter(entrant=entrant)
+                .select_related("player")
+                .order_by("position")
+            ]
+            entrant.name = entrant_name_after_erasure(members)
+            entrant.save(update_fields=["name"])
+    # Who erased whom, by ids: the log line itself must hold no personal data.
+    logger.info("player %s erased by user %s (%s)", player.pk, actor.user_id, actor.device)
+    player.name, player.erased = locked.name, locked.erased
+    return newly
+
+
+# Scorers' devices.
+
+
+def scorer_device_token_issue(
+    *,
+    tournament_id: UUID,
+    username: str,
+    device: str,
+    issued_by: Any,
+    tables: Sequence[int] = (),
+    expires_in: timedelta | None = None,
+) -> tuple[DeviceToken, str]:
+    """A device token for one of the tournament's scorers (or organizers), limited to the
+    tournament and, when given, to some of its tables; the key is returned this once."""
+    tournament = Tournament.objects.filter(id=tournament_id).first()
+    if tournament is None:
+        raise TournamentNotFound(f"there is no tournament {tournament_id}")
+    scorer = get_user_model().objects.filter(username=username).first()
+    if scorer is None:
+        raise InvalidDeviceToken(f"there is no user {username!r}")
+    held = roles_of(scorer, tournament_id=tournament_id, club_id=tournament.club_id)
+    if not held & {Role.SCORER, Role.ORGANIZER}:
+        raise InvalidDeviceToken(
+            f"{username} is not a scorer of this tournament: grant the role first"
+        )
+    available = TournamentSettings.from_dict(tournament.settings).tables
+    outside = sorted(number for number in tables if not 1 <= number <= available)
+    if outside:
+        raise InvalidDeviceToken(
+            f"the tournament's tables are numbered 1 to {available}, not {outside[0]}"
+        )
+    return device_token_create(
+        user=scorer,
+        device=device,
+        created_by=issued_by,
+        expires_in=expires_in,
+        tournament_id=tournament_id,
+        tables=tables,
+    )
+
+
+def scorer_device_token_revoke(*, tournament_id: UUID, token_id: int) -> DeviceToken:
+    """Stop a device of the tournament from signing in, from now on (again: no change)."""
+    token = DeviceToken.objects.filter(id=token_id, tournament_id=tournament_id).first()
+    if token is None:
+        raise DeviceTokenNotFound(f"this tournament issued no device token {token_id}")
+    return device_token_revoke(token=token)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games import selectors
 from games.eventstore.api import RecordedEvent
 from games.models import Match, MatchStatus, Round, RoundStatus, Scoring
 from games.projections import side_name
@@ -232,7 +233,10 @@ class MatchOutput(Serializer):
     rounds_planned = serializers.SerializerMethodField(
         help_text="The rounds to play when scoring by points; null when scoring by rounds."
     )
-    sides = SideOutput(many=True)
+    sides = serializers.SerializerMethodField(
+        help_text="One entry per side, side 0 first; names as they read now (an erased player "
+        "reads `erased player`)."
+    )
     variant = VariantField()
     first_dealer = serializers.IntegerField()
     rounds = RoundOutput(many=True)
@@ -257,6 +261,10 @@ class MatchOutput(Serializer):
 
     def get_rounds_planned(self, match: Match) -> int | None:
         return match.best_of if match.scoring == Scoring.POINTS else None
+
+    @extend_schema_field(SideOutput(many=True))
+    def get_sides(self, match: Match) -> list[dict[str, str]]:
+        return [{"name": name} for name in selectors.match_side_names(match=match)]
 
     def get_winner(self, match: Match) -> str | None:
         return side_name(match.winner)

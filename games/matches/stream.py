@@ -111,6 +111,37 @@ ROUND_VOIDED = "RoundVoided"
 RESULT_CONFIRMED = "ResultConfirmed"
 MATCH_FORFEITED = "MatchForfeited"
 
+SCHEMA_VERSIONS = {MATCH_CREATED: 2}
+"""The schema version each event type is recorded at now; the others are at 1.
+
+MatchCreated 2 (decision record 0018): a side is a reference by id, `{"entrant": 17}` for a
+tournament's entrant or `{}` for a free-standing match, never a name. Version 1 carried
+`{"name": ...}`; `match_created_v1_to_v2` upcasts it."""
+
+
+def schema_version_of(event_type: str) -> int:
+    return SCHEMA_VERSIONS.get(event_type, 1)
+
+
+SideRef = dict[str, int]
+"""Who a side is, by ids only: `{"entrant": 17}`, or `{}` when nothing outside the match knows
+(a free-standing match, whose side names live in an ordinary table). Never a name."""
+
+
+def check_side_refs_carry_ids(sides: Sequence[SideRef]) -> None:
+    for side in sides:
+        if not isinstance(side, dict) or not all(
+            isinstance(key, str) and type(value) is int for key, value in side.items()
+        ):
+            raise InvalidSide(f"a side is referred to by ids only, never by name: {side!r}")
+
+
+def match_created_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """Upcaster: version 1 named its sides; version 2 refers to them. The names stay in the log
+    (events are immutable) but are no longer read: readers take names from ordinary tables."""
+    return {**payload, "sides": [{} for _side in payload["sides"]]}
+
+
 MATCH_EVENT_TYPES = (
     MATCH_CREATED,
     ROUND_STARTED,
@@ -131,7 +162,7 @@ MATCH_EVENT_TYPES = (
 class CreateMatch:
     table_size: int
     match_format: MatchFormat
-    sides: tuple[str, ...]
+    sides: tuple[SideRef, ...]
     variant: Variant
     first_dealer: int = 0
 
@@ -212,7 +243,7 @@ MatchCommand = (
 class MatchSetup:
     table: Table
     match_format: MatchFormat
-    sides: tuple[str, ...]
+    sides: tuple[SideRef, ...]
     first_dealer: int
 
     @property
@@ -392,13 +423,14 @@ def decide_create(state: MatchAggregate | None, command: CreateMatch) -> list[Ma
         raise InvalidSide(
             f"a table of {table.size} has {table.side_count} sides; name each of them once"
         )
+    check_side_refs_carry_ids(command.sides)
     return [
         MatchEvent(
             MATCH_CREATED,
             {
                 "table_size": table.size,
                 "format": command.match_format.to_dict(),
-                "sides": [{"name": name} for name in command.sides],
+                "sides": [dict(side) for side in command.sides],
                 "variant": command.variant.to_dict(),
                 "first_dealer": command.first_dealer,
             },
@@ -616,7 +648,7 @@ def created(payload: dict[str, Any]) -> MatchAggregate:
     setup = MatchSetup(
         table=Table(payload["table_size"], variant),
         match_format=MatchFormat.from_dict(payload["format"]),
-        sides=tuple(side["name"] for side in payload["sides"]),
+        sides=tuple(dict(side) for side in payload["sides"]),
         first_dealer=payload["first_dealer"],
     )
     return MatchAggregate(setup)

@@ -121,3 +121,14 @@ class TailingReader:
             self._failure = failure
         finally:
             connection.close()
+
+
+def event_rows() -> list[tuple[object, ...]]:
+    """Every event row as stored, payload and metadata as their exact JSON text."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT global_position, stream_id, stream_type, stream_version, event_type, "
+            "schema_version, payload::text, metadata::text, recorded_at "
+            "FROM eventstore_event ORDER BY global_position"
+        )
+        return list(cursor.fetchall())

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from tournaments.api.device_tokens import DeviceTokenListApi, DeviceTokenRevokeApi
 from tournaments.api.entrants import EntrantCheckInApi, EntrantRegisterApi, EntrantWithdrawApi
 from tournaments.api.matches import SwissRoundPublishApi, TournamentMatchListApi
 from tournaments.api.results import BracketDetailApi, StandingListApi
@@ -27,4 +28,10 @@ urlpatterns = [
     path(f"{TOURNAMENT}matches/", TournamentMatchListApi.as_view(), name="tournament-matches"),
     path(f"{TOURNAMENT}standings/", StandingListApi.as_view(), name="tournament-standings"),
     path(f"{TOURNAMENT}bracket/", BracketDetailApi.as_view(), name="tournament-bracket"),
+    path(f"{TOURNAMENT}device-tokens/", DeviceTokenListApi.as_view(), name="device-tokens"),
+    path(
+        f"{TOURNAMENT}device-tokens/<int:token_id>/revoke/",
+        DeviceTokenRevokeApi.as_view(),
+        name="device-token-revoke",
+    ),
 ]

@@ -8,6 +8,7 @@ from games.matches.stream import (
     MatchAggregate,
     MatchCommand,
     PlayCardInRound,
+    SideRef,
     StartNextRound,
     decide,
     fold,
@@ -36,7 +37,7 @@ def run(state: MatchAggregate | None, *commands: MatchCommand) -> MatchAggregate
 
 def new_match(*, table_size: int = 2, best_of: int = 3, scoring: str = "best_of") -> MatchAggregate:
     match_format = MatchFormat(scoring, best_of)  # type: ignore[arg-type]
-    sides = tuple(f"Side {n}" for n in range(Table(table_size).side_count))
+    sides: tuple[SideRef, ...] = tuple({} for _n in range(Table(table_size).side_count))
     return run(None, CreateMatch(table_size, match_format, sides, DEFAULT_VARIANT))
 
 

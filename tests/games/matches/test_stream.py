@@ -51,7 +51,7 @@ def test_a_new_match_has_not_started_and_has_no_winner() -> None:
 
 
 def test_a_match_cannot_be_created_twice() -> None:
-    command = CreateMatch(2, MatchFormat.best_of(3), ("A", "B"), DEFAULT_VARIANT)
+    command = CreateMatch(2, MatchFormat.best_of(3), ({}, {}), DEFAULT_VARIANT)
     match = run(None, command)
 
     with pytest.raises(MatchAlreadyCreated):

@@ -7,6 +7,7 @@ from games.eventstore.api import IdempotencyKeyReused, WrongExpectedVersion, rea
 from games.matches.stream import MatchAlreadyCreated, RoundNotFound
 from games.models import Match, Round
 from games.rules import CardAlreadyPlayed, InvalidCard, InvalidMatchFormat, NotYourTurn
+from games.selectors import match_side_names
 from games.services import Actor, MatchNotFound
 from tests.games.matches.builders import random_plays
 
@@ -26,7 +27,8 @@ def test_creating_a_match_records_the_event_and_projects_the_match() -> None:
     match = Match.objects.get(id=match_id)
     assert match.status == "not_started"
     assert match.best_of == 5
-    assert match.sides == [{"name": "Anna"}, {"name": "Bruno"}]
+    assert match.sides == [{}, {}]
+    assert match_side_names(match=match) == ["Anna", "Bruno"]
     assert [e.event_type for e in read_stream(stream_id=match_id)] == ["MatchCreated"]
 
 

@@ -5,6 +5,7 @@ import pytest
 
 from games import services as match_services
 from games.models import Match
+from games.selectors import match_side_names
 from games.services import Actor
 from tournaments import services
 from tournaments.models import Fixture, Tournament
@@ -58,7 +59,7 @@ def test_a_single_elimination_is_played_to_its_champion() -> None:
     assert final.winner.seed == 1
 
 
-def test_matches_are_created_with_the_tournaments_rules_and_entrant_names() -> None:
+def test_matches_are_created_with_the_tournaments_rules_and_their_sides_are_its_entrants() -> None:
     tournament_id = new_tournament("round_robin", 3)
 
     services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
@@ -67,7 +68,8 @@ def test_matches_are_created_with_the_tournaments_rules_and_entrant_names() -> N
     assert len(fixtures) == 3
     match = Match.objects.get(id=fixtures[0].match_id)
     assert match.best_of == 1
-    assert [s["name"] for s in match.sides] == [fixtures[0].home.name, fixtures[0].away.name]
+    assert match.sides == [{"entrant": fixtures[0].home_id}, {"entrant": fixtures[0].away_id}]
+    assert match_side_names(match=match) == [fixtures[0].home.name, fixtures[0].away.name]
 
 
 def test_a_corrected_result_resets_the_matches_that_followed_from_it() -> None:

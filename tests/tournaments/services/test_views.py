@@ -40,7 +40,8 @@ def test_the_consumer_records_results_advances_the_bracket_and_projects_the_view
     assert final["matches"][0]["status"] == "ready"
     assert Fixture.objects.filter(tournament_id=tournament_id, status="ready").count() == 1
     assert [row["rank"] for row in view.standings] == [1, 2, 3]
-    assert {"name", "match_points", "tiebreaks"} <= set(view.standings[0])
+    assert {"entrant", "match_points", "tiebreaks"} <= set(view.standings[0])
+    assert "name" not in view.standings[0]  # names are added when read, not projected
 
 
 def test_consuming_twice_changes_nothing_and_rebuild_gives_the_same_views() -> None:

@@ -1,0 +1,464 @@
+"""Every API endpoint, called by each kind of requester, answers with exactly the status the
+permissions promise (docs/decisions/0016-role-enforcement.md).
+
+The requesters: anonymous, a player of the match, a scorer of another table, a scorer of the
+match's table, an organizer of another club, and an organizer of the tournament's club. Each
+cell builds its own world, so an allowed write really is carried out (2xx) against a match or a
+tournament in the state the command needs. A new endpoint must join `MATRIX`: the completeness
+test fails while one is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import URLPattern, URLResolver, get_resolver
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from accounts import services as accounts
+from accounts.models import Role, User
+from tests.games.api.builders import API
+from tests.tournaments.api.builders import (
+    create_tournament,
+    home_wins,
+    matches,
+    play_round,
+    register_seeded,
+    started_tournament,
+    tournament_url,
+)
+from tournaments import projections
+from tournaments import services as tournament_services
+from tournaments.models import Player
+
+PERSONAS = (
+    "anonymous",
+    "player",
+    "scorer_other_table",
+    "scorer_this_table",
+    "organizer_other_club",
+    "organizer",
+)
+THIS_TABLE = 3
+OTHER_TABLE = 4
+
+
+@dataclass
+class World:
+    """The people, and a builder of whatever a cell needs, made on first use."""
+
+    clients: dict[str, APIClient]
+    users: dict[str, User]
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def organizer(self) -> APIClient:
+        return self.clients["organizer"]
+
+    def once(self, name: str, build: Callable[[], Any]) -> Any:
+        if name not in self.cache:
+            self.cache[name] = build()
+        return self.cache[name]
+
+    def tournament(self, **fields: Any) -> str:
+        """A started single elimination of two (public unless `fields` say otherwise): its one
+        match is at THIS_TABLE, and the player plays its home side."""
+
+        def build() -> str:
+            tournament_id, _ = started_tournament(self.organizer, 2, tables=4, **fields)
+            projections.consume()
+            [match] = matches(self.organizer, tournament_id)
+            tournament_services.fixture_table_assign(
+                match_id=match["id"], table=THIS_TABLE, actor=tournament_services.Actor()
+            )
+            Player.objects.filter(entries__id=match["entrants"][0]).update(
+                user=self.users["player"]
+            )
+            for persona, tables in [
+                ("scorer_this_table", [THIS_TABLE]),
+                ("scorer_other_table", [OTHER_TABLE]),
+            ]:
+                accounts.role_grant(
+                    user=self.users[persona],
+                    role=Role.SCORER,
+                    tournament_id=tournament_id,
+                    tables=tables,
+                )
+            self.cache["match"] = match["id"]
+            return tournament_id
+
+        return str(self.once(f"tournament {sorted(fields.items())}", build))
+
+    def match(self) -> str:
+        self.tournament()
+        return str(self.cache["match"])
+
+    def private_match(self) -> str:
+        self.tournament(public=False)
+        return str(self.cache["match"])
+
+    def post(self, url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        response = self.organizer.post(url, body or {}, format="json")
+        assert response.status_code in (200, 201), response.content
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    def round_started(self, briscola: str | None = "7D") -> str:
+        match_id = self.match()
+        self.post(f"{API}/matches/{match_id}/rounds/", {"briscola": briscola})
+        return match_id
+
+    def card_played(self) -> str:
+        match_id = self.round_started()
+        leader = self.organizer.get(f"{API}/matches/{match_id}/rounds/1/").json()["leader_seat"]
+        self.post(f"{API}/matches/{match_id}/rounds/1/plays/", {"seat": leader, "card": "1C"})
+        return match_id
+
+    def finished_match(self) -> str:
+        match_id = self.round_started(briscola=None)
+        self.post(f"{API}/matches/{match_id}/rounds/1/score/", {"points": [80, 40]})
+        return match_id
+
+    def in_registration(self) -> str:
+        """A tournament of the organizer's club, open for registration, with two entrants."""
+
+        def build() -> tuple[str, list[int]]:
+            tournament_id = str(create_tournament(self.organizer)["id"])
+            return tournament_id, register_seeded(self.organizer, tournament_id, 2)
+
+        return str(self.once("registration", build)[0])
+
+    def entrant(self) -> int:
+        self.in_registration()
+        return int(self.cache["registration"][1][0])
+
+    def swiss_round_due(self) -> str:
+        tournament_id, _ = started_tournament(
+            self.organizer, 4, format="swiss", swiss_rounds=2, automatic_rounds=False
+        )
+        play_round(self.organizer, tournament_id, home_wins)
+        return tournament_id
+
+    def device_token(self) -> tuple[str, int]:
+        tournament_id = self.tournament()
+        issued = self.post(
+            tournament_url(tournament_id, "device-tokens"),
+            {"scorer": "scorer_this_table", "name": "tablet 3", "tables": [THIS_TABLE]},
+        )
+        return tournament_id, int(issued["id"])
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One endpoint and method: how to call it in a fresh world, and who gets which status."""
+
+    route: str
+    method: str
+    call: Callable[[World, APIClient], Any]
+    expected: dict[str, int]
+
+
+def statuses(*codes: int) -> dict[str, int]:
+    return dict(zip(PERSONAS, codes, strict=True))
+
+
+def match_url(world: World, match_id: str, *parts: object) -> str:
+    return "/".join([f"{API}/matches/{match_id}", *map(str, parts)]) + "/"
+
+
+def get(url: Callable[[World], str]) -> Callable[[World, APIClient], Any]:
+    return lambda world, client: client.get(url(world))
+
+
+def post(
+    url: Callable[[World], str], body: Callable[[World], dict[str, Any]] | None = None
+) -> Callable[[World, APIClient], Any]:
+    return lambda world, client: client.post(url(world), body(world) if body else {}, format="json")
+
+
+EVERYBODY_READS = statuses(200, 200, 200, 200, 200, 200)
+ORGANIZER_ONLY = statuses(401, 403, 403, 403, 403, 201)
+ORGANIZER_READS = statuses(401, 403, 403, 403, 403, 200)
+THIS_TABLE_SCORES = statuses(401, 403, 403, 201, 403, 201)
+NOBODY_BUT_STAFF = statuses(401, 403, 403, 403, 403, 403)
+MEMBERS_READ = statuses(404, 200, 200, 200, 404, 200)
+"""A private tournament: its club's and its own people read it; the others are told nothing."""
+
+
+FREE_STANDING = {"table_size": 2, "sides": [{"name": "A"}, {"name": "B"}]}
+
+
+def in_play(world: World) -> str:
+    return match_url(world, world.round_started(), "rounds", 1)
+
+
+def leader_plays(world: World) -> dict[str, Any]:
+    match_id = world.match()
+    leader = world.organizer.get(match_url(world, match_id, "rounds", 1)).json()["leader_seat"]
+    return {"seat": leader, "card": "1C"}
+
+
+MATRIX: list[Cell] = [
+    # Free-standing matches: anybody signed in creates one (it is then theirs alone).
+    Cell(
+        "match-create",
+        "post",
+        post(
+            lambda w: f"{API}/matches/",
+            lambda w: {"table_size": 2, "sides": [{"name": "A"}, {"name": "B"}]},
+        ),
+        statuses(401, 201, 201, 201, 201, 201),
+    ),
+    Cell("match-detail", "get", get(lambda w: match_url(w, w.match())), EVERYBODY_READS),
+    Cell(
+        "match-detail",
+        "get (private)",
+        get(lambda w: match_url(w, w.private_match())),
+        MEMBERS_READ,
+    ),
+    Cell(
+        "result-confirm",
+        "post",
+        post(lambda w: match_url(w, w.finished_match(), "confirm"), lambda w: {"side": 0}),
+        statuses(401, 201, 403, 403, 403, 201),
+    ),
+    Cell(
+        "match-forfeit",
+        "post",
+        post(lambda w: match_url(w, w.match(), "forfeit"), lambda w: {"side": 1, "reason": "late"}),
+        ORGANIZER_ONLY,
+    ),
+    Cell("match-events", "get", get(lambda w: match_url(w, w.match(), "events")), ORGANIZER_READS),
+    Cell(
+        "round-start",
+        "post",
+        post(lambda w: match_url(w, w.match(), "rounds"), lambda w: {"briscola": "7D"}),
+        THIS_TABLE_SCORES,
+    ),
+    Cell("round-detail", "get", get(in_play), EVERYBODY_READS),
+    Cell(
+        "card-play",
+        "post",
+        post(lambda w: in_play(w) + "plays/", leader_plays),
+        THIS_TABLE_SCORES,
+    ),
+    Cell(
+        "card-correct",
+        "post",
+        post(
+            lambda w: match_url(w, w.card_played(), "rounds", 1, "plays", 0, "correct"),
+            lambda w: {"card": "2C"},
+        ),
+        THIS_TABLE_SCORES,
+    ),
+    Cell(
+        "round-points-enter",
+        "post",
+        post(
+            lambda w: match_url(w, w.round_started(briscola=None), "rounds", 1, "score"),
+            lambda w: {"points": [70, 50]},
+        ),
+        THIS_TABLE_SCORES,
+    ),
+    Cell(
+        "play-undo",
+        "post",
+        post(lambda w: match_url(w, w.card_played(), "rounds", 1, "undo")),
+        THIS_TABLE_SCORES,
+    ),
+    Cell(
+        "round-void",
+        "post",
+        post(lambda w: in_play(w) + "void/", lambda w: {"reason": "misdeal"}),
+        THIS_TABLE_SCORES,
+    ),
+    Cell("round-replay", "get", get(lambda w: in_play(w) + "replay/"), EVERYBODY_READS),
+    Cell(
+        "log-events", "get", get(lambda w: f"{API}/events/"), statuses(401, 403, 403, 403, 403, 403)
+    ),
+    # Tournaments.
+    Cell(
+        "tournament-create",
+        "post",
+        post(
+            lambda w: f"{API}/tournaments/",
+            lambda w: {"name": "Open", "format": "swiss", "table_size": 2, "club": "club-a"},
+        ),
+        ORGANIZER_ONLY,
+    ),
+    Cell("tournament-create", "get", get(lambda w: f"{API}/tournaments/"), EVERYBODY_READS),
+    Cell(
+        "tournament-detail", "get", get(lambda w: tournament_url(w.tournament())), EVERYBODY_READS
+    ),
+    Cell(
+        "tournament-detail",
+        "get (private)",
+        get(lambda w: tournament_url(w.tournament(public=False))),
+        MEMBERS_READ,
+    ),
+    Cell(
+        "entrant-register",
+        "post",
+        post(
+            lambda w: tournament_url(w.in_registration(), "entrants"),
+            lambda w: {"name": "Late", "players": ["Late"]},
+        ),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "entrant-check-in",
+        "post",
+        post(lambda w: tournament_url(w.in_registration(), "entrants", w.entrant(), "check-in")),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "entrant-withdraw",
+        "post",
+        post(
+            lambda w: tournament_url(w.in_registration(), "entrants", w.entrant(), "withdraw"),
+            lambda w: {"reason": "ill"},
+        ),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "tournament-seed",
+        "post",
+        post(
+            lambda w: tournament_url(w.in_registration(), "seed"),
+            lambda w: {"method": "random", "random_seed": 7},
+        ),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "tournament-start",
+        "post",
+        post(lambda w: tournament_url(w.in_registration(), "start")),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "swiss-round-publish",
+        "post",
+        post(lambda w: tournament_url(w.swiss_round_due(), "next-round")),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "tournament-matches",
+        "get",
+        get(lambda w: tournament_url(w.tournament(), "matches")),
+        EVERYBODY_READS,
+    ),
+    Cell(
+        "tournament-matches",
+        "get (private)",
+        get(lambda w: tournament_url(w.tournament(public=False), "matches")),
+        MEMBERS_READ,
+    ),
+    Cell(
+        "tournament-standings",
+        "get",
+        get(lambda w: tournament_url(w.tournament(), "standings")),
+        EVERYBODY_READS,
+    ),
+    Cell(
+        "tournament-bracket",
+        "get",
+        get(lambda w: tournament_url(w.tournament(), "bracket")),
+        EVERYBODY_READS,
+    ),
+    Cell(
+        "device-tokens",
+        "get",
+        get(lambda w: tournament_url(w.tournament(), "device-tokens")),
+        ORGANIZER_READS,
+    ),
+    Cell(
+        "device-tokens",
+        "post",
+        post(
+            lambda w: tournament_url(w.tournament(), "device-tokens"),
+            lambda w: {"scorer": "scorer_this_table", "name": "tablet 3", "tables": [3]},
+        ),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "device-token-revoke",
+        "post",
+        post(lambda w: revoke_url(w)),
+        ORGANIZER_READS,
+    ),
+    # The schema and its docs are public.
+    Cell("schema", "get", get(lambda w: f"{API}/schema/"), EVERYBODY_READS),
+    Cell("docs", "get", get(lambda w: f"{API}/docs/"), EVERYBODY_READS),
+]
+
+
+def revoke_url(world: World) -> str:
+    tournament_id, token_id = world.device_token()
+    return tournament_url(tournament_id, "device-tokens", token_id, "revoke")
+
+
+def make_world() -> World:
+    users: dict[str, User] = {}
+    clients: dict[str, APIClient] = {"anonymous": APIClient()}
+    club_a = accounts.club_create(name="Club A", slug="club-a")
+    club_b = accounts.club_create(name="Club B", slug="club-b")
+    for persona in PERSONAS[1:]:
+        user = get_user_model().objects.create_user(username=persona)
+        users[persona] = user
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        clients[persona] = client
+    accounts.role_grant(user=users["organizer"], role=Role.ORGANIZER, club=club_a)
+    accounts.role_grant(user=users["organizer_other_club"], role=Role.ORGANIZER, club=club_b)
+    return World(clients=clients, users=users)
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+@pytest.mark.parametrize("cell", MATRIX, ids=lambda cell: f"{cell.route} {cell.method}")
+def test_every_endpoint_answers_each_requester_with_the_promised_status(
+    cell: Cell, persona: str, db: None
+) -> None:
+    world = make_world()
+
+    response = cell.call(world, world.clients[persona])
+
+    assert response.status_code == cell.expected[persona], getattr(response, "data", response)
+
+
+def api_routes() -> set[tuple[str, str]]:
+    """Every (route name, HTTP method) under /api/v1/ that a view answers."""
+    found: set[tuple[str, str]] = set()
+    [api] = [
+        entry
+        for entry in get_resolver().url_patterns
+        if isinstance(entry, URLResolver) and entry.namespace == "api-v1"
+    ]
+
+    def walk(patterns: list[URLPattern | URLResolver]) -> None:
+        for entry in patterns:
+            if isinstance(entry, URLResolver):
+                walk(entry.url_patterns)
+                continue
+            view = getattr(entry.callback, "view_class", None) or getattr(
+                entry.callback, "cls", None
+            )
+            for method in ("get", "post", "put", "patch", "delete"):
+                if view is not None and hasattr(view, method):
+                    found.add((str(entry.name), method))
+
+    walk(api.url_patterns)
+    return found
+
+
+def test_the_matrix_covers_every_endpoint_and_method_of_the_api() -> None:
+    covered = {(cell.route, cell.method.split()[0]) for cell in MATRIX}
+
+    missing = api_routes() - covered
+
+    assert not missing, f"endpoints missing from the permission matrix: {sorted(missing)}"
+    assert covered <= api_routes(), "the matrix names endpoints that do not exist"

@@ -1,0 +1,152 @@
+"""Erasing a player changes ordinary tables only: the player's name is blanked, the entrants
+they belong to are renamed, every read shows `erased player`, and no event changes."""
+
+import uuid
+
+import pytest
+
+from games import projections as match_projections
+from games.models import Match
+from games.selectors import match_side_names
+from games.services import Actor
+from tests.eventstore.builders import event_rows
+from tests.games.services.builders import old_match_created
+from tests.tournaments.admin.builders import ORGANIZER, ready_fixtures, started, win_by_points
+from tournaments import projections, selectors, services
+from tournaments.models import Entrant, Fixture, FixtureStatus, Player
+
+pytestmark = pytest.mark.django_db
+
+ERASER = Actor(user_id=None, device="admin")
+
+
+def player_named(name: str) -> Player:
+    return Player.objects.get(name=name)
+
+
+def pairs_tournament() -> uuid.UUID:
+    tournament = services.tournament_create(
+        name="Coppia", format="round_robin", table_size=4, best_of=1, actor=ORGANIZER
+    )
+    for number, players in enumerate([["Ada", "Bruno"], ["Carla", "Dino"]], start=1):
+        services.entrant_register(
+            tournament_id=tournament.id,
+            name=f"I Leoni {number}",
+            players=players,
+            seed=number,
+            actor=ORGANIZER,
+        )
+    services.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
+    return tournament.id
+
+
+def test_a_tournaments_match_refers_to_its_entrants_and_reads_their_names() -> None:
+    tournament_id = started("single_elimination", 4)
+    fixture = ready_fixtures(tournament_id)[0]
+
+    match = Match.objects.get(id=fixture.match_id)
+
+    assert match.sides == [{"entrant": fixture.home_id}, {"entrant": fixture.away_id}]
+    assert match_side_names(match=match) == [fixture.home.name, fixture.away.name]
+
+
+def test_erasing_a_single_blanks_the_name_and_the_entrant_reads_erased_player() -> None:
+    tournament_id = started("single_elimination", 4)
+    player = player_named("Player 1")
+
+    erased = services.player_erase(player=player, actor=ERASER)
+
+    player.refresh_from_db()
+    entrant = Entrant.objects.get(tournament_id=tournament_id, players=player)
+    assert erased
+    assert (player.name, player.erased, str(player)) == ("", True, "erased player")
+    assert entrant.name == "erased player"
+
+
+def test_erasing_one_of_a_pair_keeps_the_partners_name() -> None:
+    tournament_id = pairs_tournament()
+
+    services.player_erase(player=player_named("Bruno"), actor=ERASER)
+
+    names = selectors.entrant_names(tournament_id=tournament_id)
+    assert sorted(names.values()) == ["Ada / erased player", "I Leoni 2"]
+    (fixture,) = ready_fixtures(tournament_id)[:1]
+    match = Match.objects.get(id=fixture.match_id)
+    assert "Ada / erased player" in match_side_names(match=match)
+
+
+def test_erasing_both_of_a_pair_leaves_no_name() -> None:
+    tournament_id = pairs_tournament()
+
+    services.player_erase(player=player_named("Ada"), actor=ERASER)
+    services.player_erase(player=player_named("Bruno"), actor=ERASER)
+
+    names = selectors.entrant_names(tournament_id=tournament_id)
+    assert "erased player / erased player" in names.values()
+
+
+def test_erasure_changes_no_event_and_appends_none() -> None:
+    tournament_id = started("single_elimination", 4)
+    win_by_points(ready_fixtures(tournament_id)[0].match_id)
+    projections.consume()
+    before = event_rows()
+
+    services.player_erase(player=player_named("Player 1"), actor=ERASER)
+
+    assert event_rows() == before
+
+
+def test_erasing_twice_is_harmless() -> None:
+    tournament_id = started("single_elimination", 4)
+    player = player_named("Player 1")
+    services.player_erase(player=player, actor=ERASER)
+    names, before = selectors.entrant_names(tournament_id=tournament_id), event_rows()
+
+    again = services.player_erase(player=player, actor=ERASER)
+
+    assert not again
+    assert selectors.entrant_names(tournament_id=tournament_id) == names
+    assert event_rows() == before
+
+
+def test_standings_and_bracket_read_erased_player_and_the_views_need_no_new_projection() -> None:
+    tournament_id = started("single_elimination", 4)
+    win_by_points(ready_fixtures(tournament_id)[0].match_id)
+    projections.consume()
+    entrant = Entrant.objects.get(tournament_id=tournament_id, name="Player 1")
+
+    services.player_erase(player=player_named("Player 1"), actor=ERASER)
+
+    standings = selectors.tournament_standings(tournament_id=tournament_id)
+    bracket = selectors.tournament_bracket(tournament_id=tournament_id)
+    assert next(row["name"] for row in standings if row["entrant"] == entrant.id) == (
+        "erased player"
+    )
+    assert bracket["entrants"][str(entrant.id)] == "erased player"
+    assert "Player 1" not in str(standings) + str(bracket)
+    assert projections.verify_views() == []
+
+
+def test_a_match_created_before_events_carried_entrant_ids_is_named_through_its_fixture() -> None:
+    tournament_id = started("single_elimination", 4)
+    fixture = ready_fixtures(tournament_id)[0]
+    old_id = uuid.uuid4()
+    old_match_created(old_id, [{"name": fixture.home.name}, {"name": fixture.away.name}])
+    match_projections.rebuild()
+    Fixture.objects.create(
+        tournament_id=tournament_id,
+        key="OLD-1",
+        match_id=old_id,
+        stage="main",
+        round=1,
+        home=fixture.home,
+        away=fixture.away,
+        status=FixtureStatus.RESET,
+    )
+    home_player = fixture.home.players.get()
+
+    services.player_erase(player=home_player, actor=ERASER)
+
+    old = Match.objects.get(id=old_id)
+    assert old.sides == [{}, {}]
+    assert match_side_names(match=old) == ["erased player", fixture.away.name]
