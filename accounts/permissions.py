@@ -78,8 +78,12 @@ class Place:
     """Who created a free-standing match (outside any tournament)."""
     player_seats: Mapping[int, frozenset[int]] = field(default_factory=dict)
     """The seats each player (by user id) holds at the match."""
+    player_sides: Mapping[int, frozenset[int]] = field(default_factory=dict)
+    """The sides each player (by user id) plays for at the match."""
     players: frozenset[int] = frozenset()
     """Who plays there (by user id), beyond the match's players: a tournament's entrants."""
+    standings: dict[int, Standing] = field(default_factory=dict, compare=False, repr=False)
+    """What each user holds here, once asked (a place lives for one request)."""
 
     @property
     def in_tournament(self) -> bool:
@@ -104,15 +108,21 @@ NOBODY = Standing(roles=frozenset(), scorer_tables=None)
 
 
 def standing_at(user: AnyUser, place: Place) -> Standing:
-    """The user's roles at the place (its tournament and its club), in one query."""
+    """The user's roles at the place (its tournament and its club), in one query, once."""
     if not is_signed_in(user) or (place.tournament_id is None and place.club_id is None):
         return NOBODY
+    user_id: int = user.pk  # type: ignore[assignment]
+    if user_id not in place.standings:
+        place.standings[user_id] = granted_standing(user_id, place)
+    return place.standings[user_id]
+
+
+def granted_standing(user_id: int, place: Place) -> Standing:
     where = Q()
     if place.tournament_id is not None:
         where |= Q(tournament_id=place.tournament_id)
     if place.club_id is not None:
         where |= Q(club_id=place.club_id)
-    user_id: int = user.pk  # type: ignore[assignment]
     grants = list(
         RoleGrant.objects.filter(where, user_id=user_id).values_list("role", "tables", "club_id")
     )
@@ -182,6 +192,16 @@ def refusal(user: AnyUser, auth: Any, action: Action, place: Place) -> Exception
     if not place.in_tournament and place.club_id is None:
         return denied("only who created this match may do this")
     return denied("only the tournament's organizers may do this")
+
+
+def side_refusal(user: AnyUser, place: Place, side: int) -> Exception | None:
+    """Why the user may not act for `side` of the match (confirm or dispute its result): a
+    player acts for their own side only; organizers for any."""
+    if is_organizer(user, place):
+        return None
+    if side in place.player_sides.get(user.pk, frozenset()):  # type: ignore[arg-type]
+        return None
+    return denied(f"you do not play for side {side} of this match")
 
 
 def score_refusal(place: Place, standing: Standing) -> Exception | None:

@@ -16,9 +16,10 @@ from uuid import UUID
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from accounts.permissions import Place, PlaceAccess, is_organizer, is_superuser
+from accounts.permissions import Place, PlaceAccess, is_organizer, is_superuser, side_refusal
 from games.eventstore.models import Event
 from games.models import Match, MatchStatus
+from games.projections import MATCH_STREAM
 from games.services import MatchNotFound
 
 PlaceResolver = Callable[[UUID, Callable[[], Exception]], Place | None]
@@ -36,26 +37,25 @@ def match_not_found(match_id: UUID) -> Callable[[], Exception]:
 
 
 def match_place(match_id: UUID) -> Place:
-    """The match's place; MatchNotFound for an unknown match."""
-    status = Match.objects.filter(id=match_id).values_list("status", flat=True).first()
-    if status is None:
-        raise match_not_found(match_id)()
-    is_open = status != MatchStatus.FINISHED
+    """The match's place; MatchNotFound for an unknown match. A tournament's match is open
+    until it is finished; a free-standing one is its creator's, finished or not."""
+    not_found = match_not_found(match_id)
     for resolver in _resolvers.values():
-        place = resolver(match_id, match_not_found(match_id))
+        place = resolver(match_id, not_found)
         if place is not None:
-            return replace(place, open=place.open and is_open)
-    return Place(not_found=match_not_found(match_id), owner_id=creator_of(match_id), open=is_open)
-
-
-def creator_of(match_id: UUID) -> int | None:
-    """Who created the match: the actor of its first event."""
-    actor = (
-        Event.objects.filter(stream_id=match_id, stream_version=1)
-        .values_list("metadata__actor_id", flat=True)
+            status = Match.objects.filter(id=match_id).values_list("status", flat=True).first()
+            if status is None:
+                raise not_found()
+            return replace(place, open=place.open and status != MatchStatus.FINISHED)
+    created = (
+        Event.objects.filter(stream_id=match_id, stream_version=1, stream_type=MATCH_STREAM)
+        .values_list("metadata", flat=True)
         .first()
     )
-    return actor if isinstance(actor, int) else None
+    if created is None:
+        raise not_found()
+    actor = created.get("actor_id") if isinstance(created, dict) else None
+    return Place(not_found=not_found, owner_id=actor if isinstance(actor, int) else None)
 
 
 class MatchAccess(PlaceAccess):
@@ -75,3 +75,10 @@ def seats_of(user: Any, place: Place) -> frozenset[int]:
     if not getattr(user, "is_authenticated", False):
         return frozenset()
     return place.player_seats.get(user.pk, frozenset())
+
+
+def check_acting_side(request: Request, side: int) -> None:
+    """Refuse a player acting for a side they do not play for (the place is the request's)."""
+    refusal = side_refusal(request.user, request.place, side)  # type: ignore[attr-defined]
+    if refusal is not None:
+        raise refusal

@@ -79,6 +79,7 @@ def fixture_place(match_id: UUID, not_found: Callable[[], Exception]) -> Place |
     )
     if fixture is None:
         return None
+    seats = player_seats(fixture.home_id, fixture.away_id)
     return Place(
         not_found=not_found,
         tournament_id=fixture.tournament.id,
@@ -86,7 +87,10 @@ def fixture_place(match_id: UUID, not_found: Callable[[], Exception]) -> Place |
         public=fixture.tournament.public,
         table=fixture.table,
         open=fixture.status != FixtureStatus.RESET,
-        player_seats=player_seats(fixture.home_id, fixture.away_id),
+        player_seats=seats,
+        player_sides={
+            user_id: frozenset(seat % SIDES for seat in held) for user_id, held in seats.items()
+        },
     )
 
 

@@ -11,7 +11,7 @@ from rest_framework.response import Response
 
 from accounts.permissions import Action, Authenticated
 from games import selectors, services
-from games.access import MatchAccess
+from games.access import MatchAccess, check_acting_side
 from games.api.base import JsonApi
 from games.api.commands import REASON_MAX_LENGTH, actor_of, match_response, validated_input, viewer
 from games.api.schema import command_schema, error_responses
@@ -138,6 +138,7 @@ class ResultConfirmApi(JsonApi):
     )
     def post(self, request: Request, match_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
+        check_acting_side(request, data["side"])
         result = services.result_confirm(
             match_id=match_id, side=data["side"], actor=actor_of(request)
         )

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from uuid import UUID
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -22,6 +23,7 @@ from rest_framework.test import APIClient
 
 from accounts import services as accounts
 from accounts.models import Role, User
+from games.services import Actor
 from tests.games.api.builders import API
 from tests.tournaments.api.builders import (
     create_tournament,
@@ -74,7 +76,7 @@ class World:
             projections.consume()
             [match] = matches(self.organizer, tournament_id)
             tournament_services.fixture_table_assign(
-                match_id=match["id"], table=THIS_TABLE, actor=tournament_services.Actor()
+                match_id=match["id"], table=THIS_TABLE, actor=Actor()
             )
             Player.objects.filter(entries__id=match["entrants"][0]).update(
                 user=self.users["player"]
@@ -86,7 +88,7 @@ class World:
                 accounts.role_grant(
                     user=self.users[persona],
                     role=Role.SCORER,
-                    tournament_id=tournament_id,
+                    tournament_id=UUID(tournament_id),
                     tables=tables,
                 )
             self.cache["match"] = match["id"]
