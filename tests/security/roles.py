@@ -1,0 +1,163 @@
+"""The people of the permission tests and a world built for them on demand: a club's
+organizer, an organizer of another club, scorers of two tables, a player, and whatever match or
+tournament a test needs, made through the API and the services."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from accounts import services as accounts
+from accounts.models import Role, User
+from games.services import Actor
+from tests.games.api.builders import API
+from tests.tournaments.api.builders import (
+    create_tournament,
+    home_wins,
+    matches,
+    play_round,
+    register_seeded,
+    started_tournament,
+    tournament_url,
+)
+from tournaments import projections
+from tournaments import services as tournament_services
+from tournaments.models import Player
+
+PERSONAS = (
+    "anonymous",
+    "player",
+    "scorer_other_table",
+    "scorer_this_table",
+    "organizer_other_club",
+    "organizer",
+)
+THIS_TABLE = 3
+OTHER_TABLE = 4
+
+
+@dataclass
+class World:
+    """The people, and a builder of whatever a cell needs, made on first use."""
+
+    clients: dict[str, APIClient]
+    users: dict[str, User]
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def organizer(self) -> APIClient:
+        return self.clients["organizer"]
+
+    def once(self, name: str, build: Callable[[], Any]) -> Any:
+        if name not in self.cache:
+            self.cache[name] = build()
+        return self.cache[name]
+
+    def tournament(self, **fields: Any) -> str:
+        """A started single elimination of two (public unless `fields` say otherwise): its one
+        match is at THIS_TABLE, and the player plays its home side."""
+
+        def build() -> str:
+            tournament_id, _ = started_tournament(self.organizer, 2, tables=4, **fields)
+            projections.consume()
+            [match] = matches(self.organizer, tournament_id)
+            tournament_services.fixture_table_assign(
+                match_id=match["id"], table=THIS_TABLE, actor=Actor()
+            )
+            Player.objects.filter(entries__id=match["entrants"][0]).update(
+                user=self.users["player"]
+            )
+            for persona, tables in [
+                ("scorer_this_table", [THIS_TABLE]),
+                ("scorer_other_table", [OTHER_TABLE]),
+            ]:
+                accounts.role_grant(
+                    user=self.users[persona],
+                    role=Role.SCORER,
+                    tournament_id=UUID(tournament_id),
+                    tables=tables,
+                )
+            self.cache["match"] = match["id"]
+            return tournament_id
+
+        return str(self.once(f"tournament {sorted(fields.items())}", build))
+
+    def match(self) -> str:
+        self.tournament()
+        return str(self.cache["match"])
+
+    def private_match(self) -> str:
+        self.tournament(public=False)
+        return str(self.cache["match"])
+
+    def post(self, url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        response = self.organizer.post(url, body or {}, format="json")
+        assert response.status_code in (200, 201), response.content
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    def round_started(self, briscola: str | None = "7D") -> str:
+        match_id = self.match()
+        self.post(f"{API}/matches/{match_id}/rounds/", {"briscola": briscola})
+        return match_id
+
+    def card_played(self) -> str:
+        match_id = self.round_started()
+        leader = self.organizer.get(f"{API}/matches/{match_id}/rounds/1/").json()["leader_seat"]
+        self.post(f"{API}/matches/{match_id}/rounds/1/plays/", {"seat": leader, "card": "1C"})
+        return match_id
+
+    def finished_match(self) -> str:
+        match_id = self.round_started(briscola=None)
+        self.post(f"{API}/matches/{match_id}/rounds/1/score/", {"points": [80, 40]})
+        return match_id
+
+    def in_registration(self) -> str:
+        """A tournament of the organizer's club, open for registration, with two entrants."""
+
+        def build() -> tuple[str, list[int]]:
+            tournament_id = str(create_tournament(self.organizer)["id"])
+            return tournament_id, register_seeded(self.organizer, tournament_id, 2)
+
+        return str(self.once("registration", build)[0])
+
+    def entrant(self) -> int:
+        self.in_registration()
+        return int(self.cache["registration"][1][0])
+
+    def swiss_round_due(self) -> str:
+        tournament_id, _ = started_tournament(
+            self.organizer, 4, format="swiss", swiss_rounds=2, automatic_rounds=False
+        )
+        play_round(self.organizer, tournament_id, home_wins)
+        return tournament_id
+
+    def device_token(self) -> tuple[str, int]:
+        tournament_id = self.tournament()
+        issued = self.post(
+            tournament_url(tournament_id, "device-tokens"),
+            {"scorer": "scorer_this_table", "name": "tablet 3", "tables": [THIS_TABLE]},
+        )
+        return tournament_id, int(issued["id"])
+
+
+def make_world() -> World:
+    users: dict[str, User] = {}
+    clients: dict[str, APIClient] = {"anonymous": APIClient()}
+    club_a = accounts.club_create(name="Club A", slug="club-a")
+    club_b = accounts.club_create(name="Club B", slug="club-b")
+    for persona in PERSONAS[1:]:
+        user = get_user_model().objects.create_user(username=persona)
+        users[persona] = user
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        clients[persona] = client
+    accounts.role_grant(user=users["organizer"], role=Role.ORGANIZER, club=club_a)
+    accounts.role_grant(user=users["organizer_other_club"], role=Role.ORGANIZER, club=club_b)
+    return World(clients=clients, users=users)

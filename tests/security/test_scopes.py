@@ -1,0 +1,213 @@
+"""What narrows a requester beyond their role: a device token's tables and tournament, a match
+that is over, the hands of a dealt round, a private tournament."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from accounts import services as accounts
+from accounts.models import Role
+from games.eventstore.api import last_position
+from games.services import Actor
+from tests.games.api.builders import API
+from tests.security.roles import World, make_world
+from tests.tournaments.api.builders import matches, started_tournament, tournament_url
+from tournaments import projections
+from tournaments import services as tournament_services
+
+
+@pytest.fixture
+def world(db: None) -> World:
+    return make_world()
+
+
+def token_client(key: str) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    return client
+
+
+def start_round(client: APIClient, match_id: str, **body: Any) -> Any:
+    return client.post(
+        f"{API}/matches/{match_id}/rounds/", {"briscola": "7D", **body}, format="json"
+    )
+
+
+def two_tables(world: World) -> tuple[str, dict[int, str]]:
+    """A started knockout of four, its two matches at tables 3 and 4, and a scorer (user
+    `scorer`) of the whole tournament."""
+    tournament_id, _ = started_tournament(world.organizer, 4, tables=4)
+    projections.consume()
+    at: dict[int, str] = {}
+    for table, match in zip((3, 4), matches(world.organizer, tournament_id), strict=True):
+        tournament_services.fixture_table_assign(match_id=match["id"], table=table, actor=Actor())
+        at[table] = match["id"]
+    scorer, _ = get_user_model().objects.get_or_create(username="scorer")
+    accounts.role_grant(user=scorer, role=Role.SCORER, tournament_id=UUID(tournament_id))
+    return tournament_id, at
+
+
+def issue_device_token(world: World, tournament_id: str, **body: Any) -> dict[str, Any]:
+    response = world.organizer.post(
+        tournament_url(tournament_id, "device-tokens"),
+        {"scorer": "scorer", "name": "tablet at table 3", **body},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    issued: dict[str, Any] = response.json()
+    return issued
+
+
+def test_a_scorer_token_for_table_3_cannot_write_to_table_4(world: World) -> None:
+    tournament_id, at = two_tables(world)
+    tablet = token_client(issue_device_token(world, tournament_id, tables=[3])["key"])
+    before = last_position()
+
+    refused = start_round(tablet, at[4])
+
+    assert refused.status_code == 403
+    assert refused.json()["code"] == "permission_denied"
+    assert "table 4" in refused.json()["detail"]
+    assert last_position() == before
+    assert start_round(tablet, at[3]).status_code == 201
+
+
+def test_the_same_scorer_without_the_device_scope_scores_every_table_of_the_tournament(
+    world: World,
+) -> None:
+    _, at = two_tables(world)
+    scorer = get_user_model().objects.get(username="scorer")
+    own_token = token_client(Token.objects.create(user=scorer).key)
+
+    assert start_round(own_token, at[4]).status_code == 201
+
+
+def test_a_device_token_of_one_tournament_scores_no_other_match(world: World) -> None:
+    tournament_id, _ = two_tables(world)
+    _, other_tables = two_tables(world)
+    tablet = token_client(issue_device_token(world, tournament_id)["key"])
+
+    response = start_round(tablet, other_tables[3])
+
+    assert response.status_code == 403
+    assert "another tournament" in response.json()["detail"]
+
+
+def test_a_device_token_only_scores_even_when_its_user_organizes(world: World) -> None:
+    tournament_id, at = two_tables(world)
+    scorer = get_user_model().objects.get(username="scorer")
+    accounts.role_grant(user=scorer, role=Role.ORGANIZER, tournament_id=UUID(tournament_id))
+    tablet = token_client(issue_device_token(world, tournament_id, tables=[3])["key"])
+
+    forfeit = tablet.post(
+        f"{API}/matches/{at[3]}/forfeit/", {"side": 0, "reason": "late"}, format="json"
+    )
+    free_standing = tablet.post(
+        f"{API}/matches/", {"table_size": 2, "sides": [{"name": "A"}, {"name": "B"}]}, format="json"
+    )
+
+    assert (forfeit.status_code, free_standing.status_code) == (403, 403)
+
+
+def test_a_revoked_device_token_signs_in_no_more(world: World) -> None:
+    tournament_id, at = two_tables(world)
+    issued = issue_device_token(world, tournament_id, tables=[3])
+    revoked = world.organizer.post(
+        tournament_url(tournament_id, "device-tokens", issued["id"], "revoke"), format="json"
+    )
+
+    response = start_round(token_client(issued["key"]), at[3])
+
+    assert revoked.json()["state"] == "revoked"
+    assert (response.status_code, response.json()["code"]) == (401, "authentication_failed")
+
+
+def test_a_device_token_is_issued_only_to_a_scorer_of_the_tournament(world: World) -> None:
+    tournament_id, _ = two_tables(world)
+    get_user_model().objects.create_user(username="stranger")
+
+    response = world.organizer.post(
+        tournament_url(tournament_id, "device-tokens"),
+        {"scorer": "stranger", "name": "tablet"},
+        format="json",
+    )
+
+    assert (response.status_code, response.json()["code"]) == (422, "invalid_device_token")
+
+
+def test_the_organizer_lists_the_devices_without_their_keys(world: World) -> None:
+    tournament_id, _ = two_tables(world)
+    issued = issue_device_token(world, tournament_id, tables=[3])
+
+    listed = world.organizer.get(tournament_url(tournament_id, "device-tokens")).json()
+
+    assert [token["prefix"] for token in listed] == [issued["prefix"]]
+    assert "key" not in listed[0]
+    assert listed[0]["tables"] == [3]
+
+
+def test_a_scorer_cannot_change_a_finished_match_but_an_organizer_can(world: World) -> None:
+    match_id = world.finished_match()
+    void = f"{API}/matches/{match_id}/rounds/1/void/"
+    body = {"reason": "wrong table"}
+
+    scorer = world.clients["scorer_this_table"].post(void, body, format="json")
+    organizer = world.organizer.post(void, body, format="json")
+
+    assert scorer.status_code == 403
+    assert "over" in scorer.json()["detail"]
+    assert organizer.status_code == 201
+
+
+def test_a_player_confirms_only_their_own_side(world: World) -> None:
+    match_id = world.finished_match()
+    player = world.clients["player"]
+
+    other_side = player.post(f"{API}/matches/{match_id}/confirm/", {"side": 1}, format="json")
+    own_side = player.post(f"{API}/matches/{match_id}/confirm/", {"side": 0}, format="json")
+
+    assert other_side.status_code == 403
+    assert own_side.status_code == 201
+
+
+def test_in_a_dealt_round_a_player_sees_their_own_hand_and_the_organizer_every_hand(
+    world: World,
+) -> None:
+    match_id = world.match()
+    assert start_round(world.organizer, match_id, briscola=None, deal="server").status_code == 201
+    url = f"{API}/matches/{match_id}/rounds/1/"
+
+    hands = {
+        persona: world.clients[persona].get(url).json()["hands"]
+        for persona in ("anonymous", "player", "scorer_this_table", "organizer")
+    }
+
+    assert hands["anonymous"] == hands["scorer_this_table"] == {}
+    assert list(hands["player"]) == ["0"]
+    assert sorted(hands["organizer"]) == ["0", "1"]
+    assert hands["player"]["0"] == hands["organizer"]["0"]
+    assert len(hands["organizer"]["0"]) == 3
+
+
+def test_a_private_tournament_is_listed_only_for_its_people(world: World) -> None:
+    private = world.tournament(public=False)
+
+    listed = {
+        persona: private in {t["id"] for t in client.get(f"{API}/tournaments/").json()}
+        for persona, client in world.clients.items()
+    }
+
+    assert listed == {
+        "anonymous": False,
+        "player": True,
+        "scorer_other_table": True,
+        "scorer_this_table": True,
+        "organizer_other_club": False,
+        "organizer": True,
+    }
