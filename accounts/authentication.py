@@ -15,10 +15,12 @@ from typing import Any
 
 from django.utils import timezone
 from rest_framework import authentication, exceptions
+from rest_framework.request import Request
 
 from accounts import selectors, services
 from accounts.keys import is_device_key
 from accounts.models import DeviceToken, DeviceTokenState
+from accounts.throttling import FailedTokenThrottle
 
 INVALID_TOKEN = "Invalid token."
 INACTIVE_USER = "User inactive or deleted."
@@ -27,7 +29,17 @@ TOKEN_REVOKED = "This device token was revoked: ask the organizer for a new one.
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
-    """DRF's token authentication, which also accepts device tokens."""
+    """DRF's token authentication, which also accepts device tokens. Failures are counted per
+    client address (`FailedTokenThrottle`): past the sign-in rate they are 429 `throttled`."""
+
+    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
+        try:
+            return super().authenticate(request)
+        except exceptions.AuthenticationFailed:
+            throttle = FailedTokenThrottle()
+            if throttle.failed(request):
+                raise exceptions.Throttled(throttle.wait()) from None
+            raise
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         if is_device_key(key):

@@ -113,3 +113,32 @@ class LoginRateThrottle(SettingsRateThrottle):
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class TokenIssueThrottle(ClientRateThrottle):
+    """Device tokens issued (scope `token`), per user: stricter than other writes, since each
+    one is a new key to the API. Reads of the same endpoint are left to the default throttles."""
+
+    scope = "token"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        if request.method != "POST":
+            return None
+        return super().get_cache_key(request, view)
+
+
+class FailedTokenThrottle(SettingsRateThrottle):
+    """Failed token sign-ins per client address (scope `login`). A request with a valid key
+    costs nothing here; one with a wrong, expired or revoked key is counted, and past the rate
+    the answer is 429 instead of 401, so a flood of made-up keys is slowed like failed sign-ins
+    at the admin's form."""
+
+    scope = "login"
+    cache_format = "throttle_failed_token_%(ident)s"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        return self.cache_format % {"ident": self.get_ident(request)}
+
+    def failed(self, request: Any) -> bool:
+        """Count one failure; whether the address is now past its budget."""
+        return not self.allow_request(request, None)

@@ -189,3 +189,23 @@ def server_error(request: HttpRequest) -> HttpResponse:
             status=status.HTTP_500_INTERNAL_SERVER_ERROR,
         )
     return defaults.server_error(request)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's own 400s (a body it could not read, a disallowed host...) before DRF runs."""
+    if is_api_request(request):
+        return JsonResponse(
+            error_body("bad_request", "the request could not be read"),
+            status=status.HTTP_400_BAD_REQUEST,
+        )
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's own 403s (a CSRF failure of a browser session...) before DRF runs."""
+    if is_api_request(request):
+        return JsonResponse(
+            error_body("permission_denied", "this request was refused"),
+            status=status.HTTP_403_FORBIDDEN,
+        )
+    return defaults.permission_denied(request, exception)

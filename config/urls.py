@@ -23,6 +23,8 @@ urlpatterns = [
     path("api/v1/", include((api_v1, "api-v1"))),
 ]
 
+handler400 = "config.exceptions.bad_request"
+handler403 = "config.exceptions.permission_denied"
 handler404 = "config.exceptions.not_found"
 handler500 = "config.exceptions.server_error"
 

@@ -165,6 +165,7 @@ API_THROTTLE_RATES = {
     "anon": throttle_rate("API_THROTTLE_ANON", "600/min"),
     "user": throttle_rate("API_THROTTLE_USER", "1200/min"),
     "login": throttle_rate("API_THROTTLE_LOGIN", "10/min"),
+    "token": throttle_rate("API_THROTTLE_TOKEN", "30/min"),
 }
 
 # Sign-in lockout (accounts/login.py): this many failed sign-ins for one username, or from one

@@ -29,8 +29,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 
 # The throttles and the sign-in lockout count in this process's memory, so no test run sees
-# another's counts; the tests of throttling and lockout empty it before each test
-# (tests/accounts/test_throttling.py, tests/accounts/test_login_lockout.py). The rates are the
+# another's counts; every test starts with it empty (tests/conftest.py). The rates are the
 # deployed defaults: the suite must pass under them.
 CACHES = {
     "default": {

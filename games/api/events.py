@@ -43,7 +43,14 @@ class MatchEventListApi(JsonApi):
         tags=[TAG],
         responses={
             200: OutputSerializer,
-            **error_responses({404: "`match_not_found`."}, write=False),
+            **error_responses(
+                {
+                    401: "`not_authenticated` or `authentication_failed`: sign in.",
+                    403: "`permission_denied`: only the match's organizers read its events.",
+                    404: "`match_not_found`.",
+                },
+                write=False,
+            ),
         },
     )
     def get(self, request: Request, match_id: UUID) -> Response:
@@ -92,7 +99,14 @@ class EventListApi(JsonApi):
         ],
         responses={
             200: OutputSerializer,
-            **error_responses({400: "`invalid_input`: `after` or `limit`."}, write=False),
+            **error_responses(
+                {
+                    400: "`invalid_input`: `after` or `limit`.",
+                    401: "`not_authenticated` or `authentication_failed`: sign in.",
+                    403: "`permission_denied`: only staff read the whole log.",
+                },
+                write=False,
+            ),
         },
     )
     def get(self, request: Request) -> Response:

@@ -29,11 +29,19 @@ class ErrorOutput(Serializer):
         ref_name = "Error"
 
 
+EVERY_ERROR = {
+    401: "`authentication_failed`: the key sent is unknown, expired or revoked.",
+    429: "`throttled`: too many requests (or failed sign-ins) from this client; `Retry-After` "
+    "says how many seconds to wait.",
+}
+"""What any operation may answer, a read too."""
+
 WRITE_ERRORS = {
+    **EVERY_ERROR,
     400: "`invalid_input` (with `fields`; a field the operation does not take is refused too) "
     "or `malformed_json`.",
     401: "`not_authenticated` (send `Authorization: Token KEY`) or `authentication_failed`.",
-    403: "`permission_denied`.",
+    403: "`permission_denied`: your roles do not let you do this here (the detail says why).",
     413: "`request_too_large`: the body is over the size limit.",
     415: "`unsupported_media_type`: bodies are JSON (`Content-Type: application/json`).",
 }
@@ -41,7 +49,7 @@ WRITE_ERRORS = {
 
 def error_responses(codes: Mapping[int, str], *, write: bool = True) -> dict[int, OpenApiResponse]:
     """Error responses of an operation; `codes` says which codes each status stands for."""
-    described = {**WRITE_ERRORS, **codes} if write else dict(codes)
+    described = {**(WRITE_ERRORS if write else EVERY_ERROR), **codes}
     return {
         status: OpenApiResponse(ErrorOutput, description=description)
         for status, description in sorted(described.items())

@@ -6,13 +6,11 @@ cool-down, during which even the right password is refused (429 with a message a
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.contrib.auth import authenticate
-from django.core.cache import cache
 from django.test import Client, RequestFactory, override_settings
 
 from accounts.login import login_lockout_lift
@@ -23,13 +21,6 @@ pytestmark = pytest.mark.django_db
 LOGIN = "/admin/login/"
 PASSWORD = "a long enough password for the organizer"
 WRONG = "not the password"
-
-
-@pytest.fixture(autouse=True)
-def empty_cache() -> Iterator[None]:
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -4,12 +4,10 @@ cache is away. Tiny rates through `override_settings`; the cache is emptied arou
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from django.test import override_settings
 from rest_framework.authtoken.models import Token
@@ -24,13 +22,6 @@ pytestmark = pytest.mark.django_db
 READ = "/api/v1/tournaments/"
 WRITE = "/api/v1/matches/"
 NEW_MATCH = {"table_size": 2, "sides": [{"name": "A"}, {"name": "B"}]}
-
-
-@pytest.fixture(autouse=True)
-def empty_cache() -> Iterator[None]:
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def rates(**scopes: str | None) -> Any:
@@ -220,3 +211,29 @@ def test_a_rate_from_the_environment_that_drf_cannot_read_stops_the_start(
 
     with pytest.raises(ImproperlyConfigured, match="API_THROTTLE_TEST"):
         throttle_rate("API_THROTTLE_TEST", "1/min")
+
+
+def test_made_up_keys_are_401_until_the_sign_in_rate_and_then_429_throttled() -> None:
+    with rates(login="3/min"):
+        answers = statuses(client_with("0" * 40), 4)
+        last = client_with("dt_" + "A" * 43).get(READ)
+
+    assert answers == [401, 401, 401, 429]
+    assert_throttled(last)
+
+
+def test_a_valid_key_is_not_counted_as_a_failed_sign_in() -> None:
+    key = user_token("scorer")
+
+    with rates(login="2/min"):
+        answers = statuses(client_with(key), 5)
+
+    assert answers == [200] * 5
+
+
+def test_failed_sign_ins_of_one_address_do_not_throttle_another() -> None:
+    with rates(login="1/min"):
+        statuses(client_with("0" * 40), 3, REMOTE_ADDR="10.0.0.1")
+        other = statuses(client_with("0" * 40), 1, REMOTE_ADDR="10.0.0.2")
+
+    assert other == [401]

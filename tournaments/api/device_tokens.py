@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from accounts.models import DeviceToken
 from accounts.permissions import Action
 from accounts.selectors import tournament_device_tokens
+from accounts.throttling import AnonymousRateThrottle, ClientRateThrottle, TokenIssueThrottle
 from games.api.base import JsonApi
 from games.api.commands import NoInput, validated_input
 from games.api.schema import error_responses
@@ -58,6 +59,7 @@ class IssuedDeviceTokenOutput(DeviceTokenOutput):
 
 class DeviceTokenListApi(JsonApi):
     permission_classes = [TournamentAccess]
+    throttle_classes = [AnonymousRateThrottle, ClientRateThrottle, TokenIssueThrottle]
     access = {"get": Action.AUDIT, "post": Action.ORGANIZE}
 
     class InputSerializer(Serializer):
@@ -87,7 +89,14 @@ class DeviceTokenListApi(JsonApi):
         tags=[TAG],
         responses={
             200: DeviceTokenOutput(many=True),
-            **error_responses(TOURNAMENT_NOT_FOUND, write=False),
+            **error_responses(
+                {
+                    **TOURNAMENT_NOT_FOUND,
+                    401: "`not_authenticated` or `authentication_failed`: sign in.",
+                    403: "`permission_denied`: only the tournament's organizers.",
+                },
+                write=False,
+            ),
         },
     )
     def get(self, request: Request, tournament_id: UUID) -> Response:
