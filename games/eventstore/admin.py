@@ -4,7 +4,10 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
-from django.db.models import Model, QuerySet
+from django.contrib.auth import get_user_model
+from django.db.models import IntegerField, Model, OuterRef, QuerySet, Subquery
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast
 from django.http import HttpRequest
 
 from games.eventstore.models import Event, IdempotencyKey
@@ -46,17 +49,45 @@ class ReadOnlyAdmin(ModelAdmin):
 
 @admin.register(Event)
 class EventAdmin(ReadOnlyAdmin):
+    """Who did what: every event with its actor (their username, looked up in the same query)
+    and the device they used."""
+
     list_display = (
         "global_position",
         "stream_type",
         "stream_id",
         "stream_version",
         "event_type",
+        "actor",
+        "device",
         "schema_version",
         "recorded_at",
     )
     list_filter = ("stream_type", "event_type")
     ordering = ("-global_position",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Event]:
+        actor_id = Cast(KeyTextTransform("actor_id", "metadata"), IntegerField())
+        username = get_user_model().objects.filter(pk=OuterRef("actor_pk")).values("username")
+        events: QuerySet[Event] = (
+            super()
+            .get_queryset(request)
+            .annotate(actor_pk=actor_id)
+            .annotate(actor_name=Subquery(username[:1]))
+        )
+        return events
+
+    @admin.display(description="actor")
+    def actor(self, event: Event) -> str:
+        name = getattr(event, "actor_name", None)
+        actor_pk = event.metadata.get("actor_id")
+        if name is not None:
+            return str(name)
+        return "—" if actor_pk is None else f"user {actor_pk} (deleted)"
+
+    @admin.display(description="device")
+    def device(self, event: Event) -> str:
+        return str(event.metadata.get("device") or "—")
 
 
 @admin.register(IdempotencyKey)

@@ -1,8 +1,10 @@
+from typing import Any
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.eventstore.api import AppendResult, NewEvent
+from games.eventstore.api import AppendResult, EventMetadata, NewEvent
 from games.eventstore.models import Event, IdempotencyKey
 from tests.eventstore.builders import append, card_played, new_stream_id
 
@@ -75,3 +77,25 @@ def test_idempotency_keys_can_be_listed_but_not_changed(admin_client: Client) ->
     assert listed.context["cl"].result_count == 1
     assert changed.status_code == 403
     assert admin_client.get(reverse("admin:eventstore_idempotencykey_add")).status_code == 403
+
+
+def test_the_event_list_shows_who_did_what_and_from_which_device(
+    admin_client: Client, django_user_model: Any
+) -> None:
+    scorer = django_user_model.objects.create_user(username="rossi")
+    stream = append(
+        stream_type="match",
+        events=[NewEvent("MatchStarted", {})],
+        metadata=EventMetadata(actor_id=scorer.pk, device="tablet 3"),
+    )
+    gone = append(stream_type="match", metadata=EventMetadata(actor_id=999_999))
+
+    def row(result: AppendResult) -> str:
+        response = admin_client.get(
+            reverse("admin:eventstore_event_changelist"), {"q": str(result.events[0].stream_id)}
+        )
+        return response.content.decode()
+
+    assert "rossi" in row(stream)
+    assert "tablet 3" in row(stream)
+    assert "user 999999 (deleted)" in row(gone)
