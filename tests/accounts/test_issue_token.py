@@ -104,6 +104,20 @@ def test_issue_token_grants_a_role_in_a_tournament() -> None:
     assert selectors.roles_of(user, tournament_id=TOURNAMENT) == {Role.SCORER}
 
 
+def test_issue_token_assigns_a_scorer_to_some_tables_of_a_tournament() -> None:
+    issue_token("scorer1", "--tournament", str(TOURNAMENT), "--role", "scorer", "--tables", "4,3")
+
+    grant = RoleGrant.objects.get(user__username="scorer1")
+    assert (grant.role, grant.tables) == (Role.SCORER, [3, 4])
+
+
+def test_issue_token_refuses_tables_for_a_role_that_is_not_a_scorers() -> None:
+    with pytest.raises(CommandError, match="tables are assigned to a scorer"):
+        issue_token("org", "--tournament", str(TOURNAMENT), "--role", "organizer", "--tables", "3")
+
+    assert not RoleGrant.objects.exists()
+
+
 def test_issue_token_with_a_role_is_idempotent() -> None:
     first = issue_token("scorer1", "--tournament", str(TOURNAMENT), "--role", "scorer")
     second = issue_token("scorer1", "--tournament", str(TOURNAMENT), "--role", "scorer")

@@ -1,4 +1,5 @@
 from argparse import ArgumentTypeError
+from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
@@ -35,6 +36,13 @@ class Command(BaseCommand):
             type=tournament_id,
             help="The tournament (its id) to grant the role in.",
         )
+        parser.add_argument(
+            "--tables",
+            metavar="N,N",
+            type=table_numbers,
+            default=(),
+            help="With --role scorer --tournament: only the matches at these tables.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         user_model = get_user_model()
@@ -50,7 +58,12 @@ class Command(BaseCommand):
         check_role_options(role=role, club_slug=club_slug, tournament=tournament)
         try:
             user, token = self.issue(
-                user_model, username, role=role, club_slug=club_slug, tournament=tournament
+                user_model,
+                username,
+                role=role,
+                club_slug=club_slug,
+                tournament=tournament,
+                tables=options["tables"],
             )
         except services.AccountsError as error:
             raise CommandError(error.detail) from None
@@ -68,6 +81,7 @@ class Command(BaseCommand):
         role: str | None,
         club_slug: str | None,
         tournament: UUID | None,
+        tables: Sequence[int] = (),
     ) -> tuple[User, Token]:
         with transaction.atomic():
             user, _created = user_model.objects.get_or_create(
@@ -78,7 +92,9 @@ class Command(BaseCommand):
             token, _created = Token.objects.get_or_create(user=user)
             if role is not None:
                 club = None if club_slug is None else club_named(club_slug)
-                services.role_grant(user=user, role=role, club=club, tournament_id=tournament)
+                services.role_grant(
+                    user=user, role=role, club=club, tournament_id=tournament, tables=tables
+                )
         return user, token
 
 
@@ -90,6 +106,13 @@ def check_username(user_model: type[AbstractUser], username: str) -> None:
         candidate.clean_fields(exclude=others)
     except ValidationError as error:
         raise CommandError(f"{username!r} is not a valid username: {error.messages[0]}") from None
+
+
+def table_numbers(value: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in value.split(",") if part.strip())
+    except ValueError:
+        raise ArgumentTypeError(f"{value!r} is not a list of table numbers (3,4)") from None
 
 
 def tournament_id(value: str) -> UUID:
