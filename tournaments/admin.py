@@ -54,6 +54,7 @@ from tournaments.forms import (
     EntrantImportForm,
     EntrantRegisterForm,
     PlayerEraseForm,
+    PlayerLinkForm,
     TableAssignForm,
     TournamentCreateForm,
     WithdrawForm,
@@ -699,12 +700,12 @@ class PlayerAdmin(ModelAdmin):
     """Players are created by registering entrants; here they are read, and erased. Erasing
     changes only these ordinary tables: no event is appended or changed."""
 
-    list_display = ("__str__", "erased", "entrants_named")
+    list_display = ("__str__", "user", "erased", "entrants_named")
     list_filter = ("erased",)
-    search_fields = ("name",)
-    readonly_fields = ("__str__", "erased", "entrants_named")
+    search_fields = ("name", "user__username")
+    readonly_fields = ("__str__", "user", "erased", "entrants_named")
     fields = readonly_fields
-    actions = ("erase",)
+    actions = ("link", "erase")
 
     def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
@@ -719,6 +720,25 @@ class PlayerAdmin(ModelAdmin):
     @admin.display(description="entrants")
     def entrants_named(self, player: Player) -> str:
         return ", ".join(f"{entrant} ({entrant.tournament})" for entrant in entrants_of(player))
+
+    @admin.action(description="Link to a user account", permissions=["change"])
+    def link(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
+        players = list(queryset)
+        form = action_form(request, PlayerLinkForm)
+        if len(players) != 1:
+            self.message_user(request, "Link one player at a time.", messages.ERROR)
+            return None
+        if not (form.is_bound and form.is_valid()):
+            return action_form_page(
+                self, request, form=form, objects=players, title="Link to an account", action="link"
+            )
+        try:
+            services.player_link(player=players[0], username=form.cleaned_data["username"])
+        except services.TournamentError as refusal:
+            self.message_user(request, refusal.detail, messages.ERROR)
+            return None
+        self.message_user(request, f"{players[0]} signs in as {players[0].user}.", messages.SUCCESS)
+        return None
 
     @admin.action(description="Erase personal data", permissions=["change"])
     def erase(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:

@@ -130,6 +130,14 @@ class PlayerEraseForm(forms.Form):
     """Nothing to fill in: submitting the page confirms the erasure."""
 
 
+class PlayerLinkForm(forms.Form):
+    username = forms.CharField(
+        max_length=150,
+        help_text="The account the player signs in with: they then read their private "
+        "tournaments, confirm their own results and see their own hand of a dealt round.",
+    )
+
+
 class TableAssignForm(forms.Form):
     table = forms.IntegerField(
         min_value=1,

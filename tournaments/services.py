@@ -741,6 +741,18 @@ def player_erase(*, player: Player, actor: Actor) -> bool:
     return newly
 
 
+def player_link(*, player: Player, username: str) -> Player:
+    """Link the player to the account they sign in with (decision 0016)."""
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise InvalidEntrant(f"there is no user {username!r}")
+    if player.erased:
+        raise InvalidEntrant("this player's personal data was erased")
+    Player.objects.filter(pk=player.pk).update(user=user)
+    player.refresh_from_db(fields=["user"])
+    return player
+
+
 # Scorers' devices.
 
 
