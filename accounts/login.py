@@ -39,10 +39,12 @@ from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model, user_logged_in, user_login_failed
 from django.contrib.auth.decorators import login_not_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from redis.exceptions import RedisError
 
 from accounts.throttling import LoginRateThrottle, client_address
@@ -215,9 +217,10 @@ def forget_failed_sign_ins(sender: Any, user: Any, **kwargs: Any) -> None:
     login_failures_forget(username=user.get_username())
 
 
-class LockoutAdminAuthenticationForm(AdminAuthenticationForm):
-    """The admin's login form, which refuses a locked username or address (or an address over
-    its `login` rate) before checking the password."""
+class LockoutAuthenticationForm(AuthenticationForm):
+    """A login form that refuses a locked username or address (or an address over its `login`
+    rate) before checking the password: the browsable API's sign-in, for anybody with an
+    account."""
 
     refusal: LoginRefusal | None = None
 
@@ -230,13 +233,19 @@ class LockoutAdminAuthenticationForm(AdminAuthenticationForm):
         return super().clean()
 
 
-def with_refusal_status(login_view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+class LockoutAdminAuthenticationForm(LockoutAuthenticationForm, AdminAuthenticationForm):
+    """The admin's login form (staff only), with the same lockout."""
+
+
+def with_refusal_status(
+    login_view: Callable[..., HttpResponseBase],
+) -> Callable[..., HttpResponseBase]:
     """The admin's login view, answering 429 with `Retry-After` when its form refused the attempt
     (the page is the login form, showing why)."""
 
     @wraps(login_view)
     @login_not_required
-    def view(request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+    def view(request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponseBase:
         response = login_view(request, extra_context)
         refusal = refusal_shown_in(response)
         if refusal is not None:
@@ -247,7 +256,7 @@ def with_refusal_status(login_view: Callable[..., HttpResponse]) -> Callable[...
     return view
 
 
-def refusal_shown_in(response: HttpResponse) -> LoginRefusal | None:
+def refusal_shown_in(response: HttpResponseBase) -> LoginRefusal | None:
     context = getattr(response, "context_data", None) or {}
     refusal = getattr(context.get("form"), "refusal", None)
     return refusal if isinstance(refusal, LoginRefusal) else None

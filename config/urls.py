@@ -1,9 +1,14 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from accounts.login import LockoutAdminAuthenticationForm, with_refusal_status
+from accounts.login import (
+    LockoutAdminAuthenticationForm,
+    LockoutAuthenticationForm,
+    with_refusal_status,
+)
 from config.health import healthz
 
 api_v1: list[URLPattern | URLResolver] = [
@@ -11,6 +16,22 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("tournaments.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-v1:schema"), name="docs"),
+]
+
+# The browsable API's sign-in and sign-out (DRF looks them up as `rest_framework:login` and
+# `:logout`), for anybody with an account, with the admin's lockout.
+api_session: list[URLPattern | URLResolver] = [
+    path(
+        "login/",
+        with_refusal_status(
+            auth_views.LoginView.as_view(
+                template_name="rest_framework/login.html",
+                authentication_form=LockoutAuthenticationForm,
+            )
+        ),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]
 
 urlpatterns = [
@@ -21,6 +42,7 @@ urlpatterns = [
     path("admin/login/", with_refusal_status(admin.site.login), name="admin-login"),
     path("admin/", admin.site.urls),
     path("api/v1/", include((api_v1, "api-v1"))),
+    path("api-auth/", include((api_session, "rest_framework"))),
 ]
 
 handler400 = "config.exceptions.bad_request"

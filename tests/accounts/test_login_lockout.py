@@ -211,3 +211,34 @@ def test_without_the_cache_organizers_can_still_sign_in(
     assert failures == [200, 200]
     assert response.status_code == 302
     assert "the cache failed" in caplog.text
+
+
+API_LOGIN = "/api-auth/login/"
+
+
+def test_a_player_signs_in_to_the_browsable_api_with_a_session_and_reads_as_themselves() -> None:
+    make_user("anna", password=PASSWORD)
+    client = Client()
+
+    response = client.post(
+        API_LOGIN, {"username": "anna", "password": PASSWORD, "next": "/api/v1/tournaments/"}
+    )
+
+    assert response.status_code == 302
+    assert response["Location"] == "/api/v1/tournaments/"
+    assert signed_in(client)
+    assert client.get("/api/v1/tournaments/", HTTP_ACCEPT="text/html").status_code == 200
+
+
+@override_settings(LOGIN_FAILURES_PER_USERNAME=2)
+def test_the_browsable_api_sign_in_is_locked_like_the_admins() -> None:
+    make_user("anna", password=PASSWORD)
+    client = Client()
+    for _ in range(2):
+        client.post(API_LOGIN, {"username": "anna", "password": WRONG})
+
+    refused = client.post(API_LOGIN, {"username": "anna", "password": PASSWORD})
+
+    assert refused.status_code == 429
+    assert not signed_in(client)
+    assert "Too many failed sign-ins for this username" in text(refused)
