@@ -11,7 +11,7 @@ docs/decisions/0010-tournament-api.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -173,39 +173,52 @@ def is_api_request(request: HttpRequest) -> bool:
     return request.path_info.startswith(API_PATH_PREFIX)
 
 
-def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+def api_or_page(
+    request: HttpRequest, code: str, detail: str, status_code: int, page: Callable[[], HttpResponse]
+) -> HttpResponse:
+    """Django's own error answers: JSON with a code under /api/, Django's page elsewhere."""
     if is_api_request(request):
-        return JsonResponse(
-            error_body("not_found", f"there is nothing at {request.path}"),
-            status=status.HTTP_404_NOT_FOUND,
-        )
-    return defaults.page_not_found(request, exception)
+        return JsonResponse(error_body(code, detail), status=status_code)
+    return page()
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return api_or_page(
+        request,
+        "not_found",
+        f"there is nothing at {request.path}",
+        status.HTTP_404_NOT_FOUND,
+        lambda: defaults.page_not_found(request, exception),
+    )
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    if is_api_request(request):
-        return JsonResponse(
-            error_body("server_error", "the server failed to answer this request; it is logged"),
-            status=status.HTTP_500_INTERNAL_SERVER_ERROR,
-        )
-    return defaults.server_error(request)
+    return api_or_page(
+        request,
+        "server_error",
+        "the server failed to answer this request; it is logged",
+        status.HTTP_500_INTERNAL_SERVER_ERROR,
+        lambda: defaults.server_error(request),
+    )
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Django's own 400s (a body it could not read, a disallowed host...) before DRF runs."""
-    if is_api_request(request):
-        return JsonResponse(
-            error_body("bad_request", "the request could not be read"),
-            status=status.HTTP_400_BAD_REQUEST,
-        )
-    return defaults.bad_request(request, exception)
+    return api_or_page(
+        request,
+        "bad_request",
+        "the request could not be read",
+        status.HTTP_400_BAD_REQUEST,
+        lambda: defaults.bad_request(request, exception),
+    )
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Django's own 403s (a CSRF failure of a browser session...) before DRF runs."""
-    if is_api_request(request):
-        return JsonResponse(
-            error_body("permission_denied", "this request was refused"),
-            status=status.HTTP_403_FORBIDDEN,
-        )
-    return defaults.permission_denied(request, exception)
+    return api_or_page(
+        request,
+        "permission_denied",
+        "this request was refused",
+        status.HTTP_403_FORBIDDEN,
+        lambda: defaults.permission_denied(request, exception),
+    )

@@ -114,11 +114,9 @@ def action_form_page(
     return TemplateResponse(request, SERVICE_FORM_TEMPLATE, context)
 
 
-class ReadOnlyProjectionAdmin(ModelAdmin):
-    """Rows derived from events: listed and viewed, never added, edited or deleted here.
-
-    Organizers still get the actions (they need the change permission): those call services.
-    """
+class ActionsOnlyAdmin(ModelAdmin):
+    """Rows listed and viewed, never added, edited or deleted here: changes go through the
+    actions, which call services (they need the change permission, so the list has it)."""
 
     def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
@@ -129,6 +127,13 @@ class ReadOnlyProjectionAdmin(ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
+
+
+class ReadOnlyProjectionAdmin(ActionsOnlyAdmin):
+    """Rows derived from events: listed and viewed, never added, edited or deleted here.
+
+    Organizers still get the actions (they need the change permission): those call services.
+    """
 
 
 # Forms of the match actions.

@@ -33,6 +33,7 @@ from django.utils.html import format_html, format_html_join
 
 from config.admin import ServiceAddAdmin
 from games.admin import (
+    ActionsOnlyAdmin,
     ReadOnlyInline,
     ReadOnlyProjectionAdmin,
     action_form,
@@ -696,7 +697,7 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(ModelAdmin):
+class PlayerAdmin(ActionsOnlyAdmin):
     """Players are created by registering entrants; here they are read, and erased. Erasing
     changes only these ordinary tables: no event is appended or changed."""
 
@@ -706,16 +707,6 @@ class PlayerAdmin(ModelAdmin):
     readonly_fields = ("__str__", "user", "erased", "entrants_named")
     fields = readonly_fields
     actions = ("link", "erase")
-
-    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        # The list-level permission enables the action; a player's page stays view-only.
-        return obj is None and super().has_change_permission(request)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
 
     @admin.display(description="entrants")
     def entrants_named(self, player: Player) -> str:
