@@ -154,7 +154,8 @@ class ResultDisputeApi(JsonApi):
         reason = serializers.CharField(
             max_length=REASON_MAX_LENGTH,
             allow_blank=True,  # a blank reason is the rules' to refuse: 422 `reason_required`
-            help_text="What is wrong with the result; not blank.",
+            help_text="What is wrong with the result; not blank. It stays in the event log for "
+            "good: leave out personal details.",
         )
 
         class Meta:
