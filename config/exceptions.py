@@ -39,6 +39,7 @@ CONFLICT_CODES = frozenset(
         "round_voided",
         "match_exists",
         "result_already_confirmed",
+        "result_already_disputed",
         "points_already_entered",
         "tournament_started",
         "tournament_not_started",

@@ -318,6 +318,23 @@ class RoundInline(ReadOnlyInline):
         return format_html('<a href="{}">tricks</a>', url)
 
 
+class DisputedFilter(admin.SimpleListFilter):
+    """Matches whose result a side disputes: the organizer's queue of results to settle."""
+
+    title = "result disputed"
+    parameter_name = "disputed"
+
+    def lookups(self, request: HttpRequest, model_admin: ModelAdmin) -> list[tuple[str, str]]:
+        return [("yes", "Disputed"), ("no", "Not disputed")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() == "yes":
+            return queryset.exclude(disputed_by=[])
+        if self.value() == "no":
+            return queryset.filter(disputed_by=[])
+        return queryset
+
+
 class MatchChangeList(ChangeList):
     """Resolves the side names of a whole page at once, rather than row by row."""
 
@@ -336,9 +353,10 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
         "round_wins",
         "total_points",
         "winner_name",
+        "disputed",
         "updated_at",
     )
-    list_filter = ("status", "table_size", "scoring")
+    list_filter = ("status", DisputedFilter, "table_size", "scoring")
     search_fields = ("id",)
     search_help_text = "Search by a side's name, or by the match id (the full UUID)."
     show_full_result_count = False
@@ -357,6 +375,7 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
         "winner_name",
         "forfeited_by",
         "confirmed_by",
+        "disputed",
         "version",
         "last_position",
         "created_at",
@@ -389,6 +408,14 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
         if match.winner is None:
             return "tie" if match.status == "finished" else "-"
         return selectors.match_side_names(match=match)[match.winner]
+
+    @admin.display(description="disputed by")
+    def disputed(self, match: Match) -> str:
+        """The sides whose dispute is open; their reasons are in the event log."""
+        if not match.disputed_by:
+            return "-"
+        names = selectors.match_side_names(match=match)
+        return ", ".join(names[side] for side in match.disputed_by)
 
     @admin.display(description="event log")
     def events(self, match: Match) -> str:

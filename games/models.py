@@ -49,6 +49,10 @@ class Match(models.Model):
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     forfeited_by = models.PositiveSmallIntegerField(null=True, blank=True)
     confirmed_by = models.JSONField(default=list)
+    disputed_by = models.JSONField(
+        default=list,
+        help_text="The sides whose dispute of the result is open: confirming withdraws one.",
+    )
     version = models.PositiveIntegerField(help_text="The stream version this row reflects.")
     last_position = models.BigIntegerField(help_text="Global position of the last event applied.")
     created_at = models.DateTimeField()

@@ -64,6 +64,7 @@ def match_row(state: MatchAggregate, *, match_id: UUID, position: StreamPosition
         winner=state.winner,
         forfeited_by=state.forfeited_by,
         confirmed_by=sorted(state.confirmed_by),
+        disputed_by=sorted(state.disputed_by),
         version=position.version,
         last_position=position.last_position,
         created_at=position.created_at,

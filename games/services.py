@@ -34,6 +34,7 @@ from games.matches.stream import (
     ConfirmResult,
     CorrectCard,
     CreateMatch,
+    DisputeResult,
     EnterRoundPoints,
     ForfeitMatch,
     MatchAggregate,
@@ -405,6 +406,13 @@ def result_confirm(
     *, match_id: UUID, side: int, actor: Actor, **options: Unpack[WriteOptions]
 ) -> CommandResult:
     return execute(match_id=match_id, command=ConfirmResult(side), actor=actor, **options)
+
+
+def result_dispute(
+    *, match_id: UUID, side: int, reason: str, actor: Actor, **options: Unpack[WriteOptions]
+) -> CommandResult:
+    command = DisputeResult(side, reason)
+    return execute(match_id=match_id, command=command, actor=actor, **options)
 
 
 def match_forfeit(

@@ -1,4 +1,4 @@
-"""Matches: create one, read one, confirm its result, forfeit it."""
+"""Matches: create one, read one, confirm or dispute its result, forfeit it."""
 
 from __future__ import annotations
 
@@ -141,6 +141,49 @@ class ResultConfirmApi(JsonApi):
         check_acting_side(request, data["side"])
         result = services.result_confirm(
             match_id=match_id, side=data["side"], actor=actor_of(request)
+        )
+        return match_response(result, viewer=viewer(request, match_id))
+
+
+class ResultDisputeApi(JsonApi):
+    permission_classes = [MatchAccess]
+    access = {"post": Action.CONFIRM}
+
+    class InputSerializer(Serializer):
+        side = SideField(help_text="The side that disputes, 0 to 2.")
+        reason = serializers.CharField(
+            max_length=REASON_MAX_LENGTH,
+            allow_blank=True,  # a blank reason is the rules' to refuse: 422 `reason_required`
+            help_text="What is wrong with the result; not blank. It stays in the event log for "
+            "good: leave out personal details.",
+        )
+
+        class Meta:
+            ref_name = "ResultDisputeInput"
+
+    @command_schema(
+        operation_id="result_dispute",
+        summary="Dispute the result of a finished match for one side",
+        description="Flags the result for the organizer, who corrects or voids rounds; the "
+        "result does not change. The side withdraws its dispute by confirming.",
+        tag=TAG,
+        request=InputSerializer,
+        response=MatchOutput,
+        errors={
+            **MATCH_NOT_FOUND,
+            409: "`result_already_disputed`, `result_already_confirmed`.",
+            422: "`match_not_finished`, `invalid_side`, `reason_required`.",
+        },
+        idempotent=False,
+    )
+    def post(self, request: Request, match_id: UUID) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        check_acting_side(request, data["side"])
+        result = services.result_dispute(
+            match_id=match_id,
+            side=data["side"],
+            reason=data["reason"],
+            actor=actor_of(request, reason=data["reason"]),
         )
         return match_response(result, viewer=viewer(request, match_id))
 

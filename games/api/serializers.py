@@ -247,6 +247,10 @@ class MatchOutput(Serializer):
     confirmed_by = serializers.SerializerMethodField(
         help_text="The sides that confirmed the result."
     )
+    disputed_by = serializers.SerializerMethodField(
+        help_text="The sides whose dispute of the result is open, for the organizer to settle; "
+        "a side withdraws its dispute by confirming."
+    )
     version = serializers.IntegerField(
         help_text="The match's version: send it as `expected_version` to write safely."
     )
@@ -274,6 +278,9 @@ class MatchOutput(Serializer):
 
     def get_confirmed_by(self, match: Match) -> list[str]:
         return side_names(match.confirmed_by)
+
+    def get_disputed_by(self, match: Match) -> list[str]:
+        return side_names(match.disputed_by)
 
 
 class EventOutput(Serializer):

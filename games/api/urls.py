@@ -3,7 +3,13 @@
 from django.urls import path
 
 from games.api.events import EventListApi, MatchEventListApi
-from games.api.matches import MatchCreateApi, MatchDetailApi, MatchForfeitApi, ResultConfirmApi
+from games.api.matches import (
+    MatchCreateApi,
+    MatchDetailApi,
+    MatchForfeitApi,
+    ResultConfirmApi,
+    ResultDisputeApi,
+)
 from games.api.plays import CardCorrectApi, CardPlayApi
 from games.api.rounds import (
     PlayUndoApi,
@@ -21,6 +27,7 @@ urlpatterns = [
     path("matches/", MatchCreateApi.as_view(), name="match-create"),
     path(MATCH, MatchDetailApi.as_view(), name="match-detail"),
     path(f"{MATCH}confirm/", ResultConfirmApi.as_view(), name="result-confirm"),
+    path(f"{MATCH}dispute/", ResultDisputeApi.as_view(), name="result-dispute"),
     path(f"{MATCH}forfeit/", MatchForfeitApi.as_view(), name="match-forfeit"),
     path(f"{MATCH}events/", MatchEventListApi.as_view(), name="match-events"),
     path(f"{MATCH}rounds/", RoundStartApi.as_view(), name="round-start"),

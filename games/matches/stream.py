@@ -88,6 +88,14 @@ class ResultAlreadyConfirmed(RuleViolation):
     code = "result_already_confirmed"
 
 
+class ResultAlreadyDisputed(RuleViolation):
+    code = "result_already_disputed"
+
+
+class ReasonRequired(RuleViolation):
+    code = "reason_required"
+
+
 class InvalidSide(RuleViolation):
     code = "invalid_side"
 
@@ -109,6 +117,7 @@ CARD_CORRECTED = "CardCorrected"
 ROUND_POINTS_ENTERED = "RoundPointsEntered"
 ROUND_VOIDED = "RoundVoided"
 RESULT_CONFIRMED = "ResultConfirmed"
+RESULT_DISPUTED = "ResultDisputed"
 MATCH_FORFEITED = "MatchForfeited"
 
 SCHEMA_VERSIONS = {MATCH_CREATED: 2}
@@ -151,6 +160,7 @@ MATCH_EVENT_TYPES = (
     ROUND_POINTS_ENTERED,
     ROUND_VOIDED,
     RESULT_CONFIRMED,
+    RESULT_DISPUTED,
     MATCH_FORFEITED,
 )
 
@@ -213,7 +223,18 @@ class VoidRound:
 
 @dataclass(frozen=True, slots=True)
 class ConfirmResult:
+    """Confirming withdraws the side's dispute, if it had one."""
+
     side: int
+
+
+@dataclass(frozen=True, slots=True)
+class DisputeResult:
+    """A side says the recorded result is wrong: a flag for the organizer, who corrects or voids
+    rounds as usual. The result itself does not change."""
+
+    side: int
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +253,7 @@ MatchCommand = (
     | CorrectCard
     | VoidRound
     | ConfirmResult
+    | DisputeResult
     | ForfeitMatch
 )
 
@@ -292,6 +314,8 @@ class MatchAggregate:
     setup: MatchSetup
     rounds: tuple[MatchRound, ...] = ()
     confirmed_by: frozenset[int] = frozenset()
+    disputed_by: frozenset[int] = frozenset()
+    """The sides whose dispute of the result is open (not withdrawn by confirming since)."""
     forfeited_by: int | None = None
     forfeit_reason: str = ""
 
@@ -409,6 +433,8 @@ def decide(state: MatchAggregate | None, command: MatchCommand) -> list[MatchEve
             return decide_void(state, command)
         case ConfirmResult():
             return decide_confirmation(state, command)
+        case DisputeResult():
+            return decide_dispute(state, command)
         case ForfeitMatch():
             return decide_forfeit(state, command)
     raise TypeError(f"not a match command: {command!r}")
@@ -594,6 +620,22 @@ def decide_confirmation(state: MatchAggregate, command: ConfirmResult) -> list[M
     return [MatchEvent(RESULT_CONFIRMED, {"side": command.side})]
 
 
+def decide_dispute(state: MatchAggregate, command: DisputeResult) -> list[MatchEvent]:
+    state.check_side_exists(command.side)
+    reason = command.reason.strip()
+    if not reason:
+        raise ReasonRequired("say why the result is wrong: the organizer reads the reason")
+    if not state.is_finished:
+        raise MatchNotFinished("a result can be disputed once the match is over")
+    if command.side in state.confirmed_by:
+        raise ResultAlreadyConfirmed(
+            f"side {command.side} already confirmed the result: ask the organizer to correct it"
+        )
+    if command.side in state.disputed_by:
+        raise ResultAlreadyDisputed(f"side {command.side} already disputed the result")
+    return [MatchEvent(RESULT_DISPUTED, {"side": command.side, "reason": reason})]
+
+
 def decide_forfeit(state: MatchAggregate, command: ForfeitMatch) -> list[MatchEvent]:
     state.check_side_exists(command.side)
     state.check_match_goes_on()
@@ -627,7 +669,12 @@ def evolve(state: MatchAggregate | None, event: MatchEvent) -> MatchAggregate:
             state, payload["round"], lambda r: replace(r, voided=True, void_reason=reason)
         )
     if event.type == RESULT_CONFIRMED:
-        return replace(state, confirmed_by=state.confirmed_by | {payload["side"]})
+        side = payload["side"]
+        return replace(
+            state, confirmed_by=state.confirmed_by | {side}, disputed_by=state.disputed_by - {side}
+        )
+    if event.type == RESULT_DISPUTED:
+        return replace(state, disputed_by=state.disputed_by | {payload["side"]})
     if event.type == MATCH_FORFEITED:
         return replace(
             state, forfeited_by=payload["side"], forfeit_reason=payload.get("reason", "")

@@ -222,6 +222,11 @@ VALID_COMMANDS = [
         body=lambda w: {"side": 0},
     ),
     ValidCommand(
+        "POST /api/v1/matches/{match_id}/dispute/",
+        path=lambda w: {"match_id": w.finished_match},
+        body=lambda w: {"side": 1, "reason": "we had 62 points"},
+    ),
+    ValidCommand(
         "POST /api/v1/matches/{match_id}/forfeit/",
         path=lambda w: {"match_id": w.live_match},
         body=lambda w: {"side": 1, "reason": "left"},

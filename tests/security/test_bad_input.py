@@ -35,6 +35,7 @@ def write_urls(world: World) -> list[str]:
         round_url(world.live_match, 1, "undo"),
         round_url(world.live_match, 1, "void"),
         match_url(world.finished_match, "confirm"),
+        match_url(world.finished_match, "dispute"),
         match_url(world.live_match, "forfeit"),
         f"{API}/tournaments/",
         tournament_url(world.open_tournament, "entrants"),
@@ -188,6 +189,7 @@ def wrong_types(world: World) -> list[tuple[str, dict[str, Any], list[str]]]:
         (f"{live_round}undo/", {"expected_version": "5"}, ["expected_version"]),
         (f"{live_round}void/", {"reason": 12}, ["reason"]),
         (match_url(world.finished_match, "confirm"), {"side": [0]}, ["side"]),
+        (match_url(world.finished_match, "dispute"), {"side": 0, "reason": ["no"]}, ["reason"]),
         (match_url(world.live_match, "forfeit"), {"side": None, "reason": "x"}, ["side"]),
         (
             f"{API}/tournaments/",
@@ -240,6 +242,7 @@ def test_a_string_no_database_can_store_is_refused_with_invalid_input_and_record
     bodies = [
         (round_url(world.live_match, 1, "void"), {"reason": text}),
         (match_url(world.live_match, "forfeit"), {"side": 0, "reason": text}),
+        (match_url(world.finished_match, "dispute"), {"side": 0, "reason": text}),
         (round_url(world.live_match, 1, "plays"), {"seat": world.next_play.seat, "card": text}),
         (f"{API}/matches/", {"table_size": 2, "sides": [{"name": text}, {"name": "B"}]}),
         (f"{API}/tournaments/", {"name": text, "format": "swiss", "table_size": 2}),
@@ -351,6 +354,7 @@ def unknown_ids(world: World) -> list[tuple[str, str, dict[str, Any] | None]]:
         (round_url(world.live_match, 99, "undo"), "round_not_found", {}),
         (round_url(world.live_match, 99, "void"), "round_not_found", {"reason": "misdeal"}),
         (match_url(UNKNOWN, "confirm"), "match_not_found", {"side": 0}),
+        (match_url(UNKNOWN, "dispute"), "match_not_found", {"side": 0, "reason": "wrong"}),
         (match_url(UNKNOWN, "forfeit"), "match_not_found", {"side": 0, "reason": "x"}),
         (tournament_url(UNKNOWN), "tournament_not_found", None),
         (tournament_url(UNKNOWN, "matches"), "tournament_not_found", None),

@@ -100,6 +100,15 @@ MATRIX: list[Cell] = [
         statuses(401, 201, 403, 403, 403, 201),
     ),
     Cell(
+        "result-dispute",
+        "post",
+        post(
+            lambda w: match_url(w, w.finished_match(), "dispute"),
+            lambda w: {"side": 0, "reason": "we had 62 points"},
+        ),
+        statuses(401, 201, 403, 403, 403, 201),
+    ),
+    Cell(
         "match-forfeit",
         "post",
         post(lambda w: match_url(w, w.match(), "forfeit"), lambda w: {"side": 1, "reason": "late"}),
@@ -284,6 +293,30 @@ def test_every_endpoint_answers_each_requester_with_the_promised_status(
     response = cell.call(world, world.clients[persona])
 
     assert response.status_code == cell.expected[persona], getattr(response, "data", response)
+
+
+@pytest.mark.parametrize(
+    ("command", "body"),
+    [("confirm", {"side": 1}), ("dispute", {"side": 1, "reason": "they had 50, not 40"})],
+)
+def test_a_player_confirms_or_disputes_for_their_own_side_only(
+    command: str, body: dict[str, Any], db: None
+) -> None:
+    world = make_world()
+    match_id = world.finished_match()
+    url = match_url(world, match_id, command)
+    version = world.organizer.get(match_url(world, match_id)).json()["version"]
+
+    refused = world.clients["player"].post(url, body, format="json")
+    by_the_organizer = world.organizer.post(url, body, format="json")
+
+    assert refused.status_code == 403
+    assert refused.json() == {
+        "code": "permission_denied",
+        "detail": "You do not play for side 1 of this match.",
+    }
+    assert by_the_organizer.status_code == 201
+    assert by_the_organizer.json()["version"] == version + 1
 
 
 def api_routes() -> set[tuple[str, str]]:

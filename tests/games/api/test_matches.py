@@ -211,6 +211,65 @@ def test_a_side_that_does_not_exist_cannot_confirm(scorer: APIClient) -> None:
     assert response.json()["code"] == "invalid_side"
 
 
+def test_a_side_disputes_a_finished_result_and_the_result_stands(scorer: APIClient) -> None:
+    match = create_match(scorer, best_of=1)
+    score_round(scorer, match["id"], 70, 50)
+
+    response = post(
+        scorer, match_url(match["id"], "dispute"), {"side": 1, "reason": "we had 62 points"}
+    )
+
+    assert response.status_code == 201
+    disputed = response.json()
+    assert disputed["disputed_by"] == ["side1"]
+    assert disputed["confirmed_by"] == []
+    assert (disputed["status"], disputed["winner"]) == ("finished", "side0")
+    assert scorer.get(match_url(match["id"])).json()["disputed_by"] == ["side1"]
+    event = scorer.get(match_url(match["id"], "events")).json()["events"][-1]
+    assert event["event_type"] == "ResultDisputed"
+    assert event["payload"] == {"side": 1, "reason": "we had 62 points"}
+
+
+def test_a_side_disputes_once_and_withdraws_its_dispute_by_confirming(scorer: APIClient) -> None:
+    match = create_match(scorer, best_of=1)
+    score_round(scorer, match["id"], 70, 50)
+    dispute = match_url(match["id"], "dispute")
+    post(scorer, dispute, {"side": 1, "reason": "we had 62 points"})
+
+    again = post(scorer, dispute, {"side": 1, "reason": "really"})
+    confirmed = post(scorer, match_url(match["id"], "confirm"), {"side": 1})
+    after_confirming = post(scorer, dispute, {"side": 1, "reason": "changed my mind"})
+
+    assert (again.status_code, again.json()["code"]) == (409, "result_already_disputed")
+    assert confirmed.status_code == 201
+    assert (confirmed.json()["confirmed_by"], confirmed.json()["disputed_by"]) == (["side1"], [])
+    assert after_confirming.status_code == 409
+    assert after_confirming.json()["code"] == "result_already_confirmed"
+
+
+@pytest.mark.parametrize(
+    ("finished", "body", "status", "code"),
+    [
+        (False, {"side": 0, "reason": "wrong"}, 422, "match_not_finished"),
+        (True, {"side": 2, "reason": "wrong"}, 422, "invalid_side"),
+        (True, {"side": 0, "reason": "   "}, 422, "reason_required"),
+        (True, {"side": 0}, 400, "invalid_input"),
+    ],
+)
+def test_a_dispute_is_refused_with_its_code_and_records_nothing(
+    scorer: APIClient, finished: bool, body: dict[str, Any], status: int, code: str
+) -> None:
+    match = create_match(scorer, best_of=1)
+    if finished:
+        score_round(scorer, match["id"], 70, 50)
+    version = scorer.get(match_url(match["id"])).json()["version"]
+
+    response = post(scorer, match_url(match["id"], "dispute"), body)
+
+    assert (response.status_code, response.json()["code"]) == (status, code)
+    assert scorer.get(match_url(match["id"])).json()["version"] == version
+
+
 def test_a_forfeit_finishes_the_match_for_the_other_side(scorer: APIClient) -> None:
     match = create_match(scorer)
     start_round(scorer, match["id"])

@@ -151,6 +151,29 @@ def test_a_void_records_its_reason_and_the_round_is_dealt_again_by_the_same_seat
     assert read_stream(stream_id=match_id)[2].payload["reason"] == "misdeal"
 
 
+def test_a_dispute_records_its_reason_and_projects_the_disputing_side() -> None:
+    match_id = new_match(best_of=1)
+    services.round_start(match_id=match_id, briscola=None, actor=SCORER)
+    services.round_points_enter(match_id=match_id, round_number=1, points=[70, 50], actor=SCORER)
+    player = Actor(user_id=None, device="phone", reason="we had 62")
+
+    services.result_dispute(match_id=match_id, side=1, reason="we had 62", actor=player)
+
+    match = Match.objects.get(id=match_id)
+    assert (match.disputed_by, match.confirmed_by, match.winner) == ([1], [], 0)
+    disputed = read_stream(stream_id=match_id)[-1]
+    assert (disputed.event_type, disputed.payload) == (
+        "ResultDisputed",
+        {"side": 1, "reason": "we had 62"},
+    )
+    assert disputed.metadata.reason == "we had 62"
+
+    services.result_confirm(match_id=match_id, side=1, actor=SCORER)
+
+    match.refresh_from_db()
+    assert (match.disputed_by, match.confirmed_by) == ([], [1])
+
+
 def test_creating_a_match_with_an_id_in_use_is_refused_as_existing() -> None:
     match_id = new_match()
 

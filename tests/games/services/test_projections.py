@@ -45,7 +45,13 @@ def random_command(rng: random.Random, match_id: uuid.UUID, table_size: int) -> 
     current = state.round_in_progress
     deck = Table(table_size).deck
     roll = rng.random()
-    if current is None or roll < 0.03:
+    if state.is_finished and roll < 0.5:
+        side = rng.randrange(state.table.side_count)
+        if rng.random() < 0.5:
+            services.result_dispute(match_id=match_id, side=side, reason="wrong", actor=SCORER)
+        else:
+            services.result_confirm(match_id=match_id, side=side, actor=SCORER)
+    elif current is None or roll < 0.03:
         briscola = None if rng.random() < 0.2 else rng.choice(deck).code
         services.round_start(match_id=match_id, briscola=briscola, actor=SCORER)
     elif current.cards is None or roll < 0.06:
@@ -122,6 +128,28 @@ def test_verify_command_exits_with_an_error_on_a_difference() -> None:
 
     with pytest.raises(CommandError, match="1 differences"):
         call_command("verify_projections", "--quiet")
+
+
+def test_rebuild_restores_open_disputes_and_verify_notices_a_lost_one() -> None:
+    match_id = services.match_create(
+        table_size=3, sides=["A", "B", "C"], best_of=1, actor=SCORER
+    ).match_id
+    services.round_start(match_id=match_id, briscola=None, actor=SCORER)
+    services.round_points_enter(
+        match_id=match_id, round_number=1, points=[70, 30, 20], actor=SCORER
+    )
+    for side in (1, 2):
+        services.result_dispute(match_id=match_id, side=side, reason="wrong", actor=SCORER)
+    services.result_confirm(match_id=match_id, side=1, actor=SCORER)
+    inline = snapshot()
+    Match.objects.filter(id=match_id).update(disputed_by=[])
+
+    assert projections.verify() == [
+        f"match {match_id}: disputed_by is [], the log says [2]",
+    ]
+    projections.rebuild()
+    assert snapshot() == inline
+    assert Match.objects.get(id=match_id).disputed_by == [2]
 
 
 def test_rebuild_command_restores_deleted_projections() -> None:
