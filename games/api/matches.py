@@ -26,6 +26,9 @@ from games.api.serializers import (
 )
 
 MAX_PLANNED_ROUNDS = 100
+RANDOM_UUID_VERSION = 4
+"""A client's match id must be random: tournaments derive their matches' ids (version 5) from
+the tournament's id and the fixture, and a client that could pick one would take it first."""
 
 TAG = "matches"
 MATCH_NOT_FOUND = {404: "`match_not_found`."}
@@ -44,8 +47,17 @@ class MatchCreateApi(JsonApi):
         id = serializers.UUIDField(
             required=False,
             help_text="Optional, chosen by the client so that a retried creation cannot make a "
-            "second match: the retry is refused with 409.",
+            "second match: the retry is refused with 409. A random (version 4) UUID: the ids "
+            "of tournaments' matches are derived (version 5) and cannot be taken.",
         )
+
+        def validate_id(self, value: UUID) -> UUID:
+            if value.version != RANDOM_UUID_VERSION:
+                raise serializers.ValidationError(
+                    "must be a random (version 4) UUID, as uuid4() makes"
+                )
+            return value
+
         table_size = TableSizeField(help_text="2, 3, 4 or 6 seats.")
         best_of = serializers.IntegerField(
             default=3, help_text="1, 3 or 5 (scoring by rounds); tied rounds are replayed."

@@ -1,5 +1,5 @@
 from typing import Any
-from uuid import UUID
+from uuid import NAMESPACE_URL, UUID, uuid5
 
 import pytest
 from rest_framework.test import APIClient
@@ -47,6 +47,23 @@ def test_a_match_may_be_created_with_an_id_chosen_by_the_client(scorer: APIClien
     assert retry.status_code == 409
     assert retry.json()["code"] == "match_exists"
     assert scorer.get(match_url(match_id)).json()["version"] == 1
+
+
+@pytest.mark.parametrize(
+    "match_id",
+    [
+        "3b1f0d6e-5c2a-1e8b-9f47-2d9c8a1e6b30",  # version 1
+        str(uuid5(NAMESPACE_URL, "W1-1#0")),  # version 5, as a tournament's match ids are
+    ],
+)
+def test_a_client_chosen_id_that_is_not_random_is_refused_and_nothing_is_created(
+    scorer: APIClient, match_id: str
+) -> None:
+    response = post(scorer, MATCHES, {"id": match_id, "table_size": 2, "sides": TWO_SIDES})
+
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_input")
+    assert "version 4" in response.json()["fields"]["id"][0]
+    assert scorer.get(match_url(match_id)).status_code == 404
 
 
 def test_a_three_player_match_names_three_sides(scorer: APIClient) -> None:
