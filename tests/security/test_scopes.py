@@ -14,12 +14,21 @@ from rest_framework.test import APIClient
 from accounts import services as accounts
 from accounts.models import Role
 from games.eventstore.api import last_position
+from games.rules import parse_card
+from games.rules.replay import play_card
 from games.services import Actor
-from tests.games.api.builders import API
+from tests.games.api.builders import API, created, dealt_state, legal_plays, play_body, post
 from tests.security.roles import World, make_world
-from tests.tournaments.api.builders import matches, started_tournament, tournament_url
+from tests.tournaments.api.builders import (
+    create_tournament,
+    matches,
+    register,
+    started_tournament,
+    tournament_url,
+)
 from tournaments import projections
 from tournaments import services as tournament_services
+from tournaments.models import Player
 
 
 @pytest.fixture
@@ -211,3 +220,36 @@ def test_a_private_tournament_is_listed_only_for_its_people(world: World) -> Non
         "organizer_other_club": False,
         "organizer": True,
     }
+
+
+def test_in_a_dealt_round_of_pairs_a_player_sees_their_partners_hand_once_the_stock_is_empty(
+    world: World,
+) -> None:
+    organizer = world.organizer
+    tournament_id = create_tournament(organizer, table_size=4)["id"]
+    for n in (1, 2):
+        register(organizer, tournament_id, f"Pair {n}", players=[f"P{n}a", f"P{n}b"], seed=n)
+    created(post(organizer, tournament_url(tournament_id, "start")))
+    projections.consume()
+    [match] = matches(organizer, tournament_id)
+    Player.objects.filter(entries__id=match["entrants"][0], entrantplayer__position=0).update(
+        user=world.users["player"]
+    )
+    start_round(organizer, match["id"], briscola=None, deal="server")
+    events = organizer.get(f"{API}/matches/{match['id']}/events/").json()["events"]
+    deck = tuple(parse_card(code) for code in events[-1]["payload"]["deck"])
+    state = dealt_state(deck, table_size=4)
+    url = f"{API}/matches/{match['id']}/rounds/1/"
+    player = world.clients["player"]
+    before = player.get(url).json()["hands"]
+
+    for play in legal_plays(state, count=28):  # seven tricks: the stock is empty
+        created(post(organizer, url + "plays/", play_body(play)))
+        state = play_card(state, play)
+    after = player.get(url).json()["hands"]
+
+    assert state.stock_is_empty
+    assert list(before) == ["0"]
+    assert sorted(after) == ["0", "2"]
+    assert state.hands is not None
+    assert after["2"] == [card.code for card in state.hands[2]]

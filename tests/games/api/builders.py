@@ -1,11 +1,14 @@
 """Builders for API tests: matches and rounds made through the API itself, in readable steps."""
 
+import random
 from typing import Any
 from uuid import UUID
 
 from rest_framework.test import APIClient
 
-from games.rules import Play
+from games import rules
+from games.rules import Card, Play, RoundState, StartRound, legal_cards
+from games.rules.replay import play_card
 from tests.games.matches.builders import random_plays
 
 API = "/api/v1"
@@ -68,3 +71,18 @@ def play_cards(client: APIClient, match_id: str, number: int, plays: list[Play])
 
 def event_count(client: APIClient, match_id: str) -> int:
     return len(client.get(match_url(match_id, "events")).json()["events"])
+
+
+def dealt_state(deck: tuple[Card, ...], *, table_size: int = 2, dealer: int = 0) -> RoundState:
+    return rules.start_round(StartRound(table_size, dealer, deck=deck))
+
+
+def legal_plays(state: RoundState, count: int | None = None, seed: int = 1) -> list[Play]:
+    """Legal plays from the hands, from `state` on (all to the end, or `count`)."""
+    rng = random.Random(seed)
+    plays: list[Play] = []
+    while state.seat_on_turn is not None and (count is None or len(plays) < count):
+        play = Play(state.seat_on_turn, rng.choice(legal_cards(state)))
+        plays.append(play)
+        state = play_card(state, play)
+    return plays

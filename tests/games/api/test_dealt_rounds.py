@@ -1,7 +1,6 @@
 """Rounds dealt by the server through the API: starting one, playing from the hands, and what each
 requester is shown of the hands while the round is played and once it is over."""
 
-import random
 from typing import Any
 
 import pytest
@@ -10,14 +9,16 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import projections
-from games.rules import Card, Play, RoundState, StartRound, legal_cards, parse_card, start_round
+from games.rules import Card, Play, RoundState, parse_card
 from games.rules.replay import play_card
 from games.visibility import PUBLIC, Viewer
 from tests.games.api.builders import (
     API,
     create_match,
     created,
+    dealt_state,
     event_count,
+    legal_plays,
     match_url,
     play_body,
     play_cards,
@@ -51,21 +52,6 @@ def recorded_deck(organizer: APIClient, match_id: str, number: int = 1) -> tuple
         if event["event_type"] == "RoundStarted" and event["payload"]["round"] == number
     ]
     return tuple(map(parse_card, started["deck"]))
-
-
-def dealt_state(deck: tuple[Card, ...], *, table_size: int = 2, dealer: int = 0) -> RoundState:
-    return start_round(StartRound(table_size, dealer, deck=deck))
-
-
-def legal_plays(state: RoundState, count: int | None = None, seed: int = 1) -> list[Play]:
-    """Legal plays from the hands, from `state` on (all to the end, or `count`)."""
-    rng = random.Random(seed)
-    plays: list[Play] = []
-    while state.seat_on_turn is not None and (count is None or len(plays) < count):
-        play = Play(state.seat_on_turn, rng.choice(legal_cards(state)))
-        plays.append(play)
-        state = play_card(state, play)
-    return plays
 
 
 def state_after(deck: tuple[Card, ...], plays: list[Play]) -> RoundState:
