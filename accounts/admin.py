@@ -102,6 +102,12 @@ class RoleGrantForm(forms.Form):
     tournament_id = forms.UUIDField(
         required=False, label="Tournament id", help_text="A tournament's id, or else a club."
     )
+    tables = SimpleArrayField(
+        forms.IntegerField(min_value=1),
+        required=False,
+        help_text="A scorer in a tournament: only the matches at these tables, comma-separated; "
+        "empty for every table.",
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -115,11 +121,11 @@ class RoleGrantForm(forms.Form):
 @admin.register(RoleGrant)
 class RoleGrantAdmin(AccountsAddAdmin):
     add_form_class = RoleGrantForm
-    list_display = ("user", "role", "club", "tournament_id", "granted_by", "granted_at")
+    list_display = ("user", "role", "club", "tournament_id", "tables", "granted_by", "granted_at")
     list_filter = ("role", "club")
     list_select_related = ("user", "club", "granted_by")
     search_fields = ("user__username", "club__name", "club__slug")
-    fields = ("user", "role", "club", "tournament_id", "granted_by", "granted_at")
+    fields = ("user", "role", "club", "tournament_id", "tables", "granted_by", "granted_at")
     readonly_fields = fields
     actions = ("revoke_roles",)
 
@@ -131,6 +137,7 @@ class RoleGrantAdmin(AccountsAddAdmin):
             club=data["club"],
             tournament_id=data["tournament_id"],
             granted_by=organizer_of(request),
+            tables=data["tables"] or (),
         )
         self.message_user(request, f"Granted: {grant}.", messages.SUCCESS)
         return grant

@@ -86,6 +86,31 @@ def test_the_role_add_form_grants_through_the_service(
     assert messages_of(response) == [f"Granted: scorer is scorer in tournament {TOURNAMENT}."]
 
 
+def test_the_role_add_form_assigns_a_scorer_to_tables(admin_client: Client) -> None:
+    scorer = make_user("scorer")
+    form = {"user": scorer.pk, "role": "scorer", "club": "", "tournament_id": str(TOURNAMENT)}
+
+    admin_client.post(reverse("admin:accounts_rolegrant_add"), {**form, "tables": "4,3"})
+
+    assert RoleGrant.objects.get().tables == [3, 4]
+
+
+def test_the_role_add_form_refuses_tables_for_an_organizer(admin_client: Client) -> None:
+    form = {
+        "user": make_user("boss").pk,
+        "role": "organizer",
+        "club": "",
+        "tournament_id": str(TOURNAMENT),
+        "tables": "3",
+    }
+
+    response = admin_client.post(reverse("admin:accounts_rolegrant_add"), form)
+
+    assert response.status_code == 200
+    assert "tables are assigned to a scorer in one tournament" in response.content.decode()
+    assert not RoleGrant.objects.exists()
+
+
 @pytest.mark.parametrize("scopes", ["neither", "both"])
 def test_the_role_add_form_needs_exactly_one_place(admin_client: Client, scopes: str) -> None:
     club = make_club()
