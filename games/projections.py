@@ -222,24 +222,55 @@ def comparable(row: Match | Round) -> dict[str, Any]:
     }
 
 
+VERIFY_BATCH = 500
+"""Matches compared per pair of queries (their live rows and their rounds)."""
+
+
 def verify(*, on_event: Callable[[], None] | None = None) -> list[str]:
     """Compare the live projections with a fold of the log; returns the differences found."""
     differences: list[str] = []
     expected_ids: set[UUID] = set()
+    batch: list[tuple[Match, list[Round]]] = []
     for match, match_rounds in expected_rows(on_event):
         expected_ids.add(match.id)
-        differences.extend(compare_match(match, match_rounds))
+        batch.append((match, match_rounds))
+        if len(batch) == VERIFY_BATCH:
+            differences.extend(compare_batch(batch))
+            batch = []
+    differences.extend(compare_batch(batch))
     extra = Match.objects.exclude(id__in=expected_ids).values_list("id", flat=True)
     differences.extend(f"match {match_id}: in the table but not in the log" for match_id in extra)
     return differences
 
 
-def compare_match(expected: Match, expected_rounds: list[Round]) -> list[str]:
-    live = Match.objects.filter(id=expected.id).first()
+def compare_batch(batch: list[tuple[Match, list[Round]]]) -> list[str]:
+    """The differences of a batch of matches, read from the tables in two queries."""
+    if not batch:
+        return []
+    ids = [match.id for match, _rounds in batch]
+    live = Match.objects.in_bulk(ids)
+    live_rounds: dict[UUID, dict[int, Round]] = {match_id: {} for match_id in ids}
+    for live_round in Round.objects.filter(match_id__in=ids):
+        live_rounds[live_round.match_id][live_round.number] = live_round
+    differences: list[str] = []
+    for expected, expected_rounds in batch:
+        differences.extend(
+            compare_match(
+                expected, expected_rounds, live.get(expected.id), live_rounds[expected.id]
+            )
+        )
+    return differences
+
+
+def compare_match(
+    expected: Match,
+    expected_rounds: list[Round],
+    live: Match | None,
+    live_rounds: dict[int, Round],
+) -> list[str]:
     if live is None:
         return [f"match {expected.id}: missing from the table"]
     differences = describe_differences(f"match {expected.id}", comparable(expected), live)
-    live_rounds = {r.number: r for r in Round.objects.filter(match_id=expected.id)}
     for expected_round in expected_rounds:
         label = f"match {expected.id} round {expected_round.number}"
         live_round = live_rounds.pop(expected_round.number, None)

@@ -121,6 +121,31 @@ def test_verify_reports_a_projection_that_drifted_from_the_log() -> None:
     ]
 
 
+def test_verify_reports_every_kind_of_difference_across_batches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(projections, "VERIFY_BATCH", 2)
+    ids = []
+    for _ in range(5):
+        match_id = services.match_create(table_size=2, sides=["A", "B"], actor=SCORER).match_id
+        services.round_start(match_id=match_id, briscola="7D", actor=SCORER)
+        ids.append(match_id)
+    Round.objects.filter(match_id=ids[0]).delete()
+    Round.objects.filter(match_id=ids[2]).update(dealer_seat=1)
+    extra_round = Round.objects.get(match_id=ids[3])
+    extra_round.pk, extra_round.number = None, 2
+    extra_round.save()
+    Match.objects.filter(id=ids[4]).delete()
+
+    differences = projections.verify()
+
+    assert f"match {ids[0]} round 1: missing from the table" in differences
+    assert any(d.startswith(f"match {ids[2]} round 1: dealer_seat") for d in differences)
+    assert f"match {ids[3]} round 2: in the table but not in the log" in differences
+    assert f"match {ids[4]}: missing from the table" in differences
+    assert not any(str(ids[1]) in d for d in differences)
+
+
 def test_verify_command_exits_with_an_error_on_a_difference() -> None:
     match_id = services.match_create(table_size=2, sides=["A", "B"], actor=SCORER).match_id
     services.round_start(match_id=match_id, briscola="7D", actor=SCORER)
