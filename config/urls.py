@@ -1,7 +1,6 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path
-from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.login import (
@@ -10,6 +9,7 @@ from accounts.login import (
     with_refusal_status,
 )
 from config.health import healthz
+from tournaments.views import home
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("games.api.urls")),
@@ -35,7 +35,7 @@ api_session: list[URLPattern | URLResolver] = [
 ]
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", home, name="home"),
     path("healthz", healthz, name="healthz"),
     # Before the admin's own login route: the same view, answering 429 when sign-in is locked
     # or throttled (accounts/login.py).

@@ -1,6 +1,9 @@
 import pytest
 from django.test import Client, override_settings
 
+from games.services import Actor
+from tournaments.services import tournament_create
+
 pytestmark = pytest.mark.django_db
 
 
@@ -28,6 +31,22 @@ def test_home_page_links_the_admin_and_the_api_docs(client: Client) -> None:
     assert response.status_code == 200
     assert b'href="/admin/"' in response.content
     assert b'href="/api/v1/docs/"' in response.content
+
+
+def test_home_page_lists_the_tournaments_its_visitor_may_read(
+    client: Client, admin_client: Client
+) -> None:
+    tournament_create(name="Coppa Aperta", format="swiss", table_size=2, actor=Actor())
+    tournament_create(
+        name="Coppa Riservata", format="swiss", table_size=2, public=False, actor=Actor()
+    )
+
+    anybody = client.get("/").content.decode()
+    superuser = admin_client.get("/").content.decode()
+
+    assert "Coppa Aperta" in anybody
+    assert "Coppa Riservata" not in anybody
+    assert "Coppa Riservata" in superuser
 
 
 def test_api_docs_are_served_without_the_internet(client: Client) -> None:
