@@ -91,6 +91,8 @@ class Actor:
     device: str | None = None
     reason: str | None = None
     correlation_id: str | None = None
+    causation_id: str | None = None
+    """The command the events come from, when one command appends several times."""
 
     def metadata(self) -> EventMetadata:
         return EventMetadata(
@@ -98,6 +100,7 @@ class Actor:
             device=self.device,
             reason=self.reason or None,
             correlation_id=self.correlation_id,
+            causation_id=self.causation_id,
         )
 
 

@@ -420,10 +420,10 @@ class TournamentAdmin(TournamentsAddAdmin):
 
 
 def seed_given(request: HttpRequest, tournament: Tournament) -> str:
-    order = services.tournament_seed(
+    seeded = services.tournament_seed(
         tournament_id=tournament.id, method="given", actor=actor_of(request)
     )
-    return f"seeded by the given seeds ({len(order)} entrants)."
+    return f"seeded by the given seeds ({len(seeded.state.seeding or ())} entrants)."
 
 
 def seed_random(request: HttpRequest, tournament: Tournament) -> str:
@@ -432,7 +432,7 @@ def seed_random(request: HttpRequest, tournament: Tournament) -> str:
     if given and not given.isdigit():
         raise services.InvalidTournament(f"a random seed is a whole number, not {given!r}")
     random_seed = int(given) if given else secrets.randbelow(RANDOM_SEED_LIMIT) + 1
-    order = services.tournament_seed(
+    seeded = services.tournament_seed(
         tournament_id=tournament.id,
         method="random",
         random_seed=random_seed,
@@ -440,17 +440,17 @@ def seed_random(request: HttpRequest, tournament: Tournament) -> str:
     )
     return (
         f"seeded at random with the random seed {random_seed}, recorded with the seeding "
-        f"({len(order)} entrants)."
+        f"({len(seeded.state.seeding or ())} entrants)."
     )
 
 
 def start(request: HttpRequest, tournament: Tournament) -> str:
-    state = services.tournament_start(tournament_id=tournament.id, actor=actor_of(request))
+    state = services.tournament_start(tournament_id=tournament.id, actor=actor_of(request)).state
     return f"started: {len(state.fixtures)} matches created."
 
 
 def publish_swiss_round(request: HttpRequest, tournament: Tournament) -> str:
-    state = services.swiss_round_publish(tournament_id=tournament.id, actor=actor_of(request))
+    state = services.swiss_round_publish(tournament_id=tournament.id, actor=actor_of(request)).state
     return f"Swiss round {len(state.swiss_rounds)} published."
 
 
@@ -513,15 +513,15 @@ class EntrantAdmin(TournamentsAddAdmin):
 
     def create(self, request: HttpRequest, form: EntrantRegisterForm) -> Entrant:
         data = form.cleaned_data
-        entrant = services.entrant_register(
+        registered = services.entrant_register(
             tournament_id=data["tournament"].id,
             name=data["name"],
             players=data["players"],
             seed=data["seed"],
             actor=actor_of(request),
         )
-        refresh_view(entrant.tournament_id)
-        return entrant
+        refresh_view(registered.tournament_id)
+        return Entrant.objects.get(id=services.registered_entrant_id(registered))
 
     @admin.action(description="Check in", permissions=["change"])
     def check_in(self, request: HttpRequest, queryset: QuerySet[Entrant]) -> None:

@@ -10,6 +10,7 @@ behind the writes until it has run.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -17,6 +18,7 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from accounts.models import RoleGrant
 from accounts.permissions import is_signed_in, is_superuser
+from games.eventstore.api import read_stream
 from games.side_names import SideRefs
 from tournaments.models import (
     Entrant,
@@ -27,7 +29,8 @@ from tournaments.models import (
     Tournament,
     TournamentView,
 )
-from tournaments.services import EntrantNotFound, TournamentNotFound
+from tournaments.services import EntrantNotFound, TournamentCommandResult, TournamentNotFound
+from tournaments.stream import TournamentState
 
 LEAGUE_FORMATS = (Format.ROUND_ROBIN, Format.SWISS)
 """Formats without a bracket: the standings decide the champion."""
@@ -71,6 +74,80 @@ def entrant_get(*, tournament_id: UUID, entrant_id: int) -> Entrant:
         check_tournament_exists(tournament_id)
         raise EntrantNotFound(f"entrant {entrant_id} is not registered in this tournament")
     return entrant
+
+
+# What a command left: the answer to a tournament write, the same when its idempotency key is
+# repeated later (decision record 0020). The facts come from the tournament state as the command
+# left it; names come from the rows (an erased name stays erased).
+
+
+def entrant_as_left(*, result: TournamentCommandResult, entrant_id: int) -> Entrant:
+    """The entrant as the command left it (not saved)."""
+    entrant = entrant_get(tournament_id=result.tournament_id, entrant_id=entrant_id)
+    return entrant_in_state(entrant, result.state)
+
+
+def entrant_in_state(entrant: Entrant, state: TournamentState) -> Entrant:
+    """The row with its seed, check-in and withdrawal as `state` has them: the seeding's
+    position once seeded, else the seed given at registration (as the services write them)."""
+    record = state.entrants[entrant.id]
+    seeding = state.seeding or ()
+    entrant.seed = seeding.index(entrant.id) + 1 if entrant.id in seeding else record.seed
+    entrant.checked_in, entrant.withdrawn = record.checked_in, record.withdrawn
+    return entrant
+
+
+def tournament_as_left(*, result: TournamentCommandResult) -> dict[str, Any]:
+    """The tournament as the command left it, in the shape TournamentOutput reads."""
+    tournament = tournament_get(tournament_id=result.tournament_id)
+    (last,) = read_stream(
+        stream_id=result.tournament_id, from_version=result.version, to_version=result.version
+    )
+    entrants = [
+        entrant_in_state(entrant, result.state)
+        for entrant in tournament.entrants.all()
+        if entrant.id in result.state.entrants
+    ]
+    entrants.sort(key=lambda e: (e.seed is None, e.seed or 0, e.id))
+    return {
+        **{f.attname: getattr(tournament, f.attname) for f in Tournament._meta.concrete_fields},
+        "status": result.state.status,
+        "version": result.version,
+        "updated_at": last.recorded_at,
+        "entrants": entrants,
+    }
+
+
+def swiss_round_as_left(*, result: TournamentCommandResult) -> dict[str, Any]:
+    """The last Swiss round paired as the command left it: its number, bye and matches (just
+    created: ready, or finished by a withdrawn entrant's forfeit once the consumer sees it)."""
+    state = result.state
+    paired = state.swiss_rounds[-1]
+    keys = {pairing[0] for pairing in paired.pairings}
+    match_ids = {state.fixtures[key].match_id for key in keys if key in state.fixtures}
+    fixtures = Fixture.objects.filter(
+        tournament_id=result.tournament_id, match_id__in=match_ids
+    ).order_by("id")
+    return {
+        "round": paired.number,
+        "bye": paired.bye,
+        "matches": [fixture_in_state(fixture, state) for fixture in fixtures],
+    }
+
+
+def fixture_in_state(fixture: Fixture, state: TournamentState) -> Fixture:
+    recorded = state.fixtures[fixture.key]
+    result = state.results.get(fixture.key)
+    fixture.status = FixtureStatus.READY if result is None else FixtureStatus.FINISHED
+    fixture.winner_id = None if result is None else result.winner
+    fixture.table = recorded.table
+    fixture.scheduled_at = parse_datetime_or_none(recorded.scheduled_at)
+    fixture.deadline = parse_datetime_or_none(recorded.deadline)
+    return fixture
+
+
+def parse_datetime_or_none(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
 
 
 def tournament_fixtures(

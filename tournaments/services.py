@@ -7,10 +7,13 @@ Plain functions with keyword-only arguments, named `<entity>_<action>`. They rai
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import random
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -28,7 +31,14 @@ from accounts.services import (
     device_token_revoke,
 )
 from games import services as match_services
-from games.eventstore.api import NewEvent, append_to_stream, read_stream
+from games.eventstore.api import (
+    AppendResult,
+    NewEvent,
+    RecordedEvent,
+    append_to_stream,
+    find_append_by_idempotency_key,
+    read_stream,
+)
 from games.models import Match
 from games.rules import RuleViolation, Table, Variant
 from games.services import Actor
@@ -123,18 +133,30 @@ def append(
     version: int,
     events: Sequence[TournamentEvent],
     actor: Actor,
+    command: TournamentCommand | None = None,
 ) -> tuple[TournamentState, int]:
-    """Append the events after `version` and fold them; the inline rows follow the state."""
+    """Append the events after `version` and fold them; the inline rows follow the state.
+
+    The first append of a `command` carries its idempotency key: when a racing retry of the
+    same command recorded it first, CommandAlreadyRecorded rolls this one back."""
     if not events:
         assert state is not None
         return state, version
+    first = command if command is not None and command.first_append is None else None
+    key = None if first is None else first.idempotency_key
     appended = append_to_stream(
         stream_id=tournament_id,
         stream_type=TOURNAMENT_STREAM,
         events=[NewEvent(event.type, event.payload) for event in events],
         expected_version=version,
         metadata=actor.metadata(),
+        idempotency_key=key,
+        command_fingerprint=None if first is None or key is None else first.fingerprint,
     )
+    if first is not None:
+        if appended.duplicate:
+            raise CommandAlreadyRecorded(appended)
+        first.first_append = appended
     new_state = fold(events, state)
     last = appended.events[-1]
     Tournament.objects.filter(id=tournament_id).update(
@@ -148,6 +170,120 @@ def append(
 
 def event(event_type: str, **payload: Any) -> TournamentEvent:
     return TournamentEvent(event_type, payload)
+
+
+# Idempotency keys (decision record 0020): a command sent again with the key it was first sent
+# with records nothing and is answered from what the first one left.
+
+
+@dataclass(kw_only=True)
+class TournamentCommand:
+    """One write to a tournament stream: its idempotency key (None: the client sent none), what
+    makes it the same command as another, and the events its first append recorded."""
+
+    tournament_id: UUID
+    idempotency_key: str | None
+    fingerprint: str
+    causation_id: str = field(default_factory=lambda: f"command:{uuid.uuid4()}")
+    first_append: AppendResult | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TournamentCommandResult:
+    """What a tournament write left: the state and version after its last event, the events of
+    its first append (none when there was nothing to record), and whether it was a repeated
+    idempotency key, answered from the first command without recording anything."""
+
+    tournament_id: UUID
+    state: TournamentState
+    version: int
+    events: tuple[RecordedEvent, ...] = ()
+    duplicate: bool = False
+
+    @property
+    def recorded(self) -> bool:
+        return bool(self.events) and not self.duplicate
+
+
+class CommandAlreadyRecorded(Exception):
+    """A racing retry recorded the command first: raised inside the command's transaction, so
+    that the rows this attempt wrote are rolled back, and answered from the first append."""
+
+    def __init__(self, first: AppendResult) -> None:
+        super().__init__("the command was recorded by an earlier request with the same key")
+        self.first = first
+
+
+def command_fingerprint(tournament_id: UUID, command: str, arguments: dict[str, Any]) -> str:
+    """What makes two tournament commands the same: the tournament, the command and its
+    arguments (not who sends it, nor from which device)."""
+    document = json.dumps(
+        [str(tournament_id), command, arguments], sort_keys=True, separators=(",", ":"), default=str
+    )
+    return hashlib.sha256(document.encode()).hexdigest()
+
+
+def run_once(
+    *,
+    tournament_id: UUID,
+    idempotency_key: str | None,
+    name: str,
+    arguments: dict[str, Any],
+    actor: Actor,
+    carry_out: Callable[[TournamentCommand, Actor], tuple[TournamentState, int]],
+) -> TournamentCommandResult:
+    """Carry out a tournament command in one transaction, at most once per idempotency key.
+
+    The key is looked up before deciding (a command that succeeded is usually no longer legal:
+    a second start would be refused), and the first append of `carry_out` records it with the
+    fingerprint, so that of two racing retries only one appends. A repeated key with the same
+    command is answered from the first command's events; with another command it raises
+    IdempotencyKeyReused. Every event of a keyed command carries its causation id, so that a
+    replay knows where the first command's events ended."""
+    command = TournamentCommand(
+        tournament_id=tournament_id,
+        idempotency_key=idempotency_key,
+        fingerprint=command_fingerprint(tournament_id, name, arguments),
+    )
+    if idempotency_key is not None:
+        actor = replace(actor, causation_id=command.causation_id)
+    try:
+        with transaction.atomic():
+            if idempotency_key is not None:
+                first = find_append_by_idempotency_key(
+                    stream_id=tournament_id,
+                    idempotency_key=idempotency_key,
+                    command_fingerprint=command.fingerprint,
+                )
+                if first is not None:
+                    return replayed_result(tournament_id, first)
+            state, version = carry_out(command, actor)
+    except CommandAlreadyRecorded as already:
+        return replayed_result(tournament_id, already.first)
+    first_events = () if command.first_append is None else command.first_append.events
+    return TournamentCommandResult(
+        tournament_id=tournament_id, state=state, version=version, events=first_events
+    )
+
+
+def replayed_result(tournament_id: UUID, first: AppendResult) -> TournamentCommandResult:
+    """The result the first command with this key left: the tournament folded up to that
+    command's last event (its later appends carry the same causation id)."""
+    causation_id = first.events[0].metadata.causation_id
+    last_version = first.last_version
+    for later in read_stream(stream_id=tournament_id, from_version=last_version + 1):
+        if causation_id is None or later.metadata.causation_id != causation_id:
+            break
+        last_version = later.stream_version
+    events = read_stream(stream_id=tournament_id, to_version=last_version)
+    state = fold(TournamentEvent(e.event_type, e.payload) for e in events)
+    return TournamentCommandResult(
+        tournament_id=tournament_id,
+        state=state,
+        version=last_version,
+        events=first.events,
+        duplicate=True,
+    )
 
 
 # Creating and registering.
@@ -250,9 +386,12 @@ def entrant_register(
     players: Sequence[str],
     actor: Actor,
     seed: int | None = None,
-) -> Entrant:
-    """Register before the start; a late entry is accepted until the first match is created."""
-    with transaction.atomic():
+    idempotency_key: str | None = None,
+) -> TournamentCommandResult:
+    """Register before the start; a late entry is accepted until the first match is created.
+    The entrant's id is in the result's first event (`entrant_registered`)."""
+
+    def register(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
         state, version = load_tournament(tournament_id=tournament_id)
         if state.started:
             raise RegistrationClosed("the tournament has started: registration is closed")
@@ -270,30 +409,64 @@ def entrant_register(
         for position, player_name in enumerate(players):
             player = Player.objects.create(name=player_name)
             EntrantPlayer.objects.create(entrant=entrant, player=player, position=position)
-        append(
+        return append(
             tournament_id=tournament_id,
             state=state,
             version=version,
             events=[event(ENTRANT_REGISTERED, entrant=entrant.id, seed=seed)],
             actor=actor,
+            command=command,
         )
-    return entrant
+
+    return run_once(
+        tournament_id=tournament_id,
+        idempotency_key=idempotency_key,
+        name="entrant_register",
+        arguments={"name": name, "players": list(players), "seed": seed},
+        actor=actor,
+        carry_out=register,
+    )
 
 
-def entrant_check_in(*, tournament_id: UUID, entrant_id: int, actor: Actor) -> None:
-    with transaction.atomic():
+def registered_entrant_id(result: TournamentCommandResult) -> int:
+    """The entrant that `entrant_register` registered (the first one, for a repeated key)."""
+    entrant_id: int = result.events[0].payload["entrant"]
+    return entrant_id
+
+
+def entrant_check_in(
+    *,
+    tournament_id: UUID,
+    entrant_id: int,
+    actor: Actor,
+    idempotency_key: str | None = None,
+) -> TournamentCommandResult:
+    """Record that the entrant is at the venue; nothing is recorded when it already was."""
+
+    def check_in(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
         state, version = load_tournament(tournament_id=tournament_id)
         record = known_entrant(state, entrant_id)
         if record.checked_in:
-            return
-        append(
+            return state, version
+        state, version = append(
             tournament_id=tournament_id,
             state=state,
             version=version,
             events=[event(ENTRANT_CHECKED_IN, entrant=entrant_id)],
             actor=actor,
+            command=command,
         )
         Entrant.objects.filter(id=entrant_id).update(checked_in=True)
+        return state, version
+
+    return run_once(
+        tournament_id=tournament_id,
+        idempotency_key=idempotency_key,
+        name="entrant_check_in",
+        arguments={"entrant": entrant_id},
+        actor=actor,
+        carry_out=check_in,
+    )
 
 
 def known_entrant(state: TournamentState, entrant_id: int) -> Any:
@@ -303,21 +476,41 @@ def known_entrant(state: TournamentState, entrant_id: int) -> Any:
     return record
 
 
-def entrant_withdraw(*, tournament_id: UUID, entrant_id: int, reason: str, actor: Actor) -> None:
-    """Withdraw an entrant; the matches it still has to play are forfeited (as events)."""
-    with transaction.atomic():
+def entrant_withdraw(
+    *,
+    tournament_id: UUID,
+    entrant_id: int,
+    reason: str,
+    actor: Actor,
+    idempotency_key: str | None = None,
+) -> TournamentCommandResult:
+    """Withdraw an entrant; the matches it still has to play are forfeited (as events).
+    Nothing is recorded when it had withdrawn already."""
+
+    def withdraw(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
         state, version = load_tournament(tournament_id=tournament_id)
         if known_entrant(state, entrant_id).withdrawn:
-            return
+            return state, version
         state, version = append(
             tournament_id=tournament_id,
             state=state,
             version=version,
             events=[event(ENTRANT_WITHDREW, entrant=entrant_id, reason=reason)],
             actor=actor,
+            command=command,
         )
         Entrant.objects.filter(id=entrant_id).update(withdrawn=True)
         forfeit_open_fixtures(state, entrant_id, reason=reason or "withdrawn", actor=actor)
+        return state, version
+
+    return run_once(
+        tournament_id=tournament_id,
+        idempotency_key=idempotency_key,
+        name="entrant_withdraw",
+        arguments={"entrant": entrant_id, "reason": reason},
+        actor=actor,
+        carry_out=withdraw,
+    )
 
 
 def forfeit_open_fixtures(
@@ -341,17 +534,19 @@ def tournament_seed(
     actor: Actor,
     method: str = "given",
     random_seed: int | None = None,
-) -> tuple[int, ...]:
+    idempotency_key: str | None = None,
+) -> TournamentCommandResult:
     """Fix the seeding order: by the seeds given at registration (then registration order), or
-    shuffled from a recorded random seed."""
-    with transaction.atomic():
+    shuffled from a recorded random seed. The order is the result state's `seeding`."""
+
+    def seed(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
         state, version = load_tournament(tournament_id=tournament_id)
         if state.started:
             raise TournamentAlreadyStarted("seeding is fixed once the tournament starts")
         order = seeding_order(state, method=method, random_seed=random_seed)
         if method == "random" and random_seed is None:
             raise InvalidTournament("a random seeding needs its random seed")
-        append(
+        state, version = append(
             tournament_id=tournament_id,
             state=state,
             version=version,
@@ -359,10 +554,20 @@ def tournament_seed(
                 event(ENTRANTS_SEEDED, order=list(order), method=method, random_seed=random_seed)
             ],
             actor=actor,
+            command=command,
         )
         for position, entrant_id in enumerate(order, start=1):
             Entrant.objects.filter(id=entrant_id).update(seed=position)
-    return order
+        return state, version
+
+    return run_once(
+        tournament_id=tournament_id,
+        idempotency_key=idempotency_key,
+        name="tournament_seed",
+        arguments={"method": method, "random_seed": random_seed},
+        actor=actor,
+        carry_out=seed,
+    )
 
 
 def seeding_order(
@@ -381,8 +586,12 @@ def seeding_order(
 # Running the tournament.
 
 
-def tournament_start(*, tournament_id: UUID, actor: Actor) -> TournamentState:
-    with transaction.atomic():
+def tournament_start(
+    *, tournament_id: UUID, actor: Actor, idempotency_key: str | None = None
+) -> TournamentCommandResult:
+    """Close registration, fix the seeding and create the first matches."""
+
+    def start(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
         state, version = load_tournament(tournament_id=tournament_id)
         if state.started:
             raise TournamentAlreadyStarted("the tournament has already started")
@@ -396,19 +605,33 @@ def tournament_start(*, tournament_id: UUID, actor: Actor) -> TournamentState:
             version=version,
             events=[event(TOURNAMENT_STARTED, order=list(order))],
             actor=actor,
+            command=command,
         )
         return advance(tournament_id=tournament_id, state=state, version=version, actor=actor)
+
+    return run_once(
+        tournament_id=tournament_id,
+        idempotency_key=idempotency_key,
+        name="tournament_start",
+        arguments={},
+        actor=actor,
+        carry_out=start,
+    )
 
 
 def tournament_advance(*, tournament_id: UUID, actor: Actor) -> TournamentState:
     with transaction.atomic():
         state, version = load_tournament(tournament_id=tournament_id)
-        return advance(tournament_id=tournament_id, state=state, version=version, actor=actor)
+        return advance(tournament_id=tournament_id, state=state, version=version, actor=actor)[0]
 
 
-def swiss_round_publish(*, tournament_id: UUID, actor: Actor) -> TournamentState:
-    """Pair and publish the next Swiss round (the organizer's button when rounds are manual)."""
-    with transaction.atomic():
+def swiss_round_publish(
+    *, tournament_id: UUID, actor: Actor, idempotency_key: str | None = None
+) -> TournamentCommandResult:
+    """Pair and publish the next Swiss round (the organizer's button when rounds are manual);
+    the round is the last of the result state's `swiss_rounds`."""
+
+    def publish(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
         state, version = load_tournament(tournament_id=tournament_id)
         if not state.started:
             raise TournamentNotStarted("start the tournament first")
@@ -418,12 +641,29 @@ def swiss_round_publish(*, tournament_id: UUID, actor: Actor) -> TournamentState
                 "no Swiss round can be paired now: the current round is still being played, "
                 "all rounds were played, or this is not a Swiss tournament"
             )
-        state, version = publish_swiss_round(tournament_id, state, version, number, actor)
+        state, version = publish_swiss_round(
+            tournament_id, state, version, number, actor, command=command
+        )
         return advance(tournament_id=tournament_id, state=state, version=version, actor=actor)
+
+    return run_once(
+        tournament_id=tournament_id,
+        idempotency_key=idempotency_key,
+        name="swiss_round_publish",
+        arguments={},
+        actor=actor,
+        carry_out=publish,
+    )
 
 
 def publish_swiss_round(
-    tournament_id: UUID, state: TournamentState, version: int, number: int, actor: Actor
+    tournament_id: UUID,
+    state: TournamentState,
+    version: int,
+    number: int,
+    actor: Actor,
+    *,
+    command: TournamentCommand | None = None,
 ) -> tuple[TournamentState, int]:
     paired = plan.next_swiss_round(state, number)
     return append(
@@ -439,16 +679,18 @@ def publish_swiss_round(
             )
         ],
         actor=actor,
+        command=command,
     )
 
 
 def advance(
     *, tournament_id: UUID, state: TournamentState, version: int, actor: Actor
-) -> TournamentState:
+) -> tuple[TournamentState, int]:
     """Create the matches of every fixture that became known, pair the next automatic Swiss
-    round, and finish the tournament when its format is done."""
+    round, and finish the tournament when its format is done. Returns the state and version
+    after its appends."""
     if not state.started or state.finished:
-        return state
+        return state, version
     from tournaments.tasks import schedule_ready_matches_on_commit  # they import this module
 
     schedule_ready_matches_on_commit(tournament_id=tournament_id)
@@ -477,7 +719,7 @@ def advance(
             events=[event(TOURNAMENT_FINISHED)],
             actor=actor,
         )
-    return state
+    return state, version
 
 
 def fixture_match_id(tournament_id: UUID, fixture_id: str, generation: int) -> UUID:

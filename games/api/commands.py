@@ -3,7 +3,7 @@ idempotency key, and answer 201 (recorded) or 200 (a repeated key: the first ans
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID
 
 from django.http import QueryDict
@@ -117,7 +117,14 @@ def idempotency_key_of(request: Request) -> str | None:
     return key
 
 
-def command_response(result: CommandResult, body: Any) -> Response:
+class Answered(Protocol):
+    """A command's result, as far as its status goes (the match and tournament services')."""
+
+    @property
+    def duplicate(self) -> bool: ...
+
+
+def command_response(result: Answered, body: Any) -> Response:
     """201 for a command just recorded; 200 for a repeated idempotency key (nothing recorded)."""
     return Response(
         body, status=status.HTTP_200_OK if result.duplicate else status.HTTP_201_CREATED

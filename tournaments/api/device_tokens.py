@@ -104,6 +104,7 @@ class DeviceTokenListApi(JsonApi):
         return Response(DeviceTokenOutput(tokens, many=True).data)
 
     @tournament_command_schema(
+        idempotent=False,
         operation_id="device_token_issue",
         summary="Issue a device token to one of the tournament's scorers (organizers)",
         request=InputSerializer,

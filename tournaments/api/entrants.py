@@ -10,7 +10,13 @@ from rest_framework.response import Response
 
 from accounts.permissions import Action
 from games.api.base import JsonApi
-from games.api.commands import REASON_MAX_LENGTH, NoInput, actor_of, validated_input
+from games.api.commands import (
+    REASON_MAX_LENGTH,
+    NoInput,
+    actor_of,
+    idempotency_key_of,
+    validated_input,
+)
 from games.api.serializers import Serializer
 from tournaments import selectors, services
 from tournaments.access import TournamentAccess
@@ -27,12 +33,13 @@ MAX_SEED = 2**31 - 1
 """The seed column's range; the services refuse seeds below 1 (`invalid_entrant`)."""
 
 
-def entrant_response(tournament_id: UUID, entrant_id: int, *, recorded: bool) -> Response:
-    """201 when the command recorded something; 200 when the entrant was already so."""
-    entrant = selectors.entrant_get(tournament_id=tournament_id, entrant_id=entrant_id)
+def entrant_response(result: services.TournamentCommandResult, entrant_id: int) -> Response:
+    """The entrant as the command left it: 201 when the command recorded something; 200 when
+    the entrant was already so, or for a repeated idempotency key (the first answer)."""
+    entrant = selectors.entrant_as_left(result=result, entrant_id=entrant_id)
     return Response(
         EntrantOutput(entrant).data,
-        status=status.HTTP_201_CREATED if recorded else status.HTTP_200_OK,
+        status=status.HTTP_201_CREATED if result.recorded else status.HTTP_200_OK,
     )
 
 
@@ -74,14 +81,15 @@ class EntrantRegisterApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        entrant = services.entrant_register(
+        result = services.entrant_register(
             tournament_id=tournament_id,
             name=data["name"],
             players=data["players"],
             seed=data.get("seed"),
             actor=actor_of(request),
+            idempotency_key=idempotency_key_of(request),
         )
-        return entrant_response(tournament_id, entrant.id, recorded=True)
+        return entrant_response(result, services.registered_entrant_id(result))
 
 
 class EntrantCheckInApi(JsonApi):
@@ -100,11 +108,13 @@ class EntrantCheckInApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID, entrant_id: int) -> Response:
         validated_input(NoInput, request.data)
-        before = selectors.entrant_get(tournament_id=tournament_id, entrant_id=entrant_id)
-        services.entrant_check_in(
-            tournament_id=tournament_id, entrant_id=entrant_id, actor=actor_of(request)
+        result = services.entrant_check_in(
+            tournament_id=tournament_id,
+            entrant_id=entrant_id,
+            actor=actor_of(request),
+            idempotency_key=idempotency_key_of(request),
         )
-        return entrant_response(tournament_id, entrant_id, recorded=not before.checked_in)
+        return entrant_response(result, entrant_id)
 
 
 class EntrantWithdrawApi(JsonApi):
@@ -134,11 +144,11 @@ class EntrantWithdrawApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID, entrant_id: int) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        before = selectors.entrant_get(tournament_id=tournament_id, entrant_id=entrant_id)
-        services.entrant_withdraw(
+        result = services.entrant_withdraw(
             tournament_id=tournament_id,
             entrant_id=entrant_id,
             reason=data["reason"],
             actor=actor_of(request, reason=data["reason"]),
+            idempotency_key=idempotency_key_of(request),
         )
-        return entrant_response(tournament_id, entrant_id, recorded=not before.withdrawn)
+        return entrant_response(result, entrant_id)

@@ -5,13 +5,20 @@ from __future__ import annotations
 from uuid import UUID
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.permissions import Action
 from games.api.base import JsonApi
-from games.api.commands import NoInput, actor_of, validated_input, validated_query
+from games.api.commands import (
+    NoInput,
+    actor_of,
+    command_response,
+    idempotency_key_of,
+    validated_input,
+    validated_query,
+)
 from games.api.schema import error_responses
 from games.api.serializers import Serializer
 from tournaments import selectors, services
@@ -105,10 +112,10 @@ class SwissRoundPublishApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         validated_input(NoInput, request.data)
-        state = services.swiss_round_publish(tournament_id=tournament_id, actor=actor_of(request))
-        paired = state.swiss_rounds[-1]
-        fixtures = selectors.tournament_fixtures(
-            tournament_id=tournament_id, stage="swiss", round_number=paired.number
+        result = services.swiss_round_publish(
+            tournament_id=tournament_id,
+            actor=actor_of(request),
+            idempotency_key=idempotency_key_of(request),
         )
-        body = {"round": paired.number, "bye": paired.bye, "matches": fixtures}
-        return Response(self.OutputSerializer(body).data, status=status.HTTP_201_CREATED)
+        body = selectors.swiss_round_as_left(result=result)
+        return command_response(result, self.OutputSerializer(body).data)

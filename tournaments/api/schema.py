@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 
-from games.api.schema import DEVICE, error_responses
+from games.api.commands import IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH
+from games.api.schema import DEVICE, REPEATED_KEY, error_responses
 from games.api.serializers import Serializer
 
 TAG = "tournaments"
@@ -16,6 +18,19 @@ ENTRANT_NOT_FOUND = {404: "`tournament_not_found`, `entrant_not_found`."}
 VERSION_CONFLICT = (
     "`version_conflict` (with `current_version`): another write to the tournament came first; "
     "read it again and retry."
+)
+KEY_REUSED = "`idempotency_key_reused`: the `Idempotency-Key` was used for another command."
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    IDEMPOTENCY_KEY_HEADER,
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description=(
+        f"Optional, 1 to {IDEMPOTENCY_KEY_MAX_LENGTH} printable characters, unique per command "
+        "on this tournament. Sending the same command again with the same key records nothing "
+        "and answers 200 with the first answer (the tournament as that command left it); a "
+        "different command with a used key is refused (422 `idempotency_key_reused`)."
+    ),
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -30,15 +45,23 @@ def tournament_command_schema(
     errors: Mapping[int, str],
     unchanged: str | None = None,
     description: str = "",
+    idempotent: bool = True,
 ) -> Callable[[F], F]:
-    """`extend_schema` for a tournament write: 201 when recorded; 200 with `unchanged` saying
-    when the command was already carried out (nothing recorded)."""
+    """`extend_schema` for a tournament write: 201 when recorded; 200 for a repeated
+    idempotency key (nothing recorded, the first answer) and, with `unchanged`, when the
+    command was already carried out."""
+    if idempotent:
+        errors = {**errors, 422: f"{errors[422]} {KEY_REUSED}" if 422 in errors else KEY_REUSED}
     responses: dict[int, OpenApiResponse] = {
         201: OpenApiResponse(response, description="Recorded."),
         **error_responses(errors),
     }
-    if unchanged is not None:
-        responses[200] = OpenApiResponse(response, description=unchanged)
+    said_unchanged = [] if unchanged is None else [unchanged]
+    said_repeated = [REPEATED_KEY] if idempotent else []
+    if said_unchanged or said_repeated:
+        responses[200] = OpenApiResponse(
+            response, description=" Or: ".join([*said_unchanged, *said_repeated])
+        )
     return extend_schema(
         operation_id=operation_id,
         summary=summary,
@@ -46,5 +69,5 @@ def tournament_command_schema(
         tags=[TAG],
         request=request,
         responses=dict(sorted(responses.items())),
-        parameters=[DEVICE],
+        parameters=[IDEMPOTENCY_KEY, DEVICE] if idempotent else [DEVICE],
     )

@@ -11,7 +11,14 @@ from rest_framework.response import Response
 
 from accounts.permissions import Action
 from games.api.base import JsonApi
-from games.api.commands import NoInput, actor_of, validated_input, validated_query
+from games.api.commands import (
+    NoInput,
+    actor_of,
+    command_response,
+    idempotency_key_of,
+    validated_input,
+    validated_query,
+)
 from games.api.matches import MAX_PLANNED_ROUNDS
 from games.api.schema import error_responses
 from games.api.serializers import ScoringField, Serializer, VariantField
@@ -148,6 +155,8 @@ class TournamentCreateApi(JsonApi):
     @tournament_command_schema(
         operation_id="tournament_create",
         summary="Create a tournament",
+        # A key would have to be looked up across streams: a new tournament is a new stream.
+        idempotent=False,
         request=InputSerializer,
         response=TournamentOutput,
         errors={
@@ -262,14 +271,16 @@ class TournamentSeedApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        order = services.tournament_seed(
+        result = services.tournament_seed(
             tournament_id=tournament_id,
             method=data["method"],
             random_seed=data.get("random_seed"),
             actor=actor_of(request),
+            idempotency_key=idempotency_key_of(request),
         )
-        body = {"order": order, "method": data["method"], "random_seed": data.get("random_seed")}
-        return Response(self.OutputSerializer(body).data, status=status.HTTP_201_CREATED)
+        seeded = result.events[0].payload
+        body = {key: seeded[key] for key in ("order", "method", "random_seed")}
+        return command_response(result, self.OutputSerializer(body).data)
 
 
 class TournamentStartApi(JsonApi):
@@ -292,5 +303,10 @@ class TournamentStartApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         validated_input(NoInput, request.data)
-        services.tournament_start(tournament_id=tournament_id, actor=actor_of(request))
-        return tournament_response(tournament_id, status_code=status.HTTP_201_CREATED)
+        result = services.tournament_start(
+            tournament_id=tournament_id,
+            actor=actor_of(request),
+            idempotency_key=idempotency_key_of(request),
+        )
+        tournament = selectors.tournament_as_left(result=result)
+        return command_response(result, TournamentOutput(tournament).data)

@@ -106,11 +106,13 @@ class Demo:
 
     def register(self, tournament_id: UUID, names: tuple[str, ...]) -> None:
         for seed, name in enumerate(names, start=1):
-            entrant = services.entrant_register(
+            registered = services.entrant_register(
                 tournament_id=tournament_id, name=name, players=[name], seed=seed, actor=ACTOR
             )
             services.entrant_check_in(
-                tournament_id=tournament_id, entrant_id=entrant.id, actor=ACTOR
+                tournament_id=tournament_id,
+                entrant_id=services.registered_entrant_id(registered),
+                actor=ACTOR,
             )
         self.say(f"  {len(names)} entrants registered and checked in")
 

@@ -1,0 +1,91 @@
+"""The tournament services' idempotency keys, below the API: what a retry that lost a race
+leaves behind, and where a replay ends."""
+
+from uuid import UUID
+
+import pytest
+
+from games.eventstore.api import last_position, read_stream
+from games.services import Actor
+from tournaments import services
+from tournaments.models import Entrant, EntrantPlayer, Player
+
+pytestmark = pytest.mark.django_db
+
+ORGANIZER = Actor(user_id=None, device="admin")
+
+
+def new_tournament(entrants: int = 0) -> UUID:
+    tournament = services.tournament_create(
+        name="Circolo", format="single_elimination", table_size=2, best_of=1, actor=ORGANIZER
+    )
+    for number in range(1, entrants + 1):
+        services.entrant_register(
+            tournament_id=tournament.id,
+            name=f"Player {number}",
+            players=[f"Player {number}"],
+            seed=number,
+            actor=ORGANIZER,
+        )
+    return tournament.id
+
+
+def register_rossi(tournament_id: UUID) -> services.TournamentCommandResult:
+    return services.entrant_register(
+        tournament_id=tournament_id,
+        name="Rossi",
+        players=["Rossi"],
+        actor=ORGANIZER,
+        idempotency_key="register-rossi",
+    )
+
+
+def test_a_retry_that_misses_the_key_before_deciding_rolls_its_rows_back_and_replays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tournament_id = new_tournament()
+    first = register_rossi(tournament_id)
+    rows = (Entrant.objects.count(), Player.objects.count(), EntrantPlayer.objects.count())
+    events = last_position()
+    # As when the first request had not committed yet when the retry looked its key up.
+    monkeypatch.setattr(services, "find_append_by_idempotency_key", lambda **_: None)
+
+    retry = register_rossi(tournament_id)
+
+    assert retry.duplicate
+    assert not retry.recorded
+    assert services.registered_entrant_id(retry) == services.registered_entrant_id(first)
+    assert (Entrant.objects.count(), Player.objects.count(), EntrantPlayer.objects.count()) == rows
+    assert last_position() == events
+
+
+def test_a_replayed_start_ends_with_the_matches_the_start_created() -> None:
+    tournament_id = new_tournament(entrants=4)
+    first = services.tournament_start(
+        tournament_id=tournament_id, actor=ORGANIZER, idempotency_key="start"
+    )
+    services.entrant_check_in(
+        tournament_id=tournament_id, entrant_id=min(first.state.entrants), actor=ORGANIZER
+    )
+
+    retry = services.tournament_start(
+        tournament_id=tournament_id, actor=ORGANIZER, idempotency_key="start"
+    )
+
+    assert retry.duplicate
+    assert (retry.version, retry.state) == (first.version, first.state)
+    assert len(retry.state.fixtures) == 2
+    assert first.version < len(read_stream(stream_id=tournament_id))
+
+
+def test_every_event_of_a_keyed_command_names_the_command_that_caused_it() -> None:
+    tournament_id = new_tournament(entrants=2)
+    before = len(read_stream(stream_id=tournament_id))
+
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER, idempotency_key="go")
+
+    appended = read_stream(stream_id=tournament_id, from_version=before + 1)
+    assert len(appended) > 1
+    assert len({event.metadata.causation_id for event in appended}) == 1
+    assert appended[0].metadata.causation_id is not None
+    assert [event.metadata.idempotency_key for event in appended][:1] == ["go"]
