@@ -118,6 +118,15 @@ class InvalidEntrant(TournamentError):
 # Loading and appending.
 
 
+def load_tournament_for_update(*, tournament_id: UUID) -> tuple[TournamentState, int]:
+    """The tournament for a command, its row locked until the transaction ends. Every command
+    takes this lock before it appends anything (to its own stream or, creating matches, to
+    theirs), so that all writers take the tournament's row before the log's append lock and
+    never wait for each other the other way round."""
+    Tournament.objects.select_for_update().filter(id=tournament_id).values_list("id").first()
+    return load_tournament(tournament_id=tournament_id)
+
+
 def load_tournament(*, tournament_id: UUID) -> tuple[TournamentState, int]:
     events = read_stream(stream_id=tournament_id)
     if not events:
@@ -392,7 +401,7 @@ def entrant_register(
     The entrant's id is in the result's first event (`entrant_registered`)."""
 
     def register(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
-        state, version = load_tournament(tournament_id=tournament_id)
+        state, version = load_tournament_for_update(tournament_id=tournament_id)
         if state.started:
             raise RegistrationClosed("the tournament has started: registration is closed")
         needed = PLAYERS_PER_ENTRANT[state.settings.table_size]
@@ -444,7 +453,7 @@ def entrant_check_in(
     """Record that the entrant is at the venue; nothing is recorded when it already was."""
 
     def check_in(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
-        state, version = load_tournament(tournament_id=tournament_id)
+        state, version = load_tournament_for_update(tournament_id=tournament_id)
         record = known_entrant(state, entrant_id)
         if record.checked_in:
             return state, version
@@ -488,7 +497,7 @@ def entrant_withdraw(
     Nothing is recorded when it had withdrawn already."""
 
     def withdraw(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
-        state, version = load_tournament(tournament_id=tournament_id)
+        state, version = load_tournament_for_update(tournament_id=tournament_id)
         if known_entrant(state, entrant_id).withdrawn:
             return state, version
         state, version = append(
@@ -540,7 +549,7 @@ def tournament_seed(
     shuffled from a recorded random seed. The order is the result state's `seeding`."""
 
     def seed(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
-        state, version = load_tournament(tournament_id=tournament_id)
+        state, version = load_tournament_for_update(tournament_id=tournament_id)
         if state.started:
             raise TournamentAlreadyStarted("seeding is fixed once the tournament starts")
         order = seeding_order(state, method=method, random_seed=random_seed)
@@ -592,7 +601,7 @@ def tournament_start(
     """Close registration, fix the seeding and create the first matches."""
 
     def start(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
-        state, version = load_tournament(tournament_id=tournament_id)
+        state, version = load_tournament_for_update(tournament_id=tournament_id)
         if state.started:
             raise TournamentAlreadyStarted("the tournament has already started")
         order = state.seeding or seeding_order(state, method="given", random_seed=None)
@@ -621,7 +630,7 @@ def tournament_start(
 
 def tournament_advance(*, tournament_id: UUID, actor: Actor) -> TournamentState:
     with transaction.atomic():
-        state, version = load_tournament(tournament_id=tournament_id)
+        state, version = load_tournament_for_update(tournament_id=tournament_id)
         return advance(tournament_id=tournament_id, state=state, version=version, actor=actor)[0]
 
 
@@ -632,7 +641,7 @@ def swiss_round_publish(
     the round is the last of the result state's `swiss_rounds`."""
 
     def publish(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
-        state, version = load_tournament(tournament_id=tournament_id)
+        state, version = load_tournament_for_update(tournament_id=tournament_id)
         if not state.started:
             raise TournamentNotStarted("start the tournament first")
         number = plan.swiss_round_due(state)
@@ -772,8 +781,7 @@ def fixture_result_sync(*, match_id: UUID, actor: Actor) -> bool:
         return False
     tournament_id = fixture_row.tournament_id
     with transaction.atomic():
-        Tournament.objects.select_for_update().filter(id=tournament_id).first()
-        state, version = load_tournament(tournament_id=tournament_id)
+        state, version = load_tournament_for_update(tournament_id=tournament_id)
         fixture = state.fixture_of_match(str(match_id))
         match = Match.objects.get(id=match_id)
         if fixture is None:
@@ -819,8 +827,7 @@ def fixture_schedule(
     """Give every unscheduled ready fixture a free table, a start time and a no-show deadline."""
     now = now or timezone.now()
     with transaction.atomic():
-        Tournament.objects.select_for_update().filter(id=tournament_id).first()
-        state, version = load_tournament(tournament_id=tournament_id)
+        state, version = load_tournament_for_update(tournament_id=tournament_id)
         busy = {
             f.table
             for f in Fixture.objects.filter(
@@ -893,8 +900,7 @@ def fixture_table_assign(*, match_id: UUID, table: int, actor: Actor) -> list[Fi
         fixture = Fixture.objects.filter(match_id=match_id).first()
         if fixture is None:
             raise InvalidTournament(f"match {match_id} is not a match of a tournament")
-        Tournament.objects.select_for_update().filter(id=fixture.tournament_id).first()
-        state, version = load_tournament(tournament_id=fixture.tournament_id)
+        state, version = load_tournament_for_update(tournament_id=fixture.tournament_id)
         if not 1 <= table <= state.settings.tables:
             raise InvalidTournament(f"the tables are numbered 1 to {state.settings.tables}")
         live = [FixtureStatus.READY, FixtureStatus.IN_PROGRESS]

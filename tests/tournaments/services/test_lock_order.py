@@ -1,0 +1,65 @@
+"""Every tournament command takes the tournament's row before the log's append lock, so a
+command waiting for a tournament never holds up the rest of the log (and two writers never wait
+for each other the other way round, which PostgreSQL would end by aborting one)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from django.db import transaction
+
+from games.services import Actor
+from tests.eventstore.builders import append, in_threads
+from tournaments import services
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ORGANIZER = Actor(user_id=1)
+WAIT = 10  # seconds; only reached when a test is about to fail
+
+
+def test_a_command_waiting_for_its_tournament_does_not_hold_the_log() -> None:
+    tournament = services.tournament_create(
+        name="Circolo", format="swiss", table_size=2, actor=ORGANIZER
+    )
+    entrant = services.registered_entrant_id(
+        services.entrant_register(
+            tournament_id=tournament.id, name="Anna", players=["Anna"], actor=ORGANIZER
+        )
+    )
+    row_locked = threading.Event()
+    may_commit = threading.Event()
+    check_in_started = threading.Event()
+
+    def holder() -> float:
+        """Another writer of the tournament (the consumer syncing a result, say)."""
+        with transaction.atomic():
+            Tournament.objects.select_for_update().get(id=tournament.id)
+            row_locked.set()
+            may_commit.wait(WAIT)
+        return 0.0
+
+    def checker() -> float:
+        row_locked.wait(WAIT)
+        check_in_started.set()
+        services.entrant_check_in(tournament_id=tournament.id, entrant_id=entrant, actor=ORGANIZER)
+        return 0.0
+
+    def other_writer() -> float:
+        """A scorer at another table appends while the check-in waits for the tournament."""
+        check_in_started.wait(WAIT)
+        time.sleep(0.3)  # the check-in is now waiting
+        started = time.monotonic()
+        append()
+        took = time.monotonic() - started
+        may_commit.set()
+        return took
+
+    work = [holder, checker, other_writer]
+    _, _, append_took = in_threads(lambda i: work[i](), 3)
+
+    assert append_took < 2.0
+    assert services.load_tournament(tournament_id=tournament.id)[0].entrants[entrant].checked_in
