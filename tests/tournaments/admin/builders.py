@@ -8,29 +8,9 @@ from django.urls import reverse
 
 from games import services as match_services
 from games.eventstore.api import read_stream
-from games.services import Actor
+from tests.tournaments.builders import ORGANIZER, new_tournament
 from tournaments import services
 from tournaments.models import Fixture
-
-ORGANIZER = Actor(device="test")
-
-
-def new_tournament(
-    format: str = "single_elimination", entrants: int = 4, **options: Any
-) -> uuid.UUID:
-    settings = {"table_size": 2, "best_of": 1} | options
-    tournament = services.tournament_create(
-        name="Circolo", format=format, actor=ORGANIZER, **settings
-    )
-    for number in range(1, entrants + 1):
-        services.entrant_register(
-            tournament_id=tournament.id,
-            name=f"Player {number}",
-            players=[f"Player {number}"],
-            seed=number,
-            actor=ORGANIZER,
-        )
-    return tournament.id
 
 
 def started(format: str = "single_elimination", entrants: int = 4, **options: Any) -> uuid.UUID:

@@ -12,15 +12,14 @@ from django.urls import reverse
 from games.eventstore.api import read_stream
 from games.models import Match, Round
 from tests.tournaments.admin.builders import (
-    ORGANIZER,
     act,
     event_types,
     events_after,
-    new_tournament,
     ready_fixtures,
     started,
     win_by_points,
 )
+from tests.tournaments.builders import ORGANIZER, new_tournament
 from tournaments import services
 from tournaments.models import Entrant, Fixture, Tournament
 

@@ -6,7 +6,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.eventstore.api import read_stream
-from tests.tournaments.admin.builders import new_tournament, started
+from tests.tournaments.admin.builders import started
+from tests.tournaments.builders import new_tournament
 from tournaments.models import Entrant, Tournament
 
 pytestmark = pytest.mark.django_db

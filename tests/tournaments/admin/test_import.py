@@ -7,7 +7,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.eventstore.api import read_stream
-from tests.tournaments.admin.builders import new_tournament, started
+from tests.tournaments.admin.builders import started
+from tests.tournaments.builders import new_tournament
 from tournaments.forms import parse_entrant_lines
 from tournaments.models import Entrant, Player
 

@@ -7,27 +7,13 @@ import pytest
 
 from games.eventstore.api import last_position, read_stream
 from games.services import Actor
+from tests.tournaments.builders import new_tournament
 from tournaments import services
 from tournaments.models import Entrant, EntrantPlayer, Player
 
 pytestmark = pytest.mark.django_db
 
 ORGANIZER = Actor(user_id=None, device="admin")
-
-
-def new_tournament(entrants: int = 0) -> UUID:
-    tournament = services.tournament_create(
-        name="Circolo", format="single_elimination", table_size=2, best_of=1, actor=ORGANIZER
-    )
-    for number in range(1, entrants + 1):
-        services.entrant_register(
-            tournament_id=tournament.id,
-            name=f"Player {number}",
-            players=[f"Player {number}"],
-            seed=number,
-            actor=ORGANIZER,
-        )
-    return tournament.id
 
 
 def register_rossi(tournament_id: UUID) -> services.TournamentCommandResult:
@@ -43,7 +29,7 @@ def register_rossi(tournament_id: UUID) -> services.TournamentCommandResult:
 def test_a_retry_that_misses_the_key_before_deciding_rolls_its_rows_back_and_replays(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    tournament_id = new_tournament()
+    tournament_id = new_tournament(entrants=0)
     first = register_rossi(tournament_id)
     rows = (Entrant.objects.count(), Player.objects.count(), EntrantPlayer.objects.count())
     events = last_position()

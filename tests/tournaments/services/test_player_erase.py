@@ -11,7 +11,8 @@ from games.selectors import match_side_names
 from games.services import Actor
 from tests.eventstore.builders import event_rows
 from tests.games.services.builders import old_match_created
-from tests.tournaments.admin.builders import ORGANIZER, ready_fixtures, started, win_by_points
+from tests.tournaments.admin.builders import ready_fixtures, started, win_by_points
+from tests.tournaments.builders import ORGANIZER
 from tournaments import projections, selectors, services
 from tournaments.models import Entrant, Fixture, FixtureStatus, Player
 

@@ -1,33 +1,15 @@
 import uuid
-from typing import Any
 
 import pytest
 
 from games import services as match_services
 from games.models import Match
 from games.selectors import match_side_names
-from games.services import Actor
+from tests.tournaments.builders import ORGANIZER, new_tournament
 from tournaments import services
 from tournaments.models import Fixture, Tournament
 
 pytestmark = pytest.mark.django_db
-
-ORGANIZER = Actor(user_id=None, device="admin")
-
-
-def new_tournament(format: str, entrants: int, **options: Any) -> uuid.UUID:
-    tournament = services.tournament_create(
-        name="Circolo", format=format, table_size=2, best_of=1, actor=ORGANIZER, **options
-    )
-    for number in range(1, entrants + 1):
-        services.entrant_register(
-            tournament_id=tournament.id,
-            name=f"Player {number}",
-            players=[f"Player {number}"],
-            seed=number,
-            actor=ORGANIZER,
-        )
-    return tournament.id
 
 
 def win_by_score(match_id: uuid.UUID, side: int) -> None:

@@ -12,7 +12,7 @@ from django.db import connections
 
 from games import services as match_services
 from games.eventstore.api import read_stream
-from tests.tournaments.services.test_tournament_flow import ORGANIZER, new_tournament
+from tests.tournaments.builders import ORGANIZER, new_tournament
 from tournaments import services
 from tournaments.models import Fixture
 
