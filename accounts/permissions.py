@@ -218,9 +218,16 @@ def score_refusal(place: Place, standing: Standing) -> Exception | None:
     return None
 
 
+def scoped_device(auth: Any) -> DeviceToken | None:
+    """The device token the request came with, when it is limited to a tournament or tables."""
+    if isinstance(auth, DeviceToken) and (auth.tournament_id is not None or auth.tables):
+        return auth
+    return None
+
+
 def device_scope_refusal(auth: Any, action: Action, place: Place) -> Exception | None:
     """A device token with a scope acts only there, and only as a scorer's tablet."""
-    if not isinstance(auth, DeviceToken) or (auth.tournament_id is None and not auth.tables):
+    if scoped_device(auth) is None:
         return None
     if action not in DEVICE_ACTIONS:
         return denied(f"the device token {auth.prefix}… only scores: sign in as an organizer")
@@ -268,9 +275,9 @@ class Authenticated(permissions.BasePermission):
     def has_permission(self, request: Request, view: APIView) -> bool:
         if not is_signed_in(request.user):
             raise exceptions.NotAuthenticated()
-        auth = request.auth
-        if isinstance(auth, DeviceToken) and (auth.tournament_id is not None or auth.tables):
-            raise denied(f"the device token {auth.prefix}… only scores its tournament's matches")
+        device = scoped_device(request.auth)
+        if device is not None:
+            raise denied(f"the device token {device.prefix}… only scores its tournament's matches")
         return True
 
 

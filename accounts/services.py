@@ -137,13 +137,16 @@ def role_grant(
     return grant
 
 
-def checked_tables(tables: Iterable[int]) -> list[int]:
-    """Table numbers as stored: sorted, each once, each from 1 to TABLE_NUMBER_MAX."""
+def checked_tables(
+    tables: Iterable[int], refusal: type[AccountsError] = InvalidRoleGrant
+) -> list[int]:
+    """Table numbers as stored: sorted, each once, each from 1 to TABLE_NUMBER_MAX; else
+    `refusal` says what is wrong."""
     numbers = sorted(set(tables))
     if any(isinstance(number, bool) or not isinstance(number, int) for number in numbers):
-        raise InvalidRoleGrant("tables are given by their numbers")
+        raise refusal("tables are given by their numbers")
     if any(not 1 <= number <= TABLE_NUMBER_MAX for number in numbers):
-        raise InvalidRoleGrant(f"table numbers go from 1 to {TABLE_NUMBER_MAX}")
+        raise refusal(f"table numbers go from 1 to {TABLE_NUMBER_MAX}")
     return numbers
 
 
@@ -228,10 +231,7 @@ def device_token_check(
             raise InvalidDeviceToken("a token must last some time: give a positive lifetime")
         if expires_in > longest:
             raise InvalidDeviceToken(f"a token lasts at most {longest}")
-    try:
-        table_numbers = checked_tables(tables)
-    except InvalidRoleGrant as refusal:
-        raise InvalidDeviceToken(refusal.detail) from None
+    table_numbers = checked_tables(tables, InvalidDeviceToken)
     if table_numbers and tournament_id is None:
         raise InvalidDeviceToken("tables are a tournament's: give the tournament too")
     return name, table_numbers

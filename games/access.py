@@ -16,7 +16,7 @@ from uuid import UUID
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from accounts.permissions import Place, PlaceAccess, is_organizer, is_superuser, side_refusal
+from accounts.permissions import Place, PlaceAccess, is_organizer, side_refusal
 from games.eventstore.models import Event
 from games.models import Match, MatchStatus
 from games.projections import MATCH_STREAM
@@ -67,7 +67,7 @@ class MatchAccess(PlaceAccess):
 
 def sees_everything(user: Any, place: Place) -> bool:
     """Organizers (and the creator of a free-standing match) see every hand of a dealt round."""
-    return is_superuser(user) or is_organizer(user, place)
+    return is_organizer(user, place)
 
 
 def seats_of(user: Any, place: Place) -> frozenset[int]:

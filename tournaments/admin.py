@@ -723,12 +723,13 @@ class PlayerAdmin(ActionsOnlyAdmin):
             return action_form_page(
                 self, request, form=form, objects=players, title="Link to an account", action="link"
             )
-        try:
-            services.player_link(player=players[0], username=form.cleaned_data["username"])
-        except services.TournamentError as refusal:
-            self.message_user(request, refusal.detail, messages.ERROR)
-            return None
-        self.message_user(request, f"{players[0]} signs in as {players[0].user}.", messages.SUCCESS)
+        username = form.cleaned_data["username"]
+        run_service(
+            self,
+            request,
+            partial(services.player_link, player=players[0], username=username),
+            success=f"{players[0]} signs in as {username}.",
+        )
         return None
 
     @admin.action(description="Erase personal data", permissions=["change"])

@@ -996,8 +996,8 @@ def player_link(*, player: Player, username: str) -> Player:
         raise InvalidEntrant(f"there is no user {username!r}")
     if player.erased:
         raise InvalidEntrant("this player's personal data was erased")
-    Player.objects.filter(pk=player.pk).update(user=user)
-    player.refresh_from_db(fields=["user"])
+    player.user = user
+    player.save(update_fields=["user"])
     return player
 
 
