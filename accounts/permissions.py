@@ -89,6 +89,11 @@ class Place:
     def in_tournament(self) -> bool:
         return self.tournament_id is not None
 
+    @property
+    def free_standing(self) -> bool:
+        """A match outside any tournament and club: its creator's alone."""
+        return self.tournament_id is None and self.club_id is None
+
 
 @dataclass(frozen=True, slots=True)
 class Standing:
@@ -108,8 +113,9 @@ NOBODY = Standing(roles=frozenset(), scorer_tables=None)
 
 
 def standing_at(user: AnyUser, place: Place) -> Standing:
-    """The user's roles at the place (its tournament and its club), in one query, once."""
-    if not is_signed_in(user) or (place.tournament_id is None and place.club_id is None):
+    """The user's roles at the place (its tournament and its club), in one query, once per
+    place (and so per request)."""
+    if not is_signed_in(user) or place.free_standing:
         return NOBODY
     user_id: int = user.pk  # type: ignore[assignment]
     if user_id not in place.standings:
@@ -147,7 +153,7 @@ def is_superuser(user: AnyUser) -> bool:
     return is_signed_in(user) and bool(getattr(user, "is_superuser", False))
 
 
-def may_see(user: AnyUser, place: Place, standing: Standing | None = None) -> bool:
+def may_see(user: AnyUser, place: Place) -> bool:
     """Whether the user may read the place (a private tournament is hidden from outsiders)."""
     if place.public or is_superuser(user):
         return True
@@ -155,18 +161,18 @@ def may_see(user: AnyUser, place: Place, standing: Standing | None = None) -> bo
         return False
     if user.pk == place.owner_id or user.pk in place.player_seats or user.pk in place.players:
         return True
-    return bool((standing or standing_at(user, place)).roles)
+    return bool(standing_at(user, place).roles)
 
 
-def is_organizer(user: AnyUser, place: Place, standing: Standing | None = None) -> bool:
+def is_organizer(user: AnyUser, place: Place) -> bool:
     """An organizer of the place, the creator of a free-standing match, or a superuser."""
     if is_superuser(user):
         return True
     if not is_signed_in(user):
         return False
-    if not place.in_tournament and place.club_id is None:
+    if place.free_standing:
         return place.owner_id is not None and user.pk == place.owner_id
-    return Role.ORGANIZER in (standing or standing_at(user, place)).roles
+    return Role.ORGANIZER in standing_at(user, place).roles
 
 
 def refusal(user: AnyUser, auth: Any, action: Action, place: Place) -> Exception | None:
@@ -176,20 +182,17 @@ def refusal(user: AnyUser, auth: Any, action: Action, place: Place) -> Exception
     scope = device_scope_refusal(auth, action, place)
     if scope is not None:
         return scope
-    standing = standing_at(user, place) if not is_superuser(user) else NOBODY
-    if not may_see(user, place, standing):
+    if not may_see(user, place):
         return place.not_found()
-    if action == Action.READ or is_superuser(user):
-        return None
-    if is_organizer(user, place, standing):
+    if action == Action.READ or is_organizer(user, place):
         return None
     if action == Action.SCORE:
-        return score_refusal(place, standing)
+        return score_refusal(place, standing_at(user, place))
     if action == Action.CONFIRM:
         if user.pk in place.player_seats:
             return None
         return denied("only the match's players and its organizers confirm its result")
-    if not place.in_tournament and place.club_id is None:
+    if place.free_standing:
         return denied("only who created this match may do this")
     return denied("only the tournament's organizers may do this")
 
