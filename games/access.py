@@ -16,7 +16,7 @@ from uuid import UUID
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from accounts.permissions import Place, PlaceAccess, is_organizer, side_refusal
+from accounts.permissions import Place, PlaceAccess, side_refusal
 from games.eventstore.models import Event
 from games.models import Match, MatchStatus
 from games.projections import MATCH_STREAM
@@ -63,11 +63,6 @@ class MatchAccess(PlaceAccess):
 
     def place(self, request: Request, view: APIView) -> Place:
         return match_place(view.kwargs["match_id"])
-
-
-def sees_everything(user: Any, place: Place) -> bool:
-    """Organizers (and the creator of a free-standing match) see every hand of a dealt round."""
-    return is_organizer(user, place)
 
 
 def seats_of(user: Any, place: Place) -> frozenset[int]:

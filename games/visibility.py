@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from accounts.permissions import Place, is_superuser
-from games.access import match_place, seats_of, sees_everything
+from accounts.permissions import Place, is_organizer, is_superuser
+from games.access import match_place, seats_of
 from games.matches.stream import ROUND_STARTED
 from games.projections import MATCH_STREAM
 from games.rules import Card, RoundState, fold_events
@@ -62,7 +62,7 @@ def viewer_of(user: Any, match_id: UUID, place: Place | None = None) -> Viewer:
             place = match_place(match_id)
         except MatchNotFound:
             return PUBLIC
-    if sees_everything(user, place):
+    if is_organizer(user, place):  # the creator of a free-standing match too
         return EVERYTHING
     seats = seats_of(user, place)
     return Viewer.at_seats(seats) if seats else PUBLIC
