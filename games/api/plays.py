@@ -36,9 +36,10 @@ from games.api.serializers import (
 TAG = "plays"
 RULE_ERRORS = (
     "`invalid_card`, `card_not_in_deck`, `card_already_played`, `not_your_turn`, "
-    "`briscola_not_drawn`, `card_not_in_hand`, `round_finished`, `invalid_seat`, "
-    "`missing_briscola`, `idempotency_key_reused`. In a round dealt by the server the card must "
-    "be in the seat's hand (`card_not_in_hand`)."
+    "`briscola_not_drawn`, `briscola_must_be_played`, `card_not_in_hand`, `round_finished`, "
+    "`invalid_seat`, `missing_briscola`, `idempotency_key_reused`. In a round dealt by the server "
+    "the card must be in the seat's hand (`card_not_in_hand`); in a physical round the seat that "
+    "drew the face-up briscola must play it as its last card (`briscola_must_be_played`)."
 )
 
 

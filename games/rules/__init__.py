@@ -6,6 +6,7 @@ Standard library only; the Django services in `games` build on this public API.
 from games.rules.cards import FULL_DECK, Card, DeckNames, Suit, card_name, parse_card
 from games.rules.commands import Command, PlayCard, StartRound
 from games.rules.errors import (
+    BriscolaMustBePlayed,
     BriscolaNotDrawn,
     CardAlreadyPlayed,
     CardNotInDeck,
@@ -63,6 +64,7 @@ __all__ = [
     "EVENT_TYPES",
     "FULL_DECK",
     "TABLE_SIZES",
+    "BriscolaMustBePlayed",
     "BriscolaNotDrawn",
     "Card",
     "CardAlreadyPlayed",

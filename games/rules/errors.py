@@ -43,6 +43,12 @@ class BriscolaNotDrawn(RuleViolation):
     code = "briscola_not_drawn"
 
 
+class BriscolaMustBePlayed(RuleViolation):
+    """The seat that drew the face-up briscola is down to its last card, so that card is it."""
+
+    code = "briscola_must_be_played"
+
+
 class RoundAlreadyFinished(RuleViolation):
     code = "round_finished"
 

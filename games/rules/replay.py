@@ -91,8 +91,21 @@ def undo_last_play(state: RoundState) -> RoundState:
 
 
 def legal_cards(state: RoundState) -> tuple[Card, ...]:
-    """Dealt rounds: the cards the seat on turn may play (any card of its hand)."""
+    """The cards the seat on turn may play, in canonical order; () once the round is over.
+
+    A dealt round: its hand. A physical round: every card not yet played that no other seat is
+    known to hold, the face-up briscola only for the seat that drew it, and only the briscola
+    when that seat is down to its last card. `decide` accepts exactly these.
+    """
     seat = state.seat_on_turn
-    if seat is None or state.hand_bits is None:
+    if seat is None:
         return ()
-    return cards_of(state.hand_bits[seat])
+    known = state.known_hand_bits(seat)
+    if state.is_dealt or known.bit_count() >= state.plays_left(seat):
+        return cards_of(known)
+    held_by_others = 0
+    for other in state.table.seats:
+        if other != seat:
+            held_by_others |= state.known_hand_bits(other)
+    undrawn = 0 if state.stock_is_empty else state.briscola.bit
+    return cards_of(state.table.deck_bits & ~state.played & ~held_by_others & ~undrawn)

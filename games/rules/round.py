@@ -15,6 +15,7 @@ from games.rules.cards import Card, Suit, cards_of
 from games.rules.commands import Command, PlayCard, StartRound
 from games.rules.dealing import HandBits, briscola_of, hands_after_draw, hands_dealt, stock_of
 from games.rules.errors import (
+    BriscolaMustBePlayed,
     BriscolaNotDrawn,
     CardAlreadyPlayed,
     CardNotInDeck,
@@ -143,6 +144,20 @@ class RoundState(NamedTuple):
     def is_played(self, card: Card) -> bool:
         return bool(self.played & card.bit)
 
+    def plays_left(self, seat: int) -> int:
+        """The cards `seat` still has to play this round, the current trick included."""
+        in_trick = any(play.seat == seat for play in self.trick)
+        return self.table.tricks_per_round - len(self.tricks) - in_trick
+
+    def known_hand_bits(self, seat: int) -> int:
+        """The cards the core knows `seat` holds: its whole hand in a dealt round; in a physical
+        one, the face-up briscola once that seat has drawn it and until it is played."""
+        if self.hand_bits is not None:
+            return self.hand_bits[seat]
+        if seat == self.briscola_holder and not self.is_played(self.briscola):
+            return self.briscola.bit
+        return 0
+
 
 # Guards: each raises the RuleViolation its name denies.
 
@@ -185,6 +200,22 @@ def check_briscola_is_drawn_by(state: RoundState, seat: int, card: Card) -> None
 def check_card_is_in_hand(state: RoundState, seat: int, card: Card) -> None:
     if state.hand_bits is not None and not state.hand_bits[seat] & card.bit:
         raise CardNotInHand(f"seat {seat} does not hold {card}")
+
+
+def check_known_cards_are_kept(state: RoundState, seat: int, card: Card) -> None:
+    """A seat with as many known cards as it has plays left can only play one of them.
+
+    Otherwise a physical round could accept the briscola holder's last card as something else
+    and leave the briscola with nobody able to play it: a round that can never finish.
+    """
+    known = state.known_hand_bits(seat)
+    if known & card.bit or known.bit_count() < state.plays_left(seat):
+        return
+    # Dealt rounds never get here: `check_card_is_in_hand` refused the card already.
+    raise BriscolaMustBePlayed(
+        f"seat {seat} drew the briscola {state.briscola} and has no other card left: "
+        f"it must play {state.briscola}, not {card}"
+    )
 
 
 def check_deck_is_complete(table: Table, deck: Sequence[Card]) -> None:
@@ -254,6 +285,7 @@ def decide_play(state: RoundState, command: PlayCard) -> list[RoundEvent]:
     check_card_is_not_played(state, card)
     check_briscola_is_drawn_by(state, seat, card)
     check_card_is_in_hand(state, seat, card)
+    check_known_cards_are_kept(state, seat, card)
     card_played = CardPlayed(seat, card)
     if len(state.trick) + 1 < table.size:
         return [card_played]

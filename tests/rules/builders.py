@@ -10,6 +10,7 @@ from games.rules import (
     StartRound,
     Table,
     Variant,
+    legal_cards,
     parse_card,
     play_card,
     start_round,
@@ -100,3 +101,18 @@ def next_physical_card(state: RoundState, seat: int) -> Card:
         return state.briscola
     unplayed = (c for c in state.table.deck if not state.is_played(c) and c != state.briscola)
     return next(unplayed)
+
+
+def play_to_the_holders_last_card(state: RoundState) -> RoundState:
+    """Play in turn until the briscola's holder is on turn with one card left, never playing
+    the briscola: the holder plays its highest other trump (to win tricks and lead), the other
+    seats their first card that is not a trump."""
+    while (seat := state.seat_on_turn) is not None:
+        if seat == state.briscola_holder and state.plays_left(seat) == 1:
+            return state
+        others = [card for card in legal_cards(state) if card != state.briscola]
+        trumps = [card for card in others if card.suit == state.trump]
+        plain = [card for card in others if card.suit != state.trump]
+        card = (trumps or others)[-1] if seat == state.briscola_holder else (plain or others)[0]
+        state = play_card(state, Play(seat, card))
+    raise AssertionError("the round ended before the holder's last card")

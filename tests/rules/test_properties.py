@@ -8,19 +8,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import (
+    Card,
     MatchFormat,
     MatchState,
+    Play,
     PlayCard,
     RoundOutcome,
     RoundState,
+    RuleViolation,
     StartRound,
     Table,
     Variant,
+    decide,
     fold_events,
     handle,
+    legal_cards,
+    play_card,
     replay_round,
     start_command_of,
     start_match,
+    start_round,
 )
 from games.rules.simulate import simulate_round
 
@@ -156,3 +163,43 @@ def test_points_matches_play_every_round_and_go_to_the_most_points(
     assert match.is_finished
     assert list(match.total_points) == totals
     assert match.winner == RoundOutcome.from_points(totals).winning_side
+
+
+def cards_decide_accepts(state: RoundState, seat: int) -> set[Card]:
+    """Every card of the deck that `seat` could play now, asked of `decide` itself."""
+    accepted = set()
+    for card in state.table.deck:
+        try:
+            decide(state, PlayCard(seat, card))
+        except RuleViolation:
+            continue
+        accepted.add(card)
+    return accepted
+
+
+@st.composite
+def started_rounds(draw: st.DrawFn) -> RoundState:
+    """A new round at any table, physical (only the briscola known) or dealt from a shuffle."""
+    table_size, hand_size = draw(TABLE_SETUPS)
+    table = Table(table_size, Variant(hand_size=hand_size))
+    dealer = draw(st.sampled_from(table.seats))
+    if draw(st.booleans()):
+        deck = tuple(draw(st.permutations(table.deck)))
+        return start_round(StartRound(table_size, dealer, variant=table.variant, deck=deck))
+    briscola = draw(st.sampled_from(table.deck))
+    return start_round(StartRound(table_size, dealer, briscola, table.variant))
+
+
+@ROUNDS
+@given(started_rounds(), st.data())
+def test_no_sequence_of_accepted_plays_leaves_a_round_without_a_legal_next_play(
+    state: RoundState, data: st.DataObject
+) -> None:
+    while (seat := state.seat_on_turn) is not None:
+        accepted = cards_decide_accepts(state, seat)
+        assert accepted, f"seat {seat} can play nothing after {state.plays}"
+        assert set(legal_cards(state)) == accepted
+        card = data.draw(st.sampled_from(sorted(accepted, key=lambda card: card.code)))
+        state = play_card(state, Play(seat, card))
+
+    assert sum(state.points) == 120

@@ -1,6 +1,7 @@
 import pytest
 
 from games.rules import (
+    BriscolaMustBePlayed,
     BriscolaNotDrawn,
     CardAlreadyPlayed,
     CardNotInDeck,
@@ -19,6 +20,7 @@ from games.rules import (
     Trick,
     TrickWon,
     decide,
+    legal_cards,
     parse_card,
     start_round,
 )
@@ -28,6 +30,7 @@ from tests.rules.builders import (
     play,
     play_in_turn,
     play_physically,
+    play_to_the_holders_last_card,
 )
 
 
@@ -217,3 +220,43 @@ def test_every_violation_has_a_stable_code_and_a_detail() -> None:
         "code": "not_your_turn",
         "detail": "seat 0 cannot play now: it is seat 1's turn",
     }
+
+
+@pytest.mark.parametrize(
+    ("table_size", "dealer", "briscola"), [(2, 0, "2C"), (3, 2, "2C"), (4, 3, "2C"), (6, 5, "4C")]
+)
+def test_the_briscola_holder_down_to_its_last_card_must_play_the_briscola(
+    table_size: int, dealer: int, briscola: str
+) -> None:
+    state = play_to_the_holders_last_card(
+        physical_round(table_size=table_size, dealer=dealer, briscola=briscola)
+    )
+    holder = state.seat_on_turn
+    assert holder is not None
+    other_card = next(
+        card for card in state.table.deck if not state.is_played(card) and card != state.briscola
+    )
+
+    with pytest.raises(BriscolaMustBePlayed) as error:
+        decide(state, PlayCard(holder, other_card))
+
+    assert error.value.code == "briscola_must_be_played"
+    assert legal_cards(state) == (state.briscola,)
+    assert decide(state, PlayCard(holder, state.briscola))[0] == CardPlayed(holder, state.briscola)
+
+
+def test_the_issues_two_player_round_can_no_longer_strand_the_briscola() -> None:
+    """Seat 0 drew 2C and leads the last trick. Accepting its other card left 2C as the only
+    card with seat 1 on turn: seat 1 got `briscola_not_drawn`, seat 0 `not_your_turn`."""
+    state = play_to_the_holders_last_card(physical_round(dealer=0, briscola="2C"))
+    assert (len(state.plays), state.briscola_holder, state.seat_on_turn) == (38, 0, 0)
+    (seat_1s_card,) = (
+        card for card in state.table.deck if not state.is_played(card) and card.code != "2C"
+    )
+
+    with pytest.raises(BriscolaMustBePlayed):
+        play(state, (0, seat_1s_card.code))
+    finished = play(state, (0, "2C"), (1, seat_1s_card.code))
+
+    assert finished.is_finished
+    assert sum(finished.points) == 120

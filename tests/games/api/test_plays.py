@@ -16,6 +16,7 @@ from tests.games.api.builders import (
     score_round,
     start_round,
 )
+from tests.rules.builders import physical_round, play_to_the_holders_last_card
 
 
 def dealt_match(client: APIClient, *, seed: int = 1, **fields: Any) -> tuple[str, list[Play]]:
@@ -114,6 +115,28 @@ def test_the_face_up_briscola_is_not_played_before_it_is_drawn(scorer: APIClient
     response = play(scorer, match["id"], {"seat": 1, "card": "7D"})
 
     assert (response.status_code, response.json()["code"]) == (422, "briscola_not_drawn")
+
+
+def test_the_briscola_holders_last_card_must_be_the_briscola_so_the_round_can_finish(
+    scorer: APIClient,
+) -> None:
+    rules_round = play_to_the_holders_last_card(physical_round(dealer=0, briscola="2C"))
+    match = create_match(scorer)
+    start_round(scorer, match["id"], briscola="2C", dealer_seat=0)
+    play_cards(scorer, match["id"], 1, list(rules_round.plays))
+    (last_other,) = [
+        card.code
+        for card in rules_round.table.deck
+        if not rules_round.is_played(card) and card.code != "2C"
+    ]
+
+    refused = play(scorer, match["id"], {"seat": 0, "card": last_other})
+    play(scorer, match["id"], {"seat": 0, "card": "2C"})
+    finished = play(scorer, match["id"], {"seat": 1, "card": last_other})
+
+    assert (refused.status_code, refused.json()["code"]) == (422, "briscola_must_be_played")
+    assert finished.status_code == 201
+    assert finished.json()["round"]["result"] is not None
 
 
 def test_a_seat_that_does_not_exist_is_422_invalid_seat(scorer: APIClient) -> None:
