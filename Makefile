@@ -3,6 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+CATALOGUE := config/locale/it/LC_MESSAGES/django
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
@@ -15,7 +16,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# The Italian catalogue, compiled whenever its source changes (msgfmt is brought up if missing).
+$(CATALOGUE).mo: $(CATALOGUE).po | $(STAMP)
+	$(BIN)/python scripts/services.py --tools-only
+	$(BIN)/python manage.py compilemessages --locale it --ignore '.venv/*' --verbosity 0
+
+install: $(STAMP) $(CATALOGUE).mo
 
 services: install
 	$(BIN)/python scripts/services.py

@@ -9,6 +9,8 @@ from accounts.login import (
     with_refusal_status,
 )
 from config.health import healthz
+from games.pages.urls import urlpatterns as match_pages
+from tournaments.pages.urls import urlpatterns as tournament_pages
 from tournaments.views import home
 
 api_v1: list[URLPattern | URLResolver] = [
@@ -17,6 +19,9 @@ api_v1: list[URLPattern | URLResolver] = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-v1:schema"), name="docs"),
 ]
+
+# The people's pages (scorers, players, the public), one namespace for both apps.
+pages: list[URLPattern | URLResolver] = [*match_pages, *tournament_pages]
 
 # The browsable API's sign-in and sign-out (DRF looks them up as `rest_framework:login` and
 # `:logout`), for anybody with an account, with the admin's lockout.
@@ -36,6 +41,8 @@ api_session: list[URLPattern | URLResolver] = [
 
 urlpatterns = [
     path("", home, name="home"),
+    path("", include((pages, "pages"))),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", healthz, name="healthz"),
     # Before the admin's own login route: the same view, answering 429 when sign-in is locked
     # or throttled (accounts/login.py).

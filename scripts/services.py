@@ -6,6 +6,10 @@ Order of attempts, for each service:
 3. else, when running as root with apt-get, install `postgresql redis-server` and start them;
 4. else stop with a message that says exactly what to install.
 Then create the application's database when it is missing. Idempotent, and silent when all is up.
+
+Tools the project runs besides the services are installed the same way when missing: gettext
+(`msgfmt`, to compile the Italian catalogue) and Debian's `chromium` (the browser tests drive it
+by its path; nothing downloads a browser).
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from psycopg import sql
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/briscola"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 APT_PACKAGES = ["postgresql", "redis-server"]
+TOOLS = {"msgfmt": "gettext", "chromium": "chromium"}
+"""The command each tool package provides, by package."""
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", ""}
 
 
@@ -96,22 +102,28 @@ def is_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
-def apt_install() -> None:
+def apt_install(packages: list[str] = APT_PACKAGES) -> None:
     if not (is_root() and shutil.which("apt-get")):
         raise BringUpError(
-            "PostgreSQL and Redis are needed. Install them with:\n"
-            "    sudo apt-get install -y postgresql redis-server\n"
+            f"{', '.join(packages)} are needed. Install them with:\n"
+            f"    sudo apt-get install -y {' '.join(packages)}\n"
             "or point DATABASE_URL and REDIS_URL at running servers."
         )
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    say("installing " + " ".join(APT_PACKAGES) + " (apt-get)")
+    say("installing " + " ".join(packages) + " (apt-get)")
     subprocess.run(["apt-get", "update", "-q"], check=True, env=env, stdout=subprocess.DEVNULL)
     subprocess.run(
-        ["apt-get", "install", "-y", "-q", *APT_PACKAGES],
+        ["apt-get", "install", "-y", "-q", *packages],
         check=True,
         env=env,
         stdout=subprocess.DEVNULL,
     )
+
+
+def bring_up_tools() -> None:
+    missing = [package for command, package in TOOLS.items() if not shutil.which(command)]
+    if missing:
+        apt_install(missing)
 
 
 def postgres_clusters() -> list[str]:
@@ -211,11 +223,19 @@ def ensure_database(conninfo: str, database: str) -> None:
             connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(database)))
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    if "--tools-only" in (sys.argv[1:] if argv is None else argv):
+        try:
+            bring_up_tools()
+        except (BringUpError, subprocess.CalledProcessError) as exc:
+            say(f"cannot install the tools: {exc}")
+            return 1
+        return 0
     database_url = setting("DATABASE_URL", DEFAULT_DATABASE_URL)
     redis_url = setting("REDIS_URL", DEFAULT_REDIS_URL)
     conninfo, database = maintenance_conninfo(database_url)
     try:
+        bring_up_tools()
         installed = bring_up_postgres(conninfo, installed_now=False)
         bring_up_redis(redis_url, installed_now=installed)
         ensure_database(conninfo, database)

@@ -1,5 +1,12 @@
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 from django.core.cache import cache
+from playwright.sync_api import ConsoleMessage, Page
+from pytest_django.live_server_helper import LiveServer
 from rest_framework.test import APIClient
 
 
@@ -13,3 +20,55 @@ def empty_cache() -> None:
     """Every test starts with an empty cache (this process's memory, config/settings/test.py):
     throttles and lockouts count failed sign-ins there, and no test may inherit another's."""
     cache.clear()
+
+
+# Pages in a real browser: Debian's chromium (installed by scripts/services.py when missing),
+# driven by Playwright through pytest-playwright, at phone size. No browser is downloaded.
+
+# Playwright's synchronous API keeps an event loop running in the test thread from the first
+# browser test to the end of the session, and Django refuses database calls while a loop runs in
+# the thread. The tests' own database work is synchronous, so that guard is lifted for the run.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_context_args, "viewport": PHONE, "locale": "en-GB"}
+
+
+@pytest.fixture
+def browser_page(page: Page, live_server: LiveServer) -> Iterator[Page]:
+    """A phone-sized page for the live server's pages. The test fails if the
+    page logs any console error or throws (a Content-Security-Policy refusal is one).
+    """
+    errors: list[str] = []
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            errors.append(message.text)
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(10_000)
+    yield page
+    assert errors == [], f"console errors on {page.url}: {errors}"

@@ -1,7 +1,7 @@
 """Production: a secret key from the environment is required; HTTPS everywhere."""
 
 from config.settings.base import *  # noqa: F403
-from config.settings.base import MIDDLEWARE, env
+from config.settings.base import env
 
 DEBUG = False
 SECRET_KEY = env("SECRET_KEY")
@@ -21,6 +21,5 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
-
-# Static files straight from gunicorn, right after the security middleware.
-MIDDLEWARE = [*MIDDLEWARE[:1], "whitenoise.middleware.WhiteNoiseMiddleware", *MIDDLEWARE[1:]]
+# Collected, hashed and compressed files only (`collectstatic`), cached for a year.
+WHITENOISE_USE_FINDERS = False

@@ -16,7 +16,8 @@ def manage(*args: str, **environment: str) -> subprocess.CompletedProcess[str]:
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"SECRET_KEY", "DJANGO_SETTINGS_MODULE"}
+        # The test run lifts Django's async guard for the browser tests (tests/conftest.py).
+        if key not in {"SECRET_KEY", "DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE"}
     }
     env.update(DJANGO_SETTINGS_MODULE="config.settings.prod", **environment)
     return subprocess.run(
