@@ -10,6 +10,8 @@ stream and the match rows. Both steps are idempotent, so reading an event twice 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -242,3 +244,30 @@ def verify_views() -> list[str]:
     missing = Tournament.objects.filter(view__isnull=True).values_list("id", flat=True)
     differences.extend(f"tournament {t}: no view" for t in missing)
     return differences
+
+
+# The consumer's health.
+
+
+@dataclass(frozen=True, slots=True)
+class ConsumerLag:
+    """How far the consumer trails the log: events not yet read, and how long the oldest of them
+    has waited (0 when it is up to date)."""
+
+    head: int
+    checkpoint: int
+    seconds: float
+
+    @property
+    def events(self) -> int:
+        return self.head - self.checkpoint
+
+
+def consumer_lag(*, now: datetime) -> ConsumerLag:
+    checkpoint = (
+        Checkpoint.objects.filter(name=CONSUMER).values_list("position", flat=True).first() or 0
+    )
+    head = last_position()
+    oldest = read_all(after=checkpoint, limit=1, stream_types=[TOURNAMENT_STREAM, MATCH_STREAM])
+    seconds = (now - oldest[0].recorded_at).total_seconds() if oldest else 0.0
+    return ConsumerLag(head=head, checkpoint=checkpoint, seconds=max(seconds, 0.0))

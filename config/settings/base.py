@@ -140,6 +140,8 @@ CELERY_BEAT_SCHEDULE = {
 # Ours, not a Celery option: enqueue the tournament tasks after a commit (consumer wake-ups,
 # scheduling, no-show deadlines). Off, only the catch-up moves tournaments along.
 CELERY_WAKE_UPS = env.bool("CELERY_WAKE_UPS", default=True)
+# /healthz answers 503 when the oldest event the consumer has not read waited longer than this.
+HEALTH_CONSUMER_MAX_LAG_SECONDS = env.int("HEALTH_CONSUMER_MAX_LAG_SECONDS", default=120)
 
 # Throttling and the sign-in lockout count in this cache, which every worker and machine shares:
 # the next database of REDIS_URL's server (so clearing the cache never empties Celery's queues),

@@ -2,6 +2,7 @@ import pytest
 from django.test import Client, override_settings
 
 from games.services import Actor
+from tournaments.projections import consume
 from tournaments.services import tournament_create
 
 pytestmark = pytest.mark.django_db
@@ -11,7 +12,31 @@ def test_healthz_reports_ok_when_database_and_redis_answer(client: Client) -> No
     response = client.get("/healthz")
 
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "checks": {"database": "ok", "redis": "ok"}}
+    assert response.json() == {
+        "status": "ok",
+        "checks": {"database": "ok", "redis": "ok", "consumer": "ok"},
+        "consumer": {"head": 0, "checkpoint": 0, "lag_events": 0, "lag_seconds": 0.0},
+    }
+
+
+def test_healthz_is_unavailable_while_the_consumer_trails_the_log_past_the_limit(
+    client: Client,
+) -> None:
+    tournament_create(name="Coppa", format="swiss", table_size=2, actor=Actor())
+
+    with override_settings(HEALTH_CONSUMER_MAX_LAG_SECONDS=-1):
+        trailing = client.get("/healthz")
+        consume()
+        caught_up = client.get("/healthz")
+
+    lag = trailing.json()["consumer"]
+    assert trailing.status_code == 503
+    assert lag["lag_events"] == lag["head"] - lag["checkpoint"] > 0
+    assert trailing.json()["checks"]["consumer"].startswith(
+        f"{lag['lag_events']} positions of the log wait"
+    )
+    assert caught_up.status_code == 200
+    assert caught_up.json()["consumer"]["lag_events"] == 0
 
 
 @override_settings(REDIS_URL="redis://127.0.0.1:1/0")
