@@ -40,7 +40,10 @@ def check_consumer(lag: ConsumerLag | None) -> str | None:
     limit = settings.HEALTH_CONSUMER_MAX_LAG_SECONDS
     if lag is None or lag.events == 0 or lag.seconds <= limit:
         return None
-    return f"{lag.events} positions of the log wait, the oldest for {lag.seconds:.0f} s (limit {limit} s)"
+    return (
+        f"{lag.events} positions of the log wait, "
+        f"the oldest for {lag.seconds:.0f} s (limit {limit} s)"
+    )
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
