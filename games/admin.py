@@ -22,6 +22,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
+from config.observability import current_request_id
 from games import selectors, services
 from games.eventstore.api import EventStoreError
 from games.models import Match, Round
@@ -45,7 +46,7 @@ SERVICE_FORM_TEMPLATE = "admin/tournaments/service_form.html"
 
 def actor_of(request: HttpRequest) -> Actor:
     """The organizer behind an admin request, as recorded on the events it appends."""
-    return Actor(user_id=request.user.id, device="admin")
+    return Actor(user_id=request.user.id, device="admin", correlation_id=current_request_id())
 
 
 def error_detail(exc: RuleViolation | EventStoreError) -> str:

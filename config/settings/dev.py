@@ -1,6 +1,9 @@
 """Local development: debug on, everything else from base."""
 
 from config.settings.base import *  # noqa: F403
-from config.settings.base import env
+from config.settings.base import LOGGING, env
 
 DEBUG = env.bool("DEBUG", default=True)
+
+# Plain log lines at the developer's terminal; JSON lines everywhere else (base.py).
+LOGGING["handlers"]["console"]["formatter"] = env("LOG_FORMAT", default="text")

@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.models import DeviceToken
+from config.observability import current_request_id
 from games import selectors
 from games.api.base import json_errors
 from games.api.serializers import MatchOutput, RoundCommandOutput, Serializer
@@ -80,7 +81,12 @@ def validated_query(serializer_class: type[Serializer], query: QueryDict) -> dic
 
 def actor_of(request: Request, *, reason: str | None = None) -> Actor:
     """The authenticated user, the device they score on, and why (for voids, corrections...)."""
-    return Actor(user_id=request.user.pk, device=device_of(request), reason=reason or None)
+    return Actor(
+        user_id=request.user.pk,
+        device=device_of(request),
+        reason=reason or None,
+        correlation_id=current_request_id(),
+    )
 
 
 def device_of(request: Request) -> str | None:
