@@ -9,6 +9,7 @@ from accounts.login import (
     with_refusal_status,
 )
 from config.health import healthz
+from config.metrics import metrics
 from games.pages.urls import urlpatterns as match_pages
 from tournaments.pages.urls import urlpatterns as tournament_pages
 from tournaments.views import home
@@ -44,6 +45,7 @@ urlpatterns = [
     path("", include((pages, "pages"))),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics, name="metrics"),
     # Before the admin's own login route: the same view, answering 429 when sign-in is locked
     # or throttled (accounts/login.py).
     path("admin/login/", with_refusal_status(admin.site.login), name="admin-login"),

@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_celery_beat",
     "django_htmx",
+    "django_prometheus",
     "accounts",
     "games",
     "games.eventstore",
@@ -36,6 +37,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "config.observability.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -48,6 +50,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -142,6 +145,10 @@ CELERY_BEAT_SCHEDULE = {
 # Ours, not a Celery option: enqueue the tournament tasks after a commit (consumer wake-ups,
 # scheduling, no-show deadlines). Off, only the catch-up moves tournaments along.
 CELERY_WAKE_UPS = env.bool("CELERY_WAKE_UPS", default=True)
+# Who may read /metrics (config/metrics.py): networks in CIDR notation.
+METRICS_ALLOWED_NETWORKS: list[str] = env.list(
+    "METRICS_ALLOWED_NETWORKS", default=["127.0.0.0/8", "::1/128"]
+)
 # /healthz answers 503 when the oldest event the consumer has not read waited longer than this.
 HEALTH_CONSUMER_MAX_LAG_SECONDS = env.int("HEALTH_CONSUMER_MAX_LAG_SECONDS", default=120)
 

@@ -32,6 +32,7 @@ from uuid import UUID
 from django.db import DatabaseError, IntegrityError, connection
 
 from games.eventstore.errors import IdempotencyKeyReused, StreamTypeMismatch, WrongExpectedVersion
+from games.eventstore.metrics import EVENTS_APPENDED
 from games.eventstore.models import (
     COMMAND_FINGERPRINT_MAX_LENGTH,
     EVENT_TABLE,
@@ -151,6 +152,7 @@ def append_to_stream(
     current_version, current_stream_type, used_fingerprint, used_first_version = rows[0][:4]
     appended = rows[0][4] is not None
     if appended:
+        EVENTS_APPENDED.labels(stream_type=stream_type).inc(len(events))
         return AppendResult(
             events=tuple(
                 _recorded_event(
