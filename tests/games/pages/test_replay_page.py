@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 from pytest_django.live_server_helper import LiveServer
 from rest_framework.test import APIClient
 
@@ -74,7 +74,9 @@ def test_the_replay_reads_in_italian_for_an_italian_browser(
     browser: Browser, live_server: LiveServer, scorer: APIClient
 ) -> None:
     match_id, _ = match_with_a_round(scorer)
-    context = browser.new_context(locale="it-IT", viewport=PHONE)
+    context = browser.new_context(
+        locale="it-IT", viewport=ViewportSize(width=PHONE["width"], height=PHONE["height"])
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on(
