@@ -4,6 +4,7 @@ key that scores that table only."""
 from __future__ import annotations
 
 import re
+from uuid import UUID
 
 import pytest
 import segno
@@ -48,7 +49,7 @@ def test_the_card_is_an_svg_whose_qr_code_opens_the_table_page_with_a_key_for_th
     svg = response.content.decode()
     assert svg.startswith("<svg")
     assert f"Table {THIS_TABLE}" in svg
-    key = card_key(tournament_id, THIS_TABLE, 1)
+    key = card_key(UUID(tournament_id), THIS_TABLE, 1)
     expected = segno.make(f"http://testserver/table/#key={key}", error="m", micro=False)
     assert qr_runs(svg) == list(dark_runs(expected.matrix))
     token = DeviceToken.objects.get(key_hash=hash_key(key))
@@ -63,8 +64,12 @@ def test_the_key_on_the_card_scores_its_table_and_no_other(world: World) -> None
     world.organizer.get(card_url(tournament_id, THIS_TABLE))
     world.organizer.get(card_url(tournament_id, OTHER_TABLE))
     this_table, other_table = APIClient(), APIClient()
-    this_table.credentials(HTTP_AUTHORIZATION=f"Token {card_key(tournament_id, THIS_TABLE, 1)}")
-    other_table.credentials(HTTP_AUTHORIZATION=f"Token {card_key(tournament_id, OTHER_TABLE, 1)}")
+    this_table.credentials(
+        HTTP_AUTHORIZATION=f"Token {card_key(UUID(tournament_id), THIS_TABLE, 1)}"
+    )
+    other_table.credentials(
+        HTTP_AUTHORIZATION=f"Token {card_key(UUID(tournament_id), OTHER_TABLE, 1)}"
+    )
     start = f"/api/v1/matches/{match_id}/rounds/"
 
     refused = other_table.post(start, {"briscola": "7D"}, format="json")
@@ -91,17 +96,17 @@ def test_printing_a_card_again_shows_the_same_key_until_its_token_is_revoked(wor
     assert revoked.status_code == 200
     assert qr_runs(after.decode()) != qr_runs(first.decode())
     assert DeviceToken.objects.filter(
-        key_hash=hash_key(card_key(tournament_id, THIS_TABLE, 2))
+        key_hash=hash_key(card_key(UUID(tournament_id), THIS_TABLE, 2))
     ).exists()
 
 
-@pytest.mark.parametrize("ask", [{"format": "pdf"}, {"HTTP_ACCEPT": "application/pdf"}])
-def test_the_card_is_a_one_page_pdf_on_request(world: World, ask: dict[str, str]) -> None:
+@pytest.mark.parametrize(("query", "accept"), [({"format": "pdf"}, "*/*"), ({}, "application/pdf")])
+def test_the_card_is_a_one_page_pdf_on_request(
+    world: World, query: dict[str, str], accept: str
+) -> None:
     tournament_id = world.tournament()
-    query = {"format": ask["format"]} if "format" in ask else {}
-    headers = {key: value for key, value in ask.items() if key != "format"}
 
-    response = world.organizer.get(card_url(tournament_id, THIS_TABLE), query, **headers)
+    response = world.organizer.get(card_url(tournament_id, THIS_TABLE), query, HTTP_ACCEPT=accept)
 
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
