@@ -9,7 +9,7 @@ still active, in which case the card shows that same key again: printing a card 
 PDF) gives the same working card, and no pile of tokens. Revoking the token (the device-token
 API) or its expiry retires the card; the next card takes the next serial. The token scores that
 table of that tournament only; it is the organizer's who produced the card
-(docs/decisions/0024-table-cards.md).
+(docs/decisions/0025-table-cards.md).
 """
 
 from __future__ import annotations
