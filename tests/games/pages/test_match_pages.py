@@ -168,9 +168,14 @@ def test_a_private_tournaments_match_is_not_found_by_outsiders_as_in_the_api(
     outsider.force_login(world.users["organizer_other_club"])
     member.force_login(world.users["player"])
 
+    world.post(f"/api/v1/matches/{match_id}/rounds/", {"briscola": "7D"})
+    replay = f"/matches/{match_id}/rounds/1/"
+
     assert client.get(f"/matches/{match_id}/").status_code == 404
     assert outsider.get(f"/matches/{match_id}/").status_code == 404
-    assert member.get(f"/matches/{match_id}/").status_code == 200
+    assert outsider.get(replay).status_code == 404
+    assert "Player 1" in page(member, f"/matches/{match_id}/")
+    assert member.get(replay).status_code == 200
     assert world.clients["anonymous"].get(f"/api/v1/matches/{match_id}/").status_code == 404
 
 
