@@ -8,8 +8,11 @@ cannot be guessed from its hash, and a fast hash keeps the lookup an index searc
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import secrets
+
+from django.utils.crypto import salted_hmac
 
 DEVICE_KEY_PREFIX = "dt_"
 """The older tokens (`rest_framework.authtoken`) are 40 hexadecimal digits: never this."""
@@ -20,6 +23,15 @@ KEY_BYTES = 32
 
 def new_device_key() -> str:
     return DEVICE_KEY_PREFIX + secrets.token_urlsafe(KEY_BYTES)
+
+
+def derived_device_key(*, purpose: str) -> str:
+    """A key the server can make again, from its SECRET_KEY and `purpose` only (the way Django
+    makes password reset tokens): shaped like a random key, 256 bits no one can guess without
+    the secret. Stored like any key, by its hash. A table card shows its key again this way
+    (tournaments/table_cards.py)."""
+    digest = salted_hmac("accounts.keys.derived_device_key", purpose, algorithm="sha256").digest()
+    return DEVICE_KEY_PREFIX + base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
 def is_device_key(key: str) -> bool:

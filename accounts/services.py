@@ -186,17 +186,19 @@ def device_token_create(
     expires_in: timedelta | None = None,
     tournament_id: UUID | None = None,
     tables: Iterable[int] = (),
+    key: str | None = None,
 ) -> tuple[DeviceToken, str]:
     """A token for one of `user`'s devices, and its key: the only time the key is available.
     It expires after `expires_in` (the configured lifetime when None); `tournament_id` and
-    `tables` narrow what it may score."""
+    `tables` narrow what it may score. `key` is a new random key unless given (a key the
+    server derives, `accounts.keys.derived_device_key`)."""
     name, table_numbers = device_token_check(
         device=device, expires_in=expires_in, tournament_id=tournament_id, tables=tables
     )
     if not user.is_active:
         raise InvalidDeviceToken(f"{user} is inactive: a token would be refused")
     now = timezone.now()
-    key = new_device_key()
+    key = new_device_key() if key is None else key
     token = DeviceToken.objects.create(
         user=user,
         name=name,

@@ -69,6 +69,7 @@ from tournaments.models import (
     TournamentStatus,
     TournamentView,
 )
+from tournaments.stream import TournamentSettings
 
 if TYPE_CHECKING:
     ModelAdmin = admin.ModelAdmin[Any]
@@ -163,6 +164,19 @@ def bracket_columns(bracket: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     return stages
+
+
+def table_card_links(tournament: Tournament) -> list[dict[str, Any]]:
+    """Each table's printable card (tournaments/table_cards.py), as SVG and as PDF."""
+    tables = TournamentSettings.from_dict(tournament.settings).tables
+    return [
+        {
+            "table": table,
+            "svg": reverse("api-v1:table-card", args=[tournament.id, table]),
+            "pdf": reverse("api-v1:table-card", args=[tournament.id, table]) + "?format=pdf",
+        }
+        for table in range(1, tables + 1)
+    ]
 
 
 def standings_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[dict[str, Any]]]:
@@ -290,6 +304,7 @@ class TournamentAdmin(TournamentsAddAdmin):
         )
         filtered = f"?tournament__id__exact={tournament.id}"
         return {
+            "table_cards": table_card_links(tournament),
             "standings": standings,
             "tiebreaks": tiebreaks,
             "bracket": bracket_columns(selectors.tournament_bracket(tournament_id=tournament.id)),

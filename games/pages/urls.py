@@ -1,7 +1,13 @@
 from django.urls import URLPattern, path
 
-from games.pages import views
+from games.pages import matches, views
 
 urlpatterns: list[URLPattern] = [
     path("table/", views.table, name="table"),
+    path("matches/<uuid:match_id>/", matches.match_detail, name="match-detail"),
+    path(
+        "matches/<uuid:match_id>/rounds/<int:round_number>/",
+        matches.round_replay,
+        name="round-replay",
+    ),
 ]

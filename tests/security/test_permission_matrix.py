@@ -272,6 +272,12 @@ MATRIX: list[Cell] = [
         post(lambda w: revoke_url(w)),
         ORGANIZER_READS,
     ),
+    Cell(
+        "table-card",
+        "get",
+        get(lambda w: tournament_url(w.tournament(), "tables", 3, "card")),
+        ORGANIZER_READS,
+    ),
     # The schema and its docs are public.
     Cell("schema", "get", get(lambda w: f"{API}/schema/"), EVERYBODY_READS),
     Cell("docs", "get", get(lambda w: f"{API}/docs/"), EVERYBODY_READS),

@@ -6,6 +6,7 @@ from tournaments.api.device_tokens import DeviceTokenListApi, DeviceTokenRevokeA
 from tournaments.api.entrants import EntrantCheckInApi, EntrantRegisterApi, EntrantWithdrawApi
 from tournaments.api.matches import SwissRoundPublishApi, TournamentMatchListApi
 from tournaments.api.results import BracketDetailApi, StandingListApi
+from tournaments.api.table_cards import TableCardApi
 from tournaments.api.tournaments import (
     TournamentCreateApi,
     TournamentDetailApi,
@@ -29,6 +30,7 @@ urlpatterns = [
     path(f"{TOURNAMENT}standings/", StandingListApi.as_view(), name="tournament-standings"),
     path(f"{TOURNAMENT}bracket/", BracketDetailApi.as_view(), name="tournament-bracket"),
     path(f"{TOURNAMENT}device-tokens/", DeviceTokenListApi.as_view(), name="device-tokens"),
+    path(f"{TOURNAMENT}tables/<int:table>/card/", TableCardApi.as_view(), name="table-card"),
     path(
         f"{TOURNAMENT}device-tokens/<int:token_id>/revoke/",
         DeviceTokenRevokeApi.as_view(),

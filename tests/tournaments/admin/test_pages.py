@@ -117,3 +117,22 @@ def test_matches_are_found_by_a_sides_name_or_by_their_id(admin_client: Client) 
     assert fixture.match_id in found(fixture.home.name)
     assert found(str(fixture.match_id)) == [fixture.match_id]
     assert found("nobody plays here") == []
+
+
+def test_a_tournaments_page_links_each_tables_printable_card(admin_client: Client) -> None:
+    tournament_id = started("single_elimination", 4, tables=2)
+
+    page = admin_client.get(reverse("admin:tournaments_tournament_change", args=[tournament_id]))
+    links = [(card["svg"], card["pdf"]) for card in page.context["table_cards"]]
+
+    assert links == [
+        (
+            f"/api/v1/tournaments/{tournament_id}/tables/{table}/card/",
+            f"/api/v1/tournaments/{tournament_id}/tables/{table}/card/?format=pdf",
+        )
+        for table in (1, 2)
+    ]
+    assert f'href="{links[1][1]}"' in page.content.decode()
+    card = admin_client.get(links[1][0])
+    assert card.status_code == 200
+    assert card.content.startswith(b"<svg")

@@ -1,0 +1,252 @@
+"""What the match and replay pages show, read through the API's selectors and visibility rules.
+
+The pages show a viewer exactly what the API's match and replay reads show them: the hands come
+from `games.selectors.round_replay` with the viewer `games.visibility.viewer_of` resolves, never
+from the rows directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from games import selectors
+from games.models import Match, Round, Scoring
+from games.rules import Table, Variant
+from games.visibility import Viewer
+
+TIE = "tie"
+
+
+@dataclass(frozen=True)
+class SideView:
+    index: int
+    name: str
+    round_wins: int
+    total_points: int
+    won: bool
+    confirmed: bool
+    disputed: bool
+
+
+@dataclass(frozen=True)
+class RoundView:
+    number: int
+    status: str
+    briscola: str | None
+    points: list[int]
+    result: str | None
+    winner: str | None
+    """The name of the side that won the round; None for a tie, a void or a round in play."""
+    tie: bool
+    replay_of: int | None
+    replayed_by: int | None
+    """For a tied round: the round that replays it."""
+    points_entered: bool
+    plays: int
+    void_reason: str
+
+
+@dataclass(frozen=True)
+class MatchPage:
+    match: Match
+    sides: list[SideView]
+    rounds: list[RoundView]
+    deck_names: str
+    by_points: bool
+    winner: str | None
+    forfeited_by: str | None
+
+
+def deck_names_of(match: Match) -> str:
+    return Variant.from_dict(match.variant).deck_names
+
+
+def side_won(result: str | None, names: list[str]) -> str | None:
+    if result is None or not result.startswith("side"):
+        return None
+    return names[int(result.removeprefix("side"))]
+
+
+def match_page(*, match_id: UUID) -> MatchPage:
+    """The match, its sides by name, and its rounds with their results and tie replays."""
+    match = selectors.match_get(match_id=match_id)
+    names = selectors.match_side_names(match=match)
+    rounds = list(match.rounds.all())
+    replays = {row.replay_of: row.number for row in rounds if row.replay_of is not None}
+    return MatchPage(
+        match=match,
+        sides=[
+            SideView(
+                index=side,
+                name=name,
+                round_wins=match.round_wins[side] if side < len(match.round_wins) else 0,
+                total_points=match.total_points[side] if side < len(match.total_points) else 0,
+                won=match.winner == side,
+                confirmed=side in match.confirmed_by,
+                disputed=side in match.disputed_by,
+            )
+            for side, name in enumerate(names)
+        ],
+        rounds=[
+            RoundView(
+                number=row.number,
+                status=row.status,
+                briscola=row.briscola,
+                points=list(row.points),
+                result=row.result,
+                winner=side_won(row.result, names),
+                tie=row.result == TIE,
+                replay_of=row.replay_of,
+                replayed_by=replays.get(row.number),
+                points_entered=row.points_entered,
+                plays=len(row.plays),
+                void_reason=row.void_reason,
+            )
+            for row in rounds
+        ],
+        deck_names=deck_names_of(match),
+        by_points=match.scoring == Scoring.POINTS,
+        winner=None if match.winner is None else names[match.winner],
+        forfeited_by=None if match.forfeited_by is None else names[match.forfeited_by],
+    )
+
+
+# The replay of one round.
+
+
+@dataclass(frozen=True)
+class SeatCard:
+    seat: int
+    player: str
+    """The side's name, with the player's place in the side at tables of four and six."""
+    card: str
+
+
+@dataclass(frozen=True)
+class TrickView:
+    number: int
+    plays: list[SeatCard]
+    winner: SeatCard | None
+    """The play that won the trick; None while it is on the table."""
+    points: int | None
+    running: list[int]
+    """Each side's points after this trick."""
+
+
+@dataclass(frozen=True)
+class HandView:
+    seat: int
+    player: str
+    cards: list[str]
+
+
+@dataclass(frozen=True)
+class ReplayPage:
+    match: Match
+    round: Round
+    sides: list[str]
+    deck_names: str
+    step: int
+    steps: int
+    """The cards played in the whole round: steps go from 0 to this."""
+    table: TrickView | None
+    """The trick on the table after `step` cards (the one just completed, if it is complete)."""
+    last_played: SeatCard | None
+    tricks: list[TrickView]
+    points: list[int]
+    result: str | None
+    winner: str | None
+    hands: list[HandView] | None
+    dealer: str
+    leader: str
+    deal: str
+
+    @property
+    def side_points(self) -> list[tuple[str, int]]:
+        return list(zip(self.sides, self.points, strict=False))
+
+    @property
+    def previous_step(self) -> int | None:
+        return self.step - 1 if self.step > 0 else None
+
+    @property
+    def next_step(self) -> int | None:
+        return self.step + 1 if self.step < self.steps else None
+
+
+def seat_player(table: Table, seat: int, names: list[str]) -> str:
+    name = names[table.side_of(seat)]
+    if not table.has_partners:
+        return name
+    return f"{name} {seat // table.side_count + 1}"
+
+
+def round_replay_page(
+    *, match_id: UUID, round_number: int, upto: int | None, viewer: Viewer
+) -> ReplayPage:
+    """The round as it stood after its first `upto` cards (all of them when None), with the
+    hands `viewer` may see at that point. `upto` out of range raises `InvalidInput`."""
+    replay = selectors.round_replay(
+        match_id=match_id, round_number=round_number, upto=upto, viewer=viewer
+    )
+    match_round = selectors.round_get(match_id=match_id, round_number=round_number)
+    match = match_round.match
+    names = selectors.match_side_names(match=match)
+    table = Table(match.table_size, Variant.from_dict(match.variant))
+    tricks = tricks_of(replay["tricks"], table, names)
+    steps = len(match_round.plays)
+    step = steps if upto is None else upto
+    last_trick = tricks[-1] if tricks else None
+    return ReplayPage(
+        match=match,
+        round=match_round,
+        sides=names,
+        deck_names=deck_names_of(match),
+        step=step,
+        steps=steps,
+        table=last_trick,
+        last_played=last_trick.plays[-1] if last_trick and last_trick.plays else None,
+        tricks=tricks,
+        points=list(replay["points"]),
+        result=replay["result"],
+        winner=side_won(replay["result"], names),
+        hands=hands_of(replay["hands"], table, names),
+        dealer=seat_player(table, match_round.dealer_seat, names),
+        leader=seat_player(table, match_round.leader_seat, names),
+        deal=replay["deal"],
+    )
+
+
+def tricks_of(tricks: list[dict[str, Any]], table: Table, names: list[str]) -> list[TrickView]:
+    running = [0] * table.side_count
+    views = []
+    for trick in tricks:
+        plays = [
+            SeatCard(seat, seat_player(table, seat, names), card) for seat, card in trick["plays"]
+        ]
+        winner = trick["winner"]
+        if winner is not None:
+            running[table.side_of(winner)] += trick["points"]
+        views.append(
+            TrickView(
+                number=trick["number"],
+                plays=plays,
+                winner=next((play for play in plays if play.seat == winner), None),
+                points=trick["points"],
+                running=list(running),
+            )
+        )
+    return views
+
+
+def hands_of(
+    hands: dict[str, list[str]] | None, table: Table, names: list[str]
+) -> list[HandView] | None:
+    if hands is None:
+        return None
+    return [
+        HandView(seat=int(seat), player=seat_player(table, int(seat), names), cards=cards)
+        for seat, cards in sorted(hands.items(), key=lambda item: int(item[0]))
+    ]

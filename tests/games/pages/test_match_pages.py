@@ -1,0 +1,212 @@
+"""The match page and the round replay, read through Django's test client."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from games.rules import parse_card
+from games.selectors import replayed_cards, round_get
+from games.templatetags.cards import card_label
+from tests.games.api.builders import (
+    create_match,
+    legal_plays,
+    legal_round,
+    play_cards,
+    post,
+    round_url,
+    score_round,
+    start_round,
+)
+from tests.security.roles import make_world
+
+pytestmark = pytest.mark.django_db
+
+DASH = "\N{EN DASH}"
+
+
+def page(client: Client, url: str, **headers: Any) -> str:
+    response = client.get(url, **headers)
+    assert response.status_code == 200, response.status_code
+    return response.content.decode()
+
+
+def step_of(html: str) -> int:
+    found = re.search(r'data-step="(\d+)"', html)
+    assert found is not None
+    return int(found.group(1))
+
+
+def played_on_table(html: str) -> list[str]:
+    return re.findall(r'data-played="(\w+)"', html)
+
+
+def played_match(scorer: APIClient) -> tuple[str, list[Any]]:
+    """Rossi v Bianchi: round 1 a 60-60 tie scored by points, round 2 (its replay) card by card."""
+    match_id = create_match(scorer, best_of=1)["id"]
+    score_round(scorer, match_id, 60, 60)
+    briscola, plays = legal_round(dealer=1, seed=3)
+    start_round(scorer, match_id, briscola=briscola)
+    play_cards(scorer, match_id, 2, plays)
+    return match_id, plays
+
+
+def test_the_match_page_shows_the_sides_rounds_points_and_the_tie_with_its_replay(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id, _ = played_match(scorer)
+    match = scorer.get(f"/api/v1/matches/{match_id}/").json()
+
+    html = page(client, f"/matches/{match_id}/")
+
+    assert "Rossi" in html
+    assert "Bianchi" in html
+    assert 'data-round="1" data-status="finished" data-result="tie"' in html
+    assert f'href="/matches/{match_id}/rounds/2/">replayed in round 2</a>' in html
+    assert "replays the tied round 1" in html
+    second = match["rounds"][1]
+    assert f"{second['points'][0]}{DASH}{second['points'][1]}" in html
+    wins = match["round_wins"]
+    assert f'data-round-wins="{wins[0]}"' in html
+    assert f'data-round-wins="{wins[1]}"' in html
+    assert f'href="/matches/{match_id}/rounds/1/"' in html
+
+
+def test_the_match_page_shows_confirmations_and_disputes(scorer: APIClient, client: Client) -> None:
+    match_id = create_match(scorer, best_of=1)["id"]
+    score_round(scorer, match_id, 70, 50)
+    post(scorer, f"/api/v1/matches/{match_id}/confirm/", {"side": 0})
+    post(scorer, f"/api/v1/matches/{match_id}/dispute/", {"side": 1, "reason": "it was 61"})
+
+    html = page(client, f"/matches/{match_id}/")
+
+    assert re.search(r'data-side="0">.*?data-confirmed', html, re.S)
+    assert re.search(r'data-side="1">.*?data-disputed', html, re.S)
+    assert "Rossi won the match." in html
+
+
+def test_the_replay_steps_card_by_card_with_each_step_a_link(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id, plays = played_match(scorer)
+    url = f"/matches/{match_id}/rounds/2/"
+
+    start = page(client, url + "?upto=0")
+    first = page(client, url + "?upto=1")
+    second_trick = page(client, url + "?upto=3")
+    whole = page(client, url)
+
+    assert step_of(start) == 0
+    assert played_on_table(start) == []
+    assert 'data-action="next" rel="next"' in start
+    assert 'href="?upto=1"' in start
+    assert step_of(first) == 1
+    assert played_on_table(first) == [plays[0].card.code]
+    assert 'href="?upto=0" data-action="prev"' in first
+    assert played_on_table(second_trick) == [plays[2].card.code]
+    assert step_of(whole) == len(plays)
+    assert played_on_table(whole) == [play.card.code for play in plays[-2:]]
+    assert "Rossi" in whole
+    assert "Bianchi" in whole
+
+
+def test_the_replay_shows_trick_winners_and_running_points(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id, _ = played_match(scorer)
+    replay = scorer.get(round_url(match_id, 2, "replay") + "?upto=4").json()
+    first, second = replay["tricks"][:2]
+    running = [0, 0]
+    for trick in (first, second):
+        running[trick["winner"] % 2] += trick["points"]
+
+    html = page(client, f"/matches/{match_id}/rounds/2/?upto=4")
+
+    assert f"{running[0]}{DASH}{running[1]}" in html
+    assert f'data-side-points="0"><span>Rossi</span> <strong>{replay["points"][0]}</strong>' in html
+    assert "takes the trick" in html
+
+
+def test_a_round_of_a_french_deck_match_names_its_cards_the_french_way(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id = create_match(scorer, variant={"deck_names": "french"})["id"]
+    start_round(scorer, match_id, briscola="9S")
+
+    html = page(client, f"/matches/{match_id}/rounds/1/")
+
+    assert "Queen of Spades" in html
+
+
+@pytest.mark.parametrize("upto", ["99", "x", "-1"])
+def test_a_step_outside_the_round_is_not_found(
+    scorer: APIClient, client: Client, upto: str
+) -> None:
+    match_id, _ = played_match(scorer)
+
+    assert client.get(f"/matches/{match_id}/rounds/2/?upto={upto}").status_code == 404
+
+
+def test_an_unknown_match_or_round_is_not_found(scorer: APIClient, client: Client) -> None:
+    match_id, _ = played_match(scorer)
+
+    assert client.get("/matches/00000000-0000-4000-8000-000000000000/").status_code == 404
+    assert client.get(f"/matches/{match_id}/rounds/9/").status_code == 404
+
+
+def test_a_private_tournaments_match_is_not_found_by_outsiders_as_in_the_api(
+    client: Client,
+) -> None:
+    world = make_world()
+    match_id = world.private_match()
+    outsider, member = Client(), Client()
+    outsider.force_login(world.users["organizer_other_club"])
+    member.force_login(world.users["player"])
+
+    world.post(f"/api/v1/matches/{match_id}/rounds/", {"briscola": "7D"})
+    replay = f"/matches/{match_id}/rounds/1/"
+
+    assert client.get(f"/matches/{match_id}/").status_code == 404
+    assert outsider.get(f"/matches/{match_id}/").status_code == 404
+    assert outsider.get(replay).status_code == 404
+    assert "Player 1" in page(member, f"/matches/{match_id}/")
+    assert member.get(replay).status_code == 200
+    assert world.clients["anonymous"].get(f"/api/v1/matches/{match_id}/").status_code == 404
+
+
+def test_the_replay_hides_the_hands_a_viewer_may_not_see_while_the_round_is_played(
+    scorer: APIClient, creator: User, client: Client
+) -> None:
+    match_id = create_match(scorer)["id"]
+    hands = start_round(scorer, match_id, briscola=None, deal="server")["hands"]
+    hidden = [code for seat_hand in hands.values() for code in seat_hand]
+    signed_in = Client()
+    signed_in.force_login(creator)
+
+    public = page(client, f"/matches/{match_id}/rounds/1/")
+    seen = page(signed_in, f"/matches/{match_id}/rounds/1/")
+
+    assert "The hands stay hidden while the round is played." in public
+    assert not any(f'data-hand-card="{code}"' in public for code in hidden)
+    assert all(f'data-hand-card="{code}"' in seen for code in hidden)
+    assert card_label(parse_card(hidden[0])) in seen
+
+
+def test_a_finished_dealt_round_shows_every_hand_as_dealt_to_everybody(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id = create_match(scorer)["id"]
+    dealt = start_round(scorer, match_id, briscola=None, deal="server")
+    state = replayed_cards(round_get(match_id=match_id, round_number=1))
+    assert state is not None
+    play_cards(scorer, match_id, 1, legal_plays(state))
+
+    html = page(client, f"/matches/{match_id}/rounds/1/?upto=0")
+
+    assert "Hands as dealt" in html
+    assert all(f'data-hand-card="{code}"' in html for code in dealt["hands"]["0"])

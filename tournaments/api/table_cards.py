@@ -1,0 +1,125 @@
+"""A table's printable card (organizers): SVG by default, PDF with `?format=pdf` or
+`Accept: application/pdf`. Errors stay JSON, as everywhere in the API."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.http import HttpResponse
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from accounts.permissions import Action
+from games.api.base import JsonApi
+from games.api.schema import error_responses
+from tournaments import table_cards
+from tournaments.access import TournamentAccess
+from tournaments.api.schema import TAG
+
+PDF = "pdf"
+
+
+class CardRenderer(BaseRenderer):
+    """Names a format the card is drawn in, for DRF's content negotiation; the view draws it."""
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Any = None,
+    ) -> Any:
+        raise NotImplementedError("the table card view answers its card itself")
+
+
+class SvgRenderer(CardRenderer):
+    media_type = "image/svg+xml"
+    format = "svg"
+    charset = "utf-8"
+
+
+class PdfRenderer(CardRenderer):
+    media_type = "application/pdf"
+    format = PDF
+    charset = None
+
+
+class TableCardApi(JsonApi):
+    permission_classes = [TournamentAccess]
+    access = {"get": Action.ORGANIZE}
+    renderer_classes = [SvgRenderer, PdfRenderer]
+
+    @extend_schema(
+        operation_id="table_card",
+        summary="A table's printable card with a QR code of the table page and its device key "
+        "(organizers)",
+        description="The QR code opens `/table/#key=KEY` with a device token that scores this "
+        "table of this tournament only. The first card of a table issues the token (yours, for "
+        "the configured lifetime); later cards show the same key while it is active. Revoke it "
+        "in `device-tokens/` to retire the card: the next card issues a new key.",
+        tags=[TAG],
+        parameters=[
+            OpenApiParameter(
+                "format",
+                OpenApiTypes.STR,
+                enum=["svg", PDF],
+                description="`svg` (the default) or `pdf`; or send `Accept: application/pdf`.",
+            )
+        ],
+        responses={
+            (200, SvgRenderer.media_type): OpenApiResponse(
+                OpenApiTypes.STR, description="The card: an A6 SVG image or a one-page A6 PDF."
+            ),
+            (200, PdfRenderer.media_type): OpenApiResponse(
+                OpenApiTypes.BINARY, description="The card: an A6 SVG image or a one-page A6 PDF."
+            ),
+            **{
+                (status, "application/json"): response
+                for status, response in error_responses(
+                    {
+                        401: "`not_authenticated` or `authentication_failed`: sign in.",
+                        403: "`permission_denied`: only the tournament's organizers.",
+                        404: "`tournament_not_found`, `table_not_found`; `not_found` for an "
+                        "unknown `format`.",
+                        406: "`not_acceptable`: the card is SVG or PDF.",
+                        422: "`invalid_device_token`: the table had too many cards.",
+                    },
+                    write=False,
+                ).items()
+            },
+        },
+    )
+    def get(self, request: Request, tournament_id: UUID, table: int) -> HttpResponse:
+        card = table_cards.table_card_issue(
+            tournament_id=tournament_id,
+            table=table,
+            organizer=request.user,  # type: ignore[arg-type]
+            table_page=request.build_absolute_uri(reverse("pages:table")),
+        )
+        name = f"table-{table}-card"
+        if request.accepted_renderer.format == PDF:
+            response = HttpResponse(
+                table_cards.table_card_pdf(card), content_type="application/pdf"
+            )
+            response["Content-Disposition"] = f'inline; filename="{name}.pdf"'
+        else:
+            response = HttpResponse(
+                table_cards.table_card_svg(card), content_type="image/svg+xml; charset=utf-8"
+            )
+            response["Content-Disposition"] = f'inline; filename="{name}.svg"'
+        # The card carries a working key: no cache may keep it.
+        response["Cache-Control"] = "no-store"
+        return response
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        """Errors are answered in JSON whatever format was asked for."""
+        if isinstance(response, Response):
+            request.accepted_renderer = JSONRenderer()
+            request.accepted_media_type = JSONRenderer.media_type
+        return super().finalize_response(request, response, *args, **kwargs)
