@@ -22,7 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -62,6 +62,15 @@ DOMAIN_ERRORS = (RuleViolation, FormatError, StandingsError, AccountsError)
 
 TRANSLATED_ERRORS = (*DOMAIN_ERRORS, EventStoreError)
 """Errors raised from a message template and its parameters (`because`)."""
+
+WORD_PARAMS: Mapping[str, Mapping[object, object]] = {
+    "stream_type": {
+        "match": pgettext_lazy("stream type", "match"),
+        "tournament": pgettext_lazy("stream type", "tournament"),
+    },
+}
+"""Parameters that are words of a sentence, said in the request's language (other parameters,
+such as card codes and ids, stay as they are)."""
 
 INVALID_INPUT = "invalid_input"
 MALFORMED_JSON = "malformed_json"
@@ -115,11 +124,15 @@ def translated_detail(error: Exception) -> str:
     params: Mapping[str, object] = getattr(error, "params", {})
     if not isinstance(template, str):
         return str(error)
-    values = {
-        name: translated_detail(value) if isinstance(value, TRANSLATED_ERRORS) else value
-        for name, value in params.items()
-    }
+    values = {name: translated_param(name, value) for name, value in params.items()}
     return gettext(template) % values
+
+
+def translated_param(name: str, value: object) -> object:
+    if isinstance(value, TRANSLATED_ERRORS):
+        return translated_detail(value)
+    words = WORD_PARAMS.get(name, {})
+    return words.get(value, value) if isinstance(value, str) else value
 
 
 def domain_error_response(code: str, detail: str, **extra: Any) -> Response:
