@@ -143,6 +143,37 @@ def test_a_validation_error_is_explained_in_the_request_language_field_by_field(
     assert italian["detail"] == "table_size: È richiesto un numero intero valido."
 
 
+def test_a_refused_header_is_explained_in_the_request_language(scorer: APIClient) -> None:
+    match_id, plays = a_match_with_a_round(scorer)
+    too_long = {"HTTP_IDEMPOTENCY_KEY": "k" * 129}
+
+    italian, english = in_both_languages(
+        lambda language: post(
+            scorer, round_url(match_id, 1, "plays"), play_body(plays[0]), **too_long, **language
+        )
+    )
+
+    assert italian["code"] == english["code"] == "invalid_input"
+    assert english["detail"] == (
+        "Idempotency-Key: an idempotency key is 1 to 128 printable characters"
+    )
+    assert italian["detail"] == (
+        "Idempotency-Key: una chiave di idempotenza ha da 1 a 128 caratteri stampabili"
+    )
+
+
+@pytest.mark.django_db
+def test_an_unknown_token_is_refused_in_the_request_language(api_client: APIClient) -> None:
+    api_client.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
+
+    italian, english = in_both_languages(
+        lambda language: api_client.get(f"{API}/matches/", **language)
+    )
+
+    assert italian["code"] == english["code"] == "authentication_failed"
+    assert (english["detail"], italian["detail"]) == ("Invalid token.", "Token non valido.")
+
+
 def test_a_tournament_refusal_is_explained_in_the_request_language(organizer: APIClient) -> None:
     tournament_id, _ = started_tournament(organizer, 2)
     late = {"name": "Late", "players": ["Late"]}
