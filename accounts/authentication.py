@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
@@ -22,10 +23,11 @@ from accounts.keys import is_device_key
 from accounts.models import DeviceToken, DeviceTokenState
 from accounts.throttling import FailedTokenThrottle
 
-INVALID_TOKEN = "Invalid token."
-INACTIVE_USER = "User inactive or deleted."
-TOKEN_EXPIRED = "This device token has expired: ask the organizer for a new one."
-TOKEN_REVOKED = "This device token was revoked: ask the organizer for a new one."
+# Lazy: each says itself in the request's language when DRF turns it into a response.
+INVALID_TOKEN = gettext_lazy("Invalid token.")
+INACTIVE_USER = gettext_lazy("User inactive or deleted.")
+TOKEN_EXPIRED = gettext_lazy("This device token has expired: ask the organizer for a new one.")
+TOKEN_REVOKED = gettext_lazy("This device token was revoked: ask the organizer for a new one.")
 
 
 class TokenAuthentication(authentication.TokenAuthentication):

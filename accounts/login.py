@@ -45,6 +45,7 @@ from django.core.exceptions import ValidationError
 from django.dispatch import receiver
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
+from django.utils.translation import gettext, ngettext
 from redis.exceptions import RedisError
 
 from accounts.throttling import LoginRateThrottle, client_address
@@ -128,24 +129,25 @@ def login_refusal(*, request: HttpRequest | None, username: str | None) -> Login
         return None
     if locks:
         seconds = max(locks.values())
-        where = "for this username" if USERNAME in locks else "from this network"
-        return LoginRefusal(
-            LOGIN_LOCKED,
-            f"Too many failed sign-ins {where}: sign-in is paused. "
-            f"Try again in {duration(seconds)}.",
-            seconds,
-        )
+        if USERNAME in locks:
+            message = gettext(
+                "Too many failed sign-ins for this username: sign-in is paused. "
+                "Try again in %(wait)s."
+            )
+        else:
+            message = gettext(
+                "Too many failed sign-ins from this network: sign-in is paused. "
+                "Try again in %(wait)s."
+            )
+        return LoginRefusal(LOGIN_LOCKED, message % {"wait": duration(seconds)}, seconds)
     if request is None:
         return None
     throttle = LoginRateThrottle()
     if throttle.allow_request(request, None):
         return None
     seconds = int(throttle.wait())
-    return LoginRefusal(
-        LOGIN_THROTTLED,
-        f"Too many sign-in attempts from this network. Try again in {duration(seconds)}.",
-        seconds,
-    )
+    message = gettext("Too many sign-in attempts from this network. Try again in %(wait)s.")
+    return LoginRefusal(LOGIN_THROTTLED, message % {"wait": duration(seconds)}, seconds)
 
 
 def login_failure_record(*, request: HttpRequest | None, username: str | None) -> None:
@@ -198,10 +200,11 @@ def login_lockout_lift(*, username: str | None = None, address: str | None = Non
 
 
 def duration(seconds: int) -> str:
+    """How long, for people, in the active language."""
     if seconds < 60:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
+        return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
     minutes = math.ceil(seconds / 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
 
 
 @receiver(user_login_failed, dispatch_uid="accounts.login.count_failed_sign_in")

@@ -36,6 +36,7 @@ from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from rest_framework import exceptions, permissions
 
 from accounts.models import DeviceToken, Role, RoleGrant
@@ -191,10 +192,12 @@ def refusal(user: AnyUser, auth: Any, action: Action, place: Place) -> Exception
     if action == Action.CONFIRM:
         if user.pk in place.player_seats:
             return None
-        return denied("only the match's players and its organizers confirm its result")
+        return denied(
+            gettext_noop("only the match's players and its organizers confirm its result")
+        )
     if place.free_standing:
-        return denied("only who created this match may do this")
-    return denied("only the tournament's organizers may do this")
+        return denied(gettext_noop("only who created this match may do this"))
+    return denied(gettext_noop("only the tournament's organizers may do this"))
 
 
 def side_refusal(user: AnyUser, place: Place, side: int) -> Exception | None:
@@ -204,20 +207,25 @@ def side_refusal(user: AnyUser, place: Place, side: int) -> Exception | None:
         return None
     if side in place.player_sides.get(user.pk, frozenset()):  # type: ignore[arg-type]
         return None
-    return denied(f"you do not play for side {side} of this match")
+    return denied(gettext_noop("you do not play for side %(side)s of this match"), side=side)
 
 
 def score_refusal(place: Place, standing: Standing) -> Exception | None:
     if not place.in_tournament:
-        return denied("only who created this match scores it")
+        return denied(gettext_noop("only who created this match scores it"))
     if Role.SCORER not in standing.roles:
-        return denied("only the tournament's scorers and organizers score its matches")
+        return denied(
+            gettext_noop("only the tournament's scorers and organizers score its matches")
+        )
     if not standing.scores_table(place.table):
         tables = ", ".join(map(str, sorted(standing.scorer_tables or ())))
-        at = "no table yet" if place.table is None else f"table {place.table}"
-        return denied(f"you score table(s) {tables}; this match is at {at}")
+        return denied(
+            gettext_noop("you score table(s) %(tables)s; this match is at %(at)s"),
+            tables=tables,
+            at=table_of(place),
+        )
     if not place.open:
-        return denied("the match is over: only an organizer may change it now")
+        return denied(gettext_noop("the match is over: only an organizer may change it now"))
     return None
 
 
@@ -233,21 +241,41 @@ def device_scope_refusal(auth: Any, action: Action, place: Place) -> Exception |
     if scoped_device(auth) is None:
         return None
     if action not in DEVICE_ACTIONS:
-        return denied(f"the device token {auth.prefix}… only scores: sign in as an organizer")
+        return denied(
+            gettext_noop("the device token %(prefix)s… only scores: sign in as an organizer"),
+            prefix=auth.prefix,
+        )
     if action == Action.READ:
         return None
     if auth.tournament_id != place.tournament_id:
-        return denied(f"the device token {auth.prefix}… scores another tournament's matches")
+        return denied(
+            gettext_noop("the device token %(prefix)s… scores another tournament's matches"),
+            prefix=auth.prefix,
+        )
     if auth.tables and place.table not in auth.tables:
         tables = ", ".join(map(str, auth.tables))
-        at = "no table yet" if place.table is None else f"table {place.table}"
         return denied(
-            f"the device token {auth.prefix}… scores table(s) {tables}; this match is at {at}"
+            gettext_noop(
+                "the device token %(prefix)s… scores table(s) %(tables)s; this match is at %(at)s"
+            ),
+            prefix=auth.prefix,
+            tables=tables,
+            at=table_of(place),
         )
     return None
 
 
-def denied(detail: str) -> exceptions.PermissionDenied:
+def table_of(place: Place) -> str:
+    """Where the match is played, for a refusal (in the active language)."""
+    if place.table is None:
+        return gettext("no table yet")
+    return gettext("table %(table)s") % {"table": place.table}
+
+
+def denied(template: str, /, **params: object) -> exceptions.PermissionDenied:
+    """A 403 whose detail is `template % params` in the request's language (a template marked
+    with gettext_noop), as a sentence."""
+    detail = gettext(template) % params
     return exceptions.PermissionDenied(detail[0].upper() + detail[1:] + ".")
 
 
@@ -280,7 +308,10 @@ class Authenticated(permissions.BasePermission):
             raise exceptions.NotAuthenticated()
         device = scoped_device(request.auth)
         if device is not None:
-            raise denied(f"the device token {device.prefix}… only scores its tournament's matches")
+            raise denied(
+                gettext_noop("the device token %(prefix)s… only scores its tournament's matches"),
+                prefix=device.prefix,
+            )
         return True
 
 
@@ -289,14 +320,14 @@ class StaffOnly(permissions.BasePermission):
         if not is_signed_in(request.user):
             raise exceptions.NotAuthenticated()
         if not (getattr(request.user, "is_staff", False) or is_superuser(request.user)):
-            raise denied("only staff read the whole event log")
+            raise denied(gettext_noop("only staff read the whole event log"))
         return True
 
 
 class Undeclared(permissions.BasePermission):
     """The default: a view that does not say who may use it refuses everybody (fail closed)."""
 
-    message = "This endpoint does not say who may use it."
+    message = gettext_lazy("This endpoint does not say who may use it.")
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         return False

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 from uuid import UUID
 
 from django.conf import settings
@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext_noop
 
 from accounts.keys import hash_key, new_device_key, visible_prefix
 from accounts.models import Club, DeviceToken, Role, RoleGrant, User
@@ -34,9 +35,23 @@ class AccountsError(Exception):
 
     code: ClassVar[str] = "accounts_error"
 
-    def __init__(self, detail: str) -> None:
+    def __init__(
+        self,
+        detail: str,
+        *,
+        template: str | None = None,
+        params: Mapping[str, object] | None = None,
+    ) -> None:
         super().__init__(detail)
         self.detail = detail
+        self.template = template
+        self.params: dict[str, object] = dict(params or {})
+
+    @classmethod
+    def because(cls, template: str, /, **params: object) -> Self:
+        """The error explained by `template % params`: `detail` in English, and the API says it
+        in the request's language (decision record 0022)."""
+        return cls(template % params, template=template, params=params)
 
 
 class InvalidClub(AccountsError):
@@ -85,24 +100,33 @@ def club_create(*, name: str, slug: str | None = None) -> Club:
     not given."""
     name = name.strip()
     if not name:
-        raise InvalidClub("a club needs a name")
+        raise InvalidClub.because(gettext_noop("a club needs a name"))
     if len(name) > CLUB_NAME_MAX_LENGTH:
-        raise InvalidClub(f"a club's name is at most {CLUB_NAME_MAX_LENGTH} characters")
+        raise InvalidClub.because(
+            gettext_noop("a club's name is at most %(most)s characters"), most=CLUB_NAME_MAX_LENGTH
+        )
     if slug is None:
         slug = slugify(name)[:CLUB_SLUG_MAX_LENGTH].strip("-_")
     elif not slug_re.fullmatch(slug):
-        raise InvalidClub(f"{slug!r} is not a slug: letters, digits, hyphens and underscores")
+        raise InvalidClub.because(
+            gettext_noop("%(slug)r is not a slug: letters, digits, hyphens and underscores"),
+            slug=slug,
+        )
     if not slug:
-        raise InvalidClub("a club's slug needs letters or digits: give one")
+        raise InvalidClub.because(gettext_noop("a club's slug needs letters or digits: give one"))
     if len(slug) > CLUB_SLUG_MAX_LENGTH:
-        raise InvalidClub(f"a club's slug is at most {CLUB_SLUG_MAX_LENGTH} characters")
+        raise InvalidClub.because(
+            gettext_noop("a club's slug is at most %(most)s characters"), most=CLUB_SLUG_MAX_LENGTH
+        )
     if Club.objects.filter(slug=slug).exists():
-        raise ClubExists(f"there is already a club {slug!r}")
+        raise ClubExists.because(gettext_noop("there is already a club %(slug)r"), slug=slug)
     try:
         with transaction.atomic():
             return Club.objects.create(name=name, slug=slug)
     except IntegrityError:  # created meanwhile by another request
-        raise ClubExists(f"there is already a club {slug!r}") from None
+        raise ClubExists.because(
+            gettext_noop("there is already a club %(slug)r"), slug=slug
+        ) from None
 
 
 # Roles.
@@ -124,7 +148,9 @@ def role_grant(
     scope = role_scope(role=role, club=club, tournament_id=tournament_id)
     table_numbers = checked_tables(tables)
     if table_numbers and (role != Role.SCORER or tournament_id is None):
-        raise InvalidRoleGrant("tables are assigned to a scorer in one tournament")
+        raise InvalidRoleGrant.because(
+            gettext_noop("tables are assigned to a scorer in one tournament")
+        )
     grant, created = RoleGrant.objects.get_or_create(
         user=user,
         role=role,
@@ -144,9 +170,11 @@ def checked_tables(
     `refusal` says what is wrong."""
     numbers = sorted(set(tables))
     if any(isinstance(number, bool) or not isinstance(number, int) for number in numbers):
-        raise refusal("tables are given by their numbers")
+        raise refusal.because(gettext_noop("tables are given by their numbers"))
     if any(not 1 <= number <= TABLE_NUMBER_MAX for number in numbers):
-        raise refusal(f"table numbers go from 1 to {TABLE_NUMBER_MAX}")
+        raise refusal.because(
+            gettext_noop("table numbers go from 1 to %(most)s"), most=TABLE_NUMBER_MAX
+        )
     return numbers
 
 
@@ -167,10 +195,16 @@ def role_revoke(
 def role_scope(*, role: str, club: Club | None, tournament_id: UUID | None) -> dict[str, Any]:
     """The grant's place as model field values, once the role and the place are known good."""
     if role not in Role.values:
-        raise InvalidRoleGrant(f"unknown role {role!r}: one of {', '.join(Role.values)}")
+        raise InvalidRoleGrant.because(
+            gettext_noop("unknown role %(role)r: one of %(roles)s"),
+            role=role,
+            roles=", ".join(Role.values),
+        )
     if (club is None) == (tournament_id is None):
-        raise InvalidRoleGrant(
-            "a role is granted on a club or on a tournament: give exactly one of the two"
+        raise InvalidRoleGrant.because(
+            gettext_noop(
+                "a role is granted on a club or on a tournament: give exactly one of the two"
+            )
         )
     return {"club": club} if club is not None else {"tournament_id": tournament_id}
 
@@ -196,7 +230,9 @@ def device_token_create(
         device=device, expires_in=expires_in, tournament_id=tournament_id, tables=tables
     )
     if not user.is_active:
-        raise InvalidDeviceToken(f"{user} is inactive: a token would be refused")
+        raise InvalidDeviceToken.because(
+            gettext_noop("%(user)s is inactive: a token would be refused"), user=user
+        )
     now = timezone.now()
     key = new_device_key() if key is None else key
     token = DeviceToken.objects.create(
@@ -224,18 +260,29 @@ def device_token_check(
     first): the device's name and the table numbers as they will be stored."""
     name = device.strip()
     if not name:
-        raise InvalidDeviceToken("name the device (for example 'tablet at table 3')")
+        raise InvalidDeviceToken.because(
+            gettext_noop("name the device (for example 'tablet at table 3')")
+        )
     if len(name) > DEVICE_NAME_MAX_LENGTH:
-        raise InvalidDeviceToken(f"a device's name is at most {DEVICE_NAME_MAX_LENGTH} characters")
+        raise InvalidDeviceToken.because(
+            gettext_noop("a device's name is at most %(most)s characters"),
+            most=DEVICE_NAME_MAX_LENGTH,
+        )
     if expires_in is not None:
         longest = device_token_max_lifetime()
         if expires_in <= timedelta(0):
-            raise InvalidDeviceToken("a token must last some time: give a positive lifetime")
+            raise InvalidDeviceToken.because(
+                gettext_noop("a token must last some time: give a positive lifetime")
+            )
         if expires_in > longest:
-            raise InvalidDeviceToken(f"a token lasts at most {longest}")
+            raise InvalidDeviceToken.because(
+                gettext_noop("a token lasts at most %(longest)s"), longest=longest
+            )
     table_numbers = checked_tables(tables, InvalidDeviceToken)
     if table_numbers and tournament_id is None:
-        raise InvalidDeviceToken("tables are a tournament's: give the tournament too")
+        raise InvalidDeviceToken.because(
+            gettext_noop("tables are a tournament's: give the tournament too")
+        )
     return name, table_numbers
 
 

@@ -7,6 +7,11 @@ tournament formats `FormatError`s, the standings `StandingsError`s and the event
 authentication, ...) are reshaped to the same two fields, and so are Django's refusals of a
 request too big to read. See docs/decisions/0005-scorer-api.md and
 docs/decisions/0010-tournament-api.md.
+
+`detail` is in the request's language (LocaleMiddleware activated it: Accept-Language or the
+language cookie), English by default; `code` never changes. Domain errors carry a message
+template and its parameters, rendered here as `gettext(template) % params`; DRF's own messages
+are translated by DRF's catalogue (decision record 0022).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext, pgettext_lazy
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -54,6 +60,18 @@ state to take it."""
 DOMAIN_ERRORS = (RuleViolation, FormatError, StandingsError, AccountsError)
 """Errors with a stable `code` and a `detail` for people."""
 
+TRANSLATED_ERRORS = (*DOMAIN_ERRORS, EventStoreError)
+"""Errors raised from a message template and its parameters (`because`)."""
+
+WORD_PARAMS: Mapping[str, Mapping[object, object]] = {
+    "stream_type": {
+        "match": pgettext_lazy("stream type", "match"),
+        "tournament": pgettext_lazy("stream type", "tournament"),
+    },
+}
+"""Parameters that are words of a sentence, said in the request's language (other parameters,
+such as card codes and ids, stay as they are)."""
+
 INVALID_INPUT = "invalid_input"
 MALFORMED_JSON = "malformed_json"
 REQUEST_TOO_LARGE = "request_too_large"
@@ -79,11 +97,13 @@ def error_body(code: str, detail: str, **extra: Any) -> dict[str, Any]:
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: domain errors by code, DRF's errors reshaped, anything else 500."""
     if isinstance(exc, DOMAIN_ERRORS):
-        return domain_error_response(exc.code, exc.detail)
+        return domain_error_response(exc.code, translated_detail(exc))
     if isinstance(exc, WrongExpectedVersion):
-        return domain_error_response(exc.code, exc.message, current_version=exc.current_version)
+        return domain_error_response(
+            exc.code, translated_detail(exc), current_version=exc.current_version
+        )
     if isinstance(exc, EventStoreError):
-        return domain_error_response(exc.code, exc.message)
+        return domain_error_response(exc.code, translated_detail(exc))
     if isinstance(exc, exceptions.ValidationError):
         return validation_error_response(exc)
     if isinstance(exc, RequestDataTooBig | TooManyFieldsSent):
@@ -96,6 +116,25 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     return response
 
 
+def translated_detail(error: Exception) -> str:
+    """A domain error's detail in the active language: its template translated, then filled in
+    (a parameter that is itself a domain error, the reason behind this one, is translated too).
+    An error raised without a template keeps its English detail."""
+    template = getattr(error, "template", None)
+    params: Mapping[str, object] = getattr(error, "params", {})
+    if not isinstance(template, str):
+        return str(error)
+    values = {name: translated_param(name, value) for name, value in params.items()}
+    return gettext(template) % values
+
+
+def translated_param(name: str, value: object) -> object:
+    if isinstance(value, TRANSLATED_ERRORS):
+        return translated_detail(value)
+    words = WORD_PARAMS.get(name, {})
+    return words.get(value, value) if isinstance(value, str) else value
+
+
 def domain_error_response(code: str, detail: str, **extra: Any) -> Response:
     set_rollback()
     return Response(error_body(code, detail, **extra), status=status_for(code))
@@ -105,7 +144,7 @@ def validation_error_response(exc: exceptions.ValidationError) -> Response:
     fields = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
     set_rollback()
     return Response(
-        error_body(INVALID_INPUT, first_message(fields) or "invalid input", fields=fields),
+        error_body(INVALID_INPUT, first_message(fields) or gettext("invalid input"), fields=fields),
         status=status.HTTP_400_BAD_REQUEST,
     )
 
@@ -118,14 +157,16 @@ def request_too_big_response(exc: RequestDataTooBig | TooManyFieldsSent) -> Resp
         return Response(
             error_body(
                 REQUEST_TOO_LARGE,
-                f"the request body is over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes",
+                gettext("the request body is over %(size)s bytes")
+                % {"size": settings.DATA_UPLOAD_MAX_MEMORY_SIZE},
             ),
             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
         )
     return Response(
         error_body(
             TOO_MANY_FIELDS,
-            f"the request has over {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} parameters",
+            gettext("the request has over %(count)s parameters")
+            % {"count": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS},
         ),
         status=status.HTTP_400_BAD_REQUEST,
     )
@@ -163,7 +204,7 @@ def drf_error_code(exc: Exception, status_code: int) -> str:
 def drf_error_detail(data: object) -> str:
     if isinstance(data, Mapping) and "detail" in data:
         return str(data["detail"])
-    return first_message(data) or "error"
+    return first_message(data) or gettext("error")
 
 
 # Django's own handlers, for requests that never reach a DRF view (a URL that does not resolve,
@@ -187,7 +228,7 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return api_or_page(
         request,
         "not_found",
-        f"there is nothing at {request.path}",
+        gettext("there is nothing at %(path)s") % {"path": request.path},
         status.HTTP_404_NOT_FOUND,
         lambda: defaults.page_not_found(request, exception),
     )
@@ -197,7 +238,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return api_or_page(
         request,
         "server_error",
-        "the server failed to answer this request; it is logged",
+        gettext("the server failed to answer this request; it is logged"),
         status.HTTP_500_INTERNAL_SERVER_ERROR,
         lambda: defaults.server_error(request),
     )
@@ -208,7 +249,7 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     return api_or_page(
         request,
         "bad_request",
-        "the request could not be read",
+        gettext("the request could not be read"),
         status.HTTP_400_BAD_REQUEST,
         lambda: defaults.bad_request(request, exception),
     )
@@ -219,7 +260,7 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
     return api_or_page(
         request,
         "permission_denied",
-        "this request was refused",
+        gettext("this request was refused"),
         status.HTTP_403_FORBIDDEN,
         lambda: defaults.permission_denied(request, exception),
     )

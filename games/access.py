@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
+from django.utils.translation import gettext_noop
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
@@ -33,7 +34,9 @@ def register_place_resolver(name: str, resolver: PlaceResolver) -> None:
 
 
 def match_not_found(match_id: UUID) -> Callable[[], Exception]:
-    return lambda: MatchNotFound(f"there is no match {match_id}")
+    return lambda: MatchNotFound.because(
+        gettext_noop("there is no match %(match)s"), match=match_id
+    )
 
 
 def match_place(match_id: UUID) -> Place:

@@ -7,6 +7,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID
 
+from django.utils.translation import gettext_noop
+
 from games.eventstore.api import RecordedEvent, read_all, read_stream
 from games.matches.stream import MatchAggregate, MatchRound, RoundNotFound
 from games.models import Match, MatchSide, Round
@@ -39,7 +41,7 @@ MAX_LOG_PAGE = 1000
 def match_get(*, match_id: UUID) -> Match:
     match = Match.objects.prefetch_related("rounds").filter(id=match_id).first()
     if match is None:
-        raise MatchNotFound(f"there is no match {match_id}")
+        raise MatchNotFound.because(gettext_noop("there is no match %(match)s"), match=match_id)
     return match
 
 
@@ -99,7 +101,11 @@ def round_get(*, match_id: UUID, round_number: int) -> Round:
     found = match_round.first()
     if found is None:
         match_get(match_id=match_id)
-        raise RoundNotFound(f"match {match_id} has no round {round_number}")
+        raise RoundNotFound.because(
+            gettext_noop("match %(match)s has no round %(round)s"),
+            match=match_id,
+            round=round_number,
+        )
     return found
 
 
@@ -171,8 +177,9 @@ def round_replay(
     hands `viewer` sees at that point (as dealt, once the round is over)."""
     match_round = round_get(match_id=match_id, round_number=round_number)
     if upto is not None and not 0 <= upto <= len(match_round.plays):
-        raise InvalidInput(
-            f"upto must be between 0 and {len(match_round.plays)}, the plays in this round"
+        raise InvalidInput.because(
+            gettext_noop("upto must be between 0 and %(plays)s, the plays in this round"),
+            plays=len(match_round.plays),
         )
     cards = replayed_cards(match_round, upto=upto)
     complete = upto is None or upto == len(match_round.plays)
@@ -282,7 +289,7 @@ def log_events(
     """The global log above position `after`, in position order (all stream types), each
     match's events as `viewer_of_match(match_id)` may read them (dealt decks hidden)."""
     if after < 0:
-        raise InvalidInput("after is a global position, 0 or more")
+        raise InvalidInput.because(gettext_noop("after is a global position, 0 or more"))
     if not 1 <= limit <= MAX_LOG_PAGE:
-        raise InvalidInput(f"limit is 1 to {MAX_LOG_PAGE}")
+        raise InvalidInput.because(gettext_noop("limit is 1 to %(most)s"), most=MAX_LOG_PAGE)
     return [visible_event(event, viewer_of_match) for event in read_all(after=after, limit=limit)]

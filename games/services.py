@@ -17,6 +17,7 @@ from typing import Any, TypedDict, Unpack
 from uuid import UUID
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from games import folded
 from games.eventstore.api import (
@@ -119,7 +120,7 @@ def load_match(*, match_id: UUID, to_version: int | None = None) -> tuple[MatchA
         return load_latest(match_id)
     events = read_stream(stream_id=match_id, to_version=to_version)
     if not events:
-        raise MatchNotFound(f"there is no match {match_id}")
+        raise MatchNotFound.because(gettext_noop("there is no match %(match)s"), match=match_id)
     return fold(map(match_event, events)), events[-1].stream_version
 
 
@@ -137,7 +138,7 @@ def load_latest(match_id: UUID) -> tuple[MatchAggregate, int]:
             return state, newer[-1].stream_version
     events = read_stream(stream_id=match_id)
     if not events:
-        raise MatchNotFound(f"there is no match {match_id}")
+        raise MatchNotFound.because(gettext_noop("there is no match %(match)s"), match=match_id)
     state = fold(map(match_event, events))
     remember(match_id, state, events[-1])
     return state, events[-1].stream_version
@@ -271,9 +272,13 @@ def match_format_of(*, scoring: str, best_of: int, rounds: int | None) -> MatchF
         return MatchFormat.best_of(best_of)
     if scoring == "points":
         if rounds is None:
-            raise InvalidMatchFormat("scoring by points needs the number of rounds to play")
+            raise InvalidMatchFormat.because(
+                gettext_noop("scoring by points needs the number of rounds to play")
+            )
         return MatchFormat.fixed_rounds(rounds)
-    raise InvalidMatchFormat(f"scoring is 'rounds' or 'points', not {scoring!r}")
+    raise InvalidMatchFormat.because(
+        gettext_noop("scoring is 'rounds' or 'points', not %(scoring)r"), scoring=scoring
+    )
 
 
 def match_create(
@@ -333,7 +338,9 @@ def round_start(
     """Start the match's next round. `deal="server"` shuffles the table's deck and deals it: the
     deck turns up the briscola (naming one too is refused, `briscola_dealt_by_server`)."""
     if deal not in DEALS:
-        raise InvalidDeal(f"deal is 'table' or 'server', not {deal!r}")
+        raise InvalidDeal.because(
+            gettext_noop("deal is 'table' or 'server', not %(deal)r"), deal=deal
+        )
     briscola_card = None if briscola is None else parse_card(briscola)
     deck = None
     if deal == "server":

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
+from django.utils.translation import gettext_noop
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.views import APIView
@@ -34,7 +35,9 @@ SIDES = 2
 
 
 def tournament_not_found(tournament_id: UUID) -> Callable[[], Exception]:
-    return lambda: TournamentNotFound(f"there is no tournament {tournament_id}")
+    return lambda: TournamentNotFound.because(
+        gettext_noop("there is no tournament %(tournament)s"), tournament=tournament_id
+    )
 
 
 def tournament_place(tournament_id: UUID) -> Place:
@@ -129,9 +132,12 @@ def club_for_new_tournament(user: Any, slug: str | None) -> Club | None:
     if slug is not None:
         club = Club.objects.filter(slug=slug).first()
         if club is None:
-            raise InvalidTournament(f"there is no club {slug!r}")
+            raise InvalidTournament.because(gettext_noop("there is no club %(club)r"), club=slug)
         if not (is_superuser(user) or has_role(user, Role.ORGANIZER, club_id=club.pk)):
-            raise denied(f"only the organizers of {club.name} create its tournaments")
+            raise denied(
+                gettext_noop("only the organizers of %(club)s create its tournaments"),
+                club=club.name,
+            )
         return club
     clubs = list(
         Club.objects.filter(
@@ -141,7 +147,9 @@ def club_for_new_tournament(user: Any, slug: str | None) -> Club | None:
     if len(clubs) == 1:
         return clubs[0]
     if len(clubs) > 1:
-        raise InvalidTournament("you organize several clubs: name the tournament's `club`")
+        raise InvalidTournament.because(
+            gettext_noop("you organize several clubs: name the tournament's `club`")
+        )
     if is_superuser(user):
         return None
-    raise denied("only a club's organizers create tournaments")
+    raise denied(gettext_noop("only a club's organizers create tournaments"))

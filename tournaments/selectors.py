@@ -15,6 +15,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db.models import Prefetch, Q, QuerySet
+from django.utils.translation import gettext_noop
 
 from accounts.models import RoleGrant
 from accounts.permissions import is_signed_in, is_superuser
@@ -59,20 +60,27 @@ def tournament_get(*, tournament_id: UUID) -> Tournament:
         .first()
     )
     if tournament is None:
-        raise TournamentNotFound(f"there is no tournament {tournament_id}")
+        raise TournamentNotFound.because(
+            gettext_noop("there is no tournament %(tournament)s"), tournament=tournament_id
+        )
     return tournament
 
 
 def check_tournament_exists(tournament_id: UUID) -> None:
     if not Tournament.objects.filter(id=tournament_id).exists():
-        raise TournamentNotFound(f"there is no tournament {tournament_id}")
+        raise TournamentNotFound.because(
+            gettext_noop("there is no tournament %(tournament)s"), tournament=tournament_id
+        )
 
 
 def entrant_get(*, tournament_id: UUID, entrant_id: int) -> Entrant:
     entrant = entrants_with_players().filter(tournament_id=tournament_id, id=entrant_id).first()
     if entrant is None:
         check_tournament_exists(tournament_id)
-        raise EntrantNotFound(f"entrant {entrant_id} is not registered in this tournament")
+        raise EntrantNotFound.because(
+            gettext_noop("entrant %(entrant)s is not registered in this tournament"),
+            entrant=entrant_id,
+        )
     return entrant
 
 

@@ -21,6 +21,7 @@ from uuid import UUID
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.models import Club, DeviceToken, Role
 from accounts.selectors import roles_of
@@ -130,7 +131,9 @@ def load_tournament_for_update(*, tournament_id: UUID) -> tuple[TournamentState,
 def load_tournament(*, tournament_id: UUID) -> tuple[TournamentState, int]:
     events = read_stream(stream_id=tournament_id)
     if not events:
-        raise TournamentNotFound(f"there is no tournament {tournament_id}")
+        raise TournamentNotFound.because(
+            gettext_noop("there is no tournament %(tournament)s"), tournament=tournament_id
+        )
     state = fold(TournamentEvent(e.event_type, e.payload) for e in events)
     return state, events[-1].stream_version
 
@@ -325,11 +328,17 @@ def tournament_create(
     """A tournament in registration, run by `club` (whose organizers organize it; may a caller
     create one there is for the permissions to say, tournaments/access.py)."""
     if format not in FORMATS:
-        raise InvalidTournament(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
+        raise InvalidTournament.because(
+            gettext_noop("format must be one of %(formats)s, not %(format)r"),
+            formats=", ".join(FORMATS),
+            format=format,
+        )
     if table_size not in TEAM_TABLE_SIZES:
-        raise InvalidTournament("tournaments are played at tables of 2, 4 or 6")
+        raise InvalidTournament.because(
+            gettext_noop("tournaments are played at tables of 2, 4 or 6")
+        )
     if tables < 1:
-        raise InvalidTournament("a tournament needs at least one table")
+        raise InvalidTournament.because(gettext_noop("a tournament needs at least one table"))
     match_services.match_format_of(scoring=scoring, best_of=best_of, rounds=rounds)
     Table(table_size, Variant.from_dict(variant or {}))
     settings = TournamentSettings(
@@ -403,15 +412,21 @@ def entrant_register(
     def register(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
         state, version = load_tournament_for_update(tournament_id=tournament_id)
         if state.started:
-            raise RegistrationClosed("the tournament has started: registration is closed")
+            raise RegistrationClosed.because(
+                gettext_noop("the tournament has started: registration is closed")
+            )
         needed = PLAYERS_PER_ENTRANT[state.settings.table_size]
         if len(players) != needed:
-            raise InvalidEntrant(
-                f"an entrant at tables of {state.settings.table_size} "
-                f"has {needed} player(s), not {len(players)}"
+            raise InvalidEntrant.because(
+                gettext_noop(
+                    "an entrant at tables of %(size)s has %(needed)s player(s), not %(given)s"
+                ),
+                size=state.settings.table_size,
+                needed=needed,
+                given=len(players),
             )
         if seed is not None and seed < 1:
-            raise InvalidEntrant("seeds start at 1")
+            raise InvalidEntrant.because(gettext_noop("seeds start at 1"))
         entrant = Entrant.objects.create(
             tournament_id=tournament_id, name=name, seed=seed, registered_at=timezone.now()
         )
@@ -481,7 +496,10 @@ def entrant_check_in(
 def known_entrant(state: TournamentState, entrant_id: int) -> Any:
     record = state.entrants.get(entrant_id)
     if record is None:
-        raise EntrantNotFound(f"entrant {entrant_id} is not registered in this tournament")
+        raise EntrantNotFound.because(
+            gettext_noop("entrant %(entrant)s is not registered in this tournament"),
+            entrant=entrant_id,
+        )
     return record
 
 
@@ -551,10 +569,12 @@ def tournament_seed(
     def seed(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
         state, version = load_tournament_for_update(tournament_id=tournament_id)
         if state.started:
-            raise TournamentAlreadyStarted("seeding is fixed once the tournament starts")
+            raise TournamentAlreadyStarted.because(
+                gettext_noop("seeding is fixed once the tournament starts")
+            )
         order = seeding_order(state, method=method, random_seed=random_seed)
         if method == "random" and random_seed is None:
-            raise InvalidTournament("a random seeding needs its random seed")
+            raise InvalidTournament.because(gettext_noop("a random seeding needs its random seed"))
         state, version = append(
             tournament_id=tournament_id,
             state=state,
@@ -589,7 +609,9 @@ def seeding_order(
         shuffled = sorted(active)
         random.Random(random_seed).shuffle(shuffled)
         return tuple(shuffled)
-    raise InvalidTournament(f"seeding is 'given' or 'random', not {method!r}")
+    raise InvalidTournament.because(
+        gettext_noop("seeding is 'given' or 'random', not %(method)r"), method=method
+    )
 
 
 # Running the tournament.
@@ -603,11 +625,15 @@ def tournament_start(
     def start(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
         state, version = load_tournament_for_update(tournament_id=tournament_id)
         if state.started:
-            raise TournamentAlreadyStarted("the tournament has already started")
+            raise TournamentAlreadyStarted.because(
+                gettext_noop("the tournament has already started")
+            )
         order = state.seeding or seeding_order(state, method="given", random_seed=None)
         order = tuple(entrant for entrant in order if not state.entrants[entrant].withdrawn)
         if len(order) < 2:
-            raise TooFewEntrants("a tournament needs at least two entrants to start")
+            raise TooFewEntrants.because(
+                gettext_noop("a tournament needs at least two entrants to start")
+            )
         state, version = append(
             tournament_id=tournament_id,
             state=state,
@@ -643,12 +669,14 @@ def swiss_round_publish(
     def publish(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
         state, version = load_tournament_for_update(tournament_id=tournament_id)
         if not state.started:
-            raise TournamentNotStarted("start the tournament first")
+            raise TournamentNotStarted.because(gettext_noop("start the tournament first"))
         number = plan.swiss_round_due(state)
         if number is None:
-            raise SwissRoundNotDue(
-                "no Swiss round can be paired now: the current round is still being played, "
-                "all rounds were played, or this is not a Swiss tournament"
+            raise SwissRoundNotDue.because(
+                gettext_noop(
+                    "no Swiss round can be paired now: the current round is still being played, "
+                    "all rounds were played, or this is not a Swiss tournament"
+                )
             )
         state, version = publish_swiss_round(
             tournament_id, state, version, number, actor, command=command
@@ -899,21 +927,35 @@ def fixture_table_assign(*, match_id: UUID, table: int, actor: Actor) -> list[Fi
     with transaction.atomic():
         fixture = Fixture.objects.filter(match_id=match_id).first()
         if fixture is None:
-            raise InvalidTournament(f"match {match_id} is not a match of a tournament")
+            raise InvalidTournament.because(
+                gettext_noop("match %(match)s is not a match of a tournament"), match=match_id
+            )
         state, version = load_tournament_for_update(tournament_id=fixture.tournament_id)
         if not 1 <= table <= state.settings.tables:
-            raise InvalidTournament(f"the tables are numbered 1 to {state.settings.tables}")
+            raise InvalidTournament.because(
+                gettext_noop("the tables are numbered 1 to %(tables)s"),
+                tables=state.settings.tables,
+            )
         live = [FixtureStatus.READY, FixtureStatus.IN_PROGRESS]
         if fixture.status not in live:
-            raise InvalidTournament(f"{fixture.key} is {fixture.status}: it needs no table")
+            raise InvalidTournament.because(
+                gettext_noop("%(fixture)s is %(status)s: it needs no table"),
+                fixture=fixture.key,
+                status=fixture.status,
+            )
         if fixture.table == table:
             return []
         others = Fixture.objects.filter(tournament_id=fixture.tournament_id, status__in=live)
         holder = others.filter(table=table).exclude(id=fixture.id).first()
         if holder is not None and fixture.table is None:
-            raise InvalidTournament(
-                f"table {table} is in use by {holder.key}: give {fixture.key} a table first, "
-                "or pick a free one"
+            raise InvalidTournament.because(
+                gettext_noop(
+                    "table %(table)s is in use by %(holder)s: give %(fixture)s a table first, "
+                    "or pick a free one"
+                ),
+                table=table,
+                holder=holder.key,
+                fixture=fixture.key,
             )
         moves = [(fixture, table)] + ([] if holder is None else [(holder, fixture.table)])
         events = []
@@ -993,9 +1035,9 @@ def player_link(*, player: Player, username: str) -> Player:
     """Link the player to the account they sign in with (decision 0016)."""
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
-        raise InvalidEntrant(f"there is no user {username!r}")
+        raise InvalidEntrant.because(gettext_noop("there is no user %(user)r"), user=username)
     if player.erased:
-        raise InvalidEntrant("this player's personal data was erased")
+        raise InvalidEntrant.because(gettext_noop("this player's personal data was erased"))
     player.user = user
     player.save(update_fields=["user"])
     return player
@@ -1017,20 +1059,25 @@ def scorer_device_token_issue(
     tournament and, when given, to some of its tables; the key is returned this once."""
     tournament = Tournament.objects.filter(id=tournament_id).first()
     if tournament is None:
-        raise TournamentNotFound(f"there is no tournament {tournament_id}")
+        raise TournamentNotFound.because(
+            gettext_noop("there is no tournament %(tournament)s"), tournament=tournament_id
+        )
     scorer = get_user_model().objects.filter(username=username).first()
     if scorer is None:
-        raise InvalidDeviceToken(f"there is no user {username!r}")
+        raise InvalidDeviceToken.because(gettext_noop("there is no user %(user)r"), user=username)
     held = roles_of(scorer, tournament_id=tournament_id, club_id=tournament.club_id)
     if not held & {Role.SCORER, Role.ORGANIZER}:
-        raise InvalidDeviceToken(
-            f"{username} is not a scorer of this tournament: grant the role first"
+        raise InvalidDeviceToken.because(
+            gettext_noop("%(user)s is not a scorer of this tournament: grant the role first"),
+            user=username,
         )
     available = TournamentSettings.from_dict(tournament.settings).tables
     outside = sorted(number for number in tables if not 1 <= number <= available)
     if outside:
-        raise InvalidDeviceToken(
-            f"the tournament's tables are numbered 1 to {available}, not {outside[0]}"
+        raise InvalidDeviceToken.because(
+            gettext_noop("the tournament's tables are numbered 1 to %(tables)s, not %(table)s"),
+            tables=available,
+            table=outside[0],
         )
     return device_token_create(
         user=scorer,
@@ -1046,5 +1093,7 @@ def scorer_device_token_revoke(*, tournament_id: UUID, token_id: int) -> DeviceT
     """Stop a device of the tournament from signing in, from now on (again: no change)."""
     token = DeviceToken.objects.filter(id=token_id, tournament_id=tournament_id).first()
     if token is None:
-        raise DeviceTokenNotFound(f"this tournament issued no device token {token_id}")
+        raise DeviceTokenNotFound.because(
+            gettext_noop("this tournament issued no device token %(token)s"), token=token_id
+        )
     return device_token_revoke(token=token)

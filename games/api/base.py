@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from django.utils.translation import gettext
 from rest_framework import parsers, serializers
 from rest_framework.exceptions import ParseError
 from rest_framework.views import APIView
@@ -84,7 +85,9 @@ class BoundedJSONParser(parsers.JSONParser):
 
     @staticmethod
     def too_deep() -> str:
-        return f"JSON parse error - arrays and objects nest deeper than {MAX_JSON_DEPTH} levels"
+        return gettext("JSON parse error - arrays and objects nest deeper than %(most)s levels") % {
+            "most": MAX_JSON_DEPTH
+        }
 
 
 def json_errors(field: Field, value: Any) -> Any:

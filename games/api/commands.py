@@ -7,6 +7,7 @@ from typing import Any, Protocol
 from uuid import UUID
 
 from django.http import QueryDict
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
@@ -28,7 +29,7 @@ HEADER_CONTROL_CHARACTERS = frozenset(map(chr, [*range(0x09), *range(0x0A, 0x20)
 """What RFC 9110 does not allow in a header's value (a tab is allowed)."""
 TOKEN_PREFIX_LENGTH = 8
 REASON_MAX_LENGTH = 500
-REPEATED_PARAMETER = "Give this parameter once."
+REPEATED_PARAMETER = gettext_lazy("Give this parameter once.")
 IDEMPOTENCY_KEY_HEADER = "Idempotency-Key"
 IDEMPOTENCY_KEY_MAX_LENGTH = 128
 """Within the event store's own limit (200), so that every key the API takes can be stored."""
@@ -97,7 +98,7 @@ def device_of(request: Request) -> str | None:
     named = request.headers.get(DEVICE_HEADER, "").strip()
     if any(char in HEADER_CONTROL_CHARACTERS for char in named):
         raise serializers.ValidationError(
-            {DEVICE_HEADER: ["a device name cannot hold control characters"]}
+            {DEVICE_HEADER: [gettext("a device name cannot hold control characters")]}
         )
     if named:
         return named[:DEVICE_MAX_LENGTH]
@@ -116,7 +117,8 @@ def idempotency_key_of(request: Request) -> str | None:
         raise serializers.ValidationError(
             {
                 IDEMPOTENCY_KEY_HEADER: [
-                    f"an idempotency key is 1 to {IDEMPOTENCY_KEY_MAX_LENGTH} printable characters"
+                    gettext("an idempotency key is 1 to %(most)s printable characters")
+                    % {"most": IDEMPOTENCY_KEY_MAX_LENGTH}
                 ]
             }
         )

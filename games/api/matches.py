@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -54,7 +55,7 @@ class MatchCreateApi(JsonApi):
         def validate_id(self, value: UUID) -> UUID:
             if value.version != RANDOM_UUID_VERSION:
                 raise serializers.ValidationError(
-                    "must be a random (version 4) UUID, as uuid4() makes"
+                    gettext("must be a random (version 4) UUID, as uuid4() makes")
                 )
             return value
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -78,7 +79,7 @@ class RoundStartApi(JsonApi):
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             if attrs.get("deal", "table") == "table" and "briscola" not in attrs:
                 raise serializers.ValidationError(
-                    {"briscola": ["This field is required when the table deals."]}
+                    {"briscola": [gettext("This field is required when the table deals.")]}
                 )
             return attrs
 

@@ -1,14 +1,18 @@
 """The event store's errors, split by audience.
 
 `EventStoreError` subclasses are caused by what a client sent (a stale version, a reused key):
-each has a stable `code` and a human `message` that the API layer turns into a 409 or 422.
+each has a stable `code` and a human `message` that the API layer turns into a 409 or 422, in
+the request's language from `template % params` (decision record 0022).
 `EventStoreMisuse` subclasses are programming errors that must never happen in production.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 from uuid import UUID
+
+from django.utils.translation import gettext_noop
 
 from games.eventstore.records import ANY_VERSION, ExpectedVersion
 
@@ -18,9 +22,17 @@ class EventStoreError(Exception):
 
     code: ClassVar[str]
 
-    def __init__(self, message: str) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        template: str | None = None,
+        params: Mapping[str, object] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.template = template
+        self.params: dict[str, object] = dict(params or {})
 
 
 class WrongExpectedVersion(EventStoreError):
@@ -37,17 +49,22 @@ class WrongExpectedVersion(EventStoreError):
         current_version: int,
     ) -> None:
         if expected_version is ANY_VERSION:
-            message = (
-                f"The {stream_type} changed while you were writing to it: it is at version "
-                f"{current_version}. Try again."
+            template = gettext_noop(
+                "The %(stream_type)s changed while you were writing to it: it is at version "
+                "%(current_version)s. Try again."
             )
         else:
-            message = (
-                f"The {stream_type} changed since you last saw it: it is at version "
-                f"{current_version}, you expected version {expected_version}. "
+            template = gettext_noop(
+                "The %(stream_type)s changed since you last saw it: it is at version "
+                "%(current_version)s, you expected version %(expected_version)s. "
                 "Reload it and try again."
             )
-        super().__init__(message)
+        params = {
+            "stream_type": stream_type,
+            "current_version": current_version,
+            "expected_version": expected_version,
+        }
+        super().__init__(template % params, template=template, params=params)
         self.stream_id = stream_id
         self.stream_type = stream_type
         self.expected_version = expected_version
@@ -60,10 +77,12 @@ class IdempotencyKeyReused(EventStoreError):
     code: ClassVar[str] = "idempotency_key_reused"
 
     def __init__(self, *, stream_id: UUID, stream_type: str, idempotency_key: str) -> None:
-        super().__init__(
-            f"The idempotency key {idempotency_key!r} was already used for a different command "
-            f"on this {stream_type}. Send a new key for a new command."
+        template = gettext_noop(
+            "The idempotency key %(idempotency_key)r was already used for a different command "
+            "on this %(stream_type)s. Send a new key for a new command."
         )
+        params = {"idempotency_key": idempotency_key, "stream_type": stream_type}
+        super().__init__(template % params, template=template, params=params)
         self.stream_id = stream_id
         self.stream_type = stream_type
         self.idempotency_key = idempotency_key

@@ -36,6 +36,7 @@ from games.rules import (
     start_round,
     undo_last_play,
 )
+from games.rules.errors import gettext_noop
 
 MatchStatus = Literal["not_started", "in_progress", "finished"]
 RoundStatus = Literal["in_progress", "finished", "voided"]
@@ -142,7 +143,10 @@ def check_side_refs_carry_ids(sides: Sequence[SideRef]) -> None:
         if not isinstance(side, dict) or not all(
             isinstance(key, str) and type(value) is int for key, value in side.items()
         ):
-            raise InvalidSide(f"a side is referred to by ids only, never by name: {side!r}")
+            raise InvalidSide.because(
+                gettext_noop("a side is referred to by ids only, never by name: %(side)r"),
+                side=side,
+            )
 
 
 def match_created_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
@@ -325,7 +329,9 @@ class MatchAggregate:
 
     def round(self, number: int) -> MatchRound:
         if not 1 <= number <= len(self.rounds):
-            raise RoundNotFound(f"the match has no round {number}")
+            raise RoundNotFound.because(
+                gettext_noop("the match has no round %(round)s"), round=number
+            )
         return self.rounds[number - 1]
 
     @property
@@ -379,11 +385,15 @@ class MatchAggregate:
 
     def check_side_exists(self, side: int) -> None:
         if type(side) is not int or not 0 <= side < self.table.side_count:
-            raise InvalidSide(f"side must be 0 to {self.table.side_count - 1}, not {side!r}")
+            raise InvalidSide.because(
+                gettext_noop("side must be 0 to %(last)s, not %(side)r"),
+                last=self.table.side_count - 1,
+                side=side,
+            )
 
     def check_match_goes_on(self) -> None:
         if self.is_finished:
-            raise MatchAlreadyFinished("the match is over")
+            raise MatchAlreadyFinished.because(gettext_noop("the match is over"))
 
 
 def fold_record(setup: MatchSetup, live_rounds: Iterable[MatchRound]) -> MatchState:
@@ -417,7 +427,7 @@ def decide(state: MatchAggregate | None, command: MatchCommand) -> list[MatchEve
     if isinstance(command, CreateMatch):
         return decide_create(state, command)
     if state is None:
-        raise RoundNotFound("the match does not exist")
+        raise RoundNotFound.because(gettext_noop("the match does not exist"))
     match command:
         case StartNextRound():
             return decide_start_round(state, command)
@@ -442,12 +452,14 @@ def decide(state: MatchAggregate | None, command: MatchCommand) -> list[MatchEve
 
 def decide_create(state: MatchAggregate | None, command: CreateMatch) -> list[MatchEvent]:
     if state is not None:
-        raise MatchAlreadyCreated("this match already exists")
+        raise MatchAlreadyCreated.because(gettext_noop("this match already exists"))
     table = Table(command.table_size, command.variant)
     table.check_seat_exists(command.first_dealer)
     if len(command.sides) != table.side_count:
-        raise InvalidSide(
-            f"a table of {table.size} has {table.side_count} sides; name each of them once"
+        raise InvalidSide.because(
+            gettext_noop("a table of %(size)s has %(sides)s sides; name each of them once"),
+            size=table.size,
+            sides=table.side_count,
         )
     check_side_refs_carry_ids(command.sides)
     return [
@@ -467,7 +479,10 @@ def decide_create(state: MatchAggregate | None, command: CreateMatch) -> list[Ma
 def decide_start_round(state: MatchAggregate, command: StartNextRound) -> list[MatchEvent]:
     state.check_match_goes_on()
     if state.round_in_progress is not None:
-        raise RoundInProgress(f"round {state.round_in_progress.number} is still being played")
+        raise RoundInProgress.because(
+            gettext_noop("round %(round)s is still being played"),
+            round=state.round_in_progress.number,
+        )
     dealer = state.next_dealer if command.dealer is None else command.dealer
     state.table.check_seat_exists(dealer)
     if command.deck is not None:
@@ -491,9 +506,11 @@ def dealt_round_started(
 ) -> MatchEvent:
     """A round dealt from `deck`: the rules check the deck; the deck turns up the briscola."""
     if briscola is not None:
-        raise BriscolaDealtByServer(
-            "the server deals this round: the briscola is the card its deck turns up, "
-            "so do not name one"
+        raise BriscolaDealtByServer.because(
+            gettext_noop(
+                "the server deals this round: the briscola is the card its deck turns up, "
+                "so do not name one"
+            )
         )
     cards = start_round(round_start(state.setup, dealer, None, deck))
     return MatchEvent(
@@ -511,17 +528,21 @@ def open_round(state: MatchAggregate, number: int) -> MatchRound:
     """A round that still accepts entries: it exists, was not voided, the match goes on."""
     match_round = state.round(number)
     if match_round.voided:
-        raise RoundVoided(f"round {number} was voided")
+        raise RoundVoided.because(gettext_noop("round %(round)s was voided"), round=number)
     if state.forfeited_by is not None:
-        raise MatchAlreadyFinished("the match was forfeited")
+        raise MatchAlreadyFinished.because(gettext_noop("the match was forfeited"))
     return match_round
 
 
 def cards_of(match_round: MatchRound) -> RoundState:
     if match_round.entered is not None:
-        raise PointsAlreadyEntered(f"round {match_round.number} was scored by points only")
+        raise PointsAlreadyEntered.because(
+            gettext_noop("round %(round)s was scored by points only"), round=match_round.number
+        )
     if match_round.cards is None:
-        raise MissingBriscola(f"round {match_round.number} was started without a briscola")
+        raise MissingBriscola.because(
+            gettext_noop("round %(round)s was started without a briscola"), round=match_round.number
+        )
     return match_round.cards
 
 
@@ -538,15 +559,21 @@ def decide_play(state: MatchAggregate, command: PlayCardInRound) -> list[MatchEv
 def decide_points(state: MatchAggregate, command: EnterRoundPoints) -> list[MatchEvent]:
     match_round = open_round(state, command.round)
     if match_round.is_dealt:
-        raise DealtRoundTakesCardsOnly(
-            f"round {command.round} was dealt by the server: enter its cards, not its points"
+        raise DealtRoundTakesCardsOnly.because(
+            gettext_noop(
+                "round %(round)s was dealt by the server: enter its cards, not its points"
+            ),
+            round=command.round,
         )
     if match_round.plays:
-        raise CardsAlreadyEntered(
-            f"cards were already entered for round {command.round}: its points are derived"
+        raise CardsAlreadyEntered.because(
+            gettext_noop("cards were already entered for round %(round)s: its points are derived"),
+            round=command.round,
         )
     if match_round.outcome is not None:
-        raise PointsAlreadyEntered(f"round {command.round} already has its points")
+        raise PointsAlreadyEntered.because(
+            gettext_noop("round %(round)s already has its points"), round=command.round
+        )
     score_only_round(state.table.size, command.points)
     return [
         MatchEvent(ROUND_POINTS_ENTERED, {"round": command.round, "points": list(command.points)})
@@ -556,10 +583,15 @@ def decide_points(state: MatchAggregate, command: EnterRoundPoints) -> list[Matc
 def decide_undo(state: MatchAggregate, command: UndoLastPlay) -> list[MatchEvent]:
     match_round = open_round(state, command.round)
     if match_round is not state.live_rounds[-1]:
-        raise RoundNotLatest(f"round {command.round} is not the latest round: void it instead")
+        raise RoundNotLatest.because(
+            gettext_noop("round %(round)s is not the latest round: void it instead"),
+            round=command.round,
+        )
     plays = cards_of(match_round).plays
     if not plays:
-        raise NothingToUndo(f"no card has been played in round {command.round}")
+        raise NothingToUndo.because(
+            gettext_noop("no card has been played in round %(round)s"), round=command.round
+        )
     last = plays[-1]
     return [
         MatchEvent(
@@ -579,14 +611,20 @@ def decide_correction(state: MatchAggregate, command: CorrectCard) -> list[Match
     cards = cards_of(match_round)
     plays = cards.plays
     if not 0 <= command.play_index < len(plays):
-        raise PlayNotFound(f"round {command.round} has no play {command.play_index}")
+        raise PlayNotFound.because(
+            gettext_noop("round %(round)s has no play %(play)s"),
+            round=command.round,
+            play=command.play_index,
+        )
     previous = plays[command.play_index]
     corrected = replace_play(plays, command.play_index, command.card)
     rejection = replay_round(start_command_of(cards), corrected).rejection
     if rejection is not None:
         violation = rejection.violation
-        raise type(violation)(
-            f"with this correction play {rejection.play_index} is illegal: {violation.detail}"
+        raise type(violation).because(
+            gettext_noop("with this correction play %(play)s is illegal: %(reason)s"),
+            play=rejection.play_index,
+            reason=violation,
         )
     return [
         MatchEvent(
@@ -614,9 +652,13 @@ def decide_void(state: MatchAggregate, command: VoidRound) -> list[MatchEvent]:
 def decide_confirmation(state: MatchAggregate, command: ConfirmResult) -> list[MatchEvent]:
     state.check_side_exists(command.side)
     if not state.is_finished:
-        raise MatchNotFinished("a result can be confirmed once the match is over")
+        raise MatchNotFinished.because(
+            gettext_noop("a result can be confirmed once the match is over")
+        )
     if command.side in state.confirmed_by:
-        raise ResultAlreadyConfirmed(f"side {command.side} already confirmed the result")
+        raise ResultAlreadyConfirmed.because(
+            gettext_noop("side %(side)s already confirmed the result"), side=command.side
+        )
     return [MatchEvent(RESULT_CONFIRMED, {"side": command.side})]
 
 
@@ -624,15 +666,24 @@ def decide_dispute(state: MatchAggregate, command: DisputeResult) -> list[MatchE
     state.check_side_exists(command.side)
     reason = command.reason.strip()
     if not reason:
-        raise ReasonRequired("say why the result is wrong: the organizer reads the reason")
+        raise ReasonRequired.because(
+            gettext_noop("say why the result is wrong: the organizer reads the reason")
+        )
     if not state.is_finished:
-        raise MatchNotFinished("a result can be disputed once the match is over")
+        raise MatchNotFinished.because(
+            gettext_noop("a result can be disputed once the match is over")
+        )
     if command.side in state.confirmed_by:
-        raise ResultAlreadyConfirmed(
-            f"side {command.side} already confirmed the result: ask the organizer to correct it"
+        raise ResultAlreadyConfirmed.because(
+            gettext_noop(
+                "side %(side)s already confirmed the result: ask the organizer to correct it"
+            ),
+            side=command.side,
         )
     if command.side in state.disputed_by:
-        raise ResultAlreadyDisputed(f"side {command.side} already disputed the result")
+        raise ResultAlreadyDisputed.because(
+            gettext_noop("side %(side)s already disputed the result"), side=command.side
+        )
     return [MatchEvent(RESULT_DISPUTED, {"side": command.side, "reason": reason})]
 
 

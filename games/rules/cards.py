@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
 
-from games.rules.errors import InvalidCard
+from games.rules.errors import InvalidCard, gettext_noop
 
 DeckNames = Literal["italian", "french"]
 
@@ -42,7 +42,11 @@ class Card:
 
     def __post_init__(self) -> None:
         if type(self.rank) is not int or self.rank not in RANKS or not isinstance(self.suit, Suit):
-            raise InvalidCard(f"there is no card of rank {self.rank!r} and suit {self.suit!r}")
+            raise InvalidCard.because(
+                gettext_noop("there is no card of rank %(rank)r and suit %(suit)r"),
+                rank=self.rank,
+                suit=self.suit,
+            )
         object.__setattr__(self, "code", f"{self.rank}{self.suit}")
         object.__setattr__(self, "points", POINTS_BY_RANK.get(self.rank, 0))
         object.__setattr__(self, "strength", STRENGTH_ORDER.index(self.rank) + 1)
@@ -96,9 +100,12 @@ def parse_card(text: object) -> Card:
     """Read a card code (`1D`, `10S`) or a friendly alias (`AD`, `KS`, `FC`, `QS`, `cs`)."""
     card = _CARDS_BY_SPELLING.get(text.upper()) if isinstance(text, str) else None
     if card is None:
-        raise InvalidCard(
-            f"{text!r} is not a card: write a rank 1-10 (or A, J/F, C/H/Q, K/R) "
-            "followed by a suit D, C, S or B, e.g. '1D' or '10S'"
+        raise InvalidCard.because(
+            gettext_noop(
+                "%(text)r is not a card: write a rank 1-10 (or A, J/F, C/H/Q, K/R) "
+                "followed by a suit D, C, S or B, e.g. '1D' or '10S'"
+            ),
+            text=text,
         )
     return card
 

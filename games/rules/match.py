@@ -3,7 +3,12 @@
 from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
-from games.rules.errors import InvalidMatchFormat, InvalidPoints, MatchAlreadyFinished
+from games.rules.errors import (
+    InvalidMatchFormat,
+    InvalidPoints,
+    MatchAlreadyFinished,
+    gettext_noop,
+)
 from games.rules.outcome import RoundOutcome
 from games.rules.tables import Table
 
@@ -23,11 +28,21 @@ class MatchFormat:
 
     def __post_init__(self) -> None:
         if self.scoring not in SCORINGS:
-            raise InvalidMatchFormat(f"scoring must be one of {SCORINGS}, not {self.scoring!r}")
+            raise InvalidMatchFormat.because(
+                gettext_noop("scoring must be one of %(scorings)s, not %(scoring)r"),
+                scorings=SCORINGS,
+                scoring=self.scoring,
+            )
         if type(self.rounds) is not int or self.rounds < 1:
-            raise InvalidMatchFormat(f"a match has at least one round, not {self.rounds!r}")
+            raise InvalidMatchFormat.because(
+                gettext_noop("a match has at least one round, not %(rounds)r"), rounds=self.rounds
+            )
         if self.scoring == "best_of" and self.rounds not in BEST_OF:
-            raise InvalidMatchFormat(f"a match is best of {BEST_OF}, not {self.rounds}")
+            raise InvalidMatchFormat.because(
+                gettext_noop("a match is best of %(best_of)s, not %(rounds)s"),
+                best_of=BEST_OF,
+                rounds=self.rounds,
+            )
 
     @classmethod
     def best_of(cls, rounds: int) -> "MatchFormat":
@@ -107,7 +122,9 @@ class MatchState:
 
     def check_round_may_start(self) -> None:
         if self.is_finished:
-            raise MatchAlreadyFinished("the match is over: no more rounds are played")
+            raise MatchAlreadyFinished.because(
+                gettext_noop("the match is over: no more rounds are played")
+            )
 
     def record_round(self, outcome: RoundOutcome) -> "MatchState":
         """The match after a finished round (played card by card or entered as points)."""
@@ -126,8 +143,11 @@ class MatchState:
 
 def check_outcome_names_every_side(outcome: RoundOutcome, table: Table) -> None:
     if len(outcome.points) != table.side_count:
-        raise InvalidPoints(
-            f"a table of {table.size} has {table.side_count} sides, not {len(outcome.points)}"
+        raise InvalidPoints.because(
+            gettext_noop("a table of %(size)s has %(sides)s sides, not %(given)s"),
+            size=table.size,
+            sides=table.side_count,
+            given=len(outcome.points),
         )
 
 

@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules.errors import InvalidPoints, PointsMustTotal120
+from games.rules.errors import InvalidPoints, PointsMustTotal120, gettext_noop
 from games.rules.tables import Table
 
 ROUND_POINTS = 120
@@ -56,14 +56,26 @@ def score_only_round(table_size: int, points: Sequence[int]) -> RoundOutcome:
 
 def check_points_name_every_side(points: Sequence[int], side_count: int) -> None:
     if len(points) != side_count:
-        raise InvalidPoints(f"give the points of each of the {side_count} sides, not {points!r}")
+        raise InvalidPoints.because(
+            gettext_noop("give the points of each of the %(sides)s sides, not %(points)r"),
+            sides=side_count,
+            points=points,
+        )
 
 
 def check_points_are_possible(side: int, side_points: int) -> None:
     if type(side_points) is not int or not 0 <= side_points <= ROUND_POINTS:
-        raise InvalidPoints(f"side {side} cannot score {side_points!r}: points are 0 to 120")
+        raise InvalidPoints.because(
+            gettext_noop("side %(side)s cannot score %(points)r: points are 0 to 120"),
+            side=side,
+            points=side_points,
+        )
 
 
 def check_points_total_120(points: Sequence[int]) -> None:
     if sum(points) != ROUND_POINTS:
-        raise PointsMustTotal120(f"the points {list(points)} total {sum(points)}, not 120")
+        raise PointsMustTotal120.because(
+            gettext_noop("the points %(points)s total %(total)s, not 120"),
+            points=list(points),
+            total=sum(points),
+        )

@@ -6,7 +6,7 @@ from functools import reduce
 
 from games.rules.cards import Card, cards_of
 from games.rules.commands import Command, PlayCard, StartRound
-from games.rules.errors import NothingToUndo, RuleViolation
+from games.rules.errors import NothingToUndo, RuleViolation, gettext_noop
 from games.rules.events import RoundEvent
 from games.rules.round import RoundState, decide, evolve
 from games.rules.tricks import Play
@@ -86,7 +86,7 @@ def undo_last_play(state: RoundState) -> RoundState:
     """The state without the last card played, rebuilt by replaying the others from the start."""
     plays = state.plays
     if not plays:
-        raise NothingToUndo("no card has been played in this round")
+        raise NothingToUndo.because(gettext_noop("no card has been played in this round"))
     return replay_round(start_command_of(state), plays[:-1]).state
 
 

@@ -26,6 +26,7 @@ from games.rules.errors import (
     RoundAlreadyFinished,
     RoundInProgress,
     RoundNotStarted,
+    gettext_noop,
 )
 from games.rules.events import (
     CardPlayed,
@@ -164,25 +165,36 @@ class RoundState(NamedTuple):
 
 def check_round_is_not_finished(state: RoundState) -> None:
     if state.outcome is not None:
-        raise RoundAlreadyFinished("the round is over: all the cards were played")
+        raise RoundAlreadyFinished.because(
+            gettext_noop("the round is over: all the cards were played")
+        )
 
 
 def check_seat_is_on_turn(state: RoundState, seat: int) -> None:
     on_turn = state.seat_on_turn
     if seat != on_turn:
-        raise NotYourTurn(f"seat {seat} cannot play now: it is seat {on_turn}'s turn")
+        raise NotYourTurn.because(
+            gettext_noop("seat %(seat)s cannot play now: it is seat %(on_turn)s's turn"),
+            seat=seat,
+            on_turn=on_turn,
+        )
 
 
 def check_card_is_in_deck(table: Table, card: Card) -> None:
     if not table.holds(card):
-        raise CardNotInDeck(
-            f"{card} is not in the {len(table.deck)}-card deck of a table of {table.size}"
+        raise CardNotInDeck.because(
+            gettext_noop("%(card)s is not in the %(deck)s-card deck of a table of %(size)s"),
+            card=card,
+            deck=len(table.deck),
+            size=table.size,
         )
 
 
 def check_card_is_not_played(state: RoundState, card: Card) -> None:
     if state.played & card.bit:
-        raise CardAlreadyPlayed(f"{card} was already played in this round")
+        raise CardAlreadyPlayed.because(
+            gettext_noop("%(card)s was already played in this round"), card=card
+        )
 
 
 def check_briscola_is_drawn_by(state: RoundState, seat: int, card: Card) -> None:
@@ -190,16 +202,25 @@ def check_briscola_is_drawn_by(state: RoundState, seat: int, card: Card) -> None
     if card != state.briscola:
         return
     if state.briscola_holder is None:
-        raise BriscolaNotDrawn(f"{card} is the face-up briscola: nobody has drawn it yet")
+        raise BriscolaNotDrawn.because(
+            gettext_noop("%(card)s is the face-up briscola: nobody has drawn it yet"), card=card
+        )
     if seat != state.briscola_holder:
-        raise BriscolaNotDrawn(
-            f"{card} is the face-up briscola: seat {state.briscola_holder} drew it, not seat {seat}"
+        raise BriscolaNotDrawn.because(
+            gettext_noop(
+                "%(card)s is the face-up briscola: seat %(holder)s drew it, not seat %(seat)s"
+            ),
+            card=card,
+            holder=state.briscola_holder,
+            seat=seat,
         )
 
 
 def check_card_is_in_hand(state: RoundState, seat: int, card: Card) -> None:
     if state.hand_bits is not None and not state.hand_bits[seat] & card.bit:
-        raise CardNotInHand(f"seat {seat} does not hold {card}")
+        raise CardNotInHand.because(
+            gettext_noop("seat %(seat)s does not hold %(card)s"), seat=seat, card=card
+        )
 
 
 def check_known_cards_are_kept(state: RoundState, seat: int, card: Card) -> None:
@@ -212,9 +233,14 @@ def check_known_cards_are_kept(state: RoundState, seat: int, card: Card) -> None
     if known & card.bit or known.bit_count() < state.plays_left(seat):
         return
     # Dealt rounds never get here: `check_card_is_in_hand` refused the card already.
-    raise BriscolaMustBePlayed(
-        f"seat {seat} drew the briscola {state.briscola} and has no other card left: "
-        f"it must play {state.briscola}, not {card}"
+    raise BriscolaMustBePlayed.because(
+        gettext_noop(
+            "seat %(seat)s drew the briscola %(briscola)s and has no other card left: "
+            "it must play %(briscola)s, not %(card)s"
+        ),
+        seat=seat,
+        briscola=state.briscola,
+        card=card,
     )
 
 
@@ -224,15 +250,25 @@ def check_deck_is_complete(table: Table, deck: Sequence[Card]) -> None:
     repeated = [card.code for card, count in counts.items() if count > 1]
     foreign = [card.code for card in counts if not table.holds(card)]
     if missing or repeated or foreign:
-        raise InvalidDeck(
-            f"a dealt deck holds each of the {len(table.deck)} cards of this table once: "
-            f"missing {missing}, repeated {repeated}, not in this deck {foreign}"
+        raise InvalidDeck.because(
+            gettext_noop(
+                "a dealt deck holds each of the %(deck)s cards of this table once: "
+                "missing %(missing)s, repeated %(repeated)s, not in this deck %(foreign)s"
+            ),
+            deck=len(table.deck),
+            missing=missing,
+            repeated=repeated,
+            foreign=foreign,
         )
 
 
 def check_briscola_matches_deck(named: Card | None, dealt: Card) -> None:
     if named is not None and named != dealt:
-        raise InvalidDeck(f"the deck turns up {dealt} as briscola, not {named}")
+        raise InvalidDeck.because(
+            gettext_noop("the deck turns up %(dealt)s as briscola, not %(named)s"),
+            dealt=dealt,
+            named=named,
+        )
 
 
 # decide
@@ -243,11 +279,11 @@ def decide(state: RoundState | None, command: Command) -> list[RoundEvent]:
     match command:
         case StartRound():
             if state is not None:
-                raise RoundInProgress("this round has already started")
+                raise RoundInProgress.because(gettext_noop("this round has already started"))
             return [decide_start(command)]
         case PlayCard():
             if state is None:
-                raise RoundNotStarted("start the round before playing cards")
+                raise RoundNotStarted.because(gettext_noop("start the round before playing cards"))
             return decide_play(state, command)
         case _:
             assert_never(command)
@@ -263,7 +299,7 @@ def decide_start(command: StartRound) -> RoundStarted:
         check_briscola_matches_deck(briscola, dealt_briscola)
         briscola = dealt_briscola
     if briscola is None:
-        raise MissingBriscola("a physical round needs the face-up briscola")
+        raise MissingBriscola.because(gettext_noop("a physical round needs the face-up briscola"))
     check_card_is_in_deck(table, briscola)
     return RoundStarted(
         table_size=table.size,
@@ -320,7 +356,9 @@ def evolve(state: RoundState | None, event: RoundEvent) -> RoundState:
     if isinstance(event, RoundStarted):
         return started_state(event)
     if state is None:
-        raise RoundNotStarted(f"{type(event).__name__} before RoundStarted")
+        raise RoundNotStarted.because(
+            gettext_noop("%(event)s before RoundStarted"), event=type(event).__name__
+        )
     match event:
         case CardPlayed():
             return state_after_card_played(state, event)

@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 
 from games.rules.cards import FULL_DECK, Card, bits_of
-from games.rules.errors import InvalidSeat, InvalidTableSize, InvalidVariant
+from games.rules.errors import InvalidSeat, InvalidTableSize, InvalidVariant, gettext_noop
 from games.rules.variants import DEFAULT_VARIANT, Variant
 
 TABLE_SIZES = (2, 3, 4, 6)
@@ -71,17 +71,27 @@ class Table:
 
     def check_seat_exists(self, seat: int) -> None:
         if type(seat) is not int or not 0 <= seat < self.size:
-            raise InvalidSeat(
-                f"seat {seat!r} does not exist at a table of {self.size}: "
-                f"seats are 0 to {self.size - 1}"
+            raise InvalidSeat.because(
+                gettext_noop(
+                    "seat %(seat)r does not exist at a table of %(size)s: seats are 0 to %(last)s"
+                ),
+                seat=seat,
+                size=self.size,
+                last=self.size - 1,
             )
 
 
 def check_table_size_is_supported(size: int) -> None:
     if type(size) is not int or size not in TABLE_SIZES:
-        raise InvalidTableSize(f"Briscola is played at tables of {TABLE_SIZES}, not {size!r}")
+        raise InvalidTableSize.because(
+            gettext_noop("Briscola is played at tables of %(sizes)s, not %(size)r"),
+            sizes=TABLE_SIZES,
+            size=size,
+        )
 
 
 def check_hand_size_suits_table(size: int, variant: Variant) -> None:
     if variant.hand_size == 9 and size != 2:
-        raise InvalidVariant("hands of 9 cards (bisca dos 9) are for two players only")
+        raise InvalidVariant.because(
+            gettext_noop("hands of 9 cards (bisca dos 9) are for two players only")
+        )

@@ -21,7 +21,7 @@ from typing import Any
 
 from games.rules.cards import Card, parse_card
 from games.rules.commands import StartRound
-from games.rules.errors import InvalidInput, RuleViolation
+from games.rules.errors import InvalidInput, RuleViolation, gettext_noop
 from games.rules.replay import Rejection, replay_round
 from games.rules.round import RoundState
 from games.rules.tables import Table
@@ -31,13 +31,16 @@ from games.rules.variants import Variant
 
 def read_round_object(record: object) -> Mapping[str, Any]:
     if not isinstance(record, Mapping):
-        raise InvalidInput(f"each line must be a JSON object describing a round, not {record!r}")
+        raise InvalidInput.because(
+            gettext_noop("each line must be a JSON object describing a round, not %(record)r"),
+            record=record,
+        )
     return record
 
 
 def read_start(record: Mapping[str, Any]) -> StartRound:
     if "table_size" not in record:
-        raise InvalidInput("the round has no table_size")
+        raise InvalidInput.because(gettext_noop("the round has no table_size"))
     variant = Variant() if record.get("variant") is None else Variant.from_dict(record["variant"])
     table = Table(record["table_size"], variant)
     return StartRound(
@@ -57,10 +60,18 @@ def read_dealer(record: Mapping[str, Any], table: Table) -> int:
             table.check_seat_exists(seat)
     if dealer is None:
         if leader is None:
-            raise InvalidInput("name the seat that leads the first trick (leader)")
+            raise InvalidInput.because(
+                gettext_noop("name the seat that leads the first trick (leader)")
+            )
         return table.seat_before(leader)
     if leader is not None and leader != table.next_seat(dealer):
-        raise InvalidInput(f"seat {leader} cannot lead after dealer {dealer}: the seat after does")
+        raise InvalidInput.because(
+            gettext_noop(
+                "seat %(leader)s cannot lead after dealer %(dealer)s: the seat after does"
+            ),
+            leader=leader,
+            dealer=dealer,
+        )
     return int(dealer)
 
 
@@ -68,7 +79,9 @@ def read_deck(deck: object) -> tuple[Card, ...] | None:
     if deck is None:
         return None
     if not isinstance(deck, list):
-        raise InvalidInput(f"deck must be a list of card codes, not {deck!r}")
+        raise InvalidInput.because(
+            gettext_noop("deck must be a list of card codes, not %(deck)r"), deck=deck
+        )
     return tuple(map(parse_card, deck))
 
 
@@ -76,7 +89,7 @@ def read_plays(record: Mapping[str, Any]) -> tuple[list[Play], Rejection | None]
     """The plays up to the first one that cannot be read, and the reason it cannot."""
     raw_plays = record.get("plays")
     if not isinstance(raw_plays, list):
-        raise InvalidInput("plays must be a list of [seat, card] pairs")
+        raise InvalidInput.because(gettext_noop("plays must be a list of [seat, card] pairs"))
     plays: list[Play] = []
     for index, raw_play in enumerate(raw_plays):
         try:
@@ -88,7 +101,9 @@ def read_plays(record: Mapping[str, Any]) -> tuple[list[Play], Rejection | None]
 
 def read_play(raw_play: object) -> Play:
     if not isinstance(raw_play, list) or len(raw_play) != 2:
-        raise InvalidInput(f"a play is a [seat, card] pair, not {raw_play!r}")
+        raise InvalidInput.because(
+            gettext_noop("a play is a [seat, card] pair, not %(play)r"), play=raw_play
+        )
     seat, code = raw_play
     return Play(seat, parse_card(code))
 

@@ -5,7 +5,7 @@ from dataclasses import dataclass, fields
 from typing import Any, get_args
 
 from games.rules.cards import RANKS, Card, DeckNames, parse_card
-from games.rules.errors import InvalidCard, InvalidVariant
+from games.rules.errors import InvalidCard, InvalidVariant, gettext_noop
 
 HAND_SIZES = (3, 9)
 DECK_NAMES: tuple[str, ...] = get_args(DeckNames)
@@ -49,10 +49,16 @@ class Variant:
     def from_dict(cls, data: object) -> "Variant":
         """Read a variant; missing keys take their default, unknown keys are refused."""
         if not isinstance(data, Mapping):
-            raise InvalidVariant(f"a variant is a JSON object, not {data!r}")
+            raise InvalidVariant.because(
+                gettext_noop("a variant is a JSON object, not %(data)r"), data=data
+            )
         unknown = sorted(set(data) - VARIANT_KEYS)
         if unknown:
-            raise InvalidVariant(f"unknown options {unknown}; known: {sorted(VARIANT_KEYS)}")
+            raise InvalidVariant.because(
+                gettext_noop("unknown options %(unknown)s; known: %(known)s"),
+                unknown=unknown,
+                known=sorted(VARIANT_KEYS),
+            )
         options = dict(data)
         removed = options.get("removed_card_for_three")
         if removed is not None:
@@ -67,23 +73,36 @@ def _read_removed_card(text: object) -> Card:
     try:
         return parse_card(text)
     except InvalidCard as error:
-        raise InvalidVariant(f"removed_card_for_three: {error.detail}") from error
+        raise InvalidVariant.because(
+            gettext_noop("removed_card_for_three: %(reason)s"), reason=error
+        ) from error
 
 
 def check_variant_is_valid(variant: Variant) -> None:
     hand_size = variant.hand_size
     if type(hand_size) is not int or hand_size not in HAND_SIZES:
-        raise InvalidVariant(f"hand_size must be one of {HAND_SIZES}, not {hand_size!r}")
+        raise InvalidVariant.because(
+            gettext_noop("hand_size must be one of %(sizes)s, not %(size)r"),
+            sizes=HAND_SIZES,
+            size=hand_size,
+        )
     if not isinstance(variant.three_ranks_as_three, bool):
-        raise InvalidVariant("three_ranks_as_three must be true or false")
+        raise InvalidVariant.because(gettext_noop("three_ranks_as_three must be true or false"))
     removed = variant.removed_card_for_three
     if not isinstance(removed, Card) or removed.points:
-        raise InvalidVariant(
-            f"removed_card_for_three must be a card worth no points, not {removed!r}, "
-            "so that the deck still holds 120 points"
+        raise InvalidVariant.because(
+            gettext_noop(
+                "removed_card_for_three must be a card worth no points, not %(removed)r, "
+                "so that the deck still holds 120 points"
+            ),
+            removed=removed,
         )
     if variant.deck_names not in DECK_NAMES:
-        raise InvalidVariant(f"deck_names must be one of {DECK_NAMES}, not {variant.deck_names!r}")
+        raise InvalidVariant.because(
+            gettext_noop("deck_names must be one of %(names)s, not %(name)r"),
+            names=DECK_NAMES,
+            name=variant.deck_names,
+        )
 
 
 DEFAULT_VARIANT = Variant()

@@ -242,3 +242,15 @@ def test_the_browsable_api_sign_in_is_locked_like_the_admins() -> None:
     assert refused.status_code == 429
     assert not signed_in(client)
     assert "Too many failed sign-ins for this username" in text(refused)
+
+
+@override_settings(LOGIN_FAILURES_PER_USERNAME=3)
+def test_the_lockout_is_explained_in_the_browser_language(organizer: Any) -> None:
+    client = Client()
+    fail(client, "organizer", 3)
+
+    refused = sign_in(client, "organizer", WRONG, HTTP_ACCEPT_LANGUAGE="it")
+
+    assert refused.status_code == 429
+    assert "Troppi accessi falliti per questo nome utente" in text(refused)
+    assert "Riprova tra 15 minuti." in text(refused)

@@ -13,7 +13,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Literal
 
-from tournaments.formats.errors import UnknownSlot
+from tournaments.formats.errors import UnknownSlot, gettext_noop
 
 Side = Literal["home", "away"]
 
@@ -133,7 +133,9 @@ class Bracket:
         try:
             return self._by_id[slot_id]
         except KeyError:
-            raise UnknownSlot(f"this bracket has no slot {slot_id!r}") from None
+            raise UnknownSlot.because(
+                gettext_noop("this bracket has no slot %(slot)r"), slot=slot_id
+            ) from None
 
     def has_slot(self, slot_id: str) -> bool:
         return slot_id in self._by_id

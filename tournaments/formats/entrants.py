@@ -2,7 +2,12 @@
 
 from collections.abc import Iterable
 
-from tournaments.formats.errors import DuplicateEntrant, InvalidEntrant, TooFewEntrants
+from tournaments.formats.errors import (
+    DuplicateEntrant,
+    InvalidEntrant,
+    TooFewEntrants,
+    gettext_noop,
+)
 
 
 def check_entrants(entrants: Iterable[int], *, minimum: int = 2) -> tuple[int, ...]:
@@ -11,12 +16,20 @@ def check_entrants(entrants: Iterable[int], *, minimum: int = 2) -> tuple[int, .
     for entrant in field:
         # bool is an int subclass; an id of True is always a caller's mistake.
         if not isinstance(entrant, int) or isinstance(entrant, bool):
-            raise InvalidEntrant(f"entrant ids are integers, got {entrant!r}")
+            raise InvalidEntrant.because(
+                gettext_noop("entrant ids are integers, got %(entrant)r"), entrant=entrant
+            )
     if len(field) < minimum:
-        raise TooFewEntrants(f"this format needs at least {minimum} entrants, got {len(field)}")
+        raise TooFewEntrants.because(
+            gettext_noop("this format needs at least %(minimum)s entrants, got %(given)s"),
+            minimum=minimum,
+            given=len(field),
+        )
     seen: set[int] = set()
     for entrant in field:
         if entrant in seen:
-            raise DuplicateEntrant(f"entrant {entrant} is listed more than once")
+            raise DuplicateEntrant.because(
+                gettext_noop("entrant %(entrant)s is listed more than once"), entrant=entrant
+            )
         seen.add(entrant)
     return field

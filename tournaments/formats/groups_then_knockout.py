@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from tournaments.formats.bracket import Bracket
 from tournaments.formats.entrants import check_entrants
-from tournaments.formats.errors import InvalidFormatOption, InvalidStandings
+from tournaments.formats.errors import InvalidFormatOption, InvalidStandings, gettext_noop
 from tournaments.formats.round_robin import (
     RoundRobin,
     group_label,
@@ -76,12 +76,18 @@ def plan_groups_then_knockout(
     stage = group_stage(entrants, group_count=group_count, legs=legs)
     smallest = min(len(group.entrants) for group in stage.groups)
     if not 1 <= qualifiers_per_group <= smallest:
-        raise InvalidFormatOption(
-            f"with groups of {smallest} or more, 1 to {smallest} entrants per group can "
-            f"qualify, not {qualifiers_per_group}"
+        raise InvalidFormatOption.because(
+            gettext_noop(
+                "with groups of %(smallest)s or more, 1 to %(smallest)s entrants per group can "
+                "qualify, not %(qualifiers)s"
+            ),
+            smallest=smallest,
+            qualifiers=qualifiers_per_group,
         )
     if qualifiers_per_group * group_count < 2:
-        raise InvalidFormatOption("the knockout needs at least two qualifiers")
+        raise InvalidFormatOption.because(
+            gettext_noop("the knockout needs at least two qualifiers")
+        )
     return GroupsThenKnockout(
         group_stage=stage, qualifiers_per_group=qualifiers_per_group, third_place=third_place
     )
@@ -91,12 +97,21 @@ def knockout_stage(plan: GroupsThenKnockout, standings: Sequence[Sequence[int]])
     """The knockout bracket, given each group's final standings (best first, groups in order)."""
     groups = plan.group_stage.groups
     if len(standings) != len(groups):
-        raise InvalidStandings(f"expected standings for {len(groups)} groups, got {len(standings)}")
+        raise InvalidStandings.because(
+            gettext_noop("expected standings for %(groups)s groups, got %(given)s"),
+            groups=len(groups),
+            given=len(standings),
+        )
     for group, table in zip(groups, standings, strict=True):
         if sorted(table) != sorted(group.entrants) or len(set(table)) != len(table):
-            raise InvalidStandings(
-                f"the standings of group {group.label} must list its entrants "
-                f"{sorted(group.entrants)} once each, got {list(table)}"
+            raise InvalidStandings.because(
+                gettext_noop(
+                    "the standings of group %(group)s must list its entrants %(entrants)s "
+                    "once each, got %(given)s"
+                ),
+                group=group.label,
+                entrants=sorted(group.entrants),
+                given=list(table),
             )
     return knockout_bracket(
         standings, qualifiers_per_group=plan.qualifiers_per_group, third_place=plan.third_place
@@ -121,11 +136,12 @@ def knockout_seeds(
     A group with fewer entrants than `qualifiers_per_group` sends all it has.
     """
     if qualifiers_per_group < 1:
-        raise InvalidFormatOption(
-            f"at least one entrant per group qualifies, got {qualifiers_per_group}"
+        raise InvalidFormatOption.because(
+            gettext_noop("at least one entrant per group qualifies, got %(qualifiers)s"),
+            qualifiers=qualifiers_per_group,
         )
     if not standings:
-        raise InvalidStandings("there are no group standings")
+        raise InvalidStandings.because(gettext_noop("there are no group standings"))
     check_entrants((entrant for table in standings for entrant in table), minimum=0)
     tiers = [
         [(group, table[place]) for group, table in enumerate(standings) if len(table) > place]
@@ -133,7 +149,7 @@ def knockout_seeds(
     ]
     total = sum(len(tier) for tier in tiers)
     if total < 2:
-        raise InvalidStandings("the knockout needs at least two qualifiers")
+        raise InvalidStandings.because(gettext_noop("the knockout needs at least two qualifiers"))
 
     order = seeding_order(bracket_size(total))
     opponent = {}

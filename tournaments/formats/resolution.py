@@ -19,6 +19,7 @@ from tournaments.formats.errors import (
     SlotNotPlayable,
     UnknownSlot,
     WinnerNotInSlot,
+    gettext_noop,
 )
 
 Occupant = int | Bye | None
@@ -87,7 +88,9 @@ class BracketState:
         try:
             return self._by_id[slot_id]
         except KeyError:
-            raise UnknownSlot(f"this bracket has no slot {slot_id!r}") from None
+            raise UnknownSlot.because(
+                gettext_noop("this bracket has no slot %(slot)r"), slot=slot_id
+            ) from None
 
     @property
     def ready(self) -> tuple[str, ...]:
@@ -115,7 +118,11 @@ def resolve(bracket: Bracket, results: Mapping[str, int]) -> BracketState:
     for slot_id, winner in results.items():
         bracket.slot(slot_id)
         if not isinstance(winner, int) or isinstance(winner, bool):
-            raise InvalidEntrant(f"the winner of {slot_id} must be an entrant id, got {winner!r}")
+            raise InvalidEntrant.because(
+                gettext_noop("the winner of %(slot)s must be an entrant id, got %(winner)r"),
+                slot=slot_id,
+                winner=winner,
+            )
 
     winners: dict[str, Occupant] = {}
     losers: dict[str, Occupant] = {}
@@ -215,13 +222,19 @@ def _slot_state(
     elif slot.id in results:
         winner = results[slot.id]
         if winner not in (home, away):
-            raise WinnerNotInSlot(f"entrant {winner} does not play in {slot.id} ({home} v {away})")
+            raise WinnerNotInSlot.because(
+                gettext_noop("entrant %(winner)s does not play in %(slot)s (%(home)s v %(away)s)"),
+                winner=winner,
+                slot=slot.id,
+                home=home,
+                away=away,
+            )
         loser = away if winner == home else home
         return SlotState(slot.id, SlotStatus.DONE, home, away, winner=winner, loser=loser)
     else:
         return SlotState(slot.id, SlotStatus.READY, home, away)
     if slot.id in results:
-        raise SlotNotPlayable(_not_playable_detail(state))
+        raise SlotNotPlayable.because(NOT_PLAYABLE[state.status], slot=state.slot_id)
     return state
 
 
@@ -229,14 +242,15 @@ def _reset_not_needed(first_final: SlotState) -> bool:
     return first_final.status is SlotStatus.DONE and first_final.winner == first_final.home
 
 
-def _not_playable_detail(state: SlotState) -> str:
-    reasons = {
-        SlotStatus.PENDING: "its entrants are not known yet",
-        SlotStatus.WALKOVER: "one side is a bye",
-        SlotStatus.EMPTY: "both sides are byes",
-        SlotStatus.NOT_NEEDED: "the winners-bracket champion won the grand final",
-    }
-    return f"{state.slot_id} takes no result: {reasons[state.status]}"
+NOT_PLAYABLE = {
+    SlotStatus.PENDING: gettext_noop("%(slot)s takes no result: its entrants are not known yet"),
+    SlotStatus.WALKOVER: gettext_noop("%(slot)s takes no result: one side is a bye"),
+    SlotStatus.EMPTY: gettext_noop("%(slot)s takes no result: both sides are byes"),
+    SlotStatus.NOT_NEEDED: gettext_noop(
+        "%(slot)s takes no result: the winners-bracket champion won the grand final"
+    ),
+}
+"""Why a slot takes no result, by its status."""
 
 
 def _outcome(state: SlotState) -> tuple[Occupant, Occupant]:

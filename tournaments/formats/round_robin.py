@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tournaments.formats.entrants import check_entrants
-from tournaments.formats.errors import InvalidFormatOption
+from tournaments.formats.errors import InvalidFormatOption, gettext_noop
 from tournaments.formats.pairing import Pairing, pairing_id
 
 
@@ -45,7 +45,9 @@ def round_robin_schedule(
     """
     field = check_entrants(entrants)
     if legs not in (1, 2):
-        raise InvalidFormatOption(f"a round robin has one or two legs, got {legs}")
+        raise InvalidFormatOption.because(
+            gettext_noop("a round robin has one or two legs, got %(legs)s"), legs=legs
+        )
     first_leg = _circle_rounds(field)
     rounds: list[RoundRobinRound] = []
     for leg in range(1, legs + 1):
@@ -95,9 +97,13 @@ def snake_groups(entrants: Sequence[int], group_count: int) -> tuple[tuple[int, 
     """
     field = check_entrants(entrants)
     if not 1 <= group_count <= len(field) // 2:
-        raise InvalidFormatOption(
-            f"{len(field)} entrants make 1 to {len(field) // 2} groups of at least two, "
-            f"not {group_count}"
+        raise InvalidFormatOption.because(
+            gettext_noop(
+                "%(entrants)s entrants make 1 to %(most)s groups of at least two, not %(groups)s"
+            ),
+            entrants=len(field),
+            most=len(field) // 2,
+            groups=group_count,
         )
     groups: list[list[int]] = [[] for _ in range(group_count)]
     for index, entrant in enumerate(field):

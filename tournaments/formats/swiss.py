@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from tournaments.formats.entrants import check_entrants
-from tournaments.formats.errors import InvalidFormatOption, SwissRoundOutOfRange
+from tournaments.formats.errors import InvalidFormatOption, SwissRoundOutOfRange, gettext_noop
 from tournaments.formats.pairing import Pairing, pairing_id
 
 DEFAULT_SEARCH_LIMIT = 20_000
@@ -70,14 +70,22 @@ def swiss_round(
     name entrants no longer in the standings (withdrawn) are ignored.
     """
     if rounds < 1:
-        raise InvalidFormatOption(f"a Swiss stage has at least one round, got {rounds}")
+        raise InvalidFormatOption.because(
+            gettext_noop("a Swiss stage has at least one round, got %(rounds)s"), rounds=rounds
+        )
     if not 1 <= round_number <= rounds:
-        raise SwissRoundOutOfRange(
-            f"this Swiss stage has rounds 1 to {rounds}, there is no round {round_number}"
+        raise SwissRoundOutOfRange.because(
+            gettext_noop(
+                "this Swiss stage has rounds 1 to %(rounds)s, there is no round %(round)s"
+            ),
+            rounds=rounds,
+            round=round_number,
         )
     check_entrants(standing.entrant for standing in standings)
     if search_limit < 0:
-        raise InvalidFormatOption(f"the search limit cannot be negative, got {search_limit}")
+        raise InvalidFormatOption.because(
+            gettext_noop("the search limit cannot be negative, got %(limit)s"), limit=search_limit
+        )
 
     ranked = _rank(standings)
     search = _Search(ranked, past_pairings, search_limit)

@@ -8,6 +8,7 @@ from tournaments.standings.errors import (
     DuplicateTiebreak,
     InvalidStandingsConfig,
     UnknownTiebreak,
+    gettext_noop,
 )
 from tournaments.standings.scoring import Scoring
 from tournaments.standings.tiebreaks import TIEBREAK_NAMES
@@ -43,33 +44,49 @@ class StandingsConfig:
         check_keys(data, {"scoring", "tiebreaks"}, "standings config")
         scoring_data = data.get("scoring", {})
         if not isinstance(scoring_data, Mapping):
-            raise InvalidStandingsConfig("scoring must be an object of match points per outcome")
+            raise InvalidStandingsConfig.because(
+                gettext_noop("scoring must be an object of match points per outcome")
+            )
         check_keys(scoring_data, {item.name for item in fields(Scoring)}, "scoring")
         for key, value in scoring_data.items():
             if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidStandingsConfig(f"scoring {key} must be an integer, not {value!r}")
+                raise InvalidStandingsConfig.because(
+                    gettext_noop("scoring %(key)s must be an integer, not %(value)r"),
+                    key=key,
+                    value=value,
+                )
         tiebreaks = data.get("tiebreaks", DEFAULT_TIEBREAKS)
         if not isinstance(tiebreaks, list | tuple) or not all(
             isinstance(name, str) for name in tiebreaks
         ):
-            raise InvalidStandingsConfig("tiebreaks must be a list of tie-break names")
+            raise InvalidStandingsConfig.because(
+                gettext_noop("tiebreaks must be a list of tie-break names")
+            )
         return cls(scoring=Scoring(**scoring_data), tiebreaks=tuple(tiebreaks))
 
 
 def check_tiebreaks_are_known(names: tuple[str, ...]) -> None:
     if not names:
-        raise InvalidStandingsConfig("at least one tie-break is needed (usually match_points)")
+        raise InvalidStandingsConfig.because(
+            gettext_noop("at least one tie-break is needed (usually match_points)")
+        )
     for name in names:
         if name not in TIEBREAK_NAMES:
             raise UnknownTiebreak(name, TIEBREAK_NAMES)
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
-        raise DuplicateTiebreak(f"each tie-break may appear once; repeated: {', '.join(repeated)}")
+        raise DuplicateTiebreak.because(
+            gettext_noop("each tie-break may appear once; repeated: %(repeated)s"),
+            repeated=", ".join(repeated),
+        )
 
 
 def check_keys(data: Mapping[str, Any], allowed: set[str], what: str) -> None:
     unknown = sorted(set(data) - allowed)
     if unknown:
-        raise InvalidStandingsConfig(
-            f"unknown {what} keys: {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}"
+        raise InvalidStandingsConfig.because(
+            gettext_noop("unknown %(what)s keys: %(unknown)s; allowed: %(allowed)s"),
+            what=what,
+            unknown=", ".join(unknown),
+            allowed=", ".join(sorted(allowed)),
         )

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
-from tournaments.standings.errors import DuplicateEntrant, UnknownEntrant
+from tournaments.standings.errors import DuplicateEntrant, UnknownEntrant, gettext_noop
 from tournaments.standings.results import Entrant, MatchResult
 from tournaments.standings.scoring import Scoring
 
@@ -73,14 +73,20 @@ def build_records(
     by_id: dict[int, Entrant] = {}
     for entrant in entrants:
         if entrant.id in by_id:
-            raise DuplicateEntrant(f"entrant {entrant.id} is listed more than once")
+            raise DuplicateEntrant.because(
+                gettext_noop("entrant %(entrant)s is listed more than once"), entrant=entrant.id
+            )
         by_id[entrant.id] = entrant
     totals = {entrant_id: _Totals() for entrant_id in by_id}
     games: dict[int, list[Game]] = {entrant_id: [] for entrant_id in by_id}
     for result in results:
         for entrant_id in result.entrants:
             if entrant_id not in by_id:
-                raise UnknownEntrant(f"entrant {entrant_id} is not in this standings: {result}")
+                raise UnknownEntrant.because(
+                    gettext_noop("entrant %(entrant)s is not in this standings: %(result)s"),
+                    entrant=entrant_id,
+                    result=result,
+                )
         if result.second is None:
             add_bye(totals[result.first], scoring)
             continue

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from tournaments.standings.errors import InvalidResult
+from tournaments.standings.errors import InvalidResult, gettext_noop
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,22 +51,41 @@ class MatchResult:
 def check_result_is_consistent(result: MatchResult) -> None:
     tallies = (result.first_rounds, result.second_rounds, result.first_points, result.second_points)
     if any(value < 0 for value in tallies):
-        raise InvalidResult(f"rounds and card points cannot be negative: {result}")
+        raise InvalidResult.because(
+            gettext_noop("rounds and card points cannot be negative: %(result)s"), result=result
+        )
     if result.second is None:
         check_bye_is_consistent(result)
         return
     if result.first == result.second:
-        raise InvalidResult(f"entrant {result.first} cannot play against itself")
+        raise InvalidResult.because(
+            gettext_noop("entrant %(entrant)s cannot play against itself"), entrant=result.first
+        )
     if result.winner is not None and result.winner not in (result.first, result.second):
-        raise InvalidResult(f"the winner {result.winner} did not play in this match: {result}")
+        raise InvalidResult.because(
+            gettext_noop("the winner %(winner)s did not play in this match: %(result)s"),
+            winner=result.winner,
+            result=result,
+        )
     if result.forfeit and result.winner is None:
-        raise InvalidResult(f"a forfeit needs a winner (the side that did not forfeit): {result}")
+        raise InvalidResult.because(
+            gettext_noop("a forfeit needs a winner (the side that did not forfeit): %(result)s"),
+            result=result,
+        )
 
 
 def check_bye_is_consistent(result: MatchResult) -> None:
     if result.winner != result.first:
-        raise InvalidResult(f"a bye is won by its entrant {result.first}: {result}")
+        raise InvalidResult.because(
+            gettext_noop("a bye is won by its entrant %(entrant)s: %(result)s"),
+            entrant=result.first,
+            result=result,
+        )
     if result.forfeit:
-        raise InvalidResult(f"a bye cannot be a forfeit: {result}")
+        raise InvalidResult.because(
+            gettext_noop("a bye cannot be a forfeit: %(result)s"), result=result
+        )
     if any((result.first_rounds, result.second_rounds, result.first_points, result.second_points)):
-        raise InvalidResult(f"a bye credits no rounds or card points: {result}")
+        raise InvalidResult.because(
+            gettext_noop("a bye credits no rounds or card points: %(result)s"), result=result
+        )
