@@ -18,17 +18,21 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from accounts.models import RoleGrant
 from accounts.permissions import is_signed_in, is_superuser
-from games.eventstore.api import read_stream
+from games.eventstore.api import last_position_of_streams, read_stream
+from games.models import Match
 from games.side_names import SideRefs
 from tournaments.models import (
+    Checkpoint,
     Entrant,
     EntrantPlayer,
     Fixture,
     FixtureStatus,
     Format,
+    Player,
     Tournament,
     TournamentView,
 )
+from tournaments.projections import CONSUMER
 from tournaments.services import EntrantNotFound, TournamentCommandResult, TournamentNotFound
 from tournaments.stream import TournamentState
 
@@ -282,3 +286,122 @@ def matches_with_entrant_named(term: str) -> Iterable[UUID]:
     return Fixture.objects.filter(
         Q(home__name__icontains=term) | Q(away__name__icontains=term)
     ).values_list("match_id", flat=True)
+
+
+# The public pages: what a spectator follows, and when it last changed.
+
+
+def tournament_log_position(*, tournament_id: UUID) -> tuple[int, bool]:
+    """How far the log has moved for this tournament: the last global position of its stream
+    and of its matches' streams, and whether the tournament consumer has read up to it (after
+    which the fixtures' statuses, the standings and the bracket reflect every one of those
+    events). Two reads with the same answer show the same tournament."""
+    match_ids = Fixture.objects.filter(tournament_id=tournament_id).values_list(
+        "match_id", flat=True
+    )
+    position = last_position_of_streams(stream_ids=[tournament_id, *match_ids])
+    consumed = Checkpoint.objects.filter(name=CONSUMER).values_list("position", flat=True).first()
+    return position, (consumed or 0) >= position
+
+
+def entrant_players(*, tournament_id: UUID) -> dict[int, list[Player]]:
+    """Each entrant's players in seat order (an erased player reads `erased player`)."""
+    players: dict[int, list[Player]] = {}
+    memberships = EntrantPlayer.objects.filter(entrant__tournament_id=tournament_id)
+    for membership in memberships.select_related("player").order_by("entrant_id", "position"):
+        players.setdefault(membership.entrant_id, []).append(membership.player)
+    return players
+
+
+def match_scores(match_ids: Iterable[UUID]) -> dict[UUID, dict[str, Any]]:
+    """The round wins and card points of each match, as its projection has them."""
+    rows = Match.objects.filter(id__in=list(match_ids)).values(
+        "id", "status", "round_wins", "total_points"
+    )
+    return {row["id"]: dict(row) for row in rows}
+
+
+def tournament_fixtures_named(*, tournament_id: UUID) -> list[dict[str, Any]]:
+    """The tournament's live matches (not reset), by stage and round, with each side's entrant,
+    name and players, and each match's round wins."""
+    fixtures = tournament_fixtures(tournament_id=tournament_id)
+    names = entrant_names(tournament_id=tournament_id)
+    players = entrant_players(tournament_id=tournament_id)
+    scores = match_scores(fixture.match_id for fixture in fixtures)
+    rows = []
+    for fixture in fixtures:
+        score = scores.get(fixture.match_id)
+        rows.append(
+            {
+                "match_id": fixture.match_id,
+                "key": fixture.key,
+                "stage": fixture.stage,
+                "round": fixture.round,
+                "status": fixture.status,
+                "table": fixture.table,
+                "scheduled_at": fixture.scheduled_at,
+                "entrants": [fixture.home_id, fixture.away_id],
+                "sides": [
+                    {"entrant": e, "name": names.get(e, ""), "players": players.get(e, [])}
+                    for e in (fixture.home_id, fixture.away_id)
+                ],
+                "winner": fixture.winner_id,
+                "round_wins": None if score is None else score["round_wins"],
+            }
+        )
+    rows.sort(key=lambda row: (row["stage"], row["round"], row["key"]))
+    return rows
+
+
+def player_get(*, player_id: int, reader: Any) -> Player:
+    """The player, if they play in a tournament `reader` may read; Player.DoesNotExist if not
+    (a player known only from private tournaments is nobody's business but theirs)."""
+    visible = visible_tournaments(reader, Tournament.objects.all())
+    return Player.objects.filter(id=player_id, entries__tournament__in=visible).distinct().get()
+
+
+def player_matches(*, player: Player, reader: Any) -> list[dict[str, Any]]:
+    """The player's entries in the tournaments `reader` may read, newest tournament first, each
+    with its matches (not reset) in order: opponent, status, round wins and the outcome."""
+    visible = visible_tournaments(reader, Tournament.objects.all())
+    entrants = (
+        Entrant.objects.filter(players=player, tournament__in=visible)
+        .select_related("tournament")
+        .order_by("-tournament__created_at", "id")
+        .distinct()
+    )
+    entries = []
+    for entrant in entrants:
+        fixtures = list(
+            Fixture.objects.filter(Q(home=entrant) | Q(away=entrant))
+            .exclude(status=FixtureStatus.RESET)
+            .select_related("home", "away")
+            .order_by("id")
+        )
+        scores = match_scores(fixture.match_id for fixture in fixtures)
+        matches = []
+        for fixture in fixtures:
+            side = 0 if fixture.home_id == entrant.id else 1
+            opponent = fixture.away if side == 0 else fixture.home
+            score = scores.get(fixture.match_id)
+            wins = None if score is None else score["round_wins"]
+            if fixture.status != FixtureStatus.FINISHED:
+                outcome = None
+            elif fixture.winner_id is None:
+                outcome = "tied"
+            else:
+                outcome = "won" if fixture.winner_id == entrant.id else "lost"
+            matches.append(
+                {
+                    "match_id": fixture.match_id,
+                    "stage": fixture.stage,
+                    "round": fixture.round,
+                    "table": fixture.table,
+                    "status": fixture.status,
+                    "opponent": opponent,
+                    "outcome": outcome,
+                    "round_wins": None if wins is None else [wins[side], wins[1 - side]],
+                }
+            )
+        entries.append({"entrant": entrant, "tournament": entrant.tournament, "matches": matches})
+    return entries
