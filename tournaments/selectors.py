@@ -129,9 +129,11 @@ def swiss_round_as_left(*, result: TournamentCommandResult) -> dict[str, Any]:
     paired = state.swiss_rounds[-1]
     keys = {pairing[0] for pairing in paired.pairings}
     match_ids = {state.fixtures[key].match_id for key in keys if key in state.fixtures}
-    fixtures = Fixture.objects.filter(
-        tournament_id=result.tournament_id, match_id__in=match_ids
-    ).order_by("id")
+    fixtures = (
+        Fixture.objects.filter(tournament_id=result.tournament_id, match_id__in=match_ids)
+        .select_related("home", "away")
+        .order_by("id")
+    )
     return {
         "round": paired.number,
         "bye": paired.bye,
@@ -173,7 +175,7 @@ def tournament_fixtures(
         fixtures = fixtures.filter(stage=stage)
     if round_number is not None:
         fixtures = fixtures.filter(round=round_number)
-    return list(fixtures.order_by("id"))
+    return list(fixtures.select_related("home", "away").order_by("id"))
 
 
 def projected_view(tournament_id: UUID) -> TournamentView | None:
@@ -214,14 +216,42 @@ def tournament_bracket(*, tournament_id: UUID) -> dict[str, Any]:
             "placements": [],
             "entrants": {},
             "champion": None,
+            "champion_name": None,
         }
     bracket: dict[str, Any] = view.bracket
     names = entrant_names(tournament_id=tournament_id)
+    champion = champion_of(bracket, view.standings)
     return {
         **bracket,
+        "stages": [named_stage(stage, names) for stage in bracket["stages"]],
+        "placements": [
+            placement | {"name": names.get(placement["entrant"], "")}
+            for placement in bracket["placements"]
+        ],
         "entrants": {str(entrant): name for entrant, name in names.items()},
-        "champion": champion_of(bracket, view.standings),
+        "champion": champion,
+        "champion_name": None if champion is None else names.get(champion, ""),
     }
+
+
+def name_of(entrant: int | None, names: dict[int, str]) -> str | None:
+    return None if entrant is None else names.get(entrant, "")
+
+
+def named_stage(stage: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    """The stage with names beside the entrant ids of its matches and byes."""
+    rounds = []
+    for round_ in stage["rounds"]:
+        matches = [
+            match
+            | {
+                "entrant_names": [name_of(entrant, names) for entrant in match["entrants"]],
+                "winner_name": name_of(match["winner"], names),
+            }
+            for match in round_["matches"]
+        ]
+        rounds.append(round_ | {"matches": matches, "bye_name": name_of(round_.get("bye"), names)})
+    return stage | {"rounds": rounds}
 
 
 def champion_of(bracket: dict[str, Any], standings: list[dict[str, Any]]) -> int | None:
