@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -25,7 +26,12 @@ from tournaments.standings import DEFAULT_TIEBREAKS
 from tournaments.templatetags.tournament_pages import tiebreak_value
 
 POLL_SECONDS = 5
+"""How often the live parts poll; the setting TOURNAMENT_POLL_SECONDS overrides it (tests)."""
 CURRENT_STATUSES = ("ready", "in_progress")
+
+
+def poll_seconds() -> int:
+    return int(getattr(settings, "TOURNAMENT_POLL_SECONDS", POLL_SECONDS))
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -77,7 +83,7 @@ def live_response(
         response: HttpResponse = HttpResponseNotModified()
     else:
         template = f"tournaments/{kind}_live.html" if polled else f"tournaments/{kind}.html"
-        context = build() | {"etag": fragment_etag, "poll_seconds": POLL_SECONDS}
+        context = build() | {"etag": fragment_etag, "poll_seconds": poll_seconds()}
         response = render(request, template, context)
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True)

@@ -45,44 +45,55 @@ OUTCOMES = {
     "tied": pgettext_lazy("outcome", "Tied"),
 }
 
-# (abbreviation, what the column means) for the standings' columns and tie-breaks.
+# (abbreviation, name, what it means) of the standings' columns and tie-breaks.
 COLUMNS = {
-    "played": (pgettext_lazy("column", "P"), _("Matches played")),
-    "won": (pgettext_lazy("column", "W"), _("Matches won")),
-    "tied": (pgettext_lazy("column", "T"), _("Matches tied")),
-    "lost": (pgettext_lazy("column", "L"), _("Matches lost")),
+    "played": (pgettext_lazy("column", "P"), _("Played"), _("Matches played")),
+    "won": (pgettext_lazy("column", "W"), _("Won"), _("Matches won")),
+    "tied": (pgettext_lazy("column", "T"), _("Tied"), _("Matches tied")),
+    "lost": (pgettext_lazy("column", "L"), _("Lost"), _("Matches lost")),
     "match_points": (
         pgettext_lazy("column", "MP"),
+        _("Match points"),
         _("Match points: 2 for a win or a bye, 1 for a tie, 0 for a loss"),
     ),
     "head_to_head": (
         pgettext_lazy("column", "H2H"),
+        _("Head to head"),
         _("Head to head: match points in the matches between the entrants tied on points"),
     ),
     "round_wins_difference": (
         pgettext_lazy("column", "RD"),
+        _("Round difference"),
         _("Round difference: rounds won minus rounds lost"),
     ),
     "card_points_difference": (
         pgettext_lazy("column", "CPD"),
+        _("Card points difference"),
         _("Card points difference: card points taken minus card points conceded"),
     ),
     "buchholz": (
         pgettext_lazy("column", "Bu"),
+        _("Buchholz"),
         _("Buchholz: the sum of the match points of every opponent met"),
     ),
     "median_buchholz": (
         pgettext_lazy("column", "MBu"),
+        _("Median Buchholz"),
         _("Median Buchholz: Buchholz without the best and the worst opponent"),
     ),
     "sonneborn_berger": (
         pgettext_lazy("column", "SB"),
+        _("Sonneborn-Berger"),
         _(
             "Sonneborn-Berger: the match points of the opponents beaten, plus half of those "
             "of the opponents tied with"
         ),
     ),
-    "seed": (pgettext_lazy("column", "Seed"), _("Seed: the lower seed ranks first")),
+    "seed": (
+        pgettext_lazy("column", "Seed"),
+        _("Seed"),
+        _("Seed: the lower seed ranks first"),
+    ),
 }
 
 
@@ -117,12 +128,17 @@ def outcome_label(value: str) -> Any:
 
 @register.filter
 def column_abbr(name: str) -> Any:
-    return COLUMNS.get(name, (name, name))[0]
+    return COLUMNS.get(name, (name, name, name))[0]
+
+
+@register.filter
+def column_name(name: str) -> Any:
+    return COLUMNS.get(name, (name, name, name))[1]
 
 
 @register.filter
 def column_help(name: str) -> Any:
-    return COLUMNS.get(name, (name, name))[1]
+    return COLUMNS.get(name, (name, name, name))[2]
 
 
 @register.filter

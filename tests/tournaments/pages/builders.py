@@ -10,7 +10,7 @@ from tests.tournaments.tasks.builders import play
 from tournaments import projections, services
 from tournaments.models import Fixture, FixtureStatus
 
-__all__ = ["ORGANIZER", "new_tournament", "play", "play_ready", "started"]
+__all__ = ["ORGANIZER", "new_tournament", "play", "play_ready", "ready_fixtures", "started"]
 
 
 def started(format: str = "single_elimination", entrants: int = 4, **options: Any) -> uuid.UUID:
