@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from accounts.models import Role
+from accounts.models import Club, Role
 from accounts.services import club_create, role_grant
 from tests.tournaments.pages.builders import (
     ORGANIZER,
@@ -26,7 +26,7 @@ from tournaments.models import Entrant, Fixture, Player
 pytestmark = pytest.mark.django_db
 
 
-def private_tournament() -> tuple[uuid.UUID, object]:
+def private_tournament() -> tuple[uuid.UUID, Club]:
     """A started private tournament of a club, and that club."""
     club = club_create(name="Circolo Privato")
     tournament_id = new_tournament("round_robin", 3, club=club, public=False)
@@ -35,7 +35,7 @@ def private_tournament() -> tuple[uuid.UUID, object]:
     return tournament_id, club
 
 
-def member_client(club: object) -> Client:
+def member_client(club: Club) -> Client:
     user = get_user_model().objects.create_user(username="member")
     role_grant(user=user, role=Role.ORGANIZER, club=club)
     client = Client()
@@ -149,15 +149,15 @@ def test_the_poll_gets_the_live_fragment_and_a_304_until_a_result_is_projected(
     fragment_etag = re.search(r'data-etag="([^"]+)"', page)
     assert fragment_etag is not None
     etag = fragment_etag.group(1).replace("&quot;", '"')
-    poll = {"HTTP_HX_REQUEST": "true", "HTTP_IF_NONE_MATCH": etag}
+    poll = {"HX-Request": "true", "If-None-Match": etag}
 
-    assert client.get(url, **poll).status_code == 304
+    assert client.get(url, headers=poll).status_code == 304
 
     fixture = ready_fixtures(tournament_id)[0]
     play(fixture.match_id, winner=1)
-    waiting = client.get(url, **poll)
+    waiting = client.get(url, headers=poll)
     projections.consume()
-    projected = client.get(url, **{**poll, "HTTP_IF_NONE_MATCH": waiting.headers["ETag"]})
+    projected = client.get(url, headers={**poll, "If-None-Match": waiting.headers["ETag"]})
 
     assert waiting.status_code == 200
     assert projected.status_code == 200
