@@ -129,7 +129,11 @@ def draw(bracket: dict[str, Any]) -> Drawing:
         for column, round_ in enumerate(rounds):
             x = MARGIN + column * (BOX_WIDTH + COLUMN_GAP)
             drawing.labels.append(
-                Label(x, top - 8, _("Round %(number)s") % {"number": round_["number"]})
+                Label(
+                    x,
+                    top - 8,
+                    pgettext("tournament round", "Round %(number)s") % {"number": round_["number"]},
+                )
             )
             boxes = place_column(round_["matches"], placed, x=x, top=top, names=names)
             for box in boxes:

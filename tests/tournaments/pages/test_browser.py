@@ -119,8 +119,8 @@ def test_the_tournament_page_speaks_italian(browser: Browser, live_server: LiveS
 
         expect(page.locator("html")).to_have_attribute("lang", "it")
         expect(page.get_by_role("heading", name="Classifica", exact=True)).to_be_visible()
-        expect(page.get_by_role("heading", name="Partite", exact=True)).to_be_visible()
-        expect(page.get_by_role("columnheader", name="Vinte", exact=True)).to_be_visible()
+        expect(page.get_by_role("heading", name="Incontri", exact=True)).to_be_visible()
+        expect(page.get_by_role("columnheader", name="Vinti", exact=True)).to_be_visible()
         expect(page.locator("[data-bracket] svg")).to_contain_text("Girone all'italiana")
     finally:
         context.close()
