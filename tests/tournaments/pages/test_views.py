@@ -228,3 +228,14 @@ def test_a_player_known_only_from_a_private_tournament_is_not_found(client: Clie
 
     assert client.get(f"/players/{player.id}/").status_code == 404
     assert member_client(club).get(f"/players/{player.id}/").status_code == 200
+
+
+def test_a_tournament_in_registration_has_no_standings_or_bracket_yet(client: Client) -> None:
+    tournament_id = new_tournament("single_elimination", 3)
+
+    html = client.get(f"/tournaments/{tournament_id}/").content.decode()
+
+    assert "The standings appear once the tournament has started." in html
+    assert "The bracket is drawn when the tournament starts." in html
+    assert "data-rank" not in html
+    assert "<svg" not in html
