@@ -379,7 +379,12 @@ def tournament_fixtures_named(*, tournament_id: UUID) -> list[dict[str, Any]]:
                 "round_wins": None if score is None else score["round_wins"],
             }
         )
-    rows.sort(key=lambda row: (row["stage"], row["round"], row["key"]))
+    # Stages in the order they began (winners before losers, groups before the knockout),
+    # then rounds; within a round, the order the matches were created.
+    stage_order: dict[str, int] = {}
+    for row in rows:
+        stage_order.setdefault(row["stage"], len(stage_order))
+    rows.sort(key=lambda row: (stage_order[row["stage"]], row["round"]))
     return rows
 
 

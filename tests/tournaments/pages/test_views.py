@@ -239,3 +239,16 @@ def test_a_tournament_in_registration_has_no_standings_or_bracket_yet(client: Cl
     assert "The bracket is drawn when the tournament starts." in html
     assert "data-rank" not in html
     assert "<svg" not in html
+
+
+def test_fixtures_are_listed_by_stage_in_the_order_the_stages_began(client: Client) -> None:
+    tournament_id = started("double_elimination", 4)
+    play_ready(tournament_id)
+    play_ready(tournament_id)
+
+    html = client.get(f"/tournaments/{tournament_id}/").content.decode()
+
+    captions = re.findall(r"<caption>([^<]*) · Round (\d+)</caption>", html)
+    stages = list(dict.fromkeys(stage for stage, _ in captions))
+    assert stages[:2] == ["Winners&#x27; bracket", "Losers&#x27; bracket"]
+    assert captions[0] == ("Winners&#x27; bracket", "1")
