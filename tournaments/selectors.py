@@ -358,7 +358,7 @@ def tournament_fixtures_named(*, tournament_id: UUID) -> list[dict[str, Any]]:
     names = entrant_names(tournament_id=tournament_id)
     players = entrant_players(tournament_id=tournament_id)
     scores = match_scores(fixture.match_id for fixture in fixtures)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for fixture in fixtures:
         score = scores.get(fixture.match_id)
         rows.append(
