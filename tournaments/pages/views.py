@@ -61,6 +61,13 @@ def live_state(tournament_id: UUID) -> str:
     return f"{get_language()}-{position}-{int(caught_up)}-{names_crc:x}"
 
 
+def page_owner(request: HttpRequest) -> str:
+    """Whose copy of the whole page it is: it holds their CSRF token (the language switch posts
+    it), so a new token, as after signing in, must not be answered 304."""
+    csrf = request.META.get("CSRF_COOKIE", "")  # the secret the cookie holds, or will hold
+    return f"{request.user.pk or 0}-{zlib.crc32(csrf.encode()):x}"
+
+
 def not_modified(request: HttpRequest, etag: str) -> bool:
     wanted = request.headers.get("If-None-Match")
     return wanted is not None and (etag in parse_etags(wanted) or wanted.strip() == "*")
@@ -78,14 +85,18 @@ def live_response(
     state = live_state(tournament_id)
     polled = bool(getattr(request, "htmx", False))
     fragment_etag = f'"{kind}-live-{state}"'
-    etag = fragment_etag if polled else f'"{kind}-page-{state}"'
-    if not_modified(request, etag):
+
+    def page_etag() -> str:
+        return fragment_etag if polled else f'"{kind}-page-{state}-{page_owner(request)}"'
+
+    if not_modified(request, page_etag()):
         response: HttpResponse = HttpResponseNotModified()
     else:
         template = f"tournaments/{kind}_live.html" if polled else f"tournaments/{kind}.html"
         context = build() | {"etag": fragment_etag, "poll_seconds": poll_seconds()}
         response = render(request, template, context)
-    response["ETag"] = etag
+    # After rendering: a first visit's page holds the CSRF secret its response sets.
+    response["ETag"] = page_etag()
     patch_cache_control(response, no_cache=True)
     patch_vary_headers(response, ["HX-Request", "Accept-Language", "Cookie"])
     return response

@@ -252,3 +252,12 @@ def test_fixtures_are_listed_by_stage_in_the_order_the_stages_began(client: Clie
     stages = list(dict.fromkeys(stage for stage, _ in captions))
     assert stages[:2] == ["Winners&#x27; bracket", "Losers&#x27; bracket"]
     assert captions[0] == ("Winners&#x27; bracket", "1")
+
+
+def test_a_whole_page_is_not_answered_304_once_its_csrf_token_changed(client: Client) -> None:
+    tournament_id = started("single_elimination", 4)
+    url = f"/tournaments/{tournament_id}/"
+    etag = client.get(url)["ETag"]
+    client.cookies["csrftoken"] = "x" * 32
+
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
