@@ -19,17 +19,21 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import RoleGrant
 from accounts.permissions import is_signed_in, is_superuser
-from games.eventstore.api import read_stream
+from games.eventstore.api import last_position_of_streams, read_stream
+from games.models import Match
 from games.side_names import SideRefs
 from tournaments.models import (
+    Checkpoint,
     Entrant,
     EntrantPlayer,
     Fixture,
     FixtureStatus,
     Format,
+    Player,
     Tournament,
     TournamentView,
 )
+from tournaments.projections import CONSUMER
 from tournaments.services import EntrantNotFound, TournamentCommandResult, TournamentNotFound
 from tournaments.stream import TournamentState
 
@@ -133,9 +137,11 @@ def swiss_round_as_left(*, result: TournamentCommandResult) -> dict[str, Any]:
     paired = state.swiss_rounds[-1]
     keys = {pairing[0] for pairing in paired.pairings}
     match_ids = {state.fixtures[key].match_id for key in keys if key in state.fixtures}
-    fixtures = Fixture.objects.filter(
-        tournament_id=result.tournament_id, match_id__in=match_ids
-    ).order_by("id")
+    fixtures = (
+        Fixture.objects.filter(tournament_id=result.tournament_id, match_id__in=match_ids)
+        .select_related("home", "away")
+        .order_by("id")
+    )
     return {
         "round": paired.number,
         "bye": paired.bye,
@@ -177,7 +183,7 @@ def tournament_fixtures(
         fixtures = fixtures.filter(stage=stage)
     if round_number is not None:
         fixtures = fixtures.filter(round=round_number)
-    return list(fixtures.order_by("id"))
+    return list(fixtures.select_related("home", "away").order_by("id"))
 
 
 def projected_view(tournament_id: UUID) -> TournamentView | None:
@@ -218,14 +224,42 @@ def tournament_bracket(*, tournament_id: UUID) -> dict[str, Any]:
             "placements": [],
             "entrants": {},
             "champion": None,
+            "champion_name": None,
         }
     bracket: dict[str, Any] = view.bracket
     names = entrant_names(tournament_id=tournament_id)
+    champion = champion_of(bracket, view.standings)
     return {
         **bracket,
+        "stages": [named_stage(stage, names) for stage in bracket["stages"]],
+        "placements": [
+            placement | {"name": names.get(placement["entrant"], "")}
+            for placement in bracket["placements"]
+        ],
         "entrants": {str(entrant): name for entrant, name in names.items()},
-        "champion": champion_of(bracket, view.standings),
+        "champion": champion,
+        "champion_name": None if champion is None else names.get(champion, ""),
     }
+
+
+def name_of(entrant: int | None, names: dict[int, str]) -> str | None:
+    return None if entrant is None else names.get(entrant, "")
+
+
+def named_stage(stage: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    """The stage with names beside the entrant ids of its matches and byes."""
+    rounds = []
+    for round_ in stage["rounds"]:
+        matches = [
+            match
+            | {
+                "entrant_names": [name_of(entrant, names) for entrant in match["entrants"]],
+                "winner_name": name_of(match["winner"], names),
+            }
+            for match in round_["matches"]
+        ]
+        rounds.append(round_ | {"matches": matches, "bye_name": name_of(round_.get("bye"), names)})
+    return stage | {"rounds": rounds}
 
 
 def champion_of(bracket: dict[str, Any], standings: list[dict[str, Any]]) -> int | None:
@@ -290,3 +324,127 @@ def matches_with_entrant_named(term: str) -> Iterable[UUID]:
     return Fixture.objects.filter(
         Q(home__name__icontains=term) | Q(away__name__icontains=term)
     ).values_list("match_id", flat=True)
+
+
+# The public pages: what a spectator follows, and when it last changed.
+
+
+def tournament_log_position(*, tournament_id: UUID) -> tuple[int, bool]:
+    """How far the log has moved for this tournament: the last global position of its stream
+    and of its matches' streams, and whether the tournament consumer has read up to it (after
+    which the fixtures' statuses, the standings and the bracket reflect every one of those
+    events). Two reads with the same answer show the same tournament."""
+    match_ids = Fixture.objects.filter(tournament_id=tournament_id).values_list(
+        "match_id", flat=True
+    )
+    position = last_position_of_streams(stream_ids=[tournament_id, *match_ids])
+    consumed = Checkpoint.objects.filter(name=CONSUMER).values_list("position", flat=True).first()
+    return position, (consumed or 0) >= position
+
+
+def entrant_players(*, tournament_id: UUID) -> dict[int, list[Player]]:
+    """Each entrant's players in seat order (an erased player reads `erased player`)."""
+    players: dict[int, list[Player]] = {}
+    memberships = EntrantPlayer.objects.filter(entrant__tournament_id=tournament_id)
+    for membership in memberships.select_related("player").order_by("entrant_id", "position"):
+        players.setdefault(membership.entrant_id, []).append(membership.player)
+    return players
+
+
+def match_scores(match_ids: Iterable[UUID]) -> dict[UUID, dict[str, Any]]:
+    """The round wins and card points of each match, as its projection has them."""
+    rows = Match.objects.filter(id__in=list(match_ids)).values(
+        "id", "status", "round_wins", "total_points"
+    )
+    return {row["id"]: dict(row) for row in rows}
+
+
+def tournament_fixtures_named(*, tournament_id: UUID) -> list[dict[str, Any]]:
+    """The tournament's live matches (not reset), by stage and round, with each side's entrant,
+    name and players, and each match's round wins."""
+    fixtures = tournament_fixtures(tournament_id=tournament_id)
+    names = entrant_names(tournament_id=tournament_id)
+    players = entrant_players(tournament_id=tournament_id)
+    scores = match_scores(fixture.match_id for fixture in fixtures)
+    rows: list[dict[str, Any]] = []
+    for fixture in fixtures:
+        score = scores.get(fixture.match_id)
+        rows.append(
+            {
+                "match_id": fixture.match_id,
+                "key": fixture.key,
+                "stage": fixture.stage,
+                "round": fixture.round,
+                "status": fixture.status,
+                "table": fixture.table,
+                "scheduled_at": fixture.scheduled_at,
+                "entrants": [fixture.home_id, fixture.away_id],
+                "sides": [
+                    {"entrant": e, "name": names.get(e, ""), "players": players.get(e, [])}
+                    for e in (fixture.home_id, fixture.away_id)
+                ],
+                "winner": fixture.winner_id,
+                "round_wins": None if score is None else score["round_wins"],
+            }
+        )
+    # Stages in the order they began (winners before losers, groups before the knockout),
+    # then rounds; within a round, the order the matches were created.
+    stage_order: dict[str, int] = {}
+    for row in rows:
+        stage_order.setdefault(row["stage"], len(stage_order))
+    rows.sort(key=lambda row: (stage_order[row["stage"]], row["round"]))
+    return rows
+
+
+def player_get(*, player_id: int, reader: Any) -> Player:
+    """The player, if they play in a tournament `reader` may read; Player.DoesNotExist if not
+    (a player known only from private tournaments is nobody's business but theirs)."""
+    visible = visible_tournaments(reader, Tournament.objects.all())
+    return Player.objects.filter(id=player_id, entries__tournament__in=visible).distinct().get()
+
+
+def player_matches(*, player: Player, reader: Any) -> list[dict[str, Any]]:
+    """The player's entries in the tournaments `reader` may read, newest tournament first, each
+    with its matches (not reset) in order: opponent, status, round wins and the outcome."""
+    visible = visible_tournaments(reader, Tournament.objects.all())
+    entrants = (
+        Entrant.objects.filter(players=player, tournament__in=visible)
+        .select_related("tournament")
+        .order_by("-tournament__created_at", "id")
+        .distinct()
+    )
+    entries = []
+    for entrant in entrants:
+        fixtures = list(
+            Fixture.objects.filter(Q(home=entrant) | Q(away=entrant))
+            .exclude(status=FixtureStatus.RESET)
+            .select_related("home", "away")
+            .order_by("id")
+        )
+        scores = match_scores(fixture.match_id for fixture in fixtures)
+        matches = []
+        for fixture in fixtures:
+            side = 0 if fixture.home_id == entrant.id else 1
+            opponent = fixture.away if side == 0 else fixture.home
+            score = scores.get(fixture.match_id)
+            wins = None if score is None else score["round_wins"]
+            if fixture.status != FixtureStatus.FINISHED:
+                outcome = None
+            elif fixture.winner_id is None:
+                outcome = "tied"
+            else:
+                outcome = "won" if fixture.winner_id == entrant.id else "lost"
+            matches.append(
+                {
+                    "match_id": fixture.match_id,
+                    "stage": fixture.stage,
+                    "round": fixture.round,
+                    "table": fixture.table,
+                    "status": fixture.status,
+                    "opponent": opponent,
+                    "outcome": outcome,
+                    "round_wins": None if wins is None else [wins[side], wins[1 - side]],
+                }
+            )
+        entries.append({"entrant": entrant, "tournament": entrant.tournament, "matches": matches})
+    return entries

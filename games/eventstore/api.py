@@ -8,7 +8,14 @@ from games.eventstore.errors import (
     StreamTypeMismatch,
     WrongExpectedVersion,
 )
-from games.eventstore.reading import iter_all, last_position, read_all, read_stream, stream_version
+from games.eventstore.reading import (
+    iter_all,
+    last_position,
+    last_position_of_streams,
+    read_all,
+    read_stream,
+    stream_version,
+)
 from games.eventstore.records import (
     ANY_VERSION,
     AppendResult,
@@ -36,6 +43,7 @@ __all__ = [
     "find_append_by_idempotency_key",
     "iter_all",
     "last_position",
+    "last_position_of_streams",
     "read_all",
     "read_stream",
     "register_upcaster",

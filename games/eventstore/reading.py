@@ -50,6 +50,11 @@ _STREAM_VERSION = f"""
 
 _LAST_POSITION = f"SELECT coalesce(max(global_position), 0) FROM {EVENT_TABLE}"
 
+_LAST_POSITION_OF_STREAMS = f"""
+    SELECT coalesce(max(global_position), 0) FROM {EVENT_TABLE}
+    WHERE stream_id = ANY(%(stream_ids)s)
+"""
+
 
 def read_stream(
     *, stream_id: UUID, from_version: int = 1, to_version: int | None = None
@@ -115,6 +120,16 @@ def last_position() -> int:
     """The highest global position recorded so far; 0 for an empty log."""
     with connection.cursor() as cursor:
         cursor.execute(_LAST_POSITION)
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+def last_position_of_streams(*, stream_ids: Collection[UUID]) -> int:
+    """The highest global position among the events of these streams; 0 if they have none."""
+    if not stream_ids:
+        return 0
+    with connection.cursor() as cursor:
+        cursor.execute(_LAST_POSITION_OF_STREAMS, {"stream_ids": list(stream_ids)})
         row = cursor.fetchone()
     return int(row[0]) if row else 0
 

@@ -1,6 +1,6 @@
 import pytest
 
-from games.eventstore.api import iter_all, last_position, read_all
+from games.eventstore.api import iter_all, last_position, last_position_of_streams, read_all
 from tests.eventstore.builders import append, card_played, cards_played, new_stream_id
 
 pytestmark = pytest.mark.django_db
@@ -80,6 +80,17 @@ def test_the_last_position_is_the_position_of_the_last_event_appended() -> None:
     result = append(events=cards_played("1D", "3C"))
 
     assert last_position() == result.last_position
+
+
+def test_the_last_position_of_some_streams_ignores_the_others() -> None:
+    first, second, other = new_stream_id(), new_stream_id(), new_stream_id()
+    append(stream_id=first, events=cards_played("1D"))
+    last = append(stream_id=second, events=cards_played("3C", "2S"))
+    append(stream_id=other, events=cards_played("4B"))
+
+    assert last_position_of_streams(stream_ids=[first, second]) == last.last_position
+    assert last_position_of_streams(stream_ids=[new_stream_id()]) == 0
+    assert last_position_of_streams(stream_ids=[]) == 0
 
 
 @pytest.mark.parametrize(("after", "limit"), [(-1, 10), (0, 0)])

@@ -89,11 +89,16 @@ class BracketMatchOutput(Serializer):
         child=serializers.IntegerField(allow_null=True),
         help_text="[home, away] entrant ids; null while unknown or for a bye.",
     )
+    entrant_names = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        help_text="[home, away] entrant names beside `entrants`; null where the id is.",
+    )
     status = serializers.CharField(
         help_text="With a match: `ready`, `in_progress` or `finished`. Without one: `pending` "
         "(entrants unknown), `walkover` (a bye), `empty`, `not_needed` (an unneeded reset)."
     )
     winner = serializers.IntegerField(allow_null=True)
+    winner_name = serializers.CharField(allow_null=True)
     table = serializers.IntegerField(allow_null=True)
     scheduled_at = serializers.DateTimeField(allow_null=True)
     winner_to = AdvanceOutput(allow_null=True, help_text="Where the winner goes next; null: out.")
@@ -114,6 +119,7 @@ class BracketRoundOutput(Serializer):
     bye = serializers.IntegerField(
         allow_null=True, help_text="Leagues and Swiss: the entrant sitting the round out."
     )
+    bye_name = serializers.CharField(allow_null=True, help_text="The name of `bye`.")
     matches = BracketMatchOutput(many=True)
 
     class Meta:
@@ -136,6 +142,7 @@ class BracketStageOutput(Serializer):
 
 class PlacementOutput(Serializer):
     entrant = serializers.IntegerField()
+    name = serializers.CharField(help_text="The entrant's name.")
     place = serializers.IntegerField(help_text="Entrants eliminated together share a place.")
 
     class Meta:
@@ -158,6 +165,9 @@ class BracketOutput(Serializer):
         allow_null=True,
         help_text="The winner: first place of the last bracket, or for a finished league or "
         "Swiss the entrant ranked first alone. Null until known.",
+    )
+    champion_name = serializers.CharField(
+        allow_null=True, help_text="The champion's name; null until known."
     )
 
     class Meta:

@@ -128,6 +128,10 @@ class TournamentMatchOutput(Serializer):
     )
     round = serializers.IntegerField()
     entrants = serializers.SerializerMethodField(help_text="[home, away] entrant ids.")
+    entrant_names = serializers.SerializerMethodField(
+        help_text="[home, away] entrant names, as they read now (an erased player's entrant "
+        "reads `erased player`)."
+    )
     status = FixtureStatusField(
         help_text="As the tournament last recorded it from the match (the consumer lags)."
     )
@@ -139,9 +143,21 @@ class TournamentMatchOutput(Serializer):
     winner = serializers.IntegerField(
         source="winner_id", allow_null=True, help_text="The winning entrant's id; null if none."
     )
+    winner_name = serializers.SerializerMethodField(
+        help_text="The winning entrant's name; null if none."
+    )
 
     class Meta:
         ref_name = "TournamentMatch"
 
     def get_entrants(self, fixture: Fixture) -> list[int]:
         return [fixture.home_id, fixture.away_id]
+
+    def get_entrant_names(self, fixture: Fixture) -> list[str]:
+        return [fixture.home.name, fixture.away.name]
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_winner_name(self, fixture: Fixture) -> str | None:
+        if fixture.winner_id is None:
+            return None
+        return fixture.home.name if fixture.winner_id == fixture.home_id else fixture.away.name

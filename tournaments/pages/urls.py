@@ -1,3 +1,6 @@
+"""Public tournament pages: the list, a tournament's standings, bracket and fixtures, the
+projector screen, and a player's matches."""
+
 from django.urls import URLPattern, path
 
 from tournaments.pages import views
@@ -5,4 +8,10 @@ from tournaments.pages import views
 urlpatterns: list[URLPattern] = [
     path("tournaments/", views.tournament_list, name="tournament-list"),
     path("tournaments/<uuid:tournament_id>/", views.tournament_detail, name="tournament-detail"),
+    path(
+        "tournaments/<uuid:tournament_id>/screen/",
+        views.tournament_screen,
+        name="tournament-screen",
+    ),
+    path("players/<int:player_id>/", views.player_detail, name="player-detail"),
 ]

@@ -1,18 +1,182 @@
-"""Page views: thin adapters that read through selectors and render templates."""
+"""Page views: thin adapters that read through selectors and render templates.
 
+The tournament page and its projector screen poll themselves (htmx, every few seconds) for
+their live part. Each answer carries an ETag made from the tournament's position in the log
+(`selectors.tournament_log_position`), so a poll of an unchanged tournament costs a 304.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+from typing import Any
 from uuid import UUID
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import render
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags
+from django.utils.translation import get_language
 
 from tournaments import selectors
+from tournaments.models import Player, Tournament
+from tournaments.pages.drawing import draw
+from tournaments.standings import DEFAULT_TIEBREAKS
+from tournaments.templatetags.tournament_pages import tiebreak_value
+
+POLL_SECONDS = 5
+"""How often the live parts poll; the setting TOURNAMENT_POLL_SECONDS overrides it (tests)."""
+CURRENT_STATUSES = ("ready", "in_progress")
+
+
+def poll_seconds() -> int:
+    return int(getattr(settings, "TOURNAMENT_POLL_SECONDS", POLL_SECONDS))
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    tournaments = selectors.tournament_list(reader=request.user)
+    tournaments = selectors.tournament_list(reader=request.user).select_related("club")
     return render(request, "tournaments/tournament_list.html", {"tournaments": tournaments})
 
 
+def readable_tournament(request: HttpRequest, tournament_id: UUID) -> Tournament:
+    """The tournament if the visitor may read it; 404 otherwise, as the API answers."""
+    tournament = (
+        selectors.tournament_list(reader=request.user)
+        .select_related("club")
+        .filter(id=tournament_id)
+        .first()
+    )
+    if tournament is None:
+        raise Http404("no such tournament")
+    return tournament
+
+
+def live_state(tournament_id: UUID) -> str:
+    """Changes whenever the page could: a new event of the tournament or its matches, the
+    consumer catching up with them, a renamed (erased) entrant, or another language."""
+    position, caught_up = selectors.tournament_log_position(tournament_id=tournament_id)
+    names = selectors.entrant_names(tournament_id=tournament_id)
+    names_crc = zlib.crc32(repr(sorted(names.items())).encode())
+    return f"{get_language()}-{position}-{int(caught_up)}-{names_crc:x}"
+
+
+def page_owner(request: HttpRequest) -> str:
+    """Whose copy of the whole page it is: it holds their CSRF token (the language switch posts
+    it), so a new token, as after signing in, must not be answered 304."""
+    csrf = request.META.get("CSRF_COOKIE", "")  # the secret the cookie holds, or will hold
+    return f"{request.user.pk or 0}-{zlib.crc32(csrf.encode()):x}"
+
+
+def not_modified(request: HttpRequest, etag: str) -> bool:
+    wanted = request.headers.get("If-None-Match")
+    return wanted is not None and (etag in parse_etags(wanted) or wanted.strip() == "*")
+
+
+def live_response(
+    request: HttpRequest,
+    *,
+    tournament_id: UUID,
+    kind: str,
+    build: Callable[[], dict[str, Any]],
+) -> HttpResponse:
+    """The page, or (to an htmx poll) its live fragment, each with its ETag; 304 when the
+    poll already has it. The page carries its fragment's ETag for the poll to send."""
+    state = live_state(tournament_id)
+    polled = bool(getattr(request, "htmx", False))
+    fragment_etag = f'"{kind}-live-{state}"'
+
+    def page_etag() -> str:
+        return fragment_etag if polled else f'"{kind}-page-{state}-{page_owner(request)}"'
+
+    if not_modified(request, page_etag()):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        template = f"tournaments/{kind}_live.html" if polled else f"tournaments/{kind}.html"
+        context = build() | {"etag": fragment_etag, "poll_seconds": poll_seconds()}
+        response = render(request, template, context)
+    # After rendering: a first visit's page holds the CSRF secret its response sets.
+    response["ETag"] = page_etag()
+    patch_cache_control(response, no_cache=True)
+    patch_vary_headers(response, ["HX-Request", "Accept-Language", "Cookie"])
+    return response
+
+
+def standings_context(tournament: Tournament) -> dict[str, Any]:
+    rows = selectors.tournament_standings(tournament_id=tournament.id)
+    # In the configured order (the projection's JSON keeps no key order).
+    tiebreaks = list(tournament.settings.get("tiebreaks") or DEFAULT_TIEBREAKS) if rows else []
+    players = selectors.entrant_players(tournament_id=tournament.id)
+    columns = ["played", "won", "tied", "lost", *tiebreaks]
+    for row in rows:
+        row["players"] = players.get(row["entrant"], [])
+        row["cells"] = [row[name] for name in columns[:4]] + [
+            tiebreak_value(row, name) for name in tiebreaks
+        ]
+    return {
+        "standings": rows,
+        "tiebreaks": tiebreaks,
+        "columns": columns,
+    }
+
+
+def rounds_of(fixtures: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Fixtures grouped by stage and round, in order."""
+    grouped: list[dict[str, Any]] = []
+    for fixture in fixtures:
+        if not grouped or (grouped[-1]["stage"], grouped[-1]["round"]) != (
+            fixture["stage"],
+            fixture["round"],
+        ):
+            grouped.append({"stage": fixture["stage"], "round": fixture["round"], "fixtures": []})
+        grouped[-1]["fixtures"].append(fixture)
+    return grouped
+
+
 def tournament_detail(request: HttpRequest, tournament_id: UUID) -> HttpResponse:
-    tournament = get_object_or_404(selectors.tournament_list(reader=request.user), id=tournament_id)
-    return render(request, "tournaments/tournament_detail.html", {"tournament": tournament})
+    tournament = readable_tournament(request, tournament_id)
+
+    def build() -> dict[str, Any]:
+        bracket = selectors.tournament_bracket(tournament_id=tournament.id)
+        fixtures = selectors.tournament_fixtures_named(tournament_id=tournament.id)
+        champion = bracket.get("champion")
+        return {
+            "tournament": tournament,
+            **standings_context(tournament),
+            "drawing": draw(bracket),
+            "rounds": rounds_of(fixtures),
+            "champion": None if champion is None else bracket["entrants"].get(str(champion)),
+        }
+
+    return live_response(
+        request,
+        tournament_id=tournament.id,
+        kind="tournament_detail",
+        build=build,
+    )
+
+
+def tournament_screen(request: HttpRequest, tournament_id: UUID) -> HttpResponse:
+    tournament = readable_tournament(request, tournament_id)
+
+    def build() -> dict[str, Any]:
+        fixtures = selectors.tournament_fixtures_named(tournament_id=tournament.id)
+        current = [f for f in fixtures if f["status"] in CURRENT_STATUSES]
+        current.sort(key=lambda f: (f["table"] is None, f["table"] or 0, f["key"]))
+        return {"tournament": tournament, **standings_context(tournament), "current": current}
+
+    return live_response(
+        request,
+        tournament_id=tournament.id,
+        kind="tournament_screen",
+        build=build,
+    )
+
+
+def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
+    try:
+        player = selectors.player_get(player_id=player_id, reader=request.user)
+    except Player.DoesNotExist:
+        raise Http404("no such player") from None
+    entries = selectors.player_matches(player=player, reader=request.user)
+    return render(request, "tournaments/player_detail.html", {"player": player, "entries": entries})

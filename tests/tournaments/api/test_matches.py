@@ -24,11 +24,13 @@ MATCH_FIELDS = {
     "stage",
     "round",
     "entrants",
+    "entrant_names",
     "status",
     "table",
     "scheduled_at",
     "deadline",
     "winner",
+    "winner_name",
 }
 
 
@@ -54,6 +56,10 @@ def test_the_matches_of_a_started_tournament_are_scored_with_the_scorer_api(
         ("R1-2", "main", 1),
     ]
     assert [m["entrants"] for m in listed] == [[first, fourth], [second, third]]
+    assert [m["entrant_names"] for m in listed] == [
+        ["Player 1", "Player 4"],
+        ["Player 2", "Player 3"],
+    ]
     assert {m["status"] for m in listed} == {"ready"}
     assert {m["winner"] for m in listed} == {None}
     scorer_view = anonymous.get(match_url(listed[0]["id"])).json()
@@ -78,6 +84,8 @@ def test_matches_are_filtered_by_their_status(organizer: APIClient) -> None:
     assert len(by_status["ready"]) == 4
     (played,) = matches(organizer, tournament_id, status="finished")
     assert played["winner"] == finished["entrants"][1]
+    assert played["winner_name"] == played["entrant_names"][1]
+    assert {m["winner_name"] for m in matches(organizer, tournament_id, status="ready")} == {None}
 
 
 def test_matches_are_filtered_by_stage_and_round(organizer: APIClient) -> None:

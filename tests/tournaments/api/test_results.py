@@ -104,6 +104,7 @@ def test_a_new_tournament_has_a_bracket_without_stages(
         "placements": [],
         "entrants": {},
         "champion": None,
+        "champion_name": None,
     }
 
 
@@ -138,6 +139,10 @@ def test_the_bracket_shows_unknown_entrants_as_null_and_where_winners_and_losers
     assert set(rounds) == {("main", 1), ("main", 2), ("third_place", 1)}
     semis, final = rounds["main", 1], rounds["main", 2]
     assert [m["entrants"] for m in semis["matches"]] == [[first, fourth], [second, third]]
+    assert [m["entrant_names"] for m in semis["matches"]] == [
+        ["Player 1", "Player 4"],
+        ["Player 2", "Player 3"],
+    ]
     assert semis["matches"][0]["winner_to"] == {"key": "R2-1", "side": "home"}
     assert semis["matches"][0]["loser_to"] == {"key": "3P", "side": "home"}
     assert all(m["match_id"] is not None for m in semis["matches"])
@@ -147,6 +152,7 @@ def test_the_bracket_shows_unknown_entrants_as_null_and_where_winners_and_losers
         None,
         "pending",
     )
+    assert (decider["entrant_names"], decider["winner_name"]) == ([None, None], None)
     assert (decider["winner_to"], decider["loser_to"]) == (None, None)
     (playoff,) = rounds["third_place", 1]["matches"]
     assert (playoff["key"], playoff["entrants"]) == ("3P", [None, None])
@@ -160,10 +166,13 @@ def test_the_bracket_names_the_champion_and_the_places(organizer: APIClient) -> 
     bracket = organizer.get(tournament_url(tournament_id, "bracket")).json()
 
     assert (bracket["status"], bracket["champion"]) == ("finished", first)
+    assert bracket["champion_name"] == "Player 1"
     assert bracket["placements"][:2] == [
-        {"entrant": first, "place": 1},
-        {"entrant": second, "place": 2},
+        {"entrant": first, "name": "Player 1", "place": 1},
+        {"entrant": second, "name": "Player 2", "place": 2},
     ]
+    final = bracket["stages"][0]["rounds"][1]["matches"][0]
+    assert (final["winner"], final["winner_name"]) == (first, "Player 1")
     assert bracket["stages"][0]["complete"] is True
 
 
@@ -180,3 +189,4 @@ def test_a_finished_league_is_won_by_the_entrant_ranked_first(organizer: APIClie
     assert (league["kind"], league["complete"]) == ("round_robin", True)
     # Three entrants: each sits one round out.
     assert sorted(r["bye"] for r in league["rounds"]) == entrant_ids
+    assert sorted(r["bye_name"] for r in league["rounds"]) == ["Player 1", "Player 2", "Player 3"]

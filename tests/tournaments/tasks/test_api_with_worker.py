@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import Role
 from accounts.services import club_create, role_grant
-from tests.tournaments.tasks.conftest import Worker, wait_for
+from tests.workers import Worker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

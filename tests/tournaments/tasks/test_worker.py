@@ -21,7 +21,7 @@ from tests.tournaments.tasks.builders import (
     play,
     started_tournament,
 )
-from tests.tournaments.tasks.conftest import Worker, WorkerFactory, flush_test_redis, wait_for
+from tests.workers import Worker, WorkerFactory, flush_test_redis, wait_for
 from tournaments import tasks
 from tournaments.models import Fixture, Tournament, TournamentView
 

@@ -1,0 +1,36 @@
+"""Tournaments for the page tests, made and played through the services."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from tests.tournaments.builders import ORGANIZER, new_tournament
+from tests.tournaments.tasks.builders import play
+from tournaments import projections, services
+from tournaments.models import Fixture, FixtureStatus
+
+__all__ = ["ORGANIZER", "new_tournament", "play", "play_ready", "ready_fixtures", "started"]
+
+
+def started(format: str = "single_elimination", entrants: int = 4, **options: Any) -> uuid.UUID:
+    """A started tournament of singles `Player 1`... (seeded in that order), projected."""
+    tournament_id = new_tournament(format, entrants, **options)
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    projections.consume()
+    return tournament_id
+
+
+def ready_fixtures(tournament_id: uuid.UUID) -> list[Fixture]:
+    return list(
+        Fixture.objects.filter(tournament_id=tournament_id, status=FixtureStatus.READY).order_by(
+            "id"
+        )
+    )
+
+
+def play_ready(tournament_id: uuid.UUID) -> None:
+    """Every ready match won by its home side, then projected."""
+    for fixture in ready_fixtures(tournament_id):
+        play(fixture.match_id, winner=0)
+    projections.consume()

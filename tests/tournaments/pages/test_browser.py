@@ -1,0 +1,127 @@
+"""The public tournament pages in a real browser at phone size: the hooks, a result showing up
+without a reload (projected by a real Celery worker), the projector view and an Italian page.
+`browser_page` fails a test on any console error (a CSP refusal is one)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, Response, expect
+from pytest_django.live_server_helper import LiveServer
+
+from tests.tournaments.pages.builders import (
+    ORGANIZER,
+    new_tournament,
+    play,
+    play_ready,
+    ready_fixtures,
+    started,
+)
+from tests.workers import Worker
+from tournaments import services
+from tournaments.models import Entrant, Fixture
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def entrant_id(tournament_id: uuid.UUID, name: str) -> int:
+    return Entrant.objects.get(tournament_id=tournament_id, name=name).id
+
+
+def test_the_tournament_page_shows_standings_bracket_and_fixtures_with_their_hooks(
+    browser_page: Page, live_server: LiveServer, settings: Any
+) -> None:
+    settings.TOURNAMENT_POLL_SECONDS = 1
+    tournament_id = started("single_elimination", 4)
+    first = ready_fixtures(tournament_id)[0]
+    play_ready(tournament_id)
+    browser_page.goto(f"{live_server.url}/tournaments/{tournament_id}/")
+
+    rows = browser_page.locator("[data-entrant][data-rank]")
+    expect(rows).to_have_count(4)
+    expect(rows.first).to_have_attribute("data-entrant", str(entrant_id(tournament_id, "Player 1")))
+    expect(rows.first).to_have_attribute("data-rank", "1")
+    expect(browser_page.locator("[data-bracket] svg")).to_be_visible()
+    expect(browser_page.locator("[data-bracket] svg")).to_contain_text("Player 3")
+    fixtures = browser_page.locator("[data-match][data-status]")
+    expect(fixtures).to_have_count(Fixture.objects.filter(tournament_id=tournament_id).count())
+    expect(browser_page.locator(f'[data-match="{first.match_id}"]')).to_have_attribute(
+        "data-status", "finished"
+    )
+    expect(browser_page.get_by_role("columnheader", name="Won", exact=True)).to_be_visible()
+    # Nothing changed: the next poll is answered 304 and nothing is swapped.
+    heading = browser_page.locator("#standings-heading").element_handle()
+    with browser_page.expect_response(is_poll) as poll:
+        pass
+    assert poll.value.status == 304
+    assert heading.evaluate("node => node.isConnected")
+
+
+def is_poll(response: Response) -> bool:
+    return response.request.headers.get("hx-request") == "true"
+
+
+def test_the_standings_change_after_a_result_without_a_reload(
+    browser_page: Page, live_server: LiveServer, worker: Worker, settings: Any
+) -> None:
+    settings.TOURNAMENT_POLL_SECONDS = 1
+    tournament_id = new_tournament("round_robin", 4)
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    fourth = entrant_id(tournament_id, "Player 4")
+    navigations: list[str] = []
+
+    browser_page.goto(f"{live_server.url}/tournaments/{tournament_id}/")
+    browser_page.on(
+        "framenavigated",
+        lambda frame: navigations.append(frame.url) if frame.parent_frame is None else None,
+    )
+    row = browser_page.locator(f'[data-entrant="{fourth}"]')
+    expect(row).to_have_attribute("data-rank", "4")  # the worker projected the start
+    match = next(f for f in ready_fixtures(tournament_id) if fourth in (f.home_id, f.away_id))
+    play(match.match_id, winner=0 if match.home_id == fourth else 1)
+
+    expect(row).to_have_attribute("data-rank", "1")
+    expect(browser_page.locator(f'[data-match="{match.match_id}"]')).to_have_attribute(
+        "data-status", "finished"
+    )
+    assert navigations == []
+
+
+def test_the_projector_view_shows_the_pairings_at_their_tables_in_large_type(
+    browser_page: Page, live_server: LiveServer
+) -> None:
+    tournament_id = started("swiss", 4, tables=2)
+    services.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+    browser_page.set_viewport_size({"width": 1280, "height": 720})
+
+    browser_page.goto(f"{live_server.url}/tournaments/{tournament_id}/screen/")
+
+    pairings = browser_page.locator(".screen-pairings [data-match][data-status]")
+    expect(pairings).to_have_count(2)
+    expect(pairings.first.locator(".table-number")).to_have_text("1")
+    expect(pairings.first).to_contain_text("Player 1")
+    expect(browser_page.locator(".screen-standings [data-entrant][data-rank]")).to_have_count(4)
+    expect(browser_page.locator("#live")).to_have_attribute("hx-trigger", "every 5s")
+    body_size = browser_page.locator("body").evaluate("b => getComputedStyle(b).fontSize")
+    assert float(body_size.removesuffix("px")) >= 24
+
+
+def test_the_tournament_page_speaks_italian(browser: Browser, live_server: LiveServer) -> None:
+    tournament_id = started("round_robin", 4)
+    context = browser.new_context(locale="it-IT", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        page.goto(f"{live_server.url}/tournaments/{tournament_id}/")
+
+        expect(page.locator("html")).to_have_attribute("lang", "it")
+        expect(page.get_by_role("heading", name="Classifica", exact=True)).to_be_visible()
+        expect(page.get_by_role("heading", name="Incontri", exact=True)).to_be_visible()
+        expect(page.get_by_role("columnheader", name="Vinti", exact=True)).to_be_visible()
+        expect(page.locator("[data-bracket] svg")).to_contain_text("Girone all'italiana")
+    finally:
+        context.close()
+    assert errors == []

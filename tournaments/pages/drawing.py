@@ -1,0 +1,207 @@
+"""The bracket drawn as SVG, laid out on the server from the projected bracket document.
+
+Every stage is drawn as sections (a knockout's main bracket, a double elimination's winners',
+losers' and grand final sections, a group, a league's or a Swiss tournament's rounds), one below
+the other; each round is a column of match boxes. A match is placed level with the matches that
+feed it (their winners go to it), so an elimination bracket reads as a tree; rounds of pairings
+(leagues, groups, Swiss) are plain columns. The template only writes out the shapes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+BOX_WIDTH = 160
+BOX_HEIGHT = 44
+COLUMN_GAP = 32
+ROW_GAP = 12
+SECTION_GAP = 28
+TITLE_HEIGHT = 44
+MARGIN = 8
+NAME_LENGTH = 20
+"""Longer names are cut with an ellipsis in the box; the box's tooltip has them whole."""
+
+
+@dataclass
+class Box:
+    x: int
+    y: int
+    key: str
+    match_id: str | None
+    status: str
+    names: list[str]
+    winner_side: int | None
+    title: str
+    winner_to: str | None = None
+
+    @property
+    def text_x(self) -> int:
+        return self.x + 8
+
+    @property
+    def home_y(self) -> int:
+        return self.y + 17
+
+    @property
+    def away_y(self) -> int:
+        return self.y + 37
+
+    @property
+    def middle_y(self) -> int:
+        return self.y + BOX_HEIGHT // 2
+
+
+@dataclass
+class Label:
+    x: int
+    y: int
+    text: str
+    heading: bool = False
+
+
+@dataclass
+class Drawing:
+    width: int = 0
+    height: int = 0
+    boxes: list[Box] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    labels: list[Label] = field(default_factory=list)
+    box_width: int = BOX_WIDTH
+    box_height: int = BOX_HEIGHT
+
+
+def short(name: str) -> str:
+    return name if len(name) <= NAME_LENGTH else name[: NAME_LENGTH - 1] + "…"
+
+
+def section_title(stage: dict[str, Any], section: str) -> str:
+    """A section's heading in the page's language."""
+    if stage["kind"] == "group":
+        return _("Group %(name)s") % {"name": stage["name"]}
+    if stage["kind"] == "swiss":
+        return _("Swiss rounds")
+    if stage["kind"] == "round_robin":
+        return _("Round robin")
+    titles = {
+        "winners": _("Winners' bracket"),
+        "losers": _("Losers' bracket"),
+        "grand_final": _("Grand final"),
+        "third_place": _("Third place"),
+    }
+    if section in titles:
+        return titles[section]
+    return _("Knockout") if stage["name"] == "knockout" else _("Bracket")
+
+
+def entrant_label(entrant: int | None, status: str, names: dict[str, str]) -> str:
+    if entrant is not None:
+        return names.get(str(entrant), "")
+    if status == "walkover":
+        return pgettext("bracket", "bye")
+    return pgettext("bracket", "to be decided")
+
+
+def sections(bracket: dict[str, Any]) -> list[tuple[dict[str, Any], str, list[dict[str, Any]]]]:
+    """(stage, section name, rounds) in the document's order."""
+    found: list[tuple[dict[str, Any], str, list[dict[str, Any]]]] = []
+    for stage in bracket.get("stages", []):
+        by_section: dict[str, list[dict[str, Any]]] = {}
+        for round_ in stage["rounds"]:
+            by_section.setdefault(round_["section"], []).append(round_)
+        found.extend((stage, name, rounds) for name, rounds in by_section.items())
+    return found
+
+
+def draw(bracket: dict[str, Any]) -> Drawing:
+    """The positions of every box, connector and heading of the bracket document."""
+    names: dict[str, str] = bracket.get("entrants", {})
+    drawing = Drawing()
+    top = MARGIN
+    for stage, section, rounds in sections(bracket):
+        drawing.labels.append(Label(MARGIN, top + 18, section_title(stage, section), heading=True))
+        top += TITLE_HEIGHT
+        placed: dict[str, Box] = {}
+        bottom = top
+        for column, round_ in enumerate(rounds):
+            x = MARGIN + column * (BOX_WIDTH + COLUMN_GAP)
+            drawing.labels.append(
+                Label(
+                    x,
+                    top - 8,
+                    pgettext("tournament round", "Round %(number)s") % {"number": round_["number"]},
+                )
+            )
+            boxes = place_column(round_["matches"], placed, x=x, top=top, names=names)
+            for box in boxes:
+                placed[box.key] = box
+            drawing.boxes.extend(boxes)
+            column_bottom = boxes[-1].y + BOX_HEIGHT if boxes else top
+            if round_.get("bye") is not None:
+                bye = names.get(str(round_["bye"]), "")
+                column_bottom += 18
+                drawing.labels.append(Label(x, column_bottom, _("Bye: %(name)s") % {"name": bye}))
+            bottom = max(bottom, column_bottom)
+            drawing.width = max(drawing.width, x + BOX_WIDTH + MARGIN)
+        drawing.lines.extend(connectors(rounds, placed))
+        top = bottom + SECTION_GAP
+    drawing.height = top
+    return drawing
+
+
+def place_column(
+    matches: list[dict[str, Any]],
+    placed: dict[str, Box],
+    *,
+    x: int,
+    top: int,
+    names: dict[str, str],
+) -> list[Box]:
+    """A round's boxes: each level with the boxes that feed it, none overlapping."""
+    feeders: dict[str, list[Box]] = {}
+    for box in placed.values():
+        if box.winner_to:
+            feeders.setdefault(box.winner_to, []).append(box)
+    boxes: list[Box] = []
+    next_free = top
+    for match in matches:
+        fed_by = feeders.get(match["key"], [])
+        wanted = sum(box.y for box in fed_by) // len(fed_by) if fed_by else next_free
+        y = max(wanted, next_free)
+        names_ = [entrant_label(e, match["status"], names) for e in match["entrants"]]
+        winner = match.get("winner")
+        known = winner is not None and winner in match["entrants"]
+        winner_side = match["entrants"].index(winner) if known else None
+        status = match["status"]
+        box = Box(
+            x=x,
+            y=y,
+            key=match["key"],
+            match_id=match.get("match_id"),
+            status=status,
+            names=[short(name) for name in names_],
+            winner_side=winner_side,
+            title=f"{match['key']}: {names_[0]} - {names_[1]}",
+            winner_to=(match.get("winner_to") or {}).get("key"),
+        )
+        boxes.append(box)
+        next_free = y + BOX_HEIGHT + ROW_GAP
+    return boxes
+
+
+def connectors(rounds: list[dict[str, Any]], placed: dict[str, Box]) -> list[str]:
+    """SVG path data from each box to the box its winner goes to, within the section."""
+    paths = []
+    for round_ in rounds:
+        for match in round_["matches"]:
+            target_key = (match.get("winner_to") or {}).get("key")
+            source, target = placed.get(match["key"]), placed.get(target_key or "")
+            if source is None or target is None or target.x <= source.x:
+                continue
+            start_x, end_x = source.x + BOX_WIDTH, target.x
+            middle_x = end_x - COLUMN_GAP // 2
+            paths.append(f"M{start_x} {source.middle_y}H{middle_x}V{target.middle_y}H{end_x}")
+    return paths

@@ -1,0 +1,157 @@
+"""Names on the public tournament pages, in the page's language: formats, statuses, stages and
+the standings' columns with what each one means."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+register = template.Library()
+
+NOT_APPLICABLE = "\N{EN DASH}"
+
+FORMATS = {
+    "single_elimination": _("Single elimination"),
+    "double_elimination": _("Double elimination"),
+    "round_robin": _("Round robin"),
+    "swiss": _("Swiss"),
+    "groups_then_knockout": _("Groups then knockout"),
+}
+TOURNAMENT_STATUSES = {
+    "registration": _("Registration open"),
+    "in_progress": pgettext_lazy("tournament", "In progress"),
+    "finished": pgettext_lazy("tournament", "Finished"),
+}
+MATCH_STATUSES = {
+    "ready": pgettext_lazy("match", "Waiting to start"),
+    "in_progress": pgettext_lazy("match", "Playing"),
+    "finished": pgettext_lazy("match", "Finished"),
+}
+STAGES = {
+    "main": _("Bracket"),
+    "third_place": _("Third place"),
+    "winners": _("Winners' bracket"),
+    "losers": _("Losers' bracket"),
+    "grand_final": _("Grand final"),
+    "league": _("Round robin"),
+    "swiss": _("Swiss rounds"),
+}
+OUTCOMES = {
+    "won": pgettext_lazy("outcome", "Won"),
+    "lost": pgettext_lazy("outcome", "Lost"),
+    "tied": pgettext_lazy("outcome", "Tied"),
+}
+
+# (abbreviation, name, what it means) of the standings' columns and tie-breaks.
+COLUMNS = {
+    "played": (pgettext_lazy("column", "P"), _("Played"), _("Matches played")),
+    "won": (pgettext_lazy("column", "W"), _("Won"), _("Matches won")),
+    "tied": (pgettext_lazy("column", "T"), _("Tied"), _("Matches tied")),
+    "lost": (pgettext_lazy("column", "L"), _("Lost"), _("Matches lost")),
+    "match_points": (
+        pgettext_lazy("column", "MP"),
+        _("Match points"),
+        _("Match points: 2 for a win or a bye, 1 for a tie, 0 for a loss"),
+    ),
+    "head_to_head": (
+        pgettext_lazy("column", "H2H"),
+        _("Head to head"),
+        _("Head to head: match points in the matches between the entrants tied on points"),
+    ),
+    "round_wins_difference": (
+        pgettext_lazy("column", "RD"),
+        _("Round difference"),
+        _("Round difference: rounds won minus rounds lost"),
+    ),
+    "card_points_difference": (
+        pgettext_lazy("column", "CPD"),
+        _("Card points difference"),
+        _("Card points difference: card points taken minus card points conceded"),
+    ),
+    "buchholz": (
+        pgettext_lazy("column", "Bu"),
+        _("Buchholz"),
+        _("Buchholz: the sum of the match points of every opponent met"),
+    ),
+    "median_buchholz": (
+        pgettext_lazy("column", "MBu"),
+        _("Median Buchholz"),
+        _("Median Buchholz: Buchholz without the best and the worst opponent"),
+    ),
+    "sonneborn_berger": (
+        pgettext_lazy("column", "SB"),
+        _("Sonneborn-Berger"),
+        _(
+            "Sonneborn-Berger: the match points of the opponents beaten, plus half of those "
+            "of the opponents tied with"
+        ),
+    ),
+    "seed": (
+        pgettext_lazy("column", "Seed"),
+        _("Seed"),
+        _("Seed: the lower seed ranks first"),
+    ),
+}
+
+
+@register.filter
+def format_label(value: str) -> Any:
+    return FORMATS.get(value, value)
+
+
+@register.filter
+def tournament_status_label(value: str) -> Any:
+    return TOURNAMENT_STATUSES.get(value, value)
+
+
+@register.filter
+def match_status_label(value: str) -> Any:
+    return MATCH_STATUSES.get(value, value)
+
+
+@register.filter
+def stage_label(value: str) -> Any:
+    if value in STAGES:
+        return STAGES[value]
+    if value == "knockout":
+        return _("Knockout")
+    return _("Group %(name)s") % {"name": value}
+
+
+@register.filter
+def outcome_label(value: str) -> Any:
+    return OUTCOMES.get(value, value)
+
+
+@register.filter
+def column_abbr(name: str) -> Any:
+    return COLUMNS.get(name, (name, name, name))[0]
+
+
+@register.filter
+def column_name(name: str) -> Any:
+    return COLUMNS.get(name, (name, name, name))[1]
+
+
+@register.filter
+def column_help(name: str) -> Any:
+    return COLUMNS.get(name, (name, name, name))[2]
+
+
+@register.filter
+def tiebreak_value(row: dict[str, Any], name: str) -> Any:
+    """A standings row's value of the tie-break `name`; a dash when it does not apply."""
+    value = row.get("tiebreaks", {}).get(name)
+    if value is None:
+        return NOT_APPLICABLE
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+@register.filter
+def item(mapping: dict[Any, Any], key: Any) -> Any:
+    return mapping.get(key)
