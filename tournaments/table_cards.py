@@ -23,13 +23,13 @@ import segno
 from django.db import IntegrityError, transaction
 from django.utils import formats, timezone
 from django.utils.html import escape
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from accounts.keys import derived_device_key, hash_key
 from accounts.models import DeviceToken, DeviceTokenState, User
 from accounts.services import InvalidDeviceToken, device_token_create
-from tournaments.models import Tournament
-from tournaments.services import TournamentError, TournamentNotFound
+from tournaments.selectors import tournament_get
+from tournaments.services import TournamentError
 from tournaments.stream import TournamentSettings
 
 CARD_SERIALS = 200
@@ -56,12 +56,14 @@ def table_card_issue(
 ) -> TableCard:
     """The card of `table` (its token issued now unless the table's card token is active), for
     the table page at the absolute URL `table_page`."""
-    tournament = Tournament.objects.filter(id=tournament_id).first()
-    if tournament is None:
-        raise TournamentNotFound(f"there is no tournament {tournament_id}")
+    tournament = tournament_get(tournament_id=tournament_id)
     tables = TournamentSettings.from_dict(tournament.settings).tables
     if not 1 <= table <= tables:
-        raise TableNotFound(f"the tournament's tables are numbered 1 to {tables}, not {table}")
+        raise TableNotFound.because(
+            gettext_noop("the tournament's tables are numbered 1 to %(tables)s, not %(table)s"),
+            tables=tables,
+            table=table,
+        )
     token, key = table_card_token(tournament_id=tournament_id, table=table, organizer=organizer)
     return TableCard(
         tournament=tournament.name,
@@ -92,8 +94,12 @@ def table_card_token(
             return card_token_create(tournament_id, table, organizer, key)
         if token.state_at(now) == DeviceTokenState.ACTIVE:
             return token, key
-    raise InvalidDeviceToken(
-        f"table {table} has had {CARD_SERIALS} cards already: issue a device token instead"
+    raise InvalidDeviceToken.because(
+        gettext_noop(
+            "table %(table)s has had %(cards)s cards already: issue a device token instead"
+        ),
+        table=table,
+        cards=CARD_SERIALS,
     )
 
 
