@@ -1,7 +1,7 @@
 from django.urls import URLPattern, path
 
-from games.pages import views
+from games.pages import table
 
 urlpatterns: list[URLPattern] = [
-    path("table/", views.table, name="table"),
+    path("table/", table.table, name="table"),
 ]
