@@ -288,5 +288,5 @@ def test_the_table_page_speaks_italian_and_keeps_the_key_across_the_language_swi
     expect(browser_page.locator('[data-briscola="1D"]')).to_have_attribute(
         "aria-label", "Asso di Denari"
     )
-    expect(browser_page.locator("[data-needs]")).to_contain_text("vittori")
+    expect(browser_page.locator("[data-needs]")).to_contain_text("Vittorie che mancano")
     expect(browser_page.locator('[data-dealer="0"]')).to_have_text("Posto 1: Player 1")
