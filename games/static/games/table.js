@@ -923,6 +923,10 @@
     bind();
     render();
     if (!matchId) {
+      if (!deviceKey() && root.dataset.signedIn !== "true") {
+        showAccess(); // nobody to list matches for: no request the API would refuse
+        return;
+      }
       await showList();
       return;
     }

@@ -17,7 +17,7 @@ from accounts import services as accounts
 from accounts.models import Role, User
 from games import rules
 from games.eventstore.api import read_stream
-from games.matches.stream import CARD_PLAYED, PLAY_UNDONE
+from games.matches.stream import CARD_CORRECTED, CARD_PLAYED, PLAY_UNDONE
 from games.rules import Play
 from games.services import Actor
 from tests.games.api.builders import API, created, legal_round, post
@@ -56,13 +56,16 @@ def device_key(tournament_id: str, *tables: int) -> str:
 
 
 def played_cards(match_id: str) -> list[tuple[int, str]]:
-    """The cards the match's log holds now: each play, minus those undone."""
+    """The cards of the match's log: each play, minus those undone, as corrected."""
     cards: list[tuple[int, str]] = []
     for event in read_stream(stream_id=UUID(match_id)):
+        payload = event.payload
         if event.event_type == CARD_PLAYED:
-            cards.append((event.payload["seat"], event.payload["card"]))
+            cards.append((payload["seat"], payload["card"]))
         elif event.event_type == PLAY_UNDONE:
             cards.pop()
+        elif event.event_type == CARD_CORRECTED:
+            cards[payload["play_index"]] = (payload["seat"], payload["card"])
     return cards
 
 
@@ -149,6 +152,17 @@ def test_a_two_player_round_tapped_in_with_a_device_key_ends_as_the_rules_say(
     tap(browser_page, plays[2:])
     expect_the_rules_result(browser_page, 2, briscola, plays)
     assert played_cards(at[3]) == [(play.seat, play.card.code) for play in plays]
+
+
+def test_without_a_key_or_an_account_the_page_says_where_to_find_one(
+    browser_page: Page, live_server: LiveServer
+) -> None:
+    browser_page.goto(f"{live_server.url}/table/")
+
+    expect(browser_page.locator('[data-view="access"]')).to_contain_text("table card")
+    expect(browser_page.get_by_role("link", name="Sign in")).to_have_attribute(
+        "href", "/api-auth/login/?next=%2Ftable%2F"
+    )
 
 
 def test_a_four_player_round_tapped_in_by_a_signed_in_creator_ends_as_the_rules_say(
@@ -238,6 +252,37 @@ def test_undo_takes_back_the_last_card(
     expect(browser_page.locator(f'[data-card="{plays[2].card.code}"]')).to_be_enabled()
     expect(browser_page.locator("[data-turn]")).to_have_attribute("data-seat", str(plays[2].seat))
     assert played_cards(at[3]) == [(play.seat, play.card.code) for play in plays[:2]]
+
+
+def test_a_card_entered_wrongly_is_corrected_and_the_round_then_voided_with_a_reason(
+    browser_page: Page, live_server: LiveServer, world: World
+) -> None:
+    tournament_id, at = tournament_at_tables(world, 3, 4)
+    briscola, plays = legal_round(dealer=0, seed=4)
+    actually = next(
+        code for code in ("1D", "2D", "3D") if code not in (briscola, plays[0].card.code)
+    )
+    browser_page.goto(f"{live_server.url}/table/?match={at[3]}#key={device_key(tournament_id, 3)}")
+    start_at_the_table(browser_page, briscola)
+    tap(browser_page, plays[:1])
+    expect(browser_page.locator("[data-queue]")).to_have_attribute("data-queue", "0")
+
+    browser_page.click('[data-action="correct"]')
+    browser_page.click('[data-play-index="0"]')
+    browser_page.click(f'[data-card="{actually}"]')
+
+    expect(browser_page.locator(f'[data-card="{plays[0].card.code}"]')).to_be_enabled()
+    expect(browser_page.locator(f'[data-card="{actually}"]')).to_be_disabled()
+    assert played_cards(at[3]) == [(plays[0].seat, actually)]
+
+    browser_page.click(".void summary")
+    browser_page.fill("#void-reason", "a card fell face up")
+    browser_page.click('[data-action="void"]')
+
+    expect(browser_page.locator("[data-result]")).to_contain_text("a card fell face up")
+    expect(browser_page.locator('[data-view="setup"]')).to_be_visible()
+    rounds = world.organizer.get(f"{API}/matches/{at[3]}/").json()["rounds"]
+    assert [(r["status"], r["void_reason"]) for r in rounds] == [("voided", "a card fell face up")]
 
 
 def test_a_round_scored_by_points_only_asks_one_number_at_a_table_of_two(
