@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 from uuid import UUID
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 from pytest_django.live_server_helper import LiveServer
 from rest_framework.test import APIClient
 
@@ -234,6 +235,33 @@ def test_cards_waiting_on_the_device_survive_a_reload(
 
     expect(browser_page.locator("[data-queue]")).to_have_attribute("data-queue", "0")
     assert card_events(at[3]) == [play.card.code for play in plays[:3]]
+    watched_page.assert_only_failed_loads("net::ERR_FAILED")
+
+
+def test_a_card_whose_answer_was_lost_is_sent_again_and_recorded_once(
+    watched_page: WatchedPage, live_server: LiveServer, world: World
+) -> None:
+    tournament_id, at = tournament_at_tables(world, 3, 4)
+    briscola, plays = legal_round(dealer=0, seed=6)
+    browser_page = watched_page.page
+    browser_page.goto(f"{live_server.url}/table/?match={at[3]}#key={device_key(tournament_id, 3)}")
+    start_at_the_table(browser_page, briscola)
+    answers: list[Any] = []
+
+    def lose_the_first_answer(route: Route) -> None:
+        if answers:
+            route.continue_()
+            return
+        answers.append(route.fetch())  # the server records the card...
+        route.abort()  # ...and its answer never reaches the tablet
+
+    browser_page.route("**/api/v1/matches/*/rounds/*/plays/", lose_the_first_answer)
+    tap(browser_page, plays[:1])
+
+    expect(browser_page.locator("[data-queue]")).to_have_attribute("data-queue", "0")
+    expect(browser_page.locator("[data-turn]")).to_have_attribute("data-seat", str(plays[1].seat))
+    assert answers[0].status == 201
+    assert card_events(at[3]) == [plays[0].card.code]
     watched_page.assert_only_failed_loads("net::ERR_FAILED")
 
 
