@@ -19,6 +19,7 @@
   const tableSize = Number(root.dataset.tableSize || 0);
   const QUEUE_STORE = "briscola.table.queue." + matchId;
   const RETRY_MS = 3000;
+  const POLL_MS = 15000;
 
   const state = {
     match: null,
@@ -564,7 +565,7 @@
       if (correcting && correcting.index !== null) {
         usable = !played;
       } else {
-        usable = !played && !correcting && model.seatOnTurn !== null && !state.stopped && (!playable || playable.has(code));
+        usable = !played && !correcting && !state.busy && model.seatOnTurn !== null && !state.stopped && (!playable || playable.has(code));
       }
       button.disabled = !usable;
       button.classList.toggle("played", played && !queuedCards.has(code));
@@ -643,6 +644,9 @@
     if (latest && latest.status === "in_progress" && latest.briscola) {
       replay = await api("GET", roundUrl(latest.number, "replay"));
     }
+    if (state.match && match.version < state.match.version) {
+      return; // an answer overtaken by a later one
+    }
     state.match = match;
     state.replay = replay;
     state.sent = state.sent.filter(function (item) {
@@ -702,20 +706,27 @@
 
   async function command(url, body) {
     if (state.busy) {
-      return;
+      return false;
     }
     state.busy = true;
     problem("");
+    render();
+    let done = false;
     try {
       await api("POST", url, body, { "Idempotency-Key": newKey() });
+      done = true;
       state.sent = [];
       await refresh();
     } catch (error) {
       report(error);
+      if (!done && error instanceof ApiError && error.status === 409) {
+        await tryRefresh(); // the match moved on (another tablet?): show it as it is now
+      }
     } finally {
       state.busy = false;
       render();
     }
+    return done;
   }
 
   function versioned(body) {
@@ -727,8 +738,12 @@
     if (state.match.rounds.length === 0 && state.dealer !== null) {
       body.dealer_seat = state.dealer;
     }
-    state.briscola = null;
-    return command(matchUrl() + "rounds/", versioned(body));
+    return command(matchUrl() + "rounds/", versioned(body)).then(function (done) {
+      if (done) {
+        state.briscola = null;
+        render();
+      }
+    });
   }
 
   // Cards.
@@ -744,7 +759,7 @@
       return;
     }
     const model = tableModel();
-    if (model.seatOnTurn === null || model.played.has(code) || state.stopped) {
+    if (model.seatOnTurn === null || model.played.has(code) || state.stopped || state.busy) {
       return;
     }
     const previous = state.queue.length ? state.queue[state.queue.length - 1] : null;
@@ -913,6 +928,12 @@
         drain();
       }
     }, RETRY_MS);
+    // Another tablet, or a player confirming, may move the match on: look again when idle.
+    window.setInterval(function () {
+      if (state.match && !state.queue.length && !state.sending && !state.busy && !document.hidden) {
+        tryRefresh();
+      }
+    }, POLL_MS);
   }
 
   async function start() {
