@@ -315,6 +315,16 @@ class Authenticated(permissions.BasePermission):
         return True
 
 
+class SignedIn(permissions.BasePermission):
+    """Views that list what the requester may do (the matches they score): anyone signed in,
+    a device token with a scope too, for the view to narrow to its scope."""
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        if not is_signed_in(request.user):
+            raise exceptions.NotAuthenticated()
+        return True
+
+
 class StaffOnly(permissions.BasePermission):
     def has_permission(self, request: Request, view: APIView) -> bool:
         if not is_signed_in(request.user):

@@ -10,9 +10,10 @@ from uuid import UUID
 from django.utils.translation import gettext_noop
 
 from games.eventstore.api import RecordedEvent, read_all, read_stream
+from games.eventstore.models import Event
 from games.matches.stream import MatchAggregate, MatchRound, RoundNotFound
 from games.models import Match, MatchSide, Round
-from games.projections import round_row
+from games.projections import MATCH_STREAM, round_row
 from games.rules import (
     InvalidInput,
     Play,
@@ -20,6 +21,7 @@ from games.rules import (
     StartRound,
     Trick,
     Variant,
+    legal_cards,
     parse_card,
     replay_round,
 )
@@ -189,13 +191,26 @@ def round_replay(
             match_round, [], points, match_round.result if complete else None, hands=None
         )
     outcome = cards.outcome
+    hands = visible_hands(viewer, cards, over=round_is_over(match_round.status))
     return replay_view(
         match_round,
         tricks_of(cards),
         list(cards.points),
         None if outcome is None or match_round.status == "voided" else outcome.result,
-        hands=visible_hands(viewer, cards, over=round_is_over(match_round.status)),
+        hands=hands,
+        turn=None if match_round.status == "voided" else turn_of(cards, hands),
     )
+
+
+def turn_of(state: RoundState, hands: HandsView | None) -> tuple[int | None, list[str] | None]:
+    """The seat on turn and the cards it may play (`legal_cards`). The cards of a round dealt by
+    the server are its hand: listed only when the viewer sees that hand."""
+    seat = state.seat_on_turn
+    if seat is None:
+        return None, None
+    if state.is_dealt and (hands is None or str(seat) not in hands):
+        return seat, None
+    return seat, [card.code for card in legal_cards(state)]
 
 
 def replay_view(
@@ -205,7 +220,9 @@ def replay_view(
     result: str | None,
     *,
     hands: HandsView | None,
+    turn: tuple[int | None, list[str] | None] | None = None,
 ) -> dict[str, Any]:
+    seat_on_turn, playable = turn or (None, None)
     return {
         "round": match_round.number,
         "status": match_round.status,
@@ -218,6 +235,8 @@ def replay_view(
         "result": result,
         "deal": deal_of(match_round),
         "hands": hands,
+        "seat_on_turn": seat_on_turn,
+        "playable": playable,
     }
 
 
@@ -293,3 +312,13 @@ def log_events(
     if not 1 <= limit <= MAX_LOG_PAGE:
         raise InvalidInput.because(gettext_noop("limit is 1 to %(most)s"), most=MAX_LOG_PAGE)
     return [visible_event(event, viewer_of_match) for event in read_all(after=after, limit=limit)]
+
+
+def matches_created_by(*, user_id: int, limit: int) -> list[Match]:
+    """The matches `user_id` created (the actor of their first event), latest first."""
+    created = (
+        Event.objects.filter(stream_type=MATCH_STREAM, stream_version=1, metadata__actor_id=user_id)
+        .order_by("-global_position")
+        .values_list("stream_id", flat=True)[:limit]
+    )
+    return with_side_names(matches=Match.objects.filter(id__in=list(created)))

@@ -56,9 +56,15 @@ class RoundStartApi(JsonApi):
             allow_null=True,
             max_length=CARD_MAX_LENGTH,
             help_text=f"{CARD_HELP} Null for a round whose points only will be entered. "
-            "Required when the table deals; with `deal: server` leave it out (or null): the "
-            "server's deck turns up the briscola, and naming one is refused "
-            "(422 `briscola_dealt_by_server`).",
+            "Required when the table deals, unless `points_only` says the round takes its "
+            "points only; with `deal: server` leave it out (or null): the server's deck turns "
+            "up the briscola, and naming one is refused (422 `briscola_dealt_by_server`).",
+        )
+        points_only = serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text="True: the round is scored by its points only (`score/`), so it has no "
+            "briscola and none may be named. The table deals it.",
         )
         dealer_seat = SeatField(
             required=False,
@@ -77,6 +83,16 @@ class RoundStartApi(JsonApi):
             ref_name = "RoundStartInput"
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            if attrs["points_only"]:
+                if attrs.get("briscola") is not None:
+                    raise serializers.ValidationError(
+                        {"briscola": ["A round scored by its points only has no briscola."]}
+                    )
+                if attrs.get("deal", "table") != "table":
+                    raise serializers.ValidationError(
+                        {"deal": ["A round scored by its points only is dealt at the table."]}
+                    )
+                return attrs
             if attrs.get("deal", "table") == "table" and "briscola" not in attrs:
                 raise serializers.ValidationError(
                     {"briscola": [gettext("This field is required when the table deals.")]}
@@ -257,6 +273,19 @@ class RoundReplayApi(JsonApi):
         result = serializers.CharField(allow_null=True, help_text=RESULT_HELP)
         deal = DealField(help_text=DEAL_HELP)
         hands = HandsField(allow_null=True, help_text=HANDS_HELP)
+        seat_on_turn = serializers.IntegerField(
+            allow_null=True,
+            help_text="The seat to play next; null once the round is over, when it was voided "
+            "or scored by points.",
+        )
+        playable = serializers.ListField(
+            child=serializers.CharField(),
+            allow_null=True,
+            help_text="The cards the seat on turn may play, in canonical order: in a physical "
+            "round every card not yet played that no other seat is known to hold (the face-up "
+            "briscola only for the seat that drew it); in a round dealt by the server its hand, "
+            "listed only to a viewer who sees that hand. Null when nobody is on turn.",
+        )
 
         class Meta:
             ref_name = "RoundReplay"

@@ -278,6 +278,13 @@ MATRIX: list[Cell] = [
         get(lambda w: tournament_url(w.tournament(), "tables", 3, "card")),
         ORGANIZER_READS,
     ),
+    # What a scorer may score: anybody signed in asks, and hears their own list.
+    Cell(
+        "scorer-matches",
+        "get",
+        get(lambda w: f"{API}/scorer/matches/"),
+        statuses(401, 200, 200, 200, 200, 200),
+    ),
     # The schema and its docs are public.
     Cell("schema", "get", get(lambda w: f"{API}/schema/"), EVERYBODY_READS),
     Cell("docs", "get", get(lambda w: f"{API}/docs/"), EVERYBODY_READS),

@@ -6,6 +6,7 @@ from tournaments.api.device_tokens import DeviceTokenListApi, DeviceTokenRevokeA
 from tournaments.api.entrants import EntrantCheckInApi, EntrantRegisterApi, EntrantWithdrawApi
 from tournaments.api.matches import SwissRoundPublishApi, TournamentMatchListApi
 from tournaments.api.results import BracketDetailApi, StandingListApi
+from tournaments.api.scorer import ScorerMatchListApi
 from tournaments.api.table_cards import TableCardApi
 from tournaments.api.tournaments import (
     TournamentCreateApi,
@@ -36,4 +37,5 @@ urlpatterns = [
         DeviceTokenRevokeApi.as_view(),
         name="device-token-revoke",
     ),
+    path("scorer/matches/", ScorerMatchListApi.as_view(), name="scorer-matches"),
 ]

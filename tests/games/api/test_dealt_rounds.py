@@ -9,7 +9,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import projections
-from games.rules import Card, Play, RoundState, parse_card
+from games.rules import Card, Play, RoundState, legal_cards, parse_card
 from games.rules.replay import play_card
 from games.visibility import PUBLIC, Viewer
 from tests.games.api.builders import (
@@ -344,3 +344,19 @@ def test_the_projections_of_a_dealt_round_rebuild_identically(
     projections.rebuild()
 
     assert projections.verify() == []
+
+
+def test_the_cards_a_seat_may_play_in_a_dealt_round_are_listed_only_to_who_sees_its_hand(
+    organizer: APIClient,
+    anonymous: APIClient,
+    dealt_in_progress: tuple[str, tuple[Card, ...], list[Play]],
+) -> None:
+    match_id, deck, plays = dealt_in_progress
+    state = state_after(deck, plays)
+
+    seen = organizer.get(round_url(match_id, 1, "replay")).json()
+    hidden = anonymous.get(round_url(match_id, 1, "replay")).json()
+
+    assert seen["seat_on_turn"] == hidden["seat_on_turn"] == state.seat_on_turn
+    assert seen["playable"] == [card.code for card in legal_cards(state)]
+    assert hidden["playable"] is None

@@ -1,6 +1,7 @@
 import pytest
 from rest_framework.test import APIClient
 
+from games import rules
 from games.rules import Play
 from tests.games.api.builders import (
     create_match,
@@ -97,3 +98,28 @@ def test_the_replay_of_a_round_that_does_not_exist_is_404(scorer: APIClient) -> 
     response = scorer.get(round_url(match["id"], 1, "replay"))
 
     assert (response.status_code, response.json()["code"]) == (404, "round_not_found")
+
+
+def test_the_replay_of_a_round_in_play_names_the_seat_on_turn_and_the_cards_it_may_play(
+    scorer: APIClient,
+) -> None:
+    match_id, plays = played_round(scorer, upto=3)
+    briscola, _ = legal_round(dealer=0, seed=7)
+    state = rules.start_round(rules.StartRound(2, 0, briscola=rules.parse_card(briscola)))
+    for play in plays[:3]:
+        state = rules.play_card(state, play)
+
+    replay = scorer.get(round_url(match_id, 1, "replay")).json()
+
+    assert replay["seat_on_turn"] == state.seat_on_turn == plays[3].seat
+    assert replay["playable"] == [card.code for card in rules.legal_cards(state)]
+    assert plays[3].card.code in replay["playable"]
+    assert not {code for _, code in replay["tricks"][0]["plays"]} & set(replay["playable"])
+
+
+def test_nobody_is_on_turn_once_the_round_is_over(scorer: APIClient) -> None:
+    match_id, _plays = played_round(scorer)
+
+    replay = scorer.get(round_url(match_id, 1, "replay")).json()
+
+    assert (replay["seat_on_turn"], replay["playable"]) == (None, None)

@@ -1,7 +1,9 @@
+import pytest
 from rest_framework.test import APIClient
 
 from tests.games.api.builders import (
     create_match,
+    created,
     event_count,
     legal_round,
     match_url,
@@ -316,3 +318,34 @@ def test_retried_points_with_their_idempotency_key_answer_200_and_record_nothing
     assert (first.status_code, retry.status_code) == (201, 200)
     assert retry.json() == first.json()
     assert event_count(scorer, match["id"]) == 3
+
+
+def test_a_points_only_round_starts_without_naming_a_briscola_and_takes_its_points(
+    scorer: APIClient,
+) -> None:
+    match = create_match(scorer)
+
+    started = created(post(scorer, match_url(match["id"], "rounds"), {"points_only": True}))
+    scored = post(scorer, round_url(match["id"], 1, "score"), {"points": [70, 50]})
+
+    assert (started["briscola"], started["status"]) == (None, "in_progress")
+    assert (scored.status_code, scored.json()["result"]) == (201, "side0")
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"points_only": True, "briscola": "7D"}, "briscola"),
+        ({"points_only": True, "deal": "server"}, "deal"),
+    ],
+)
+def test_a_points_only_round_names_no_briscola_and_is_not_dealt_by_the_server(
+    scorer: APIClient, body: dict[str, object], field: str
+) -> None:
+    match = create_match(scorer)
+
+    response = post(scorer, match_url(match["id"], "rounds"), body)
+
+    assert response.status_code == 400
+    assert field in response.json()["fields"]
+    assert scorer.get(match_url(match["id"])).json()["rounds"] == []

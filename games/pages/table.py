@@ -1,0 +1,106 @@
+"""The table page: a scorer enters a physical round card by card, or its points, from a tablet.
+
+The page is a shell: its script (games/static/games/table.js) reads and writes the match only
+through the REST API, with the device key from the URL's fragment or the signed-in session.
+The server renders what needs no permission: the deck of the match's table and the words of
+the page in its language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext, pgettext
+
+from games import selectors
+from games.rules import Card, Table, Variant
+from games.services import MatchNotFound
+
+
+def table(request: HttpRequest) -> HttpResponse:
+    match_id = match_id_of(request.GET.get("match"))
+    context: dict[str, Any] = {"match_id": match_id, "strings": page_strings()}
+    if match_id is not None:
+        context |= deck_context(match_id)
+    return render(request, "games/table.html", context)
+
+
+def match_id_of(value: str | None) -> UUID | None:
+    if not value:
+        return None
+    try:
+        return UUID(value)
+    except ValueError:
+        return None
+
+
+def deck_context(match_id: UUID) -> dict[str, Any]:
+    """The deck of the match's table, each card with what the page needs to follow a trick
+    while the network is down; nothing for an unknown match (the API will say so)."""
+    try:
+        match = selectors.match_get(match_id=match_id)
+    except MatchNotFound:
+        return {}
+    variant = Variant.from_dict(match.variant)
+    deck = Table(match.table_size, variant).deck
+    return {
+        "table_size": match.table_size,
+        "seats": range(match.table_size),
+        "deck": [deck_card(card, variant) for card in deck],
+        "deck_names": variant.deck_names,
+    }
+
+
+def deck_card(card: Card, variant: Variant) -> dict[str, Any]:
+    return {
+        "code": card.code,
+        "suit": str(card.suit),
+        "points": card.points,
+        "strength": variant.strength_of(card),
+    }
+
+
+def page_strings() -> dict[str, str]:
+    """The words the script shows, in the page's language (no JavaScript catalogue)."""
+    return {
+        "seat": gettext("Seat %(seat)s"),
+        "seat_of": gettext("Seat %(seat)s: %(side)s"),
+        "turn": gettext("To play: %(seat)s"),
+        "trick_taken": gettext("Trick %(number)s taken by %(seat)s (%(points)s points)"),
+        "round_title": gettext("Round %(number)s"),
+        "round_won": gettext("Round %(number)s won by %(side)s, %(points)s"),
+        "round_tied": gettext("Round %(number)s tied, %(points)s: it is played again"),
+        "round_voided": gettext("Round %(number)s was voided: %(reason)s"),
+        "needs_wins": gettext("%(side)s needs %(wins)s more round win(s)"),
+        "needs_rounds": gettext("%(rounds)s round(s) left to play"),
+        "match_won": gettext("Match over: %(side)s won"),
+        "match_drawn": gettext("Match over: no winner"),
+        "confirmed": gettext("Confirmed by %(sides)s"),
+        "disputed": gettext("Disputed by %(sides)s"),
+        "queued": gettext("waiting to be sent"),
+        "offline": gettext("No network: cards are kept on this device and sent when it returns."),
+        "refused": gettext("A waiting card was refused: %(detail)s"),
+        "discard": gettext("Discard the waiting cards"),
+        "no_access": gettext(
+            "This device has no key. Open the link on the table card, or sign in."
+        ),
+        "no_matches": gettext("There is no match for you to score."),
+        "choose_play": gettext("Choose the card to correct, then tap the card actually played."),
+        "choose_new_card": gettext("Now tap the card actually played instead of %(card)s."),
+        "points_total": gettext("The points must total 120."),
+        "reason_needed": gettext("Say why."),
+        "other_side": gettext("%(side)s: %(points)s"),
+        "wins": gettext("Rounds won: %(wins)s"),
+        "round_points": pgettext("card points", "This round:"),
+        "tournament_table": gettext("%(tournament)s, table %(table)s"),
+        "status_not_started": pgettext("match status", "not started"),
+        "status_in_progress": pgettext("match status", "in progress"),
+        "status_finished": pgettext("match status", "finished"),
+        "side_name": gettext("Side %(side)s"),
+        "confirm": gettext("Confirm for %(side)s"),
+        "dispute": gettext("Dispute for %(side)s"),
+        "points_for": gettext("Points of %(side)s"),
+    }
