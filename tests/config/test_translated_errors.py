@@ -97,7 +97,7 @@ def test_a_version_conflict_is_explained_in_the_request_language(scorer: APIClie
     assert italian["code"] == english["code"] == "version_conflict"
     assert italian["current_version"] == english["current_version"]
     assert english["detail"].startswith("The match changed since you last saw it")
-    assert italian["detail"].startswith("Ci sono state altre modifiche a questa partita")
+    assert italian["detail"].startswith("Ci sono state altre modifiche a questo incontro")
     assert "99" in italian["detail"]
 
 
@@ -113,7 +113,7 @@ def test_a_permission_refusal_is_explained_in_the_request_language(scorer: APICl
 
     assert italian["code"] == english["code"] == "permission_denied"
     assert english["detail"] == "Only who created this match scores it."
-    assert italian["detail"] == "Solo chi ha creato questa partita ne segna i punti."
+    assert italian["detail"] == "Solo chi ha creato questo incontro ne segna i punti."
 
 
 def test_an_unknown_route_under_the_api_is_explained_in_the_request_language(
