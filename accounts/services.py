@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 from uuid import UUID
 
 from django.conf import settings
@@ -18,6 +18,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.keys import hash_key, new_device_key, visible_prefix
 from accounts.models import Club, DeviceToken, Role, RoleGrant, User
+from common.explained import Explained
 
 DEFAULT_DEVICE_TOKEN_LIFETIME = timedelta(hours=24)
 DEFAULT_DEVICE_TOKEN_MAX_LIFETIME = timedelta(days=31)
@@ -30,28 +31,10 @@ LAST_USED_PRECISION = timedelta(minutes=1)
 scorer's read a write too."""
 
 
-class AccountsError(Exception):
+class AccountsError(Explained):
     """A club, role or token operation that cannot be carried out; `code` says why."""
 
     code: ClassVar[str] = "accounts_error"
-
-    def __init__(
-        self,
-        detail: str,
-        *,
-        template: str | None = None,
-        params: Mapping[str, object] | None = None,
-    ) -> None:
-        super().__init__(detail)
-        self.detail = detail
-        self.template = template
-        self.params: dict[str, object] = dict(params or {})
-
-    @classmethod
-    def because(cls, template: str, /, **params: object) -> Self:
-        """The error explained by `template % params`: `detail` in English, and the API says it
-        in the request's language (decision record 0022)."""
-        return cls(template % params, template=template, params=params)
 
 
 class InvalidClub(AccountsError):

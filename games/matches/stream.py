@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Any, Literal
 
+from common.explained import gettext_noop
 from games.rules import (
     Card,
     MatchAlreadyFinished,
@@ -36,7 +37,6 @@ from games.rules import (
     start_round,
     undo_last_play,
 )
-from games.rules.errors import gettext_noop
 
 MatchStatus = Literal["not_started", "in_progress", "finished"]
 RoundStatus = Literal["in_progress", "finished", "voided"]

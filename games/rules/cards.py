@@ -5,7 +5,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
 
-from games.rules.errors import InvalidCard, gettext_noop
+from common.explained import gettext_noop
+from games.rules.errors import InvalidCard
 
 DeckNames = Literal["italian", "french"]
 

@@ -4,20 +4,16 @@ A violation is raised from a message template and its parameters,
 `NotYourTurn.because(gettext_noop("seat %(seat)s cannot play now: ..."), seat=1, ...)`: its
 `detail` is the English text (the command line and the logs show it) and the API renders
 `gettext(template) % params` in the request's language (config/exceptions.py). This package
-stays pure: `gettext_noop` below only marks the templates for Django's `makemessages`, which
-extracts every call of a function of that name (decision record 0022).
+stays pure: `common.explained.gettext_noop` only marks the templates for Django's
+`makemessages` (decision record 0022).
 """
 
-from collections.abc import Mapping
-from typing import ClassVar, Self
+from typing import ClassVar
+
+from common.explained import Explained
 
 
-def gettext_noop(message: str) -> str:
-    """Mark a message template for translation; translated later, where a language is known."""
-    return message
-
-
-class RuleViolation(Exception):
+class RuleViolation(Explained):
     """A command or an input that the rules of Briscola do not allow.
 
     `code` is stable (the API and the command line report it); `detail` explains this occurrence
@@ -25,26 +21,6 @@ class RuleViolation(Exception):
     """
 
     code: ClassVar[str] = "rule_violation"
-
-    def __init__(
-        self,
-        detail: str,
-        *,
-        template: str | None = None,
-        params: Mapping[str, object] | None = None,
-    ) -> None:
-        super().__init__(detail)
-        self.detail = detail
-        self.template = template
-        self.params: dict[str, object] = dict(params or {})
-
-    @classmethod
-    def because(cls, template: str, /, **params: object) -> Self:
-        """The violation explained by `template % params` (a template marked with gettext_noop)."""
-        return cls(template % params, template=template, params=params)
-
-    def to_dict(self) -> dict[str, str]:
-        return {"code": self.code, "detail": self.detail}
 
 
 class InvalidCard(RuleViolation):

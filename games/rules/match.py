@@ -3,11 +3,11 @@
 from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
+from common.explained import gettext_noop
 from games.rules.errors import (
     InvalidMatchFormat,
     InvalidPoints,
     MatchAlreadyFinished,
-    gettext_noop,
 )
 from games.rules.outcome import RoundOutcome
 from games.rules.tables import Table

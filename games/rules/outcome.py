@@ -4,7 +4,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules.errors import InvalidPoints, PointsMustTotal120, gettext_noop
+from common.explained import gettext_noop
+from games.rules.errors import InvalidPoints, PointsMustTotal120
 from games.rules.tables import Table
 
 ROUND_POINTS = 120

@@ -4,9 +4,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import reduce
 
+from common.explained import gettext_noop
 from games.rules.cards import Card, cards_of
 from games.rules.commands import Command, PlayCard, StartRound
-from games.rules.errors import NothingToUndo, RuleViolation, gettext_noop
+from games.rules.errors import NothingToUndo, RuleViolation
 from games.rules.events import RoundEvent
 from games.rules.round import RoundState, decide, evolve
 from games.rules.tricks import Play

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, assert_never
 
+from common.explained import gettext_noop
 from games.rules.cards import Card, Suit, cards_of
 from games.rules.commands import Command, PlayCard, StartRound
 from games.rules.dealing import HandBits, briscola_of, hands_after_draw, hands_dealt, stock_of
@@ -26,7 +27,6 @@ from games.rules.errors import (
     RoundAlreadyFinished,
     RoundInProgress,
     RoundNotStarted,
-    gettext_noop,
 )
 from games.rules.events import (
     CardPlayed,

@@ -2,8 +2,9 @@
 
 from dataclasses import dataclass, field
 
+from common.explained import gettext_noop
 from games.rules.cards import FULL_DECK, Card, bits_of
-from games.rules.errors import InvalidSeat, InvalidTableSize, InvalidVariant, gettext_noop
+from games.rules.errors import InvalidSeat, InvalidTableSize, InvalidVariant
 from games.rules.variants import DEFAULT_VARIANT, Variant
 
 TABLE_SIZES = (2, 3, 4, 6)

@@ -19,9 +19,10 @@ k is the 0-based index of the first offending play; null when the round cannot s
 from collections.abc import Mapping
 from typing import Any
 
+from common.explained import gettext_noop
 from games.rules.cards import Card, parse_card
 from games.rules.commands import StartRound
-from games.rules.errors import InvalidInput, RuleViolation, gettext_noop
+from games.rules.errors import InvalidInput, RuleViolation
 from games.rules.replay import Rejection, replay_round
 from games.rules.round import RoundState
 from games.rules.tables import Table

@@ -4,8 +4,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, get_args
 
+from common.explained import gettext_noop
 from games.rules.cards import RANKS, Card, DeckNames, parse_card
-from games.rules.errors import InvalidCard, InvalidVariant, gettext_noop
+from games.rules.errors import InvalidCard, InvalidVariant
 
 HAND_SIZES = (3, 9)
 DECK_NAMES: tuple[str, ...] = get_args(DeckNames)

@@ -16,8 +16,9 @@ from rest_framework.test import APIClient
 from accounts import services as accounts_services
 from accounts.models import Role
 from accounts.services import AccountsError
+from common.explained import gettext_noop
 from games.rules import RuleViolation
-from games.rules.errors import NotYourTurn, gettext_noop
+from games.rules.errors import NotYourTurn
 from tests.games.api.builders import (
     API,
     create_match,

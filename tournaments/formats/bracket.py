@@ -13,7 +13,8 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Literal
 
-from tournaments.formats.errors import UnknownSlot, gettext_noop
+from common.explained import gettext_noop
+from tournaments.formats.errors import UnknownSlot
 
 Side = Literal["home", "away"]
 

@@ -2,11 +2,11 @@
 
 from collections.abc import Iterable
 
+from common.explained import gettext_noop
 from tournaments.formats.errors import (
     DuplicateEntrant,
     InvalidEntrant,
     TooFewEntrants,
-    gettext_noop,
 )
 
 

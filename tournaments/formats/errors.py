@@ -4,41 +4,15 @@ Errors that must never happen (a bracket that contradicts itself) are plain `Ass
 these classes are for input the caller should report back to the user.
 """
 
-from collections.abc import Mapping
-from typing import ClassVar, Self
+from typing import ClassVar
+
+from common.explained import Explained
 
 
-def gettext_noop(message: str) -> str:
-    """Mark a message template for translation (Django's makemessages extracts every call of a
-    function of this name); this package is pure, so the API translates it later."""
-    return message
-
-
-class FormatError(ValueError):
+class FormatError(Explained, ValueError):
     """An input a tournament format cannot be built or advanced from."""
 
     code: ClassVar[str] = "format_error"
-
-    def __init__(
-        self,
-        detail: str,
-        *,
-        template: str | None = None,
-        params: Mapping[str, object] | None = None,
-    ) -> None:
-        super().__init__(detail)
-        self.detail = detail
-        self.template = template
-        self.params: dict[str, object] = dict(params or {})
-
-    @classmethod
-    def because(cls, template: str, /, **params: object) -> Self:
-        """The error explained by `template % params`: `detail` in English, and the API says it
-        in the request's language (decision record 0022)."""
-        return cls(template % params, template=template, params=params)
-
-    def to_dict(self) -> dict[str, str]:
-        return {"code": self.code, "detail": self.detail}
 
 
 class TooFewEntrants(FormatError):

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from common.explained import gettext_noop
 from tournaments.formats.bracket import Bracket
 from tournaments.formats.entrants import check_entrants
-from tournaments.formats.errors import InvalidFormatOption, InvalidStandings, gettext_noop
+from tournaments.formats.errors import InvalidFormatOption, InvalidStandings
 from tournaments.formats.round_robin import (
     RoundRobin,
     group_label,

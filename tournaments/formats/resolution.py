@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
 
+from common.explained import gettext_noop
 from tournaments.formats.bracket import BYE, Bracket, Bye, Known, Slot, Source, WinnerOf
 from tournaments.formats.errors import (
     InvalidEntrant,
     SlotNotPlayable,
     UnknownSlot,
     WinnerNotInSlot,
-    gettext_noop,
 )
 
 Occupant = int | Bye | None

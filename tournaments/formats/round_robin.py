@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from common.explained import gettext_noop
 from tournaments.formats.entrants import check_entrants
-from tournaments.formats.errors import InvalidFormatOption, gettext_noop
+from tournaments.formats.errors import InvalidFormatOption
 from tournaments.formats.pairing import Pairing, pairing_id
 
 

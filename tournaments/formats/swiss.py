@@ -27,8 +27,9 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from common.explained import gettext_noop
 from tournaments.formats.entrants import check_entrants
-from tournaments.formats.errors import InvalidFormatOption, SwissRoundOutOfRange, gettext_noop
+from tournaments.formats.errors import InvalidFormatOption, SwissRoundOutOfRange
 from tournaments.formats.pairing import Pairing, pairing_id
 
 DEFAULT_SEARCH_LIMIT = 20_000

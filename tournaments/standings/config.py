@@ -4,11 +4,11 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from common.explained import gettext_noop
 from tournaments.standings.errors import (
     DuplicateTiebreak,
     InvalidStandingsConfig,
     UnknownTiebreak,
-    gettext_noop,
 )
 from tournaments.standings.scoring import Scoring
 from tournaments.standings.tiebreaks import TIEBREAK_NAMES

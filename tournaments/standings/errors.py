@@ -1,40 +1,14 @@
 """Standings errors, each with a stable code (the API reports it) and a detail."""
 
-from collections.abc import Mapping
-from typing import ClassVar, Self
+from typing import ClassVar
+
+from common.explained import Explained, gettext_noop
 
 
-def gettext_noop(message: str) -> str:
-    """Mark a message template for translation (Django's makemessages extracts every call of a
-    function of this name); this package is pure, so the API translates it later."""
-    return message
-
-
-class StandingsError(ValueError):
+class StandingsError(Explained, ValueError):
     """An input the standings cannot be computed from."""
 
     code: ClassVar[str] = "standings_error"
-
-    def __init__(
-        self,
-        detail: str,
-        *,
-        template: str | None = None,
-        params: Mapping[str, object] | None = None,
-    ) -> None:
-        super().__init__(detail)
-        self.detail = detail
-        self.template = template
-        self.params: dict[str, object] = dict(params or {})
-
-    @classmethod
-    def because(cls, template: str, /, **params: object) -> Self:
-        """The error explained by `template % params`: `detail` in English, and the API says it
-        in the request's language (decision record 0022)."""
-        return cls(template % params, template=template, params=params)
-
-    def to_dict(self) -> dict[str, str]:
-        return {"code": self.code, "detail": self.detail}
 
 
 class UnknownTiebreak(StandingsError):

@@ -5,7 +5,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
-from tournaments.standings.errors import DuplicateEntrant, UnknownEntrant, gettext_noop
+from common.explained import gettext_noop
+from tournaments.standings.errors import DuplicateEntrant, UnknownEntrant
 from tournaments.standings.results import Entrant, MatchResult
 from tournaments.standings.scoring import Scoring
 

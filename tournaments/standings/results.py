@@ -2,7 +2,8 @@
 
 from dataclasses import dataclass
 
-from tournaments.standings.errors import InvalidResult, gettext_noop
+from common.explained import gettext_noop
+from tournaments.standings.errors import InvalidResult
 
 
 @dataclass(frozen=True, slots=True)
