@@ -137,13 +137,19 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BEAT_SCHEDULE = {
     "tournaments-catch-up": {
         "task": "tournaments.tasks.catch_up",
-        "schedule": 30.0,
+        "schedule": env.float("CELERY_CATCH_UP_SECONDS", default=30.0),
         "options": {"expire_seconds": 25},
     },
 }
 # Ours, not a Celery option: enqueue the tournament tasks after a commit (consumer wake-ups,
 # scheduling, no-show deadlines). Off, only the catch-up moves tournaments along.
 CELERY_WAKE_UPS = env.bool("CELERY_WAKE_UPS", default=True)
+# Ours too: those sends never make a write wait on the broker (tournaments/publishing.py,
+# docs/decisions/0021-wake-ups-never-wait-on-redis.md). Each waits at most this many seconds to
+# connect and as many for the broker's answer, and after a failed one this process skips every
+# send for the pause (beat's catch-up, every 30 s, does their work).
+CELERY_PUBLISH_TIMEOUT = env.float("CELERY_PUBLISH_TIMEOUT", default=0.1)
+CELERY_PUBLISH_PAUSE = env.float("CELERY_PUBLISH_PAUSE", default=30.0)
 
 # Throttling and the sign-in lockout count in this cache, which every worker and machine shares:
 # the next database of REDIS_URL's server (so clearing the cache never empties Celery's queues),
