@@ -12,14 +12,21 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.models import Match
 from tests.games.api.builders import create_match, p99, timed_writes
 from tests.private_redis import PrivateRedis
-from tests.tournaments.tasks.builders import ORGANIZER, fixtures, new_tournament, play
-from tests.tournaments.tasks.conftest import WorkerFactory, wait_for
+from tests.tournaments.tasks.builders import (
+    ORGANIZER,
+    events_of_type,
+    fixtures,
+    new_tournament,
+    play,
+)
+from tests.tournaments.tasks.conftest import Worker, WorkerFactory, wait_for
 from tournaments import publishing, services
 from tournaments.models import Tournament
 from tournaments.tasks import consume_log
@@ -118,3 +125,41 @@ def test_the_consumer_catches_up_after_redis_returns(
         log=worker.log,
     )
     print(f"\nRedis {fault}: caught up {time.monotonic() - returned:.1f} s after it returned")
+
+
+def logged_more(worker: Worker, text: str) -> Callable[[], bool]:
+    """A condition: the worker's log holds `text` more often than now."""
+    before = worker.log().count(text)
+    return lambda: worker.log().count(text) > before
+
+
+def test_the_worker_survives_five_redis_outages_and_no_deadline_is_lost_with_redis_emptied(
+    private_redis: PrivateRedis, start_worker: WorkerFactory
+) -> None:
+    worker = start_worker(catch_up_seconds=1)
+    tournament_id = new_tournament("single_elimination", 2, no_show_minutes=1)
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    (final,) = wait_for(
+        lambda: fixtures(tournament_id, table__isnull=False),
+        what="the final at a table",
+        log=worker.log,
+    )
+    assert final.deadline is not None
+
+    for _outage in range(5):
+        lost = logged_more(worker, "Connection to broker lost")
+        reconnected = logged_more(worker, "Connected to redis://")
+        private_redis.stop()  # it comes back empty: no persistence
+        wait_for(lost, what="the worker to lose Redis", log=worker.log)
+        private_redis.start()
+        wait_for(reconnected, timeout=60, what="the worker to reconnect", log=worker.log)
+        assert worker.process.poll() is None, worker.log()
+
+    wait_for(
+        tournament_finished(tournament_id),
+        timeout=(final.deadline - timezone.now()).total_seconds() + CATCH_UP_BOUND,
+        what="the forfeit at the deadline",
+        log=worker.log,
+    )
+    assert events_of_type(final.match_id, "MatchForfeited") == [{"side": 1, "reason": "no-show"}]
+    assert worker.process.poll() is None, worker.log()
