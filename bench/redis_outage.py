@@ -4,12 +4,14 @@ Run: .venv/bin/python bench/redis_outage.py [--rounds N] [--workers N] [--fresh]
 
 Serves the app under gunicorn (DEBUG off, wake-ups on) against the database briscola_bench_redis,
 with the Celery broker and the throttles' cache on a private `redis-server` that this script
-starts on a free loopback port (never the shared Redis). In each phase one scorer creates
-best-of-1 matches and enters --rounds legal rounds card by card (with idempotency keys):
+starts on a free loopback port (never the shared Redis). Each phase has a fresh Redis and a
+fresh server (no breaker left open by an earlier phase): one scorer enters 2 rounds with Redis up
+(the connections are open, as in production), then the fault comes, then it enters --rounds
+legal rounds card by card in best-of-1 matches (with idempotency keys), which are measured:
 
 1. up: Redis answers;
 2. stopped: Redis killed (connections refused);
-3. frozen: Redis started again, then SIGSTOPped (connections accepted, nothing answered).
+3. frozen: Redis SIGSTOPped (connections accepted, nothing answered).
 
 Prints, per phase, the p50, p99 and slowest of the card plays and of all writes, and whether
 every answer was a 201 (any other answer stops the run). The design's bound (decision 0021) is
@@ -145,6 +147,26 @@ def phase(port: int, token: str, rounds: int, seed: int) -> WriterResult:
     return result
 
 
+def measure(fault: str, options: ServerOptions, token: str, rounds: int, seed: int) -> WriterResult:
+    """A fresh Redis and a fresh server (so no breaker is open from an earlier phase), a
+    warm-up match entered with Redis up, then the fault, then the measured rounds."""
+    with (
+        private_redis(OUT_DIR / "redis_outage.redis.log") as redis_server,
+        gunicorn(
+            options,
+            database=DATABASE,
+            log_path=OUT_DIR / "redis_outage.gunicorn.log",
+            redis_url=redis_server.url,
+        ) as server,
+    ):
+        phase(server.port, token, rounds=2, seed=seed + 100)
+        if fault == "stopped":
+            redis_server.stop()
+        elif fault == "frozen":
+            redis_server.freeze()
+        return phase(server.port, token, rounds, seed=seed)
+
+
 def parse_arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=10, help="rounds per phase (40 plays each)")
@@ -165,24 +187,9 @@ def main() -> int:
         token = manage("issue_token", BENCH_USER, database=DATABASE).strip()
         options = ServerOptions(workers=args.workers, worker_class="sync", threads=1)
         figure("server", options.describe())
-        with (
-            private_redis(OUT_DIR / "redis_outage.redis.log") as redis_server,
-            gunicorn(
-                options,
-                database=DATABASE,
-                log_path=OUT_DIR / "redis_outage.gunicorn.log",
-                redis_url=redis_server.url,
-            ) as server,
-        ):
-            say("phase 1: Redis up")
-            report("up", phase(server.port, token, args.rounds, seed=1))
-            say("phase 2: Redis stopped")
-            redis_server.stop()
-            report("stopped", phase(server.port, token, args.rounds, seed=2))
-            say("phase 3: Redis frozen")
-            redis_server.start()
-            redis_server.freeze()
-            report("frozen", phase(server.port, token, args.rounds, seed=3))
+        for number, fault in enumerate(("up", "stopped", "frozen"), start=1):
+            say(f"phase {number}: Redis {fault}")
+            report(fault, measure(fault, options, token, args.rounds, seed=number))
     except BenchError as error:
         say(f"bench/redis_outage.py: {error}")
         return 1
