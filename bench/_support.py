@@ -173,15 +173,17 @@ def prepare_database(name: str, *, fresh: bool) -> None:
     say(f"database {name} migrated ({time.perf_counter() - started:.1f} s)")
 
 
-def django_environment(database: str, *, wake_ups: bool = True) -> dict[str, str]:
+def django_environment(
+    database: str, *, wake_ups: bool = True, redis_url: str = BENCH_REDIS_URL
+) -> dict[str, str]:
     """The environment of every Django process of a bench run: dev settings, DEBUG off, the
-    bench database and the bench's Redis database."""
+    bench database and the bench's Redis database (or `redis_url`, broker and cache)."""
     return {
         **os.environ,
         "DATABASE_URL": database_url(database),
-        "REDIS_URL": BENCH_REDIS_URL,
-        "CELERY_BROKER_URL": BENCH_REDIS_URL,
-        "CELERY_RESULT_BACKEND": BENCH_REDIS_URL,
+        "REDIS_URL": redis_url,
+        "CELERY_BROKER_URL": redis_url,
+        "CELERY_RESULT_BACKEND": redis_url,
         "CELERY_WAKE_UPS": "true" if wake_ups else "false",
         "DJANGO_SETTINGS_MODULE": "config.settings.dev",
         "DEBUG": "false",
@@ -282,6 +284,7 @@ def gunicorn(
     database: str,
     log_path: Path,
     wake_ups: bool = True,
+    redis_url: str = BENCH_REDIS_URL,
     startup_seconds: float = 60,
 ) -> Iterator[Server]:
     """Serve the app on a free loopback port. Always stops the server and its workers."""
@@ -305,7 +308,7 @@ def gunicorn(
         server = subprocess.Popen(
             command,
             cwd=ROOT,
-            env=django_environment(database, wake_ups=wake_ups),
+            env=django_environment(database, wake_ups=wake_ups, redis_url=redis_url),
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=subprocess.STDOUT,

@@ -31,7 +31,8 @@ import redis
 from django.conf import settings
 from django.db import connections
 
-from tournaments import tasks
+from tests.private_redis import PrivateRedis
+from tournaments import publishing, tasks
 
 CELERY = Path(sys.executable).with_name("celery")
 PROJECT = Path(__file__).resolve().parents[1]
@@ -83,7 +84,14 @@ def die_with_the_tests() -> None:
 class Worker:
     """A `celery worker` subprocess; `stop()` ends it and its pool children for good."""
 
-    def __init__(self, log_path: Path, *, concurrency: int, visibility_timeout: int | None):
+    def __init__(
+        self,
+        log_path: Path,
+        *,
+        concurrency: int,
+        visibility_timeout: int | None,
+        catch_up_seconds: float | None = None,
+    ):
         self.log_path = log_path
         self.name = f"test-{uuid.uuid4().hex[:8]}"
         env = os.environ | {
@@ -94,6 +102,11 @@ class Worker:
         }
         if visibility_timeout is not None:
             env["CELERY_VISIBILITY_TIMEOUT"] = str(visibility_timeout)
+        beat: list[str] = []
+        if catch_up_seconds is not None:
+            # Beat embedded in the worker, sending the catch-up this often.
+            env["CELERY_CATCH_UP_SECONDS"] = str(catch_up_seconds)
+            beat = ["--beat", "--schedule", str(log_path.with_suffix(".beat"))]
         command = [
             str(CELERY),
             "-A",
@@ -110,6 +123,7 @@ class Worker:
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",
+            *beat,
         ]
         with log_path.open("ab") as log:
             self.process = subprocess.Popen(
@@ -183,12 +197,23 @@ def start_worker(transactional_db: None, settings: Any, tmp_path: Path) -> Itera
     test process too, so services enqueue work for the workers after their commits."""
     settings.CELERY_WAKE_UPS = True
     tasks.pending_wake_up.due = float("-inf")
+    reset_publishing()
     flush_test_redis()
     workers: list[Worker] = []
 
-    def start(*, concurrency: int = 2, visibility_timeout: int | None = None) -> Worker:
+    def start(
+        *,
+        concurrency: int = 2,
+        visibility_timeout: int | None = None,
+        catch_up_seconds: float | None = None,
+    ) -> Worker:
         log_path = tmp_path / f"worker-{len(workers) + 1}.log"
-        worker = Worker(log_path, concurrency=concurrency, visibility_timeout=visibility_timeout)
+        worker = Worker(
+            log_path,
+            concurrency=concurrency,
+            visibility_timeout=visibility_timeout,
+            catch_up_seconds=catch_up_seconds,
+        )
         workers.append(worker)
         worker.wait_until_ready()
         return worker
@@ -204,3 +229,37 @@ def start_worker(transactional_db: None, settings: Any, tmp_path: Path) -> Itera
 @pytest.fixture
 def worker(start_worker: WorkerFactory) -> Worker:
     return start_worker()
+
+
+def reset_publishing() -> None:
+    """Close the breaker and drop the sending connection a previous test left behind."""
+    publishing.breaker.close()
+    publishing.publisher.discard()
+
+
+@pytest.fixture(autouse=True)
+def fresh_publishing() -> Iterator[None]:
+    """No test inherits another's open breaker or sending connection."""
+    reset_publishing()
+    yield
+    reset_publishing()
+
+
+@pytest.fixture
+def private_redis(settings: Any, tmp_path: Path) -> Iterator[PrivateRedis]:
+    """A private Redis, running, that the test process sends its tasks to (and a worker
+    started after this fixture consumes from); thawed and stopped at the end whatever happens.
+    Request it before `start_worker`, so that it outlives the workers."""
+    server = PrivateRedis(tmp_path / "redis.log")
+    try:
+        server.start()
+        settings.CELERY_BROKER_URL = server.url
+        settings.CELERY_RESULT_BACKEND = server.url
+        reset_publishing()
+        yield server
+    finally:
+        if server.process is None:  # stopped by the test: the workers' teardown flushes it
+            with contextlib.suppress(Exception):
+                server.start()
+        reset_publishing()
+        server.stop()

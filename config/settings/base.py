@@ -78,6 +78,10 @@ DATABASES = {
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+# A connection kept between requests is checked before a request reuses it, and replaced if the
+# server dropped it (a database restart): without this, the first request on each stale
+# connection answered 500.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -138,7 +142,7 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BEAT_SCHEDULE = {
     "tournaments-catch-up": {
         "task": "tournaments.tasks.catch_up",
-        "schedule": 30.0,
+        "schedule": env.float("CELERY_CATCH_UP_SECONDS", default=30.0),
         "options": {"expire_seconds": 25},
     },
 }
@@ -151,18 +155,30 @@ METRICS_ALLOWED_NETWORKS: list[str] = env.list(
 )
 # /healthz answers 503 when the oldest event the consumer has not read waited longer than this.
 HEALTH_CONSUMER_MAX_LAG_SECONDS = env.int("HEALTH_CONSUMER_MAX_LAG_SECONDS", default=120)
+# A request never waits on Redis (docs/decisions/0021-wake-ups-never-wait-on-redis.md): those
+# sends (tournaments/publishing.py) and the cache below wait at most REDIS_TIMEOUT seconds to
+# connect and as many for an answer, and after a failure this process skips Redis for
+# REDIS_FAILURE_PAUSE seconds (beat's catch-up does the skipped wake-ups' work, the throttles
+# let requests through). The worker's own broker connection waits, by design.
+REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.1)
+REDIS_FAILURE_PAUSE = env.float("REDIS_FAILURE_PAUSE", default=30.0)
 
 # Throttling and the sign-in lockout count in this cache, which every worker and machine shares:
 # the next database of REDIS_URL's server (so clearing the cache never empties Celery's queues),
 # unless CACHE_REDIS_URL names another one.
 # Short socket timeouts: when Redis is away, the throttles let requests through (logged) rather
-# than hang them (docs/decisions/0014-throttling.md).
+# than hang them (docs/decisions/0014-throttling.md); and after a failure the cache is skipped
+# for `failure_pause` seconds rather than waited on by every request (config/cache.py, 0021).
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "config.cache.RedisCache",
         "LOCATION": env("CACHE_REDIS_URL", default=next_redis_database(REDIS_URL)),
         "KEY_PREFIX": "cache",
-        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        "OPTIONS": {
+            "socket_connect_timeout": REDIS_TIMEOUT,
+            "socket_timeout": REDIS_TIMEOUT,
+            "failure_pause": REDIS_FAILURE_PAUSE,
+        },
     },
 }
 
