@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import json
 import os
 import signal
 import subprocess
@@ -159,12 +160,23 @@ class Worker:
             os.kill(pid, signal.SIGKILL)
 
     def received(self, task: str) -> int:
-        """How many times the worker received a task named `tournaments.tasks.<task>`."""
+        """How many times the worker received a task named `tournaments.tasks.<task>` (its log
+        is JSON lines, decision 0024; a line that is not JSON is Celery's own banner)."""
         return sum(
             1
-            for line in self.log().splitlines()
-            if f"Task tournaments.tasks.{task}[" in line and line.endswith("] received")
+            for message in self.log_messages()
+            if message.startswith(f"Task tournaments.tasks.{task}[")
+            and message.endswith("] received")
         )
+
+    def log_messages(self) -> list[str]:
+        messages = []
+        for line in self.log().splitlines():
+            with contextlib.suppress(ValueError):
+                record = json.loads(line)
+                if isinstance(record, dict):
+                    messages.append(str(record.get("message", "")))
+        return messages
 
     def kill(self) -> None:
         """SIGKILL the main process and its pool: nothing gets to acknowledge or restore."""
