@@ -22,6 +22,7 @@ from games import folded
 from games.eventstore.api import (
     AppendResult,
     EventMetadata,
+    IdempotencyKeyReused,
     NewEvent,
     RecordedEvent,
     WrongExpectedVersion,
@@ -38,6 +39,7 @@ from games.matches.stream import (
     EnterRoundPoints,
     ForfeitMatch,
     MatchAggregate,
+    MatchAlreadyCreated,
     MatchCommand,
     MatchSetup,
     PlayCardInRound,
@@ -149,12 +151,14 @@ def remember(match_id: UUID, state: MatchAggregate, last: RecordedEvent) -> None
     )
 
 
-def fingerprint(match_id: UUID, command: MatchCommand) -> str:
+def fingerprint(match_id: UUID, command: MatchCommand, *, names: Sequence[str] = ()) -> str:
     """What makes two commands the same. A server deal shuffles afresh on every request, so its
-    deck is left out: a retried dealt start is the same command, answered with the first deal."""
+    deck is left out: a retried dealt start is the same command, answered with the first deal.
+    A creation's side names live outside the event (`MatchSide`) but make it another match."""
     if isinstance(command, StartNextRound) and command.deck is not None:
         command = replace(command, deck=())
-    return hashlib.sha256(f"{match_id}:{command!r}".encode()).hexdigest()
+    text = f"{match_id}:{command!r}" + (f":{list(names)!r}" if names else "")
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def execute(
@@ -164,10 +168,12 @@ def execute(
     actor: Actor,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
+    command_fingerprint: str | None = None,
 ) -> CommandResult:
     """Decide, append and project one command. A repeated idempotency key returns the first
-    result; without an expected version, a race with another writer is retried."""
-    command_fingerprint = fingerprint(match_id, command)
+    result; without an expected version, a race with another writer is retried. The command's
+    `fingerprint` is computed unless given (a creation's includes the side names)."""
+    command_fingerprint = command_fingerprint or fingerprint(match_id, command)
     for _attempt in range(RACE_RETRIES):
         try:
             with transaction.atomic():
@@ -303,15 +309,40 @@ def match_create(
         variant=DEFAULT_VARIANT if variant is None else Variant.from_dict(variant),
         first_dealer=first_dealer,
     )
-    match_id = match_id or uuid.uuid4()
-    with transaction.atomic():
-        result = execute(match_id=match_id, command=command, actor=actor)
-        if sides is not None:
-            MatchSide.objects.bulk_create(
-                MatchSide(match_id=match_id, side=side, name=name)
-                for side, name in enumerate(sides)
+    if match_id is None or sides is None:
+        with transaction.atomic():
+            result = execute(match_id=match_id or uuid.uuid4(), command=command, actor=actor)
+            if sides is not None:
+                name_sides(result.match_id, sides)
+        return result
+    # A free-standing match with an id the client chose: a retry of the same creation (its
+    # answer was lost after the commit) answers with the match; another creation is refused.
+    try:
+        with transaction.atomic():
+            result = execute(
+                match_id=match_id,
+                command=command,
+                actor=actor,
+                idempotency_key=CREATION_KEY,
+                command_fingerprint=fingerprint(match_id, command, names=sides),
             )
+            if not result.duplicate:
+                name_sides(match_id, sides)
+    except IdempotencyKeyReused as reused:
+        raise MatchAlreadyCreated("this match already exists") from reused
     return result
+
+
+CREATION_KEY = "match-create"
+"""The idempotency key of a free-standing match's creation with an id the client chose, so that
+retrying it is answered like a card play retried with its key (the command's fingerprint
+includes the side names)."""
+
+
+def name_sides(match_id: UUID, sides: Sequence[str]) -> None:
+    MatchSide.objects.bulk_create(
+        MatchSide(match_id=match_id, side=side, name=name) for side, name in enumerate(sides)
+    )
 
 
 class WriteOptions(TypedDict, total=False):

@@ -36,7 +36,7 @@ from games.models import Match
 from games.projections import MATCH_STREAM
 from games.rules import RuleViolation
 from games.services import Actor
-from tournaments import projections, services
+from tournaments import projections, publishing, services
 from tournaments.models import Checkpoint, Fixture, FixtureStatus, TournamentStatus
 
 logger = logging.getLogger(__name__)
@@ -77,11 +77,12 @@ tournament_task = shared_task(
 
 def enqueue_on_commit(task: Task[Any, Any], *args: str, **options: Any) -> None:
     """Send `task` once the current transaction commits (at once outside one; never if it rolls
-    back), unless wake-ups are off. A broker error is logged, not raised: what was committed
-    stays committed, and the catch-up does the work the message would have started."""
+    back), unless wake-ups are off. The send never waits on the broker beyond a short timeout
+    and is skipped for a while after one failed (`publishing.publish`): what was committed stays
+    committed, and the catch-up does the work the message would have started."""
     if not settings.CELERY_WAKE_UPS:
         return
-    transaction.on_commit(lambda: task.apply_async(args=args, **options), robust=True)
+    transaction.on_commit(lambda: publishing.publish(task, args, **options), robust=True)
 
 
 @dataclass
@@ -95,12 +96,14 @@ pending_wake_up = PendingWakeUp()
 
 def wake_consumer() -> None:
     """Send a consumer wake-up, due in WAKE_UP_DELAY, unless the last one this process sent is
-    not due yet: that run starts after this moment, so it sees what committed before it."""
+    not due yet: that run starts after this moment, so it sees what committed before it. A
+    wake-up the broker did not take (or that the breaker skipped) leaves the event to the
+    catch-up, and the next commit tries again."""
     now = monotonic()
     if pending_wake_up.due > now:
         return
-    consume_log.apply_async(countdown=WAKE_UP_DELAY, expires=WAKE_UP_EXPIRES)
-    pending_wake_up.due = now + WAKE_UP_DELAY
+    if publishing.publish(consume_log, countdown=WAKE_UP_DELAY, expires=WAKE_UP_EXPIRES):
+        pending_wake_up.due = now + WAKE_UP_DELAY
 
 
 def consume_log_on_commit() -> None:

@@ -73,6 +73,10 @@ DATABASES = {
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+# A connection kept between requests is checked before a request reuses it, and replaced if the
+# server dropped it (a database restart): without this, the first request on each stale
+# connection answered 500.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -133,7 +137,7 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BEAT_SCHEDULE = {
     "tournaments-catch-up": {
         "task": "tournaments.tasks.catch_up",
-        "schedule": 30.0,
+        "schedule": env.float("CELERY_CATCH_UP_SECONDS", default=30.0),
         "options": {"expire_seconds": 25},
     },
 }
@@ -142,6 +146,12 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_WAKE_UPS = env.bool("CELERY_WAKE_UPS", default=True)
 # /healthz answers 503 when the oldest event the consumer has not read waited longer than this.
 HEALTH_CONSUMER_MAX_LAG_SECONDS = env.int("HEALTH_CONSUMER_MAX_LAG_SECONDS", default=120)
+# Ours too: those sends never make a write wait on the broker (tournaments/publishing.py,
+# docs/decisions/0021-wake-ups-never-wait-on-redis.md). Each waits at most this many seconds to
+# connect and as many for the broker's answer, and after a failed one this process skips every
+# send for the pause (beat's catch-up, every 30 s, does their work).
+CELERY_PUBLISH_TIMEOUT = env.float("CELERY_PUBLISH_TIMEOUT", default=0.1)
+CELERY_PUBLISH_PAUSE = env.float("CELERY_PUBLISH_PAUSE", default=30.0)
 
 # Throttling and the sign-in lockout count in this cache, which every worker and machine shares:
 # the next database of REDIS_URL's server (so clearing the cache never empties Celery's queues),

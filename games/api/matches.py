@@ -47,8 +47,9 @@ class MatchCreateApi(JsonApi):
         id = serializers.UUIDField(
             required=False,
             help_text="Optional, chosen by the client so that a retried creation cannot make a "
-            "second match: the retry is refused with 409. A random (version 4) UUID: the ids "
-            "of tournaments' matches are derived (version 5) and cannot be taken.",
+            "second match: a retry with the same body answers 200 with the match, another body "
+            "is refused with 409. A random (version 4) UUID: the ids of tournaments' matches "
+            "are derived (version 5) and cannot be taken.",
         )
 
         def validate_id(self, value: UUID) -> UUID:
@@ -88,11 +89,13 @@ class MatchCreateApi(JsonApi):
         request=InputSerializer,
         response=MatchOutput,
         errors={
-            409: "A match with this `id` exists already.",
+            409: "`match_exists`: a match with this `id` exists already, created with "
+            "another body.",
             422: "`invalid_table_size`, `invalid_match_format`, `invalid_side`, "
             "`invalid_variant`, `invalid_seat`.",
         },
         idempotent=False,
+        repeated="The same `id` and body again (a retry): the match as it was created.",
     )
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request.data)

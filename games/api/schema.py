@@ -98,14 +98,16 @@ def command_schema(
     errors: Mapping[int, str],
     idempotent: bool = True,
     description: str = "",
+    repeated: str | None = None,
 ) -> Callable[[F], F]:
-    """`extend_schema` for a write: 201 when recorded, 200 for a repeated idempotency key."""
+    """`extend_schema` for a write: 201 when recorded, 200 for a repeated idempotency key (or
+    for the repetition `repeated` describes, for a write that takes no key)."""
     responses: dict[int, OpenApiResponse] = {
         201: OpenApiResponse(response, description="Recorded."),
         **error_responses(errors),
     }
-    if idempotent:
-        responses[200] = OpenApiResponse(response, description=REPEATED_KEY)
+    if idempotent or repeated:
+        responses[200] = OpenApiResponse(response, description=repeated or REPEATED_KEY)
     return extend_schema(
         operation_id=operation_id,
         summary=summary,

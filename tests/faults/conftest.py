@@ -152,13 +152,16 @@ class App:
         self.servers.append(server)
         return server
 
-    def start_worker(self, *, beat: bool = False, concurrency: int = 2) -> Worker:
+    def start_worker(
+        self, *, catch_up_seconds: float | None = None, concurrency: int = 2
+    ) -> Worker:
+        """A Celery worker on this app's database; with `catch_up_seconds`, running beat too."""
         worker = Worker(
             self.directory / f"worker-{len(self.workers) + 1}.log",
             concurrency=concurrency,
             visibility_timeout=None,
             environment=django_environment(self.database, backends=self.stack.backends),
-            beat=beat,
+            catch_up_seconds=catch_up_seconds,
         )
         self.workers.append(worker)
         self.exits.callback(worker.stop)

@@ -22,6 +22,7 @@ CARD_P99_SECONDS = 0.100
 CATCH_UP_SECONDS = 30.0
 WRITES_AFTER_RETURN = 5
 WARM_UP_STEPS = 10
+CATCH_UP_INTERVAL = 15.0
 
 
 class Phase:
@@ -75,11 +76,12 @@ def outage(
     }
 
 
-@pytest.mark.xfail(strict=True, reason="needs issue 10 §2")
 def test_card_plays_answer_json_within_100_ms_while_redis_is_stopped_or_frozen(
     app: App, report: dict[str, object]
 ) -> None:
-    app.start_worker(beat=True)
+    # After a failed send the app skips wake-ups for a while and beat's catch-up does their work
+    # (decision of issue 10 section 2): beat runs every 15 s here, 30 s in production.
+    app.start_worker(catch_up_seconds=CATCH_UP_INTERVAL)
     cards = 2 * (PROFILE.redis_cards + WRITES_AFTER_RETURN) + WARM_UP_STEPS
     steps = scorer_steps(scorers=1, rounds=math.ceil(cards * 1.2 / 40) + 1, seed=2020)[0]
     # No retries: the first timeout (5 s), dropped connection or answer that is not the API's

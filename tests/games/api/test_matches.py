@@ -4,10 +4,13 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 import pytest
 from rest_framework.test import APIClient
 
+from games.api import matches as matches_api
 from tests.games.api.builders import (
     API,
     TWO_SIDES,
     create_match,
+    created,
+    event_count,
     match_url,
     post,
     score_round,
@@ -41,12 +44,69 @@ def test_a_match_may_be_created_with_an_id_chosen_by_the_client(scorer: APIClien
     match_id = "3b1f0d6e-5c2a-4e8b-9f47-2d9c8a1e6b30"
 
     match = create_match(scorer, id=match_id)
-    retry = post(scorer, MATCHES, {"id": match_id, "table_size": 2, "sides": TWO_SIDES})
 
     assert match["id"] == match_id
-    assert retry.status_code == 409
-    assert retry.json()["code"] == "match_exists"
-    assert scorer.get(match_url(match_id)).json()["version"] == 1
+    assert scorer.get(match_url(match_id)).json() == match
+
+
+def test_retrying_a_creation_with_the_same_id_and_body_answers_200_with_the_match(
+    scorer: APIClient,
+) -> None:
+    match_id = "3b1f0d6e-5c2a-4e8b-9f47-2d9c8a1e6b30"
+    body = {"id": match_id, "table_size": 2, "best_of": 5, "sides": TWO_SIDES}
+    match = created(post(scorer, MATCHES, body))
+
+    retry = post(scorer, MATCHES, body)
+    spelled_out = post(scorer, MATCHES, body | {"scoring": "rounds", "first_dealer": 0})
+
+    assert (retry.status_code, retry["Content-Type"]) == (200, "application/json")
+    assert retry.json() == match
+    assert (spelled_out.status_code, spelled_out.json()) == (200, match)
+    assert event_count(scorer, match_id) == 1
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"best_of": 3},
+        {"sides": [{"name": "Rossi"}, {"name": "Verdi"}]},
+        {"first_dealer": 1},
+    ],
+)
+def test_another_creation_with_a_used_id_is_refused_with_409_and_changes_nothing(
+    scorer: APIClient, change: dict[str, Any]
+) -> None:
+    match_id = "3b1f0d6e-5c2a-4e8b-9f47-2d9c8a1e6b30"
+    body = {"id": match_id, "table_size": 2, "best_of": 5, "sides": TWO_SIDES}
+    match = created(post(scorer, MATCHES, body))
+
+    retry = post(scorer, MATCHES, body | change)
+
+    assert (retry.status_code, retry.json()["code"]) == (409, "match_exists")
+    assert scorer.get(match_url(match_id)).json() == match
+
+
+def test_a_creation_that_committed_but_failed_to_answer_is_answered_when_retried(
+    scorer: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match_id = "3b1f0d6e-5c2a-4e8b-9f47-2d9c8a1e6b30"
+    body = {"id": match_id, "table_size": 2, "sides": TWO_SIDES}
+
+    def lost_answer(*args: Any, **kwargs: Any) -> Any:
+        raise ConnectionResetError("the answer was lost after the commit")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(matches_api, "match_response", lost_answer)
+        scorer.raise_request_exception = False
+        assert post(scorer, MATCHES, body).status_code == 500
+    retry = post(scorer, MATCHES, body)
+
+    assert retry.status_code == 200
+    assert (retry.json()["id"], retry.json()["version"], retry.json()["sides"]) == (
+        match_id,
+        1,
+        TWO_SIDES,
+    )
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ import contextlib
 import ctypes
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -28,7 +29,7 @@ import redis
 from django.conf import settings
 from django.db import connections
 
-from tournaments import tasks
+from tournaments import publishing, tasks
 
 CELERY = Path(sys.executable).with_name("celery")
 PROJECT = Path(__file__).resolve().parents[3]
@@ -93,11 +94,11 @@ class Worker:
         *,
         concurrency: int,
         visibility_timeout: int | None,
+        catch_up_seconds: float | None = None,
         environment: Mapping[str, str] | None = None,
-        beat: bool = False,
     ):
         """A worker on the test database and Redis, or in `environment` when given (the fault
-        suite's own PostgreSQL and Redis); with `beat`, it also runs the periodic catch-up."""
+        suite's own PostgreSQL and Redis); with `catch_up_seconds`, it also runs beat."""
         self.log_path = log_path
         self.name = f"test-{uuid.uuid4().hex[:8]}"
         if environment is None:
@@ -111,6 +112,11 @@ class Worker:
             env = dict(environment)
         if visibility_timeout is not None:
             env["CELERY_VISIBILITY_TIMEOUT"] = str(visibility_timeout)
+        beat: list[str] = []
+        if catch_up_seconds is not None:
+            # Beat embedded in the worker, sending the catch-up this often.
+            env["CELERY_CATCH_UP_SECONDS"] = str(catch_up_seconds)
+            beat = ["--beat", "--schedule", str(log_path.with_suffix(".beat"))]
         command = [
             str(CELERY),
             "-A",
@@ -127,7 +133,7 @@ class Worker:
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",
-            *(["--beat", "--schedule", str(log_path.with_suffix(".beat"))] if beat else []),
+            *beat,
         ]
         with log_path.open("ab") as log:
             self.process = subprocess.Popen(
@@ -201,12 +207,23 @@ def start_worker(transactional_db: None, settings: Any, tmp_path: Path) -> Itera
     test process too, so services enqueue work for the workers after their commits."""
     settings.CELERY_WAKE_UPS = True
     tasks.pending_wake_up.due = float("-inf")
+    reset_publishing()
     flush_test_redis()
     workers: list[Worker] = []
 
-    def start(*, concurrency: int = 2, visibility_timeout: int | None = None) -> Worker:
+    def start(
+        *,
+        concurrency: int = 2,
+        visibility_timeout: int | None = None,
+        catch_up_seconds: float | None = None,
+    ) -> Worker:
         log_path = tmp_path / f"worker-{len(workers) + 1}.log"
-        worker = Worker(log_path, concurrency=concurrency, visibility_timeout=visibility_timeout)
+        worker = Worker(
+            log_path,
+            concurrency=concurrency,
+            visibility_timeout=visibility_timeout,
+            catch_up_seconds=catch_up_seconds,
+        )
         workers.append(worker)
         worker.wait_until_ready()
         return worker
@@ -222,3 +239,108 @@ def start_worker(transactional_db: None, settings: Any, tmp_path: Path) -> Itera
 @pytest.fixture
 def worker(start_worker: WorkerFactory) -> Worker:
     return start_worker()
+
+
+def reset_publishing() -> None:
+    """Close the breaker and drop the sending connection a previous test left behind."""
+    publishing.breaker.close()
+    publishing.publisher.discard()
+
+
+@pytest.fixture(autouse=True)
+def fresh_publishing() -> Iterator[None]:
+    """No test inherits another's open breaker or sending connection."""
+    reset_publishing()
+    yield
+    reset_publishing()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class PrivateRedis:
+    """A `redis-server` of this test's own on a free loopback port, without persistence, to
+    stop, freeze (SIGSTOP) and bring back; the shared Redis is never touched."""
+
+    def __init__(self, log_path: Path):
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.log_path = log_path
+        self.process: subprocess.Popen[bytes] | None = None
+        self.frozen = False
+
+    def start(self) -> None:
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                [
+                    "redis-server",
+                    "--port",
+                    str(self.port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=die_with_the_tests,
+            )
+        wait_for(self.answers, timeout=10, what="the private Redis", log=self.log)
+
+    def answers(self) -> bool:
+        client = redis.Redis.from_url(self.url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        try:
+            return bool(client.ping())
+        except redis.RedisError:
+            return False
+        finally:
+            client.close()
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def stop(self) -> None:
+        """Stop the server (SIGKILL: nothing is saved); connections to it are refused."""
+        if self.process is not None:
+            self.thaw()
+            self.process.kill()
+            self.process.wait(timeout=EXIT_TIMEOUT)
+            self.process = None
+
+    def freeze(self) -> None:
+        """SIGSTOP: the kernel still accepts connections, nothing answers on them."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+        self.frozen = True
+
+    def thaw(self) -> None:
+        if self.process is not None and self.frozen:
+            self.process.send_signal(signal.SIGCONT)
+        self.frozen = False
+
+
+@pytest.fixture
+def private_redis(settings: Any, tmp_path: Path) -> Iterator[PrivateRedis]:
+    """A private Redis, running, that the test process sends its tasks to (and a worker
+    started after this fixture consumes from); thawed and stopped at the end whatever happens.
+    Request it before `start_worker`, so that it outlives the workers."""
+    server = PrivateRedis(tmp_path / "redis.log")
+    try:
+        server.start()
+        settings.CELERY_BROKER_URL = server.url
+        settings.CELERY_RESULT_BACKEND = server.url
+        reset_publishing()
+        yield server
+    finally:
+        if server.process is None:  # stopped by the test: the workers' teardown flushes it
+            with contextlib.suppress(Exception):
+                server.start()
+        reset_publishing()
+        server.stop()

@@ -19,7 +19,7 @@ from tests.tournaments.tasks.builders import (
     new_tournament,
     started_tournament,
 )
-from tournaments import services, tasks
+from tournaments import publishing, services, tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -35,8 +35,15 @@ def sent(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Sent:
     for task in (tasks.consume_log, tasks.schedule_ready_matches, tasks.forfeit_no_show):
 
         def apply_async(
-            args: tuple[Any, ...] = (), *, name: str = task.name, **options: Any
+            args: tuple[Any, ...] = (),
+            *,
+            name: str = task.name,
+            producer: Any = None,
+            retry: bool = True,
+            **options: Any,
         ) -> None:
+            assert producer is not None
+            assert retry is False
             calls.append((name, tuple(args), options))
 
         monkeypatch.setattr(task, "apply_async", apply_async)
@@ -185,22 +192,27 @@ def test_without_wake_ups_nothing_is_enqueued(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_broker_that_is_down_after_the_commit_is_logged_not_raised(
+def test_a_broker_that_is_down_after_the_commit_is_logged_and_skipped_for_a_while_not_raised(
     monkeypatch: pytest.MonkeyPatch, settings: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     settings.CELERY_WAKE_UPS = True
     monkeypatch.setattr(tasks.pending_wake_up, "due", float("-inf"))
+    tried: list[str] = []
 
     def broker_down(*args: Any, **kwargs: Any) -> None:
+        tried.append("consume_log")
         raise ConnectionRefusedError("no broker")
 
     monkeypatch.setattr(tasks.consume_log, "apply_async", broker_down)
 
-    with caplog.at_level(logging.ERROR, logger="django.db.backends.base"):
-        result = match_services.match_create(table_size=2, sides=["A", "B"], actor=ORGANIZER)
+    with caplog.at_level(logging.WARNING, logger="tournaments.publishing"):
+        first = match_services.match_create(table_size=2, sides=["A", "B"], actor=ORGANIZER)
+        second = match_services.match_create(table_size=2, sides=["A", "B"], actor=ORGANIZER)
 
-    assert result.version == 1
+    assert (first.version, second.version) == (1, 1)
     assert "no broker" in caplog.text
+    assert tried == ["consume_log"]
+    assert publishing.breaker.skipped == 1
 
 
 def test_the_tournaments_app_listens_for_appended_match_events() -> None:
