@@ -12,9 +12,10 @@ import pytest
 
 from bench._load import WriterResult
 from bench._support import percentile
-from tests.faults.checks import log_differences, version_gaps, wait_for_catch_up
+from tests.faults.checks import consumer_state, log_differences, version_gaps
 from tests.faults.conftest import PROFILE, App
 from tests.faults.scorers import GaveUp, Scorer, Step, scorer_steps
+from tests.faults.stack import StackError, wait_until
 
 pytestmark = pytest.mark.faults
 
@@ -23,6 +24,8 @@ CATCH_UP_SECONDS = 30.0
 WRITES_AFTER_RETURN = 5
 WARM_UP_STEPS = 10
 CATCH_UP_INTERVAL = 15.0
+"""After a failed send the app skips wake-ups for a while and beat's catch-up does their work
+(issue 10 section 2): beat runs every 15 s here, every 30 s in production."""
 
 
 class Phase:
@@ -50,8 +53,30 @@ class Phase:
         return sorted(latencies)
 
 
+class Supervisor:
+    """Starts the Celery worker again when it dies, as `make run` (scripts/respawn.sh) and the
+    compose file do: on a Redis outage the worker exits with kombu's `restore_unacked` error
+    (issue 10 section 3), which is not this experiment's subject; the deaths are counted."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.workers = [app.start_worker(catch_up_seconds=CATCH_UP_INTERVAL)]
+        self.deaths = 0
+
+    def respawn(self) -> None:
+        if self.workers[-1].process.poll() is not None:
+            self.deaths += 1
+            self.workers.append(self.app.start_worker(catch_up_seconds=CATCH_UP_INTERVAL))
+
+
 def outage(
-    app: App, phase: Phase, *, name: str, begin: Callable[[], None], end: Callable[[], None]
+    app: App,
+    phase: Phase,
+    supervisor: Supervisor,
+    *,
+    name: str,
+    begin: Callable[[], None],
+    end: Callable[[], None],
 ) -> dict[str, object]:
     """Cards entered during the outage, then a few after it; the figures."""
     begin()
@@ -61,7 +86,15 @@ def outage(
         end()
     returned = time.monotonic()
     phase.enter(WRITES_AFTER_RETURN)
-    catch_up = wait_for_catch_up(app, timeout=CATCH_UP_SECONDS - (time.monotonic() - returned))
+
+    def caught_up() -> bool:
+        supervisor.respawn()
+        return app.consumer_lag() == 0
+
+    try:
+        wait_until(caught_up, timeout=CATCH_UP_SECONDS, what=f"catch-up after Redis {name}")
+    except StackError as error:
+        raise AssertionError(f"{error}\n{consumer_state(app)}") from error
     p99 = percentile(latencies, 99)
     assert p99 < CARD_P99_SECONDS, (
         f"Redis {name}: card p99 {p99 * 1000:.0f} ms over {len(latencies)} cards"
@@ -72,16 +105,14 @@ def outage(
         "p50_ms": round(percentile(latencies, 50) * 1000, 1),
         "p99_ms": round(p99 * 1000, 1),
         "catch_up_seconds": round(time.monotonic() - returned, 1),
-        "catch_up_wait_seconds": round(catch_up, 1),
+        "worker_deaths": supervisor.deaths,
     }
 
 
 def test_card_plays_answer_json_within_100_ms_while_redis_is_stopped_or_frozen(
     app: App, report: dict[str, object]
 ) -> None:
-    # After a failed send the app skips wake-ups for a while and beat's catch-up does their work
-    # (decision of issue 10 section 2): beat runs every 15 s here, 30 s in production.
-    app.start_worker(catch_up_seconds=CATCH_UP_INTERVAL)
+    supervisor = Supervisor(app)
     cards = 2 * (PROFILE.redis_cards + WRITES_AFTER_RETURN) + WARM_UP_STEPS
     steps = scorer_steps(scorers=1, rounds=math.ceil(cards * 1.2 / 40) + 1, seed=2020)[0]
     # No retries: the first timeout (5 s), dropped connection or answer that is not the API's
@@ -91,8 +122,8 @@ def test_card_plays_answer_json_within_100_ms_while_redis_is_stopped_or_frozen(
     redis = app.stack.redis
     try:
         phase.enter(WARM_UP_STEPS)
-        stopped = outage(app, phase, name="stopped", begin=redis.stop, end=redis.start)
-        frozen = outage(app, phase, name="frozen", begin=redis.freeze, end=redis.thaw)
+        stopped = outage(app, phase, supervisor, name="stopped", begin=redis.stop, end=redis.start)
+        frozen = outage(app, phase, supervisor, name="frozen", begin=redis.freeze, end=redis.thaw)
     finally:
         scorer.close()
 
