@@ -62,7 +62,7 @@ class Profile:
 
 
 SHORT = Profile("short", scorers=3, rounds=2, redis_cards=100, race_rounds=1, entrants=4)
-FULL = Profile("full", scorers=8, rounds=4, redis_cards=300, race_rounds=3, entrants=8)
+FULL = Profile("full", scorers=12, rounds=6, redis_cards=400, race_rounds=4, entrants=16)
 PROFILE = FULL if os.environ.get("FAULTS_PROFILE", "short") == "full" else SHORT
 
 WEB = ServerOptions(workers=2, worker_class="sync", threads=1)

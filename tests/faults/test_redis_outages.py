@@ -23,9 +23,9 @@ CARD_P99_SECONDS = 0.100
 CATCH_UP_SECONDS = 30.0
 WRITES_AFTER_RETURN = 5
 WARM_UP_STEPS = 10
-CATCH_UP_INTERVAL = 15.0
+CATCH_UP_INTERVAL = 10.0
 """After a failed send the app skips wake-ups for a while and beat's catch-up does their work
-(issue 10 section 2): beat runs every 15 s here, every 30 s in production."""
+(issue 10 section 2): beat runs every 10 s here, every 30 s in production."""
 
 
 class Phase:
