@@ -13,7 +13,8 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,6 +81,8 @@ class Ledger:
     matches: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
     problems: Counter[str] = field(default_factory=Counter)
+    incidents: list[tuple[str, float, float]] = field(default_factory=list)
+    """Each problem, with when (time.monotonic) its request was sent and when it failed."""
     requests: int = 0
     retries: int = 0
 
@@ -104,6 +107,7 @@ class PatientClient:
         attempt = 0
         while True:
             self.ledger.requests += 1
+            sent = time.monotonic()
             try:
                 status, raw, seconds = self.client.send(method, path, body, idempotency_key=key)
             except (OSError, http.client.HTTPException) as error:
@@ -120,6 +124,7 @@ class PatientClient:
                 detail = f"{status}: {raw[:300].decode(errors='replace')}"
                 self.client.reconnect()
             self.ledger.problems[problem] += 1
+            self.ledger.incidents.append((problem, sent, time.monotonic()))
             if time.monotonic() >= deadline:
                 raise GaveUp(f"{method} {path} {body}: {detail} (attempt {attempt + 1})")
             time.sleep(RETRY_BACKOFF_SECONDS[min(attempt, len(RETRY_BACKOFF_SECONDS) - 1)])
@@ -137,6 +142,44 @@ def parsed(raw: bytes) -> Any:
         return None
 
 
+class Gate:
+    """Lets scorers through step by step, or holds them between steps while the app is idle
+    (`closed_while_idle`), so that a fault can find connections nobody is using."""
+
+    def __init__(self, *, timeout: float = 120) -> None:
+        self.condition = threading.Condition()
+        self.closed = False
+        self.inside = 0
+        self.timeout = timeout
+
+    @contextmanager
+    def passage(self) -> Iterator[None]:
+        with self.condition:
+            if not self.condition.wait_for(lambda: not self.closed, timeout=self.timeout):
+                raise GaveUp(f"the gate stayed closed for {self.timeout:.0f} s")
+            self.inside += 1
+        try:
+            yield
+        finally:
+            with self.condition:
+                self.inside -= 1
+                self.condition.notify_all()
+
+    @contextmanager
+    def closed_while_idle(self) -> Iterator[None]:
+        with self.condition:
+            self.closed = True
+            idle = self.condition.wait_for(lambda: self.inside == 0, timeout=self.timeout)
+        try:
+            if not idle:
+                raise GaveUp(f"scorers still busy after {self.timeout:.0f} s")
+            yield
+        finally:
+            with self.condition:
+                self.closed = False
+                self.condition.notify_all()
+
+
 class Scorer(Writer):
     """Enters its steps in order; each must be acknowledged (or, for `refused`, refused with a
     4xx) before the next. `run_writers` runs several at once; `steps_done` counts them."""
@@ -148,13 +191,17 @@ class Scorer(Writer):
         self.ledger = Ledger()
         self.client = PatientClient(port, token, self.ledger, timeout=timeout, patience=patience)
         self.steps_done = 0
-        self.on_step: Callable[[Step, float], None] | None = None
+        self.gate: Gate | None = None
 
     def run(self, result: WriterResult, stop: threading.Event) -> None:
         for step in self.steps[self.steps_done :]:
             if stop.is_set():
                 return
-            self.enter(step, result)
+            if self.gate is None:
+                self.enter(step, result)
+            else:
+                with self.gate.passage():
+                    self.enter(step, result)
 
     def enter(self, step: Step, result: WriterResult) -> None:
         status, answer, seconds = self.client.call("POST", step.path, step.body, key=step.key)
@@ -179,8 +226,6 @@ class Scorer(Writer):
                 self.ledger.plays.setdefault(step.match_id, []).append(step.body)
         result.record(step.kind, seconds)
         self.steps_done += 1
-        if self.on_step is not None:
-            self.on_step(step, seconds)
 
     def close(self) -> None:
         self.client.close()
