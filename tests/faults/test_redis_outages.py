@@ -104,6 +104,8 @@ def outage(
         "cards": len(latencies),
         "p50_ms": round(percentile(latencies, 50) * 1000, 1),
         "p99_ms": round(p99 * 1000, 1),
+        "max_ms": round(latencies[-1] * 1000, 1),
+        "cards_over_100_ms": sum(value > CARD_P99_SECONDS for value in latencies),
         "catch_up_seconds": round(time.monotonic() - returned, 1),
         "worker_deaths": supervisor.deaths,
     }
