@@ -42,12 +42,27 @@ def logged_plays(app: App, match_id: str) -> list[dict[str, object]]:
 
 def log_differences(app: App, scorers: Sequence[Scorer]) -> list[str]:
     """Each match's CardPlayed events against the plays the API acknowledged, in order: every
-    acknowledged card once, nothing else; and no trace of a refused command's key."""
+    acknowledged card once, nothing else; each acknowledged creation once; and no trace of a
+    refused command's key."""
     differences = []
     for match_id, plays in acknowledged(list(scorers)).items():
         logged = logged_plays(app, match_id)
         if logged != plays:
             differences.append(f"match {match_id}: logged {logged}, acknowledged {plays}")
+    created = [match_id for scorer in scorers for match_id in scorer.ledger.matches]
+    counts = dict(
+        app.rows(
+            "SELECT stream_id::text, count(*) FROM eventstore_event"
+            " WHERE event_type = 'MatchCreated' AND stream_id = ANY(%s::uuid[])"
+            " GROUP BY stream_id",
+            [created],
+        )
+    )
+    differences.extend(
+        f"match {match_id}: created {counts.get(match_id, 0)} times"
+        for match_id in created
+        if counts.get(match_id) != 1
+    )
     refused = [key for scorer in scorers for key in scorer.ledger.refused]
     if refused:
         [(kept,)] = app.rows(
