@@ -56,6 +56,7 @@ format: install
 bench: services
 	$(BIN)/python bench/rules.py
 	$(BIN)/python bench/append.py
+	$(BIN)/python bench/redis_outage.py
 
 clean:
 	rm -rf $(VENV) staticfiles .mypy_cache .ruff_cache .hypothesis

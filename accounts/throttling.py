@@ -30,6 +30,7 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
 from accounts.models import DeviceToken
+from config.cache import RedisUnavailable
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +64,8 @@ class SettingsRateThrottle(throttling.SimpleRateThrottle):
     def allow_request(self, request: Any, view: Any) -> bool:
         try:
             return bool(super().allow_request(request, view))
+        except RedisUnavailable:
+            return True  # the cache failed moments ago, which was logged then
         except RedisError as error:
             logger.warning(
                 "throttle %s let a request through: the cache failed: %s", self.scope, error

@@ -5,10 +5,10 @@ no-show deadline) is a hint: beat's catch-up (every 30 s) does the same work any
 that is stopped, frozen or slow must not slow or fail the write that sent it. `publish`:
 
 - sends over a connection of its own, with short connect and socket timeouts
-  (`CELERY_PUBLISH_TIMEOUT`) and no retries. Celery's default producer has no socket timeout (a
+  (`REDIS_TIMEOUT`) and no retries. Celery's default producer has no socket timeout (a
   frozen Redis held each write 60 s, until gunicorn killed it) and retries three times 0.2 s
   apart (a stopped Redis cost each write 0.6 s);
-- after a failed send, skips every send of this process for `CELERY_PUBLISH_PAUSE` seconds (a
+- after a failed send, skips every send of this process for `REDIS_FAILURE_PAUSE` seconds (a
   circuit breaker), so during an outage only the first write of each pause pays the timeout;
   the first send after the pause tries again, and closes the breaker when it goes through;
 - never raises: a failure is logged (once per pause) and `publish` returns False.
@@ -32,29 +32,10 @@ from celery import Task
 from django.conf import settings
 from kombu import Connection
 
+from config.breaker import Breaker
 from config.celery import app
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass
-class Breaker:
-    """Closed until a send fails; then open (every send skipped) for a pause."""
-
-    open_until: float = float("-inf")
-    """When (on the `monotonic` clock) sends may be tried again."""
-    skipped: int = 0
-    """Sends skipped while open, since it last opened."""
-
-    def is_open(self, now: float) -> bool:
-        return now < self.open_until
-
-    def trip(self, now: float) -> None:
-        self.open_until = now + settings.CELERY_PUBLISH_PAUSE
-        self.skipped = 0
-
-    def close(self) -> None:
-        self.open_until = float("-inf")
 
 
 breaker = Breaker()
@@ -73,7 +54,7 @@ class Publisher:
     def connect(self) -> Connection:
         key = (os.getpid(), settings.CELERY_BROKER_URL)
         if self.connection is None or self.key != key:
-            timeout = settings.CELERY_PUBLISH_TIMEOUT
+            timeout = settings.REDIS_TIMEOUT
             self.connection = app.connection_for_write(
                 settings.CELERY_BROKER_URL,
                 connect_timeout=timeout,
@@ -107,19 +88,19 @@ def publish(task: Task[Any, Any], args: Sequence[str] = (), **options: Any) -> b
     if breaker.is_open(now):
         breaker.skipped += 1
         return False
-    if not publisher.lock.acquire(timeout=settings.CELERY_PUBLISH_TIMEOUT):
+    if not publisher.lock.acquire(timeout=settings.REDIS_TIMEOUT):
         return False  # another thread is sending; beat's catch-up covers this one
     try:
         producer = publisher.connect().Producer()
         task.apply_async(args=tuple(args), producer=producer, retry=False, **options)
     except Exception as error:
         publisher.discard()
-        breaker.trip(monotonic())
+        breaker.trip(monotonic(), settings.REDIS_FAILURE_PAUSE)
         logger.warning(
             "the broker failed to take %s (%s); sends are skipped for %s s, beat catches up",
             task.name,
             error,
-            settings.CELERY_PUBLISH_PAUSE,
+            settings.REDIS_FAILURE_PAUSE,
         )
         return False
     finally:

@@ -2,11 +2,14 @@
 
 - `consume_log`: the tournament consumer of the global log (records results, advances
   brackets, pairs automatic Swiss rounds, projects the views), one run at a time.
-- `schedule_ready_matches(tournament_id)`: give ready fixtures a free table and a start time,
-  then arm each no-show deadline with `forfeit_no_show`.
-- `forfeit_no_show(match_id)`: forfeit a scheduled match that has not started by its deadline.
-- `catch_up` (beat, every 30 s): all of the above for every tournament, so a lost message or a
-  dead worker delays the work and never loses it.
+- `schedule_ready_matches(tournament_id)`: give ready fixtures a free table, a start time and a
+  no-show deadline (a fact of the tournament: its `MatchScheduled` event and the fixture row).
+- `catch_up` (beat, every 30 s): all of the above for every tournament, and the sweep of the
+  deadlines: every unstarted match past its deadline is forfeited. No message waits on a due
+  time, so a Redis that comes back empty or a killed worker loses no deadline, and the worker
+  holds no delayed message when Redis goes away.
+- `forfeit_no_show(match_id)`: forfeit one match if it is past its deadline; only for messages
+  an earlier version queued, nothing sends it any more.
 
 Tasks take ids and call the services; running one twice changes nothing the first run did not.
 Work is enqueued after the caller's transaction commits (`*_on_commit`), and not at all when
@@ -20,7 +23,7 @@ import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import partial
 from time import monotonic
 from typing import Any, TypeVar
@@ -120,21 +123,6 @@ def consume_log_after_match_events(sender: object, *, match_id: UUID, **kwargs: 
     consume_log_on_commit()
 
 
-def max_countdown() -> timedelta:
-    """How far ahead a delayed task may be due. Redis keeps a delayed message unacknowledged in
-    the worker until it runs, and gives it to another worker once the visibility timeout has
-    passed: a longer delay would run twice. Half the timeout leaves a wide margin."""
-    visibility_timeout = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 3600)
-    return timedelta(seconds=visibility_timeout / 2)
-
-
-def arm_no_show_deadline(match_id: UUID, deadline: datetime) -> None:
-    """Enqueue `forfeit_no_show` for the deadline; a deadline further away than
-    `max_countdown()` is reached in steps (the task enqueues itself again when early)."""
-    eta = min(deadline, timezone.now() + max_countdown())
-    enqueue_on_commit(forfeit_no_show, str(match_id), eta=eta)
-
-
 # One consumer run at a time.
 
 
@@ -193,12 +181,10 @@ def consume_exclusively() -> int | None:
 # Scheduling and no-shows.
 
 
-def schedule_and_arm(tournament_id: UUID, *, now: datetime | None = None) -> list[Fixture]:
-    scheduled = services.fixture_schedule(tournament_id=tournament_id, actor=SCHEDULER, now=now)
-    for fixture in scheduled:
-        if fixture.deadline is not None:
-            arm_no_show_deadline(fixture.match_id, fixture.deadline)
-    return scheduled
+def schedule(tournament_id: UUID, *, now: datetime | None = None) -> list[Fixture]:
+    """Give the tournament's ready fixtures the free tables; their deadlines are swept by the
+    catch-up, not armed as delayed messages."""
+    return services.fixture_schedule(tournament_id=tournament_id, actor=SCHEDULER, now=now)
 
 
 def is_unstarted(match_id: UUID) -> bool:
@@ -214,16 +200,6 @@ def forfeit_if_no_show(match_id: UUID, *, now: datetime | None = None) -> bool:
         if is_unstarted(match_id):
             raise
         return False
-
-
-def deadline_ahead(match_id: UUID, now: datetime) -> datetime | None:
-    """The no-show deadline still to come of a ready, unstarted match, if any."""
-    deadline = (
-        Fixture.objects.filter(match_id=match_id, status=FixtureStatus.READY, deadline__gt=now)
-        .values_list("deadline", flat=True)
-        .first()
-    )
-    return deadline if deadline is not None and is_unstarted(match_id) else None
 
 
 def tournaments_waiting_for_tables() -> list[UUID]:
@@ -288,7 +264,7 @@ def catch_up_all(*, now: datetime | None = None) -> CatchUp:
         done.consumed += consumed or 0
     for tournament_id in tournaments_waiting_for_tables():
         scheduled = done.attempt(
-            partial(schedule_and_arm, tournament_id, now=now), f"scheduling {tournament_id}"
+            partial(schedule, tournament_id, now=now), f"scheduling {tournament_id}"
         )
         done.scheduled.extend(fixture.match_id for fixture in scheduled or [])
     return done
@@ -304,18 +280,14 @@ def consume_log() -> int:
 
 @tournament_task
 def schedule_ready_matches(tournament_id: str) -> int:
-    return len(schedule_and_arm(UUID(tournament_id)))
+    return len(schedule(UUID(tournament_id)))
 
 
 @tournament_task
 def forfeit_no_show(match_id: str) -> bool:
-    match = UUID(match_id)
-    if forfeit_if_no_show(match):
-        return True
-    deadline = deadline_ahead(match, timezone.now())
-    if deadline is not None:
-        arm_no_show_deadline(match, deadline)
-    return False
+    """Kept for the delayed messages an earlier version queued: forfeits the match if it is due,
+    and leaves a deadline still to come to the catch-up's sweep."""
+    return forfeit_if_no_show(UUID(match_id))
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)

@@ -146,24 +146,30 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_WAKE_UPS = env.bool("CELERY_WAKE_UPS", default=True)
 # /healthz answers 503 when the oldest event the consumer has not read waited longer than this.
 HEALTH_CONSUMER_MAX_LAG_SECONDS = env.int("HEALTH_CONSUMER_MAX_LAG_SECONDS", default=120)
-# Ours too: those sends never make a write wait on the broker (tournaments/publishing.py,
-# docs/decisions/0021-wake-ups-never-wait-on-redis.md). Each waits at most this many seconds to
-# connect and as many for the broker's answer, and after a failed one this process skips every
-# send for the pause (beat's catch-up, every 30 s, does their work).
-CELERY_PUBLISH_TIMEOUT = env.float("CELERY_PUBLISH_TIMEOUT", default=0.1)
-CELERY_PUBLISH_PAUSE = env.float("CELERY_PUBLISH_PAUSE", default=30.0)
+# A request never waits on Redis (docs/decisions/0021-wake-ups-never-wait-on-redis.md): those
+# sends (tournaments/publishing.py) and the cache below wait at most REDIS_TIMEOUT seconds to
+# connect and as many for an answer, and after a failure this process skips Redis for
+# REDIS_FAILURE_PAUSE seconds (beat's catch-up does the skipped wake-ups' work, the throttles
+# let requests through). The worker's own broker connection waits, by design.
+REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.1)
+REDIS_FAILURE_PAUSE = env.float("REDIS_FAILURE_PAUSE", default=30.0)
 
 # Throttling and the sign-in lockout count in this cache, which every worker and machine shares:
 # the next database of REDIS_URL's server (so clearing the cache never empties Celery's queues),
 # unless CACHE_REDIS_URL names another one.
 # Short socket timeouts: when Redis is away, the throttles let requests through (logged) rather
-# than hang them (docs/decisions/0014-throttling.md).
+# than hang them (docs/decisions/0014-throttling.md); and after a failure the cache is skipped
+# for `failure_pause` seconds rather than waited on by every request (config/cache.py, 0021).
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "config.cache.RedisCache",
         "LOCATION": env("CACHE_REDIS_URL", default=next_redis_database(REDIS_URL)),
         "KEY_PREFIX": "cache",
-        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        "OPTIONS": {
+            "socket_connect_timeout": REDIS_TIMEOUT,
+            "socket_timeout": REDIS_TIMEOUT,
+            "failure_pause": REDIS_FAILURE_PAUSE,
+        },
     },
 }
 

@@ -1,6 +1,8 @@
 """Builders for API tests: matches and rounds made through the API itself, in readable steps."""
 
+import math
 import random
+import time
 from typing import Any
 from uuid import UUID
 
@@ -67,6 +69,35 @@ def play_cards(client: APIClient, match_id: str, number: int, plays: list[Play])
         response = post(client, round_url(match_id, number, "plays"), play_body(play))
         assert response.status_code == 201, response.json()
     return response
+
+
+def timed_writes(client: APIClient, *, rounds: int) -> list[float]:
+    """Create a match and play `rounds` whole rounds card by card; every answer must be the
+    API's JSON 201. Returns how long each of these writes took, in seconds."""
+    durations = []
+
+    def timed_post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+        started = time.perf_counter()
+        response = post(client, url, body)
+        durations.append(time.perf_counter() - started)
+        assert (response.status_code, response["Content-Type"]) == (201, "application/json")
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    body = {"table_size": 2, "scoring": "points", "rounds": rounds, "sides": TWO_SIDES}
+    match_id = timed_post(f"{API}/matches/", body)["id"]
+    for number in range(1, rounds + 1):
+        briscola, plays = legal_round(dealer=(number - 1) % 2, seed=number)
+        timed_post(match_url(match_id, "rounds"), {"briscola": briscola})
+        for play in plays:
+            timed_post(round_url(match_id, number, "plays"), play_body(play))
+    return durations
+
+
+def p99(durations: list[float]) -> float:
+    """The nearest-rank 99th percentile: with 100 values or more, the slowest one is above it."""
+    ordered = sorted(durations)
+    return ordered[math.ceil(0.99 * len(ordered)) - 1]
 
 
 def event_count(client: APIClient, match_id: str) -> int:

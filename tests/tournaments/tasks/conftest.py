@@ -13,7 +13,6 @@ import contextlib
 import ctypes
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -29,6 +28,7 @@ import redis
 from django.conf import settings
 from django.db import connections
 
+from tests.private_redis import PrivateRedis
 from tournaments import publishing, tasks
 
 CELERY = Path(sys.executable).with_name("celery")
@@ -253,77 +253,6 @@ def fresh_publishing() -> Iterator[None]:
     reset_publishing()
     yield
     reset_publishing()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class PrivateRedis:
-    """A `redis-server` of this test's own on a free loopback port, without persistence, to
-    stop, freeze (SIGSTOP) and bring back; the shared Redis is never touched."""
-
-    def __init__(self, log_path: Path):
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.log_path = log_path
-        self.process: subprocess.Popen[bytes] | None = None
-        self.frozen = False
-
-    def start(self) -> None:
-        with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(
-                [
-                    "redis-server",
-                    "--port",
-                    str(self.port),
-                    "--bind",
-                    "127.0.0.1",
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                ],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                preexec_fn=die_with_the_tests,
-            )
-        wait_for(self.answers, timeout=10, what="the private Redis", log=self.log)
-
-    def answers(self) -> bool:
-        client = redis.Redis.from_url(self.url, socket_timeout=0.5, socket_connect_timeout=0.5)
-        try:
-            return bool(client.ping())
-        except redis.RedisError:
-            return False
-        finally:
-            client.close()
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-    def stop(self) -> None:
-        """Stop the server (SIGKILL: nothing is saved); connections to it are refused."""
-        if self.process is not None:
-            self.thaw()
-            self.process.kill()
-            self.process.wait(timeout=EXIT_TIMEOUT)
-            self.process = None
-
-    def freeze(self) -> None:
-        """SIGSTOP: the kernel still accepts connections, nothing answers on them."""
-        assert self.process is not None
-        self.process.send_signal(signal.SIGSTOP)
-        self.frozen = True
-
-    def thaw(self) -> None:
-        if self.process is not None and self.frozen:
-            self.process.send_signal(signal.SIGCONT)
-        self.frozen = False
 
 
 @pytest.fixture

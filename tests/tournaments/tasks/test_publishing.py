@@ -6,27 +6,27 @@ Every Redis broken here is a private one (`private_redis`), never the shared ser
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.models import Match
-from tests.games.api.builders import (
-    create_match,
-    legal_round,
-    match_url,
-    play_body,
-    post,
-    round_url,
+from tests.games.api.builders import create_match, p99, timed_writes
+from tests.private_redis import PrivateRedis
+from tests.tournaments.tasks.builders import (
+    ORGANIZER,
+    events_of_type,
+    fixtures,
+    new_tournament,
+    play,
 )
-from tests.tournaments.tasks.builders import ORGANIZER, fixtures, new_tournament, play
-from tests.tournaments.tasks.conftest import PrivateRedis, WorkerFactory, wait_for
+from tests.tournaments.tasks.conftest import Worker, WorkerFactory, wait_for
 from tournaments import publishing, services
 from tournaments.models import Tournament
 from tournaments.tasks import consume_log
@@ -47,30 +47,6 @@ def scorer_client() -> APIClient:
     return client
 
 
-def p99(durations: list[float]) -> float:
-    """The nearest-rank 99th percentile."""
-    ordered = sorted(durations)
-    return ordered[math.ceil(0.99 * len(ordered)) - 1]
-
-
-def timed_card_plays(client: APIClient, *, rounds: int) -> list[float]:
-    """Play `rounds` whole rounds of a match card by card; every answer must be the API's JSON
-    201. Returns how long each card play took."""
-    match_id = create_match(client, best_of=5)["id"]
-    durations = []
-    for number in range(1, rounds + 1):
-        briscola, plays = legal_round(dealer=(number - 1) % 2, seed=number)
-        response = post(client, match_url(match_id, "rounds"), {"briscola": briscola})
-        assert response.status_code == 201, response.content
-        for card in plays:
-            started = time.perf_counter()
-            response = post(client, round_url(match_id, number, "plays"), play_body(card))
-            durations.append(time.perf_counter() - started)
-            assert response.status_code == 201, response.content
-            assert response["Content-Type"] == "application/json"
-    return durations
-
-
 @pytest.fixture
 def wake_ups(settings: Any) -> None:
     settings.CELERY_WAKE_UPS = True
@@ -88,10 +64,10 @@ def test_card_plays_never_wait_on_a_redis_that_is_stopped_or_frozen(
         private_redis.stop()
     else:
         private_redis.freeze()
-    durations = timed_card_plays(client, rounds=3)
+    durations = timed_writes(client, rounds=5)
 
-    print(f"\nRedis {fault}: {len(durations)} card plays, p99 {p99(durations) * 1000:.1f} ms")
-    assert len(durations) == 120
+    print(f"\nRedis {fault}: {len(durations)} writes, p99 {p99(durations) * 1000:.1f} ms")
+    assert len(durations) == 1 + 5 * 41
     assert p99(durations) < P99_BOUND
     assert publishing.breaker.is_open(time.monotonic())
     assert publishing.breaker.skipped > 0
@@ -106,7 +82,7 @@ def test_a_failed_send_opens_the_breaker_for_the_pause_and_the_next_send_after_i
 
     assert publishing.publish(consume_log) is False
     assert publishing.breaker.is_open(clock[0])
-    clock[0] += settings.CELERY_PUBLISH_PAUSE - 1
+    clock[0] += settings.REDIS_FAILURE_PAUSE - 1
     assert publishing.publish(consume_log) is False
     assert publishing.breaker.skipped == 1
 
@@ -149,3 +125,41 @@ def test_the_consumer_catches_up_after_redis_returns(
         log=worker.log,
     )
     print(f"\nRedis {fault}: caught up {time.monotonic() - returned:.1f} s after it returned")
+
+
+def logged_more(worker: Worker, text: str) -> Callable[[], bool]:
+    """A condition: the worker's log holds `text` more often than now."""
+    before = worker.log().count(text)
+    return lambda: worker.log().count(text) > before
+
+
+def test_the_worker_survives_five_redis_outages_and_no_deadline_is_lost_with_redis_emptied(
+    private_redis: PrivateRedis, start_worker: WorkerFactory
+) -> None:
+    worker = start_worker(catch_up_seconds=1)
+    tournament_id = new_tournament("single_elimination", 2, no_show_minutes=1)
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    (final,) = wait_for(
+        lambda: fixtures(tournament_id, table__isnull=False),
+        what="the final at a table",
+        log=worker.log,
+    )
+    assert final.deadline is not None
+
+    for _outage in range(5):
+        lost = logged_more(worker, "Connection to broker lost")
+        reconnected = logged_more(worker, "Connected to redis://")
+        private_redis.stop()  # it comes back empty: no persistence
+        wait_for(lost, what="the worker to lose Redis", log=worker.log)
+        private_redis.start()
+        wait_for(reconnected, timeout=60, what="the worker to reconnect", log=worker.log)
+        assert worker.process.poll() is None, worker.log()
+
+    wait_for(
+        tournament_finished(tournament_id),
+        timeout=(final.deadline - timezone.now()).total_seconds() + CATCH_UP_BOUND,
+        what="the forfeit at the deadline",
+        log=worker.log,
+    )
+    assert events_of_type(final.match_id, "MatchForfeited") == [{"side": 1, "reason": "no-show"}]
+    assert worker.process.poll() is None, worker.log()

@@ -1,17 +1,16 @@
 """What is enqueued, when and with which arguments; the broker is replaced by a list."""
 
 import logging
-from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.db import transaction
-from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 from django_celery_beat.schedulers import DatabaseScheduler
 
 from config.celery import app
 from games import services as match_services
+from games.models import Match
 from games.signals import match_events_appended
 from tests.tournaments.tasks.builders import (
     ORGANIZER,
@@ -119,7 +118,7 @@ def test_starting_a_tournament_enqueues_its_scheduling_and_the_consumer(
     assert set(names(sent)) == {"consume_log", "schedule_ready_matches"}
 
 
-def test_scheduling_arms_the_no_show_deadline_of_every_scheduled_match(
+def test_scheduling_records_the_deadlines_and_sends_no_message_that_waits_on_a_due_time(
     sent: Sent, django_capture_on_commit_callbacks: Any
 ) -> None:
     tournament_id = started_tournament("single_elimination", 4, tables=2)
@@ -128,25 +127,14 @@ def test_scheduling_arms_the_no_show_deadline_of_every_scheduled_match(
     with django_capture_on_commit_callbacks(execute=True):
         tasks.schedule_ready_matches(str(tournament_id))
 
-    armed = {args: options["eta"] for name, args, options in sent if name.endswith("no_show")}
-    assert armed == {(str(f.match_id),): f.deadline for f in fixtures(tournament_id)}
+    scheduled = fixtures(tournament_id)
+    assert all(fixture.deadline is not None for fixture in scheduled)
+    assert names(sent) == ["consume_log"]
+    assert all("eta" not in options for _, _, options in sent)
+    assert all(options.get("countdown", 0) <= tasks.WAKE_UP_DELAY for _, _, options in sent)
 
 
-def test_a_deadline_beyond_half_the_visibility_timeout_is_reached_in_steps(
-    sent: Sent, django_capture_on_commit_callbacks: Any, settings: Any
-) -> None:
-    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * 60 * 60}
-    tournament_id = started_tournament("single_elimination", 2, no_show_minutes=24 * 60)
-    before = timezone.now()
-
-    with django_capture_on_commit_callbacks(execute=True):
-        tasks.schedule_ready_matches(str(tournament_id))
-    ((_, _, options),) = [call for call in sent if call[0].endswith("no_show")]
-
-    assert before + timedelta(hours=1) <= options["eta"] <= timezone.now() + timedelta(hours=1)
-
-
-def test_a_no_show_task_that_arrives_early_arms_itself_again_for_the_deadline(
+def test_a_no_show_task_queued_by_an_earlier_version_before_the_deadline_does_nothing(
     sent: Sent, django_capture_on_commit_callbacks: Any
 ) -> None:
     tournament_id = started_tournament("single_elimination", 2)
@@ -157,24 +145,8 @@ def test_a_no_show_task_that_arrives_early_arms_itself_again_for_the_deadline(
     with django_capture_on_commit_callbacks(execute=True):
         assert tasks.forfeit_no_show(str(final.match_id)) is False
 
-    assert sent == [
-        ("tournaments.tasks.forfeit_no_show", (str(final.match_id),), {"eta": final.deadline})
-    ]
-
-
-def test_a_no_show_task_for_a_started_match_does_nothing_and_is_not_armed_again(
-    sent: Sent, django_capture_on_commit_callbacks: Any
-) -> None:
-    tournament_id = started_tournament("single_elimination", 2)
-    tasks.catch_up_all()
-    (final,) = fixtures(tournament_id)
-    match_services.round_start(match_id=final.match_id, briscola=None, actor=ORGANIZER)
-    sent.clear()
-
-    with django_capture_on_commit_callbacks(execute=True):
-        assert tasks.forfeit_no_show(str(final.match_id)) is False
-
-    assert names(sent) == []
+    assert sent == []
+    assert Match.objects.get(id=final.match_id).status == "not_started"
 
 
 def test_without_wake_ups_nothing_is_enqueued(
@@ -187,6 +159,7 @@ def test_without_wake_ups_nothing_is_enqueued(
         tasks.schedule_ready_matches(str(tournament_id))
         (final,) = fixtures(tournament_id)
         tasks.forfeit_no_show(str(final.match_id))
+        tasks.catch_up_all()
 
     assert sent == []
 

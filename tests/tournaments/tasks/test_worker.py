@@ -83,9 +83,10 @@ def test_a_ready_match_gets_a_table_and_a_start_time_and_the_table_is_reused(
     assert second.table == 1
 
 
-def test_a_match_not_started_by_its_deadline_is_forfeited_and_the_result_recorded(
-    worker: Worker,
+def test_a_match_not_started_by_its_deadline_is_forfeited_by_beats_sweep_and_recorded(
+    start_worker: WorkerFactory,
 ) -> None:
+    worker = start_worker(catch_up_seconds=1)  # beat embedded, sweeping every second
     tournament_id = started_tournament("single_elimination", 2, no_show_minutes=0)
 
     wait_for(finished(tournament_id), what="the forfeit to finish the tournament", log=worker.log)

@@ -1,0 +1,120 @@
+"""The shared cache (throttles, sign-in lockout) never holds a request up: after Redis failed it
+is skipped for a pause instead of waited on by every request (config/cache.py, issue 10 §2).
+
+Every Redis broken here is a private one, never the shared server.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from django.core.cache import cache
+from django.test import override_settings
+from redis.exceptions import RedisError
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from config import cache as guarded_cache
+from tests.games.api.builders import create_match, p99, timed_writes
+from tests.private_redis import PrivateRedis
+
+pytestmark = pytest.mark.django_db
+
+P99_BOUND = 0.1
+
+
+@pytest.fixture
+def redis_cache(tmp_path: Path) -> Iterator[PrivateRedis]:
+    """The cache on a private Redis, as deployed (the test settings keep it in memory)."""
+    server = PrivateRedis(tmp_path / "redis.log")
+    guarded_cache.breaker.close()
+    try:
+        server.start()
+        caches = {
+            "default": {
+                "BACKEND": "config.cache.RedisCache",
+                "LOCATION": server.url,
+                "KEY_PREFIX": "cache",
+                "OPTIONS": {
+                    "socket_connect_timeout": 0.1,
+                    "socket_timeout": 0.1,
+                    "failure_pause": 30,
+                },
+            }
+        }
+        with override_settings(CACHES=caches):
+            yield server
+    finally:
+        server.stop()
+        guarded_cache.breaker.close()
+
+
+def scorer() -> APIClient:
+    client = APIClient()
+    user = User.objects.create_user(username="scorer")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    return client
+
+
+def test_the_throttles_count_in_the_redis_cache_while_it_answers(
+    redis_cache: PrivateRedis,
+) -> None:
+    client = scorer()
+    create_match(client)
+
+    assert any(key.startswith(b"cache:") for key in redis_keys(redis_cache))
+    assert not guarded_cache.breaker.is_open(time.monotonic())
+
+
+def redis_keys(server: PrivateRedis) -> list[bytes]:
+    client = redis.Redis.from_url(server.url)
+    try:
+        return [key for key in client.keys("*") if isinstance(key, bytes)]
+    finally:
+        client.close()
+
+
+@pytest.mark.parametrize("fault", ["stopped", "frozen"])
+def test_writes_never_wait_on_a_cache_redis_that_is_stopped_or_frozen(
+    redis_cache: PrivateRedis, fault: str
+) -> None:
+    client = scorer()
+    create_match(client)  # the throttles counted in Redis
+
+    if fault == "stopped":
+        redis_cache.stop()
+    else:
+        redis_cache.freeze()
+    durations = timed_writes(client, rounds=5)
+
+    print(f"\ncache Redis {fault}: {len(durations)} writes, p99 {p99(durations) * 1000:.1f} ms")
+    assert len(durations) == 1 + 5 * 41
+    assert p99(durations) < P99_BOUND
+    assert guarded_cache.breaker.is_open(time.monotonic())
+    assert guarded_cache.breaker.skipped > 0
+
+
+def test_the_cache_is_tried_again_after_the_pause(
+    redis_cache: PrivateRedis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = [1000.0]
+    monkeypatch.setattr(guarded_cache, "monotonic", lambda: clock[0])
+    redis_cache.stop()
+    with pytest.raises(RedisError) as first:
+        cache.get("key")
+    assert not isinstance(first.value, guarded_cache.RedisUnavailable)
+    clock[0] += 29
+    with pytest.raises(guarded_cache.RedisUnavailable):
+        cache.get("key")
+
+    redis_cache.start()
+    clock[0] += 1
+    cache.set("key", "value")
+
+    assert cache.get("key") == "value"
+    assert not guarded_cache.breaker.is_open(clock[0])

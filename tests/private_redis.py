@@ -1,0 +1,100 @@
+"""A `redis-server` of a test's own, to stop and freeze: the shared Redis is never touched.
+
+Tests that break Redis (issue 10 §2) start one of these on a free loopback port, point the code
+under test at its URL, and always stop it (`PrivateRedis.stop` thaws it first).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import redis
+
+STARTUP_TIMEOUT = 10.0
+STOP_TIMEOUT = 15.0
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_the_tests() -> None:
+    """In the server's process, before exec: be killed when the test process dies (Linux)."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class PrivateRedis:
+    """A `redis-server` of this test's own on a free loopback port, without persistence, to
+    stop, freeze (SIGSTOP) and bring back; the shared Redis is never touched."""
+
+    def __init__(self, log_path: Path):
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.log_path = log_path
+        self.process: subprocess.Popen[bytes] | None = None
+        self.frozen = False
+
+    def start(self) -> None:
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                [
+                    "redis-server",
+                    "--port",
+                    str(self.port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=die_with_the_tests,
+            )
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while not self.answers():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the private Redis did not start:\n{self.log()}")
+            time.sleep(0.02)
+
+    def answers(self) -> bool:
+        client = redis.Redis.from_url(self.url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        try:
+            return bool(client.ping())
+        except redis.RedisError:
+            return False
+        finally:
+            client.close()
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def stop(self) -> None:
+        """Stop the server (SIGKILL: nothing is saved); connections to it are refused."""
+        if self.process is not None:
+            self.thaw()
+            self.process.kill()
+            self.process.wait(timeout=STOP_TIMEOUT)
+            self.process = None
+
+    def freeze(self) -> None:
+        """SIGSTOP: the kernel still accepts connections, nothing answers on them."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+        self.frozen = True
+
+    def thaw(self) -> None:
+        if self.process is not None and self.frozen:
+            self.process.send_signal(signal.SIGCONT)
+        self.frozen = False
