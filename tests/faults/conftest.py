@@ -33,13 +33,13 @@ from bench._support import (
 from tests.faults.scorers import Scorer, Step
 from tests.faults.stack import (
     Postgres,
-    Redis,
     available,
     backends,
     drop_leftover_clusters,
     gunicorn_workers,
     wait_until,
 )
+from tests.private_redis import PrivateRedis
 from tests.tournaments.tasks.conftest import Worker
 from tournaments.projections import CONSUMER
 
@@ -72,7 +72,7 @@ WEB = ServerOptions(workers=2, worker_class="sync", threads=1)
 @dataclass
 class Stack:
     postgres: Postgres
-    redis: Redis
+    redis: PrivateRedis
     backends: Backends
     scorer_token: str
     organizer_token: str
@@ -100,7 +100,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         pytest.skip(reason)
     drop_leftover_clusters()
     postgres = Postgres()
-    redis_server = Redis(tmp_path_factory.mktemp("redis"))
+    redis_server = PrivateRedis(tmp_path_factory.mktemp("redis") / "redis.log")
     try:
         postgres.create()
         redis_server.start()

@@ -1,6 +1,6 @@
 """The fault suite's own services: a PostgreSQL 15 cluster and a Redis server on free loopback
-ports, which the experiments stop, kill and freeze, and the app on them (gunicorn and Celery
-workers, started by bench/_support.py and tests/tournaments/tasks/conftest.py).
+ports (tests/private_redis.py), which the experiments stop, kill and freeze, and the app on
+them (gunicorn and Celery workers: bench/_support.py, tests/tournaments/tasks/conftest.py).
 
 Never the shared services (5432, 6379): other test runs use those. Debian's cluster tools
 (`pg_createcluster`, `pg_ctlcluster`) make and run the cluster as root; every cluster is named
@@ -10,10 +10,8 @@ that was killed, and never one of a run still going.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import signal
 import subprocess
 import time
 from collections.abc import Callable
@@ -21,11 +19,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import psycopg
-import redis
 from psycopg import sql
 
 from bench._support import LOOPBACK, Backends, free_port
-from tests.tournaments.tasks.conftest import death_signal
+from tests.private_redis import PrivateRedis
 
 T = TypeVar("T")
 
@@ -183,79 +180,10 @@ class Postgres:
         )
 
 
-class Redis:
-    """A private Redis server on a free port, without persistence: a restart comes back empty."""
-
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-        self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-        self.frozen = False
-
-    @property
-    def url(self) -> str:
-        return f"redis://{LOOPBACK}:{self.port}/0"
-
-    def start(self) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        with (self.directory / "redis.log").open("ab") as log:
-            self.process = subprocess.Popen(
-                [
-                    "redis-server",
-                    "--port",
-                    str(self.port),
-                    "--bind",
-                    LOOPBACK,
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                    "--dir",
-                    str(self.directory),
-                ],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                start_new_session=True,
-                preexec_fn=death_signal(),
-            )
-        wait_until(self.answers, timeout=30, what=f"Redis on port {self.port}")
-
-    def answers(self) -> bool:
-        client = redis.Redis(host=LOOPBACK, port=self.port, socket_timeout=1)
-        try:
-            return bool(client.ping())
-        except redis.RedisError:
-            return False
-        finally:
-            client.close()
-
-    def stop(self) -> None:
-        """Kill the server (SIGKILL: as gone as Redis gets); `start` brings up an empty one."""
-        if self.process is not None:
-            if self.frozen:
-                self.thaw()
-            with contextlib.suppress(ProcessLookupError):
-                self.process.kill()
-            self.process.wait(timeout=30)
-            self.process = None
-
-    def freeze(self) -> None:
-        """SIGSTOP: connections stay open and nothing answers, as with a hung server."""
-        if self.process is not None:
-            self.process.send_signal(signal.SIGSTOP)
-            self.frozen = True
-
-    def thaw(self) -> None:
-        if self.process is not None:
-            self.process.send_signal(signal.SIGCONT)
-            self.frozen = False
-
-
 THROTTLES_OFF = {f"API_THROTTLE_{scope}": "none" for scope in ("ANON", "USER", "LOGIN", "TOKEN")}
 
 
-def backends(postgres: Postgres, redis_server: Redis) -> Backends:
+def backends(postgres: Postgres, redis_server: PrivateRedis) -> Backends:
     """The settings of the app's processes on the private services: throttles off (the
     scorers share a token), warnings only in the logs."""
     return Backends(
