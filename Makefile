@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: install services migrate run test lint format bench clean
+.PHONY: install services migrate run test faults lint format bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,11 @@ run: migrate
 
 test: services lint
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# The fault suite at full size (tests/faults/; `make test` runs its short profile): its own
+# PostgreSQL cluster and Redis on free ports, stopped, killed and frozen on purpose (as root).
+faults: services
+	FAULTS_PROFILE=full $(BIN)/pytest tests/faults -m faults -v $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -153,10 +153,17 @@ def run_writers(writers: Sequence[Writer], *, max_seconds: float, meter: CpuMete
 class ApiClient:
     """One scorer's device: a keep-alive HTTP connection, a token, JSON in and out."""
 
-    def __init__(self, port: int, token: str, *, idempotency_keys: bool) -> None:
-        self.connection = http.client.HTTPConnection(
-            LOOPBACK, port, timeout=REQUEST_TIMEOUT_SECONDS
-        )
+    def __init__(
+        self,
+        port: int,
+        token: str,
+        *,
+        idempotency_keys: bool,
+        timeout: float = REQUEST_TIMEOUT_SECONDS,
+    ) -> None:
+        self.port = port
+        self.timeout = timeout
+        self.connection = self.connect()
         self.headers = {
             "Authorization": f"Token {token}",
             "Content-Type": "application/json",
@@ -164,20 +171,41 @@ class ApiClient:
         }
         self.idempotency_keys = idempotency_keys
 
-    def post(self, path: str, body: dict[str, object]) -> tuple[dict[str, object], float]:
-        """POST and expect 201 Created; the answer and the request's latency in seconds."""
+    def connect(self) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection(LOOPBACK, self.port, timeout=self.timeout)
+
+    def reconnect(self) -> None:
+        """A new connection, after one that failed (a request may have been half sent)."""
+        self.connection.close()
+        self.connection = self.connect()
+
+    def send(
+        self,
+        method: str,
+        path: str,
+        body: dict[str, object] | None = None,
+        *,
+        idempotency_key: str | None = None,
+    ) -> tuple[int, bytes, float]:
+        """One request: the status, the raw answer and the latency in seconds. Connection
+        errors and timeouts are raised (OSError, http.client.HTTPException)."""
         headers = self.headers
-        if self.idempotency_keys:
-            headers = {**headers, "Idempotency-Key": uuid.uuid4().hex}
-        payload = json.dumps(body).encode()
+        if idempotency_key is not None:
+            headers = {**headers, "Idempotency-Key": idempotency_key}
+        payload = None if body is None else json.dumps(body).encode()
         started = time.perf_counter()
-        self.connection.request("POST", path, body=payload, headers=headers)
+        self.connection.request(method, path, body=payload, headers=headers)
         response = self.connection.getresponse()
         raw = response.read()
-        seconds = time.perf_counter() - started
-        if response.status != 201:
+        return response.status, raw, time.perf_counter() - started
+
+    def post(self, path: str, body: dict[str, object]) -> tuple[dict[str, object], float]:
+        """POST and expect 201 Created; the answer and the request's latency in seconds."""
+        key = uuid.uuid4().hex if self.idempotency_keys else None
+        status, raw, seconds = self.send("POST", path, body, idempotency_key=key)
+        if status != 201:
             text = raw[:500].decode(errors="replace")
-            raise BenchError(f"POST {path} {body} answered {response.status}: {text}")
+            raise BenchError(f"POST {path} {body} answered {status}: {text}")
         answer = json.loads(raw)
         if not isinstance(answer, dict):
             raise BenchError(f"POST {path} answered {answer!r}, not a JSON object")

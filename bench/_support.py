@@ -17,9 +17,9 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
@@ -40,6 +40,20 @@ LOOPBACK = "127.0.0.1"
 BENCH_REDIS_URL = "redis://127.0.0.1:6379/14"
 """A Redis database of the bench's own: the app's Celery wake-ups sent during a bench run must
 not reach the development worker (database 0) or the tests (15). Emptied before and after."""
+
+
+@dataclass(frozen=True)
+class Backends:
+    """Where a run's Django processes find PostgreSQL and Redis, and the settings they get on top
+    of `django_environment`'s. The bench uses the shared services (BENCH); the fault suite
+    (tests/faults/) its own cluster and Redis on free ports, which it may stop and freeze."""
+
+    postgres_port: int = POSTGRES_PORT
+    redis_url: str = BENCH_REDIS_URL
+    settings: Mapping[str, str] = field(default_factory=dict)
+
+
+BENCH = Backends()
 
 
 class BenchError(Exception):
@@ -114,16 +128,20 @@ def memory_bytes() -> int:
 # Databases.
 
 
-def database_url(name: str) -> str:
-    return f"postgres://{POSTGRES_USER}@{POSTGRES_HOST}:{POSTGRES_PORT}/{name}"
+def database_url(name: str, *, port: int = POSTGRES_PORT) -> str:
+    return f"postgres://{POSTGRES_USER}@{POSTGRES_HOST}:{port}/{name}"
 
 
-def connect(name: str, *, autocommit: bool = False) -> psycopg.Connection:
+def connect(
+    name: str, *, autocommit: bool = False, port: int = POSTGRES_PORT
+) -> psycopg.Connection:
     try:
-        return psycopg.connect(database_url(name), autocommit=autocommit, connect_timeout=10)
+        return psycopg.connect(
+            database_url(name, port=port), autocommit=autocommit, connect_timeout=10
+        )
     except psycopg.OperationalError as error:
         raise BenchError(
-            f"cannot connect to PostgreSQL database {name!r} at {POSTGRES_HOST}:{POSTGRES_PORT} "
+            f"cannot connect to PostgreSQL database {name!r} at {POSTGRES_HOST}:{port} "
             f"as {POSTGRES_USER}: {str(error).strip()}\n"
             "Bring it up with `make services` (or start PostgreSQL 15 locally)."
         ) from error
@@ -174,16 +192,16 @@ def prepare_database(name: str, *, fresh: bool) -> None:
 
 
 def django_environment(
-    database: str, *, wake_ups: bool = True, redis_url: str = BENCH_REDIS_URL
+    database: str, *, wake_ups: bool = True, backends: Backends = BENCH
 ) -> dict[str, str]:
     """The environment of every Django process of a bench run: dev settings, DEBUG off, the
-    bench database and the bench's Redis database (or `redis_url`, broker and cache)."""
+    bench database and the bench's Redis database (or those of `backends`)."""
     return {
         **os.environ,
-        "DATABASE_URL": database_url(database),
-        "REDIS_URL": redis_url,
-        "CELERY_BROKER_URL": redis_url,
-        "CELERY_RESULT_BACKEND": redis_url,
+        "DATABASE_URL": database_url(database, port=backends.postgres_port),
+        "REDIS_URL": backends.redis_url,
+        "CELERY_BROKER_URL": backends.redis_url,
+        "CELERY_RESULT_BACKEND": backends.redis_url,
         "CELERY_WAKE_UPS": "true" if wake_ups else "false",
         "DJANGO_SETTINGS_MODULE": "config.settings.dev",
         "DEBUG": "false",
@@ -191,6 +209,7 @@ def django_environment(
         "PYTHONUNBUFFERED": "1",
         # The clients share one token: keep the throttle's cost in the figures, not its limit.
         "API_THROTTLE_USER": os.environ.get("API_THROTTLE_USER", "1000000/min"),
+        **backends.settings,
     }
 
 
@@ -227,13 +246,13 @@ def code_version() -> str:
     return f"{commit or 'unknown'}{' + uncommitted changes' if changed else ''}"
 
 
-def manage(*arguments: str, database: str) -> str:
+def manage(*arguments: str, database: str, backends: Backends = BENCH) -> str:
     """Run `manage.py` against the bench database; its stdout, or BenchError with its stderr."""
     command = [str(VENV_BIN / "python"), "manage.py", *arguments]
     result = subprocess.run(
         command,
         cwd=ROOT,
-        env=django_environment(database),
+        env=django_environment(database, backends=backends),
         capture_output=True,
         text=True,
         timeout=600,
@@ -284,7 +303,7 @@ def gunicorn(
     database: str,
     log_path: Path,
     wake_ups: bool = True,
-    redis_url: str = BENCH_REDIS_URL,
+    backends: Backends = BENCH,
     startup_seconds: float = 60,
 ) -> Iterator[Server]:
     """Serve the app on a free loopback port. Always stops the server and its workers."""
@@ -308,7 +327,7 @@ def gunicorn(
         server = subprocess.Popen(
             command,
             cwd=ROOT,
-            env=django_environment(database, wake_ups=wake_ups, redis_url=redis_url),
+            env=django_environment(database, wake_ups=wake_ups, backends=backends),
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -442,15 +461,18 @@ class CpuMeter:
     `database` (a backend that connects meanwhile counts from its start; keep connections open
     until after `stop`); the app server is gunicorn's process group, when there is one."""
 
-    def __init__(self, database: str, app_group: int | None = None) -> None:
+    def __init__(
+        self, database: str, app_group: int | None = None, *, port: int = POSTGRES_PORT
+    ) -> None:
         self.database = database
         self.app_group = app_group
+        self.port = port
         self.backends: dict[int, float] = {}
         self.app = 0.0
         self.client = 0.0
 
     def backend_cpu(self) -> dict[int, float]:
-        with connect(self.database, autocommit=True) as conn:
+        with connect(self.database, autocommit=True, port=self.port) as conn:
             rows = conn.execute(
                 "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()"
                 " AND backend_type = 'client backend'",

@@ -36,6 +36,7 @@ from bench._load import Scorer, WriterResult, scored_rounds
 from bench._support import (
     LOOPBACK,
     OUT_DIR,
+    Backends,
     BenchError,
     ServerOptions,
     code_version,
@@ -156,7 +157,7 @@ def measure(fault: str, options: ServerOptions, token: str, rounds: int, seed: i
             options,
             database=DATABASE,
             log_path=OUT_DIR / "redis_outage.gunicorn.log",
-            redis_url=redis_server.url,
+            backends=Backends(redis_url=redis_server.url),
         ) as server,
     ):
         phase(server.port, token, rounds=2, seed=seed + 100)

@@ -20,9 +20,10 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -82,6 +83,13 @@ def die_with_the_tests() -> None:
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
+def death_signal() -> Callable[[], None] | None:
+    """`die_with_the_tests` for a child started from the main thread; None from another thread,
+    because Linux sends the signal when the thread that started the child ends, not the
+    process (the fault suite starts workers from the thread that injects the faults)."""
+    return die_with_the_tests if threading.current_thread() is threading.main_thread() else None
+
+
 class Worker:
     """A `celery worker` subprocess; `stop()` ends it and its pool children for good."""
 
@@ -92,15 +100,21 @@ class Worker:
         concurrency: int,
         visibility_timeout: int | None,
         catch_up_seconds: float | None = None,
+        environment: Mapping[str, str] | None = None,
     ):
+        """A worker on the test database and Redis, or in `environment` when given (the fault
+        suite's own PostgreSQL and Redis); with `catch_up_seconds`, it also runs beat."""
         self.log_path = log_path
         self.name = f"test-{uuid.uuid4().hex[:8]}"
-        env = os.environ | {
-            "DJANGO_SETTINGS_MODULE": "config.settings.test",
-            "DATABASE_URL": database_url(),
-            "TEST_CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-            "CELERY_WAKE_UPS": "on",
-        }
+        if environment is None:
+            env = os.environ | {
+                "DJANGO_SETTINGS_MODULE": "config.settings.test",
+                "DATABASE_URL": database_url(),
+                "TEST_CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+                "CELERY_WAKE_UPS": "on",
+            }
+        else:
+            env = dict(environment)
         if visibility_timeout is not None:
             env["CELERY_VISIBILITY_TIMEOUT"] = str(visibility_timeout)
         beat: list[str] = []
@@ -134,7 +148,7 @@ class Worker:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
-                preexec_fn=die_with_the_tests,
+                preexec_fn=death_signal(),
             )
 
     def wait_until_ready(self) -> None:
