@@ -21,11 +21,8 @@ a p99 under 100 ms whatever Redis does; it is reported as PASS or MISS, never ra
 from __future__ import annotations
 
 import argparse
-import signal
-import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,15 +30,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._load import Scorer, WriterResult, scored_rounds
+from bench._private_redis import PrivateRedis
 from bench._support import (
-    LOOPBACK,
     OUT_DIR,
     Backends,
     BenchError,
     ServerOptions,
     code_version,
     figure,
-    free_port,
     gunicorn,
     load_average,
     machine_summary,
@@ -58,56 +54,6 @@ from bench._support import (
 DATABASE = "briscola_bench_redis"
 BENCH_USER = "bench-redis-scorer"
 P99_BOUND = 0.1
-
-
-class PrivateRedis:
-    """A redis-server of this run's own: started, killed, frozen and always cleaned up."""
-
-    def __init__(self, log_path: Path) -> None:
-        self.port = free_port()
-        self.url = f"redis://{LOOPBACK}:{self.port}/0"
-        self.log_path = log_path
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        with open(self.log_path, "ab") as log:
-            self.process = subprocess.Popen(
-                [
-                    "redis-server",
-                    "--port",
-                    str(self.port),
-                    "--bind",
-                    LOOPBACK,
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                ],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        deadline = time.monotonic() + 10
-        while (
-            subprocess.run(
-                ["redis-cli", "-p", str(self.port), "ping"], capture_output=True, check=False
-            ).stdout.strip()
-            != b"PONG"
-        ):
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                raise BenchError(f"the private Redis did not start (log: {self.log_path})")
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.send_signal(signal.SIGCONT)
-            self.process.kill()
-            self.process.wait(timeout=15)
-            self.process = None
-
-    def freeze(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGSTOP)
 
 
 @contextmanager

@@ -33,7 +33,7 @@ import redis
 from django.conf import settings
 from django.db import connections
 
-from tests.private_redis import PrivateRedis
+from bench._private_redis import PrivateRedis
 from tournaments import publishing, tasks
 
 CELERY = Path(sys.executable).with_name("celery")
@@ -174,22 +174,24 @@ class Worker:
             os.kill(pid, signal.SIGKILL)
 
     def received(self, task: str) -> int:
-        """How many times the worker received a task named `tournaments.tasks.<task>` (its log
-        is JSON lines, decision 0024; a line that is not JSON is Celery's own banner)."""
+        """How many times the worker received a task named `tournaments.tasks.<task>`."""
         return sum(
             1
             for message in self.log_messages()
-            if message.startswith(f"Task tournaments.tasks.{task}[")
-            and message.endswith("] received")
+            if f"Task tournaments.tasks.{task}[" in message and message.endswith("] received")
         )
 
     def log_messages(self) -> list[str]:
+        """The worker's log, a message a line: JSON lines give their message (decision 0024),
+        plain lines (LOG_FORMAT=text, Celery's banner) are taken as they are."""
         messages = []
         for line in self.log().splitlines():
-            with contextlib.suppress(ValueError):
+            try:
                 record = json.loads(line)
-                if isinstance(record, dict):
-                    messages.append(str(record.get("message", "")))
+            except ValueError:
+                messages.append(line)
+                continue
+            messages.append(str(record.get("message", "")) if isinstance(record, dict) else line)
         return messages
 
     def kill(self) -> None:

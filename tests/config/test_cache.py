@@ -19,9 +19,9 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from bench._private_redis import PrivateRedis
 from config import cache as guarded_cache
 from tests.games.api.builders import create_match, p99, timed_writes
-from tests.private_redis import PrivateRedis
 
 pytestmark = pytest.mark.django_db
 

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 import redis
 
+from bench._private_redis import PrivateRedis
 from bench._support import (
     OUT_DIR,
     Backends,
@@ -39,7 +40,6 @@ from tests.faults.stack import (
     gunicorn_workers,
     wait_until,
 )
-from tests.private_redis import PrivateRedis
 from tests.workers import Worker
 from tournaments.projections import CONSUMER
 

@@ -21,8 +21,8 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg import sql
 
+from bench._private_redis import PrivateRedis
 from bench._support import LOOPBACK, Backends, free_port
-from tests.private_redis import PrivateRedis
 
 T = TypeVar("T")
 

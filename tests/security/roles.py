@@ -161,3 +161,17 @@ def make_world() -> World:
     accounts.role_grant(user=users["organizer"], role=Role.ORGANIZER, club=club_a)
     accounts.role_grant(user=users["organizer_other_club"], role=Role.ORGANIZER, club=club_b)
     return World(clients=clients, users=users)
+
+
+def tournament_at_tables(world: World, *tables: int) -> tuple[str, dict[int, str]]:
+    """A started knockout of singles (best of one round) with its matches at `tables`, and a
+    scorer of the whole tournament (the user `scorer`)."""
+    tournament_id, _ = started_tournament(world.organizer, 2 * len(tables), tables=max(tables))
+    projections.consume()
+    at: dict[int, str] = {}
+    for table, match in zip(tables, matches(world.organizer, tournament_id), strict=True):
+        tournament_services.fixture_table_assign(match_id=match["id"], table=table, actor=Actor())
+        at[table] = match["id"]
+    scorer, _ = get_user_model().objects.get_or_create(username="scorer")
+    accounts.role_grant(user=scorer, role=Role.SCORER, tournament_id=UUID(tournament_id))
+    return tournament_id, at

@@ -15,33 +15,15 @@ from pytest_django.live_server_helper import LiveServer
 from rest_framework.test import APIClient
 
 from accounts import services as accounts
-from accounts.models import Role, User
+from accounts.models import User
 from games import rules
 from games.eventstore.api import read_stream
 from games.matches.stream import CARD_CORRECTED, CARD_PLAYED, PLAY_UNDONE
 from games.rules import Play
-from games.services import Actor
 from tests.games.api.builders import API, created, legal_round, post
-from tests.security.roles import World, make_world
-from tests.tournaments.api.builders import matches, started_tournament
-from tournaments import projections
-from tournaments import services as tournament_services
+from tests.security.roles import World, make_world, tournament_at_tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def tournament_at_tables(world: World, *tables: int) -> tuple[str, dict[int, str]]:
-    """A started knockout of singles (best of one round) with its matches at `tables`, and a
-    scorer of the whole tournament (the user `scorer`)."""
-    tournament_id, _ = started_tournament(world.organizer, 2 * len(tables), tables=max(tables))
-    projections.consume()
-    at: dict[int, str] = {}
-    for table, match in zip(tables, matches(world.organizer, tournament_id), strict=True):
-        tournament_services.fixture_table_assign(match_id=match["id"], table=table, actor=Actor())
-        at[table] = match["id"]
-    scorer, _ = get_user_model().objects.get_or_create(username="scorer")
-    accounts.role_grant(user=scorer, role=Role.SCORER, tournament_id=UUID(tournament_id))
-    return tournament_id, at
 
 
 def device_key(tournament_id: str, *tables: int) -> str:

@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 from typing import Any
-from uuid import UUID
 
 import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts import services as accounts
-from accounts.models import Role
-from games.services import Actor
 from tests.games.api.builders import API, create_match, score_round
-from tests.security.roles import World, make_world
-from tests.tournaments.api.builders import matches, started_tournament, tournament_url
-from tournaments import projections
-from tournaments import services as tournament_services
+from tests.security.roles import World, make_world, tournament_at_tables
+from tests.tournaments.api.builders import tournament_url
 
 URL = f"{API}/scorer/matches/"
 
@@ -31,19 +25,6 @@ def client_with(key: str) -> APIClient:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     return client
-
-
-def tournament_at_tables(world: World, *tables: int) -> tuple[str, dict[int, str]]:
-    """A started knockout whose matches are at `tables`, scored by the user `scorer`."""
-    tournament_id, _ = started_tournament(world.organizer, 2 * len(tables), tables=max(tables))
-    projections.consume()
-    at: dict[int, str] = {}
-    for table, match in zip(tables, matches(world.organizer, tournament_id), strict=True):
-        tournament_services.fixture_table_assign(match_id=match["id"], table=table, actor=Actor())
-        at[table] = match["id"]
-    scorer, _ = get_user_model().objects.get_or_create(username="scorer")
-    accounts.role_grant(user=scorer, role=Role.SCORER, tournament_id=UUID(tournament_id))
-    return tournament_id, at
 
 
 def tablet(world: World, tournament_id: str, **body: Any) -> APIClient:

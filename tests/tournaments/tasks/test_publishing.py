@@ -16,9 +16,9 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from bench._private_redis import PrivateRedis
 from games.models import Match
 from tests.games.api.builders import create_match, p99, timed_writes
-from tests.private_redis import PrivateRedis
 from tests.tournaments.tasks.builders import (
     ORGANIZER,
     events_of_type,

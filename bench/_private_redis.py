@@ -1,19 +1,20 @@
-"""A `redis-server` of a test's own, to stop and freeze: the shared Redis is never touched.
+"""A `redis-server` of a run's own, to stop and freeze: the shared Redis is never touched.
 
-Tests that break Redis (issue 10 §2) start one of these on a free loopback port, point the code
-under test at its URL, and always stop it (`PrivateRedis.stop` thaws it first).
+Tests and benchmarks that break Redis (issue 10 §2) start one of these on a free loopback port,
+point the code under test at its URL, and always stop it (`PrivateRedis.stop` thaws it first).
 """
 
 from __future__ import annotations
 
 import ctypes
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
 
 import redis
+
+from bench._support import free_port
 
 STARTUP_TIMEOUT = 10.0
 STOP_TIMEOUT = 15.0
@@ -23,13 +24,6 @@ PR_SET_PDEATHSIG = 1
 def die_with_the_tests() -> None:
     """In the server's process, before exec: be killed when the test process dies (Linux)."""
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class PrivateRedis:
