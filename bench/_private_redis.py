@@ -88,6 +88,22 @@ class PrivateRedis:
         self.process.send_signal(signal.SIGSTOP)
         self.frozen = True
 
+    def fail(self, fault: str) -> None:
+        """Break it the way the tests and the benchmark name it: "stopped" or "frozen"."""
+        if fault == "stopped":
+            self.stop()
+        elif fault == "frozen":
+            self.freeze()
+        else:
+            raise ValueError(f"a Redis fault is 'stopped' or 'frozen', not {fault!r}")
+
+    def recover(self) -> None:
+        """Undo `fail`: start a stopped server (empty: nothing persists), thaw a frozen one."""
+        if self.process is None:
+            self.start()
+        else:
+            self.thaw()
+
     def thaw(self) -> None:
         if self.process is not None and self.frozen:
             self.process.send_signal(signal.SIGCONT)

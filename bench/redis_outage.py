@@ -107,10 +107,8 @@ def measure(fault: str, options: ServerOptions, token: str, rounds: int, seed: i
         ) as server,
     ):
         phase(server.port, token, rounds=2, seed=seed + 100)
-        if fault == "stopped":
-            redis_server.stop()
-        elif fault == "frozen":
-            redis_server.freeze()
+        if fault != "up":
+            redis_server.fail(fault)
         return phase(server.port, token, rounds, seed=seed)
 
 

@@ -60,10 +60,7 @@ def test_card_plays_never_wait_on_a_redis_that_is_stopped_or_frozen(
     create_match(client)  # a wake-up goes through: the sending connection is open
     assert publishing.breaker.is_open(time.monotonic()) is False
 
-    if fault == "stopped":
-        private_redis.stop()
-    else:
-        private_redis.freeze()
+    private_redis.fail(fault)
     durations = timed_writes(client, rounds=5)
 
     print(f"\nRedis {fault}: {len(durations)} writes, p99 {p99(durations) * 1000:.1f} ms")
@@ -101,10 +98,7 @@ def test_the_consumer_catches_up_after_redis_returns(
     private_redis: PrivateRedis, start_worker: WorkerFactory, fault: str
 ) -> None:
     worker = start_worker(catch_up_seconds=1)
-    if fault == "stopped":
-        private_redis.stop()
-    else:
-        private_redis.freeze()
+    private_redis.fail(fault)
 
     tournament_id = new_tournament("single_elimination", 2)
     services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
@@ -114,10 +108,7 @@ def test_the_consumer_catches_up_after_redis_returns(
     assert Tournament.objects.get(id=tournament_id).status == "in_progress"
 
     returned = time.monotonic()
-    if fault == "stopped":
-        private_redis.start()
-    else:
-        private_redis.thaw()
+    private_redis.recover()
     wait_for(
         tournament_finished(tournament_id),
         timeout=CATCH_UP_BOUND,
