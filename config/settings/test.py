@@ -37,3 +37,7 @@ CACHES = {
         "LOCATION": "briscola-tests",
     },
 }
+
+# Static files come from the finders (base.py); nothing is collected, so WhiteNoise has no
+# collected directory to look in (it would warn once per request handler without this).
+STATIC_ROOT = None
