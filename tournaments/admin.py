@@ -29,6 +29,7 @@ from django.http import (
 )
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from config.admin import ServiceAddAdmin
@@ -305,6 +306,12 @@ class TournamentAdmin(TournamentsAddAdmin):
         filtered = f"?tournament__id__exact={tournament.id}"
         return {
             "table_cards": table_card_links(tournament),
+            "overdue": [
+                (fixture.key, reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
+                for fixture in selectors.overdue_fixtures(
+                    tournament_id=tournament.id, now=timezone.now()
+                )
+            ],
             "standings": standings,
             "tiebreaks": tiebreaks,
             "bracket": bracket_columns(selectors.tournament_bracket(tournament_id=tournament.id)),

@@ -69,8 +69,9 @@ class TournamentCreateForm(forms.Form):
     tables = forms.IntegerField(min_value=1, initial=1, help_text="Tables at the venue.")
     no_show_minutes = forms.IntegerField(
         min_value=0,
-        initial=10,
-        help_text="Minutes after a match is called before a missing side forfeits.",
+        required=False,
+        help_text="The no-show rule: minutes after a match is called before a side that has not "
+        "checked in forfeits to one that has. Empty: no rule, nothing is forfeited.",
     )
 
     fieldsets = (

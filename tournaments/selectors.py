@@ -188,6 +188,16 @@ def tournament_fixtures(
     return list(fixtures.select_related("home", "away").order_by("id"))
 
 
+def overdue_fixtures(*, tournament_id: UUID, now: datetime) -> list[Fixture]:
+    """Ready matches past their no-show deadline that nobody forfeited (both sides absent, or
+    both present but not playing): for the organizer to settle."""
+    return list(
+        Fixture.objects.filter(
+            tournament_id=tournament_id, status=FixtureStatus.READY, deadline__lte=now
+        ).order_by("id")
+    )
+
+
 def projected_view(tournament_id: UUID) -> TournamentView | None:
     """The tournament's projected view; None when the consumer has not projected it yet."""
     view = TournamentView.objects.filter(tournament_id=tournament_id).first()

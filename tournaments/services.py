@@ -65,6 +65,7 @@ from tournaments.stream import (
     TournamentSettings,
     TournamentState,
     fold,
+    no_show_forfeiter,
 )
 
 logger = logging.getLogger(__name__)
@@ -319,7 +320,7 @@ def tournament_create(
     third_place: bool = False,
     grand_final_reset: bool = True,
     match_minutes: int = 30,
-    no_show_minutes: int = 10,
+    no_show_minutes: int | None = None,
     automatic_rounds: bool = True,
     tiebreaks: Sequence[str] | None = None,
     club: Club | None = None,
@@ -339,6 +340,10 @@ def tournament_create(
         )
     if tables < 1:
         raise InvalidTournament.because(gettext_noop("a tournament needs at least one table"))
+    if no_show_minutes is not None and no_show_minutes < 0:
+        raise InvalidTournament.because(
+            gettext_noop("the no-show minutes cannot be negative (leave them out for no rule)")
+        )
     match_services.match_format_of(scoring=scoring, best_of=best_of, rounds=rounds)
     Table(table_size, Variant.from_dict(variant or {}))
     settings = TournamentSettings(
@@ -873,14 +878,14 @@ def fixture_schedule(
         scheduled: list[Fixture] = []
         events = []
         for fixture, table in zip(waiting, free, strict=False):
-            deadline = now + timedelta(minutes=state.settings.no_show_minutes)
+            deadline = no_show_deadline(state, now)
             events.append(
                 event(
                     MATCH_SCHEDULED,
                     fixture=fixture.key,
                     table=table,
                     scheduled_at=now.isoformat(),
-                    deadline=deadline.isoformat(),
+                    deadline=None if deadline is None else deadline.isoformat(),
                 )
             )
             fixture.table, fixture.scheduled_at, fixture.deadline = table, now, deadline
@@ -892,22 +897,35 @@ def fixture_schedule(
     return scheduled
 
 
+def no_show_deadline(state: TournamentState, scheduled_at: datetime) -> datetime | None:
+    """When a match scheduled at `scheduled_at` is due to have started: None with the
+    tournament's no-show rule off."""
+    minutes = state.settings.no_show_minutes
+    return None if minutes is None else scheduled_at + timedelta(minutes=minutes)
+
+
 def fixture_forfeit_no_show(*, match_id: UUID, actor: Actor, now: datetime | None = None) -> bool:
-    """Forfeit a scheduled match that has not started by its deadline. The side that did not
-    check in forfeits; when both or neither did, the away side (the lower seed) does."""
+    """Forfeit a scheduled match that has not started by its deadline, decided from the folded
+    tournament (`stream.no_show_forfeiter`): only with the no-show rule on, and only the side
+    that did not check in, when the other did. Both absent (or both present): nothing, the
+    match is overdue. Returns whether it forfeited."""
     now = now or timezone.now()
-    fixture = (
-        Fixture.objects.select_related("home", "away")
-        .filter(match_id=match_id)
-        .exclude(status=FixtureStatus.RESET)
-        .first()
+    tournament_id = (
+        Fixture.objects.filter(match_id=match_id).values_list("tournament_id", flat=True).first()
     )
-    if fixture is None or fixture.deadline is None or fixture.deadline > now:
+    if tournament_id is None:
+        return False
+    state, _ = load_tournament(tournament_id=tournament_id)
+    fixture = state.fixture_of_match(str(match_id))
+    if fixture is None or fixture.id in state.results:
+        return False
+    side = no_show_forfeiter(state, fixture)
+    deadline = None if fixture.deadline is None else datetime.fromisoformat(fixture.deadline)
+    if side is None or deadline is None or deadline > now:
         return False
     match = Match.objects.filter(id=match_id).first()
     if match is None or match.status != "not_started":
         return False
-    side = 0 if fixture.away.checked_in and not fixture.home.checked_in else 1
     # The version read above: a scorer who starts the match meanwhile wins, and no forfeit lands.
     match_services.match_forfeit(
         match_id=match_id,
@@ -962,9 +980,7 @@ def fixture_table_assign(*, match_id: UUID, table: int, actor: Actor) -> list[Fi
         for moved, new_table in moves:
             moved.table = new_table
             moved.scheduled_at = moved.scheduled_at or now
-            moved.deadline = moved.deadline or now + timedelta(
-                minutes=state.settings.no_show_minutes
-            )
+            moved.deadline = moved.deadline or no_show_deadline(state, moved.scheduled_at)
             moved.save(update_fields=["table", "scheduled_at", "deadline"])
             events.append(
                 event(
@@ -972,7 +988,7 @@ def fixture_table_assign(*, match_id: UUID, table: int, actor: Actor) -> list[Fi
                     fixture=moved.key,
                     table=new_table,
                     scheduled_at=moved.scheduled_at.isoformat(),
-                    deadline=moved.deadline.isoformat(),
+                    deadline=None if moved.deadline is None else moved.deadline.isoformat(),
                 )
             )
         append(

@@ -57,7 +57,9 @@ class TournamentSettings:
     grand_final_reset: bool = True
     tables: int = 1
     match_minutes: int = 30
-    no_show_minutes: int = 10
+    no_show_minutes: int | None = None
+    """The no-show rule: minutes after a match is scheduled before a side that has not checked
+    in forfeits to one that has. None (the default): the rule is off, no deadline is set."""
     automatic_rounds: bool = True
     tiebreaks: tuple[str, ...] | None = None
 
@@ -173,6 +175,19 @@ class TournamentState:
             if fixture.match_id == match_id:
                 return fixture
         return None
+
+
+def no_show_forfeiter(state: TournamentState, fixture: Fixture) -> int | None:
+    """The side (0 home, 1 away) that forfeits `fixture` for not showing up once its deadline
+    has passed: only with the no-show rule on, and only when one side checked in and the other
+    did not. None when nobody forfeits (rule off, both present, or both absent: then the match
+    is overdue, for the organizer to settle)."""
+    if state.settings.no_show_minutes is None or fixture.deadline is None:
+        return None
+    home, away = (state.entrants.get(e, EntrantRecord()).checked_in for e in fixture.entrants)
+    if home == away:
+        return None
+    return 1 if home else 0
 
 
 def evolve(state: TournamentState | None, event: TournamentEvent) -> TournamentState:

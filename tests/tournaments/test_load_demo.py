@@ -1,11 +1,14 @@
 import io
+from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 from games.eventstore.models import Event
 from games.models import Match, Round
 from games.selectors import round_replay
+from tournaments import tasks
 from tournaments.management.commands.load_demo import CUP_NAME, DEMO_NAMES, SWISS_NAME
 from tournaments.models import Entrant, Fixture, Tournament, TournamentView
 
@@ -74,3 +77,17 @@ def test_the_demo_has_brackets_standings_and_card_by_card_replays() -> None:
     )
     assert set(devices) == {"load_demo"}
     assert "projected" in output
+
+
+def test_the_demo_has_the_no_show_rule_off_and_its_waiting_matches_never_decay() -> None:
+    load_demo("--small")
+    demo = Tournament.objects.filter(name__in=DEMO_NAMES)
+    waiting = Fixture.objects.filter(tournament__in=demo, status="ready")
+    assert waiting.exists()
+
+    done = tasks.catch_up_all(now=timezone.now() + timedelta(days=1))
+
+    assert [t.settings["no_show_minutes"] for t in demo] == [None, None]
+    assert not Fixture.objects.filter(tournament__in=demo, deadline__isnull=False).exists()
+    assert done.forfeited == []
+    assert not Match.objects.filter(forfeited_by__isnull=False).exists()

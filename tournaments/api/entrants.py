@@ -99,8 +99,9 @@ class EntrantCheckInApi(JsonApi):
     @tournament_command_schema(
         operation_id="entrant_check_in",
         summary="Record that an entrant is at the venue",
-        description="An entrant that checked in is not the one forfeited when a scheduled match "
-        "does not start by its deadline.",
+        description="With the tournament's no-show rule on (`no_show_minutes`), a scheduled "
+        "match not started by its deadline is forfeited by a side that has not checked in, and "
+        "only when the other side has; with both absent it is only marked `overdue`.",
         request=None,
         response=EntrantOutput,
         errors={**ENTRANT_NOT_FOUND, 409: VERSION_CONFLICT},

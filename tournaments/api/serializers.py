@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -99,7 +100,11 @@ class TournamentOutput(Serializer):
     third_place = serializers.BooleanField(source="settings.third_place")
     grand_final_reset = serializers.BooleanField(source="settings.grand_final_reset")
     match_minutes = serializers.IntegerField(source="settings.match_minutes")
-    no_show_minutes = serializers.IntegerField(source="settings.no_show_minutes")
+    no_show_minutes = serializers.IntegerField(
+        source="settings.no_show_minutes",
+        allow_null=True,
+        help_text="The no-show rule's minutes; null: no rule, nothing is forfeited for a no-show.",
+    )
     automatic_rounds = serializers.BooleanField(source="settings.automatic_rounds")
     tiebreaks = serializers.ListField(
         source="settings.tiebreaks",
@@ -138,7 +143,13 @@ class TournamentMatchOutput(Serializer):
     table = serializers.IntegerField(allow_null=True)
     scheduled_at = serializers.DateTimeField(allow_null=True)
     deadline = serializers.DateTimeField(
-        allow_null=True, help_text="A match not started by then is forfeited as a no-show."
+        allow_null=True,
+        help_text="With the no-show rule on: a match not started by then is forfeited by the "
+        "side that has not checked in, if the other has. Null with the rule off.",
+    )
+    overdue = serializers.SerializerMethodField(
+        help_text="Past its deadline and still not started or forfeited (both sides absent, or "
+        "both present but not playing): for the organizer to settle."
     )
     winner = serializers.IntegerField(
         source="winner_id", allow_null=True, help_text="The winning entrant's id; null if none."
@@ -149,6 +160,13 @@ class TournamentMatchOutput(Serializer):
 
     class Meta:
         ref_name = "TournamentMatch"
+
+    def get_overdue(self, fixture: Fixture) -> bool:
+        return (
+            fixture.status == FixtureStatus.READY
+            and fixture.deadline is not None
+            and fixture.deadline <= timezone.now()
+        )
 
     def get_entrants(self, fixture: Fixture) -> list[int]:
         return [fixture.home_id, fixture.away_id]

@@ -122,9 +122,12 @@ class TournamentCreateApi(JsonApi):
         )
         no_show_minutes = serializers.IntegerField(
             required=False,
-            min_value=1,
+            allow_null=True,
+            min_value=0,
             max_value=MAX_MINUTES,
-            help_text="A scheduled match not started this long after is forfeited (default 10).",
+            help_text="The no-show rule: this long after a match is scheduled, a side that has "
+            "not checked in forfeits to one that has (both absent: the match is only marked "
+            "overdue). Null or absent (the default): no rule, no deadline, no forfeit.",
         )
         automatic_rounds = serializers.BooleanField(
             required=False,

@@ -187,7 +187,7 @@ def test_withdrawing_asks_for_a_reason_then_forfeits_the_open_match(admin_client
 
 
 def test_assigning_a_table_appends_match_scheduled(admin_client: Client) -> None:
-    tournament_id = started(tables=3)
+    tournament_id = started(tables=3, no_show_minutes=10)
     fixture = ready_fixtures(tournament_id)[0]
     before = len(event_types(tournament_id))
 

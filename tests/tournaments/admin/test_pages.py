@@ -3,7 +3,9 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.tournaments.admin.builders import ready_fixtures, started, win_by_points
-from tournaments import projections
+from tests.tournaments.builders import ORGANIZER
+from tests.tournaments.tasks.builders import check_in
+from tournaments import projections, services, tasks
 from tournaments.models import Entrant, TournamentView
 
 pytestmark = pytest.mark.django_db
@@ -136,3 +138,19 @@ def test_a_tournaments_page_links_each_tables_printable_card(admin_client: Clien
     card = admin_client.get(links[1][0])
     assert card.status_code == 200
     assert card.content.startswith(b"<svg")
+
+
+def test_a_tournaments_page_lists_its_overdue_matches(admin_client: Client) -> None:
+    tournament_id = started("single_elimination", 4, tables=2, no_show_minutes=0)
+    services.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+    first, second = ready_fixtures(tournament_id)
+    check_in(tournament_id, second.home_id)  # one side present: forfeited, not overdue
+    tasks.catch_up_all()
+    projections.consume()
+
+    response = admin_client.get(
+        reverse("admin:tournaments_tournament_change", args=[tournament_id])
+    )
+
+    assert [key for key, _ in response.context["overdue"]] == [first.key]
+    assert "data-overdue" in response.content.decode()

@@ -1,12 +1,14 @@
 """A tournament's matches, and publishing Swiss rounds by hand."""
 
 from typing import Any
+from uuid import UUID
 
 import pytest
 from rest_framework.test import APIClient
 
-from tests.games.api.builders import match_url, post, start_round
+from tests.games.api.builders import API, match_url, post, start_round
 from tests.tournaments.api.builders import (
+    SINGLES,
     create_tournament,
     home_wins,
     matches,
@@ -16,7 +18,8 @@ from tests.tournaments.api.builders import (
     tournament_url,
     win,
 )
-from tournaments import projections
+from tournaments import projections, services, tasks
+from tournaments.tasks import SCHEDULER
 
 MATCH_FIELDS = {
     "id",
@@ -29,6 +32,7 @@ MATCH_FIELDS = {
     "table",
     "scheduled_at",
     "deadline",
+    "overdue",
     "winner",
     "winner_name",
 }
@@ -190,3 +194,36 @@ def test_a_round_cannot_be_published_before_the_start(organizer: APIClient) -> N
 
     assert response.status_code == 409
     assert response.json()["code"] == "tournament_not_started"
+
+
+def test_a_match_past_its_no_show_deadline_with_both_sides_absent_is_listed_as_overdue(
+    organizer: APIClient, anonymous: APIClient
+) -> None:
+    tournament_id, _ = started_tournament(organizer, 2, no_show_minutes=0)
+    assert matches(anonymous, tournament_id)[0]["overdue"] is False  # no table, no deadline yet
+    services.fixture_schedule(tournament_id=UUID(tournament_id), actor=SCHEDULER)
+
+    tasks.catch_up_all()
+
+    (final,) = matches(anonymous, tournament_id)
+    assert (final["status"], final["overdue"]) == ("ready", True)
+    assert final["deadline"] is not None
+
+
+def test_with_the_no_show_rule_off_no_match_is_ever_overdue(
+    organizer: APIClient, anonymous: APIClient
+) -> None:
+    tournament_id, _ = started_tournament(organizer, 2)
+    services.fixture_schedule(tournament_id=UUID(tournament_id), actor=SCHEDULER)
+
+    (final,) = matches(anonymous, tournament_id)
+    assert (final["table"], final["deadline"], final["overdue"]) == (1, None, False)
+
+
+def test_the_no_show_rule_is_set_at_creation_and_refuses_negative_minutes(
+    organizer: APIClient,
+) -> None:
+    assert create_tournament(organizer, no_show_minutes=15)["no_show_minutes"] == 15
+    assert create_tournament(organizer, no_show_minutes=None)["no_show_minutes"] is None
+    refused = post(organizer, f"{API}/tournaments/", {**SINGLES, "no_show_minutes": -1})
+    assert (refused.status_code, refused.json()["code"]) == (400, "invalid_input")

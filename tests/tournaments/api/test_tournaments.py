@@ -55,7 +55,7 @@ def test_options_left_out_take_the_defaults(organizer: APIClient) -> None:
     assert body["variant"] == {}
     assert (body["legs"], body["tables"], body["advance_per_group"]) == (1, 1, 2)
     assert (body["third_place"], body["grand_final_reset"]) == (False, True)
-    assert (body["match_minutes"], body["no_show_minutes"]) == (30, 10)
+    assert (body["match_minutes"], body["no_show_minutes"]) == (30, None)
     assert body["automatic_rounds"] is True
     assert body["tiebreaks"] is None
 

@@ -14,7 +14,7 @@ from games import services as match_services
 from games.eventstore.api import read_stream
 from tests.tournaments.builders import ORGANIZER, new_tournament
 from tournaments import services
-from tournaments.models import Fixture
+from tournaments.models import Entrant, Fixture
 
 __all__ = ["ORGANIZER", "new_tournament"]
 
@@ -63,3 +63,17 @@ def other_session() -> Iterator[psycopg.Connection[Any]]:
     finally:
         connection.rollback()
         connection.close()
+
+
+def check_in(tournament_id: uuid.UUID, *entrant_ids: int) -> None:
+    """Record the entrants as present at the venue (what the no-show rule asks of a side)."""
+    for entrant_id in entrant_ids:
+        services.entrant_check_in(
+            tournament_id=tournament_id, entrant_id=entrant_id, actor=ORGANIZER
+        )
+
+
+def check_in_seeds(tournament_id: uuid.UUID, *seeds: int) -> None:
+    """Check in the entrants registered with these seeds."""
+    entrants = Entrant.objects.filter(tournament_id=tournament_id, seed__in=seeds)
+    check_in(tournament_id, *entrants.values_list("id", flat=True))

@@ -11,6 +11,7 @@ from games.models import Match
 from games.rules import RuleViolation
 from tests.tournaments.tasks.builders import (
     ORGANIZER,
+    check_in,
     event_types,
     events_of_type,
     fixtures,
@@ -40,10 +41,11 @@ def test_catch_up_gives_ready_matches_the_free_tables_a_start_time_and_a_deadlin
 
 
 def test_catch_up_forfeits_an_overdue_unstarted_match_and_records_the_forfeit() -> None:
-    tournament_id = started_tournament("single_elimination", 2)
+    tournament_id = started_tournament("single_elimination", 2, no_show_minutes=10)
     start = timezone.now()
     tasks.catch_up_all(now=start)
     (final,) = fixtures(tournament_id)
+    check_in(tournament_id, final.home_id)
 
     done = tasks.catch_up_all(now=start + timedelta(minutes=10))
 
@@ -57,10 +59,11 @@ def test_catch_up_forfeits_an_overdue_unstarted_match_and_records_the_forfeit() 
 
 
 def test_catch_up_leaves_started_matches_and_deadlines_still_to_come_alone() -> None:
-    tournament_id = started_tournament("round_robin", 3, tables=2)
+    tournament_id = started_tournament("round_robin", 3, tables=2, no_show_minutes=10)
     start = timezone.now()
     tasks.catch_up_all(now=start)
     started, waiting = fixtures(tournament_id, table__isnull=False)
+    check_in(tournament_id, waiting.home_id)
     match_services.round_start(match_id=started.match_id, briscola=None, actor=ORGANIZER)
 
     early = tasks.catch_up_all(now=start + timedelta(minutes=9))
@@ -149,6 +152,7 @@ def test_the_no_show_task_forfeits_once_and_then_does_nothing() -> None:
     tournament_id = started_tournament("single_elimination", 2, no_show_minutes=0)
     tasks.schedule_ready_matches(str(tournament_id))
     (final,) = fixtures(tournament_id)
+    check_in(tournament_id, final.home_id)
 
     assert tasks.forfeit_no_show(str(final.match_id)) is True
     assert tasks.forfeit_no_show(str(final.match_id)) is False
@@ -161,6 +165,7 @@ def test_a_forfeit_that_lost_a_race_with_another_is_a_no_op(
     tournament_id = started_tournament("single_elimination", 2, no_show_minutes=0)
     tasks.schedule_ready_matches(str(tournament_id))
     (final,) = fixtures(tournament_id)
+    check_in(tournament_id, final.home_id)
     forfeit = services.fixture_forfeit_no_show
 
     def forfeited_meanwhile(**kwargs: Any) -> bool:

@@ -21,6 +21,7 @@ from games.models import Match
 from tests.games.api.builders import create_match, p99, timed_writes
 from tests.tournaments.tasks.builders import (
     ORGANIZER,
+    check_in_seeds,
     events_of_type,
     fixtures,
     new_tournament,
@@ -129,6 +130,7 @@ def test_the_worker_survives_five_redis_outages_and_no_deadline_is_lost_with_red
 ) -> None:
     worker = start_worker(catch_up_seconds=1)
     tournament_id = new_tournament("single_elimination", 2, no_show_minutes=1)
+    check_in_seeds(tournament_id, 1)  # the home side is present, the away side is not
     services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     (final,) = wait_for(
         lambda: fixtures(tournament_id, table__isnull=False),

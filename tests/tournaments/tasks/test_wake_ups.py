@@ -14,6 +14,7 @@ from games.models import Match
 from games.signals import match_events_appended
 from tests.tournaments.tasks.builders import (
     ORGANIZER,
+    check_in,
     fixtures,
     new_tournament,
     started_tournament,
@@ -121,7 +122,7 @@ def test_starting_a_tournament_enqueues_its_scheduling_and_the_consumer(
 def test_scheduling_records_the_deadlines_and_sends_no_message_that_waits_on_a_due_time(
     sent: Sent, django_capture_on_commit_callbacks: Any
 ) -> None:
-    tournament_id = started_tournament("single_elimination", 4, tables=2)
+    tournament_id = started_tournament("single_elimination", 4, tables=2, no_show_minutes=10)
     sent.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -137,9 +138,10 @@ def test_scheduling_records_the_deadlines_and_sends_no_message_that_waits_on_a_d
 def test_a_no_show_task_queued_by_an_earlier_version_before_the_deadline_does_nothing(
     sent: Sent, django_capture_on_commit_callbacks: Any
 ) -> None:
-    tournament_id = started_tournament("single_elimination", 2)
+    tournament_id = started_tournament("single_elimination", 2, no_show_minutes=10)
     tasks.catch_up_all()
     (final,) = fixtures(tournament_id)
+    check_in(tournament_id, final.home_id)
     sent.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -158,7 +160,8 @@ def test_without_wake_ups_nothing_is_enqueued(
         tournament_id = started_tournament("single_elimination", 2, no_show_minutes=0)
         tasks.schedule_ready_matches(str(tournament_id))
         (final,) = fixtures(tournament_id)
-        tasks.forfeit_no_show(str(final.match_id))
+        check_in(tournament_id, final.home_id)
+        assert tasks.forfeit_no_show(str(final.match_id)) is True
         tasks.catch_up_all()
 
     assert sent == []

@@ -14,15 +14,18 @@ import pytest
 from django.db import connection
 
 from tests.tournaments.tasks.builders import (
+    ORGANIZER,
+    check_in_seeds,
     event_types,
     events_of_type,
     fixtures,
+    new_tournament,
     other_session,
     play,
     started_tournament,
 )
 from tests.workers import Worker, WorkerFactory, flush_test_redis, wait_for
-from tournaments import tasks
+from tournaments import services, tasks
 from tournaments.models import Fixture, Tournament, TournamentView
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -56,7 +59,7 @@ def waiting_for_the_tournament_row_lock() -> int:
 def test_a_ready_match_gets_a_table_and_a_start_time_and_the_table_is_reused(
     worker: Worker,
 ) -> None:
-    tournament_id = started_tournament("round_robin", 3, tables=1)
+    tournament_id = started_tournament("round_robin", 3, tables=1, no_show_minutes=10)
 
     (first,) = wait_for(scheduled(tournament_id, 1), what="a match at table 1", log=worker.log)
 
@@ -87,7 +90,9 @@ def test_a_match_not_started_by_its_deadline_is_forfeited_by_beats_sweep_and_rec
     start_worker: WorkerFactory,
 ) -> None:
     worker = start_worker(catch_up_seconds=1)  # beat embedded, sweeping every second
-    tournament_id = started_tournament("single_elimination", 2, no_show_minutes=0)
+    tournament_id = new_tournament("single_elimination", 2, no_show_minutes=0)
+    check_in_seeds(tournament_id, 1)  # the home side is present, the away side is not
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
     wait_for(finished(tournament_id), what="the forfeit to finish the tournament", log=worker.log)
 
