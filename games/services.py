@@ -26,12 +26,9 @@ from games.eventstore.api import (
     IdempotencyKeyReused,
     NewEvent,
     RecordedEvent,
-    WrongExpectedVersion,
-    append_to_stream,
-    find_append_by_idempotency_key,
     read_stream,
-    stream_version,
 )
+from games.eventstore.pipeline import StreamKind, run_command
 from games.matches.stream import (
     ConfirmResult,
     CorrectCard,
@@ -42,6 +39,7 @@ from games.matches.stream import (
     MatchAggregate,
     MatchAlreadyCreated,
     MatchCommand,
+    MatchEvent,
     MatchSetup,
     PlayCardInRound,
     StartNextRound,
@@ -171,78 +169,55 @@ def execute(
     idempotency_key: str | None = None,
     command_fingerprint: str | None = None,
 ) -> CommandResult:
-    """Decide, append and project one command. A repeated idempotency key returns the first
-    result; without an expected version, a race with another writer is retried. The command's
-    `fingerprint` is computed unless given (a creation's includes the side names)."""
-    command_fingerprint = command_fingerprint or fingerprint(match_id, command)
-    for _attempt in range(RACE_RETRIES):
-        try:
-            with transaction.atomic():
-                return execute_once(
-                    match_id=match_id,
-                    command=command,
-                    actor=actor,
-                    expected_version=expected_version,
-                    idempotency_key=idempotency_key,
-                    command_fingerprint=command_fingerprint,
-                )
-        except WrongExpectedVersion:
-            if expected_version is not None:
-                raise
-    raise WrongExpectedVersion(
-        stream_id=match_id,
-        stream_type=MATCH_STREAM,
-        expected_version=expected_version or 0,
-        current_version=load_match(match_id=match_id)[1],
-    )
+    """Decide, append and project one command through the command pipeline. A repeated
+    idempotency key returns the first result; without an expected version, a race with another
+    writer is retried. The command's `fingerprint` is computed unless given (a creation's
+    includes the side names)."""
 
+    def decide_command(state: MatchAggregate | None) -> Sequence[MatchEvent]:
+        if state is None and not isinstance(command, CreateMatch):
+            raise MatchNotFound.because(gettext_noop("there is no match %(match)s"), match=match_id)
+        return decide(state, command)
 
-def execute_once(
-    *,
-    match_id: UUID,
-    command: MatchCommand,
-    actor: Actor,
-    expected_version: int | None,
-    idempotency_key: str | None,
-    command_fingerprint: str,
-) -> CommandResult:
-    if idempotency_key is not None:
-        previous = find_append_by_idempotency_key(
-            stream_id=match_id,
-            idempotency_key=idempotency_key,
-            command_fingerprint=command_fingerprint,
-        )
-        if previous is not None:
-            return replayed_result(match_id, previous)
-    state, version = current_state(match_id, command)
-    if expected_version is not None and expected_version != version:
-        raise WrongExpectedVersion(
-            stream_id=match_id,
-            stream_type=MATCH_STREAM,
-            expected_version=expected_version,
-            current_version=version,
-        )
-    decided = decide(state, command)
-    appended = append_to_stream(
+    outcome = run_command(
+        MATCH_KIND,
         stream_id=match_id,
-        stream_type=MATCH_STREAM,
-        events=[
-            NewEvent(event.type, event.payload, schema_version=schema_version_of(event.type))
-            for event in decided
-        ],
-        expected_version=version,
+        decide=decide_command,
         metadata=actor.metadata(),
+        expected_version=expected_version,
         idempotency_key=idempotency_key,
-        command_fingerprint=None if idempotency_key is None else command_fingerprint,
+        fingerprint=command_fingerprint or fingerprint(match_id, command),
+        retries=RACE_RETRIES,
     )
-    if appended.duplicate:
-        return replayed_result(match_id, appended)
-    new_state = fold(decided, state)
+    return CommandResult(
+        match_id=match_id,
+        state=outcome.state,
+        version=outcome.version,
+        events=outcome.events,
+        duplicate=outcome.duplicate,
+    )
+
+
+def load_for_command(match_id: UUID) -> tuple[MatchAggregate | None, int]:
+    """The match as a command finds it: None and version 0 before its creation."""
+    try:
+        return load_latest(match_id)
+    except MatchNotFound:
+        return None, 0
+
+
+def replay_from(match_id: UUID, first: AppendResult) -> tuple[MatchAggregate, int]:
+    return load_match(match_id=match_id, to_version=first.last_version)
+
+
+def project_match(
+    match_id: UUID, previous: MatchAggregate | None, state: MatchAggregate, appended: AppendResult
+) -> None:
     first, last = appended.events[0], appended.events[-1]
-    remember(match_id, new_state, last)
+    remember(match_id, state, last)
     save_match(
-        new_state,
-        previous=state,
+        state,
+        previous=previous,
         match_id=match_id,
         position=StreamPosition(
             version=last.stream_version,
@@ -251,23 +226,20 @@ def execute_once(
             updated_at=last.recorded_at,
         ),
     )
-    match_events_appended_on_commit(match_id=match_id)
-    return CommandResult(
-        match_id=match_id, state=new_state, version=last.stream_version, events=appended.events
-    )
 
 
-def current_state(match_id: UUID, command: MatchCommand) -> tuple[MatchAggregate | None, int]:
-    if isinstance(command, CreateMatch) and stream_version(stream_id=match_id) == 0:
-        return None, 0
-    return load_match(match_id=match_id)
-
-
-def replayed_result(match_id: UUID, previous: AppendResult) -> CommandResult:
-    state, version = load_match(match_id=match_id, to_version=previous.last_version)
-    return CommandResult(
-        match_id=match_id, state=state, version=version, events=previous.events, duplicate=True
-    )
+MATCH_KIND: StreamKind[MatchAggregate, MatchEvent] = StreamKind(
+    stream_type=MATCH_STREAM,
+    load=load_for_command,
+    fold=lambda events, state: fold(events, state),
+    encode=lambda event: NewEvent(
+        event.type, event.payload, schema_version=schema_version_of(event.type)
+    ),
+    replay=replay_from,
+    project=project_match,
+    notify=lambda match_id, state, appended: match_events_appended_on_commit(match_id=match_id),
+)
+"""How the command pipeline handles match streams."""
 
 
 # The commands.

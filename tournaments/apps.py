@@ -11,10 +11,11 @@ class TournamentsConfig(AppConfig):
         from games.projections import register_projector
         from games.side_names import register_side_namer
         from games.signals import match_events_appended
-        from tournaments import access, projections, selectors, tasks
+        from tournaments import access, projections, rows, selectors, signals, tasks
 
         register_place_resolver("tournament", access.fixture_place)
 
+        register_projector("tournament rows", rebuild=rows.rebuild_rows, verify=rows.verify_rows)
         register_projector(
             "tournament", rebuild=projections.rebuild_views, verify=projections.verify_views
         )
@@ -25,4 +26,7 @@ class TournamentsConfig(AppConfig):
         )
         match_events_appended.connect(
             tasks.consume_log_after_match_events, dispatch_uid="tournaments.consume_log"
+        )
+        signals.tournament_events_appended.connect(
+            tasks.after_tournament_events, dispatch_uid="tournaments.after_tournament_events"
         )

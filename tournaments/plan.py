@@ -27,7 +27,7 @@ from tournaments.standings import (
     StandingsConfig,
     compute_standings,
 )
-from tournaments.stream import Result, TournamentSettings, TournamentState
+from tournaments.state import Result, TournamentSettings, TournamentState
 
 KNOCKOUT = "knockout"
 

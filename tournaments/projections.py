@@ -1,10 +1,11 @@
 """Asynchronous tournament projections: the bracket and standings readers see.
 
 A consumer reads the global log after its checkpoint. For each match event of a tournament's
-match it brings the tournament up to date with the result (`fixture_result_sync`, which appends
-tournament events); for each touched tournament it recomputes the view from the tournament
-stream and the match rows. Both steps are idempotent, so reading an event twice is harmless, and
-`rebuild_views` can drop and refill every view from the log.
+match it runs the tournament's policy (`tournaments.policies.match_moved`: the result recorded,
+the tournament advanced, the fixture's row following its match); for each touched tournament it
+recomputes the view from the tournament stream and the rows. Both steps are idempotent, so
+reading an event twice is harmless, and `rebuild_views` can drop and refill every view from the
+log.
 """
 
 from __future__ import annotations
@@ -20,8 +21,7 @@ from django.db import transaction
 from games.eventstore.api import RecordedEvent, last_position, read_all
 from games.models import Match
 from games.projections import MATCH_STREAM
-from games.services import Actor
-from tournaments import plan, services
+from tournaments import plan, policies
 from tournaments.formats.bracket import Bracket
 from tournaments.formats.resolution import BracketState
 from tournaments.models import Checkpoint, Fixture, Tournament, TournamentView
@@ -30,7 +30,6 @@ from tournaments.stream import TournamentState
 
 CONSUMER = "tournaments"
 BATCH = 500
-SYSTEM = Actor(device="tournament-consumer")
 
 
 # The view of one tournament.
@@ -210,7 +209,7 @@ def consume(*, batch: int = BATCH) -> int:
             return processed
         tournaments, matches = tournaments_touched(events)
         for match_id in matches:
-            services.fixture_result_sync(match_id=match_id, actor=SYSTEM)
+            policies.match_moved(match_id=match_id)
         position = events[-1].global_position
         for tournament_id in tournaments:
             with transaction.atomic():

@@ -24,6 +24,7 @@ from games import selectors as match_selectors
 from games.eventstore.api import last_position_of_streams, read_stream
 from games.models import Match, MatchStatus
 from games.side_names import SideRefs
+from tournaments import rows
 from tournaments.models import (
     Checkpoint,
     Entrant,
@@ -102,12 +103,9 @@ def entrant_as_left(*, result: TournamentCommandResult, entrant_id: int) -> Entr
 
 
 def entrant_in_state(entrant: Entrant, state: TournamentState) -> Entrant:
-    """The row with its seed, check-in and withdrawal as `state` has them: the seeding's
-    position once seeded, else the seed given at registration (as the services write them)."""
-    record = state.entrants[entrant.id]
-    seeding = state.seeding or ()
-    entrant.seed = seeding.index(entrant.id) + 1 if entrant.id in seeding else record.seed
-    entrant.checked_in, entrant.withdrawn = record.checked_in, record.withdrawn
+    """The row with its seed, check-in and withdrawal as `state` has them (`rows`)."""
+    for name, value in rows.expected_entrant(state, entrant.id).items():
+        setattr(entrant, name, value)
     return entrant
 
 
@@ -152,18 +150,11 @@ def swiss_round_as_left(*, result: TournamentCommandResult) -> dict[str, Any]:
 
 
 def fixture_in_state(fixture: Fixture, state: TournamentState) -> Fixture:
+    """The row as `state` has it, its match not started yet (`rows`)."""
     recorded = state.fixtures[fixture.key]
-    result = state.results.get(fixture.key)
-    fixture.status = FixtureStatus.READY if result is None else FixtureStatus.FINISHED
-    fixture.winner_id = None if result is None else result.winner
-    fixture.table = recorded.table
-    fixture.scheduled_at = parse_datetime_or_none(recorded.scheduled_at)
-    fixture.deadline = parse_datetime_or_none(recorded.deadline)
+    for name, value in rows.expected_fixture(state, recorded, "not_started").items():
+        setattr(fixture, name, value)
     return fixture
-
-
-def parse_datetime_or_none(value: str | None) -> datetime | None:
-    return None if value is None else datetime.fromisoformat(value)
 
 
 def tournament_fixtures(

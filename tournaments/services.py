@@ -1,5 +1,8 @@
-"""Tournament services: every write appends events to the tournament's stream (and creates the
-match streams its fixtures need), then updates the inline rows in the same transaction.
+"""Tournament services: every write is a command on the tournament's stream, decided from the
+folded state by `tournaments.stream.decide` and carried out by the command pipeline
+(`games.eventstore.pipeline`): appended with its actor, expected version and idempotency key,
+projected inline into the tournament's rows (`tournaments.rows`), followed by the policies'
+reactions on the match streams (`tournaments.policies`) and, after the commit, a signal.
 
 Plain functions with keyword-only arguments, named `<entity>_<action>`. They raise
 `TournamentError`s (codes for the API) and let the match services' errors through.
@@ -10,10 +13,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import random
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -32,199 +34,146 @@ from accounts.services import (
     device_token_revoke,
 )
 from games import services as match_services
-from games.eventstore.api import (
-    AppendResult,
-    NewEvent,
-    RecordedEvent,
-    append_to_stream,
-    find_append_by_idempotency_key,
-    read_stream,
-)
+from games.eventstore.api import AppendResult, NewEvent, read_stream
+from games.eventstore.pipeline import Outcome, StreamKind, run_command
 from games.models import Match
-from games.rules import RuleViolation, Table, Variant
+from games.rules import Table, Variant
 from games.services import Actor
-from tournaments import plan
-from tournaments.models import Entrant, EntrantPlayer, Fixture, FixtureStatus, Player, Tournament
-from tournaments.models import Table as TableRow
+from tournaments import reactions, rows, stream
+from tournaments.errors import (
+    EntrantNotFound,
+    InvalidEntrant,
+    InvalidTournament,
+    RegistrationClosed,
+    SwissRoundNotDue,
+    TooFewEntrants,
+    TournamentAlreadyStarted,
+    TournamentError,
+    TournamentNotFound,
+    TournamentNotStarted,
+)
+from tournaments.models import Entrant, EntrantPlayer, Fixture, Player, Tournament
+from tournaments.signals import tournament_events_appended_on_commit
 from tournaments.stream import (
-    ENTRANT_CHECKED_IN,
-    ENTRANT_REGISTERED,
-    ENTRANT_WITHDREW,
-    ENTRANTS_SEEDED,
-    FIXTURE_CREATED,
-    FIXTURE_RESET,
-    FORMATS,
-    MATCH_SCHEDULED,
-    RESULT_RECORDED,
-    SWISS_ROUND_PAIRED,
-    TOURNAMENT_CREATED,
-    TOURNAMENT_FINISHED,
-    TOURNAMENT_STARTED,
+    PLAYERS_PER_ENTRANT,
+    TEAM_TABLE_SIZES,
+    AdvanceTournament,
+    AssignTable,
+    CheckInEntrant,
+    CreateTournament,
+    PublishSwissRound,
+    RecordResult,
+    RegisterEntrant,
     Result,
+    ScheduleMatches,
+    SeedEntrants,
+    StartTournament,
+    TournamentCommand,
     TournamentEvent,
     TournamentSettings,
     TournamentState,
+    WithdrawEntrant,
     fold,
     no_show_forfeiter,
 )
 
+__all__ = [
+    "PLAYERS_PER_ENTRANT",
+    "TEAM_TABLE_SIZES",
+    "EntrantNotFound",
+    "InvalidEntrant",
+    "InvalidTournament",
+    "RegistrationClosed",
+    "SwissRoundNotDue",
+    "TooFewEntrants",
+    "TournamentAlreadyStarted",
+    "TournamentError",
+    "TournamentNotFound",
+    "TournamentNotStarted",
+]
+
 logger = logging.getLogger(__name__)
 
 TOURNAMENT_STREAM = "tournament"
-TEAM_TABLE_SIZES = (2, 4, 6)
-PLAYERS_PER_ENTRANT = {2: 1, 4: 2, 6: 3}
 
 
-class TournamentError(RuleViolation):
-    """A tournament command that cannot be carried out; `code` says why."""
+@dataclass(frozen=True, kw_only=True)
+class TournamentCommandResult(Outcome[TournamentState]):
+    """What a tournament write left: the state and version after it, the events it recorded
+    (for a repeated idempotency key, the first command's, with `duplicate` set)."""
 
-    code = "tournament_error"
-
-
-class TournamentNotFound(TournamentError):
-    code = "tournament_not_found"
-
-
-class EntrantNotFound(TournamentError):
-    code = "entrant_not_found"
+    @property
+    def tournament_id(self) -> UUID:
+        return self.stream_id
 
 
-class InvalidTournament(TournamentError):
-    code = "invalid_tournament"
+# Loading.
 
 
-class RegistrationClosed(TournamentError):
-    code = "registration_closed"
+def load_tournament(*, tournament_id: UUID) -> tuple[TournamentState, int]:
+    state, version = load_stream(tournament_id)
+    if state is None:
+        raise TournamentNotFound.because(
+            gettext_noop("there is no tournament %(tournament)s"), tournament=tournament_id
+        )
+    return state, version
 
 
-class TournamentAlreadyStarted(TournamentError):
-    code = "tournament_started"
+def load_stream(
+    tournament_id: UUID, *, to_version: int | None = None
+) -> tuple[TournamentState | None, int]:
+    events = read_stream(stream_id=tournament_id, to_version=to_version)
+    if not events:
+        return None, 0
+    return fold(TournamentEvent(e.event_type, e.payload) for e in events), events[-1].stream_version
 
 
-class TournamentNotStarted(TournamentError):
-    code = "tournament_not_started"
-
-
-class TooFewEntrants(TournamentError):
-    code = "too_few_entrants"
-
-
-class SwissRoundNotDue(TournamentError):
-    code = "swiss_round_not_due"
-
-
-class InvalidEntrant(TournamentError):
-    code = "invalid_entrant"
-
-
-# Loading and appending.
-
-
-def load_tournament_for_update(*, tournament_id: UUID) -> tuple[TournamentState, int]:
+def load_for_command(tournament_id: UUID) -> tuple[TournamentState | None, int]:
     """The tournament for a command, its row locked until the transaction ends. Every command
     takes this lock before it appends anything (to its own stream or, creating matches, to
     theirs), so that all writers take the tournament's row before the log's append lock and
     never wait for each other the other way round."""
     Tournament.objects.select_for_update().filter(id=tournament_id).values_list("id").first()
-    return load_tournament(tournament_id=tournament_id)
+    try:
+        return load_tournament(tournament_id=tournament_id)
+    except TournamentNotFound:
+        return None, 0
 
 
-def load_tournament(*, tournament_id: UUID) -> tuple[TournamentState, int]:
-    events = read_stream(stream_id=tournament_id)
-    if not events:
-        raise TournamentNotFound.because(
-            gettext_noop("there is no tournament %(tournament)s"), tournament=tournament_id
-        )
-    state = fold(TournamentEvent(e.event_type, e.payload) for e in events)
-    return state, events[-1].stream_version
+def replay_from(tournament_id: UUID, first: AppendResult) -> tuple[TournamentState, int]:
+    """The tournament as the first command with a repeated key left it. Commands record one
+    append each; a command recorded before that (several appends carrying its causation id) is
+    followed to its last append."""
+    causation_id = first.events[0].metadata.causation_id
+    last_version = first.last_version
+    for later in read_stream(stream_id=tournament_id, from_version=last_version + 1):
+        if causation_id is None or later.metadata.causation_id != causation_id:
+            break
+        last_version = later.stream_version
+    state, version = load_stream(tournament_id, to_version=last_version)
+    assert state is not None
+    return state, version
 
 
-def append(
-    *,
-    tournament_id: UUID,
-    state: TournamentState | None,
-    version: int,
-    events: Sequence[TournamentEvent],
-    actor: Actor,
-    command: TournamentCommand | None = None,
-) -> tuple[TournamentState, int]:
-    """Append the events after `version` and fold them; the inline rows follow the state.
-
-    The first append of a `command` carries its idempotency key: when a racing retry of the
-    same command recorded it first, CommandAlreadyRecorded rolls this one back."""
-    if not events:
-        assert state is not None
-        return state, version
-    first = command if command is not None and command.first_append is None else None
-    key = None if first is None else first.idempotency_key
-    appended = append_to_stream(
-        stream_id=tournament_id,
-        stream_type=TOURNAMENT_STREAM,
-        events=[NewEvent(event.type, event.payload) for event in events],
-        expected_version=version,
-        metadata=actor.metadata(),
-        idempotency_key=key,
-        command_fingerprint=None if first is None or key is None else first.fingerprint,
+def notify(tournament_id: UUID, state: TournamentState, appended: AppendResult) -> None:
+    tournament_events_appended_on_commit(
+        tournament_id=tournament_id,
+        event_types=[e.event_type for e in appended.events],
+        running=state.started and not state.finished,
     )
-    if first is not None:
-        if appended.duplicate:
-            raise CommandAlreadyRecorded(appended)
-        first.first_append = appended
-    new_state = fold(events, state)
-    last = appended.events[-1]
-    Tournament.objects.filter(id=tournament_id).update(
-        status=new_state.status, version=last.stream_version, updated_at=last.recorded_at
-    )
-    from tournaments.tasks import consume_log_on_commit  # the tasks import this module
-
-    consume_log_on_commit()
-    return new_state, last.stream_version
 
 
-def event(event_type: str, **payload: Any) -> TournamentEvent:
-    return TournamentEvent(event_type, payload)
-
-
-# Idempotency keys (decision record 0020): a command sent again with the key it was first sent
-# with records nothing and is answered from what the first one left.
-
-
-@dataclass(kw_only=True)
-class TournamentCommand:
-    """One write to a tournament stream: its idempotency key (None: the client sent none), what
-    makes it the same command as another, and the events its first append recorded."""
-
-    tournament_id: UUID
-    idempotency_key: str | None
-    fingerprint: str
-    causation_id: str = field(default_factory=lambda: f"command:{uuid.uuid4()}")
-    first_append: AppendResult | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class TournamentCommandResult:
-    """What a tournament write left: the state and version after its last event, the events of
-    its first append (none when there was nothing to record), and whether it was a repeated
-    idempotency key, answered from the first command without recording anything."""
-
-    tournament_id: UUID
-    state: TournamentState
-    version: int
-    events: tuple[RecordedEvent, ...] = ()
-    duplicate: bool = False
-
-    @property
-    def recorded(self) -> bool:
-        return bool(self.events) and not self.duplicate
-
-
-class CommandAlreadyRecorded(Exception):
-    """A racing retry recorded the command first: raised inside the command's transaction, so
-    that the rows this attempt wrote are rolled back, and answered from the first append."""
-
-    def __init__(self, first: AppendResult) -> None:
-        super().__init__("the command was recorded by an earlier request with the same key")
-        self.first = first
+TOURNAMENT_KIND: StreamKind[TournamentState, TournamentEvent] = StreamKind(
+    stream_type=TOURNAMENT_STREAM,
+    load=load_for_command,
+    fold=lambda events, state: fold(events, state),
+    encode=lambda event: NewEvent(event.type, event.payload),
+    replay=replay_from,
+    project=rows.project_appended,
+    react=reactions.react_inline,
+    notify=notify,
+)
+"""How the command pipeline handles tournament streams."""
 
 
 def command_fingerprint(tournament_id: UUID, command: str, arguments: dict[str, Any]) -> str:
@@ -236,66 +185,49 @@ def command_fingerprint(tournament_id: UUID, command: str, arguments: dict[str, 
     return hashlib.sha256(document.encode()).hexdigest()
 
 
-def run_once(
+def run(
     *,
     tournament_id: UUID,
-    idempotency_key: str | None,
-    name: str,
-    arguments: dict[str, Any],
+    command: TournamentCommand | Callable[[TournamentState | None], TournamentCommand],
     actor: Actor,
-    carry_out: Callable[[TournamentCommand, Actor], tuple[TournamentState, int]],
+    idempotency_key: str | None = None,
+    name: str = "",
+    arguments: dict[str, Any] | None = None,
 ) -> TournamentCommandResult:
-    """Carry out a tournament command in one transaction, at most once per idempotency key.
+    """Carry out one tournament command (decision record 0020 for idempotency keys: a command
+    sent again with its key records nothing and is answered from what the first one left).
+    `command` may be a function of the loaded state that writes name rows first: it runs
+    after the idempotency check, in the command's transaction."""
 
-    The key is looked up before deciding (a command that succeeded is usually no longer legal:
-    a second start would be refused), and the first append of `carry_out` records it with the
-    fingerprint, so that of two racing retries only one appends. A repeated key with the same
-    command is answered from the first command's events; with another command it raises
-    IdempotencyKeyReused. Every event of a keyed command carries its causation id, so that a
-    replay knows where the first command's events ended."""
-    command = TournamentCommand(
-        tournament_id=tournament_id,
+    def decide(state: TournamentState | None) -> list[TournamentEvent]:
+        if state is None and not isinstance(command, CreateTournament):
+            raise TournamentNotFound.because(
+                gettext_noop("there is no tournament %(tournament)s"), tournament=tournament_id
+            )
+        decided = command(state) if callable(command) else command
+        return stream.decide(state, decided)
+
+    if idempotency_key is not None and actor.causation_id is None:
+        # Every event the command causes (its matches' too) names it.
+        actor = replace(actor, causation_id=f"command:{uuid.uuid4()}")
+    outcome = run_command(
+        TOURNAMENT_KIND,
+        stream_id=tournament_id,
+        decide=decide,
+        metadata=actor.metadata(),
         idempotency_key=idempotency_key,
-        fingerprint=command_fingerprint(tournament_id, name, arguments),
+        fingerprint=None
+        if idempotency_key is None
+        else command_fingerprint(tournament_id, name, arguments or {}),
+        # Writers take the tournament's row lock first: losing a race anyway is reported (409).
+        retries=1,
     )
-    if idempotency_key is not None:
-        actor = replace(actor, causation_id=command.causation_id)
-    try:
-        with transaction.atomic():
-            if idempotency_key is not None:
-                first = find_append_by_idempotency_key(
-                    stream_id=tournament_id,
-                    idempotency_key=idempotency_key,
-                    command_fingerprint=command.fingerprint,
-                )
-                if first is not None:
-                    return replayed_result(tournament_id, first)
-            state, version = carry_out(command, actor)
-    except CommandAlreadyRecorded as already:
-        return replayed_result(tournament_id, already.first)
-    first_events = () if command.first_append is None else command.first_append.events
     return TournamentCommandResult(
-        tournament_id=tournament_id, state=state, version=version, events=first_events
-    )
-
-
-def replayed_result(tournament_id: UUID, first: AppendResult) -> TournamentCommandResult:
-    """The result the first command with this key left: the tournament folded up to that
-    command's last event (its later appends carry the same causation id)."""
-    causation_id = first.events[0].metadata.causation_id
-    last_version = first.last_version
-    for later in read_stream(stream_id=tournament_id, from_version=last_version + 1):
-        if causation_id is None or later.metadata.causation_id != causation_id:
-            break
-        last_version = later.stream_version
-    events = read_stream(stream_id=tournament_id, to_version=last_version)
-    state = fold(TournamentEvent(e.event_type, e.payload) for e in events)
-    return TournamentCommandResult(
-        tournament_id=tournament_id,
-        state=state,
-        version=last_version,
-        events=first.events,
-        duplicate=True,
+        stream_id=tournament_id,
+        state=outcome.state,
+        version=outcome.version,
+        events=outcome.events,
+        duplicate=outcome.duplicate,
     )
 
 
@@ -328,24 +260,6 @@ def tournament_create(
 ) -> Tournament:
     """A tournament in registration, run by `club` (whose organizers organize it; may a caller
     create one there is for the permissions to say, tournaments/access.py)."""
-    if format not in FORMATS:
-        raise InvalidTournament.because(
-            gettext_noop("format must be one of %(formats)s, not %(format)r"),
-            formats=", ".join(FORMATS),
-            format=format,
-        )
-    if table_size not in TEAM_TABLE_SIZES:
-        raise InvalidTournament.because(
-            gettext_noop("tournaments are played at tables of 2, 4 or 6")
-        )
-    if tables < 1:
-        raise InvalidTournament.because(gettext_noop("a tournament needs at least one table"))
-    if no_show_minutes is not None and no_show_minutes < 0:
-        raise InvalidTournament.because(
-            gettext_noop("the no-show minutes cannot be negative (leave them out for no rule)")
-        )
-    match_services.match_format_of(scoring=scoring, best_of=best_of, rounds=rounds)
-    Table(table_size, Variant.from_dict(variant or {}))
     settings = TournamentSettings(
         format=format,
         table_size=table_size,
@@ -365,11 +279,16 @@ def tournament_create(
         automatic_rounds=automatic_rounds,
         tiebreaks=None if tiebreaks is None else tuple(tiebreaks),
     )
-    plan.standings_config_for(settings)
+    command = CreateTournament(
+        name=name, settings=settings, club=None if club is None else club.pk, public=public
+    )
+    stream.decide(None, command)  # refused before the match rules are checked, as it always was
+    match_services.match_format_of(scoring=scoring, best_of=best_of, rounds=rounds)
+    Table(table_size, Variant.from_dict(variant or {}))
     tournament_id = uuid.uuid4()
     now = timezone.now()
     with transaction.atomic():
-        tournament = Tournament.objects.create(
+        Tournament.objects.create(
             id=tournament_id,
             name=name,
             format=format,
@@ -380,26 +299,8 @@ def tournament_create(
             created_at=now,
             updated_at=now,
         )
-        TableRow.objects.bulk_create(
-            TableRow(tournament=tournament, number=number) for number in range(1, tables + 1)
-        )
-        append(
-            tournament_id=tournament_id,
-            state=None,
-            version=0,
-            events=[
-                event(
-                    TOURNAMENT_CREATED,
-                    name=name,
-                    settings=settings.to_dict(),
-                    club=None if club is None else club.pk,
-                    public=public,
-                )
-            ],
-            actor=actor,
-        )
-    tournament.refresh_from_db()
-    return tournament
+        run(tournament_id=tournament_id, command=command, actor=actor)
+    return Tournament.objects.get(id=tournament_id)
 
 
 def entrant_register(
@@ -411,49 +312,28 @@ def entrant_register(
     seed: int | None = None,
     idempotency_key: str | None = None,
 ) -> TournamentCommandResult:
-    """Register before the start; a late entry is accepted until the first match is created.
-    The entrant's id is in the result's first event (`entrant_registered`)."""
+    """Register before the start. The entrant's id is in the result's first event
+    (`registered_entrant_id`); its name and players go to the name tables only."""
 
-    def register(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
-        state, version = load_tournament_for_update(tournament_id=tournament_id)
-        if state.started:
-            raise RegistrationClosed.because(
-                gettext_noop("the tournament has started: registration is closed")
-            )
-        needed = PLAYERS_PER_ENTRANT[state.settings.table_size]
-        if len(players) != needed:
-            raise InvalidEntrant.because(
-                gettext_noop(
-                    "an entrant at tables of %(size)s has %(needed)s player(s), not %(given)s"
-                ),
-                size=state.settings.table_size,
-                needed=needed,
-                given=len(players),
-            )
-        if seed is not None and seed < 1:
-            raise InvalidEntrant.because(gettext_noop("seeds start at 1"))
+    def register(state: TournamentState | None) -> TournamentCommand:
+        # Refused before any row is written when the tournament cannot take the entrant.
+        assert state is not None
+        stream.decide(state, RegisterEntrant(entrant=0, players=len(players), seed=seed))
         entrant = Entrant.objects.create(
             tournament_id=tournament_id, name=name, seed=seed, registered_at=timezone.now()
         )
         for position, player_name in enumerate(players):
             player = Player.objects.create(name=player_name)
             EntrantPlayer.objects.create(entrant=entrant, player=player, position=position)
-        return append(
-            tournament_id=tournament_id,
-            state=state,
-            version=version,
-            events=[event(ENTRANT_REGISTERED, entrant=entrant.id, seed=seed)],
-            actor=actor,
-            command=command,
-        )
+        return RegisterEntrant(entrant=entrant.id, players=len(players), seed=seed)
 
-    return run_once(
+    return run(
         tournament_id=tournament_id,
+        command=register,
+        actor=actor,
         idempotency_key=idempotency_key,
         name="entrant_register",
         arguments={"name": name, "players": list(players), "seed": seed},
-        actor=actor,
-        carry_out=register,
     )
 
 
@@ -471,41 +351,14 @@ def entrant_check_in(
     idempotency_key: str | None = None,
 ) -> TournamentCommandResult:
     """Record that the entrant is at the venue; nothing is recorded when it already was."""
-
-    def check_in(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
-        state, version = load_tournament_for_update(tournament_id=tournament_id)
-        record = known_entrant(state, entrant_id)
-        if record.checked_in:
-            return state, version
-        state, version = append(
-            tournament_id=tournament_id,
-            state=state,
-            version=version,
-            events=[event(ENTRANT_CHECKED_IN, entrant=entrant_id)],
-            actor=actor,
-            command=command,
-        )
-        Entrant.objects.filter(id=entrant_id).update(checked_in=True)
-        return state, version
-
-    return run_once(
+    return run(
         tournament_id=tournament_id,
+        command=CheckInEntrant(entrant_id),
+        actor=actor,
         idempotency_key=idempotency_key,
         name="entrant_check_in",
         arguments={"entrant": entrant_id},
-        actor=actor,
-        carry_out=check_in,
     )
-
-
-def known_entrant(state: TournamentState, entrant_id: int) -> Any:
-    record = state.entrants.get(entrant_id)
-    if record is None:
-        raise EntrantNotFound.because(
-            gettext_noop("entrant %(entrant)s is not registered in this tournament"),
-            entrant=entrant_id,
-        )
-    return record
 
 
 def entrant_withdraw(
@@ -516,48 +369,16 @@ def entrant_withdraw(
     actor: Actor,
     idempotency_key: str | None = None,
 ) -> TournamentCommandResult:
-    """Withdraw an entrant; the matches it still has to play are forfeited (as events).
+    """Withdraw an entrant; the matches it still has to play are forfeited (`policies`).
     Nothing is recorded when it had withdrawn already."""
-
-    def withdraw(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
-        state, version = load_tournament_for_update(tournament_id=tournament_id)
-        if known_entrant(state, entrant_id).withdrawn:
-            return state, version
-        state, version = append(
-            tournament_id=tournament_id,
-            state=state,
-            version=version,
-            events=[event(ENTRANT_WITHDREW, entrant=entrant_id, reason=reason)],
-            actor=actor,
-            command=command,
-        )
-        Entrant.objects.filter(id=entrant_id).update(withdrawn=True)
-        forfeit_open_fixtures(state, entrant_id, reason=reason or "withdrawn", actor=actor)
-        return state, version
-
-    return run_once(
+    return run(
         tournament_id=tournament_id,
+        command=WithdrawEntrant(entrant_id, reason),
+        actor=actor,
         idempotency_key=idempotency_key,
         name="entrant_withdraw",
         arguments={"entrant": entrant_id, "reason": reason},
-        actor=actor,
-        carry_out=withdraw,
     )
-
-
-def forfeit_open_fixtures(
-    state: TournamentState, entrant_id: int, *, reason: str, actor: Actor
-) -> None:
-    for fixture in state.fixtures.values():
-        if entrant_id not in fixture.entrants or fixture.id in state.results:
-            continue
-        match = Match.objects.filter(id=fixture.match_id).first()
-        if match is None or match.status == "finished":
-            continue
-        side = 0 if fixture.home == entrant_id else 1
-        match_services.match_forfeit(
-            match_id=UUID(fixture.match_id), side=side, reason=reason, actor=actor
-        )
 
 
 def tournament_seed(
@@ -570,52 +391,13 @@ def tournament_seed(
 ) -> TournamentCommandResult:
     """Fix the seeding order: by the seeds given at registration (then registration order), or
     shuffled from a recorded random seed. The order is the result state's `seeding`."""
-
-    def seed(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
-        state, version = load_tournament_for_update(tournament_id=tournament_id)
-        if state.started:
-            raise TournamentAlreadyStarted.because(
-                gettext_noop("seeding is fixed once the tournament starts")
-            )
-        order = seeding_order(state, method=method, random_seed=random_seed)
-        if method == "random" and random_seed is None:
-            raise InvalidTournament.because(gettext_noop("a random seeding needs its random seed"))
-        state, version = append(
-            tournament_id=tournament_id,
-            state=state,
-            version=version,
-            events=[
-                event(ENTRANTS_SEEDED, order=list(order), method=method, random_seed=random_seed)
-            ],
-            actor=actor,
-            command=command,
-        )
-        for position, entrant_id in enumerate(order, start=1):
-            Entrant.objects.filter(id=entrant_id).update(seed=position)
-        return state, version
-
-    return run_once(
+    return run(
         tournament_id=tournament_id,
+        command=SeedEntrants(method, random_seed),
+        actor=actor,
         idempotency_key=idempotency_key,
         name="tournament_seed",
         arguments={"method": method, "random_seed": random_seed},
-        actor=actor,
-        carry_out=seed,
-    )
-
-
-def seeding_order(
-    state: TournamentState, *, method: str, random_seed: int | None
-) -> tuple[int, ...]:
-    active = list(state.active_entrants)
-    if method == "given":
-        return tuple(sorted(active, key=lambda e: (state.entrants[e].seed or 10**9, e)))
-    if method == "random":
-        shuffled = sorted(active)
-        random.Random(random_seed).shuffle(shuffled)
-        return tuple(shuffled)
-    raise InvalidTournament.because(
-        gettext_noop("seeding is 'given' or 'random', not %(method)r"), method=method
     )
 
 
@@ -626,43 +408,22 @@ def tournament_start(
     *, tournament_id: UUID, actor: Actor, idempotency_key: str | None = None
 ) -> TournamentCommandResult:
     """Close registration, fix the seeding and create the first matches."""
-
-    def start(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
-        state, version = load_tournament_for_update(tournament_id=tournament_id)
-        if state.started:
-            raise TournamentAlreadyStarted.because(
-                gettext_noop("the tournament has already started")
-            )
-        order = state.seeding or seeding_order(state, method="given", random_seed=None)
-        order = tuple(entrant for entrant in order if not state.entrants[entrant].withdrawn)
-        if len(order) < 2:
-            raise TooFewEntrants.because(
-                gettext_noop("a tournament needs at least two entrants to start")
-            )
-        state, version = append(
-            tournament_id=tournament_id,
-            state=state,
-            version=version,
-            events=[event(TOURNAMENT_STARTED, order=list(order))],
-            actor=actor,
-            command=command,
-        )
-        return advance(tournament_id=tournament_id, state=state, version=version, actor=actor)
-
-    return run_once(
+    return run(
         tournament_id=tournament_id,
+        command=StartTournament(tournament_id),
+        actor=actor,
         idempotency_key=idempotency_key,
         name="tournament_start",
         arguments={},
-        actor=actor,
-        carry_out=start,
     )
 
 
 def tournament_advance(*, tournament_id: UUID, actor: Actor) -> TournamentState:
-    with transaction.atomic():
-        state, version = load_tournament_for_update(tournament_id=tournament_id)
-        return advance(tournament_id=tournament_id, state=state, version=version, actor=actor)[0]
+    """Record whatever the tournament should record next on its own (decision by the stream's
+    `advance`); normally every command that changes what comes next does it already."""
+    return run(
+        tournament_id=tournament_id, command=AdvanceTournament(tournament_id), actor=actor
+    ).state
 
 
 def swiss_round_publish(
@@ -670,238 +431,93 @@ def swiss_round_publish(
 ) -> TournamentCommandResult:
     """Pair and publish the next Swiss round (the organizer's button when rounds are manual);
     the round is the last of the result state's `swiss_rounds`."""
-
-    def publish(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
-        state, version = load_tournament_for_update(tournament_id=tournament_id)
-        if not state.started:
-            raise TournamentNotStarted.because(gettext_noop("start the tournament first"))
-        number = plan.swiss_round_due(state)
-        if number is None:
-            raise SwissRoundNotDue.because(
-                gettext_noop(
-                    "no Swiss round can be paired now: the current round is still being played, "
-                    "all rounds were played, or this is not a Swiss tournament"
-                )
-            )
-        state, version = publish_swiss_round(
-            tournament_id, state, version, number, actor, command=command
-        )
-        return advance(tournament_id=tournament_id, state=state, version=version, actor=actor)
-
-    return run_once(
+    return run(
         tournament_id=tournament_id,
+        command=PublishSwissRound(tournament_id),
+        actor=actor,
         idempotency_key=idempotency_key,
         name="swiss_round_publish",
         arguments={},
-        actor=actor,
-        carry_out=publish,
-    )
-
-
-def publish_swiss_round(
-    tournament_id: UUID,
-    state: TournamentState,
-    version: int,
-    number: int,
-    actor: Actor,
-    *,
-    command: TournamentCommand | None = None,
-) -> tuple[TournamentState, int]:
-    paired = plan.next_swiss_round(state, number)
-    return append(
-        tournament_id=tournament_id,
-        state=state,
-        version=version,
-        events=[
-            event(
-                SWISS_ROUND_PAIRED,
-                round=number,
-                pairings=[[p.id, p.home, p.away] for p in paired.pairings],
-                bye=paired.bye,
-            )
-        ],
-        actor=actor,
-        command=command,
-    )
-
-
-def advance(
-    *, tournament_id: UUID, state: TournamentState, version: int, actor: Actor
-) -> tuple[TournamentState, int]:
-    """Create the matches of every fixture that became known, pair the next automatic Swiss
-    round, and finish the tournament when its format is done. Returns the state and version
-    after its appends."""
-    if not state.started or state.finished:
-        return state, version
-    from tournaments.tasks import schedule_ready_matches_on_commit  # they import this module
-
-    schedule_ready_matches_on_commit(tournament_id=tournament_id)
-    number = plan.swiss_round_due(state)
-    if number is not None and (number == 1 or state.settings.automatic_rounds):
-        state, version = publish_swiss_round(tournament_id, state, version, number, actor)
-    created = [
-        create_fixture(tournament_id, state, spec, actor) for spec in plan.fixtures_to_create(state)
-    ]
-    state, version = append(
-        tournament_id=tournament_id, state=state, version=version, events=created, actor=actor
-    )
-    for fixture_event in created:
-        withdrawn = [
-            e
-            for e in (fixture_event.payload["home"], fixture_event.payload["away"])
-            if state.entrants[e].withdrawn
-        ]
-        for entrant_id in withdrawn:
-            forfeit_open_fixtures(state, entrant_id, reason="withdrawn", actor=actor)
-    if plan.is_complete(state):
-        state, version = append(
-            tournament_id=tournament_id,
-            state=state,
-            version=version,
-            events=[event(TOURNAMENT_FINISHED)],
-            actor=actor,
-        )
-    return state, version
-
-
-def fixture_match_id(tournament_id: UUID, fixture_id: str, generation: int) -> UUID:
-    """Stable per fixture and reset generation, so a retried advance creates nothing twice."""
-    return uuid.uuid5(tournament_id, f"{fixture_id}#{generation}")
-
-
-def create_fixture(
-    tournament_id: UUID, state: TournamentState, spec: plan.FixtureSpec, actor: Actor
-) -> TournamentEvent:
-    match_id = fixture_match_id(tournament_id, spec.id, state.resets)
-    rules = state.settings.match_rules
-    match_services.match_create(
-        match_id=match_id,
-        table_size=rules["table_size"],
-        best_of=rules["best_of"],
-        scoring=rules["scoring"],
-        rounds=rules["rounds"],
-        variant=rules["variant"],
-        side_refs=[{"entrant": spec.home}, {"entrant": spec.away}],
-        actor=actor,
-    )
-    Fixture.objects.create(
-        tournament_id=tournament_id,
-        key=spec.id,
-        match_id=match_id,
-        stage=spec.stage,
-        round=spec.round,
-        home_id=spec.home,
-        away_id=spec.away,
-        status=FixtureStatus.READY,
-    )
-    return event(
-        FIXTURE_CREATED,
-        fixture=spec.id,
-        match_id=str(match_id),
-        home=spec.home,
-        away=spec.away,
-        stage=spec.stage,
-        round=spec.round,
     )
 
 
 def fixture_result_sync(*, match_id: UUID, actor: Actor) -> bool:
     """Bring the tournament up to date with one of its matches: record a new or changed
-    result, reset what a changed result invalidates, and advance. Idempotent; returns whether
-    anything was appended."""
-    fixture_row = Fixture.objects.filter(match_id=match_id).exclude(status="reset").first()
-    if fixture_row is None:
+    result (which resets what it invalidates and advances), and the fixture's row follows its
+    match. Idempotent; returns whether anything was recorded."""
+    tournament_id = (
+        Fixture.objects.filter(match_id=match_id).values_list("tournament_id", flat=True).first()
+    )
+    if tournament_id is None:
         return False
-    tournament_id = fixture_row.tournament_id
+    match = Match.objects.filter(id=match_id).first()
+    if match is None:
+        return False
     with transaction.atomic():
-        state, version = load_tournament_for_update(tournament_id=tournament_id)
-        fixture = state.fixture_of_match(str(match_id))
-        match = Match.objects.get(id=match_id)
-        if fixture is None:
-            return False
-        if match.status != "finished":
-            Fixture.objects.filter(match_id=match_id).update(
-                status=FixtureStatus.IN_PROGRESS if match.status == "in_progress" else "ready"
+        if match.status == "finished":
+            outcome = run(
+                tournament_id=tournament_id,
+                command=lambda state: RecordResult(
+                    tournament_id, str(match_id), result_of(state, match)
+                ),
+                actor=actor,
             )
-            return False
-        sides = (fixture.home, fixture.away)
-        new = Result(
-            winner=None if match.winner is None else sides[match.winner],
-            rounds=(match.round_wins[0], match.round_wins[1]),
-            points=(match.total_points[0], match.total_points[1]),
-            forfeit=match.forfeited_by is not None,
-        )
-        if state.results.get(fixture.id) == new:
-            return False
-        resets = plan.resets_after(state, fixture.id, new)
-        events = [
-            event(RESULT_RECORDED, fixture=fixture.id, **new.to_dict()),
-            *(
-                event(FIXTURE_RESET, fixture=reset, reason=f"the result of {fixture.id} changed")
-                for reset in resets
-            ),
-        ]
-        state, version = append(
-            tournament_id=tournament_id, state=state, version=version, events=events, actor=actor
-        )
-        Fixture.objects.filter(match_id=match_id).update(
-            status=FixtureStatus.FINISHED, winner_id=new.winner
-        )
-        Fixture.objects.filter(tournament_id=tournament_id, key__in=resets).exclude(
-            status=FixtureStatus.RESET
-        ).update(status=FixtureStatus.RESET)
-        advance(tournament_id=tournament_id, state=state, version=version, actor=actor)
-    return True
+            state, recorded = outcome.state, outcome.recorded
+        else:
+            state, recorded = load_tournament(tournament_id=tournament_id)[0], False
+        rows.project_fixture_of_match(tournament_id, state, str(match_id))
+    return recorded
+
+
+def result_of(state: TournamentState | None, match: Match) -> Result:
+    """The match's outcome as the tournament records it, home side first."""
+    fixture = None if state is None else state.fixture_of_match(str(match.id))
+    if fixture is None:
+        return Result(winner=None)
+    sides = (fixture.home, fixture.away)
+    return Result(
+        winner=None if match.winner is None else sides[match.winner],
+        rounds=(match.round_wins[0], match.round_wins[1]),
+        points=(match.total_points[0], match.total_points[1]),
+        forfeit=match.forfeited_by is not None,
+    )
 
 
 def fixture_schedule(
     *, tournament_id: UUID, actor: Actor, now: datetime | None = None
 ) -> list[Fixture]:
-    """Give every unscheduled ready fixture a free table, a start time and a no-show deadline."""
+    """Give every waiting fixture a free table, a start time and a no-show deadline; returns
+    the fixture rows scheduled."""
     now = now or timezone.now()
-    with transaction.atomic():
-        state, version = load_tournament_for_update(tournament_id=tournament_id)
-        busy = {
-            f.table
-            for f in Fixture.objects.filter(
-                tournament_id=tournament_id,
-                table__isnull=False,
-                status__in=[FixtureStatus.READY, FixtureStatus.IN_PROGRESS],
-            )
-        }
-        free = [t for t in range(1, state.settings.tables + 1) if t not in busy]
-        waiting = list(
-            Fixture.objects.filter(
-                tournament_id=tournament_id, table__isnull=True, status=FixtureStatus.READY
-            ).order_by("round", "id")
-        )
-        scheduled: list[Fixture] = []
-        events = []
-        for fixture, table in zip(waiting, free, strict=False):
-            deadline = no_show_deadline(state, now)
-            events.append(
-                event(
-                    MATCH_SCHEDULED,
-                    fixture=fixture.key,
-                    table=table,
-                    scheduled_at=now.isoformat(),
-                    deadline=None if deadline is None else deadline.isoformat(),
-                )
-            )
-            fixture.table, fixture.scheduled_at, fixture.deadline = table, now, deadline
-            fixture.save(update_fields=["table", "scheduled_at", "deadline"])
-            scheduled.append(fixture)
-        append(
-            tournament_id=tournament_id, state=state, version=version, events=events, actor=actor
-        )
-    return scheduled
+
+    def schedule(state: TournamentState | None) -> TournamentCommand:
+        return ScheduleMatches(now=now, underway=matches_underway(state))
+
+    outcome = run(tournament_id=tournament_id, command=schedule, actor=actor)
+    return fixture_rows_of(tournament_id, outcome)
 
 
-def no_show_deadline(state: TournamentState, scheduled_at: datetime) -> datetime | None:
-    """When a match scheduled at `scheduled_at` is due to have started: None with the
-    tournament's no-show rule off."""
-    minutes = state.settings.no_show_minutes
-    return None if minutes is None else scheduled_at + timedelta(minutes=minutes)
+def matches_underway(state: TournamentState | None) -> frozenset[str]:
+    """The tournament's matches that are being played, or finished and waiting for their
+    result to be recorded: they need no table."""
+    if state is None:
+        return frozenset()
+    ids = [UUID(f.match_id) for f in state.fixtures.values() if f.table is None]
+    underway = Match.objects.filter(id__in=ids).exclude(status="not_started")
+    return frozenset(str(match_id) for match_id in underway.values_list("id", flat=True))
+
+
+def fixture_rows_of(tournament_id: UUID, outcome: TournamentCommandResult) -> list[Fixture]:
+    """The fixture rows the outcome's events scheduled, in the order they were."""
+    if outcome.duplicate:
+        return []
+    keys = [e.payload["fixture"] for e in outcome.events if "fixture" in e.payload]
+    match_ids = {outcome.state.fixtures[key].match_id for key in keys}
+    by_match = {
+        str(row.match_id): row
+        for row in Fixture.objects.filter(tournament_id=tournament_id, match_id__in=match_ids)
+    }
+    return [by_match[outcome.state.fixtures[key].match_id] for key in keys]
 
 
 def fixture_forfeit_no_show(*, match_id: UUID, actor: Actor, now: datetime | None = None) -> bool:
@@ -940,65 +556,20 @@ def fixture_forfeit_no_show(*, match_id: UUID, actor: Actor, now: datetime | Non
 def fixture_table_assign(*, match_id: UUID, table: int, actor: Actor) -> list[Fixture]:
     """Put a fixture's match at `table`. When another match waiting or being played holds that
     table, the two swap tables; a fixture without a table keeps (or gets) its start time and
-    no-show deadline. Returns the fixtures that moved."""
-    now = timezone.now()
-    with transaction.atomic():
-        fixture = Fixture.objects.filter(match_id=match_id).first()
-        if fixture is None:
-            raise InvalidTournament.because(
-                gettext_noop("match %(match)s is not a match of a tournament"), match=match_id
-            )
-        state, version = load_tournament_for_update(tournament_id=fixture.tournament_id)
-        if not 1 <= table <= state.settings.tables:
-            raise InvalidTournament.because(
-                gettext_noop("the tables are numbered 1 to %(tables)s"),
-                tables=state.settings.tables,
-            )
-        live = [FixtureStatus.READY, FixtureStatus.IN_PROGRESS]
-        if fixture.status not in live:
-            raise InvalidTournament.because(
-                gettext_noop("%(fixture)s is %(status)s: it needs no table"),
-                fixture=fixture.key,
-                status=fixture.status,
-            )
-        if fixture.table == table:
-            return []
-        others = Fixture.objects.filter(tournament_id=fixture.tournament_id, status__in=live)
-        holder = others.filter(table=table).exclude(id=fixture.id).first()
-        if holder is not None and fixture.table is None:
-            raise InvalidTournament.because(
-                gettext_noop(
-                    "table %(table)s is in use by %(holder)s: give %(fixture)s a table first, "
-                    "or pick a free one"
-                ),
-                table=table,
-                holder=holder.key,
-                fixture=fixture.key,
-            )
-        moves = [(fixture, table)] + ([] if holder is None else [(holder, fixture.table)])
-        events = []
-        for moved, new_table in moves:
-            moved.table = new_table
-            moved.scheduled_at = moved.scheduled_at or now
-            moved.deadline = moved.deadline or no_show_deadline(state, moved.scheduled_at)
-            moved.save(update_fields=["table", "scheduled_at", "deadline"])
-            events.append(
-                event(
-                    MATCH_SCHEDULED,
-                    fixture=moved.key,
-                    table=new_table,
-                    scheduled_at=moved.scheduled_at.isoformat(),
-                    deadline=None if moved.deadline is None else moved.deadline.isoformat(),
-                )
-            )
-        append(
-            tournament_id=fixture.tournament_id,
-            state=state,
-            version=version,
-            events=events,
-            actor=actor,
+    no-show deadline. Returns the fixture rows that moved."""
+    tournament_id = (
+        Fixture.objects.filter(match_id=match_id).values_list("tournament_id", flat=True).first()
+    )
+    if tournament_id is None:
+        raise InvalidTournament.because(
+            gettext_noop("match %(match)s is not a match of a tournament"), match=match_id
         )
-    return [moved for moved, _ in moves]
+    outcome = run(
+        tournament_id=tournament_id,
+        command=AssignTable(str(match_id), table, timezone.now()),
+        actor=actor,
+    )
+    return fixture_rows_of(tournament_id, outcome)
 
 
 # Personal data (decision record 0018): names live in these tables only, so erasing a player

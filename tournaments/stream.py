@@ -1,15 +1,55 @@
-"""The tournament stream: the facts a tournament records, and the state folded from them.
+"""The tournament stream: the facts a tournament records, the commands that record them, and the
+state folded from them.
 
-Pure (standard library only). Events carry ids, never names. The Django services decide what to
-append (with the help of `tournaments.plan`); every read model is a fold of these events plus the
-results of the match streams.
+Pure (the rules core's errors and the standard library only), shaped like the match stream
+(`games.matches.stream`): `decide(state, command) -> events` refuses a command with a
+`TournamentError` or answers the events it records (none when there is nothing to do), and
+`evolve(state, event)` folds one event. Events carry ids, never names (decision 0018). The
+services (`tournaments.services`) load, decide, append and project through the one command
+pipeline (`games.eventstore.pipeline`); the policies (`tournaments.policies`) react to what was
+recorded (a created fixture gets its match; a withdrawn entrant forfeits).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
-from typing import Any
+import random
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any, TypeAlias
+
+from common.explained import gettext_noop
+from tournaments import plan
+from tournaments.errors import (
+    EntrantNotFound,
+    InvalidEntrant,
+    InvalidTournament,
+    RegistrationClosed,
+    SwissRoundNotDue,
+    TooFewEntrants,
+    TournamentAlreadyStarted,
+    TournamentNotStarted,
+)
+from tournaments.state import (
+    FORMATS,
+    EntrantRecord,
+    Fixture,
+    Result,
+    SwissPairing,
+    TournamentSettings,
+    TournamentState,
+)
+
+__all__ = [
+    "FORMATS",
+    "EntrantRecord",
+    "Fixture",
+    "Result",
+    "SwissPairing",
+    "TournamentSettings",
+    "TournamentState",
+]
 
 TOURNAMENT_CREATED = "TournamentCreated"
 ENTRANT_REGISTERED = "EntrantRegistered"
@@ -24,13 +64,9 @@ RESULT_RECORDED = "ResultRecorded"
 FIXTURE_RESET = "FixtureReset"
 TOURNAMENT_FINISHED = "TournamentFinished"
 
-FORMATS = (
-    "single_elimination",
-    "double_elimination",
-    "round_robin",
-    "swiss",
-    "groups_then_knockout",
-)
+TEAM_TABLE_SIZES = (2, 4, 6)
+PLAYERS_PER_ENTRANT = {2: 1, 4: 2, 6: 3}
+SEEDING_METHODS = ("given", "random")
 
 
 @dataclass(frozen=True)
@@ -39,142 +75,436 @@ class TournamentEvent:
     payload: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class TournamentSettings:
-    """Everything fixed when the tournament is created."""
+def event(event_type: str, **payload: Any) -> TournamentEvent:
+    return TournamentEvent(event_type, payload)
 
-    format: str
-    table_size: int
-    best_of: int = 3
-    scoring: str = "rounds"
-    rounds: int | None = None
-    variant: dict[str, Any] = field(default_factory=dict)
-    swiss_rounds: int | None = None
-    group_size: int | None = None
-    advance_per_group: int = 2
-    legs: int = 1
-    third_place: bool = False
-    grand_final_reset: bool = True
-    tables: int = 1
-    match_minutes: int = 30
-    no_show_minutes: int | None = None
-    """The no-show rule: minutes after a match is scheduled before a side that has not checked
-    in forfeits to one that has. None (the default): the rule is off, no deadline is set."""
-    automatic_rounds: bool = True
-    tiebreaks: tuple[str, ...] | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        values = {name: getattr(self, name) for name in self.__dataclass_fields__}
-        values["tiebreaks"] = None if self.tiebreaks is None else list(self.tiebreaks)
-        return values
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TournamentSettings:
-        values = dict(data)
-        if values.get("tiebreaks") is not None:
-            values["tiebreaks"] = tuple(values["tiebreaks"])
-        return cls(**values)
-
-    @property
-    def match_rules(self) -> dict[str, Any]:
-        """What every match of the tournament is created with."""
-        return {
-            "table_size": self.table_size,
-            "best_of": self.best_of,
-            "scoring": self.scoring,
-            "rounds": self.rounds,
-            "variant": self.variant or None,
-        }
+# Commands (imperative). Those that may create fixtures name the tournament: a fixture's match id
+# is derived from it, so a retried command creates nothing twice.
 
 
 @dataclass(frozen=True)
-class EntrantRecord:
-    seed: int | None = None
-    checked_in: bool = False
-    withdrawn: bool = False
-    late: bool = False
-
-
-@dataclass(frozen=True)
-class Fixture:
-    """A match the tournament created for one of its pairings or bracket slots."""
-
-    id: str
-    match_id: str
-    home: int
-    away: int
-    stage: str
-    round: int
-    table: int | None = None
-    scheduled_at: str | None = None
-    deadline: str | None = None
-
-    @property
-    def entrants(self) -> tuple[int, int]:
-        return (self.home, self.away)
-
-
-@dataclass(frozen=True)
-class Result:
-    """The outcome of a fixture's match, as the tournament recorded it (home first)."""
-
-    winner: int | None
-    rounds: tuple[int, int] = (0, 0)
-    points: tuple[int, int] = (0, 0)
-    forfeit: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "winner": self.winner,
-            "rounds": list(self.rounds),
-            "points": list(self.points),
-            "forfeit": self.forfeit,
-        }
-
-
-@dataclass(frozen=True)
-class SwissPairing:
-    number: int
-    pairings: tuple[tuple[str, int, int], ...]
-    """(fixture id, home, away)."""
-    bye: int | None
-
-
-@dataclass(frozen=True)
-class TournamentState:
+class CreateTournament:
     name: str
     settings: TournamentSettings
-    entrants: dict[int, EntrantRecord] = field(default_factory=dict)
-    seeding: tuple[int, ...] | None = None
-    seeding_method: str | None = None
-    order: tuple[int, ...] | None = None
-    """The entrants in seed order, frozen when the tournament started."""
-    fixtures: dict[str, Fixture] = field(default_factory=dict)
-    results: dict[str, Result] = field(default_factory=dict)
-    swiss_rounds: tuple[SwissPairing, ...] = ()
-    finished: bool = False
-    resets: int = 0
-    """How many fixtures were reset so far: new matches for a slot get a new generation."""
+    club: int | None = None
+    public: bool = True
 
-    @property
-    def started(self) -> bool:
-        return self.order is not None
 
-    @property
-    def status(self) -> str:
-        if self.finished:
-            return "finished"
-        return "in_progress" if self.started else "registration"
+@dataclass(frozen=True)
+class RegisterEntrant:
+    entrant: int
+    players: int
+    """How many players the entrant brings (their names stay in the name tables)."""
+    seed: int | None = None
 
-    @property
-    def active_entrants(self) -> tuple[int, ...]:
-        return tuple(e for e, record in self.entrants.items() if not record.withdrawn)
 
-    def fixture_of_match(self, match_id: str) -> Fixture | None:
-        for fixture in self.fixtures.values():
-            if fixture.match_id == match_id:
-                return fixture
-        return None
+@dataclass(frozen=True)
+class CheckInEntrant:
+    entrant: int
+
+
+@dataclass(frozen=True)
+class WithdrawEntrant:
+    entrant: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class SeedEntrants:
+    method: str = "given"
+    random_seed: int | None = None
+
+
+@dataclass(frozen=True)
+class StartTournament:
+    tournament: uuid.UUID
+
+
+@dataclass(frozen=True)
+class PublishSwissRound:
+    tournament: uuid.UUID
+
+
+@dataclass(frozen=True)
+class AdvanceTournament:
+    tournament: uuid.UUID
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    """Record the result of one of the tournament's matches (a new or a changed one)."""
+
+    tournament: uuid.UUID
+    match_id: str
+    result: Result
+
+
+@dataclass(frozen=True)
+class ScheduleMatches:
+    """Give every waiting fixture a free table, a start time and (with the no-show rule) a
+    deadline. `underway`: the match ids being played already (they need no table)."""
+
+    now: datetime
+    underway: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class AssignTable:
+    """Put a fixture's match at a table; a fixture holding it takes the mover's table."""
+
+    match_id: str
+    table: int
+    now: datetime
+
+
+TournamentCommand: TypeAlias = (
+    CreateTournament
+    | RegisterEntrant
+    | CheckInEntrant
+    | WithdrawEntrant
+    | SeedEntrants
+    | StartTournament
+    | PublishSwissRound
+    | AdvanceTournament
+    | RecordResult
+    | ScheduleMatches
+    | AssignTable
+)
+
+
+# Deciding.
+
+
+def decide(state: TournamentState | None, command: TournamentCommand) -> list[TournamentEvent]:
+    """The events `command` records on the tournament folded into `state` (None: no stream yet),
+    or a `TournamentError` saying why it cannot be carried out."""
+    if isinstance(command, CreateTournament):
+        return _create(state, command)
+    if state is None:
+        raise InvalidTournament.because(gettext_noop("the tournament does not exist yet"))
+    handler = _DECIDERS[type(command)]
+    return handler(state, command)
+
+
+def _create(state: TournamentState | None, command: CreateTournament) -> list[TournamentEvent]:
+    if state is not None:
+        raise InvalidTournament.because(gettext_noop("the tournament exists already"))
+    settings = command.settings
+    if settings.format not in FORMATS:
+        raise InvalidTournament.because(
+            gettext_noop("format must be one of %(formats)s, not %(format)r"),
+            formats=", ".join(FORMATS),
+            format=settings.format,
+        )
+    if settings.table_size not in TEAM_TABLE_SIZES:
+        raise InvalidTournament.because(
+            gettext_noop("tournaments are played at tables of 2, 4 or 6")
+        )
+    if settings.tables < 1:
+        raise InvalidTournament.because(gettext_noop("a tournament needs at least one table"))
+    if settings.no_show_minutes is not None and settings.no_show_minutes < 0:
+        raise InvalidTournament.because(
+            gettext_noop("the no-show minutes cannot be negative (leave them out for no rule)")
+        )
+    plan.standings_config_for(settings)
+    return [
+        event(
+            TOURNAMENT_CREATED,
+            name=command.name,
+            settings=settings.to_dict(),
+            club=command.club,
+            public=command.public,
+        )
+    ]
+
+
+def _register(state: TournamentState, command: RegisterEntrant) -> list[TournamentEvent]:
+    if state.started:
+        raise RegistrationClosed.because(
+            gettext_noop("the tournament has started: registration is closed")
+        )
+    needed = PLAYERS_PER_ENTRANT[state.settings.table_size]
+    if command.players != needed:
+        raise InvalidEntrant.because(
+            gettext_noop(
+                "an entrant at tables of %(size)s has %(needed)s player(s), not %(given)s"
+            ),
+            size=state.settings.table_size,
+            needed=needed,
+            given=command.players,
+        )
+    if command.seed is not None and command.seed < 1:
+        raise InvalidEntrant.because(gettext_noop("seeds start at 1"))
+    return [event(ENTRANT_REGISTERED, entrant=command.entrant, seed=command.seed)]
+
+
+def known_entrant(state: TournamentState, entrant_id: int) -> EntrantRecord:
+    record = state.entrants.get(entrant_id)
+    if record is None:
+        raise EntrantNotFound.because(
+            gettext_noop("entrant %(entrant)s is not registered in this tournament"),
+            entrant=entrant_id,
+        )
+    return record
+
+
+def _check_in(state: TournamentState, command: CheckInEntrant) -> list[TournamentEvent]:
+    if known_entrant(state, command.entrant).checked_in:
+        return []
+    return [event(ENTRANT_CHECKED_IN, entrant=command.entrant)]
+
+
+def _withdraw(state: TournamentState, command: WithdrawEntrant) -> list[TournamentEvent]:
+    if known_entrant(state, command.entrant).withdrawn:
+        return []
+    return [event(ENTRANT_WITHDREW, entrant=command.entrant, reason=command.reason)]
+
+
+def _seed(state: TournamentState, command: SeedEntrants) -> list[TournamentEvent]:
+    if state.started:
+        raise TournamentAlreadyStarted.because(
+            gettext_noop("seeding is fixed once the tournament starts")
+        )
+    order = seeding_order(state, method=command.method, random_seed=command.random_seed)
+    if command.method == "random" and command.random_seed is None:
+        raise InvalidTournament.because(gettext_noop("a random seeding needs its random seed"))
+    return [
+        event(
+            ENTRANTS_SEEDED,
+            order=list(order),
+            method=command.method,
+            random_seed=command.random_seed,
+        )
+    ]
+
+
+def seeding_order(
+    state: TournamentState, *, method: str, random_seed: int | None
+) -> tuple[int, ...]:
+    """The active entrants in seed order: by the seeds given at registration (then registration
+    order), or shuffled from a recorded random seed."""
+    active = list(state.active_entrants)
+    if method == "given":
+        return tuple(sorted(active, key=lambda e: (state.entrants[e].seed or 10**9, e)))
+    if method == "random":
+        shuffled = sorted(active)
+        random.Random(random_seed).shuffle(shuffled)
+        return tuple(shuffled)
+    raise InvalidTournament.because(
+        gettext_noop("seeding is 'given' or 'random', not %(method)r"), method=method
+    )
+
+
+def _start(state: TournamentState, command: StartTournament) -> list[TournamentEvent]:
+    if state.started:
+        raise TournamentAlreadyStarted.because(gettext_noop("the tournament has already started"))
+    order = state.seeding or seeding_order(state, method="given", random_seed=None)
+    order = tuple(entrant for entrant in order if not state.entrants[entrant].withdrawn)
+    if len(order) < 2:
+        raise TooFewEntrants.because(
+            gettext_noop("a tournament needs at least two entrants to start")
+        )
+    started = event(TOURNAMENT_STARTED, order=list(order))
+    return [started, *advance(evolve(state, started), command.tournament)]
+
+
+def _publish_swiss_round(
+    state: TournamentState, command: PublishSwissRound
+) -> list[TournamentEvent]:
+    if not state.started:
+        raise TournamentNotStarted.because(gettext_noop("start the tournament first"))
+    number = plan.swiss_round_due(state)
+    if number is None:
+        raise SwissRoundNotDue.because(
+            gettext_noop(
+                "no Swiss round can be paired now: the current round is still being played, "
+                "all rounds were played, or this is not a Swiss tournament"
+            )
+        )
+    paired = swiss_round_paired(state, number)
+    return [paired, *advance(evolve(state, paired), command.tournament)]
+
+
+def swiss_round_paired(state: TournamentState, number: int) -> TournamentEvent:
+    paired = plan.next_swiss_round(state, number)
+    return event(
+        SWISS_ROUND_PAIRED,
+        round=number,
+        pairings=[[p.id, p.home, p.away] for p in paired.pairings],
+        bye=paired.bye,
+    )
+
+
+def _advance(state: TournamentState, command: AdvanceTournament) -> list[TournamentEvent]:
+    return advance(state, command.tournament)
+
+
+def advance(state: TournamentState, tournament: uuid.UUID) -> list[TournamentEvent]:
+    """What the tournament records next on its own: the next automatic Swiss round, a fixture
+    for every pairing or bracket slot whose entrants became known, and the end once the format
+    is done. Nothing before the start or after the end."""
+    if not state.started or state.finished:
+        return []
+    events: list[TournamentEvent] = []
+
+    def record(recorded: TournamentEvent) -> None:
+        nonlocal state
+        events.append(recorded)
+        state = evolve(state, recorded)
+
+    number = plan.swiss_round_due(state)
+    if number is not None and (number == 1 or state.settings.automatic_rounds):
+        record(swiss_round_paired(state, number))
+    generation = state.resets
+    for spec in plan.fixtures_to_create(state):
+        record(
+            event(
+                FIXTURE_CREATED,
+                fixture=spec.id,
+                match_id=str(fixture_match_id(tournament, spec.id, generation)),
+                home=spec.home,
+                away=spec.away,
+                stage=spec.stage,
+                round=spec.round,
+            )
+        )
+    if plan.is_complete(state):
+        record(event(TOURNAMENT_FINISHED))
+    return events
+
+
+def fixture_match_id(tournament: uuid.UUID, fixture_id: str, generation: int) -> uuid.UUID:
+    """Stable per fixture and reset generation, so a retried advance creates nothing twice."""
+    return uuid.uuid5(tournament, f"{fixture_id}#{generation}")
+
+
+def _record_result(state: TournamentState, command: RecordResult) -> list[TournamentEvent]:
+    fixture = state.fixture_of_match(command.match_id)
+    if fixture is None or state.results.get(fixture.id) == command.result:
+        return []
+    resets = plan.resets_after(state, fixture.id, command.result)
+    recorded = [
+        event(RESULT_RECORDED, fixture=fixture.id, **command.result.to_dict()),
+        *(
+            event(FIXTURE_RESET, fixture=reset, reason=f"the result of {fixture.id} changed")
+            for reset in resets
+        ),
+    ]
+    return [*recorded, *advance(fold(recorded, state), command.tournament)]
+
+
+def busy_tables(state: TournamentState) -> set[int]:
+    """The tables held by a fixture without a result."""
+    return {
+        fixture.table
+        for fixture in state.fixtures.values()
+        if fixture.table is not None and fixture.id not in state.results
+    }
+
+
+def _schedule(state: TournamentState, command: ScheduleMatches) -> list[TournamentEvent]:
+    busy = busy_tables(state)
+    free = [t for t in range(1, state.settings.tables + 1) if t not in busy]
+    waiting = sorted(
+        (
+            fixture
+            for fixture in state.fixtures.values()
+            if fixture.table is None
+            and fixture.id not in state.results
+            and fixture.match_id not in command.underway
+        ),
+        key=lambda fixture: fixture.round,
+    )
+    deadline = no_show_deadline(state, command.now)
+    return [
+        scheduled(fixture, table, scheduled_at=command.now, deadline=deadline)
+        for fixture, table in zip(waiting, free, strict=False)
+    ]
+
+
+def scheduled(
+    fixture: Fixture, table: int, *, scheduled_at: datetime, deadline: datetime | None
+) -> TournamentEvent:
+    return event(
+        MATCH_SCHEDULED,
+        fixture=fixture.id,
+        table=table,
+        scheduled_at=scheduled_at.isoformat(),
+        deadline=None if deadline is None else deadline.isoformat(),
+    )
+
+
+def no_show_deadline(state: TournamentState, scheduled_at: datetime) -> datetime | None:
+    """When a match scheduled at `scheduled_at` is due to have started: None with the
+    tournament's no-show rule off."""
+    minutes = state.settings.no_show_minutes
+    return None if minutes is None else scheduled_at + timedelta(minutes=minutes)
+
+
+def _assign_table(state: TournamentState, command: AssignTable) -> list[TournamentEvent]:
+    fixture = state.fixture_of_match(command.match_id)
+    retired = next((f for f in state.retired if f.match_id == command.match_id), None)
+    if fixture is None and retired is not None:
+        raise InvalidTournament.because(
+            gettext_noop("%(fixture)s is %(status)s: it needs no table"),
+            fixture=retired.id,
+            status="reset",
+        )
+    if fixture is None:
+        raise InvalidTournament.because(
+            gettext_noop("match %(match)s is not a match of a tournament"), match=command.match_id
+        )
+    if not 1 <= command.table <= state.settings.tables:
+        raise InvalidTournament.because(
+            gettext_noop("the tables are numbered 1 to %(tables)s"),
+            tables=state.settings.tables,
+        )
+    if fixture.id in state.results:
+        raise InvalidTournament.because(
+            gettext_noop("%(fixture)s is %(status)s: it needs no table"),
+            fixture=fixture.id,
+            status="finished",
+        )
+    if fixture.table == command.table:
+        return []
+    holder = next(
+        (
+            other
+            for other in state.fixtures.values()
+            if other.table == command.table
+            and other.id != fixture.id
+            and other.id not in state.results
+        ),
+        None,
+    )
+    if holder is not None and fixture.table is None:
+        raise InvalidTournament.because(
+            gettext_noop(
+                "table %(table)s is in use by %(holder)s: give %(fixture)s a table first, "
+                "or pick a free one"
+            ),
+            table=command.table,
+            holder=holder.id,
+            fixture=fixture.id,
+        )
+    moves = [(fixture, command.table)]
+    if holder is not None and fixture.table is not None:
+        moves.append((holder, fixture.table))
+    recorded = []
+    for moved, table in moves:
+        scheduled_at = (
+            command.now
+            if moved.scheduled_at is None
+            else datetime.fromisoformat(moved.scheduled_at)
+        )
+        deadline = (
+            no_show_deadline(state, scheduled_at)
+            if moved.deadline is None
+            else datetime.fromisoformat(moved.deadline)
+        )
+        recorded.append(scheduled(moved, table, scheduled_at=scheduled_at, deadline=deadline))
+    return recorded
 
 
 def no_show_forfeiter(state: TournamentState, fixture: Fixture) -> int | None:
@@ -188,6 +518,23 @@ def no_show_forfeiter(state: TournamentState, fixture: Fixture) -> int | None:
     if home == away:
         return None
     return 1 if home else 0
+
+
+_DECIDERS: dict[type, Callable[[TournamentState, Any], list[TournamentEvent]]] = {
+    RegisterEntrant: _register,
+    CheckInEntrant: _check_in,
+    WithdrawEntrant: _withdraw,
+    SeedEntrants: _seed,
+    StartTournament: _start,
+    PublishSwissRound: _publish_swiss_round,
+    AdvanceTournament: _advance,
+    RecordResult: _record_result,
+    ScheduleMatches: _schedule,
+    AssignTable: _assign_table,
+}
+
+
+# Folding.
 
 
 def evolve(state: TournamentState | None, event: TournamentEvent) -> TournamentState:
@@ -207,8 +554,8 @@ def evolve(state: TournamentState | None, event: TournamentEvent) -> TournamentS
 def fold(
     events: Iterable[TournamentEvent], state: TournamentState | None = None
 ) -> TournamentState:
-    for event in events:
-        state = evolve(state, event)
+    for recorded in events:
+        state = evolve(state, recorded)
     if state is None:
         raise ValueError("no events to fold")
     return state
@@ -259,6 +606,7 @@ def _fixture_created(state: TournamentState, payload: dict[str, Any]) -> Tournam
         away=payload["away"],
         stage=payload["stage"],
         round=payload["round"],
+        sequence=len(state.fixtures) + len(state.retired),
     )
     return replace(state, fixtures={**state.fixtures, fixture.id: fixture})
 
@@ -285,9 +633,16 @@ def _result_recorded(state: TournamentState, payload: dict[str, Any]) -> Tournam
 
 def _fixture_reset(state: TournamentState, payload: dict[str, Any]) -> TournamentState:
     fixture_id = payload["fixture"]
+    retired = state.fixtures.get(fixture_id)
     fixtures = {k: v for k, v in state.fixtures.items() if k != fixture_id}
     results = {k: v for k, v in state.results.items() if k != fixture_id}
-    return replace(state, fixtures=fixtures, results=results, resets=state.resets + 1)
+    return replace(
+        state,
+        fixtures=fixtures,
+        results=results,
+        resets=state.resets + 1,
+        retired=state.retired if retired is None else (*state.retired, retired),
+    )
 
 
 def _finished(state: TournamentState, payload: dict[str, Any]) -> TournamentState:

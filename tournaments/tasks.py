@@ -20,7 +20,7 @@ See docs/decisions/0009-celery-scheduling.md.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -41,6 +41,13 @@ from games.rules import RuleViolation
 from games.services import Actor
 from tournaments import projections, publishing, services
 from tournaments.models import Checkpoint, Fixture, FixtureStatus, TournamentStatus
+from tournaments.stream import (
+    FIXTURE_CREATED,
+    FIXTURE_RESET,
+    RESULT_RECORDED,
+    SWISS_ROUND_PAIRED,
+    TOURNAMENT_STARTED,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -121,6 +128,27 @@ def schedule_ready_matches_on_commit(*, tournament_id: UUID) -> None:
 def consume_log_after_match_events(sender: object, *, match_id: UUID, **kwargs: object) -> None:
     """Receiver of `games.signals.match_events_appended`: the consumer records what happened."""
     consume_log_on_commit()
+
+
+FREEING_OR_FILLING_TABLES = frozenset(
+    {TOURNAMENT_STARTED, SWISS_ROUND_PAIRED, FIXTURE_CREATED, RESULT_RECORDED, FIXTURE_RESET}
+)
+"""Tournament events after which a running tournament may have matches to put at tables."""
+
+
+def after_tournament_events(
+    sender: object,
+    *,
+    tournament_id: UUID,
+    event_types: Sequence[str],
+    running: bool,
+    **kwargs: object,
+) -> None:
+    """Receiver of `tournaments.signals.tournament_events_appended`: the consumer projects the
+    views, and a running tournament whose fixtures or results changed schedules its matches."""
+    consume_log_on_commit()
+    if running and FREEING_OR_FILLING_TABLES.intersection(event_types):
+        schedule_ready_matches_on_commit(tournament_id=tournament_id)
 
 
 # One consumer run at a time.

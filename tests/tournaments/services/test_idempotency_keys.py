@@ -5,6 +5,7 @@ from uuid import UUID
 
 import pytest
 
+from games.eventstore import pipeline
 from games.eventstore.api import last_position, read_stream
 from games.services import Actor
 from tests.tournaments.builders import new_tournament
@@ -34,7 +35,7 @@ def test_a_retry_that_misses_the_key_before_deciding_rolls_its_rows_back_and_rep
     rows = (Entrant.objects.count(), Player.objects.count(), EntrantPlayer.objects.count())
     events = last_position()
     # As when the first request had not committed yet when the retry looked its key up.
-    monkeypatch.setattr(services, "find_append_by_idempotency_key", lambda **_: None)
+    monkeypatch.setattr(pipeline, "find_append_by_idempotency_key", lambda **_: None)
 
     retry = register_rossi(tournament_id)
 

@@ -1,0 +1,51 @@
+"""Why a tournament command is refused: each error has a stable `code` for clients.
+
+Pure (the rules core's `RuleViolation` and the standard library): `tournaments.stream.decide`
+raises them, the services let them through, the API answers them as 4xx with `code` and `detail`.
+"""
+
+from __future__ import annotations
+
+from games.rules import RuleViolation
+
+
+class TournamentError(RuleViolation):
+    """A tournament command that cannot be carried out; `code` says why."""
+
+    code = "tournament_error"
+
+
+class TournamentNotFound(TournamentError):
+    code = "tournament_not_found"
+
+
+class EntrantNotFound(TournamentError):
+    code = "entrant_not_found"
+
+
+class InvalidTournament(TournamentError):
+    code = "invalid_tournament"
+
+
+class RegistrationClosed(TournamentError):
+    code = "registration_closed"
+
+
+class TournamentAlreadyStarted(TournamentError):
+    code = "tournament_started"
+
+
+class TournamentNotStarted(TournamentError):
+    code = "tournament_not_started"
+
+
+class TooFewEntrants(TournamentError):
+    code = "too_few_entrants"
+
+
+class SwissRoundNotDue(TournamentError):
+    code = "swiss_round_not_due"
+
+
+class InvalidEntrant(TournamentError):
+    code = "invalid_entrant"

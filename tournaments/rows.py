@@ -1,0 +1,327 @@
+"""The tournament rows as projections: every column that is not a name is derived from the log.
+
+`Tournament` (status, version, settings, times), `Entrant` (seed, check-in, withdrawal), `Fixture`
+(every row and column) and `Table` (1 to the tournament's tables) are what the tournament stream
+folds to, plus each fixture's match status from the match projection. The rows of names
+(`Tournament.name`, `Entrant.name`, players) are written by the services beside the events and
+never derived.
+
+One definition (`expected_*`) serves the inline projection (in the command's transaction, for the
+rows the command touched), the consumer (a fixture's status follows its match), the rebuild (every
+row refilled) and the verification (every row compared, each difference naming row and field).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.db import transaction
+
+from games.eventstore.api import AppendResult, RecordedEvent, read_stream
+from games.models import Match
+from tournaments.models import Entrant, Fixture, Tournament
+from tournaments.models import Table as TableRow
+from tournaments.state import Fixture as FixtureFact
+from tournaments.state import TournamentState
+from tournaments.stream import (
+    ENTRANTS_SEEDED,
+    TOURNAMENT_CREATED,
+    TournamentEvent,
+    fold,
+)
+
+TOURNAMENT_FIELDS = ("status", "version", "format", "table_size", "settings", "updated_at")
+ENTRANT_FIELDS = ("seed", "checked_in", "withdrawn")
+FIXTURE_FIELDS = (
+    "key",
+    "stage",
+    "round",
+    "home_id",
+    "away_id",
+    "status",
+    "winner_id",
+    "table",
+    "scheduled_at",
+    "deadline",
+)
+
+
+# What the log says each row holds.
+
+
+def expected_tournament(
+    state: TournamentState, *, version: int, updated_at: datetime
+) -> dict[str, Any]:
+    return {
+        "status": state.status,
+        "version": version,
+        "format": state.settings.format,
+        "table_size": state.settings.table_size,
+        "settings": state.settings.to_dict(),
+        "updated_at": updated_at,
+    }
+
+
+def expected_entrant(state: TournamentState, entrant_id: int) -> dict[str, Any]:
+    record = state.entrants[entrant_id]
+    seeding = state.seeding or ()
+    seed = seeding.index(entrant_id) + 1 if entrant_id in seeding else record.seed
+    return {"seed": seed, "checked_in": record.checked_in, "withdrawn": record.withdrawn}
+
+
+def expected_fixture(
+    state: TournamentState, fixture: FixtureFact, match_status: str
+) -> dict[str, Any]:
+    status = state.fixture_status(fixture, match_status)
+    result = state.results.get(fixture.id) if status != "reset" else None
+    return {
+        "key": fixture.id,
+        "stage": fixture.stage,
+        "round": fixture.round,
+        "home_id": fixture.home,
+        "away_id": fixture.away,
+        "status": status,
+        "winner_id": None if result is None else result.winner,
+        "table": fixture.table,
+        "scheduled_at": moment(fixture.scheduled_at),
+        "deadline": moment(fixture.deadline),
+    }
+
+
+def moment(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)
+
+
+def every_fixture(state: TournamentState) -> list[FixtureFact]:
+    """The live fixtures and those that were reset (their rows stay, status `reset`), in the
+    order they were created (a rebuild inserts them in that order)."""
+    return sorted([*state.retired, *state.fixtures.values()], key=lambda f: f.sequence)
+
+
+def match_statuses(match_ids: Iterable[str]) -> dict[str, str]:
+    """The status of each match (from the match projection), by match id."""
+    ids = [UUID(match_id) for match_id in match_ids]
+    return {
+        str(match_id): status
+        for match_id, status in Match.objects.filter(id__in=ids).values_list("id", "status")
+    }
+
+
+# Writing.
+
+
+def save_fixtures(
+    tournament_id: UUID, state: TournamentState, fixtures: Sequence[FixtureFact]
+) -> None:
+    """Upsert the rows of `fixtures` (by match id) as the log says they are."""
+    if not fixtures:
+        return
+    statuses = match_statuses(f.match_id for f in fixtures)
+    Fixture.objects.bulk_create(
+        [
+            Fixture(
+                tournament_id=tournament_id,
+                match_id=UUID(fixture.match_id),
+                **expected_fixture(state, fixture, statuses.get(fixture.match_id, "not_started")),
+            )
+            for fixture in fixtures
+        ],
+        update_conflicts=True,
+        unique_fields=["match_id"],
+        update_fields=list(FIXTURE_FIELDS),
+    )
+
+
+def save_entrants(state: TournamentState, entrant_ids: Iterable[int]) -> None:
+    rows = []
+    for entrant_id in sorted(set(entrant_ids)):
+        rows.append(Entrant(id=entrant_id, **expected_entrant(state, entrant_id)))
+    if rows:
+        Entrant.objects.bulk_update(rows, list(ENTRANT_FIELDS))
+
+
+def save_tables(tournament_id: UUID, state: TournamentState) -> None:
+    numbers = range(1, state.settings.tables + 1)
+    TableRow.objects.filter(tournament_id=tournament_id).exclude(number__in=numbers).delete()
+    TableRow.objects.bulk_create(
+        [TableRow(tournament_id=tournament_id, number=number) for number in numbers],
+        ignore_conflicts=True,
+    )
+
+
+def save_tournament(
+    tournament_id: UUID,
+    state: TournamentState,
+    *,
+    version: int,
+    created_at: datetime,
+    updated_at: datetime,
+    created: bool,
+) -> None:
+    values = expected_tournament(state, version=version, updated_at=updated_at)
+    if created:
+        values["created_at"] = created_at
+    Tournament.objects.filter(id=tournament_id).update(**values)
+
+
+def project_appended(
+    tournament_id: UUID,
+    previous: TournamentState | None,
+    state: TournamentState,
+    appended: AppendResult,
+) -> None:
+    """The inline projection of one append: the tournament row, and the entrant, fixture and
+    table rows its events touched."""
+    events = appended.events
+    created = any(e.event_type == TOURNAMENT_CREATED for e in events)
+    save_tournament(
+        tournament_id,
+        state,
+        version=appended.last_version,
+        created_at=events[0].recorded_at,
+        updated_at=events[-1].recorded_at,
+        created=created,
+    )
+    if created:
+        save_tables(tournament_id, state)
+    save_entrants(state, touched_entrants(state, events))
+    keys = {e.payload["fixture"] for e in events if "fixture" in e.payload}
+    save_fixtures(tournament_id, state, [f for f in every_fixture(state) if f.id in keys])
+
+
+def touched_entrants(state: TournamentState, events: Iterable[RecordedEvent]) -> set[int]:
+    touched: set[int] = set()
+    for recorded in events:
+        if "entrant" in recorded.payload:
+            touched.add(recorded.payload["entrant"])
+        if recorded.event_type == ENTRANTS_SEEDED:
+            touched.update(state.entrants)
+    return touched & set(state.entrants)
+
+
+def project_fixture_of_match(tournament_id: UUID, state: TournamentState, match_id: str) -> None:
+    """A fixture's row after its match moved (the consumer's part: `in_progress` and back)."""
+    save_fixtures(tournament_id, state, [f for f in every_fixture(state) if f.match_id == match_id])
+
+
+# Rebuilding and verifying.
+
+
+@dataclass(frozen=True)
+class Folded:
+    tournament_id: UUID
+    state: TournamentState
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+
+def fold_tournament(tournament_id: UUID) -> Folded | None:
+    events = read_stream(stream_id=tournament_id)
+    if not events:
+        return None
+    state = fold(TournamentEvent(e.event_type, e.payload) for e in events)
+    return Folded(
+        tournament_id=tournament_id,
+        state=state,
+        version=events[-1].stream_version,
+        created_at=events[0].recorded_at,
+        updated_at=events[-1].recorded_at,
+    )
+
+
+def rebuild_rows() -> int:
+    """Refill every tournament's derived rows and columns from the log; returns the tournaments
+    rebuilt. Fixture rows the log does not know are deleted."""
+    ids = list(Tournament.objects.order_by("created_at").values_list("id", flat=True))
+    for tournament_id in ids:
+        with transaction.atomic():
+            folded = fold_tournament(tournament_id)
+            if folded is None:
+                continue
+            state = folded.state
+            save_tournament(
+                tournament_id,
+                state,
+                version=folded.version,
+                created_at=folded.created_at,
+                updated_at=folded.updated_at,
+                created=True,
+            )
+            save_tables(tournament_id, state)
+            save_entrants(state, state.entrants)
+            fixtures = every_fixture(state)
+            known = [UUID(f.match_id) for f in fixtures]
+            Fixture.objects.filter(tournament_id=tournament_id).exclude(match_id__in=known).delete()
+            save_fixtures(tournament_id, state, fixtures)
+    return len(ids)
+
+
+def verify_rows() -> list[str]:
+    """Every derived row compared with a fresh fold: one line per difference, naming the
+    tournament, the row and the field."""
+    differences: list[str] = []
+    for tournament in Tournament.objects.order_by("created_at"):
+        folded = fold_tournament(tournament.id)
+        if folded is None:
+            differences.append(f"tournament {tournament.id}: no events in the log")
+            continue
+        differences.extend(differences_of(tournament, folded))
+    return differences
+
+
+def differences_of(tournament: Tournament, folded: Folded) -> list[str]:
+    state, label = folded.state, f"tournament {tournament.id}:"
+    found: list[str] = []
+    expected = expected_tournament(state, version=folded.version, updated_at=folded.updated_at)
+    found.extend(
+        f"{label} {name} is {value!r}, the log says {want!r}"
+        for name, value, want in changed(tournament, expected)
+    )
+    tables = set(TableRow.objects.filter(tournament=tournament).values_list("number", flat=True))
+    wanted = set(range(1, state.settings.tables + 1))
+    found.extend(f"{label} table {n} is missing" for n in sorted(wanted - tables))
+    found.extend(f"{label} table {n} is not in the log" for n in sorted(tables - wanted))
+    entrants = {row.id: row for row in Entrant.objects.filter(tournament=tournament)}
+    for entrant_id in state.entrants:
+        row = entrants.get(entrant_id)
+        if row is None:
+            found.append(f"{label} entrant {entrant_id} is missing")
+            continue
+        found.extend(
+            f"{label} entrant {entrant_id} {name} is {value!r}, the log says {want!r}"
+            for name, value, want in changed(row, expected_entrant(state, entrant_id))
+        )
+    fixtures = every_fixture(state)
+    rows = {str(row.match_id): row for row in Fixture.objects.filter(tournament=tournament)}
+    statuses = match_statuses(f.match_id for f in fixtures)
+    for fixture in fixtures:
+        fixture_row = rows.pop(fixture.match_id, None)
+        where = f"{label} fixture {fixture.id} (match {fixture.match_id})"
+        if fixture_row is None:
+            found.append(f"{where} is missing")
+            continue
+        want_fixture = expected_fixture(
+            state, fixture, statuses.get(fixture.match_id, "not_started")
+        )
+        found.extend(
+            f"{where} {name} is {value!r}, the log says {want!r}"
+            for name, value, want in changed(fixture_row, want_fixture)
+        )
+    found.extend(
+        f"{label} fixture {row.key} (match {match_id}) is not in the log"
+        for match_id, row in rows.items()
+    )
+    return found
+
+
+def changed(row: Any, expected: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    return [
+        (name, getattr(row, name), want)
+        for name, want in expected.items()
+        if getattr(row, name) != want
+    ]

@@ -1,0 +1,174 @@
+"""What a tournament is, folded from its stream: settings, entrants, fixtures and results.
+
+Pure (standard library only): the stream (`tournaments.stream`) folds events into these values and
+decides commands from them; the plan, the formats and the standings read them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+FORMATS = (
+    "single_elimination",
+    "double_elimination",
+    "round_robin",
+    "swiss",
+    "groups_then_knockout",
+)
+
+
+@dataclass(frozen=True)
+class TournamentSettings:
+    """Everything fixed when the tournament is created."""
+
+    format: str
+    table_size: int
+    best_of: int = 3
+    scoring: str = "rounds"
+    rounds: int | None = None
+    variant: dict[str, Any] = field(default_factory=dict)
+    swiss_rounds: int | None = None
+    group_size: int | None = None
+    advance_per_group: int = 2
+    legs: int = 1
+    third_place: bool = False
+    grand_final_reset: bool = True
+    tables: int = 1
+    match_minutes: int = 30
+    no_show_minutes: int | None = None
+    """The no-show rule: minutes after a match is scheduled before a side that has not checked
+    in forfeits to one that has. None (the default): the rule is off, no deadline is set."""
+    automatic_rounds: bool = True
+    tiebreaks: tuple[str, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        values = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        values["tiebreaks"] = None if self.tiebreaks is None else list(self.tiebreaks)
+        return values
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TournamentSettings:
+        values = dict(data)
+        if values.get("tiebreaks") is not None:
+            values["tiebreaks"] = tuple(values["tiebreaks"])
+        return cls(**values)
+
+    @property
+    def match_rules(self) -> dict[str, Any]:
+        """What every match of the tournament is created with."""
+        return {
+            "table_size": self.table_size,
+            "best_of": self.best_of,
+            "scoring": self.scoring,
+            "rounds": self.rounds,
+            "variant": self.variant or None,
+        }
+
+
+@dataclass(frozen=True)
+class EntrantRecord:
+    seed: int | None = None
+    checked_in: bool = False
+    withdrawn: bool = False
+    late: bool = False
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """A match the tournament created for one of its pairings or bracket slots."""
+
+    id: str
+    match_id: str
+    home: int
+    away: int
+    stage: str
+    round: int
+    table: int | None = None
+    scheduled_at: str | None = None
+    deadline: str | None = None
+    sequence: int = 0
+    """Its place among every fixture the tournament created (reset ones included)."""
+
+    @property
+    def entrants(self) -> tuple[int, int]:
+        return (self.home, self.away)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a fixture's match, as the tournament recorded it (home first)."""
+
+    winner: int | None
+    rounds: tuple[int, int] = (0, 0)
+    points: tuple[int, int] = (0, 0)
+    forfeit: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "rounds": list(self.rounds),
+            "points": list(self.points),
+            "forfeit": self.forfeit,
+        }
+
+
+@dataclass(frozen=True)
+class SwissPairing:
+    number: int
+    pairings: tuple[tuple[str, int, int], ...]
+    """(fixture id, home, away)."""
+    bye: int | None
+
+
+@dataclass(frozen=True)
+class TournamentState:
+    name: str
+    settings: TournamentSettings
+    entrants: dict[int, EntrantRecord] = field(default_factory=dict)
+    seeding: tuple[int, ...] | None = None
+    seeding_method: str | None = None
+    order: tuple[int, ...] | None = None
+    """The entrants in seed order, frozen when the tournament started."""
+    fixtures: dict[str, Fixture] = field(default_factory=dict)
+    results: dict[str, Result] = field(default_factory=dict)
+    swiss_rounds: tuple[SwissPairing, ...] = ()
+    finished: bool = False
+    resets: int = 0
+    """How many fixtures were reset so far: new matches for a slot get a new generation."""
+    retired: tuple[Fixture, ...] = ()
+    """The fixtures that were reset, in the order they were: their matches stay in the log."""
+
+    @property
+    def started(self) -> bool:
+        return self.order is not None
+
+    @property
+    def status(self) -> str:
+        if self.finished:
+            return "finished"
+        return "in_progress" if self.started else "registration"
+
+    @property
+    def active_entrants(self) -> tuple[int, ...]:
+        return tuple(e for e, record in self.entrants.items() if not record.withdrawn)
+
+    def fixture_of_match(self, match_id: str) -> Fixture | None:
+        """The live fixture whose match this is (None for a reset fixture's match)."""
+        for fixture in self.fixtures.values():
+            if fixture.match_id == match_id:
+                return fixture
+        return None
+
+    def fixture_status(self, fixture: Fixture, match_status: str) -> str:
+        """What a fixture row says: `reset`, `finished` once a result is recorded (unless its
+        match is being played again after a correction), `in_progress` while its match is being
+        played (or finished, its result not yet recorded), else `ready`."""
+        live = self.fixtures.get(fixture.id)
+        if live is None or live.match_id != fixture.match_id:
+            return "reset"
+        if match_status == "in_progress":
+            return "in_progress"
+        if fixture.id in self.results:
+            return "finished"
+        return "in_progress" if match_status == "finished" else "ready"
