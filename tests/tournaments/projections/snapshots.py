@@ -3,8 +3,10 @@ the name tables: the two halves of the rebuild tests in this package.
 
 A snapshot is every public GET of the API for some tournaments and all their matches (the
 replaced ones too), read by staff and by an anonymous reader, as `{(reader, url): (status,
-body)}`. Not the people's pages (their HTML carries a fresh nonce and CSRF token each time). Emptying deletes every projection row and resets every derived column with plain SQL, so
-that nothing but the events and the names is left for `rebuild_projections` to start from.
+body)}`; not the people's pages, whose HTML carries a fresh nonce and CSRF token each time.
+
+Emptying deletes every projection row and resets every derived column with plain SQL, so that
+nothing but the events and the names is left for `rebuild_projections` to start from.
 """
 
 from __future__ import annotations
