@@ -301,19 +301,19 @@ def differences_of(tournament: Tournament, folded: Folded) -> list[str]:
     statuses = match_statuses(f.match_id for f in fixtures)
     for fixture in fixtures:
         fixture_row = rows.pop(fixture.match_id, None)
-        where = f"{label} fixture {fixture.id} (match {fixture.match_id})"
+        where, match = f"{label} fixture {fixture.id}", f"(match {fixture.match_id})"
         if fixture_row is None:
-            found.append(f"{where} is missing")
+            found.append(f"{where} is missing {match}")
             continue
         want_fixture = expected_fixture(
             state, fixture, statuses.get(fixture.match_id, "not_started")
         )
         found.extend(
-            f"{where} {name} is {value!r}, the log says {want!r}"
+            f"{where} {name} is {value!r}, the log says {want!r} {match}"
             for name, value, want in changed(fixture_row, want_fixture)
         )
     found.extend(
-        f"{label} fixture {row.key} (match {match_id}) is not in the log"
+        f"{label} fixture {row.key} is not in the log (match {match_id})"
         for match_id, row in rows.items()
     )
     return found

@@ -124,10 +124,9 @@ def snapshot(clients: dict[str, APIClient], tournament_ids: Iterable[UUID]) -> S
     it reads the same before and after a rebuild."""
     cache.clear()  # the throttles count requests in the cache; a snapshot makes hundreds
     ids = list(tournament_ids)
-    # Not the API, but public, and read from a projection row: the consumer's checkpoint. The
-    # snapshots are taken with the consumer caught up, so a rebuild must leave it at the head of
-    # the log, or the site reports itself unavailable. The other checks (database, Redis) answer
-    # the same twice; `lag_seconds` is 0 once caught up.
+    # Not the API, but public: the consumer's lag. The snapshots are taken with the consumer
+    # caught up, so a rebuild must leave it so, or the site reports itself unavailable. The other
+    # checks (database, Redis) answer the same twice; `lag_seconds` is 0 once caught up.
     taken: Snapshot = {("anonymous", "/healthz"): answer(clients["anonymous"], "/healthz")}
     for reader, client in clients.items():
         for url in (f"{API}/tournaments/", f"{API}/scorer/matches/"):
@@ -193,7 +192,8 @@ EMPTY_PROJECTIONS = [
     "DELETE FROM tournaments_fixture",
     "DELETE FROM tournaments_tournamentview",
     "DELETE FROM tournaments_table",
-    "DELETE FROM tournaments_checkpoint",
+    # The consumer's checkpoint stays: it is how far the policies have acted on the log, not a
+    # fact derived from it (a rebuild must not make the consumer act on everything again).
     # The derived columns of the name tables: names, players, club and `public` stay, and so do
     # `created_at` and `registered_at`, which are the server's clock when the rows were created,
     # not the events' `recorded_at`.
