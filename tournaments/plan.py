@@ -222,9 +222,12 @@ def swiss_round_due(state: TournamentState) -> int | None:
 
 
 def next_swiss_round(state: TournamentState, number: int) -> SwissRound:
+    """The next round's pairings among the entrants still in: ranked by standings over every
+    entrant that played (a withdrawn one's results still count for its opponents)."""
     stage = swiss_stage(state)
-    active = [e for e in state.order or () if not state.entrants[e].withdrawn]
-    rows = standings_of(state, active, stage.fixtures, byes=[bye for _, bye in stage.byes])
+    everyone = state.order or ()
+    ranked = standings_of(state, everyone, stage.fixtures, byes=[bye for _, bye in stage.byes])
+    rows = [row for row in ranked if not state.entrants[row.entrant].withdrawn]
     past = [(fixture.home, fixture.away) for fixture in stage.fixtures]
     return swiss_round(
         rounds=swiss_rounds_of(state),

@@ -152,3 +152,50 @@ def test_a_group_result_that_changes_the_qualifiers_redraws_the_whole_knockout()
     assert knockout_keys
     assert frozenset(knockout_keys) in outcomes
     assert outcomes <= {frozenset(), frozenset(knockout_keys)}
+
+
+def test_a_swiss_round_after_a_withdrawal_pairs_the_others_and_keeps_the_withdrawn_results() -> (
+    None
+):
+    state = fold(
+        [
+            TournamentEvent(
+                "TournamentCreated",
+                {
+                    "name": "Swiss",
+                    "settings": TournamentSettings("swiss", 2, swiss_rounds=3).to_dict(),
+                },
+            ),
+            *(
+                TournamentEvent("EntrantRegistered", {"entrant": e, "seed": None})
+                for e in (1, 2, 3, 4)
+            ),
+            TournamentEvent("TournamentStarted", {"order": [1, 2, 3, 4]}),
+            TournamentEvent(
+                "SwissRoundPaired",
+                {"round": 1, "pairings": [["S1-1", 1, 3], ["S1-2", 2, 4]], "bye": None},
+            ),
+            *(
+                TournamentEvent(
+                    "ResultRecorded",
+                    {
+                        "fixture": key,
+                        "winner": winner,
+                        "rounds": [2, 0],
+                        "points": [130, 110],
+                        "forfeit": False,
+                    },
+                )
+                for key, winner in (("S1-1", 1), ("S1-2", 2))
+            ),
+            TournamentEvent("EntrantWithdrew", {"entrant": 3, "reason": "gone"}),
+        ]
+    )
+
+    paired = plan.next_swiss_round(state, 2)
+
+    assert {e for p in paired.pairings for e in (p.home, p.away)} | {paired.bye} - {None} == {
+        1,
+        2,
+        4,
+    }

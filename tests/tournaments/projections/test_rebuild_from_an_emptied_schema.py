@@ -236,10 +236,7 @@ def step(data: st.DataObject, tournament_id: UUID) -> None:
             services.entrant_check_in(
                 tournament_id=tournament_id, entrant_id=entrant.id, actor=ORGANIZER
             )
-        elif withdrawn < 2 and len(entrants) > 2 and tournament.format != "swiss":
-            # Not in a Swiss tournament: pairing the round after a withdrawal fails today
-            # (plan.next_swiss_round leaves the withdrawn entrant out of the standings but not
-            # its results: UnknownEntrant, and the consumer stops there).
+        elif withdrawn < 2 and len(entrants) > 2:
             services.entrant_withdraw(
                 tournament_id=tournament_id, entrant_id=entrant.id, reason="gone", actor=ORGANIZER
             )
