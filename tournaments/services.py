@@ -409,10 +409,13 @@ def entrant_register(
     players: Sequence[str],
     actor: Actor,
     seed: int | None = None,
+    confirm_duplicate_name: bool = False,
     idempotency_key: str | None = None,
 ) -> TournamentCommandResult:
     """Register before the start; a late entry is accepted until the first match is created.
-    The entrant's id is in the result's first event (`entrant_registered`)."""
+    A seed another entrant holds is refused, and so is a name another entrant has unless
+    `confirm_duplicate_name` (tournaments/corrections.py). The entrant's id is in the result's
+    first event (`entrant_registered`)."""
 
     def register(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
         state, version = load_tournament_for_update(tournament_id=tournament_id)
@@ -432,6 +435,15 @@ def entrant_register(
             )
         if seed is not None and seed < 1:
             raise InvalidEntrant.because(gettext_noop("seeds start at 1"))
+        from tournaments.corrections import check_new_entrant  # corrections build on this module
+
+        check_new_entrant(
+            state,
+            tournament_id=tournament_id,
+            name=name,
+            seed=seed,
+            confirm_duplicate_name=confirm_duplicate_name,
+        )
         entrant = Entrant.objects.create(
             tournament_id=tournament_id, name=name, seed=seed, registered_at=timezone.now()
         )

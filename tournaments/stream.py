@@ -7,9 +7,11 @@ results of the match streams.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
+
+from common.explained import Explained, gettext_noop
 
 TOURNAMENT_CREATED = "TournamentCreated"
 ENTRANT_REGISTERED = "EntrantRegistered"
@@ -307,3 +309,209 @@ _HANDLERS = {
     FIXTURE_RESET: _fixture_reset,
     TOURNAMENT_FINISHED: _finished,
 }
+
+
+# Entrant corrections.
+#
+# An organizer renames an entrant, changes its players, or changes seeds before the start. The
+# guards below are pure, for the service in tournaments/corrections.py now and for `decide` when
+# it comes; the two events carry ids and which fields changed, never names (decision 0018): the
+# names are rows, written in the same transaction.
+
+ENTRANT_CORRECTED = "EntrantCorrected"
+"""{entrant, changed: ["name", "players"], players: [player ids in seat order] when the players
+changed, reason}. A renamed player keeps their id; a replaced one gets a new id."""
+ENTRANTS_RESEEDED = "EntrantsReseeded"
+"""{seeds: [[entrant, seed or null], ...], reason}. The seeds that changed; the others stay. A
+seeding order fixed earlier (EntrantsSeeded) gives way to the seeds, its positions kept as seeds."""
+CORRECTED_FIELDS = ("name", "players")
+
+
+class CorrectionRefused(Explained, ValueError):
+    """A correction the tournament cannot take; the service raises it again as the tournament
+    error of the same code."""
+
+    code: ClassVar[str] = "invalid_entrant"
+
+
+class CorrectedEntrantUnknown(CorrectionRefused):
+    code = "entrant_not_found"
+
+
+class SeedsFixedAtStart(CorrectionRefused):
+    code = "tournament_started"
+
+
+class SeedTaken(CorrectionRefused):
+    """Two active entrants would hold one seed; `entrants` are their ids, for the service to
+    name them."""
+
+    code = "duplicate_seed"
+    entrants: tuple[int, ...] = ()
+
+
+class CorrectionReasonMissing(CorrectionRefused):
+    code = "reason_required"
+
+
+def players_per_entrant(settings: TournamentSettings) -> int:
+    """One player per seat of a side: 1, 2 or 3 at tables of 2, 4 or 6."""
+    return settings.table_size // 2
+
+
+def check_reason_given(reason: str) -> str:
+    """The reason, trimmed; a correction without one is refused (the log must say why)."""
+    trimmed = reason.strip()
+    if not trimmed:
+        raise CorrectionReasonMissing.because(
+            gettext_noop("say why: the reason is recorded with the correction")
+        )
+    return trimmed
+
+
+def check_entrant_is_registered(state: TournamentState, entrant: int) -> EntrantRecord:
+    record = state.entrants.get(entrant)
+    if record is None:
+        raise CorrectedEntrantUnknown.because(
+            gettext_noop("entrant %(entrant)s is not registered in this tournament"),
+            entrant=entrant,
+        )
+    return record
+
+
+def check_player_count(state: TournamentState, count: int) -> None:
+    needed = players_per_entrant(state.settings)
+    if count != needed:
+        raise CorrectionRefused.because(
+            gettext_noop(
+                "an entrant at tables of %(size)s has %(needed)s player(s), not %(given)s"
+            ),
+            size=state.settings.table_size,
+            needed=needed,
+            given=count,
+        )
+
+
+def check_seed_is_valid(seed: int | None) -> None:
+    if seed is not None and seed < 1:
+        raise CorrectionRefused.because(gettext_noop("seeds start at 1"))
+
+
+def seeds_in_force(state: TournamentState) -> dict[int, int | None]:
+    """Each entrant's seed as readers see it: its position in a seeding order fixed before the
+    start, else the seed it was given (at registration or by a reseed)."""
+    position = {entrant: index for index, entrant in enumerate(state.seeding or (), start=1)}
+    return {
+        entrant: position.get(entrant, record.seed) for entrant, record in state.entrants.items()
+    }
+
+
+def check_seeds_are_distinct(state: TournamentState, seeds: Mapping[int, int | None]) -> None:
+    """No two active entrants hold one seed (withdrawn entrants are not drawn: theirs is free).
+    An entrant `seeds` has but the state has not is one about to be registered."""
+    holders: dict[int, list[int]] = {}
+    for entrant, seed in seeds.items():
+        record = state.entrants.get(entrant)
+        if seed is not None and (record is None or not record.withdrawn):
+            holders.setdefault(seed, []).append(entrant)
+    for seed, entrants in sorted(holders.items()):
+        if len(entrants) > 1:
+            refused = SeedTaken.because(
+                gettext_noop("seed %(seed)s would be held by more than one entrant: %(entrants)s"),
+                seed=seed,
+                entrants=", ".join(f"#{entrant}" for entrant in entrants),
+            )
+            refused.entrants = tuple(entrants)
+            raise refused
+
+
+NEW_ENTRANT = -1
+"""Stands for an entrant not registered yet, among the others' seeds."""
+
+
+def check_seed_is_free(state: TournamentState, seed: int | None) -> None:
+    """A new entrant's seed: valid, and held by no active entrant yet."""
+    check_seed_is_valid(seed)
+    if seed is not None:
+        check_seeds_are_distinct(state, {**seeds_in_force(state), NEW_ENTRANT: seed})
+
+
+def check_entrant_correction(
+    state: TournamentState, *, entrant: int, reason: str, player_count: int | None
+) -> str:
+    """Whether `entrant` can be renamed or given these many players (any time: names are not
+    facts of the draw); the trimmed reason."""
+    trimmed = check_reason_given(reason)
+    check_entrant_is_registered(state, entrant)
+    if player_count is not None:
+        check_player_count(state, player_count)
+    return trimmed
+
+
+def entrant_corrected(
+    *, entrant: int, changed: Sequence[str], players: Sequence[int] | None, reason: str
+) -> list[TournamentEvent]:
+    """The event of a correction that changed `changed` (none: nothing to record)."""
+    unknown = set(changed) - set(CORRECTED_FIELDS)
+    if unknown:
+        raise ValueError(f"only {CORRECTED_FIELDS} are corrected, not {sorted(unknown)}")
+    if not changed:
+        return []
+    payload: dict[str, Any] = {
+        "entrant": entrant,
+        "changed": [name for name in CORRECTED_FIELDS if name in changed],
+    }
+    if "players" in changed:
+        if players is None:
+            raise ValueError("a correction of the players records their ids")
+        payload["players"] = list(players)
+    payload["reason"] = reason
+    return [TournamentEvent(ENTRANT_CORRECTED, payload)]
+
+
+def decide_reseed(
+    state: TournamentState, *, seeds: Mapping[int, int | None], reason: str
+) -> list[TournamentEvent]:
+    """Change seeds before the start, all at once (so two entrants can swap); nothing to record
+    when every seed is already so."""
+    trimmed = check_reason_given(reason)
+    if state.started:
+        raise SeedsFixedAtStart.because(
+            gettext_noop("seeds can be changed only before the tournament starts")
+        )
+    if not seeds:
+        raise CorrectionRefused.because(gettext_noop("give at least one entrant's seed"))
+    for entrant, seed in seeds.items():
+        check_entrant_is_registered(state, entrant)
+        check_seed_is_valid(seed)
+    in_force = seeds_in_force(state)
+    changes = {entrant: seed for entrant, seed in seeds.items() if in_force[entrant] != seed}
+    if not changes:
+        return []
+    check_seeds_are_distinct(state, {**in_force, **changes})
+    return [
+        TournamentEvent(
+            ENTRANTS_RESEEDED,
+            {
+                "seeds": [[entrant, seed] for entrant, seed in sorted(changes.items())],
+                "reason": trimmed,
+            },
+        )
+    ]
+
+
+def _corrected(state: TournamentState, payload: dict[str, Any]) -> TournamentState:
+    # Names and players are rows (decision 0018): nothing the tournament folds changes.
+    return state
+
+
+def _reseeded(state: TournamentState, payload: dict[str, Any]) -> TournamentState:
+    seeds = seeds_in_force(state) | {int(entrant): seed for entrant, seed in payload["seeds"]}
+    entrants = {
+        entrant: replace(record, seed=seeds.get(entrant, record.seed))
+        for entrant, record in state.entrants.items()
+    }
+    return replace(state, entrants=entrants, seeding=None, seeding_method=None)
+
+
+_HANDLERS.update({ENTRANT_CORRECTED: _corrected, ENTRANTS_RESEEDED: _reseeded})
