@@ -20,10 +20,12 @@ from uuid import UUID
 
 from django.utils.translation import gettext_noop
 
+from games.eventstore.api import find_append_by_idempotency_key
 from games.services import Actor
 from tournaments import stream
 from tournaments.models import Entrant, EntrantPlayer, Player
 from tournaments.services import (
+    CommandAlreadyRecorded,
     EntrantNotFound,
     InvalidEntrant,
     TournamentAlreadyStarted,
@@ -106,8 +108,24 @@ def check_name_given(name: str) -> str:
     return name
 
 
+def check_not_recorded_meanwhile(command: TournamentCommand) -> None:
+    """Called with the tournament locked: a racing retry of this command (same key) that
+    recorded it while this one waited is answered from there, not refused as a duplicate name
+    or seed, nor taken as a change already made."""
+    if command.idempotency_key is None:
+        return
+    first = find_append_by_idempotency_key(
+        stream_id=command.tournament_id,
+        idempotency_key=command.idempotency_key,
+        command_fingerprint=command.fingerprint,
+    )
+    if first is not None:
+        raise CommandAlreadyRecorded(first)
+
+
 def check_new_entrant(
     state: TournamentState,
+    command: TournamentCommand,
     *,
     tournament_id: UUID,
     name: str,
@@ -116,6 +134,7 @@ def check_new_entrant(
 ) -> None:
     """What registration checks besides the player count: a seed nobody holds, and a name
     nobody has (or the organizer's confirmation)."""
+    check_not_recorded_meanwhile(command)
     with refusals_as_tournament_errors(tournament_id, new_name=name):
         stream.check_seed_is_free(state, seed)
     check_name_is_free(tournament_id=tournament_id, name=name, confirmed=confirm_duplicate_name)
@@ -163,6 +182,7 @@ def entrant_correct(
 
     def correct(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
         state, version = load_tournament_for_update(tournament_id=tournament_id)
+        check_not_recorded_meanwhile(command)
         with refusals_as_tournament_errors(tournament_id):
             why = stream.check_entrant_correction(
                 state,
@@ -229,6 +249,7 @@ def entrants_reseed(
 
     def reseed(command: TournamentCommand, actor: Actor) -> tuple[TournamentState, int]:
         state, version = load_tournament_for_update(tournament_id=tournament_id)
+        check_not_recorded_meanwhile(command)
         with refusals_as_tournament_errors(tournament_id):
             events = stream.decide_reseed(state, seeds=seeds, reason=reason)
         if not events:

@@ -439,6 +439,7 @@ def entrant_register(
 
         check_new_entrant(
             state,
+            command,
             tournament_id=tournament_id,
             name=name,
             seed=seed,
