@@ -2,6 +2,7 @@
 seeds as one list. Each records an event by the organizer, with the reason."""
 
 from typing import Any
+from uuid import UUID
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -24,7 +25,8 @@ def patch(client: APIClient, url: str, body: Any, **headers: Any) -> Any:
 
 
 def events_since(tournament_id: str, position: int) -> list[RecordedEvent]:
-    return [e for e in read_stream(stream_id=tournament_id) if e.global_position > position]
+    events = read_stream(stream_id=UUID(tournament_id))
+    return [e for e in events if e.global_position > position]
 
 
 def seeds_listed(entrants: list[dict[str, Any]]) -> list[tuple[str, int | None]]:
