@@ -16,8 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Literal
 from uuid import UUID
 
+from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from games.eventstore.api import find_append_by_idempotency_key
@@ -276,6 +279,62 @@ def entrants_reseed(
         actor=actor,
         carry_out=reseed,
     )
+
+
+class Keep(Enum):
+    SEED = "keep the seed"
+
+
+KEEP_SEED = Keep.SEED
+SEED_KEY_SUFFIX = "#seed"
+"""The idempotency key of the reseed in `entrant_amend`: the request's, with this suffix."""
+
+
+def entrant_amend(
+    *,
+    tournament_id: UUID,
+    entrant_id: int,
+    actor: Actor,
+    reason: str,
+    name: str | None = None,
+    players: Sequence[PlayerCorrection | str] | None = None,
+    seed: int | Literal[Keep.SEED] | None = KEEP_SEED,
+    confirm_duplicate_name: bool = False,
+    idempotency_key: str | None = None,
+) -> TournamentCommandResult:
+    """One organizer's edit of an entrant (the API's `PATCH`, the admin's page): its name and
+    players (`entrant_correct`) and its seed (a one-entry `entrants_reseed`), both or neither.
+    The result of the last command carried out; the seed's command has the idempotency key with
+    SEED_KEY_SUFFIX."""
+    if name is None and players is None and seed is KEEP_SEED:
+        raise InvalidEntrant.because(
+            gettext_noop("give the name, the players or the seed to correct")
+        )
+    result = None
+    with transaction.atomic():
+        if name is not None or players is not None:
+            result = entrant_correct(
+                tournament_id=tournament_id,
+                entrant_id=entrant_id,
+                name=name,
+                players=players,
+                reason=reason,
+                confirm_duplicate_name=confirm_duplicate_name,
+                actor=actor,
+                idempotency_key=idempotency_key,
+            )
+        if seed is not KEEP_SEED:
+            result = entrants_reseed(
+                tournament_id=tournament_id,
+                seeds={entrant_id: seed},
+                reason=reason,
+                actor=actor,
+                idempotency_key=None
+                if idempotency_key is None
+                else idempotency_key + SEED_KEY_SUFFIX,
+            )
+    assert result is not None
+    return result
 
 
 def as_correction(player: PlayerCorrection | str) -> PlayerCorrection:

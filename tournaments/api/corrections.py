@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from django.db import transaction
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -36,9 +35,6 @@ from tournaments.api.serializers import EntrantOutput
 
 MAX_PLAYERS = 3
 """A trio, at tables of 6: the services refuse a count that does not fit the table."""
-SEED_KEY_SUFFIX = "#seed"
-"""An entrant's `PATCH` with a seed is two commands (a correction, a reseed): the reseed's
-idempotency key is the request's with this suffix."""
 
 REASON_HELP = "Why: recorded with the event, for whoever reads the log."
 CONFIRM_HELP = (
@@ -128,33 +124,20 @@ class EntrantCorrectApi(JsonApi):
     )
     def patch(self, request: Request, tournament_id: UUID, entrant_id: int) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        key = idempotency_key_of(request)
-        actor = actor_of(request, reason=data["reason"])
-        result = None
-        with transaction.atomic():
-            if "name" in data or "players" in data:
-                players = data.get("players")
-                result = corrections.entrant_correct(
-                    tournament_id=tournament_id,
-                    entrant_id=entrant_id,
-                    name=data.get("name"),
-                    players=None
-                    if players is None
-                    else [corrections.PlayerCorrection(**player) for player in players],
-                    reason=data["reason"],
-                    confirm_duplicate_name=data["confirm_duplicate_name"],
-                    actor=actor,
-                    idempotency_key=key,
-                )
-            if "seed" in data:
-                result = corrections.entrants_reseed(
-                    tournament_id=tournament_id,
-                    seeds={entrant_id: data["seed"]},
-                    reason=data["reason"],
-                    actor=actor,
-                    idempotency_key=None if key is None else key + SEED_KEY_SUFFIX,
-                )
-        assert result is not None  # the input names one change at least
+        players = data.get("players")
+        result = corrections.entrant_amend(
+            tournament_id=tournament_id,
+            entrant_id=entrant_id,
+            name=data.get("name"),
+            players=None
+            if players is None
+            else [corrections.PlayerCorrection(**player) for player in players],
+            seed=data.get("seed", corrections.KEEP_SEED),
+            reason=data["reason"],
+            confirm_duplicate_name=data["confirm_duplicate_name"],
+            actor=actor_of(request, reason=data["reason"]),
+            idempotency_key=idempotency_key_of(request),
+        )
         entrant = selectors.entrant_as_left(result=result, entrant_id=entrant_id)
         return Response(EntrantOutput(entrant).data)
 
