@@ -655,8 +655,7 @@ class EntrantAdmin(TournamentsAddAdmin):
         context = {
             **self.admin_site.each_context(request),
             "title": f"Correct {entrant}",
-            "subtitle": f"{entrant.tournament}: checked in {yes_no(entrant.checked_in)}, "
-            f"withdrawn {yes_no(entrant.withdrawn)}",
+            "subtitle": entrant_standing(entrant),
             "adminform": adminform,
             "object_id": object_id,
             "original": entrant,
@@ -772,8 +771,12 @@ def seated_players(entrant: Entrant) -> list[Player]:
     ]
 
 
-def yes_no(value: bool) -> str:
-    return "yes" if value else "no"
+def entrant_standing(entrant: Entrant) -> str:
+    """The entrant's tournament and where it stands, above its corrections form."""
+    facts = [str(entrant.tournament), "checked in" if entrant.checked_in else "not checked in"]
+    if entrant.withdrawn:
+        facts.append("withdrawn")
+    return " · ".join(facts)
 
 
 def refresh_views(tournament_ids: Iterable[UUID]) -> None:
