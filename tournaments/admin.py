@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Model, QuerySet
@@ -51,19 +52,23 @@ from games.admin import (
 from games.eventstore.api import EventStoreError, last_position
 from games.models import Match
 from games.rules import RuleViolation
-from tournaments import projections, selectors, services
+from tournaments import corrections, projections, selectors, services
 from tournaments.forms import (
+    EntrantCorrectForm,
     EntrantImportForm,
     EntrantRegisterForm,
     PlayerEraseForm,
     PlayerLinkForm,
+    SeedsForm,
     TableAssignForm,
     TournamentCreateForm,
     WithdrawForm,
+    ask_to_confirm_duplicate_name,
     entrants_import,
 )
 from tournaments.models import (
     Entrant,
+    EntrantPlayer,
     Fixture,
     Player,
     Tournament,
@@ -284,6 +289,11 @@ class TournamentAdmin(TournamentsAddAdmin):
                 wrap(self.import_view),
                 name="tournaments_tournament_import_entrants",
             ),
+            path(
+                "<path:object_id>/seeds/",
+                wrap(self.seeds_view),
+                name="tournaments_tournament_seeds",
+            ),
             *super().get_urls(),
         ]
 
@@ -318,6 +328,10 @@ class TournamentAdmin(TournamentsAddAdmin):
             "operations": self.operations_for(tournament)
             if self.has_change_permission(request)
             else [],
+            "seeds_form": seeds_form(tournament)
+            if self.has_change_permission(request)
+            and tournament.status == TournamentStatus.REGISTRATION
+            else None,
             "links": [
                 ("Event log", events_url(tournament.id)),
                 ("Entrants", reverse("admin:tournaments_entrant_changelist") + filtered),
@@ -379,7 +393,10 @@ class TournamentAdmin(TournamentsAddAdmin):
         if form.is_bound and form.is_valid():
             lines = form.cleaned_data["file"]
             refusals = entrants_import(
-                tournament_id=tournament.id, lines=lines, actor=actor_of(request)
+                tournament_id=tournament.id,
+                lines=lines,
+                actor=actor_of(request),
+                confirm_duplicate_names=form.cleaned_data["confirm_duplicate_names"],
             )
             if not refusals:
                 refresh_view(tournament.id)
@@ -397,6 +414,45 @@ class TournamentAdmin(TournamentsAddAdmin):
             "media": self.media + form.media,
         }
         return TemplateResponse(request, "admin/tournaments/import_entrants.html", context)
+
+    def seeds_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The Seeds form of a tournament's page, sent as one reseed; shown on a page of its own
+        when something is to be fixed (or when asked for)."""
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        tournament = self.get_object(request, unquote(object_id))
+        if tournament is None:
+            raise Http404("no such tournament")
+        form = seeds_form(tournament, request.POST if request.method == "POST" else None)
+        if form.is_bound and form.is_valid():
+            changed = form.changed_seeds()
+            if not changed:
+                self.message_user(request, "No seed changed: nothing recorded.", messages.INFO)
+                return HttpResponseRedirect(self.change_url(tournament))
+            try:
+                corrections.entrants_reseed(
+                    tournament_id=tournament.id,
+                    seeds=changed,
+                    reason=form.cleaned_data["reason"],
+                    actor=actor_of(request),
+                )
+            except (RuleViolation, EventStoreError) as exc:
+                form.add_error(None, error_detail(exc))
+            else:
+                refresh_view(tournament.id)
+                self.message_user(
+                    request, f"{tournament}: {len(changed)} seed(s) changed.", messages.SUCCESS
+                )
+                return HttpResponseRedirect(self.change_url(tournament))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Seeds of {tournament}",
+            "opts": self.opts,
+            "original": tournament,
+            "form": form,
+            "media": self.media + form.media,
+        }
+        return TemplateResponse(request, "admin/tournaments/seeds.html", context)
 
     # The operations: changelist actions, and buttons on a tournament's page.
 
@@ -482,6 +538,15 @@ def schedule(request: HttpRequest, tournament: Tournament) -> str:
     return f"matches called: {tables}." if tables else "no match waits for a free table."
 
 
+def seeds_form(tournament: Tournament, data: Any = None) -> SeedsForm:
+    """Every entrant still in the tournament, seeded first."""
+    entrants = sorted(
+        Entrant.objects.filter(tournament=tournament, withdrawn=False),
+        key=lambda entrant: (entrant.seed is None, entrant.seed or 0, entrant.id),
+    )
+    return SeedsForm(data, entrants=entrants)
+
+
 def refresh(request: HttpRequest, tournament: Tournament) -> str:
     """What the consumer does when the worker runs: record results, advance, project."""
     processed = projections.consume()
@@ -509,6 +574,10 @@ OPERATIONS = {
 
 @admin.register(Entrant)
 class EntrantAdmin(TournamentsAddAdmin):
+    """Entrants are registered and corrected through services: the change page is a form of
+    the corrections (name, players, seed, and why), never a model save. Delete stays refused:
+    withdraw an entrant instead."""
+
     add_form_class = EntrantRegisterForm
     list_display = ("name", "tournament", "players_named", "seed", "checked_in", "withdrawn")
     list_filter = ("tournament", "checked_in", "withdrawn")
@@ -535,15 +604,116 @@ class EntrantAdmin(TournamentsAddAdmin):
 
     def create(self, request: HttpRequest, form: EntrantRegisterForm) -> Entrant:
         data = form.cleaned_data
-        registered = services.entrant_register(
-            tournament_id=data["tournament"].id,
-            name=data["name"],
-            players=data["players"],
-            seed=data["seed"],
-            actor=actor_of(request),
-        )
+        try:
+            registered = services.entrant_register(
+                tournament_id=data["tournament"].id,
+                name=data["name"],
+                players=data["players"],
+                seed=data["seed"],
+                confirm_duplicate_name=data["confirm_duplicate_name"],
+                actor=actor_of(request),
+            )
+        except corrections.DuplicateEntrantName:
+            ask_to_confirm_duplicate_name(form)  # the warning itself shows on the form
+            raise
         refresh_view(registered.tournament_id)
         return Entrant.objects.get(id=services.registered_entrant_id(registered))
+
+    # The change page: corrections.
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        # An entrant's page is the corrections form (change_view), which calls the services.
+        return admin.ModelAdmin.has_change_permission(self, request, obj)
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        entrant = self.get_object(request, unquote(object_id))
+        if entrant is None or not self.has_change_permission(request, entrant):
+            return super().change_view(request, object_id, form_url, extra_context)
+        players = seated_players(entrant)
+        form = EntrantCorrectForm(
+            request.POST if request.method == "POST" else None,
+            entrant=entrant,
+            players=players,
+            started=entrant.tournament.status != TournamentStatus.REGISTRATION,
+        )
+        if form.is_bound and form.is_valid():
+            changed = self.correct(request, entrant, form, players)
+            if changed is not None:
+                return HttpResponseRedirect(self.change_url(entrant))
+        adminform = helpers.AdminForm(
+            form,  # type: ignore[arg-type]  # the helpers take any form at run time
+            list(form.fieldsets),
+            {},
+            model_admin=self,
+        )
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Correct {entrant}",
+            "subtitle": entrant_standing(entrant),
+            "adminform": adminform,
+            "object_id": object_id,
+            "original": entrant,
+            "is_popup": False,
+            "to_field": None,
+            "media": self.media + adminform.media,
+            "inline_admin_formsets": [],
+            "errors": helpers.AdminErrorList(form, []),  # type: ignore[arg-type]
+            "preserved_filters": self.get_preserved_filters(request),
+            "show_save_and_continue": False,
+            "show_save_and_add_another": False,
+            **(extra_context or {}),
+        }
+        return self.render_change_form(
+            request, context, change=True, obj=entrant, form_url=form_url
+        )
+
+    def correct(
+        self,
+        request: HttpRequest,
+        entrant: Entrant,
+        form: EntrantCorrectForm,
+        players: list[Player],
+    ) -> list[str] | None:
+        """Carry out the form's corrections; the fields changed, or None when refused (the
+        reason is on the form)."""
+        name = form.corrected_name()
+        seated = form.corrected_players(players)
+        seed = form.corrected_seed()
+        changed = [
+            label for label, value in (("name", name), ("players", seated)) if value is not None
+        ] + ([] if seed is corrections.KEEP_SEED else ["seed"])
+        if not changed:
+            self.message_user(request, "Nothing changed: nothing recorded.", messages.INFO)
+            return []
+        try:
+            corrections.entrant_amend(
+                tournament_id=entrant.tournament_id,
+                entrant_id=entrant.id,
+                name=name,
+                players=seated,
+                seed=seed,
+                reason=form.cleaned_data["reason"],
+                confirm_duplicate_name=form.cleaned_data["confirm_duplicate_name"],
+                actor=actor_of(request),
+            )
+        except corrections.DuplicateEntrantName as warning:
+            form.warn_of_duplicate_name(warning.detail)
+            return None
+        except (RuleViolation, EventStoreError) as exc:
+            form.add_error(None, error_detail(exc))
+            return None
+        refresh_view(entrant.tournament_id)
+        self.log_change(request, entrant, [{"changed": {"fields": changed}}])
+        self.message_user(
+            request, f"{name or entrant.name}: {', '.join(changed)} corrected.", messages.SUCCESS
+        )
+        return changed
 
     @admin.action(description="Check in", permissions=["change"])
     def check_in(self, request: HttpRequest, queryset: QuerySet[Entrant]) -> None:
@@ -590,6 +760,23 @@ class EntrantAdmin(TournamentsAddAdmin):
             )
         refresh_views(entrant.tournament_id for entrant in entrants)
         return None
+
+
+def seated_players(entrant: Entrant) -> list[Player]:
+    return [
+        membership.player
+        for membership in EntrantPlayer.objects.filter(entrant=entrant)
+        .select_related("player")
+        .order_by("position")
+    ]
+
+
+def entrant_standing(entrant: Entrant) -> str:
+    """The entrant's tournament and where it stands, above its corrections form."""
+    facts = [str(entrant.tournament), "checked in" if entrant.checked_in else "not checked in"]
+    if entrant.withdrawn:
+        facts.append("withdrawn")
+    return " · ".join(facts)
 
 
 def refresh_views(tournament_ids: Iterable[UUID]) -> None:

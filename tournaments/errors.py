@@ -49,3 +49,19 @@ class SwissRoundNotDue(TournamentError):
 
 class InvalidEntrant(TournamentError):
     code = "invalid_entrant"
+
+
+class DuplicateSeed(TournamentError):
+    code = "duplicate_seed"
+    entrants: tuple[int, ...] = ()
+    """The entrants that would hold the seed (ids: the service names them)."""
+
+
+class DuplicateEntrantName(TournamentError):
+    """A warning rather than a rule: the same command with `confirm_duplicate_name` goes ahead."""
+
+    code = "duplicate_entrant_name"
+
+
+class ReasonRequired(TournamentError):
+    code = "reason_required"

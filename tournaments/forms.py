@@ -21,7 +21,8 @@ from games.models import Scoring
 from games.rules import RuleViolation
 from games.services import Actor
 from tournaments import services
-from tournaments.models import Format, Tournament, TournamentStatus
+from tournaments.corrections import KEEP_SEED, Keep, PlayerCorrection
+from tournaments.models import Entrant, Format, Player, Tournament, TournamentStatus
 
 TABLE_SIZES = [
     (2, "Singles: tables of 2"),
@@ -98,6 +99,21 @@ class TournamentCreateForm(forms.Form):
         return dict(self.cleaned_data)
 
 
+def duplicate_name_confirmation() -> forms.BooleanField:
+    """Hidden until the service warns that another entrant has the name: then a checkbox."""
+    return forms.BooleanField(
+        required=False,
+        widget=forms.HiddenInput,
+        label="Keep the duplicate name",
+        help_text="Another entrant of the tournament has this name: tick to keep it all the same.",
+    )
+
+
+def ask_to_confirm_duplicate_name(form: forms.Form) -> None:
+    """Show the confirmation box, after the service's duplicate-name warning."""
+    form.fields["confirm_duplicate_name"].widget = forms.CheckboxInput()
+
+
 class EntrantRegisterForm(forms.Form):
     tournament = forms.ModelChoiceField(
         queryset=Tournament.objects.filter(status=TournamentStatus.REGISTRATION),
@@ -109,8 +125,11 @@ class EntrantRegisterForm(forms.Form):
         help_text="One name per player: a pair or a trio separated by ';'.",
     )
     seed = forms.IntegerField(min_value=1, required=False)
+    confirm_duplicate_name = duplicate_name_confirmation()
 
-    fieldsets = ((None, {"fields": ["tournament", "name", "players", "seed"]}),)
+    fieldsets = (
+        (None, {"fields": ["tournament", "name", "players", "seed", "confirm_duplicate_name"]}),
+    )
 
     def clean_players(self) -> list[str]:
         players, problem = split_players(self.cleaned_data["players"])
@@ -125,6 +144,114 @@ class WithdrawForm(forms.Form):
         required=False,
         help_text="Recorded with the event; their matches still to play are forfeited.",
     )
+
+
+class EntrantCorrectForm(forms.Form):
+    """An entrant's page: its name, a field per seat (the player's name, and whether another
+    person takes the seat), its seed before the start, and why."""
+
+    name = forms.CharField(max_length=200, help_text="The single's, pair's or trio's name.")
+
+    def __init__(
+        self,
+        data: Any = None,
+        *,
+        entrant: Entrant,
+        players: list[Player],
+        started: bool,
+    ) -> None:
+        initial: dict[str, Any] = {"name": entrant.name, "seed": entrant.seed}
+        super().__init__(data, initial=initial)
+        self.entrant = entrant
+        self.seats = len(players)
+        seat_fields = []
+        for seat, player in enumerate(players, start=1):
+            self.fields[f"player_{seat}"] = forms.CharField(
+                max_length=200,
+                label=f"Player {seat}",
+                initial="" if player.erased else player.name,
+                help_text="Personal data erased: give the new player's name and tick below."
+                if player.erased
+                else "",
+            )
+            self.fields[f"replace_{seat}"] = forms.BooleanField(
+                required=False,
+                label=f"Another person in seat {seat}",
+                help_text="Ticked: a new player takes the seat. Unticked: the same person, "
+                "their name corrected (they keep their account link).",
+            )
+            seat_fields += [f"player_{seat}", f"replace_{seat}"]
+        self.fields["seed"] = forms.IntegerField(
+            min_value=1,
+            required=False,
+            disabled=started,
+            help_text="Fixed once the tournament has started."
+            if started
+            else "Blank: no seed. To swap seeds, use the Seeds form on the tournament's page.",
+        )
+        self.fields["reason"] = forms.CharField(
+            max_length=500, help_text="Recorded with the correction, for whoever reads the log."
+        )
+        self.fields["confirm_duplicate_name"] = duplicate_name_confirmation()
+        self.fieldsets = (
+            (None, {"fields": ["name", *seat_fields, "seed", "reason", "confirm_duplicate_name"]}),
+        )
+
+    def corrected_name(self) -> str | None:
+        name: str = self.cleaned_data["name"]
+        return None if name == self.entrant.name else name
+
+    def corrected_players(self, players: list[Player]) -> list[PlayerCorrection] | None:
+        """Every seat, when any seat changed; None when none did."""
+        seats = [
+            PlayerCorrection(
+                self.cleaned_data[f"player_{seat}"], replace=self.cleaned_data[f"replace_{seat}"]
+            )
+            for seat in range(1, self.seats + 1)
+        ]
+        unchanged = all(
+            not corrected.replace and corrected.name == player.name
+            for corrected, player in zip(seats, players, strict=True)
+        )
+        return None if unchanged else seats
+
+    def corrected_seed(self) -> int | Keep | None:
+        seed: int | None = self.cleaned_data["seed"]
+        return KEEP_SEED if "seed" not in self.changed_data else seed
+
+    def warn_of_duplicate_name(self, warning: str) -> None:
+        """The service's duplicate-name warning on the name, with the confirmation box."""
+        self.add_error("name", warning)
+        ask_to_confirm_duplicate_name(self)
+
+
+class SeedsForm(forms.Form):
+    """Every active entrant's seed on one form, sent as one reseed (so two can swap)."""
+
+    def __init__(self, data: Any = None, *, entrants: list[Entrant]) -> None:
+        super().__init__(data)
+        self.entrants = {entrant.id: entrant for entrant in entrants}
+        for entrant in entrants:
+            self.fields[seed_field(entrant.id)] = forms.IntegerField(
+                min_value=1, required=False, initial=entrant.seed, label=entrant.name
+            )
+        self.fields["reason"] = forms.CharField(
+            max_length=500, help_text="Recorded with the new seeds."
+        )
+
+    def rows(self) -> list[tuple[Entrant, forms.BoundField]]:
+        return [(entrant, self[seed_field(entrant.id)]) for entrant in self.entrants.values()]
+
+    def changed_seeds(self) -> dict[int, int | None]:
+        return {
+            entrant_id: self.cleaned_data[seed_field(entrant_id)]
+            for entrant_id in self.entrants
+            if seed_field(entrant_id) in self.changed_data
+        }
+
+
+def seed_field(entrant_id: int) -> str:
+    return f"seed_{entrant_id}"
 
 
 class PlayerEraseForm(forms.Form):
@@ -226,6 +353,12 @@ class EntrantImportForm(forms.Form):
             "Players of a pair or trio are separated by ';'; the seed may be blank."
         )
     )
+    confirm_duplicate_names = forms.BooleanField(
+        required=False,
+        label="Keep duplicate names",
+        help_text="Register lines whose name an entrant of the tournament already has. "
+        "Unticked, such lines are refused (and nothing is imported).",
+    )
 
     def clean_file(self) -> list[EntrantLine]:
         upload = self.cleaned_data["file"]
@@ -243,7 +376,13 @@ class EntrantImportForm(forms.Form):
         return lines
 
 
-def entrants_import(*, tournament_id: UUID, lines: list[EntrantLine], actor: Actor) -> list[str]:
+def entrants_import(
+    *,
+    tournament_id: UUID,
+    lines: list[EntrantLine],
+    actor: Actor,
+    confirm_duplicate_names: bool = False,
+) -> list[str]:
     """Register every line through `entrant_register`, or none: any refusal rolls all back.
     Returns the refusals, one per line."""
     errors = []
@@ -255,6 +394,7 @@ def entrants_import(*, tournament_id: UUID, lines: list[EntrantLine], actor: Act
                     name=line.name,
                     players=line.players,
                     seed=line.seed,
+                    confirm_duplicate_name=confirm_duplicate_names,
                     actor=actor,
                 )
             except (RuleViolation, EventStoreError) as exc:

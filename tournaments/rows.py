@@ -28,10 +28,12 @@ from tournaments.models import Table as TableRow
 from tournaments.state import Fixture as FixtureFact
 from tournaments.state import TournamentState
 from tournaments.stream import (
+    ENTRANTS_RESEEDED,
     ENTRANTS_SEEDED,
     TOURNAMENT_CREATED,
     TournamentEvent,
     fold,
+    seeds_in_force,
 )
 
 TOURNAMENT_FIELDS = ("status", "version", "format", "table_size", "settings", "updated_at")
@@ -66,10 +68,12 @@ def expected_tournament(
     }
 
 
-def expected_entrant(state: TournamentState, entrant_id: int) -> dict[str, Any]:
+def expected_entrant(
+    state: TournamentState, entrant_id: int, seeds: dict[int, int | None] | None = None
+) -> dict[str, Any]:
+    """`seeds`: `seeds_in_force(state)`, when the caller has it already."""
     record = state.entrants[entrant_id]
-    seeding = state.seeding or ()
-    seed = seeding.index(entrant_id) + 1 if entrant_id in seeding else record.seed
+    seed = (seeds if seeds is not None else seeds_in_force(state))[entrant_id]
     return {"seed": seed, "checked_in": record.checked_in, "withdrawn": record.withdrawn}
 
 
@@ -138,8 +142,9 @@ def save_fixtures(
 
 def save_entrants(state: TournamentState, entrant_ids: Iterable[int]) -> None:
     rows = []
+    seeds = seeds_in_force(state)
     for entrant_id in sorted(set(entrant_ids)):
-        rows.append(Entrant(id=entrant_id, **expected_entrant(state, entrant_id)))
+        rows.append(Entrant(id=entrant_id, **expected_entrant(state, entrant_id, seeds)))
     if rows:
         Entrant.objects.bulk_update(rows, list(ENTRANT_FIELDS))
 
@@ -198,7 +203,7 @@ def touched_entrants(state: TournamentState, events: Iterable[RecordedEvent]) ->
     for recorded in events:
         if "entrant" in recorded.payload:
             touched.add(recorded.payload["entrant"])
-        if recorded.event_type == ENTRANTS_SEEDED:
+        if recorded.event_type in (ENTRANTS_SEEDED, ENTRANTS_RESEEDED):
             touched.update(state.entrants)
     return touched & set(state.entrants)
 
@@ -287,6 +292,7 @@ def differences_of(tournament: Tournament, folded: Folded) -> list[str]:
     found.extend(f"{label} table {n} is missing" for n in sorted(wanted - tables))
     found.extend(f"{label} table {n} is not in the log" for n in sorted(tables - wanted))
     entrants = {row.id: row for row in Entrant.objects.filter(tournament=tournament)}
+    seeds = seeds_in_force(state)
     for entrant_id in state.entrants:
         row = entrants.get(entrant_id)
         if row is None:
@@ -294,7 +300,7 @@ def differences_of(tournament: Tournament, folded: Folded) -> list[str]:
             continue
         found.extend(
             f"{label} entrant {entrant_id} {name} is {value!r}, the log says {want!r}"
-            for name, value, want in changed(row, expected_entrant(state, entrant_id))
+            for name, value, want in changed(row, expected_entrant(state, entrant_id, seeds))
         )
     fixtures = every_fixture(state)
     rows = {str(row.match_id): row for row in Fixture.objects.filter(tournament=tournament)}

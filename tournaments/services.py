@@ -39,7 +39,7 @@ from games.eventstore.pipeline import Outcome, StreamKind, run_command
 from games.models import Match
 from games.rules import Table, Variant
 from games.services import Actor
-from tournaments import reactions, rows, stream
+from tournaments import names, reactions, rows, stream
 from tournaments.errors import (
     EntrantNotFound,
     InvalidEntrant,
@@ -310,15 +310,21 @@ def entrant_register(
     players: Sequence[str],
     actor: Actor,
     seed: int | None = None,
+    confirm_duplicate_name: bool = False,
     idempotency_key: str | None = None,
 ) -> TournamentCommandResult:
-    """Register before the start. The entrant's id is in the result's first event
-    (`registered_entrant_id`); its name and players go to the name tables only."""
+    """Register before the start. A seed another entrant holds is refused, and so is a name
+    another entrant has unless `confirm_duplicate_name`. The entrant's id is in the result's
+    first event (`registered_entrant_id`); its name and players go to the name tables only."""
 
     def register(state: TournamentState | None) -> TournamentCommand:
         # Refused before any row is written when the tournament cannot take the entrant.
         assert state is not None
-        stream.decide(state, RegisterEntrant(entrant=0, players=len(players), seed=seed))
+        with names.seed_holders_named(new_name=name):
+            stream.decide(state, RegisterEntrant(entrant=0, players=len(players), seed=seed))
+        names.check_name_is_free(
+            tournament_id=tournament_id, name=name, confirmed=confirm_duplicate_name
+        )
         entrant = Entrant.objects.create(
             tournament_id=tournament_id, name=name, seed=seed, registered_at=timezone.now()
         )

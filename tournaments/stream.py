@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeAlias
@@ -22,9 +22,11 @@ from typing import Any, TypeAlias
 from common.explained import gettext_noop
 from tournaments import plan
 from tournaments.errors import (
+    DuplicateSeed,
     EntrantNotFound,
     InvalidEntrant,
     InvalidTournament,
+    ReasonRequired,
     RegistrationClosed,
     SwissRoundNotDue,
     TooFewEntrants,
@@ -63,6 +65,12 @@ MATCH_SCHEDULED = "MatchScheduled"
 RESULT_RECORDED = "ResultRecorded"
 FIXTURE_RESET = "FixtureReset"
 TOURNAMENT_FINISHED = "TournamentFinished"
+ENTRANT_CORRECTED = "EntrantCorrected"
+"""{entrant, changed: ["name", "players"], players: [player ids in seat order] when the players
+changed, reason}. A renamed player keeps their id; a replaced one gets a new id."""
+ENTRANTS_RESEEDED = "EntrantsReseeded"
+"""{seeds: [[entrant, seed or null], ...], reason}: the seeds that changed. A seeding order fixed
+earlier (EntrantsSeeded) gives way to the seeds, its positions kept as seeds."""
 
 TEAM_TABLE_SIZES = (2, 4, 6)
 PLAYERS_PER_ENTRANT = {2: 1, 4: 2, 6: 3}
@@ -158,6 +166,25 @@ class AssignTable:
     now: datetime
 
 
+@dataclass(frozen=True)
+class CorrectEntrant:
+    """Record a correction of an entrant's name and/or players, made in the name rows (the
+    event says what changed and the players' ids, never a name)."""
+
+    entrant: int
+    reason: str
+    changed: tuple[str, ...] = ()
+    players: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class ReseedEntrants:
+    """Give entrants new seeds (None: no seed) before the start, all at once."""
+
+    seeds: tuple[tuple[int, int | None], ...]
+    reason: str
+
+
 TournamentCommand: TypeAlias = (
     CreateTournament
     | RegisterEntrant
@@ -170,6 +197,8 @@ TournamentCommand: TypeAlias = (
     | RecordResult
     | ScheduleMatches
     | AssignTable
+    | CorrectEntrant
+    | ReseedEntrants
 )
 
 
@@ -234,8 +263,7 @@ def _register(state: TournamentState, command: RegisterEntrant) -> list[Tourname
             needed=needed,
             given=command.players,
         )
-    if command.seed is not None and command.seed < 1:
-        raise InvalidEntrant.because(gettext_noop("seeds start at 1"))
+    check_seed_is_free(state, command.seed)
     return [event(ENTRANT_REGISTERED, entrant=command.entrant, seed=command.seed)]
 
 
@@ -531,6 +559,8 @@ _DECIDERS: dict[type, Callable[[TournamentState, Any], list[TournamentEvent]]] =
     RecordResult: _record_result,
     ScheduleMatches: _schedule,
     AssignTable: _assign_table,
+    CorrectEntrant: lambda state, command: _correct(state, command),
+    ReseedEntrants: lambda state, command: _reseed(state, command),
 }
 
 
@@ -649,7 +679,7 @@ def _finished(state: TournamentState, payload: dict[str, Any]) -> TournamentStat
     return replace(state, finished=True)
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[TournamentState, dict[str, Any]], TournamentState]] = {
     ENTRANT_REGISTERED: _registered,
     ENTRANT_CHECKED_IN: _checked_in,
     ENTRANT_WITHDREW: _withdrew,
@@ -661,4 +691,153 @@ _HANDLERS = {
     RESULT_RECORDED: _result_recorded,
     FIXTURE_RESET: _fixture_reset,
     TOURNAMENT_FINISHED: _finished,
+    ENTRANT_CORRECTED: lambda state, payload: _corrected(state, payload),
+    ENTRANTS_RESEEDED: lambda state, payload: _reseeded(state, payload),
 }
+
+
+# Entrant corrections (issue 11 §3): an organizer renames an entrant, changes its players, or
+# changes seeds before the start; the events carry ids and which fields changed (decision 0018).
+
+CORRECTED_FIELDS = ("name", "players")
+
+
+def check_reason_given(reason: str) -> str:
+    """The reason, trimmed; a correction without one is refused (the log must say why)."""
+    trimmed = reason.strip()
+    if not trimmed:
+        raise ReasonRequired.because(
+            gettext_noop("say why: the reason is recorded with the correction")
+        )
+    return trimmed
+
+
+def check_player_count(state: TournamentState, count: int) -> None:
+    needed = PLAYERS_PER_ENTRANT[state.settings.table_size]
+    if count != needed:
+        raise InvalidEntrant.because(
+            gettext_noop(
+                "an entrant at tables of %(size)s has %(needed)s player(s), not %(given)s"
+            ),
+            size=state.settings.table_size,
+            needed=needed,
+            given=count,
+        )
+
+
+def check_seed_is_valid(seed: int | None) -> None:
+    if seed is not None and seed < 1:
+        raise InvalidEntrant.because(gettext_noop("seeds start at 1"))
+
+
+def seeds_in_force(state: TournamentState) -> dict[int, int | None]:
+    """Each entrant's seed as readers see it: its position in a seeding order fixed before the
+    start, else the seed it was given (at registration or by a reseed)."""
+    position = {entrant: index for index, entrant in enumerate(state.seeding or (), start=1)}
+    return {
+        entrant: position.get(entrant, record.seed) for entrant, record in state.entrants.items()
+    }
+
+
+NEW_ENTRANT = -1
+"""Stands for an entrant not registered yet, among the others' seeds."""
+
+
+def check_seeds_are_distinct(state: TournamentState, seeds: Mapping[int, int | None]) -> None:
+    """No two active entrants hold one seed (a withdrawn entrant's seed is free)."""
+    holders: dict[int, list[int]] = {}
+    for entrant, seed in seeds.items():
+        record = state.entrants.get(entrant)
+        if seed is not None and (record is None or not record.withdrawn):
+            holders.setdefault(seed, []).append(entrant)
+    for seed, entrants in sorted(holders.items()):
+        if len(entrants) > 1:
+            refused = DuplicateSeed.because(
+                gettext_noop("seed %(seed)s would be held by more than one entrant: %(entrants)s"),
+                seed=seed,
+                entrants=", ".join(f"#{entrant}" for entrant in entrants),
+            )
+            refused.entrants = tuple(entrants)
+            raise refused
+
+
+def check_seed_is_free(state: TournamentState, seed: int | None) -> None:
+    """A new entrant's seed: valid, and held by no active entrant yet."""
+    check_seed_is_valid(seed)
+    if seed is not None:
+        check_seeds_are_distinct(state, {**seeds_in_force(state), NEW_ENTRANT: seed})
+
+
+def check_entrant_correction(
+    state: TournamentState, *, entrant: int, reason: str, player_count: int | None
+) -> str:
+    """Whether `entrant` can be renamed or given these many players (at any time: names are
+    not facts of the draw); the trimmed reason."""
+    trimmed = check_reason_given(reason)
+    known_entrant(state, entrant)
+    if player_count is not None:
+        check_player_count(state, player_count)
+    return trimmed
+
+
+def _correct(state: TournamentState, command: CorrectEntrant) -> list[TournamentEvent]:
+    reason = check_entrant_correction(
+        state,
+        entrant=command.entrant,
+        reason=command.reason,
+        player_count=None if command.players is None else len(command.players),
+    )
+    unknown = set(command.changed) - set(CORRECTED_FIELDS)
+    if unknown:
+        raise ValueError(f"only {CORRECTED_FIELDS} are corrected, not {sorted(unknown)}")
+    if not command.changed:
+        return []
+    payload: dict[str, Any] = {
+        "entrant": command.entrant,
+        "changed": [name for name in CORRECTED_FIELDS if name in command.changed],
+    }
+    if "players" in command.changed:
+        if command.players is None:
+            raise ValueError("a correction of the players records their ids")
+        payload["players"] = list(command.players)
+    payload["reason"] = reason
+    return [TournamentEvent(ENTRANT_CORRECTED, payload)]
+
+
+def _reseed(state: TournamentState, command: ReseedEntrants) -> list[TournamentEvent]:
+    reason = check_reason_given(command.reason)
+    if state.started:
+        raise TournamentAlreadyStarted.because(
+            gettext_noop("seeds can be changed only before the tournament starts")
+        )
+    if not command.seeds:
+        raise InvalidEntrant.because(gettext_noop("give at least one entrant's seed"))
+    for entrant, seed in command.seeds:
+        known_entrant(state, entrant)
+        check_seed_is_valid(seed)
+    in_force = seeds_in_force(state)
+    changes = {entrant: seed for entrant, seed in command.seeds if in_force[entrant] != seed}
+    if not changes:
+        return []
+    check_seeds_are_distinct(state, {**in_force, **changes})
+    return [
+        event(
+            ENTRANTS_RESEEDED,
+            seeds=[[entrant, seed] for entrant, seed in sorted(changes.items())],
+            reason=reason,
+        )
+    ]
+
+
+def _corrected(state: TournamentState, payload: dict[str, Any]) -> TournamentState:
+    # Names and players are rows (decision 0018): nothing the tournament folds changes.
+    return state
+
+
+def _reseeded(state: TournamentState, payload: dict[str, Any]) -> TournamentState:
+    seeds = seeds_in_force(state) | {int(entrant): seed for entrant, seed in payload["seeds"]}
+    entrants = {
+        entrant: replace(record, seed=seeds.get(entrant, record.seed))
+        for entrant, record in state.entrants.items()
+    }
+    return replace(state, entrants=entrants, seeding=None, seeding_method=None)

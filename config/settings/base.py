@@ -246,6 +246,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The API's PATCH bodies are read whole (games.api.commands.validated_input), with their
+    # required fields, not as DRF's partial updates: the schema says them as they are read.
+    "COMPONENT_SPLIT_PATCH": False,
 }
 
 # One JSON object a line, with the request id (config/observability.py); LOG_FORMAT=text for

@@ -4,9 +4,9 @@ Both the match and the tournament services run their commands through `run_comma
 differs between the two is a `StreamKind` (how a stream of that kind is loaded, folded, encoded,
 projected inline and announced). The steps, in one transaction:
 
-1. A repeated idempotency key is answered from the first command (`kind.replay`), nothing new.
-2. The stream is loaded (`kind.load`, which may lock what the kind's writers lock first) and the
-   caller's expected version checked.
+1. The stream is loaded (`kind.load`, which may lock what the kind's writers lock first).
+2. A repeated idempotency key is answered from the first command (`kind.replay`), nothing new;
+   else the caller's expected version is checked.
 3. `decide(state)` says which events to record: pure for the rules, though the caller's decider
    may write name rows first (they roll back with the rest when the command is refused).
 4. The events are appended after the version loaded, with the idempotency key and the command's
@@ -126,13 +126,15 @@ def _run_once(
     idempotency_key: str | None,
     fingerprint: str | None,
 ) -> Outcome[S]:
+    state, version = kind.load(stream_id)
     if idempotency_key is not None:
+        # After loading: a kind whose load locks the stream's owner sees a racing retry that
+        # recorded the key while this one waited, and answers from it instead of deciding again.
         first = find_append_by_idempotency_key(
             stream_id=stream_id, idempotency_key=idempotency_key, command_fingerprint=fingerprint
         )
         if first is not None:
             return replayed(kind, stream_id, first)
-    state, version = kind.load(stream_id)
     if expected_version is not None and expected_version != version:
         raise WrongExpectedVersion(
             stream_id=stream_id,

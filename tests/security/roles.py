@@ -128,8 +128,12 @@ class World:
         return str(self.once("registration", build)[0])
 
     def entrant(self) -> int:
+        return self.entrants()[0]
+
+    def entrants(self) -> list[int]:
+        """The ids of the two entrants of `in_registration`, seeded 1 and 2."""
         self.in_registration()
-        return int(self.cache["registration"][1][0])
+        return [int(entrant) for entrant in self.cache["registration"][1]]
 
     def swiss_round_due(self) -> str:
         tournament_id, _ = started_tournament(

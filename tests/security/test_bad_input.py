@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -41,14 +42,21 @@ def write_urls(world: World) -> list[str]:
         tournament_url(world.open_tournament, "entrants"),
         entrant_url(world.open_tournament, entrant, "check-in"),
         entrant_url(world.open_tournament, entrant, "withdraw"),
+        entrant_url(world.open_tournament, entrant),
         tournament_url(world.open_tournament, "seed"),
+        tournament_url(world.open_tournament, "seeds"),
         tournament_url(world.open_tournament, "start"),
         tournament_url(world.started_tournament, "next-round"),
     ]
 
 
+CHANGED_BY_PATCH = re.compile(r"/entrants/\d+/$|/seeds/$")
+"""The writes that change what exists (an entrant, the seeds) take PATCH; the others POST."""
+
+
 def send(client: APIClient, url: str, body: Any, content_type: str) -> Any:
-    return client.generic("POST", url, body, content_type=content_type)
+    method = "PATCH" if CHANGED_BY_PATCH.search(url) else "POST"
+    return client.generic(method, url, body, content_type=content_type)
 
 
 def assert_refused(response: Any, status: int, code: str) -> dict[str, Any]:
@@ -221,6 +229,26 @@ def wrong_types(world: World) -> list[tuple[str, dict[str, Any], list[str]]]:
             {"reason": False},
             ["reason"],
         ),
+        (
+            entrant_url(world.open_tournament, world.open_entrants[0]),
+            {"name": "Verdi", "reason": 5},
+            ["reason"],
+        ),
+        (
+            entrant_url(world.open_tournament, world.open_entrants[0]),
+            {"players": [{"name": 7}], "reason": "typo"},
+            ["players"],
+        ),
+        (
+            entrant_url(world.open_tournament, world.open_entrants[0]),
+            {"seed": "1", "reason": "typo", "confirm_duplicate_name": "yes"},
+            ["confirm_duplicate_name", "seed"],
+        ),
+        (
+            tournament_url(world.open_tournament, "seeds"),
+            {"seeds": [{"entrant": str(world.open_entrants[0]), "seed": 2}], "reason": "x"},
+            ["seeds"],
+        ),
     ]
 
 
@@ -247,6 +275,11 @@ def test_a_string_no_database_can_store_is_refused_with_invalid_input_and_record
         (f"{API}/matches/", {"table_size": 2, "sides": [{"name": text}, {"name": "B"}]}),
         (f"{API}/tournaments/", {"name": text, "format": "swiss", "table_size": 2}),
         (tournament_url(world.open_tournament, "entrants"), {"name": "x", "players": [text]}),
+        (entrant_url(world.open_tournament, world.open_entrants[0]), {"name": text, "reason": "x"}),
+        (
+            tournament_url(world.open_tournament, "seeds"),
+            {"seeds": [{"entrant": world.open_entrants[0], "seed": 7}], "reason": text},
+        ),
     ]
 
     with records_nothing():
@@ -378,6 +411,27 @@ def unknown_ids(world: World) -> list[tuple[str, str, dict[str, Any] | None]]:
             entrant_url(world.open_tournament, other_tournaments_entrant, "withdraw"),
             "entrant_not_found",
             {"reason": "x"},
+        ),
+        (entrant_url(UNKNOWN, entrant), "tournament_not_found", {"name": "X", "reason": "x"}),
+        (
+            entrant_url(world.open_tournament, 10**30),
+            "entrant_not_found",
+            {"name": "X", "reason": "x"},
+        ),
+        (
+            entrant_url(world.open_tournament, other_tournaments_entrant),
+            "entrant_not_found",
+            {"seed": 9, "reason": "x"},
+        ),
+        (
+            tournament_url(world.open_tournament, "seeds"),
+            "entrant_not_found",
+            {"seeds": [{"entrant": other_tournaments_entrant, "seed": 9}], "reason": "x"},
+        ),
+        (
+            tournament_url(UNKNOWN, "seeds"),
+            "tournament_not_found",
+            {"seeds": [{"entrant": entrant, "seed": 9}], "reason": "x"},
         ),
         (tournament_url(UNKNOWN, "seed"), "tournament_not_found", {}),
         (tournament_url(UNKNOWN, "start"), "tournament_not_found", {}),

@@ -53,8 +53,15 @@ def post(
     return lambda world, client: client.post(url(world), body(world) if body else {}, format="json")
 
 
+def patch(
+    url: Callable[[World], str], body: Callable[[World], dict[str, Any]]
+) -> Callable[[World, APIClient], Any]:
+    return lambda world, client: client.patch(url(world), body(world), format="json")
+
+
 EVERYBODY_READS = statuses(200, 200, 200, 200, 200, 200)
 ORGANIZER_ONLY = statuses(401, 403, 403, 403, 403, 201)
+ORGANIZER_CHANGES = statuses(401, 403, 403, 403, 403, 200)
 ORGANIZER_READS = statuses(401, 403, 403, 403, 403, 200)
 THIS_TABLE_SCORES = statuses(401, 403, 403, 201, 403, 201)
 NOBODY_BUT_STAFF = statuses(401, 403, 403, 403, 403, 403)
@@ -205,6 +212,30 @@ MATRIX: list[Cell] = [
             lambda w: {"reason": "ill"},
         ),
         ORGANIZER_ONLY,
+    ),
+    Cell(
+        "entrant-correct",
+        "patch",
+        patch(
+            lambda w: tournament_url(w.in_registration(), "entrants", w.entrant()),
+            lambda w: {"name": "Player One", "seed": 7, "reason": "misspelled"},
+        ),
+        ORGANIZER_CHANGES,
+    ),
+    Cell(
+        "entrants-reseed",
+        "patch",
+        patch(
+            lambda w: tournament_url(w.in_registration(), "seeds"),
+            lambda w: {
+                "seeds": [
+                    {"entrant": entrant, "seed": 3 - seed}
+                    for seed, entrant in enumerate(w.entrants(), start=1)
+                ],
+                "reason": "swapped",
+            },
+        ),
+        ORGANIZER_CHANGES,
     ),
     Cell(
         "tournament-seed",

@@ -61,7 +61,13 @@ class EntrantRegisterApi(JsonApi):
             required=False,
             allow_null=True,
             max_value=MAX_SEED,
-            help_text="1 for the strongest; entrants without a seed follow, in registration order.",
+            help_text="1 for the strongest; entrants without a seed follow, in registration order. "
+            "A seed another entrant holds is refused (`duplicate_seed`).",
+        )
+        confirm_duplicate_name = serializers.BooleanField(
+            default=False,
+            help_text="Another entrant of the tournament has the same name (case and spacing "
+            "aside): the answer is 422 `duplicate_entrant_name` unless this is true.",
         )
 
         class Meta:
@@ -76,7 +82,9 @@ class EntrantRegisterApi(JsonApi):
             **TOURNAMENT_NOT_FOUND,
             409: f"`registration_closed`: the tournament has started; {VERSION_CONFLICT}",
             422: "`invalid_entrant`: a player count that does not fit the table, or a seed "
-            "below 1.",
+            "below 1; `duplicate_seed`: another entrant holds the seed; "
+            "`duplicate_entrant_name`: another entrant has the name (send "
+            "`confirm_duplicate_name: true` to register it all the same).",
         },
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
@@ -86,6 +94,7 @@ class EntrantRegisterApi(JsonApi):
             name=data["name"],
             players=data["players"],
             seed=data.get("seed"),
+            confirm_duplicate_name=data["confirm_duplicate_name"],
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
         )

@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.serializers import BaseSerializer
 
 from games.api.commands import IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH
 from games.api.schema import DEVICE, REPEATED_KEY, error_responses
@@ -41,26 +42,27 @@ def tournament_command_schema(
     operation_id: str,
     summary: str,
     request: type[Serializer] | None,
-    response: type[Serializer],
+    response: type[Serializer] | BaseSerializer[Any],
     errors: Mapping[int, str],
     unchanged: str | None = None,
     description: str = "",
     idempotent: bool = True,
+    recorded_status: int = 201,
 ) -> Callable[[F], F]:
-    """`extend_schema` for a tournament write: 201 when recorded; 200 for a repeated
-    idempotency key (nothing recorded, the first answer) and, with `unchanged`, when the
-    command was already carried out."""
+    """`extend_schema` for a tournament write: 201 when recorded (a change, `PATCH`, answers
+    `recorded_status=200`); 200 for a repeated idempotency key (nothing recorded, the first
+    answer) and, with `unchanged`, when the command was already carried out."""
     if idempotent:
         errors = {**errors, 422: f"{errors[422]} {KEY_REUSED}" if 422 in errors else KEY_REUSED}
-    responses: dict[int, OpenApiResponse] = {
-        201: OpenApiResponse(response, description="Recorded."),
-        **error_responses(errors),
-    }
+    responses: dict[int, OpenApiResponse] = dict(error_responses(errors))
+    said_recorded = ["Recorded."] if recorded_status == 200 else []
+    if recorded_status != 200:
+        responses[recorded_status] = OpenApiResponse(response, description="Recorded.")
     said_unchanged = [] if unchanged is None else [unchanged]
     said_repeated = [REPEATED_KEY] if idempotent else []
-    if said_unchanged or said_repeated:
+    if said_recorded or said_unchanged or said_repeated:
         responses[200] = OpenApiResponse(
-            response, description=" Or: ".join([*said_unchanged, *said_repeated])
+            response, description=" Or: ".join([*said_recorded, *said_unchanged, *said_repeated])
         )
     return extend_schema(
         operation_id=operation_id,

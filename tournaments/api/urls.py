@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from tournaments.api.corrections import EntrantCorrectApi, EntrantsReseedApi
 from tournaments.api.device_tokens import DeviceTokenListApi, DeviceTokenRevokeApi
 from tournaments.api.entrants import EntrantCheckInApi, EntrantRegisterApi, EntrantWithdrawApi
 from tournaments.api.matches import SwissRoundPublishApi, TournamentMatchListApi
@@ -22,9 +23,11 @@ urlpatterns = [
     path("tournaments/", TournamentCreateApi.as_view(), name="tournament-create"),
     path(TOURNAMENT, TournamentDetailApi.as_view(), name="tournament-detail"),
     path(f"{TOURNAMENT}entrants/", EntrantRegisterApi.as_view(), name="entrant-register"),
+    path(ENTRANT, EntrantCorrectApi.as_view(), name="entrant-correct"),
     path(f"{ENTRANT}check-in/", EntrantCheckInApi.as_view(), name="entrant-check-in"),
     path(f"{ENTRANT}withdraw/", EntrantWithdrawApi.as_view(), name="entrant-withdraw"),
     path(f"{TOURNAMENT}seed/", TournamentSeedApi.as_view(), name="tournament-seed"),
+    path(f"{TOURNAMENT}seeds/", EntrantsReseedApi.as_view(), name="entrants-reseed"),
     path(f"{TOURNAMENT}start/", TournamentStartApi.as_view(), name="tournament-start"),
     path(f"{TOURNAMENT}next-round/", SwissRoundPublishApi.as_view(), name="swiss-round-publish"),
     path(f"{TOURNAMENT}matches/", TournamentMatchListApi.as_view(), name="tournament-matches"),

@@ -72,12 +72,12 @@ def test_a_tournament_without_a_view_gets_one_when_its_page_is_opened(
 
 
 def test_derived_rows_are_read_only_in_the_admin(admin_client: Client) -> None:
+    """An entrant's page is the form of its corrections instead (test_corrections.py)."""
     tournament_id = started()
     entrant = Entrant.objects.filter(tournament_id=tournament_id)[0]
     fixture = ready_fixtures(tournament_id)[0]
     pages = [
         reverse("admin:tournaments_tournament_change", args=[tournament_id]),
-        reverse("admin:tournaments_entrant_change", args=[entrant.pk]),
         reverse("admin:tournaments_fixture_change", args=[fixture.pk]),
         reverse("admin:games_match_change", args=[fixture.match_id]),
     ]
@@ -89,8 +89,12 @@ def test_derived_rows_are_read_only_in_the_admin(admin_client: Client) -> None:
         assert admin_client.post(page, {"name": "Tampered"}).status_code == 403
     assert admin_client.get(reverse("admin:games_match_add")).status_code == 403
     assert admin_client.get(reverse("admin:tournaments_fixture_add")).status_code == 403
-    delete = reverse("admin:tournaments_tournament_delete", args=[tournament_id])
-    assert admin_client.post(delete, {"post": "yes"}).status_code == 403
+    for delete in [
+        reverse("admin:tournaments_tournament_delete", args=[tournament_id]),
+        reverse("admin:tournaments_entrant_delete", args=[entrant.pk]),
+    ]:
+        assert admin_client.post(delete, {"post": "yes"}).status_code == 403
+    assert Entrant.objects.filter(pk=entrant.pk).exists()
 
 
 def test_a_matchs_page_shows_its_rounds_and_links_to_its_events(admin_client: Client) -> None:

@@ -198,12 +198,19 @@ def test_the_same_key_on_another_tournament_is_another_command(organizer: APICli
     assert [answer.status_code for answer in answers] == [201, 201]
 
 
-def test_without_a_key_a_retried_registration_still_registers_twice(organizer: APIClient) -> None:
+def test_without_a_key_a_retried_registration_is_caught_only_as_a_duplicate_name(
+    organizer: APIClient,
+) -> None:
     tournament_id = create_tournament(organizer)["id"]
+    url = tournament_url(tournament_id, "entrants")
+    body = {"name": "Rossi", "players": ["Rossi"]}
+    first = register(organizer, tournament_id, "Rossi")
 
-    first, second = (register(organizer, tournament_id, "Rossi") for _ in range(2))
+    retry = post(organizer, url, body)
+    confirmed = created(post(organizer, url, {**body, "confirm_duplicate_name": True}))
 
-    assert first["id"] != second["id"]
+    assert (retry.status_code, retry.json()["code"]) == (422, "duplicate_entrant_name")
+    assert first["id"] != confirmed["id"]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -17,12 +17,15 @@ pytestmark = pytest.mark.django_db
 ORGANIZER = Actor(user_id=None, device="admin")
 
 
-def register_rossi(tournament_id: UUID) -> services.TournamentCommandResult:
+def register_rossi(
+    tournament_id: UUID, *, confirm_duplicate_name: bool = False
+) -> services.TournamentCommandResult:
     return services.entrant_register(
         tournament_id=tournament_id,
         name="Rossi",
         players=["Rossi"],
         actor=ORGANIZER,
+        confirm_duplicate_name=confirm_duplicate_name,
         idempotency_key="register-rossi",
     )
 
@@ -37,7 +40,9 @@ def test_a_retry_that_misses_the_key_before_deciding_rolls_its_rows_back_and_rep
     # As when the first request had not committed yet when the retry looked its key up.
     monkeypatch.setattr(pipeline, "find_append_by_idempotency_key", lambda **_: None)
 
-    retry = register_rossi(tournament_id)
+    # Confirmed, so that the retry gets as far as the append (the duplicate name would stop it
+    # first); the confirmation is not part of what makes it the same command.
+    retry = register_rossi(tournament_id, confirm_duplicate_name=True)
 
     assert retry.duplicate
     assert not retry.recorded

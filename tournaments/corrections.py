@@ -1,0 +1,242 @@
+"""Entrant corrections: rename an entrant, change its players, change seeds before the start.
+
+Each correction is an event on the tournament's stream (`EntrantCorrected`, `EntrantsReseeded`,
+tournaments/stream.py), recorded with the actor and a reason; the events carry ids and which
+fields changed, and the names go to the Entrant, Player and EntrantPlayer rows in the same
+transaction (decision 0018). The decisions are pure (`tournaments.stream`: `CorrectEntrant`,
+`ReseedEntrants`); this module writes the name rows and runs the commands through the tournament
+services (`services.run`).
+
+A duplicate name (case and spacing aside, within the tournament) is a warning the organizer
+confirms: refused with `duplicate_entrant_name` unless the command says
+`confirm_duplicate_name`, at registration as on a rename. A duplicate seed is refused outright.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Literal
+from uuid import UUID
+
+from django.db import transaction
+from django.utils.translation import gettext_noop
+
+from games.services import Actor
+from tournaments import names, stream
+from tournaments.errors import (
+    DuplicateEntrantName,
+    DuplicateSeed,
+    InvalidEntrant,
+    ReasonRequired,
+)
+from tournaments.models import Entrant, EntrantPlayer, Player
+from tournaments.services import TournamentCommandResult, run
+from tournaments.stream import CorrectEntrant, ReseedEntrants, TournamentState
+
+__all__ = [
+    "DuplicateEntrantName",
+    "DuplicateSeed",
+    "ReasonRequired",
+    "entrant_amend",
+    "entrant_correct",
+    "entrants_reseed",
+]
+
+
+@dataclass(frozen=True)
+class PlayerCorrection:
+    """What sits in one seat of an entrant after a correction."""
+
+    name: str
+    replace: bool = False
+    """False: the same person, their name corrected (they keep their account link). True:
+    another person takes the seat, as a new player."""
+
+
+def entrant_correct(
+    *,
+    tournament_id: UUID,
+    entrant_id: int,
+    actor: Actor,
+    reason: str,
+    name: str | None = None,
+    players: Sequence[PlayerCorrection | str] | None = None,
+    confirm_duplicate_name: bool = False,
+    idempotency_key: str | None = None,
+) -> TournamentCommandResult:
+    """Rename the entrant and/or set its players, in seat order (a plain name is the same person
+    renamed). Recorded as `EntrantCorrected` with what changed; nothing is recorded when nothing
+    does. Allowed at any time: names are not facts of the draw."""
+    seats = None if players is None else [as_correction(player) for player in players]
+
+    def correct(state: TournamentState | None) -> CorrectEntrant:
+        assert state is not None
+        # Refused before any row is written when the tournament cannot take the correction.
+        stream.check_entrant_correction(
+            state,
+            entrant=entrant_id,
+            reason=reason,
+            player_count=None if seats is None else len(seats),
+        )
+        entrant = Entrant.objects.select_for_update().get(id=entrant_id)
+        changed = []
+        if name is not None and name != entrant.name:
+            names.check_name_given(name)
+            names.check_name_is_free(
+                tournament_id=tournament_id,
+                name=name,
+                confirmed=confirm_duplicate_name,
+                entrant_id=entrant_id,
+            )
+            entrant.name = name
+            entrant.save(update_fields=["name"])
+            changed.append("name")
+        player_ids = None
+        if seats is not None:
+            player_ids, players_changed = seat_players(entrant, seats)
+            if players_changed:
+                changed.append("players")
+        return CorrectEntrant(
+            entrant=entrant_id,
+            reason=reason,
+            changed=tuple(changed),
+            players=None if player_ids is None else tuple(player_ids),
+        )
+
+    return run(
+        tournament_id=tournament_id,
+        command=correct,
+        actor=with_reason(actor, reason),
+        idempotency_key=idempotency_key,
+        name="entrant_correct",
+        arguments={
+            "entrant": entrant_id,
+            "name": name,
+            "players": None if seats is None else [[seat.name, seat.replace] for seat in seats],
+            "reason": reason,
+        },
+    )
+
+
+def entrants_reseed(
+    *,
+    tournament_id: UUID,
+    seeds: Mapping[int, int | None],
+    actor: Actor,
+    reason: str,
+    idempotency_key: str | None = None,
+) -> TournamentCommandResult:
+    """Give entrants new seeds (None: no seed) before the start, as one list: two entrants can
+    swap. Recorded as `EntrantsReseeded` with the seeds that changed; every entrant's row then
+    shows its seed as the start will use it (a seeding order fixed before gives way)."""
+    with names.seed_holders_named():
+        return run(
+            tournament_id=tournament_id,
+            command=ReseedEntrants(tuple(sorted(seeds.items())), reason),
+            actor=with_reason(actor, reason),
+            idempotency_key=idempotency_key,
+            name="entrants_reseed",
+            arguments={"seeds": sorted(seeds.items()), "reason": reason},
+        )
+
+
+class Keep(Enum):
+    SEED = "keep the seed"
+
+
+KEEP_SEED = Keep.SEED
+SEED_KEY_SUFFIX = "#seed"
+"""The idempotency key of the reseed in `entrant_amend`: the request's, with this suffix."""
+
+
+def entrant_amend(
+    *,
+    tournament_id: UUID,
+    entrant_id: int,
+    actor: Actor,
+    reason: str,
+    name: str | None = None,
+    players: Sequence[PlayerCorrection | str] | None = None,
+    seed: int | Literal[Keep.SEED] | None = KEEP_SEED,
+    confirm_duplicate_name: bool = False,
+    idempotency_key: str | None = None,
+) -> TournamentCommandResult:
+    """One organizer's edit of an entrant (the API's `PATCH`, the admin's page): its name and
+    players (`entrant_correct`) and its seed (a one-entry `entrants_reseed`), both or neither.
+    The result of the last command carried out; the seed's command has the idempotency key with
+    SEED_KEY_SUFFIX."""
+    if name is None and players is None and seed is KEEP_SEED:
+        raise InvalidEntrant.because(
+            gettext_noop("give the name, the players or the seed to correct")
+        )
+    result = None
+    with transaction.atomic():
+        if name is not None or players is not None:
+            result = entrant_correct(
+                tournament_id=tournament_id,
+                entrant_id=entrant_id,
+                name=name,
+                players=players,
+                reason=reason,
+                confirm_duplicate_name=confirm_duplicate_name,
+                actor=actor,
+                idempotency_key=idempotency_key,
+            )
+        if seed is not KEEP_SEED:
+            result = entrants_reseed(
+                tournament_id=tournament_id,
+                seeds={entrant_id: seed},
+                reason=reason,
+                actor=actor,
+                idempotency_key=None
+                if idempotency_key is None
+                else idempotency_key + SEED_KEY_SUFFIX,
+            )
+    assert result is not None
+    return result
+
+
+def as_correction(player: PlayerCorrection | str) -> PlayerCorrection:
+    return player if isinstance(player, PlayerCorrection) else PlayerCorrection(player)
+
+
+def with_reason(actor: Actor, reason: str) -> Actor:
+    """The actor as the event's metadata records it: with the command's reason (trimmed)."""
+    return actor if actor.reason or not reason.strip() else replace(actor, reason=reason.strip())
+
+
+def seat_players(entrant: Entrant, seats: Sequence[PlayerCorrection]) -> tuple[list[int], bool]:
+    """Put `seats` in the entrant's seats: a renamed player keeps their row (and id), a replaced
+    one gets a new row in that seat (the old row stays, as a player of no entrant). The player
+    ids in seat order, and whether anything changed."""
+    memberships = {
+        membership.position: membership
+        for membership in EntrantPlayer.objects.filter(entrant=entrant).select_related("player")
+    }
+    changed = False
+    ids = []
+    for position, seat in enumerate(seats):
+        names.check_name_given(seat.name)
+        membership = memberships[position]
+        player = membership.player
+        if seat.replace:
+            player = Player.objects.create(name=seat.name)
+            membership.player = player
+            membership.save(update_fields=["player"])
+            changed = True
+        elif seat.name != player.name:
+            if player.erased:
+                raise InvalidEntrant.because(
+                    gettext_noop(
+                        "the player in seat %(seat)s was erased: replace them with a new player "
+                        "instead of renaming"
+                    ),
+                    seat=position + 1,
+                )
+            player.name = seat.name
+            player.save(update_fields=["name"])
+            changed = True
+        ids.append(player.id)
+    return ids, changed

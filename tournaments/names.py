@@ -1,0 +1,68 @@
+"""Checks on the name tables (names live in rows, never in events: decision 0018).
+
+A duplicate name (case and spacing aside, within the tournament) is a warning the organizer
+confirms: refused with `duplicate_entrant_name` unless the command says
+`confirm_duplicate_name`, at registration as on a rename.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from uuid import UUID
+
+from django.utils.translation import gettext_noop
+
+from tournaments.errors import DuplicateEntrantName, DuplicateSeed, InvalidEntrant
+from tournaments.models import Entrant
+from tournaments.stream import NEW_ENTRANT
+
+
+def same_name(name: str) -> str:
+    """A name as the duplicate check compares it: case and spacing aside."""
+    return " ".join(name.split()).casefold()
+
+
+def check_name_given(name: str) -> str:
+    if not name.strip():
+        raise InvalidEntrant.because(gettext_noop("a name cannot be blank"))
+    return name
+
+
+def check_name_is_free(
+    *, tournament_id: UUID, name: str, confirmed: bool, entrant_id: int | None = None
+) -> None:
+    """Refuse a name another entrant of the tournament already has, unless confirmed."""
+    if confirmed:
+        return
+    others = Entrant.objects.filter(tournament_id=tournament_id)
+    if entrant_id is not None:
+        others = others.exclude(id=entrant_id)
+    wanted = same_name(name)
+    for other_name in others.values_list("name", flat=True):
+        if same_name(other_name) == wanted:
+            raise DuplicateEntrantName.because(
+                gettext_noop(
+                    "another entrant of this tournament is already called %(name)s: confirm "
+                    "the duplicate name to register or rename it all the same"
+                ),
+                name=other_name,
+            )
+
+
+@contextmanager
+def seed_holders_named(*, new_name: str = "") -> Iterator[None]:
+    """A duplicate seed refused by the stream (which knows ids) said again with the entrants'
+    names, as the rows have them."""
+    try:
+        yield
+    except DuplicateSeed as taken:
+        names = dict(Entrant.objects.filter(id__in=taken.entrants).values_list("id", "name"))
+        names[NEW_ENTRANT] = new_name
+        named = DuplicateSeed.because(
+            gettext_noop("seed %(seed)s would be held by more than one entrant: %(entrants)s"),
+            seed=taken.params["seed"],
+            entrants=", ".join(names.get(entrant, f"#{entrant}") for entrant in taken.entrants),
+        )
+        named.entrants = taken.entrants
+        raise named from taken
