@@ -351,8 +351,21 @@ class TournamentAdmin(TournamentsAddAdmin):
 
     def operations_for(self, tournament: Tournament) -> list[dict[str, str]]:
         names = {
-            TournamentStatus.REGISTRATION: ["seed_given", "seed_random", "start"],
-            TournamentStatus.IN_PROGRESS: ["schedule", "publish_swiss_round", "refresh"],
+            TournamentStatus.REGISTRATION: [
+                "open_check_in",
+                "close_check_in",
+                "seed_given",
+                "seed_random",
+                "start",
+                "start_checked_in",
+            ],
+            TournamentStatus.IN_PROGRESS: [
+                "schedule",
+                "publish_swiss_round",
+                "open_check_in",
+                "close_check_in",
+                "refresh",
+            ],
             TournamentStatus.FINISHED: ["refresh"],
         }[TournamentStatus(tournament.status)]
         if tournament.format != "swiss":
@@ -527,6 +540,27 @@ def start(request: HttpRequest, tournament: Tournament) -> str:
     return f"started: {len(state.fixtures)} matches created."
 
 
+def start_checked_in(request: HttpRequest, tournament: Tournament) -> str:
+    result = services.tournament_start(
+        tournament_id=tournament.id, only_checked_in=True, actor=actor_of(request)
+    )
+    absent = sum(1 for e in result.events if e.event_type == "EntrantWithdrew")
+    return (
+        f"started with the {len(result.state.order or ())} entrants checked in "
+        f"({absent} withdrawn for not checking in): {len(result.state.fixtures)} matches created."
+    )
+
+
+def open_check_in(request: HttpRequest, tournament: Tournament) -> str:
+    services.check_in_open(tournament_id=tournament.id, actor=actor_of(request))
+    return "check-in is open."
+
+
+def close_check_in(request: HttpRequest, tournament: Tournament) -> str:
+    services.check_in_close(tournament_id=tournament.id, actor=actor_of(request))
+    return "check-in is closed: later check-ins are refused until it opens again."
+
+
 def publish_swiss_round(request: HttpRequest, tournament: Tournament) -> str:
     state = services.swiss_round_publish(tournament_id=tournament.id, actor=actor_of(request)).state
     return f"Swiss round {len(state.swiss_rounds)} published."
@@ -535,7 +569,7 @@ def publish_swiss_round(request: HttpRequest, tournament: Tournament) -> str:
 def schedule(request: HttpRequest, tournament: Tournament) -> str:
     called = services.fixture_schedule(tournament_id=tournament.id, actor=actor_of(request))
     tables = ", ".join(f"{f.key} at table {f.table}" for f in called)
-    return f"matches called: {tables}." if tables else "no match waits for a free table."
+    return f"tables given: {tables}." if tables else "no match waits for a free table."
 
 
 def seeds_form(tournament: Tournament, data: Any = None) -> SeedsForm:
@@ -563,8 +597,13 @@ OPERATIONS = {
     "seed_given": Operation("Seed by the given seeds", seed_given),
     "seed_random": Operation("Seed at random", seed_random),
     "start": Operation("Start the tournament", start),
+    "start_checked_in": Operation(
+        "Start with the checked-in entrants only (the others withdraw)", start_checked_in
+    ),
+    "open_check_in": Operation("Open check-in", open_check_in),
+    "close_check_in": Operation("Close check-in", close_check_in),
     "publish_swiss_round": Operation("Publish the next Swiss round", publish_swiss_round),
-    "schedule": Operation("Call waiting matches to free tables", schedule),
+    "schedule": Operation("Give waiting matches the free tables", schedule),
     "refresh": Operation("Bring bracket and standings up to date", refresh),
 }
 
@@ -799,6 +838,7 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         "winner",
         "table",
         "scheduled_at",
+        "called_at",
     )
     list_filter = ("tournament", "status", "stage")
     list_select_related = ("tournament", "home", "away", "winner")
@@ -814,12 +854,13 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         "winner",
         "table",
         "scheduled_at",
+        "called_at",
         "deadline",
         "match",
         "events",
     )
     fields = readonly_fields
-    actions = ("assign_table", "forfeit", "void_round")
+    actions = ("call_to_table", "assign_table", "forfeit", "void_round")
 
     @admin.display(description="match")
     def match(self, fixture: Fixture) -> str:
@@ -845,6 +886,23 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         fixture = Fixture.objects.filter(match_id=match.id).first()
         if synced is not None and fixture is not None:
             refresh_view(fixture.tournament_id)
+
+    @admin.action(
+        description="Call to its table (starts the no-show clock)", permissions=["change"]
+    )
+    def call_to_table(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> None:
+        for fixture in queryset:
+            called = run_service(
+                self,
+                request,
+                partial(services.fixture_call, match_id=fixture.match_id, actor=actor_of(request)),
+                subject=str(fixture),
+            )
+            if called is not None:
+                refresh_view(fixture.tournament_id)
+                self.message_user(
+                    request, f"{fixture.key} called to table {fixture.table}.", messages.SUCCESS
+                )
 
     @admin.action(
         description="Assign a table (swaps with the match holding it)", permissions=["change"]

@@ -65,3 +65,7 @@ class DuplicateEntrantName(TournamentError):
 
 class ReasonRequired(TournamentError):
     code = "reason_required"
+
+
+class CheckInClosed(TournamentError):
+    code = "check_in_closed"

@@ -154,7 +154,12 @@ class Fixture(models.Model):
     )
     table = models.PositiveSmallIntegerField(null=True, blank=True)
     scheduled_at = models.DateTimeField(null=True, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True)
+    called_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the match was called to its table."
+    )
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text="With the no-show rule: the call plus its minutes."
+    )
 
     class Meta:
         ordering = ["tournament", "round", "key"]

@@ -48,6 +48,7 @@ FIXTURE_FIELDS = (
     "winner_id",
     "table",
     "scheduled_at",
+    "called_at",
     "deadline",
 )
 
@@ -92,6 +93,7 @@ def expected_fixture(
         "winner_id": None if result is None else result.winner,
         "table": fixture.table,
         "scheduled_at": moment(fixture.scheduled_at),
+        "called_at": moment(fixture.called_at),
         "deadline": moment(fixture.deadline),
     }
 

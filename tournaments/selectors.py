@@ -16,6 +16,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db.models import F, Prefetch, Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.models import DeviceToken, Role, RoleGrant
@@ -37,7 +38,14 @@ from tournaments.models import (
     TournamentView,
 )
 from tournaments.projections import CONSUMER
-from tournaments.services import EntrantNotFound, TournamentCommandResult, TournamentNotFound
+from tournaments.services import (
+    EntrantNotFound,
+    InvalidTournament,
+    TournamentCommandResult,
+    TournamentNotFound,
+    load_tournament,
+)
+from tournaments.state import CheckInWindow
 from tournaments.stream import TournamentState
 
 LEAGUE_FORMATS = (Format.ROUND_ROBIN, Format.SWISS)
@@ -155,6 +163,37 @@ def fixture_in_state(fixture: Fixture, state: TournamentState) -> Fixture:
     for name, value in rows.expected_fixture(state, recorded, "not_started").items():
         setattr(fixture, name, value)
     return fixture
+
+
+def check_in_window(*, tournament_id: UUID) -> CheckInWindow:
+    """The tournament's check-in window, folded from its stream."""
+    state, _ = load_tournament(tournament_id=tournament_id)
+    return state.check_in
+
+
+def check_in_window_view(window: CheckInWindow, *, now: datetime | None = None) -> dict[str, Any]:
+    """The window as readers see it: open now or not, and its times."""
+    return {
+        "open": window.accepts(now or timezone.now()),
+        "opened_at": window.opened_at,
+        "closes_at": window.closes_at,
+        "closed_at": window.closed_at,
+    }
+
+
+def check_match_of_tournament(*, tournament_id: UUID, match_id: UUID) -> None:
+    check_tournament_exists(tournament_id)
+    if not Fixture.objects.filter(tournament_id=tournament_id, match_id=match_id).exists():
+        raise InvalidTournament.because(
+            gettext_noop("match %(match)s is not a match of a tournament"), match=match_id
+        )
+
+
+def tournament_fixture(*, tournament_id: UUID, match_id: UUID) -> Fixture:
+    """One of the tournament's matches, as its row has it now."""
+    return Fixture.objects.select_related("home", "away").get(
+        tournament_id=tournament_id, match_id=match_id
+    )
 
 
 def tournament_fixtures(

@@ -55,12 +55,16 @@ from tournaments.errors import (
 from tournaments.models import Entrant, EntrantPlayer, Fixture, Player, Tournament
 from tournaments.signals import tournament_events_appended_on_commit
 from tournaments.stream import (
+    MATCH_SCHEDULED,
     PLAYERS_PER_ENTRANT,
     TEAM_TABLE_SIZES,
     AdvanceTournament,
     AssignTable,
+    CallMatch,
     CheckInEntrant,
+    CloseCheckIn,
     CreateTournament,
+    OpenCheckIn,
     PublishSwissRound,
     RecordResult,
     RegisterEntrant,
@@ -356,10 +360,12 @@ def entrant_check_in(
     actor: Actor,
     idempotency_key: str | None = None,
 ) -> TournamentCommandResult:
-    """Record that the entrant is at the venue; nothing is recorded when it already was."""
+    """Record that the entrant is at the venue (refused while the check-in window is closed);
+    nothing is recorded when it already was. Its matches at a table whose other side is here
+    are called (`MatchCalled`)."""
     return run(
         tournament_id=tournament_id,
-        command=CheckInEntrant(entrant_id),
+        command=CheckInEntrant(entrant_id, timezone.now()),
         actor=actor,
         idempotency_key=idempotency_key,
         name="entrant_check_in",
@@ -411,15 +417,53 @@ def tournament_seed(
 
 
 def tournament_start(
-    *, tournament_id: UUID, actor: Actor, idempotency_key: str | None = None
+    *,
+    tournament_id: UUID,
+    actor: Actor,
+    only_checked_in: bool = False,
+    idempotency_key: str | None = None,
 ) -> TournamentCommandResult:
-    """Close registration, fix the seeding and create the first matches."""
+    """Close registration, fix the seeding and create the first matches. With
+    `only_checked_in`, every entrant that has not checked in is withdrawn first."""
     return run(
         tournament_id=tournament_id,
-        command=StartTournament(tournament_id),
+        command=StartTournament(tournament_id, only_checked_in=only_checked_in),
         actor=actor,
         idempotency_key=idempotency_key,
         name="tournament_start",
+        arguments={"only_checked_in": True} if only_checked_in else {},
+    )
+
+
+def check_in_open(
+    *,
+    tournament_id: UUID,
+    actor: Actor,
+    closes_at: datetime | None = None,
+    idempotency_key: str | None = None,
+) -> TournamentCommandResult:
+    """Open the check-in window (until `closes_at` when given). A tournament that never opens
+    one takes check-ins at any time."""
+    return run(
+        tournament_id=tournament_id,
+        command=OpenCheckIn(timezone.now(), closes_at),
+        actor=actor,
+        idempotency_key=idempotency_key,
+        name="check_in_open",
+        arguments={"closes_at": closes_at},
+    )
+
+
+def check_in_close(
+    *, tournament_id: UUID, actor: Actor, idempotency_key: str | None = None
+) -> TournamentCommandResult:
+    """Close the check-in window: later check-ins are refused until it opens again."""
+    return run(
+        tournament_id=tournament_id,
+        command=CloseCheckIn(timezone.now()),
+        actor=actor,
+        idempotency_key=idempotency_key,
+        name="check_in_close",
         arguments={},
     )
 
@@ -492,8 +536,8 @@ def result_of(state: TournamentState | None, match: Match) -> Result:
 def fixture_schedule(
     *, tournament_id: UUID, actor: Actor, now: datetime | None = None
 ) -> list[Fixture]:
-    """Give every waiting fixture a free table, a start time and a no-show deadline; returns
-    the fixture rows scheduled."""
+    """Give every waiting fixture a free table and a start time (its no-show deadline comes
+    with its call); returns the fixture rows scheduled."""
     now = now or timezone.now()
 
     def schedule(state: TournamentState | None) -> TournamentCommand:
@@ -517,7 +561,7 @@ def fixture_rows_of(tournament_id: UUID, outcome: TournamentCommandResult) -> li
     """The fixture rows the outcome's events scheduled, in the order they were."""
     if outcome.duplicate:
         return []
-    keys = [e.payload["fixture"] for e in outcome.events if "fixture" in e.payload]
+    keys = [e.payload["fixture"] for e in outcome.events if e.event_type == MATCH_SCHEDULED]
     match_ids = {outcome.state.fixtures[key].match_id for key in keys}
     by_match = {
         str(row.match_id): row
@@ -561,8 +605,39 @@ def fixture_forfeit_no_show(*, match_id: UUID, actor: Actor, now: datetime | Non
 
 def fixture_table_assign(*, match_id: UUID, table: int, actor: Actor) -> list[Fixture]:
     """Put a fixture's match at `table`. When another match waiting or being played holds that
-    table, the two swap tables; a fixture without a table keeps (or gets) its start time and
-    no-show deadline. Returns the fixture rows that moved."""
+    table, the two swap tables; a fixture keeps (or gets) its start time, and its call and
+    deadline stay as they were. Returns the fixture rows that moved."""
+    tournament_id = tournament_of_match(match_id)
+    outcome = run(
+        tournament_id=tournament_id,
+        command=AssignTable(str(match_id), table, timezone.now()),
+        actor=actor,
+    )
+    return fixture_rows_of(tournament_id, outcome)
+
+
+def fixture_call(
+    *,
+    match_id: UUID,
+    actor: Actor,
+    table: int | None = None,
+    now: datetime | None = None,
+    idempotency_key: str | None = None,
+) -> TournamentCommandResult:
+    """Call a fixture's match to its table (moving it to `table` first, when given): with the
+    no-show rule on, its deadline runs from now. Calling a called match again changes nothing."""
+    tournament_id = tournament_of_match(match_id)
+    return run(
+        tournament_id=tournament_id,
+        command=CallMatch(str(match_id), now or timezone.now(), table),
+        actor=actor,
+        idempotency_key=idempotency_key,
+        name="fixture_call",
+        arguments={"match": str(match_id), "table": table},
+    )
+
+
+def tournament_of_match(match_id: UUID) -> UUID:
     tournament_id = (
         Fixture.objects.filter(match_id=match_id).values_list("tournament_id", flat=True).first()
     )
@@ -570,12 +645,7 @@ def fixture_table_assign(*, match_id: UUID, table: int, actor: Actor) -> list[Fi
         raise InvalidTournament.because(
             gettext_noop("match %(match)s is not a match of a tournament"), match=match_id
         )
-    outcome = run(
-        tournament_id=tournament_id,
-        command=AssignTable(str(match_id), table, timezone.now()),
-        actor=actor,
-    )
-    return fixture_rows_of(tournament_id, outcome)
+    return tournament_id
 
 
 # Personal data (decision record 0018): names live in these tables only, so erasing a player

@@ -7,6 +7,7 @@ decides commands from them; the plan, the formats and the standings read them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 FORMATS = (
@@ -89,6 +90,8 @@ class Fixture:
     deadline: str | None = None
     sequence: int = 0
     """Its place among every fixture the tournament created (reset ones included)."""
+    called_at: str | None = None
+    """When its match was called to its table: the no-show clock runs from then."""
 
     @property
     def entrants(self) -> tuple[int, int]:
@@ -122,6 +125,22 @@ class SwissPairing:
 
 
 @dataclass(frozen=True)
+class CheckInWindow:
+    """When entrants may check in. Never opened: at any time (the window is optional)."""
+
+    opened_at: str | None = None
+    closes_at: str | None = None
+    closed_at: str | None = None
+
+    def accepts(self, now: datetime) -> bool:
+        if self.opened_at is None:
+            return self.closed_at is None
+        if self.closed_at is not None:
+            return False
+        return self.closes_at is None or now < datetime.fromisoformat(self.closes_at)
+
+
+@dataclass(frozen=True)
 class TournamentState:
     name: str
     settings: TournamentSettings
@@ -138,6 +157,7 @@ class TournamentState:
     """How many fixtures were reset so far: new matches for a slot get a new generation."""
     retired: tuple[Fixture, ...] = ()
     """The fixtures that were reset, in the order they were: their matches stay in the log."""
+    check_in: CheckInWindow = CheckInWindow()
 
     @property
     def started(self) -> bool:

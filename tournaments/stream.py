@@ -22,6 +22,7 @@ from typing import Any, TypeAlias
 from common.explained import gettext_noop
 from tournaments import plan
 from tournaments.errors import (
+    CheckInClosed,
     DuplicateSeed,
     EntrantNotFound,
     InvalidEntrant,
@@ -35,6 +36,7 @@ from tournaments.errors import (
 )
 from tournaments.state import (
     FORMATS,
+    CheckInWindow,
     EntrantRecord,
     Fixture,
     Result,
@@ -45,6 +47,7 @@ from tournaments.state import (
 
 __all__ = [
     "FORMATS",
+    "CheckInWindow",
     "EntrantRecord",
     "Fixture",
     "Result",
@@ -65,6 +68,9 @@ MATCH_SCHEDULED = "MatchScheduled"
 RESULT_RECORDED = "ResultRecorded"
 FIXTURE_RESET = "FixtureReset"
 TOURNAMENT_FINISHED = "TournamentFinished"
+MATCH_CALLED = "MatchCalled"
+CHECK_IN_OPENED = "CheckInOpened"
+CHECK_IN_CLOSED = "CheckInClosed"
 ENTRANT_CORRECTED = "EntrantCorrected"
 """{entrant, changed: ["name", "players"], players: [player ids in seat order] when the players
 changed, reason}. A renamed player keeps their id; a replaced one gets a new id."""
@@ -110,6 +116,22 @@ class RegisterEntrant:
 @dataclass(frozen=True)
 class CheckInEntrant:
     entrant: int
+    now: datetime | None = None
+    """When (the check-in window is checked, and the entrant's matches at a table whose other
+    side is here already are called); None: no window check, no call."""
+
+
+@dataclass(frozen=True)
+class OpenCheckIn:
+    """Open the check-in window (again, after a close), until `closes_at` when given."""
+
+    now: datetime
+    closes_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class CloseCheckIn:
+    now: datetime
 
 
 @dataclass(frozen=True)
@@ -127,6 +149,8 @@ class SeedEntrants:
 @dataclass(frozen=True)
 class StartTournament:
     tournament: uuid.UUID
+    only_checked_in: bool = False
+    """Withdraw every entrant that has not checked in ("did not check in"), then start."""
 
 
 @dataclass(frozen=True)
@@ -167,6 +191,16 @@ class AssignTable:
 
 
 @dataclass(frozen=True)
+class CallMatch:
+    """Call a fixture's match to its table (to `table` first, when given): the no-show clock
+    starts now."""
+
+    match_id: str
+    now: datetime
+    table: int | None = None
+
+
+@dataclass(frozen=True)
 class CorrectEntrant:
     """Record a correction of an entrant's name and/or players, made in the name rows (the
     event says what changed and the players' ids, never a name)."""
@@ -199,6 +233,9 @@ TournamentCommand: TypeAlias = (
     | AssignTable
     | CorrectEntrant
     | ReseedEntrants
+    | CallMatch
+    | OpenCheckIn
+    | CloseCheckIn
 )
 
 
@@ -280,7 +317,44 @@ def known_entrant(state: TournamentState, entrant_id: int) -> EntrantRecord:
 def _check_in(state: TournamentState, command: CheckInEntrant) -> list[TournamentEvent]:
     if known_entrant(state, command.entrant).checked_in:
         return []
-    return [event(ENTRANT_CHECKED_IN, entrant=command.entrant)]
+    if command.now is not None and not state.check_in.accepts(command.now):
+        raise CheckInClosed.because(
+            gettext_noop("check-in is closed: the organizer can open it again")
+        )
+    checked_in = event(ENTRANT_CHECKED_IN, entrant=command.entrant)
+    if command.now is None:
+        return [checked_in]
+    after = evolve(state, checked_in)
+    return [
+        checked_in,
+        *(
+            called(after, fixture, now=command.now, by="check-in")
+            for fixture in after.fixtures.values()
+            if command.entrant in fixture.entrants and both_here(after, fixture)
+        ),
+    ]
+
+
+def _open_check_in(state: TournamentState, command: OpenCheckIn) -> list[TournamentEvent]:
+    if command.closes_at is not None and command.closes_at <= command.now:
+        raise InvalidTournament.because(gettext_noop("the check-in must close after it opens"))
+    window = state.check_in
+    open_already = window.accepts(command.now) and window.opened_at is not None
+    if open_already and window.closes_at == iso(command.closes_at):
+        return []
+    return [
+        event(CHECK_IN_OPENED, opened_at=command.now.isoformat(), closes_at=iso(command.closes_at))
+    ]
+
+
+def _close_check_in(state: TournamentState, command: CloseCheckIn) -> list[TournamentEvent]:
+    if not state.check_in.accepts(command.now):
+        return []
+    return [event(CHECK_IN_CLOSED, closed_at=command.now.isoformat())]
+
+
+def iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
 
 
 def _withdraw(state: TournamentState, command: WithdrawEntrant) -> list[TournamentEvent]:
@@ -327,14 +401,30 @@ def seeding_order(
 def _start(state: TournamentState, command: StartTournament) -> list[TournamentEvent]:
     if state.started:
         raise TournamentAlreadyStarted.because(gettext_noop("the tournament has already started"))
-    order = state.seeding or seeding_order(state, method="given", random_seed=None)
+    given = seeding_order(state, method="given", random_seed=None)
+    # A seeding fixed before a late registration: the late entrants follow, by their seeds.
+    seeding = state.seeding or ()
+    order = (*seeding, *(entrant for entrant in given if entrant not in seeding))
     order = tuple(entrant for entrant in order if not state.entrants[entrant].withdrawn)
+    absent = (
+        [entrant for entrant in order if not state.entrants[entrant].checked_in]
+        if command.only_checked_in
+        else []
+    )
+    order = tuple(entrant for entrant in order if entrant not in absent)
     if len(order) < 2:
+        if absent:
+            raise TooFewEntrants.because(
+                gettext_noop("fewer than two entrants have checked in: the tournament cannot start")
+            )
         raise TooFewEntrants.because(
             gettext_noop("a tournament needs at least two entrants to start")
         )
+    withdrawn = [
+        event(ENTRANT_WITHDREW, entrant=entrant, reason="did not check in") for entrant in absent
+    ]
     started = event(TOURNAMENT_STARTED, order=list(order))
-    return [started, *advance(evolve(state, started), command.tournament)]
+    return [*withdrawn, started, *advance(fold([*withdrawn, started], state), command.tournament)]
 
 
 def _publish_swiss_round(
@@ -444,45 +534,90 @@ def _schedule(state: TournamentState, command: ScheduleMatches) -> list[Tourname
         ),
         key=lambda fixture: fixture.round,
     )
-    deadline = no_show_deadline(state, command.now)
-    return [
-        scheduled(fixture, table, scheduled_at=command.now, deadline=deadline)
+    moves = [
+        scheduled(fixture, table, scheduled_at=command.now)
         for fixture, table in zip(waiting, free, strict=False)
     ]
+    return with_automatic_calls(state, moves, now=command.now)
 
 
-def scheduled(
-    fixture: Fixture, table: int, *, scheduled_at: datetime, deadline: datetime | None
-) -> TournamentEvent:
+def scheduled(fixture: Fixture, table: int, *, scheduled_at: datetime) -> TournamentEvent:
+    """The fixture's match given a table and a start time; its no-show clock starts only when
+    it is called (`MatchCalled`)."""
     return event(
         MATCH_SCHEDULED,
         fixture=fixture.id,
         table=table,
         scheduled_at=scheduled_at.isoformat(),
-        deadline=None if deadline is None else deadline.isoformat(),
+        deadline=None,
     )
 
 
-def no_show_deadline(state: TournamentState, scheduled_at: datetime) -> datetime | None:
-    """When a match scheduled at `scheduled_at` is due to have started: None with the
-    tournament's no-show rule off."""
+def with_automatic_calls(
+    state: TournamentState, moves: list[TournamentEvent], *, now: datetime
+) -> list[TournamentEvent]:
+    """`moves` (fixtures given tables), each followed by its call when both sides are here."""
+    recorded: list[TournamentEvent] = []
+    for move in moves:
+        recorded.append(move)
+        state = evolve(state, move)
+        fixture = state.fixtures[move.payload["fixture"]]
+        if both_here(state, fixture):
+            call = called(state, fixture, now=now, by="check-in")
+            recorded.append(call)
+            state = evolve(state, call)
+    return recorded
+
+
+def both_here(state: TournamentState, fixture: Fixture) -> bool:
+    """A fixture at a table, not called yet, without a result, whose two sides checked in."""
+    return (
+        fixture.table is not None
+        and fixture.called_at is None
+        and fixture.id not in state.results
+        and all(state.entrants[e].checked_in for e in fixture.entrants)
+    )
+
+
+def called(state: TournamentState, fixture: Fixture, *, now: datetime, by: str) -> TournamentEvent:
+    """The fixture's match called to its table: with the no-show rule on, its deadline."""
+    deadline = no_show_deadline(state, now)
+    return event(
+        MATCH_CALLED,
+        fixture=fixture.id,
+        table=fixture.table,
+        called_at=now.isoformat(),
+        deadline=iso(deadline),
+        by=by,
+    )
+
+
+def no_show_deadline(state: TournamentState, called_at: datetime) -> datetime | None:
+    """When a match called at `called_at` is due to have started: None with the tournament's
+    no-show rule off."""
     minutes = state.settings.no_show_minutes
-    return None if minutes is None else scheduled_at + timedelta(minutes=minutes)
+    return None if minutes is None else called_at + timedelta(minutes=minutes)
 
 
-def _assign_table(state: TournamentState, command: AssignTable) -> list[TournamentEvent]:
-    fixture = state.fixture_of_match(command.match_id)
-    retired = next((f for f in state.retired if f.match_id == command.match_id), None)
-    if fixture is None and retired is not None:
+def live_fixture(state: TournamentState, match_id: str) -> Fixture:
+    """The live fixture of `match_id`, or why it has none (reset, or not a tournament's)."""
+    fixture = state.fixture_of_match(match_id)
+    if fixture is not None:
+        return fixture
+    retired = next((f for f in state.retired if f.match_id == match_id), None)
+    if retired is not None:
         raise InvalidTournament.because(
             gettext_noop("%(fixture)s is %(status)s: it needs no table"),
             fixture=retired.id,
             status="reset",
         )
-    if fixture is None:
-        raise InvalidTournament.because(
-            gettext_noop("match %(match)s is not a match of a tournament"), match=command.match_id
-        )
+    raise InvalidTournament.because(
+        gettext_noop("match %(match)s is not a match of a tournament"), match=match_id
+    )
+
+
+def _assign_table(state: TournamentState, command: AssignTable) -> list[TournamentEvent]:
+    fixture = live_fixture(state, command.match_id)
     if not 1 <= command.table <= state.settings.tables:
         raise InvalidTournament.because(
             gettext_noop("the tables are numbered 1 to %(tables)s"),
@@ -519,20 +654,40 @@ def _assign_table(state: TournamentState, command: AssignTable) -> list[Tourname
     moves = [(fixture, command.table)]
     if holder is not None and fixture.table is not None:
         moves.append((holder, fixture.table))
-    recorded = []
-    for moved, table in moves:
-        scheduled_at = (
-            command.now
+    recorded = [
+        scheduled(
+            moved,
+            table,
+            scheduled_at=command.now
             if moved.scheduled_at is None
-            else datetime.fromisoformat(moved.scheduled_at)
+            else datetime.fromisoformat(moved.scheduled_at),
         )
-        deadline = (
-            no_show_deadline(state, scheduled_at)
-            if moved.deadline is None
-            else datetime.fromisoformat(moved.deadline)
+        for moved, table in moves
+    ]
+    return with_automatic_calls(state, recorded, now=command.now)
+
+
+def _call(state: TournamentState, command: CallMatch) -> list[TournamentEvent]:
+    moved = (
+        []
+        if command.table is None
+        else _assign_table(state, AssignTable(command.match_id, command.table, command.now))
+    )
+    after = fold(moved, state)
+    fixture = live_fixture(after, command.match_id)
+    if fixture.id in after.results:
+        raise InvalidTournament.because(
+            gettext_noop("%(fixture)s is %(status)s: it needs no table"),
+            fixture=fixture.id,
+            status="finished",
         )
-        recorded.append(scheduled(moved, table, scheduled_at=scheduled_at, deadline=deadline))
-    return recorded
+    if fixture.table is None:
+        raise InvalidTournament.because(
+            gettext_noop("give %(fixture)s a table before calling it"), fixture=fixture.id
+        )
+    if fixture.called_at is not None:
+        return moved
+    return [*moved, called(after, fixture, now=command.now, by="organizer")]
 
 
 def no_show_forfeiter(state: TournamentState, fixture: Fixture) -> int | None:
@@ -541,6 +696,8 @@ def no_show_forfeiter(state: TournamentState, fixture: Fixture) -> int | None:
     did not. None when nobody forfeits (rule off, both present, or both absent: then the match
     is overdue, for the organizer to settle)."""
     if state.settings.no_show_minutes is None or fixture.deadline is None:
+        return None
+    if fixture.called_at is None:
         return None
     home, away = (state.entrants.get(e, EntrantRecord()).checked_in for e in fixture.entrants)
     if home == away:
@@ -559,6 +716,9 @@ _DECIDERS: dict[type, Callable[[TournamentState, Any], list[TournamentEvent]]] =
     RecordResult: _record_result,
     ScheduleMatches: _schedule,
     AssignTable: _assign_table,
+    CallMatch: lambda state, command: _call(state, command),
+    OpenCheckIn: _open_check_in,
+    CloseCheckIn: _close_check_in,
     CorrectEntrant: lambda state, command: _correct(state, command),
     ReseedEntrants: lambda state, command: _reseed(state, command),
 }
@@ -646,9 +806,29 @@ def _scheduled(state: TournamentState, payload: dict[str, Any]) -> TournamentSta
         state.fixtures[payload["fixture"]],
         table=payload["table"],
         scheduled_at=payload["scheduled_at"],
+    )
+    if payload.get("deadline") is not None:
+        # Recorded before matches were called (issue 11): the clock started at the scheduling.
+        fixture = replace(fixture, called_at=payload["scheduled_at"], deadline=payload["deadline"])
+    return replace(state, fixtures={**state.fixtures, fixture.id: fixture})
+
+
+def _called(state: TournamentState, payload: dict[str, Any]) -> TournamentState:
+    fixture = replace(
+        state.fixtures[payload["fixture"]],
+        called_at=payload["called_at"],
         deadline=payload["deadline"],
     )
     return replace(state, fixtures={**state.fixtures, fixture.id: fixture})
+
+
+def _check_in_opened(state: TournamentState, payload: dict[str, Any]) -> TournamentState:
+    window = CheckInWindow(opened_at=payload["opened_at"], closes_at=payload["closes_at"])
+    return replace(state, check_in=window)
+
+
+def _check_in_closed(state: TournamentState, payload: dict[str, Any]) -> TournamentState:
+    return replace(state, check_in=replace(state.check_in, closed_at=payload["closed_at"]))
 
 
 def _result_recorded(state: TournamentState, payload: dict[str, Any]) -> TournamentState:
@@ -691,6 +871,9 @@ _HANDLERS: dict[str, Callable[[TournamentState, dict[str, Any]], TournamentState
     RESULT_RECORDED: _result_recorded,
     FIXTURE_RESET: _fixture_reset,
     TOURNAMENT_FINISHED: _finished,
+    MATCH_CALLED: lambda state, payload: _called(state, payload),
+    CHECK_IN_OPENED: lambda state, payload: _check_in_opened(state, payload),
+    CHECK_IN_CLOSED: lambda state, payload: _check_in_closed(state, payload),
     ENTRANT_CORRECTED: lambda state, payload: _corrected(state, payload),
     ENTRANTS_RESEEDED: lambda state, payload: _reseeded(state, payload),
 }

@@ -2,12 +2,13 @@
 
 - `consume_log`: the tournament consumer of the global log (records results, advances
   brackets, pairs automatic Swiss rounds, projects the views), one run at a time.
-- `schedule_ready_matches(tournament_id)`: give ready fixtures a free table, a start time and a
-  no-show deadline (a fact of the tournament: its `MatchScheduled` event and the fixture row).
+- `schedule_ready_matches(tournament_id)`: give ready fixtures a free table and a start time (a
+  fact of the tournament: its `MatchScheduled` event and the fixture row); a match's no-show
+  deadline comes with its call (`MatchCalled`).
 - `catch_up` (beat, every 30 s): all of the above for every tournament, and the sweep of the
-  deadlines: every unstarted match past its deadline is forfeited. No message waits on a due
-  time, so a Redis that comes back empty or a killed worker loses no deadline, and the worker
-  holds no delayed message when Redis goes away.
+  deadlines: every called, unstarted match past its deadline is forfeited (by the side absent).
+  No message waits on a due time, so a Redis that comes back empty or a killed worker loses no
+  deadline, and the worker holds no delayed message when Redis goes away.
 - `forfeit_no_show(match_id)`: forfeit one match if it is past its deadline; only for messages
   an earlier version queued, nothing sends it any more.
 

@@ -49,6 +49,7 @@ from games.eventstore.api import last_position
 from tests.games.api.builders import post
 from tests.security.world import World
 from tests.tournaments.api.builders import home_wins, play_round
+from tournaments.models import Fixture
 
 SKIP_SWITCH = "SKIP_API_FUZZ"
 SCHEMA_PATH = "/api/v1/schema/?format=json"
@@ -291,6 +292,27 @@ VALID_COMMANDS = [
         path=lambda w: {"tournament_id": w.started_tournament},
         body=lambda w: None,
         prepare=lambda client, w: play_round(client, w.started_tournament, home_wins),
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/check-in/open/",
+        path=lambda w: {"tournament_id": w.open_tournament},
+        body=lambda w: {"closes_at": "2099-01-01T20:00:00Z"},
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/check-in/close/",
+        path=lambda w: {"tournament_id": w.open_tournament},
+        body=lambda w: None,
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/matches/{match_id}/call/",
+        path=lambda w: {
+            "tournament_id": w.started_tournament,
+            "match_id": Fixture.objects.filter(tournament_id=w.started_tournament, status="ready")
+            .order_by("id")
+            .values_list("match_id", flat=True)
+            .first(),
+        },
+        body=lambda w: {"table": 1},
     ),
     ValidCommand(
         "POST /api/v1/tournaments/{tournament_id}/device-tokens/",

@@ -23,6 +23,7 @@ from tests.security.roles import PERSONAS, World, make_world
 from tests.tournaments.api.builders import (
     tournament_url,
 )
+from tournaments.models import Fixture
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,16 @@ MEMBERS_READ = statuses(404, 200, 200, 200, 404, 200)
 
 
 FREE_STANDING = {"table_size": 2, "sides": [{"name": "A"}, {"name": "B"}]}
+
+
+def waiting_match(world: World) -> str:
+    """A match of the world's tournament that has not started (to call to a table)."""
+    return str(
+        Fixture.objects.filter(tournament_id=world.tournament(), status="ready")
+        .order_by("id")
+        .values_list("match_id", flat=True)
+        .first()
+    )
 
 
 def in_play(world: World) -> str:
@@ -256,6 +267,30 @@ MATRIX: list[Cell] = [
         "swiss-round-publish",
         "post",
         post(lambda w: tournament_url(w.swiss_round_due(), "next-round")),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "check-in-window",
+        "get",
+        get(lambda w: tournament_url(w.in_registration(), "check-in")),
+        EVERYBODY_READS,
+    ),
+    Cell(
+        "check-in-open",
+        "post",
+        post(lambda w: tournament_url(w.in_registration(), "check-in/open")),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "check-in-close",
+        "post",
+        post(lambda w: tournament_url(w.in_registration(), "check-in/close")),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "match-call",
+        "post",
+        post(lambda w: tournament_url(w.tournament(), f"matches/{waiting_match(w)}/call")),
         ORGANIZER_ONLY,
     ),
     Cell(

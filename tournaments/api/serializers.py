@@ -142,10 +142,16 @@ class TournamentMatchOutput(Serializer):
     )
     table = serializers.IntegerField(allow_null=True)
     scheduled_at = serializers.DateTimeField(allow_null=True)
+    called_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the match was called to its table (by the organizer, or by itself once "
+        "both sides checked in). Null: not called yet.",
+    )
     deadline = serializers.DateTimeField(
         allow_null=True,
-        help_text="With the no-show rule on: a match not started by then is forfeited by the "
-        "side that has not checked in, if the other has. Null with the rule off.",
+        help_text="With the no-show rule on, the call plus its minutes: a match not started by "
+        "then is forfeited by the side that has not checked in, if the other has. Null with the "
+        "rule off or before the call.",
     )
     overdue = serializers.SerializerMethodField(
         help_text="Past its deadline and still not started or forfeited (both sides absent, or "

@@ -12,7 +12,6 @@ from rest_framework.response import Response
 from accounts.permissions import Action
 from games.api.base import JsonApi
 from games.api.commands import (
-    NoInput,
     actor_of,
     command_response,
     idempotency_key_of,
@@ -290,12 +289,22 @@ class TournamentStartApi(JsonApi):
     permission_classes = [TournamentAccess]
     access = {"post": Action.ORGANIZE}
 
+    class InputSerializer(Serializer):
+        only_checked_in = serializers.BooleanField(
+            default=False,
+            help_text="Withdraw every entrant that has not checked in (reason `did not check "
+            "in`), then start with the others.",
+        )
+
+        class Meta:
+            ref_name = "TournamentStartInput"
+
     @tournament_command_schema(
         operation_id="tournament_start",
         summary="Start the tournament: close registration and create the first matches",
         description="Entrants not seeded with `seed/` are seeded by the seeds given at "
         "registration (then registration order); withdrawn entrants are left out.",
-        request=None,
+        request=InputSerializer,
         response=TournamentOutput,
         errors={
             **TOURNAMENT_NOT_FOUND,
@@ -305,9 +314,10 @@ class TournamentStartApi(JsonApi):
         },
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
-        validated_input(NoInput, request.data)
+        data = validated_input(self.InputSerializer, request.data)
         result = services.tournament_start(
             tournament_id=tournament_id,
+            only_checked_in=data["only_checked_in"],
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
         )

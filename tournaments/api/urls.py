@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from tournaments.api.calls import CheckInCloseApi, CheckInOpenApi, CheckInWindowApi, MatchCallApi
 from tournaments.api.corrections import EntrantCorrectApi, EntrantsReseedApi
 from tournaments.api.device_tokens import DeviceTokenListApi, DeviceTokenRevokeApi
 from tournaments.api.entrants import EntrantCheckInApi, EntrantRegisterApi, EntrantWithdrawApi
@@ -31,6 +32,10 @@ urlpatterns = [
     path(f"{TOURNAMENT}start/", TournamentStartApi.as_view(), name="tournament-start"),
     path(f"{TOURNAMENT}next-round/", SwissRoundPublishApi.as_view(), name="swiss-round-publish"),
     path(f"{TOURNAMENT}matches/", TournamentMatchListApi.as_view(), name="tournament-matches"),
+    path(f"{TOURNAMENT}matches/<uuid:match_id>/call/", MatchCallApi.as_view(), name="match-call"),
+    path(f"{TOURNAMENT}check-in/", CheckInWindowApi.as_view(), name="check-in-window"),
+    path(f"{TOURNAMENT}check-in/open/", CheckInOpenApi.as_view(), name="check-in-open"),
+    path(f"{TOURNAMENT}check-in/close/", CheckInCloseApi.as_view(), name="check-in-close"),
     path(f"{TOURNAMENT}standings/", StandingListApi.as_view(), name="tournament-standings"),
     path(f"{TOURNAMENT}bracket/", BracketDetailApi.as_view(), name="tournament-bracket"),
     path(f"{TOURNAMENT}device-tokens/", DeviceTokenListApi.as_view(), name="device-tokens"),

@@ -2,6 +2,7 @@
 organizer and the admin as device, and a refusal is an error message, never a 500."""
 
 import uuid
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -186,7 +187,9 @@ def test_withdrawing_asks_for_a_reason_then_forfeits_the_open_match(admin_client
     assert Match.objects.get(id=fixture.match_id).forfeited_by == 0
 
 
-def test_assigning_a_table_appends_match_scheduled(admin_client: Client) -> None:
+def test_assigning_a_table_appends_match_scheduled_with_a_start_time_and_no_deadline(
+    admin_client: Client,
+) -> None:
     tournament_id = started(tables=3, no_show_minutes=10)
     fixture = ready_fixtures(tournament_id)[0]
     before = len(event_types(tournament_id))
@@ -198,10 +201,44 @@ def test_assigning_a_table_appends_match_scheduled(admin_client: Client) -> None
     (scheduled,) = events_after(tournament_id, before)
     assert scheduled.event_type == "MatchScheduled"
     assert (scheduled.payload["fixture"], scheduled.payload["table"]) == (fixture.key, 3)
+    assert scheduled.payload["deadline"] is None
     fixture.refresh_from_db()
     assert fixture.table == 3
-    assert fixture.deadline is not None
+    assert fixture.scheduled_at is not None
+    assert (fixture.called_at, fixture.deadline) == (None, None)
     assert said == [f"Tables: {fixture.key} at table 3."]
+
+
+def test_calling_a_match_to_its_table_appends_match_called_and_starts_its_deadline(
+    admin_client: Client, admin_user: AbstractBaseUser
+) -> None:
+    tournament_id = started(tables=3, no_show_minutes=10)
+    services.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+    fixture = ready_fixtures(tournament_id)[0]
+    before = len(event_types(tournament_id))
+
+    _, said = act(admin_client, FIXTURES, "call_to_table", [fixture.pk])
+
+    (called,) = events_after(tournament_id, before)
+    assert called.event_type == "MatchCalled"
+    assert (called.payload["fixture"], called.payload["table"]) == (fixture.key, fixture.table)
+    assert called.payload["by"] == "organizer"
+    assert_recorded_by(tournament_id, before, admin_user)
+    fixture.refresh_from_db()
+    assert fixture.called_at is not None
+    assert fixture.deadline == fixture.called_at + timedelta(minutes=10)
+    assert said == [f"{fixture.key} called to table {fixture.table}."]
+
+
+def test_calling_a_match_without_a_table_is_refused_with_a_message(admin_client: Client) -> None:
+    tournament_id = started(tables=3, no_show_minutes=10)
+    fixture = ready_fixtures(tournament_id)[0]
+    before = len(event_types(tournament_id))
+
+    _, said = act(admin_client, FIXTURES, "call_to_table", [fixture.pk])
+
+    assert said == [f"{fixture}: give {fixture.key} a table before calling it"]
+    assert new_events(tournament_id, before) == []
 
 
 def test_assigning_a_table_in_use_swaps_the_two_matches(admin_client: Client) -> None:

@@ -149,6 +149,8 @@ def test_a_tournaments_page_lists_its_overdue_matches(admin_client: Client) -> N
     services.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
     first, second = ready_fixtures(tournament_id)
     check_in(tournament_id, second.home_id)  # one side present: forfeited, not overdue
+    for fixture in (first, second):
+        services.fixture_call(match_id=fixture.match_id, actor=ORGANIZER)
     tasks.catch_up_all()
     projections.consume()
 

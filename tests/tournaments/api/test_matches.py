@@ -31,6 +31,7 @@ MATCH_FIELDS = {
     "status",
     "table",
     "scheduled_at",
+    "called_at",
     "deadline",
     "overdue",
     "winner",
@@ -202,12 +203,21 @@ def test_a_match_past_its_no_show_deadline_with_both_sides_absent_is_listed_as_o
     tournament_id, _ = started_tournament(organizer, 2, no_show_minutes=0)
     assert matches(anonymous, tournament_id)[0]["overdue"] is False  # no table, no deadline yet
     services.fixture_schedule(tournament_id=UUID(tournament_id), actor=SCHEDULER)
+    (scheduled,) = matches(anonymous, tournament_id)
+    assert (scheduled["called_at"], scheduled["deadline"], scheduled["overdue"]) == (
+        None,
+        None,
+        False,
+    )  # a table, not called yet
+    call = post(organizer, tournament_url(tournament_id, "matches", scheduled["id"], "call"))
+    assert call.status_code == 201, call.json()
 
     tasks.catch_up_all()
 
     (final,) = matches(anonymous, tournament_id)
     assert (final["status"], final["overdue"]) == ("ready", True)
-    assert final["deadline"] is not None
+    assert final["called_at"] is not None
+    assert final["deadline"] == final["called_at"]
 
 
 def test_with_the_no_show_rule_off_no_match_is_ever_overdue(

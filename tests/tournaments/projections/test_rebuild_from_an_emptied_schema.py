@@ -22,7 +22,7 @@ from games.models import Match, Round
 from games.rules import RuleViolation
 from games.services import Actor
 from tests.tournaments.projections import snapshots
-from tournaments import projections, services, tasks
+from tournaments import corrections, projections, services, tasks
 from tournaments.models import Entrant, Fixture, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -115,7 +115,24 @@ def random_tournament(data: st.DataObject, format: str) -> UUID:
             random_seed=data.draw(st.integers(0, 1000)) if seeding == "random" else None,
             actor=ORGANIZER,
         )
-    services.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
+    if data.draw(st.booleans(), label="the first two seeds swapped"):
+        # Refused when a third entrant holds one of the two seeds: then nothing changes.
+        attempt(
+            lambda: corrections.entrants_reseed(
+                tournament_id=tournament.id,
+                seeds={entrant_ids[0]: 2, entrant_ids[1]: 1},
+                reason="swapped at the desk",
+                actor=ORGANIZER,
+            )
+        )
+    only_checked_in = data.draw(st.booleans(), label="start with the checked-in only")
+    attempt(
+        lambda: services.tournament_start(
+            tournament_id=tournament.id, only_checked_in=only_checked_in, actor=ORGANIZER
+        )
+    )
+    if Tournament.objects.get(id=tournament.id).status != "in_progress":
+        services.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
     return tournament.id
 
 
@@ -194,6 +211,7 @@ def step(data: st.DataObject, tournament_id: UUID) -> None:
             + ["consume"] * 3
             + ["start a round", "forfeit", "correct", "correct", "withdraw", "check in"]
             + ["schedule", "assign a table", "time passes", "publish the next round"]
+            + ["call a match", "rename an entrant"]
         ),
         label="action",
     )
@@ -247,6 +265,21 @@ def step(data: st.DataObject, tournament_id: UUID) -> None:
         table = data.draw(st.integers(1, tournament.settings["tables"]), label="table")
         attempt(
             lambda: services.fixture_table_assign(match_id=match.id, table=table, actor=ORGANIZER)
+        )
+    elif action == "call a match" and matches:
+        match = data.draw(st.sampled_from(matches), label="called match")
+        attempt(lambda: services.fixture_call(match_id=match.id, actor=ORGANIZER))
+    elif action == "rename an entrant":
+        renamed = data.draw(
+            st.sampled_from(list(Entrant.objects.filter(tournament_id=tournament_id))),
+            label="renamed entrant",
+        )
+        corrections.entrant_correct(
+            tournament_id=tournament_id,
+            entrant_id=renamed.id,
+            name=f"{renamed.name} (corrected)",
+            reason="typo",
+            actor=ORGANIZER,
         )
     elif action == "time passes":
         minutes = data.draw(st.sampled_from([1, 30]), label="minutes later")

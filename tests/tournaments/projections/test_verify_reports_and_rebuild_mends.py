@@ -32,7 +32,8 @@ ORGANIZER = Actor(device="verify-test")
 @dataclass(frozen=True)
 class StartedTournament:
     """A round robin of four (a fifth entrant withdrew before the start) at two tables, with the
-    no-show rule on: entrants 1 and 2 checked in, one match finished, one waiting at a table."""
+    no-show rule on: entrants 1 and 2 checked in, one match finished, one waiting at a table,
+    called there (its no-show clock running)."""
 
     id: UUID
     checked_in: int
@@ -82,11 +83,14 @@ def started_tournament() -> StartedTournament:
     match_services.round_points_enter(
         match_id=first.match_id, round_number=1, points=[50, 70], actor=ORGANIZER
     )
+    services.fixture_call(match_id=second.match_id, actor=ORGANIZER)
     projections.consume()
     finished = Fixture.objects.get(match_id=first.match_id)
     scheduled = Fixture.objects.get(match_id=second.match_id)
     assert (finished.status, finished.winner_id) == ("finished", finished.away_id)
-    assert (scheduled.status, scheduled.table, scheduled.deadline is not None) == ("ready", 2, True)
+    assert (scheduled.status, scheduled.table) == ("ready", 2)
+    assert scheduled.called_at is not None
+    assert scheduled.deadline is not None
     return StartedTournament(
         id=tournament.id,
         checked_in=entrants[0],
@@ -203,6 +207,24 @@ CORRUPTIONS = {
         named=lambda s: fixture_line(s, s.scheduled, "scheduled_at"),
         read=scheduled_field("scheduled_at"),
         right=lambda s: s.scheduled.scheduled_at,
+    ),
+    "a fixture's call": Corruption(
+        spoil=lambda s: execute(
+            "UPDATE tournaments_fixture SET called_at = NULL WHERE id = %s", s.scheduled.pk
+        ),
+        named=lambda s: fixture_line(s, s.scheduled, "called_at"),
+        read=scheduled_field("called_at"),
+        right=lambda s: s.scheduled.called_at,
+    ),
+    "a fixture's call time": Corruption(
+        spoil=lambda s: execute(
+            "UPDATE tournaments_fixture SET called_at = called_at - interval '1 hour' "
+            "WHERE id = %s",
+            s.scheduled.pk,
+        ),
+        named=lambda s: fixture_line(s, s.scheduled, "called_at"),
+        read=scheduled_field("called_at"),
+        right=lambda s: s.scheduled.called_at,
     ),
     "a fixture's no-show deadline": Corruption(
         spoil=lambda s: execute(

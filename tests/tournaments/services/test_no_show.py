@@ -1,6 +1,8 @@
 """The no-show rule (issue 11 §4): a side forfeits for not showing up only when the tournament's
-rule is on and the other side checked in; the decision is the folded tournament's."""
+rule is on, the match was called to its table and the other side checked in; the decision is the
+folded tournament's."""
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -8,6 +10,7 @@ from django.utils import timezone
 
 from games.models import Match
 from tests.tournaments.tasks.builders import (
+    call,
     check_in,
     event_types,
     events_of_type,
@@ -55,6 +58,7 @@ def test_with_the_rule_on_the_home_side_absent_forfeits_to_the_away_side_present
     tasks.catch_up_all(now=start)
     (final,) = fixtures(tournament_id)
     check_in(tournament_id, final.away_id)
+    call(final.match_id, now=start)
 
     early = tasks.catch_up_all(now=start + timedelta(minutes=4))
     late = tasks.catch_up_all(now=start + timedelta(minutes=5))
@@ -72,6 +76,7 @@ def test_with_the_rule_on_and_both_sides_alike_nothing_is_forfeited(present: str
     start = timezone.now()
     tasks.catch_up_all(now=start)
     (final,) = fixtures(tournament_id)
+    call(final.match_id, now=start)
     if present == "both":
         check_in(tournament_id, final.home_id, final.away_id)
 
@@ -86,8 +91,16 @@ def test_with_the_rule_on_and_both_sides_alike_nothing_is_forfeited(present: str
 
 def test_the_forfeiter_is_decided_from_the_folded_state_alone() -> None:
     fixture = Fixture(
-        id="F", match_id="m", home=1, away=2, stage="main", round=1, deadline="2026-01-01T10:00"
+        id="F",
+        match_id="m",
+        home=1,
+        away=2,
+        stage="main",
+        round=1,
+        called_at="2026-01-01T09:50",
+        deadline="2026-01-01T10:00",
     )
+    uncalled = replace(fixture, called_at=None, deadline=None)
 
     def state(minutes: int | None, *present: int) -> TournamentState:
         return TournamentState(
@@ -103,3 +116,5 @@ def test_the_forfeiter_is_decided_from_the_folded_state_alone() -> None:
     assert no_show_forfeiter(state(10, 2), fixture) == 0
     assert no_show_forfeiter(state(10), fixture) is None
     assert no_show_forfeiter(state(10, 1, 2), fixture) is None
+    assert no_show_forfeiter(state(10, 1), uncalled) is None
+    assert no_show_forfeiter(state(10, 2), uncalled) is None

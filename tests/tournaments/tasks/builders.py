@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -77,3 +78,9 @@ def check_in_seeds(tournament_id: uuid.UUID, *seeds: int) -> None:
     """Check in the entrants registered with these seeds."""
     entrants = Entrant.objects.filter(tournament_id=tournament_id, seed__in=seeds)
     check_in(tournament_id, *entrants.values_list("id", flat=True))
+
+
+def call(match_id: uuid.UUID, *, now: datetime | None = None) -> None:
+    """The organizer calls the match to its table: with the no-show rule on, its deadline runs
+    from `now` (the clock of the test; the real one when not given)."""
+    services.fixture_call(match_id=match_id, actor=ORGANIZER, now=now)

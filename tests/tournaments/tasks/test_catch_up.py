@@ -11,6 +11,7 @@ from games.models import Match
 from games.rules import RuleViolation
 from tests.tournaments.tasks.builders import (
     ORGANIZER,
+    call,
     check_in,
     event_types,
     events_of_type,
@@ -25,7 +26,7 @@ from tournaments.models import Fixture, Tournament, TournamentView
 pytestmark = pytest.mark.django_db
 
 
-def test_catch_up_gives_ready_matches_the_free_tables_a_start_time_and_a_deadline() -> None:
+def test_catch_up_gives_ready_matches_the_free_tables_and_a_start_time_but_no_deadline() -> None:
     tournament_id = started_tournament("round_robin", 4, tables=2, no_show_minutes=15)
     now = timezone.now()
 
@@ -35,9 +36,26 @@ def test_catch_up_gives_ready_matches_the_free_tables_a_start_time_and_a_deadlin
     assert {f.table for f in scheduled} == {1, 2}
     assert {f.match_id for f in scheduled} == set(done.scheduled)
     assert all(f.scheduled_at == now for f in scheduled)
-    assert all(f.deadline == now + timedelta(minutes=15) for f in scheduled)
+    assert all((f.called_at, f.deadline) == (None, None) for f in scheduled)
     assert len(fixtures(tournament_id, table__isnull=True)) == 4
-    assert sorted(e["table"] for e in events_of_type(tournament_id, "MatchScheduled")) == [1, 2]
+    recorded = events_of_type(tournament_id, "MatchScheduled")
+    assert sorted(e["table"] for e in recorded) == [1, 2]
+    assert all(e["deadline"] is None for e in recorded)
+
+
+def test_a_match_scheduled_by_the_catch_up_gets_its_deadline_when_it_is_called() -> None:
+    tournament_id = started_tournament("round_robin", 4, tables=2, no_show_minutes=15)
+    now = timezone.now()
+    tasks.catch_up_all(now=now)
+    first, second = fixtures(tournament_id, table__isnull=False)
+
+    call(first.match_id, now=now + timedelta(minutes=3))
+
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.called_at == now + timedelta(minutes=3)
+    assert first.deadline == now + timedelta(minutes=18)
+    assert (second.called_at, second.deadline) == (None, None)
 
 
 def test_catch_up_forfeits_an_overdue_unstarted_match_and_records_the_forfeit() -> None:
@@ -46,6 +64,7 @@ def test_catch_up_forfeits_an_overdue_unstarted_match_and_records_the_forfeit() 
     tasks.catch_up_all(now=start)
     (final,) = fixtures(tournament_id)
     check_in(tournament_id, final.home_id)
+    call(final.match_id, now=start)
 
     done = tasks.catch_up_all(now=start + timedelta(minutes=10))
 
@@ -64,6 +83,8 @@ def test_catch_up_leaves_started_matches_and_deadlines_still_to_come_alone() -> 
     tasks.catch_up_all(now=start)
     started, waiting = fixtures(tournament_id, table__isnull=False)
     check_in(tournament_id, waiting.home_id)
+    call(started.match_id, now=start)
+    call(waiting.match_id, now=start)
     match_services.round_start(match_id=started.match_id, briscola=None, actor=ORGANIZER)
 
     early = tasks.catch_up_all(now=start + timedelta(minutes=9))
@@ -153,6 +174,7 @@ def test_the_no_show_task_forfeits_once_and_then_does_nothing() -> None:
     tasks.schedule_ready_matches(str(tournament_id))
     (final,) = fixtures(tournament_id)
     check_in(tournament_id, final.home_id)
+    call(final.match_id)
 
     assert tasks.forfeit_no_show(str(final.match_id)) is True
     assert tasks.forfeit_no_show(str(final.match_id)) is False
@@ -166,6 +188,7 @@ def test_a_forfeit_that_lost_a_race_with_another_is_a_no_op(
     tasks.schedule_ready_matches(str(tournament_id))
     (final,) = fixtures(tournament_id)
     check_in(tournament_id, final.home_id)
+    call(final.match_id)
     forfeit = services.fixture_forfeit_no_show
 
     def forfeited_meanwhile(**kwargs: Any) -> bool:

@@ -21,6 +21,7 @@ from games.models import Match
 from tests.games.api.builders import create_match, p99, timed_writes
 from tests.tournaments.tasks.builders import (
     ORGANIZER,
+    call,
     check_in_seeds,
     events_of_type,
     fixtures,
@@ -137,6 +138,8 @@ def test_the_worker_survives_five_redis_outages_and_no_deadline_is_lost_with_red
         what="the final at a table",
         log=worker.log,
     )
+    call(final.match_id)  # the no-show clock starts
+    final.refresh_from_db()
     assert final.deadline is not None
 
     for _outage in range(5):

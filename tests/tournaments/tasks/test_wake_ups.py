@@ -14,6 +14,7 @@ from games.models import Match
 from games.signals import match_events_appended
 from tests.tournaments.tasks.builders import (
     ORGANIZER,
+    call,
     check_in,
     fixtures,
     new_tournament,
@@ -119,7 +120,7 @@ def test_starting_a_tournament_enqueues_its_scheduling_and_the_consumer(
     assert set(names(sent)) == {"consume_log", "schedule_ready_matches"}
 
 
-def test_scheduling_records_the_deadlines_and_sends_no_message_that_waits_on_a_due_time(
+def test_calling_the_scheduled_matches_records_the_deadlines_and_sends_no_message_that_waits(
     sent: Sent, django_capture_on_commit_callbacks: Any
 ) -> None:
     tournament_id = started_tournament("single_elimination", 4, tables=2, no_show_minutes=10)
@@ -127,6 +128,8 @@ def test_scheduling_records_the_deadlines_and_sends_no_message_that_waits_on_a_d
 
     with django_capture_on_commit_callbacks(execute=True):
         tasks.schedule_ready_matches(str(tournament_id))
+        for fixture in fixtures(tournament_id):
+            call(fixture.match_id)
 
     scheduled = fixtures(tournament_id)
     assert all(fixture.deadline is not None for fixture in scheduled)
@@ -142,6 +145,7 @@ def test_a_no_show_task_queued_by_an_earlier_version_before_the_deadline_does_no
     tasks.catch_up_all()
     (final,) = fixtures(tournament_id)
     check_in(tournament_id, final.home_id)
+    call(final.match_id)
     sent.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -161,6 +165,7 @@ def test_without_wake_ups_nothing_is_enqueued(
         tasks.schedule_ready_matches(str(tournament_id))
         (final,) = fixtures(tournament_id)
         check_in(tournament_id, final.home_id)
+        call(final.match_id)
         assert tasks.forfeit_no_show(str(final.match_id)) is True
         tasks.catch_up_all()
 

@@ -15,6 +15,7 @@ from django.db import connection
 
 from tests.tournaments.tasks.builders import (
     ORGANIZER,
+    call,
     check_in_seeds,
     event_types,
     events_of_type,
@@ -56,7 +57,7 @@ def waiting_for_the_tournament_row_lock() -> int:
     return row[0] if row else 0
 
 
-def test_a_ready_match_gets_a_table_and_a_start_time_and_the_table_is_reused(
+def test_a_ready_match_gets_a_table_a_start_time_a_deadline_once_called_and_the_table_is_reused(
     worker: Worker,
 ) -> None:
     tournament_id = started_tournament("round_robin", 3, tables=1, no_show_minutes=10)
@@ -65,17 +66,31 @@ def test_a_ready_match_gets_a_table_and_a_start_time_and_the_table_is_reused(
 
     assert first.table == 1
     assert first.scheduled_at is not None
-    assert first.deadline is not None
-    assert (first.deadline - first.scheduled_at).total_seconds() == 10 * 60
+    assert (first.called_at, first.deadline) == (None, None)
     assert events_of_type(tournament_id, "MatchScheduled") == [
         {
             "fixture": first.key,
             "table": 1,
             "scheduled_at": first.scheduled_at.isoformat(),
-            "deadline": first.deadline.isoformat(),
+            "deadline": None,
         }
     ]
     assert len(fixtures(tournament_id, table__isnull=True)) == 2
+
+    call(first.match_id)
+    first.refresh_from_db()
+    assert first.called_at is not None
+    assert first.deadline is not None
+    assert (first.deadline - first.called_at).total_seconds() == 10 * 60
+    assert events_of_type(tournament_id, "MatchCalled") == [
+        {
+            "fixture": first.key,
+            "table": 1,
+            "called_at": first.called_at.isoformat(),
+            "deadline": first.deadline.isoformat(),
+            "by": "organizer",
+        }
+    ]
 
     play(first.match_id, winner=0)
     (second,) = wait_for(
@@ -93,6 +108,8 @@ def test_a_match_not_started_by_its_deadline_is_forfeited_by_beats_sweep_and_rec
     tournament_id = new_tournament("single_elimination", 2, no_show_minutes=0)
     check_in_seeds(tournament_id, 1)  # the home side is present, the away side is not
     services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    (final,) = wait_for(scheduled(tournament_id, 1), what="the final at a table", log=worker.log)
+    call(final.match_id)  # the no-show clock starts
 
     wait_for(finished(tournament_id), what="the forfeit to finish the tournament", log=worker.log)
 

@@ -1,0 +1,441 @@
+"""Issue 11 §4 through the services, against PostgreSQL: a match's no-show clock starts when it
+is called to its table (by the organizer, or by itself once both sides checked in), never when
+it is given a table; the optional check-in window; and a start with the checked-in only."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from games.eventstore.api import read_stream
+from games.models import Match
+from tests.tournaments.tasks.builders import (
+    ORGANIZER,
+    call,
+    check_in,
+    check_in_seeds,
+    event_types,
+    events_of_type,
+    fixtures,
+    new_tournament,
+    started_tournament,
+)
+from tournaments import selectors, services, tasks
+from tournaments.errors import CheckInClosed, InvalidTournament, TooFewEntrants
+from tournaments.models import Entrant, Fixture, Tournament
+
+pytestmark = pytest.mark.django_db
+
+MINUTES = 5
+A_YEAR_LATER = timedelta(days=365)
+
+
+def at_a_table(
+    entrants: int = 2, *, tables: int = 1, now: datetime | None = None, **options: Any
+) -> tuple[uuid.UUID, Fixture]:
+    """A started single elimination with the no-show rule on (unless `options` say otherwise)
+    whose first match was given a table at `now`: the tournament and that match's fixture."""
+    settings = {"no_show_minutes": MINUTES} | options
+    tournament_id = started_tournament("single_elimination", entrants, tables=tables, **settings)
+    services.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER, now=now)
+    first = fixtures(tournament_id, table__isnull=False)[0]
+    return tournament_id, first
+
+
+def entrant_of_seed(tournament_id: uuid.UUID, seed: int) -> int:
+    return Entrant.objects.get(tournament_id=tournament_id, seed=seed).id
+
+
+def stream_after(tournament_id: uuid.UUID, count: int) -> list[tuple[str, dict[str, Any]]]:
+    return [(e.event_type, e.payload) for e in read_stream(stream_id=tournament_id)][count:]
+
+
+def version_of(tournament_id: uuid.UUID) -> int:
+    return len(event_types(tournament_id))
+
+
+# The organizer's call.
+
+
+def test_the_organizers_call_starts_the_no_show_clock_at_the_call() -> None:
+    scheduled_at = timezone.now()
+    tournament_id, final = at_a_table(now=scheduled_at)
+    assert (final.scheduled_at, final.called_at, final.deadline) == (scheduled_at, None, None)
+    called_at = scheduled_at + timedelta(minutes=7)
+
+    result = services.fixture_call(match_id=final.match_id, actor=ORGANIZER, now=called_at)
+
+    final.refresh_from_db()
+    assert final.called_at == called_at
+    assert final.deadline == called_at + timedelta(minutes=MINUTES)
+    assert final.scheduled_at == scheduled_at
+    assert [e.event_type for e in result.events] == ["MatchCalled"]
+    assert events_of_type(tournament_id, "MatchCalled") == [
+        {
+            "fixture": final.key,
+            "table": 1,
+            "called_at": called_at.isoformat(),
+            "deadline": (called_at + timedelta(minutes=MINUTES)).isoformat(),
+            "by": "organizer",
+        }
+    ]
+
+
+def test_with_the_no_show_rule_off_a_call_records_the_match_called_and_no_deadline() -> None:
+    tournament_id, final = at_a_table(no_show_minutes=None)
+    called_at = timezone.now()
+
+    call(final.match_id, now=called_at)
+
+    final.refresh_from_db()
+    assert (final.called_at, final.deadline) == (called_at, None)
+    (called,) = events_of_type(tournament_id, "MatchCalled")
+    assert (called["called_at"], called["deadline"]) == (called_at.isoformat(), None)
+
+
+def test_a_call_with_a_table_moves_the_match_to_that_table_first() -> None:
+    tournament_id, final = at_a_table(tables=3)
+    before = version_of(tournament_id)
+    called_at = timezone.now()
+
+    services.fixture_call(match_id=final.match_id, actor=ORGANIZER, table=3, now=called_at)
+
+    final.refresh_from_db()
+    assert (final.table, final.called_at) == (3, called_at)
+    recorded = stream_after(tournament_id, before)
+    assert [event_type for event_type, _ in recorded] == ["MatchScheduled", "MatchCalled"]
+    assert recorded[0][1]["table"] == 3
+    assert recorded[1][1]["table"] == 3
+
+
+def test_a_match_without_a_table_cannot_be_called() -> None:
+    tournament_id = started_tournament("single_elimination", 2, no_show_minutes=MINUTES)
+    (final,) = fixtures(tournament_id)
+    before = version_of(tournament_id)
+
+    with pytest.raises(InvalidTournament) as refused:
+        call(final.match_id)
+
+    assert refused.value.code == "invalid_tournament"
+    assert "a table before calling it" in str(refused.value)
+    assert version_of(tournament_id) == before
+    final.refresh_from_db()
+    assert (final.called_at, final.deadline) == (None, None)
+
+
+def test_calling_a_called_match_again_records_nothing_and_keeps_its_deadline() -> None:
+    tournament_id, final = at_a_table()
+    first_call = timezone.now()
+    call(final.match_id, now=first_call)
+    before = version_of(tournament_id)
+
+    again = services.fixture_call(
+        match_id=final.match_id, actor=ORGANIZER, now=first_call + timedelta(minutes=3)
+    )
+
+    assert list(again.events) == []
+    assert version_of(tournament_id) == before
+    final.refresh_from_db()
+    assert final.called_at == first_call
+    assert final.deadline == first_call + timedelta(minutes=MINUTES)
+
+
+# Called by itself: both sides checked in.
+
+
+def test_the_second_side_checking_in_calls_the_match_at_its_table() -> None:
+    tournament_id, final = at_a_table()
+    check_in(tournament_id, final.home_id)
+    assert events_of_type(tournament_id, "MatchCalled") == []  # one side is not enough
+    before = version_of(tournament_id)
+
+    check_in(tournament_id, final.away_id)
+
+    recorded = stream_after(tournament_id, before)
+    assert [event_type for event_type, _ in recorded] == ["EntrantCheckedIn", "MatchCalled"]
+    called = recorded[1][1]
+    assert (called["fixture"], called["table"], called["by"]) == (final.key, 1, "check-in")
+    final.refresh_from_db()
+    assert final.called_at is not None
+    assert called["called_at"] == final.called_at.isoformat()
+    assert final.deadline == final.called_at + timedelta(minutes=MINUTES)
+
+
+def test_a_match_whose_sides_both_checked_in_is_called_when_it_is_given_a_table() -> None:
+    tournament_id = new_tournament("single_elimination", 2, no_show_minutes=MINUTES)
+    check_in_seeds(tournament_id, 1, 2)
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    (final,) = fixtures(tournament_id)
+    assert (final.table, final.called_at) == (None, None)  # no table yet: nothing to call
+    before = version_of(tournament_id)
+    now = timezone.now()
+
+    services.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER, now=now)
+
+    assert stream_after(tournament_id, before) == [
+        (
+            "MatchScheduled",
+            {"fixture": final.key, "table": 1, "scheduled_at": now.isoformat(), "deadline": None},
+        ),
+        (
+            "MatchCalled",
+            {
+                "fixture": final.key,
+                "table": 1,
+                "called_at": now.isoformat(),
+                "deadline": (now + timedelta(minutes=MINUTES)).isoformat(),
+                "by": "check-in",
+            },
+        ),
+    ]
+    final.refresh_from_db()
+    assert (final.table, final.called_at) == (1, now)
+
+
+def test_a_match_whose_sides_both_checked_in_is_called_when_a_table_is_assigned_to_it() -> None:
+    tournament_id = new_tournament("single_elimination", 2, tables=2, no_show_minutes=MINUTES)
+    check_in_seeds(tournament_id, 1, 2)
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    (final,) = fixtures(tournament_id)
+    before = version_of(tournament_id)
+
+    services.fixture_table_assign(match_id=final.match_id, table=2, actor=ORGANIZER)
+
+    recorded = stream_after(tournament_id, before)
+    assert [event_type for event_type, _ in recorded] == ["MatchScheduled", "MatchCalled"]
+    assert (recorded[1][1]["table"], recorded[1][1]["by"]) == (2, "check-in")
+    final.refresh_from_db()
+    assert final.table == 2
+    assert final.called_at is not None
+    assert final.deadline == final.called_at + timedelta(minutes=MINUTES)
+
+
+def test_scheduling_returns_each_fixture_it_gave_a_table_once_when_it_also_called_it() -> None:
+    tournament_id = new_tournament("single_elimination", 2, no_show_minutes=MINUTES)
+    check_in_seeds(tournament_id, 1, 2)
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+
+    done = tasks.catch_up_all()
+
+    (final,) = fixtures(tournament_id)
+    assert events_of_type(tournament_id, "MatchCalled")[0]["by"] == "check-in"
+    assert done.scheduled == [final.match_id]
+
+
+def test_assigning_a_table_returns_each_moved_fixture_once_when_it_also_called_it() -> None:
+    tournament_id = new_tournament("single_elimination", 2, tables=2, no_show_minutes=MINUTES)
+    check_in_seeds(tournament_id, 1, 2)
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    (final,) = fixtures(tournament_id)
+
+    moved = services.fixture_table_assign(match_id=final.match_id, table=2, actor=ORGANIZER)
+
+    assert events_of_type(tournament_id, "MatchCalled")[0]["by"] == "check-in"
+    assert [fixture.key for fixture in moved] == [final.key]
+
+
+# Forfeits: only a called match, only one side absent.
+
+
+def test_a_match_never_called_is_never_forfeited_however_late_it_is() -> None:
+    start = timezone.now()
+    tournament_id, final = at_a_table(now=start)
+    check_in(tournament_id, final.home_id)
+    far = start + A_YEAR_LATER
+
+    done = tasks.catch_up_all(now=far)
+
+    assert done.forfeited == []
+    assert services.fixture_forfeit_no_show(match_id=final.match_id, actor=ORGANIZER, now=far) is (
+        False
+    )
+    assert selectors.overdue_fixtures(tournament_id=tournament_id, now=far) == []
+    assert "MatchForfeited" not in event_types(final.match_id)
+    assert Match.objects.get(id=final.match_id).status == "not_started"
+
+
+def test_a_called_match_with_one_side_absent_is_forfeited_by_the_catch_up_at_its_deadline() -> None:
+    start = timezone.now()
+    tournament_id, final = at_a_table(now=start)
+    check_in(tournament_id, final.away_id)
+    call(final.match_id, now=start + timedelta(minutes=2))
+    deadline = start + timedelta(minutes=2 + MINUTES)
+
+    early = tasks.catch_up_all(now=deadline - timedelta(seconds=1))
+    due = tasks.catch_up_all(now=deadline)
+
+    assert early.forfeited == []
+    assert due.forfeited == [final.match_id]
+    assert events_of_type(final.match_id, "MatchForfeited") == [{"side": 0, "reason": "no-show"}]
+    final.refresh_from_db()
+    assert (final.status, final.winner_id) == ("finished", final.away_id)
+    assert Tournament.objects.get(id=tournament_id).status == "finished"
+
+
+def test_a_called_match_with_both_sides_absent_is_not_forfeited_but_overdue() -> None:
+    start = timezone.now()
+    tournament_id, final = at_a_table(now=start)
+    call(final.match_id, now=start)
+    deadline = start + timedelta(minutes=MINUTES)
+    early = deadline - timedelta(seconds=1)
+    assert selectors.overdue_fixtures(tournament_id=tournament_id, now=early) == []
+
+    done = tasks.catch_up_all(now=deadline + timedelta(minutes=1))
+
+    assert done.forfeited == []
+    assert done.failures == 0
+    assert "MatchForfeited" not in event_types(final.match_id)
+    overdue = selectors.overdue_fixtures(tournament_id=tournament_id, now=deadline)
+    assert [fixture.key for fixture in overdue] == [final.key]
+
+
+# The check-in window.
+
+
+def test_a_tournament_that_never_opens_check_in_takes_check_ins_at_any_time() -> None:
+    tournament_id = new_tournament("single_elimination", 4)
+    check_in_seeds(tournament_id, 1)
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+
+    check_in_seeds(tournament_id, 2)
+
+    checked_in = Entrant.objects.filter(tournament_id=tournament_id, checked_in=True)
+    assert set(checked_in.values_list("seed", flat=True)) == {1, 2}
+    assert "CheckInOpened" not in event_types(tournament_id)
+
+
+def test_a_closed_check_in_refuses_check_ins_until_the_organizer_opens_it_again() -> None:
+    tournament_id = new_tournament("single_elimination", 4)
+    first, second = entrant_of_seed(tournament_id, 1), entrant_of_seed(tournament_id, 2)
+    before = version_of(tournament_id)
+
+    services.check_in_open(tournament_id=tournament_id, actor=ORGANIZER)
+    check_in(tournament_id, first)
+    services.check_in_close(tournament_id=tournament_id, actor=ORGANIZER)
+    with pytest.raises(CheckInClosed) as refused:
+        check_in(tournament_id, second)
+    assert refused.value.code == "check_in_closed"
+    assert not Entrant.objects.get(id=second).checked_in
+    services.check_in_open(tournament_id=tournament_id, actor=ORGANIZER)
+    check_in(tournament_id, second)
+
+    assert [event_type for event_type, _ in stream_after(tournament_id, before)] == [
+        "CheckInOpened",
+        "EntrantCheckedIn",
+        "CheckInClosed",
+        "CheckInOpened",
+        "EntrantCheckedIn",
+    ]
+    assert Entrant.objects.get(id=second).checked_in
+    assert selectors.check_in_window(tournament_id=tournament_id).accepts(timezone.now())
+
+
+def test_opening_an_open_window_or_closing_a_closed_one_records_nothing() -> None:
+    tournament_id = new_tournament("single_elimination", 2)
+    services.check_in_open(tournament_id=tournament_id, actor=ORGANIZER)
+    before = version_of(tournament_id)
+
+    opened_again = services.check_in_open(tournament_id=tournament_id, actor=ORGANIZER)
+    services.check_in_close(tournament_id=tournament_id, actor=ORGANIZER)
+    closed_again = services.check_in_close(tournament_id=tournament_id, actor=ORGANIZER)
+
+    assert (list(opened_again.events), list(closed_again.events)) == ([], [])
+    assert [event_type for event_type, _ in stream_after(tournament_id, before)] == [
+        "CheckInClosed"
+    ]
+
+
+def test_a_window_past_its_closing_time_refuses_check_ins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tournament_id = new_tournament("single_elimination", 2)
+    opened = timezone.now()
+    closes_at = opened + timedelta(minutes=30)
+    services.check_in_open(tournament_id=tournament_id, actor=ORGANIZER, closes_at=closes_at)
+    check_in_seeds(tournament_id, 1)  # before it closes
+    window = selectors.check_in_window(tournament_id=tournament_id)
+    assert window.closes_at == closes_at.isoformat()
+
+    monkeypatch.setattr(timezone, "now", lambda: closes_at + timedelta(seconds=1))
+    with pytest.raises(CheckInClosed) as refused:
+        check_in_seeds(tournament_id, 2)
+
+    assert refused.value.code == "check_in_closed"
+    assert list(
+        Entrant.objects.filter(tournament_id=tournament_id, checked_in=True).values_list(
+            "seed", flat=True
+        )
+    ) == [1]
+    assert not window.accepts(closes_at)
+
+
+def test_a_window_cannot_be_opened_with_a_closing_time_already_past() -> None:
+    tournament_id = new_tournament("single_elimination", 2)
+    before = version_of(tournament_id)
+
+    with pytest.raises(InvalidTournament) as refused:
+        services.check_in_open(
+            tournament_id=tournament_id,
+            actor=ORGANIZER,
+            closes_at=timezone.now() - timedelta(minutes=1),
+        )
+
+    assert refused.value.code == "invalid_tournament"
+    assert version_of(tournament_id) == before
+
+
+# Starting with the checked-in entrants only.
+
+
+def test_a_start_with_the_checked_in_only_withdraws_the_others_and_pairs_those_present() -> None:
+    tournament_id = new_tournament("single_elimination", 4)
+    check_in_seeds(tournament_id, 1, 2, 3)
+    present = [entrant_of_seed(tournament_id, seed) for seed in (1, 2, 3)]
+    absent = entrant_of_seed(tournament_id, 4)
+    before = version_of(tournament_id)
+
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER, only_checked_in=True)
+
+    recorded = stream_after(tournament_id, before)
+    assert recorded[:2] == [
+        ("EntrantWithdrew", {"entrant": absent, "reason": "did not check in"}),
+        ("TournamentStarted", {"order": present}),
+    ]
+    assert Entrant.objects.get(id=absent).withdrawn
+    assert not Entrant.objects.filter(id__in=present, withdrawn=True).exists()
+    assert Tournament.objects.get(id=tournament_id).status == "in_progress"
+    playing = {e for f in fixtures(tournament_id) for e in (f.home_id, f.away_id)}
+    assert absent not in playing
+    assert playing - {None} <= set(present)
+
+
+def test_a_start_with_the_checked_in_only_refuses_with_fewer_than_two_present() -> None:
+    tournament_id = new_tournament("single_elimination", 4)
+    check_in_seeds(tournament_id, 1)
+    before = version_of(tournament_id)
+
+    with pytest.raises(TooFewEntrants) as refused:
+        services.tournament_start(
+            tournament_id=tournament_id, actor=ORGANIZER, only_checked_in=True
+        )
+
+    assert refused.value.code == "too_few_entrants"
+    assert "checked in" in str(refused.value)
+    assert version_of(tournament_id) == before
+    assert Tournament.objects.get(id=tournament_id).status == "registration"
+    assert not Entrant.objects.filter(tournament_id=tournament_id, withdrawn=True).exists()
+
+
+def test_a_start_without_the_option_keeps_the_entrants_who_did_not_check_in() -> None:
+    tournament_id = new_tournament("single_elimination", 4)
+    check_in_seeds(tournament_id, 1)
+
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+
+    assert "EntrantWithdrew" not in event_types(tournament_id)
+    playing = {e for f in fixtures(tournament_id) for e in (f.home_id, f.away_id)}
+    assert playing == {entrant_of_seed(tournament_id, seed) for seed in (1, 2, 3, 4)}

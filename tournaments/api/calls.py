@@ -1,0 +1,167 @@
+"""The check-in window and calling matches to their tables (the no-show rule's two conditions)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from accounts.permissions import Action
+from games.api.base import JsonApi
+from games.api.commands import (
+    NoInput,
+    actor_of,
+    command_response,
+    idempotency_key_of,
+    validated_input,
+)
+from games.api.schema import error_responses
+from games.api.serializers import Serializer
+from tournaments import selectors, services
+from tournaments.access import TournamentAccess
+from tournaments.api.schema import (
+    TAG,
+    TOURNAMENT_NOT_FOUND,
+    VERSION_CONFLICT,
+    tournament_command_schema,
+)
+from tournaments.api.serializers import TournamentMatchOutput
+from tournaments.state import CheckInWindow
+
+MAX_TABLE = 10_000
+
+
+class CheckInWindowOutput(Serializer):
+    open = serializers.BooleanField(help_text="Whether a check-in is accepted now.")
+    opened_at = serializers.DateTimeField(
+        allow_null=True, help_text="Null: never opened (then check-in is accepted at any time)."
+    )
+    closes_at = serializers.DateTimeField(allow_null=True, help_text="When it closes by itself.")
+    closed_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the organizer closed it."
+    )
+
+    class Meta:
+        ref_name = "CheckInWindow"
+
+
+def window_body(window: CheckInWindow) -> dict[str, Any]:
+    return CheckInWindowOutput(selectors.check_in_window_view(window)).data
+
+
+class CheckInWindowApi(JsonApi):
+    permission_classes = [TournamentAccess]
+
+    @extend_schema(
+        operation_id="check_in_window_get",
+        summary="The check-in window: whether entrants may check in now",
+        tags=[TAG],
+        responses={
+            200: CheckInWindowOutput,
+            **error_responses(TOURNAMENT_NOT_FOUND, write=False),
+        },
+    )
+    def get(self, request: Request, tournament_id: UUID) -> Response:
+        return Response(window_body(selectors.check_in_window(tournament_id=tournament_id)))
+
+
+class CheckInOpenApi(JsonApi):
+    permission_classes = [TournamentAccess]
+    access = {"post": Action.ORGANIZE}
+
+    class InputSerializer(Serializer):
+        closes_at = serializers.DateTimeField(
+            required=False, allow_null=True, help_text="When it closes by itself (optional)."
+        )
+
+        class Meta:
+            ref_name = "CheckInOpenInput"
+
+    @tournament_command_schema(
+        operation_id="check_in_open",
+        summary="Open the check-in window (again, after a close)",
+        description="A tournament that never opens one accepts check-ins at any time.",
+        request=InputSerializer,
+        response=CheckInWindowOutput,
+        errors={**TOURNAMENT_NOT_FOUND, 409: VERSION_CONFLICT, 422: "`invalid_tournament`."},
+        unchanged="Already open until the same time.",
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        result = services.check_in_open(
+            tournament_id=tournament_id,
+            closes_at=data.get("closes_at"),
+            actor=actor_of(request),
+            idempotency_key=idempotency_key_of(request),
+        )
+        return command_response(result, window_body(result.state.check_in))
+
+
+class CheckInCloseApi(JsonApi):
+    permission_classes = [TournamentAccess]
+    access = {"post": Action.ORGANIZE}
+
+    @tournament_command_schema(
+        operation_id="check_in_close",
+        summary="Close the check-in window: later check-ins are refused (`check_in_closed`)",
+        request=None,
+        response=CheckInWindowOutput,
+        errors={**TOURNAMENT_NOT_FOUND, 409: VERSION_CONFLICT},
+        unchanged="Closed already.",
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        validated_input(NoInput, request.data)
+        result = services.check_in_close(
+            tournament_id=tournament_id,
+            actor=actor_of(request),
+            idempotency_key=idempotency_key_of(request),
+        )
+        return command_response(result, window_body(result.state.check_in))
+
+
+class MatchCallApi(JsonApi):
+    permission_classes = [TournamentAccess]
+    access = {"post": Action.ORGANIZE}
+
+    class InputSerializer(Serializer):
+        table = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            min_value=1,
+            max_value=MAX_TABLE,
+            help_text="Move the match to this table first (swapping with a match holding it).",
+        )
+
+        class Meta:
+            ref_name = "MatchCallInput"
+
+    @tournament_command_schema(
+        operation_id="match_call",
+        summary="Call a match to its table: with the no-show rule on, its deadline starts now",
+        description="A match is also called by itself when both sides have checked in and it "
+        "has a table. Calling a called match again changes nothing.",
+        request=InputSerializer,
+        response=TournamentMatchOutput,
+        errors={
+            **TOURNAMENT_NOT_FOUND,
+            409: VERSION_CONFLICT,
+            422: "`invalid_tournament`: not this tournament's match, finished or replaced, "
+            "no table yet, or a table out of range.",
+        },
+        unchanged="Called already.",
+    )
+    def post(self, request: Request, tournament_id: UUID, match_id: UUID) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        selectors.check_match_of_tournament(tournament_id=tournament_id, match_id=match_id)
+        result = services.fixture_call(
+            match_id=match_id,
+            table=data.get("table"),
+            actor=actor_of(request),
+            idempotency_key=idempotency_key_of(request),
+        )
+        fixture = selectors.tournament_fixture(tournament_id=tournament_id, match_id=match_id)
+        return command_response(result, TournamentMatchOutput(fixture).data)
