@@ -12,7 +12,7 @@ import hashlib
 import secrets
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, TypedDict, Unpack
 from uuid import UUID
 
@@ -28,7 +28,7 @@ from games.eventstore.api import (
     RecordedEvent,
     read_stream,
 )
-from games.eventstore.pipeline import StreamKind, run_command
+from games.eventstore.pipeline import Outcome, StreamKind, run_command
 from games.matches.stream import (
     ConfirmResult,
     CorrectCard,
@@ -106,12 +106,12 @@ class Actor:
 
 
 @dataclass(frozen=True, kw_only=True)
-class CommandResult:
-    match_id: UUID
-    state: MatchAggregate
-    version: int
-    events: tuple[RecordedEvent, ...] = field(default=())
-    duplicate: bool = False
+class CommandResult(Outcome[MatchAggregate]):
+    """What a match command left (`games.eventstore.pipeline.Outcome`), named for matches."""
+
+    @property
+    def match_id(self) -> UUID:
+        return self.stream_id
 
 
 def load_match(*, match_id: UUID, to_version: int | None = None) -> tuple[MatchAggregate, int]:
@@ -189,13 +189,7 @@ def execute(
         fingerprint=command_fingerprint or fingerprint(match_id, command),
         retries=RACE_RETRIES,
     )
-    return CommandResult(
-        match_id=match_id,
-        state=outcome.state,
-        version=outcome.version,
-        events=outcome.events,
-        duplicate=outcome.duplicate,
-    )
+    return CommandResult.of(outcome)
 
 
 def load_for_command(match_id: UUID) -> tuple[MatchAggregate | None, int]:

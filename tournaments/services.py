@@ -226,13 +226,7 @@ def run(
         # Writers take the tournament's row lock first: losing a race anyway is reported (409).
         retries=1,
     )
-    return TournamentCommandResult(
-        stream_id=tournament_id,
-        state=outcome.state,
-        version=outcome.version,
-        events=outcome.events,
-        duplicate=outcome.duplicate,
-    )
+    return TournamentCommandResult.of(outcome)
 
 
 # Creating and registering.

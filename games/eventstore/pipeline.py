@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, Self, TypeVar
 from uuid import UUID
 
 from django.db import transaction
@@ -69,6 +69,17 @@ class Outcome(Generic[S]):
     @property
     def recorded(self) -> bool:
         return bool(self.events) and not self.duplicate
+
+    @classmethod
+    def of(cls, outcome: Outcome[S]) -> Self:
+        """The same outcome as this kind's own result class (which adds names, not fields)."""
+        return cls(
+            stream_id=outcome.stream_id,
+            state=outcome.state,
+            version=outcome.version,
+            events=outcome.events,
+            duplicate=outcome.duplicate,
+        )
 
 
 class _RecordedFirst(Exception):
