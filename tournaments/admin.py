@@ -32,6 +32,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_noop
 
 from config.admin import ServiceAddAdmin
 from games.admin import (
@@ -53,6 +54,7 @@ from games.eventstore.api import EventStoreError, last_position
 from games.models import Match
 from games.rules import RuleViolation
 from tournaments import corrections, projections, selectors, services
+from tournaments.console import Evening, evening
 from tournaments.forms import (
     EntrantCorrectForm,
     EntrantImportForm,
@@ -310,6 +312,8 @@ class TournamentAdmin(TournamentsAddAdmin):
 
     def console(self, request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
         view_of(tournament)
+        may_change = self.has_change_permission(request)
+        tonight = evening(tournament_id=tournament.id, now=timezone.now())
         tiebreaks, standings = standings_table(
             selectors.tournament_standings(tournament_id=tournament.id)
         )
@@ -325,9 +329,18 @@ class TournamentAdmin(TournamentsAddAdmin):
             "standings": standings,
             "tiebreaks": tiebreaks,
             "bracket": bracket_columns(selectors.tournament_bracket(tournament_id=tournament.id)),
-            "operations": self.operations_for(tournament)
-            if self.has_change_permission(request)
-            else [],
+            "operations": self.operations_for(tournament, tonight) if may_change else [],
+            "evening": tonight,
+            "steps": [
+                {
+                    "step": step,
+                    "operations": self.operations_for(tournament, tonight, only=step.operations)
+                    if may_change
+                    else [],
+                }
+                for step in tonight.steps
+            ],
+            "may_change": may_change,
             "seeds_form": seeds_form(tournament)
             if self.has_change_permission(request)
             and tournament.status == TournamentStatus.REGISTRATION
@@ -349,34 +362,22 @@ class TournamentAdmin(TournamentsAddAdmin):
             ],
         }
 
-    def operations_for(self, tournament: Tournament) -> list[dict[str, str]]:
-        names = {
-            TournamentStatus.REGISTRATION: [
-                "open_check_in",
-                "close_check_in",
-                "seed_given",
-                "seed_random",
-                "start",
-                "start_checked_in",
-            ],
-            TournamentStatus.IN_PROGRESS: [
-                "schedule",
-                "publish_swiss_round",
-                "open_check_in",
-                "close_check_in",
-                "refresh",
-            ],
-            TournamentStatus.FINISHED: ["refresh"],
-        }[TournamentStatus(tournament.status)]
-        if tournament.format != "swiss":
-            names = [name for name in names if name != "publish_swiss_round"]
+    def operations_for(
+        self,
+        tournament: Tournament,
+        tonight: Evening,
+        *,
+        only: Sequence[str] | None = None,
+    ) -> list[dict[str, str]]:
+        """The buttons of the operations that can run now (`only`: one step's)."""
+        names = tonight.operations if only is None else only
         return [
             {
                 "name": name,
                 "label": OPERATIONS[name].label,
                 "url": reverse("admin:tournaments_tournament_run", args=[tournament.id, name]),
             }
-            for name in names
+            for name in dict.fromkeys(names)
         ]
 
     def run_view(self, request: HttpRequest, object_id: str, operation: str) -> HttpResponse:
@@ -551,6 +552,41 @@ def start_checked_in(request: HttpRequest, tournament: Tournament) -> str:
     )
 
 
+def check_in_entrant(request: HttpRequest, tournament: Tournament) -> str:
+    """The entrant named by the button (`entrant`), checked in."""
+    entrant = Entrant.objects.filter(
+        tournament=tournament, id=int_field(request, "entrant")
+    ).first()
+    if entrant is None:
+        raise services.EntrantNotFound.because(
+            gettext_noop("entrant %(entrant)s is not registered in this tournament"),
+            entrant=request.POST.get("entrant"),
+        )
+    services.entrant_check_in(
+        tournament_id=tournament.id, entrant_id=entrant.id, actor=actor_of(request)
+    )
+    return f"{entrant.name} checked in."
+
+
+def call_match(request: HttpRequest, tournament: Tournament) -> str:
+    """The match named by the button (`match`), called to its table."""
+    fixture = Fixture.objects.filter(
+        tournament=tournament, match_id=request.POST.get("match", "")
+    ).first()
+    if fixture is None:
+        raise services.InvalidTournament.because(
+            gettext_noop("match %(match)s is not a match of a tournament"),
+            match=request.POST.get("match"),
+        )
+    services.fixture_call(match_id=fixture.match_id, actor=actor_of(request))
+    return f"{fixture.key} called to table {fixture.table}."
+
+
+def int_field(request: HttpRequest, name: str) -> int:
+    value = request.POST.get(name, "")
+    return int(value) if value.isdigit() else 0
+
+
 def open_check_in(request: HttpRequest, tournament: Tournament) -> str:
     services.check_in_open(tournament_id=tournament.id, actor=actor_of(request))
     return "check-in is open."
@@ -601,6 +637,8 @@ OPERATIONS = {
         "Start with the checked-in entrants only (the others withdraw)", start_checked_in
     ),
     "open_check_in": Operation("Open check-in", open_check_in),
+    "check_in_entrant": Operation("Check in", check_in_entrant),
+    "call_match": Operation("Call to its table", call_match),
     "close_check_in": Operation("Close check-in", close_check_in),
     "publish_swiss_round": Operation("Publish the next Swiss round", publish_swiss_round),
     "schedule": Operation("Give waiting matches the free tables", schedule),

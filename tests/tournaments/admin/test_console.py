@@ -1,0 +1,130 @@
+"""The tournament's page is the organizer's evening, in order: each step says whether it is
+done, to do now or for later, and offers as buttons the operations that can run now."""
+
+import re
+from datetime import timedelta
+from uuid import UUID
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games import services as match_services
+from games.eventstore.api import read_stream
+from tests.tournaments.builders import ORGANIZER, new_tournament
+from tournaments import services, tasks
+from tournaments.models import Entrant, Fixture
+
+pytestmark = pytest.mark.django_db
+
+STEPS = ["registration", "check_in", "seeding", "start", "rounds", "finish"]
+
+
+def page(client: Client, tournament_id: UUID) -> str:
+    response = client.get(reverse("admin:tournaments_tournament_change", args=[tournament_id]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def steps(html: str) -> dict[str, str]:
+    return dict(re.findall(r'data-step="(\w+)" data-state="(\w+)"', html))
+
+
+def buttons(html: str) -> list[str]:
+    return re.findall(r'data-operation="(\w+)"', html)
+
+
+def run(client: Client, tournament_id: UUID, operation: str, **fields: str) -> None:
+    url = reverse("admin:tournaments_tournament_run", args=[tournament_id, operation])
+    assert client.post(url, fields).status_code == 302
+
+
+def test_before_the_start_the_evening_offers_check_in_seeding_and_the_start(
+    admin_client: Client,
+) -> None:
+    tournament_id = new_tournament()
+
+    html = page(admin_client, tournament_id)
+
+    assert list(steps(html)) == STEPS
+    assert steps(html) == {
+        "registration": "now",
+        "check_in": "now",
+        "seeding": "now",
+        "start": "now",
+        "rounds": "later",
+        "finish": "later",
+    }
+    assert buttons(html) == [
+        "open_check_in",
+        "close_check_in",
+        "seed_given",
+        "seed_random",
+        "start",
+        "start_checked_in",
+    ]
+
+
+def test_each_entrant_not_yet_here_has_its_own_check_in_button(admin_client: Client) -> None:
+    tournament_id = new_tournament(entrants=3)
+    first = Entrant.objects.filter(tournament_id=tournament_id).order_by("seed").first()
+    assert first is not None
+
+    run(admin_client, tournament_id, "check_in_entrant", entrant=str(first.id))
+    html = page(admin_client, tournament_id)
+
+    waiting = {int(e) for e in re.findall(r'data-check-in="(\d+)"', html)}
+    assert first.id not in waiting
+    assert len(waiting) == 2
+    first.refresh_from_db()
+    assert first.checked_in is True
+    assert "1 of 3 checked in" in html
+
+
+def test_once_started_the_rounds_list_the_matches_with_their_tables_and_a_call_button(
+    admin_client: Client,
+) -> None:
+    tournament_id = new_tournament(entrants=4, tables=1, no_show_minutes=10)
+    run(admin_client, tournament_id, "start")
+    run(admin_client, tournament_id, "schedule")
+    at_table = Fixture.objects.get(tournament_id=tournament_id, table=1)
+
+    html = page(admin_client, tournament_id)
+    called_buttons = re.findall(r'data-call="([0-9a-f-]+)"', html)
+    run(admin_client, tournament_id, "call_match", match=str(at_table.match_id))
+    after = page(admin_client, tournament_id)
+
+    assert steps(html)["start"] == "done"
+    assert steps(html)["rounds"] == "now"
+    assert "schedule" in buttons(html)  # the second semi-final waits for a table
+    assert called_buttons == [str(at_table.match_id)]
+    assert re.findall(r'data-call="([0-9a-f-]+)"', after) == []
+    assert [e.event_type for e in read_stream(stream_id=tournament_id)][-1] == "MatchCalled"
+
+
+def test_overdue_and_disputed_matches_are_flagged_on_the_evening(admin_client: Client) -> None:
+    tournament_id = new_tournament(entrants=4, tables=2, no_show_minutes=10)
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    services.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+    late, played = Fixture.objects.filter(tournament_id=tournament_id).order_by("id")
+    services.fixture_call(
+        match_id=late.match_id, actor=ORGANIZER, now=timezone.now() - timedelta(hours=1)
+    )
+    match_services.round_start(match_id=played.match_id, briscola=None, actor=ORGANIZER)
+    match_services.round_points_enter(
+        match_id=played.match_id, round_number=1, points=[70, 50], actor=ORGANIZER
+    )
+    match_services.result_dispute(
+        match_id=played.match_id, side=1, reason="we had 62", actor=ORGANIZER
+    )
+    tasks.catch_up_all()
+
+    html = page(admin_client, tournament_id)
+
+    assert 'data-flag="overdue"' in html
+    flagged = re.search(r"<p class=\"flagged\" data-flagged>(.*?)</p>", html, re.S)
+    assert flagged is not None
+    assert f">{late.key}</a>" in flagged.group(1)
+    assert f">{played.key}</a>" in flagged.group(1)
+    assert "disputed" in flagged.group(1)

@@ -1,0 +1,223 @@
+"""The organizer's evening, in order: what is done, what can be done now, what comes later.
+
+A read model for the tournament's admin page (issue 12 §3): registration, check-in, seeding, the
+start, the rounds (each match's table, call and state, overdue and disputed ones flagged), the
+next round and the finish, each step with the operations that can run now. It reads the folded
+tournament and the rows; every operation it offers calls a service (tournaments/admin.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from uuid import UUID
+
+from games.models import Match
+from tournaments import plan
+from tournaments.models import Entrant, Fixture, FixtureStatus
+from tournaments.services import load_tournament
+from tournaments.state import TournamentState
+
+DONE, NOW, LATER = "done", "now", "later"
+
+
+@dataclass(frozen=True)
+class EntrantLine:
+    id: int
+    name: str
+    seed: int | None
+    checked_in: bool
+    withdrawn: bool
+
+
+@dataclass(frozen=True)
+class MatchLine:
+    """One match of the evening as the organizer follows it."""
+
+    pk: int
+    key: str
+    match_id: UUID
+    round: int
+    stage: str
+    home: str
+    away: str
+    table: int | None
+    status: str
+    called: bool
+    overdue: bool
+    disputed: bool
+
+    @property
+    def can_call(self) -> bool:
+        return self.table is not None and not self.called and self.status == FixtureStatus.READY
+
+
+@dataclass(frozen=True)
+class Step:
+    key: str
+    title: str
+    state: str
+    summary: str
+    operations: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Evening:
+    steps: tuple[Step, ...]
+    waiting_check_in: tuple[EntrantLine, ...] = ()
+    matches: tuple[MatchLine, ...] = ()
+    flagged: tuple[MatchLine, ...] = field(default=())
+
+    @property
+    def operations(self) -> tuple[str, ...]:
+        """Every operation that can run now, in the evening's order."""
+        return tuple(name for step in self.steps for name in step.operations)
+
+
+def evening(*, tournament_id: UUID, now: datetime) -> Evening:
+    state, _ = load_tournament(tournament_id=tournament_id)
+    entrants = [
+        EntrantLine(row.id, row.name, row.seed, row.checked_in, row.withdrawn)
+        for row in Entrant.objects.filter(tournament_id=tournament_id).order_by("seed", "id")
+    ]
+    lines = match_lines(tournament_id, now=now)
+    active = [e for e in entrants if not e.withdrawn]
+    waiting = tuple(e for e in active if not e.checked_in)
+    steps = (
+        registration_step(state, active),
+        check_in_step(state, active, waiting, now=now),
+        seeding_step(state),
+        start_step(state, active),
+        rounds_step(state, lines),
+        finish_step(state),
+    )
+    live = tuple(line for line in lines if line.status != FixtureStatus.FINISHED)
+    flagged = tuple(line for line in lines if line.overdue or line.disputed)
+    return Evening(steps=steps, waiting_check_in=waiting, matches=live, flagged=flagged)
+
+
+def match_lines(tournament_id: UUID, *, now: datetime) -> list[MatchLine]:
+    fixtures = list(
+        Fixture.objects.filter(tournament_id=tournament_id)
+        .exclude(status=FixtureStatus.RESET)
+        .select_related("home", "away")
+        .order_by("round", "id")
+    )
+    disputed = set(
+        Match.objects.filter(id__in=[f.match_id for f in fixtures])
+        .exclude(disputed_by=[])
+        .values_list("id", flat=True)
+    )
+    return [
+        MatchLine(
+            pk=fixture.pk,
+            key=fixture.key,
+            match_id=fixture.match_id,
+            round=fixture.round,
+            stage=fixture.stage,
+            home=fixture.home.name,
+            away=fixture.away.name,
+            table=fixture.table,
+            status=fixture.status,
+            called=fixture.called_at is not None,
+            overdue=fixture.status == FixtureStatus.READY
+            and fixture.deadline is not None
+            and fixture.deadline <= now,
+            disputed=fixture.match_id in disputed,
+        )
+        for fixture in fixtures
+    ]
+
+
+def registration_step(state: TournamentState, active: Sequence[EntrantLine]) -> Step:
+    return Step(
+        "registration",
+        "Registration",
+        DONE if state.started else NOW,
+        f"{len(active)} entrants registered",
+    )
+
+
+def check_in_step(
+    state: TournamentState,
+    active: Sequence[EntrantLine],
+    waiting: Sequence[EntrantLine],
+    *,
+    now: datetime,
+) -> Step:
+    window = state.check_in
+    is_open = window.accepts(now)
+    if window.opened_at is None and window.closed_at is None:
+        operations: tuple[str, ...] = ("open_check_in", "close_check_in")
+    elif is_open:
+        operations = ("close_check_in",)
+    else:
+        operations = ("open_check_in",)
+    said = "open" if is_open else "closed"
+    if window.opened_at is None and is_open:
+        said = "open at any time (no window opened)"
+    checked = len(active) - len(waiting)
+    return Step(
+        "check_in",
+        "Check-in",
+        DONE if state.started and not waiting else NOW,
+        f"{checked} of {len(active)} checked in; check-in is {said}",
+        operations if not state.finished else (),
+    )
+
+
+def seeding_step(state: TournamentState) -> Step:
+    if state.started:
+        return Step("seeding", "Seeding", DONE, "fixed at the start")
+    said = f"seeded ({state.seeding_method})" if state.seeding else "by the given seeds"
+    return Step("seeding", "Seeding", NOW, said, ("seed_given", "seed_random"))
+
+
+def start_step(state: TournamentState, active: Sequence[EntrantLine]) -> Step:
+    if state.started:
+        return Step("start", "Start", DONE, f"started with {len(state.order or ())} entrants")
+    return Step(
+        "start",
+        "Start",
+        NOW if len(active) >= 2 else LATER,
+        "needs two entrants at least" if len(active) < 2 else "ready to start",
+        ("start", "start_checked_in") if len(active) >= 2 else (),
+    )
+
+
+def rounds_step(state: TournamentState, lines: Sequence[MatchLine]) -> Step:
+    if not state.started:
+        return Step("rounds", "Rounds", LATER, "pairings and tables come with the start")
+    playing = [line for line in lines if line.status != FixtureStatus.FINISHED]
+    without_table = [line for line in playing if line.table is None]
+    operations: list[str] = []
+    if without_table and not state.finished:
+        operations.append("schedule")
+    if (
+        state.settings.format == "swiss"
+        and not state.settings.automatic_rounds
+        and plan.swiss_round_due(state) is not None
+    ):
+        operations.append("publish_swiss_round")
+    operations.append("refresh")
+    rounds = sorted({line.round for line in playing})
+    said = (
+        f"{len(playing)} matches to play (round {', '.join(map(str, rounds))}), "
+        f"{len(without_table)} without a table"
+        if playing
+        else "no match waiting"
+    )
+    return Step(
+        "rounds",
+        "Rounds and results",
+        DONE if state.finished else NOW,
+        said,
+        tuple(operations) if not state.finished else ("refresh",),
+    )
+
+
+def finish_step(state: TournamentState) -> Step:
+    if state.finished:
+        return Step("finish", "Finish", DONE, "finished: the standings are final")
+    return Step("finish", "Finish", LATER, "when the format's last match is decided")
