@@ -135,7 +135,7 @@ def registration_step(state: TournamentState, active: Sequence[EntrantLine]) -> 
         "registration",
         "Registration",
         DONE if state.started else NOW,
-        f"{len(active)} entrants registered",
+        f"{plural(len(active), 'entrant', 'entrants')} registered",
     )
 
 
@@ -203,7 +203,8 @@ def rounds_step(state: TournamentState, lines: Sequence[MatchLine]) -> Step:
     operations.append("refresh")
     rounds = sorted({line.round for line in playing})
     said = (
-        f"{len(playing)} matches to play (round {', '.join(map(str, rounds))}), "
+        f"{plural(len(playing), 'match', 'matches')} to play "
+        f"(round {', '.join(map(str, rounds))}), "
         f"{len(without_table)} without a table"
         if playing
         else "no match waiting"
@@ -215,6 +216,10 @@ def rounds_step(state: TournamentState, lines: Sequence[MatchLine]) -> Step:
         said,
         tuple(operations) if not state.finished else ("refresh",),
     )
+
+
+def plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
 
 
 def finish_step(state: TournamentState) -> Step:
