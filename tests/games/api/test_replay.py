@@ -83,9 +83,7 @@ def test_replay_upto_past_the_cards_played_shows_the_round_as_it_stands(
 
 
 @pytest.mark.parametrize("upto", ["-1", "two", "1.5"])
-def test_replay_upto_that_is_not_a_count_of_cards_is_400(
-    scorer: APIClient, upto: str
-) -> None:
+def test_replay_upto_that_is_not_a_count_of_cards_is_400(scorer: APIClient, upto: str) -> None:
     match_id, _plays = played_round(scorer, upto=4)
 
     response = scorer.get(round_url(match_id, 1, "replay"), {"upto": upto})
