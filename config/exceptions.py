@@ -264,3 +264,56 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
         status.HTTP_403_FORBIDDEN,
         lambda: defaults.permission_denied(request, exception),
     )
+
+
+API_ERROR_CODES = {
+    status.HTTP_400_BAD_REQUEST: "bad_request",
+    status.HTTP_403_FORBIDDEN: "permission_denied",
+    status.HTTP_404_NOT_FOUND: "not_found",
+    status.HTTP_405_METHOD_NOT_ALLOWED: "method_not_allowed",
+    status.HTTP_500_INTERNAL_SERVER_ERROR: "server_error",
+}
+
+
+class ApiErrorEnvelopeMiddleware:
+    """Under /api/, an error answer that is not JSON becomes `{"code", "detail"}`.
+
+    The handlers above answer Django's own refusals only when DEBUG is off; with DEBUG on (as
+    `make run` serves) Django answers an unresolved URL or an exception with its HTML debug
+    page, and a view restricted to some methods answers 405 with an empty body. A client of the
+    API reads the envelope whatever the settings."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        code = API_ERROR_CODES.get(response.status_code)
+        if code is None or not is_api_request(request) or is_json(response):
+            return response
+        enveloped = JsonResponse(
+            error_body(code, api_error_detail(request, response.status_code)),
+            status=response.status_code,
+        )
+        if response.has_header("Allow"):
+            enveloped["Allow"] = response["Allow"]
+        return enveloped
+
+
+def is_json(response: HttpResponse) -> bool:
+    return response.get("Content-Type", "").startswith("application/json")
+
+
+def api_error_detail(request: HttpRequest, status_code: int) -> str:
+    if status_code == status.HTTP_404_NOT_FOUND:
+        return gettext("there is nothing at %(path)s") % {"path": request.path}
+    if status_code == status.HTTP_405_METHOD_NOT_ALLOWED:
+        return gettext("%(method)s is not allowed at %(path)s") % {
+            "method": request.method,
+            "path": request.path,
+        }
+    if status_code == status.HTTP_500_INTERNAL_SERVER_ERROR:
+        return gettext("the server failed to answer this request; it is logged")
+    if status_code == status.HTTP_403_FORBIDDEN:
+        return gettext("this request was refused")
+    return gettext("the request could not be read")
