@@ -51,7 +51,7 @@ def test_make_run_on_a_busy_port_fails_with_the_message_before_it_brings_anythin
     busy_port: int,
 ) -> None:
     ran = subprocess.run(
-        ["make", "--no-print-directory", "run", f"PORT={busy_port}"],
+        ["make", "--no-print-directory", "run", "HOST=127.0.0.1", f"PORT={busy_port}"],
         cwd=ROOT,
         capture_output=True,
         text=True,
