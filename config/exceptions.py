@@ -228,7 +228,7 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return api_or_page(
         request,
         "not_found",
-        gettext("there is nothing at %(path)s") % {"path": request.path},
+        api_error_detail(request, status.HTTP_404_NOT_FOUND),
         status.HTTP_404_NOT_FOUND,
         lambda: defaults.page_not_found(request, exception),
     )
@@ -238,7 +238,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return api_or_page(
         request,
         "server_error",
-        gettext("the server failed to answer this request; it is logged"),
+        api_error_detail(request, status.HTTP_500_INTERNAL_SERVER_ERROR),
         status.HTTP_500_INTERNAL_SERVER_ERROR,
         lambda: defaults.server_error(request),
     )
@@ -249,7 +249,7 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     return api_or_page(
         request,
         "bad_request",
-        gettext("the request could not be read"),
+        api_error_detail(request, status.HTTP_400_BAD_REQUEST),
         status.HTTP_400_BAD_REQUEST,
         lambda: defaults.bad_request(request, exception),
     )
@@ -260,7 +260,7 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
     return api_or_page(
         request,
         "permission_denied",
-        gettext("this request was refused"),
+        api_error_detail(request, status.HTTP_403_FORBIDDEN),
         status.HTTP_403_FORBIDDEN,
         lambda: defaults.permission_denied(request, exception),
     )
