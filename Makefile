@@ -36,6 +36,7 @@ check-port:
 
 # honcho exits with the status of the first server that stopped: a failure fails `make run`;
 # 130 is Ctrl-C, the usual way to stop it.
+.NOTPARALLEL: run
 run: check-port migrate
 	$(BIN)/python manage.py ensure_dev_admin
 	$(BIN)/python manage.py load_demo

@@ -1,5 +1,6 @@
 """`make run` refuses a busy port before it serves, with a message and a failing exit."""
 
+import os
 import socket
 import subprocess
 import sys
@@ -53,6 +54,7 @@ def test_make_run_on_a_busy_port_fails_with_the_message_before_it_brings_anythin
     ran = subprocess.run(
         ["make", "--no-print-directory", "run", "HOST=127.0.0.1", f"PORT={busy_port}"],
         cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")},
         capture_output=True,
         text=True,
         timeout=60,
