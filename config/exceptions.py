@@ -281,7 +281,7 @@ class ApiErrorEnvelopeMiddleware:
     The handlers above answer Django's own refusals only when DEBUG is off; with DEBUG on (as
     `make run` serves) Django answers an unresolved URL or an exception with its HTML debug
     page, and a view restricted to some methods answers 405 with an empty body. A client of the
-    API reads the envelope whatever the settings."""
+    API reads the envelope whatever the settings. DRF's own answers are left as they are."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -289,7 +289,8 @@ class ApiErrorEnvelopeMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         code = API_ERROR_CODES.get(response.status_code)
-        if code is None or not is_api_request(request) or is_json(response):
+        # A DRF view's answer is the envelope already (or the browsable API's page of it).
+        if code is None or not is_api_request(request) or isinstance(response, Response):
             return response
         enveloped = JsonResponse(
             error_body(code, api_error_detail(request, response.status_code)),
@@ -298,10 +299,6 @@ class ApiErrorEnvelopeMiddleware:
         if response.has_header("Allow"):
             enveloped["Allow"] = response["Allow"]
         return enveloped
-
-
-def is_json(response: HttpResponse) -> bool:
-    return response.get("Content-Type", "").startswith("application/json")
 
 
 def api_error_detail(request: HttpRequest, status_code: int) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.http import HttpResponseNotAllowed, HttpResponseServerError
 from django.test import Client, RequestFactory
+from rest_framework.response import Response
 
 from config.exceptions import ApiErrorEnvelopeMiddleware
 
@@ -69,11 +70,13 @@ def test_a_path_that_leads_nowhere_outside_the_api_is_still_django_s_page(
 
 
 def test_a_method_a_view_under_the_api_does_not_take_is_405_in_json_with_allow(
-    db: None, settings: Any
+    db: None, settings: Any, django_user_model: Any
 ) -> None:
     settings.DEBUG = True
+    client = Client()
+    client.force_login(django_user_model.objects.create_user(username="someone"))
 
-    response = Client().delete("/api/v1/schema/")
+    response = client.delete("/api/v1/tournaments/")
 
     assert response.status_code == 405
     assert response.json()["code"] == "method_not_allowed"
@@ -112,3 +115,10 @@ def test_an_exception_under_the_api_with_debug_on_answers_500_in_json(
 
     assert response.status_code == 500
     assert response.json()["code"] == "server_error"
+
+
+def test_an_answer_of_a_drf_view_is_left_as_it_is() -> None:
+    request = RequestFactory().get("/api/v1/somewhere/")
+    answer = Response({"code": "match_not_found", "detail": "there is no match"}, status=404)
+
+    assert ApiErrorEnvelopeMiddleware(lambda _: answer)(request) is answer
