@@ -6,6 +6,7 @@
 - `round_robin_schedule` and `snake_groups` schedule leagues and groups; `swiss_round` pairs the
   next Swiss round; `plan_groups_then_knockout` and `knockout_stage` chain groups into a crossed
   knockout.
+- `round_robin_threes_schedule` and `swiss_threes_round` draw tables of three (decision 0031).
 """
 
 from tournaments.formats.bracket import (
@@ -82,6 +83,17 @@ from tournaments.formats.swiss import (
     recommended_rounds,
     swiss_round,
 )
+from tournaments.formats.threes import (
+    Table,
+    ThreesRound,
+    ThreesRoundRobin,
+    ThreesSwissRound,
+    byes_per_round,
+    full_round_robin_rounds,
+    round_robin_threes_schedule,
+    swiss_threes_round,
+    table_sizes,
+)
 
 __all__ = [
     "BYE",
@@ -120,14 +132,20 @@ __all__ = [
     "SwissEntrant",
     "SwissRound",
     "SwissRoundOutOfRange",
+    "Table",
+    "ThreesRound",
+    "ThreesRoundRobin",
+    "ThreesSwissRound",
     "TooFewEntrants",
     "UnknownSlot",
     "WinnerNotInSlot",
     "WinnerOf",
     "bracket_size",
+    "byes_per_round",
     "dependent_slots",
     "double_elimination_bracket",
     "drop_orders",
+    "full_round_robin_rounds",
     "group_label",
     "group_stage",
     "knockout_bracket",
@@ -137,9 +155,12 @@ __all__ = [
     "recommended_rounds",
     "resolve",
     "round_robin_schedule",
+    "round_robin_threes_schedule",
     "seeding_order",
     "single_elimination_bracket",
     "slots_to_reset",
     "snake_groups",
     "swiss_round",
+    "swiss_threes_round",
+    "table_sizes",
 ]
