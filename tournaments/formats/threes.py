@@ -347,14 +347,14 @@ class _SwissSearch:
     def seat(self, seats: tuple[int, ...]) -> tuple[list[tuple[int, ...]], Cost]:
         """The best tables for `seats` (rank positions, best first) found within the limit."""
         self.best: tuple[list[tuple[int, ...]], Cost] | None = None
-        self._search(list(seats), table_sizes(len(seats)), [], (0, 0.0))
+        self._search(list(seats), table_sizes(len(seats)).count(2), [], (0, 0.0))
         assert self.best is not None
         return self.best
 
     def _search(
         self,
         remaining: list[int],
-        sizes: tuple[int, ...],
+        twos: int,
         tables: list[tuple[int, ...]],
         cost: Cost,
     ) -> None:
@@ -366,7 +366,14 @@ class _SwissSearch:
         if self.best is not None and self.steps_left <= 0:
             return
         top, others = remaining[0], remaining[1:]
-        for partners in self._preferences(top, others, sizes[0] - 1):
+        threes_left = (len(remaining) - 2 * twos) // 3
+        choices = [
+            (self._key(top, others, partners), partners)
+            for count in ((2,) if threes_left else ()) + ((1,) if twos else ())
+            for partners in self._preferences(top, others, count)
+        ]
+        choices.sort()
+        for _, partners in choices:
             if self.best is not None and self.steps_left <= 0:
                 return
             self.steps_left -= 1
@@ -375,32 +382,38 @@ class _SwissSearch:
             spread = max(self.scores[s] for s in table) - min(self.scores[s] for s in table)
             rest = [seat for seat in others if seat not in partners]
             tables.append(table)
-            self._search(rest, sizes[1:], tables, (cost[0] + repeats, cost[1] + spread))
+            next_twos = twos - (len(table) == 2)
+            self._search(rest, next_twos, tables, (cost[0] + repeats, cost[1] + spread))
             tables.pop()
 
     def _preferences(self, top: int, others: list[int], count: int) -> list[tuple[int, ...]]:
-        """Partners for `top` (the best-ranked unseated entrant), most wanted first.
+        """Candidate partners for `top` (the best-ranked unseated entrant), `count` of them.
 
         They are chosen among the `_WINDOW` entrants nearest in score (then in rank), so a node
-        has at most `C(_WINDOW, 2)` children; fields of up to `_WINDOW + 1` are searched whole.
+        has at most `C(_WINDOW, 2) + _WINDOW` children; fields of up to `_WINDOW + 1` are searched
+        whole.
         """
-        group = [seat for seat in others if self.scores[seat] == self.scores[top]]
-        # The ideal partners sit a third and two thirds of the way down the score group.
-        span = len(group) + 1
-        ideals = [round(span * share / (count + 1)) - 1 for share in range(1, count + 1)]
         index = {seat: number for number, seat in enumerate(others)}
         window = sorted(
             others, key=lambda seat: (abs(self.scores[seat] - self.scores[top]), index[seat])
         )[:_WINDOW]
         window.sort(key=index.__getitem__)
+        return list(combinations(window, count))
 
-        def key(partners: tuple[int, ...]) -> tuple[int, float, int, tuple[int, ...]]:
-            seated = (top, *partners)
-            repeats = sum(1 for pair in combinations(seated, 2) if pair in self.met)
-            spread = max(self.scores[s] for s in seated) - min(self.scores[s] for s in seated)
-            deviation = sum(
-                abs(index[seat] - ideal) for seat, ideal in zip(partners, ideals, strict=True)
-            )
-            return (repeats, spread, deviation, partners)
-
-        return sorted(combinations(window, count), key=key)
+    def _key(
+        self, top: int, others: list[int], partners: tuple[int, ...]
+    ) -> tuple[int, float, int, int, tuple[int, ...]]:
+        """The order the search tries tables in: fewest repeats, smallest score spread, a table
+        of three before the table of two, then partners nearest the ideal: a third and two
+        thirds of the way down the score group (the Swiss "top half against bottom half")."""
+        seated = (top, *partners)
+        repeats = sum(1 for pair in combinations(seated, 2) if pair in self.met)
+        spread = max(self.scores[s] for s in seated) - min(self.scores[s] for s in seated)
+        group = sum(1 for seat in others if self.scores[seat] == self.scores[top]) + 1
+        count = len(partners)
+        ideals = [round(group * share / (count + 1)) - 1 for share in range(1, count + 1)]
+        positions = {seat: number for number, seat in enumerate(others)}
+        deviation = sum(
+            abs(positions[seat] - ideal) for seat, ideal in zip(partners, ideals, strict=True)
+        )
+        return (repeats, spread, 3 - len(seated), deviation, partners)
