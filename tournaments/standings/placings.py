@@ -10,10 +10,10 @@ Decision record 0031 has the rules and the reasons. In short:
   Entrants sharing places share the points of those places equally (two sharing 1st at 2/1/0
   take 1.5 each), so a table always hands out the same total. A forfeiting entrant is placed
   last and takes `forfeit` points. A bye takes `bye` points (the 1st place's by default).
-- Tie-breaks: `match_points`, `placings` (count-back: most 1st places, then most 2nd, then
-  most 3rd), `head_to_head` (placed above minus placed below, over the tables shared with the
-  other tied entrants, only when each pair of them met equally often), `card_points_margin` (own
-  card points minus the table's average, summed: 0 on average at any table size),
+- Tie-breaks: `match_points`, `placings` (count-back: most 1st places, then most 2nd places),
+  `head_to_head` (placed above minus placed below, over the tables shared with the other tied
+  entrants, only when each pair of them met equally often), `card_points_margin` (own card
+  points minus the table's average, summed: 0 on average at any table size),
   `round_wins_margin` (the same for rounds won), `opponents_score` (the average match points of
   the opponents met, once per opponent per table) and `seed`.
 """
@@ -397,7 +397,8 @@ def _match_points(records: PlacingRecords, group: Sequence[int]) -> dict[int, Pl
 
 
 def _placings(records: PlacingRecords, group: Sequence[int]) -> dict[int, PlacingValue]:
-    return {entrant: records[entrant].placings for entrant in group}
+    """Count-back: most 1st places, then most 2nd places (a 3rd place is no merit)."""
+    return {entrant: records[entrant].placings[:2] for entrant in group}
 
 
 def _card_points_margin(records: PlacingRecords, group: Sequence[int]) -> dict[int, PlacingValue]:

@@ -208,7 +208,8 @@ def brute_force_best(
     entrants: list[int], met: set[tuple[int, int]], scores: dict[int, float], bye_pool: list[int]
 ) -> tuple[int, float]:
     best: tuple[int, float] | None = None
-    for bye in bye_pool or [None]:
+    pool: list[int | None] = [*bye_pool] or [None]
+    for bye in pool:
         seats = [entrant for entrant in entrants if entrant != bye]
         for tables in partitions(seats, table_sizes(len(seats)).count(2)):
             cost = draw_cost(tables, met, scores)
