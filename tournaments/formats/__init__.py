@@ -6,7 +6,9 @@
 - `round_robin_schedule` and `snake_groups` schedule leagues and groups; `swiss_round` pairs the
   next Swiss round; `plan_groups_then_knockout` and `knockout_stage` chain groups into a crossed
   knockout.
-- `round_robin_threes_schedule` and `swiss_threes_round` draw tables of three (decision 0031).
+- `round_robin_threes_schedule` and `swiss_threes_round` draw tables of three;
+  `threes_knockout_bracket` and `resolve_threes_knockout` a knockout whose table winners advance
+  (decision 0031).
 """
 
 from tournaments.formats.bracket import (
@@ -94,6 +96,17 @@ from tournaments.formats.threes import (
     swiss_threes_round,
     table_sizes,
 )
+from tournaments.formats.threes_knockout import (
+    KnockoutTable,
+    KnockoutTableState,
+    TableStatus,
+    ThreesKnockout,
+    ThreesKnockoutState,
+    resolve_threes_knockout,
+    threes_bracket_size,
+    threes_knockout_bracket,
+    threes_seeding_order,
+)
 
 __all__ = [
     "BYE",
@@ -114,6 +127,8 @@ __all__ = [
     "InvalidFormatOption",
     "InvalidStandings",
     "Kind",
+    "KnockoutTable",
+    "KnockoutTableState",
     "Known",
     "LoserOf",
     "Occupant",
@@ -133,6 +148,9 @@ __all__ = [
     "SwissRound",
     "SwissRoundOutOfRange",
     "Table",
+    "TableStatus",
+    "ThreesKnockout",
+    "ThreesKnockoutState",
     "ThreesRound",
     "ThreesRoundRobin",
     "ThreesSwissRound",
@@ -154,6 +172,7 @@ __all__ = [
     "plan_groups_then_knockout",
     "recommended_rounds",
     "resolve",
+    "resolve_threes_knockout",
     "round_robin_schedule",
     "round_robin_threes_schedule",
     "seeding_order",
@@ -163,4 +182,7 @@ __all__ = [
     "swiss_round",
     "swiss_threes_round",
     "table_sizes",
+    "threes_bracket_size",
+    "threes_knockout_bracket",
+    "threes_seeding_order",
 ]
