@@ -143,6 +143,8 @@ def round_robin_threes_schedule(
 
 
 _STEPS_PER_SEAT = 1_000
+_MOST_STEPS = 150_000
+"""About a second at most: the schedule is rebuilt from the settings whenever it is needed."""
 _START_TEMPERATURE = 4.0
 _END_TEMPERATURE = 0.5
 _COOLING = 0.9995
@@ -183,7 +185,8 @@ class _LocalSearch:
         best, best_cost = [[list(t) for t in r] for r in schedule], self.cost
         searched = [tables for tables in schedule if len(tables) > 1]
         temperature = _START_TEMPERATURE
-        for _ in range(_STEPS_PER_SEAT * self.count * self.rounds if searched else 0):
+        steps = min(_STEPS_PER_SEAT * self.count * self.rounds, _MOST_STEPS) if searched else 0
+        for _ in range(steps):
             tables = searched[self.rng.randrange(len(searched))]
             a, b = self.rng.sample(range(len(tables)), 2)
             i, j = self.rng.randrange(3), self.rng.randrange(3)
