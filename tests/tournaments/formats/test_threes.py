@@ -81,6 +81,29 @@ def test_a_round_robin_in_threes_seats_everyone_each_round_but_the_one_bye(size:
         assert max(counts) - min(counts) <= 1
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.integers(3, 15), st.data())
+def test_a_round_robin_in_threes_of_any_length_seats_everyone_and_spreads_the_byes(
+    size: int, data: st.DataObject
+) -> None:
+    rounds = data.draw(st.integers(1, 2 * full_round_robin_rounds(size)))
+
+    schedule = round_robin_threes_schedule(field(size), rounds=rounds)
+
+    assert len(schedule.rounds) == rounds
+    for round_ in schedule.rounds:
+        present = seated(round_.tables) + ([] if round_.bye is None else [round_.bye])
+        assert sorted(present) == field(size)
+        assert all(len(table.entrants) in (2, 3) for table in round_.tables)
+        assert tuple(len(table.entrants) for table in round_.tables) == table_sizes(size)
+    byes = Counter(round_.bye for round_ in schedule.rounds if round_.bye is not None)
+    assert (
+        max(byes.values(), default=0) - min((byes[entrant] for entrant in field(size)), default=0)
+        <= 1
+    )
+    assert schedule == round_robin_threes_schedule(field(size), rounds=rounds)
+
+
 @pytest.mark.parametrize("size", [size for size in range(3, 22) if size != 5])
 def test_a_round_robin_in_threes_keeps_pair_meetings_within_two_of_each_other(size: int) -> None:
     schedule = round_robin_threes_schedule(field(size))
