@@ -6,6 +6,9 @@
 - `round_robin_schedule` and `snake_groups` schedule leagues and groups; `swiss_round` pairs the
   next Swiss round; `plan_groups_then_knockout` and `knockout_stage` chain groups into a crossed
   knockout.
+- `round_robin_threes_schedule` and `swiss_threes_round` draw tables of three;
+  `threes_knockout_bracket` and `resolve_threes_knockout` a knockout whose table winners advance
+  (decision 0031).
 """
 
 from tournaments.formats.bracket import (
@@ -82,6 +85,28 @@ from tournaments.formats.swiss import (
     recommended_rounds,
     swiss_round,
 )
+from tournaments.formats.threes import (
+    Table,
+    ThreesRound,
+    ThreesRoundRobin,
+    ThreesSwissRound,
+    byes_per_round,
+    full_round_robin_rounds,
+    round_robin_threes_schedule,
+    swiss_threes_round,
+    table_sizes,
+)
+from tournaments.formats.threes_knockout import (
+    KnockoutTable,
+    KnockoutTableState,
+    TableStatus,
+    ThreesKnockout,
+    ThreesKnockoutState,
+    resolve_threes_knockout,
+    threes_bracket_size,
+    threes_knockout_bracket,
+    threes_seeding_order,
+)
 
 __all__ = [
     "BYE",
@@ -102,6 +127,8 @@ __all__ = [
     "InvalidFormatOption",
     "InvalidStandings",
     "Kind",
+    "KnockoutTable",
+    "KnockoutTableState",
     "Known",
     "LoserOf",
     "Occupant",
@@ -120,14 +147,23 @@ __all__ = [
     "SwissEntrant",
     "SwissRound",
     "SwissRoundOutOfRange",
+    "Table",
+    "TableStatus",
+    "ThreesKnockout",
+    "ThreesKnockoutState",
+    "ThreesRound",
+    "ThreesRoundRobin",
+    "ThreesSwissRound",
     "TooFewEntrants",
     "UnknownSlot",
     "WinnerNotInSlot",
     "WinnerOf",
     "bracket_size",
+    "byes_per_round",
     "dependent_slots",
     "double_elimination_bracket",
     "drop_orders",
+    "full_round_robin_rounds",
     "group_label",
     "group_stage",
     "knockout_bracket",
@@ -136,10 +172,17 @@ __all__ = [
     "plan_groups_then_knockout",
     "recommended_rounds",
     "resolve",
+    "resolve_threes_knockout",
     "round_robin_schedule",
+    "round_robin_threes_schedule",
     "seeding_order",
     "single_elimination_bracket",
     "slots_to_reset",
     "snake_groups",
     "swiss_round",
+    "swiss_threes_round",
+    "table_sizes",
+    "threes_bracket_size",
+    "threes_knockout_bracket",
+    "threes_seeding_order",
 ]

@@ -14,6 +14,20 @@ from tournaments.standings.errors import (
     UnknownEntrant,
     UnknownTiebreak,
 )
+from tournaments.standings.placings import (
+    DEFAULT_PLACING_CONFIG,
+    PLACING_TIEBREAK_NAMES,
+    PLACING_TIEBREAKS,
+    PLACING_TIEBREAKS_DEFAULT,
+    PlacingRecord,
+    PlacingScoring,
+    PlacingStandingRow,
+    PlacingStandingsConfig,
+    Seat,
+    TableResult,
+    build_placing_records,
+    compute_placing_standings,
+)
 from tournaments.standings.records import EntrantRecord, Game, Outcome, build_records
 from tournaments.standings.results import Entrant, MatchResult
 from tournaments.standings.scoring import Scoring
@@ -27,7 +41,11 @@ from tournaments.standings.tiebreaks import TIEBREAK_NAMES, TIEBREAKS, Tiebreak,
 
 __all__ = [
     "DEFAULT_CONFIG",
+    "DEFAULT_PLACING_CONFIG",
     "DEFAULT_TIEBREAKS",
+    "PLACING_TIEBREAKS",
+    "PLACING_TIEBREAKS_DEFAULT",
+    "PLACING_TIEBREAK_NAMES",
     "TIEBREAKS",
     "TIEBREAK_NAMES",
     "DuplicateEntrant",
@@ -39,15 +57,23 @@ __all__ = [
     "InvalidStandingsConfig",
     "MatchResult",
     "Outcome",
+    "PlacingRecord",
+    "PlacingScoring",
+    "PlacingStandingRow",
+    "PlacingStandingsConfig",
     "Scoring",
+    "Seat",
     "StandingRow",
     "StandingRowDict",
     "StandingsConfig",
     "StandingsError",
+    "TableResult",
     "Tiebreak",
     "TiebreakValue",
     "UnknownEntrant",
     "UnknownTiebreak",
+    "build_placing_records",
     "build_records",
+    "compute_placing_standings",
     "compute_standings",
 ]

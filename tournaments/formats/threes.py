@@ -1,0 +1,422 @@
+"""Tables of three: round robin and Swiss draws where each table seats three entrants.
+
+Decision record 0031 has the rules and the reasons. In short:
+
+- **Remainder rule.** A round of `n` entrants is `n // 3` tables of three, plus, when `n % 3 == 2`,
+  one table of two; when `n % 3 == 1`, one entrant has a bye. Nothing else: never two tables of
+  two, never two byes (`table_sizes`).
+- **Round robin** (`round_robin_threes_schedule`): by default as many rounds as it takes for the
+  number of pair meetings to reach the number of pairs, so that everyone can meet everyone once.
+  Byes go in reverse seed order, one a round. The tables are found by a deterministic local search
+  that makes the pair-meeting counts as even as it can (it minimises the sum of their squares) and
+  spreads the seats at the table of two; the same field and rounds always give the same schedule.
+- **Swiss** (`swiss_threes_round`): the bye goes to the lowest-ranked entrant who has not had one
+  (moved up only if that seats the others with fewer repeats). Tables are filled from the top of
+  the ranking; a branch-and-bound search minimises, in this order, the number of repeated pairs
+  (two entrants who sat at a table before) and the score spread of the tables (the sum of each
+  table's highest minus lowest score: 0 when every table is within a score group). Among equal
+  draws the first found wins, and the search tries, within a score group, the partners a third
+  and two thirds of the group below first (1, 4, 7 in a group of nine), the Swiss "top against
+  bottom" split into three.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from common.explained import gettext_noop
+from tournaments.formats.entrants import check_entrants
+from tournaments.formats.errors import InvalidFormatOption, SwissRoundOutOfRange
+from tournaments.formats.swiss import DEFAULT_SEARCH_LIMIT, SwissEntrant
+
+MINIMUM_FIELD = 3
+"""Tables of three need at least three entrants."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """Entrants seated together in a round: three, or two where the field forces it.
+
+    `id` is stable: `R<round>-<table>` (prefixed by the group label in groups: `A-R1-2`).
+    """
+
+    id: str
+    entrants: tuple[int, ...]
+
+    @property
+    def pairs(self) -> tuple[tuple[int, int], ...]:
+        return tuple(combinations(self.entrants, 2))
+
+
+@dataclass(frozen=True)
+class ThreesRound:
+    number: int
+    tables: tuple[Table, ...]
+    bye: int | None
+
+
+@dataclass(frozen=True)
+class ThreesRoundRobin:
+    entrants: tuple[int, ...]
+    rounds: tuple[ThreesRound, ...]
+
+    @property
+    def tables(self) -> tuple[Table, ...]:
+        return tuple(table for round_ in self.rounds for table in round_.tables)
+
+
+@dataclass(frozen=True)
+class ThreesSwissRound:
+    number: int
+    tables: tuple[Table, ...]
+    """Entrants at a table in rank order; tables numbered from the top."""
+    bye: int | None
+    repeats: int
+    """Pairs of entrants at one table who sat together before: zero unless unavoidable (or not
+    avoided within the search limit)."""
+
+
+def table_sizes(entrant_count: int) -> tuple[int, ...]:
+    """The tables of one round, largest first; a field with `n % 3 == 1` also has one bye."""
+    threes, remainder = divmod(entrant_count, 3)
+    return (3,) * threes + ((2,) if remainder == 2 else ())
+
+
+def byes_per_round(entrant_count: int) -> int:
+    return 1 if entrant_count % 3 == 1 else 0
+
+
+def pairs_per_round(entrant_count: int) -> int:
+    return sum(size * (size - 1) // 2 for size in table_sizes(entrant_count))
+
+
+def full_round_robin_rounds(entrant_count: int) -> int:
+    """Rounds it takes for the pair meetings to reach the number of pairs (everyone once)."""
+    pairs = entrant_count * (entrant_count - 1) // 2
+    return max(1, math.ceil(pairs / pairs_per_round(entrant_count)))
+
+
+def table_id(round_number: int, table: int, *, prefix: str = "") -> str:
+    return f"{prefix}R{round_number}-{table}"
+
+
+# Round robin -------------------------------------------------------------------------------------
+
+
+def round_robin_threes_schedule(
+    entrants: Sequence[int], *, rounds: int | None = None, id_prefix: str = ""
+) -> ThreesRoundRobin:
+    """A schedule of `rounds` rounds (default `full_round_robin_rounds`) in tables of three."""
+    field = check_entrants(entrants, minimum=MINIMUM_FIELD)
+    count = len(field)
+    full = full_round_robin_rounds(count)
+    rounds = full if rounds is None else rounds
+    if not 1 <= rounds <= 2 * full:
+        raise InvalidFormatOption.because(
+            gettext_noop(
+                "a round robin in tables of three has 1 to %(most)s rounds, got %(rounds)s"
+            ),
+            most=2 * full,
+            rounds=rounds,
+        )
+    seats = _LocalSearch(count, rounds).run()
+    built: list[ThreesRound] = []
+    for number, (tables, bye) in enumerate(seats, start=1):
+        built.append(
+            ThreesRound(
+                number=number,
+                tables=tuple(
+                    Table(
+                        table_id(number, index, prefix=id_prefix),
+                        tuple(field[position] for position in table),
+                    )
+                    for index, table in enumerate(tables, start=1)
+                ),
+                bye=None if bye is None else field[bye],
+            )
+        )
+    return ThreesRoundRobin(entrants=field, rounds=tuple(built))
+
+
+_STEPS_PER_SEAT = 1_000
+_MOST_STEPS = 150_000
+"""About a second at most: the schedule is rebuilt from the settings whenever it is needed."""
+_START_TEMPERATURE = 4.0
+_END_TEMPERATURE = 0.5
+_COOLING = 0.9995
+
+
+def _penalty(meetings: int) -> int:
+    """A convex price for the `meetings`-th meeting of a pair: a third meeting costs much more
+    than two second ones, so the search spreads the meetings as evenly as it can."""
+    return 0 if meetings <= 0 else 4 ** (meetings - 1)
+
+
+class _LocalSearch:
+    """Simulated annealing over swaps of two entrants between tables of three in one round.
+
+    Positions are 0..n-1 in seed order. The bye (`n % 3 == 1`) goes in reverse seed order and
+    the table of two (`n % 3 == 2`) to the next two positions round the field each round, so both
+    are spread evenly by construction; only the tables of three are searched. The random number
+    generator is seeded from the field size and the number of rounds: the same input always gives
+    the same schedule.
+    """
+
+    def __init__(self, count: int, rounds: int) -> None:
+        self.count = count
+        self.rounds = rounds
+        self.rng = random.Random(count * 1_000 + rounds)
+        self.meetings = [[0] * count for _ in range(count)]
+        self.cost = 0
+
+    def run(self) -> list[tuple[list[tuple[int, ...]], int | None]]:
+        fixed = [self._fixed(number) for number in range(self.rounds)]
+        schedule = [self._initial(bye, two) for bye, two in fixed]
+        for tables in schedule:
+            for table in tables:
+                self._meet(table)
+        for _, two in fixed:
+            if two is not None:
+                self._meet(two)
+        best, best_cost = [[list(t) for t in r] for r in schedule], self.cost
+        searched = [tables for tables in schedule if len(tables) > 1]
+        temperature = _START_TEMPERATURE
+        steps = min(_STEPS_PER_SEAT * self.count * self.rounds, _MOST_STEPS) if searched else 0
+        for _ in range(steps):
+            tables = searched[self.rng.randrange(len(searched))]
+            a, b = self.rng.sample(range(len(tables)), 2)
+            i, j = self.rng.randrange(3), self.rng.randrange(3)
+            delta = self._delta(tables, a, i, b, j)
+            if delta <= 0 or self.rng.random() < math.exp(-delta / temperature):
+                self._swap(tables, a, i, b, j, delta)
+                if self.cost < best_cost:
+                    best, best_cost = [[list(t) for t in r] for r in schedule], self.cost
+                    if self._even():
+                        break
+            temperature = max(_END_TEMPERATURE, temperature * _COOLING)
+        result: list[tuple[list[tuple[int, ...]], int | None]] = []
+        for tables, (bye, two) in zip(best, fixed, strict=True):
+            ordered = sorted(tuple(sorted(table)) for table in tables)
+            if two is not None:
+                ordered.append(tuple(sorted(two)))
+            result.append((ordered, bye))
+        return result
+
+    def _fixed(self, number: int) -> tuple[int | None, tuple[int, int] | None]:
+        remainder = self.count % 3
+        if remainder == 1:
+            return (self.count - 1 - number) % self.count, None
+        if remainder == 2:
+            return None, ((2 * number) % self.count, (2 * number + 1) % self.count)
+        return None, None
+
+    def _initial(self, bye: int | None, two: tuple[int, int] | None) -> list[list[int]]:
+        playing = [
+            position
+            for position in range(self.count)
+            if position != bye and (two is None or position not in two)
+        ]
+        self.rng.shuffle(playing)
+        return [playing[start : start + 3] for start in range(0, len(playing), 3)]
+
+    def _meet(self, table: Sequence[int]) -> None:
+        for first, second in combinations(table, 2):
+            self.meetings[first][second] += 1
+            self.meetings[second][first] += 1
+            self.cost += _penalty(self.meetings[first][second])
+
+    def _even(self) -> bool:
+        counts = [self.meetings[a][b] for a in range(self.count) for b in range(a + 1, self.count)]
+        return max(counts) - min(counts) <= 1
+
+    def _delta(self, tables: list[list[int]], a: int, i: int, b: int, j: int) -> int:
+        """Cost change of swapping seat `i` of table `a` with seat `j` of table `b`."""
+        x, y = tables[a][i], tables[b][j]
+        meetings = self.meetings
+        delta = 0
+        for mover, stayer, table in ((x, y, tables[a]), (y, x, tables[b])):
+            for other in table:
+                if other != mover:
+                    delta -= _penalty(meetings[mover][other])
+                    delta += _penalty(meetings[stayer][other] + 1)
+        return delta
+
+    def _swap(self, tables: list[list[int]], a: int, i: int, b: int, j: int, delta: int) -> None:
+        x, y = tables[a][i], tables[b][j]
+        for mover, stayer, table in ((x, y, tables[a]), (y, x, tables[b])):
+            for other in table:
+                if other != mover:
+                    self.meetings[mover][other] -= 1
+                    self.meetings[other][mover] -= 1
+                    self.meetings[stayer][other] += 1
+                    self.meetings[other][stayer] += 1
+        tables[a][i], tables[b][j] = y, x
+        self.cost += delta
+
+
+# Swiss -------------------------------------------------------------------------------------------
+
+
+def swiss_threes_round(
+    *,
+    rounds: int,
+    round_number: int,
+    standings: Sequence[SwissEntrant],
+    past_tables: Iterable[Iterable[int]] = (),
+    byes: Iterable[int] = (),
+    search_limit: int = DEFAULT_SEARCH_LIMIT,
+) -> ThreesSwissRound:
+    """The tables (and bye) of round `round_number` of a Swiss stage in tables of three.
+
+    `standings` lists the active entrants in rank order, best first; `past_tables` are the tables
+    (or pairings) already played, whose entrants count as having met pairwise. Entrants no longer
+    in the standings are ignored. The draw depends on the sets of past tables and byes only.
+    """
+    if rounds < 1:
+        raise InvalidFormatOption.because(
+            gettext_noop("a Swiss stage has at least one round, got %(rounds)s"), rounds=rounds
+        )
+    if not 1 <= round_number <= rounds:
+        raise SwissRoundOutOfRange.because(
+            gettext_noop(
+                "this Swiss stage has rounds 1 to %(rounds)s, there is no round %(round)s"
+            ),
+            rounds=rounds,
+            round=round_number,
+        )
+    check_entrants((standing.entrant for standing in standings), minimum=MINIMUM_FIELD)
+    if search_limit < 0:
+        raise InvalidFormatOption.because(
+            gettext_noop("the search limit cannot be negative, got %(limit)s"), limit=search_limit
+        )
+    order = {standing.entrant: index for index, standing in enumerate(standings)}
+    ranked = sorted(standings, key=lambda standing: (-standing.score, order[standing.entrant]))
+    search = _SwissSearch(ranked, past_tables, search_limit)
+    had_bye = set(byes)
+    if byes_per_round(len(ranked)):
+        candidates = [
+            index
+            for index in range(len(ranked) - 1, -1, -1)
+            if ranked[index].entrant not in had_bye
+        ] or list(range(len(ranked) - 1, -1, -1))
+        bye, tables, repeats = search.seat_with_bye(candidates)
+    else:
+        bye = None
+        tables, (repeats, _) = search.seat(tuple(range(len(ranked))))
+    return ThreesSwissRound(
+        number=round_number,
+        tables=tuple(
+            Table(table_id(round_number, index), tuple(ranked[seat].entrant for seat in table))
+            for index, table in enumerate(tables, start=1)
+        ),
+        bye=None if bye is None else ranked[bye].entrant,
+        repeats=repeats,
+    )
+
+
+Cost = tuple[int, float]
+_WINDOW = 12
+
+
+class _SwissSearch:
+    def __init__(
+        self, ranked: list[SwissEntrant], past_tables: Iterable[Iterable[int]], limit: int
+    ) -> None:
+        self.size = len(ranked)
+        self.scores = [standing.score for standing in ranked]
+        position = {standing.entrant: index for index, standing in enumerate(ranked)}
+        self.met: set[tuple[int, int]] = set()
+        for table in past_tables:
+            seats = sorted({position[entrant] for entrant in table if entrant in position})
+            self.met.update(combinations(seats, 2))
+        self.steps_left = max(limit, self.size)
+
+    def seat_with_bye(self, candidates: list[int]) -> tuple[int, list[tuple[int, ...]], int]:
+        best: tuple[int, list[tuple[int, ...]], Cost] | None = None
+        for candidate in candidates:
+            seats = tuple(index for index in range(self.size) if index != candidate)
+            tables, cost = self.seat(seats)
+            if best is None or cost[0] < best[2][0]:
+                best = (candidate, tables, cost)
+            if cost[0] == 0 or self.steps_left <= 0:
+                break
+        assert best is not None
+        return best[0], best[1], best[2][0]
+
+    def seat(self, seats: tuple[int, ...]) -> tuple[list[tuple[int, ...]], Cost]:
+        """The best tables for `seats` (rank positions, best first) found within the limit."""
+        self.best: tuple[list[tuple[int, ...]], Cost] | None = None
+        self._search(list(seats), table_sizes(len(seats)).count(2), [], (0, 0.0))
+        assert self.best is not None
+        return self.best
+
+    def _search(
+        self,
+        remaining: list[int],
+        twos: int,
+        tables: list[tuple[int, ...]],
+        cost: Cost,
+    ) -> None:
+        if self.best is not None and cost >= self.best[1]:
+            return
+        if not remaining:
+            self.best = (list(tables), cost)
+            return
+        if self.best is not None and self.steps_left <= 0:
+            return
+        top, others = remaining[0], remaining[1:]
+        threes_left = (len(remaining) - 2 * twos) // 3
+        choices = [
+            (self._key(top, others, partners), partners)
+            for count in ((2,) if threes_left else ()) + ((1,) if twos else ())
+            for partners in self._preferences(top, others, count)
+        ]
+        choices.sort()
+        for _, partners in choices:
+            if self.best is not None and self.steps_left <= 0:
+                return
+            self.steps_left -= 1
+            table = (top, *partners)
+            repeats = sum(1 for pair in combinations(table, 2) if pair in self.met)
+            spread = max(self.scores[s] for s in table) - min(self.scores[s] for s in table)
+            rest = [seat for seat in others if seat not in partners]
+            tables.append(table)
+            next_twos = twos - (len(table) == 2)
+            self._search(rest, next_twos, tables, (cost[0] + repeats, cost[1] + spread))
+            tables.pop()
+
+    def _preferences(self, top: int, others: list[int], count: int) -> list[tuple[int, ...]]:
+        """Candidate partners for `top` (the best-ranked unseated entrant), `count` of them.
+
+        They are chosen among the `_WINDOW` entrants nearest in score (then in rank), so a node
+        has at most `C(_WINDOW, 2) + _WINDOW` children; fields of up to `_WINDOW + 1` are searched
+        whole.
+        """
+        index = {seat: number for number, seat in enumerate(others)}
+        window = sorted(
+            others, key=lambda seat: (abs(self.scores[seat] - self.scores[top]), index[seat])
+        )[:_WINDOW]
+        window.sort(key=index.__getitem__)
+        return list(combinations(window, count))
+
+    def _key(
+        self, top: int, others: list[int], partners: tuple[int, ...]
+    ) -> tuple[int, float, int, int, tuple[int, ...]]:
+        """The order the search tries tables in: fewest repeats, smallest score spread, a table
+        of three before the table of two, then partners nearest the ideal: a third and two
+        thirds of the way down the score group (the Swiss "top half against bottom half")."""
+        seated = (top, *partners)
+        repeats = sum(1 for pair in combinations(seated, 2) if pair in self.met)
+        spread = max(self.scores[s] for s in seated) - min(self.scores[s] for s in seated)
+        group = sum(1 for seat in others if self.scores[seat] == self.scores[top]) + 1
+        count = len(partners)
+        ideals = [round(group * share / (count + 1)) - 1 for share in range(1, count + 1)]
+        positions = {seat: number for number, seat in enumerate(others)}
+        deviation = sum(
+            abs(positions[seat] - ideal) for seat, ideal in zip(partners, ideals, strict=True)
+        )
+        return (repeats, spread, 3 - len(seated), deviation, partners)
