@@ -24,6 +24,15 @@ from games.eventstore.records import (
     NewEvent,
     RecordedEvent,
 )
+from games.eventstore.transfer import (
+    StoredEvent,
+    StoredKey,
+    StreamsExist,
+    existing_streams,
+    insert_stored,
+    read_stored_events,
+    read_stored_keys,
+)
 from games.eventstore.upcasters import Upcaster, register_upcaster, unregister_upcaster
 
 __all__ = [
@@ -36,15 +45,22 @@ __all__ = [
     "IdempotencyKeyReused",
     "NewEvent",
     "RecordedEvent",
+    "StoredEvent",
+    "StoredKey",
     "StreamTypeMismatch",
+    "StreamsExist",
     "Upcaster",
     "WrongExpectedVersion",
     "append_to_stream",
+    "existing_streams",
     "find_append_by_idempotency_key",
+    "insert_stored",
     "iter_all",
     "last_position",
     "last_position_of_streams",
     "read_all",
+    "read_stored_events",
+    "read_stored_keys",
     "read_stream",
     "register_upcaster",
     "stream_version",

@@ -5,8 +5,16 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -15,6 +23,7 @@ from games.api.schema import error_responses
 from games.api.serializers import Serializer
 from tournaments import selectors
 from tournaments.access import TournamentAccess
+from tournaments.api.exports import CSV, CsvRenderer, FileApi, csv_standings_response
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND
 from tournaments.api.serializers import FormatField, TournamentStatusField
 
@@ -54,20 +63,44 @@ class StandingOutput(Serializer):
         ref_name = "Standing"
 
 
-class StandingListApi(JsonApi):
+class StandingListApi(FileApi):
     permission_classes = [TournamentAccess]
+    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CsvRenderer]
 
     @extend_schema(
         operation_id="tournament_standings",
         summary="The overall standings, best first",
-        description=f"Every stage's results together; empty before the start. {PROJECTED}",
+        description=f"Every stage's results together; empty before the start. {PROJECTED} "
+        "With `?format=csv` (or `Accept: text/csv`), a CSV file: a header row (`rank`, "
+        "`entrant`, `name`, `players`, `match_points`, ..., then each tie-break by name) and "
+        "one row per entrant, best first.",
         tags=[TAG],
+        parameters=[
+            OpenApiParameter(
+                "format",
+                OpenApiTypes.STR,
+                enum=["json", CSV],
+                description="`json` (the default) or `csv`; or send `Accept: text/csv`.",
+            )
+        ],
         responses={
-            200: StandingOutput(many=True),
-            **error_responses(TOURNAMENT_NOT_FOUND, write=False),
+            (200, "application/json"): StandingOutput(many=True),
+            (200, CsvRenderer.media_type): OpenApiResponse(
+                OpenApiTypes.STR, description="The standings as CSV (UTF-8, CRLF)."
+            ),
+            **{
+                (status, "application/json"): response
+                for status, response in error_responses(
+                    {**TOURNAMENT_NOT_FOUND, 406: "`not_acceptable`: JSON or CSV."},
+                    write=False,
+                ).items()
+            },
         },
     )
-    def get(self, request: Request, tournament_id: UUID) -> Response:
+    def get(self, request: Request, tournament_id: UUID) -> Response | HttpResponse:
+        if request.accepted_renderer.format == CSV:
+            selectors.check_tournament_exists(tournament_id)
+            return csv_standings_response(tournament_id)
         rows = selectors.tournament_standings(tournament_id=tournament_id)
         return Response(StandingOutput(rows, many=True).data)
 

@@ -6,6 +6,7 @@ from tournaments.api.calls import CheckInCloseApi, CheckInOpenApi, CheckInWindow
 from tournaments.api.corrections import EntrantCorrectApi, EntrantsReseedApi
 from tournaments.api.device_tokens import DeviceTokenListApi, DeviceTokenRevokeApi
 from tournaments.api.entrants import EntrantCheckInApi, EntrantRegisterApi, EntrantWithdrawApi
+from tournaments.api.exports import ArchiveApi, ScheduleApi
 from tournaments.api.matches import SwissRoundPublishApi, TournamentMatchListApi
 from tournaments.api.results import BracketDetailApi, StandingListApi
 from tournaments.api.scorer import ScorerMatchListApi
@@ -38,6 +39,8 @@ urlpatterns = [
     path(f"{TOURNAMENT}check-in/close/", CheckInCloseApi.as_view(), name="check-in-close"),
     path(f"{TOURNAMENT}standings/", StandingListApi.as_view(), name="tournament-standings"),
     path(f"{TOURNAMENT}bracket/", BracketDetailApi.as_view(), name="tournament-bracket"),
+    path(f"{TOURNAMENT}schedule/", ScheduleApi.as_view(), name="tournament-schedule"),
+    path(f"{TOURNAMENT}archive/", ArchiveApi.as_view(), name="tournament-archive"),
     path(f"{TOURNAMENT}device-tokens/", DeviceTokenListApi.as_view(), name="device-tokens"),
     path(f"{TOURNAMENT}tables/<int:table>/card/", TableCardApi.as_view(), name="table-card"),
     path(

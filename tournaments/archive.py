@@ -1,0 +1,347 @@
+"""A whole tournament as a JSON Lines archive, and the archive imported on another instance.
+
+The archive is the tournament's log and its names, nothing derived: every event of the
+tournament's stream and of its matches' streams as stored (payload at its recorded schema,
+metadata, `recorded_at`), in global order, their idempotency keys, and the name rows the events
+refer to by id (decision 0018): the tournament, its entrants, their players, and the named sides
+of its matches if any. Importing inserts the same streams (same ids, versions, payloads,
+metadata and times, in the same order) and writes the name rows; the caller then rebuilds the
+projections, after which the API answers about the tournament as the source did
+(docs/decisions/0030-exports-and-archives.md).
+
+One JSON object per line, each with its `kind`: first `archive` (format, version, counts), then
+`tournament`, `entrant` (with its players' names and `erased` in seat order), `side`, `event` and
+`idempotency_key` lines. Accounts (users, clubs, roles, device tokens) belong to each instance and
+are not carried: a player's account link is dropped, and the tournament joins the club of the
+same slug on the other instance if there is one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.core.management.color import no_style
+from django.db import connection, transaction
+from django.utils.translation import gettext_noop
+
+from accounts.models import Club
+from common.explained import Explained
+from games.eventstore.api import (
+    StoredEvent,
+    StoredKey,
+    StreamsExist,
+    insert_stored,
+    read_stored_events,
+    read_stored_keys,
+    read_stream,
+)
+from games.models import MatchSide
+from tournaments.models import Entrant, EntrantPlayer, Player, Tournament
+from tournaments.selectors import check_tournament_exists
+
+FORMAT = "briscola-tournament-archive"
+VERSION = 1
+MATCH_ID = "match_id"
+"""The payload field by which a tournament event names a match it created (`FixtureCreated`)."""
+
+
+class ArchiveRefused(Explained):
+    """The archive cannot be imported here; nothing was written."""
+
+    code = "archive_refused"
+
+
+# Exporting.
+
+
+def tournament_stream_ids(tournament_id: UUID) -> list[UUID]:
+    """The tournament's stream and every match stream its events name (replaced ones too)."""
+    matches: dict[UUID, None] = {}
+    for event in read_stream(stream_id=tournament_id):
+        if MATCH_ID in event.payload:
+            matches.setdefault(UUID(str(event.payload[MATCH_ID])), None)
+    return [tournament_id, *matches]
+
+
+def moment(value: datetime) -> str:
+    return value.isoformat()
+
+
+def tournament_archive_lines(*, tournament_id: UUID) -> Iterator[str]:
+    """The archive, line by line (each ends with a newline). Two exports of a tournament that
+    did not change are the same text."""
+    check_tournament_exists(tournament_id)
+    tournament = Tournament.objects.select_related("club").get(id=tournament_id)
+    stream_ids = tournament_stream_ids(tournament_id)
+    entrants = list(Entrant.objects.filter(tournament_id=tournament_id).order_by("id"))
+    memberships = (
+        EntrantPlayer.objects.filter(entrant__tournament_id=tournament_id)
+        .select_related("player")
+        .order_by("entrant_id", "position")
+    )
+    players: dict[int, list[dict[str, Any]]] = {}
+    for membership in memberships:
+        players.setdefault(membership.entrant_id, []).append(
+            {
+                "position": membership.position,
+                "name": membership.player.name,
+                "erased": membership.player.erased,
+            }
+        )
+    sides = list(MatchSide.objects.filter(match_id__in=stream_ids[1:]).order_by("match_id", "side"))
+    events = read_stored_events(stream_ids=stream_ids)
+    keys = read_stored_keys(stream_ids=stream_ids)
+    lines: list[dict[str, Any]] = [
+        {
+            "kind": "archive",
+            "format": FORMAT,
+            "version": VERSION,
+            "tournament": str(tournament_id),
+            "streams": len(stream_ids),
+            "events": len(events),
+        },
+        {
+            "kind": "tournament",
+            "id": str(tournament.id),
+            "name": tournament.name,
+            "public": tournament.public,
+            "club": tournament.club.slug if tournament.club else None,
+            "created_at": moment(tournament.created_at),
+        },
+        *(
+            {
+                "kind": "entrant",
+                "id": entrant.id,
+                "name": entrant.name,
+                "registered_at": moment(entrant.registered_at),
+                "players": players.get(entrant.id, []),
+            }
+            for entrant in entrants
+        ),
+        *(
+            {"kind": "side", "match_id": str(side.match_id), "side": side.side, "name": side.name}
+            for side in sides
+        ),
+        *(
+            {
+                "kind": "event",
+                "global_position": event.global_position,
+                "stream_id": str(event.stream_id),
+                "stream_type": event.stream_type,
+                "stream_version": event.stream_version,
+                "event_type": event.event_type,
+                "schema_version": event.schema_version,
+                "payload": event.payload,
+                "metadata": event.metadata,
+                "recorded_at": moment(event.recorded_at),
+            }
+            for event in events
+        ),
+        *(
+            {
+                "kind": "idempotency_key",
+                "stream_id": str(key.stream_id),
+                "key": key.key,
+                "command_fingerprint": key.command_fingerprint,
+                "first_version": key.first_version,
+                "last_version": key.last_version,
+                "recorded_at": moment(key.recorded_at),
+            }
+            for key in keys
+        ),
+    ]
+    for line in lines:
+        yield json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+# Importing.
+
+
+@dataclass(frozen=True)
+class Archive:
+    header: dict[str, Any]
+    tournament: dict[str, Any]
+    entrants: list[dict[str, Any]]
+    sides: list[dict[str, Any]]
+    events: list[StoredEvent]
+    keys: list[StoredKey]
+
+    @property
+    def tournament_id(self) -> UUID:
+        return UUID(self.tournament["id"])
+
+
+def refuse(template: str, **params: object) -> ArchiveRefused:
+    return ArchiveRefused.because(template, **params)
+
+
+def archive_read(lines: Iterable[str]) -> Archive:
+    """The archive's lines parsed and checked (ArchiveRefused: what is wrong, and where)."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            document = json.loads(line)
+            kind = document["kind"]
+        except (ValueError, TypeError, KeyError):
+            raise refuse(
+                gettext_noop("line %(line)s is not an archive line (JSON with a `kind`)"),
+                line=number,
+            ) from None
+        found.setdefault(kind, []).append(document)
+    headers = found.get("archive", [])
+    if len(headers) != 1 or headers[0].get("format") != FORMAT:
+        raise refuse(gettext_noop("this is not a tournament archive (no `archive` line)"))
+    header = headers[0]
+    if header.get("version") != VERSION:
+        raise refuse(
+            gettext_noop("archive version %(version)s is not known here (only %(known)s)"),
+            version=header.get("version"),
+            known=VERSION,
+        )
+    (tournament,) = found.get("tournament", [{}])[:1] or [{}]
+    try:
+        events = [
+            StoredEvent(
+                stream_id=UUID(e["stream_id"]),
+                stream_type=e["stream_type"],
+                stream_version=e["stream_version"],
+                event_type=e["event_type"],
+                schema_version=e["schema_version"],
+                payload=e["payload"],
+                metadata=e["metadata"],
+                recorded_at=datetime.fromisoformat(e["recorded_at"]),
+                global_position=e.get("global_position"),
+            )
+            for e in found.get("event", [])
+        ]
+        keys = [
+            StoredKey(
+                stream_id=UUID(k["stream_id"]),
+                key=k["key"],
+                command_fingerprint=k["command_fingerprint"],
+                first_version=k["first_version"],
+                last_version=k["last_version"],
+                recorded_at=datetime.fromisoformat(k["recorded_at"]),
+            )
+            for k in found.get("idempotency_key", [])
+        ]
+        archive = Archive(
+            header=header,
+            tournament=tournament,
+            entrants=found.get("entrant", []),
+            sides=found.get("side", []),
+            events=events,
+            keys=keys,
+        )
+        archive_id = archive.tournament_id
+    except (KeyError, ValueError, TypeError) as error:
+        raise refuse(
+            gettext_noop("the archive is incomplete or damaged: %(error)s"), error=repr(error)
+        ) from None
+    if str(archive_id) != header.get("tournament") or len(events) != header.get("events"):
+        raise refuse(
+            gettext_noop(
+                "the archive is incomplete: its header announces %(announced)s events of "
+                "tournament %(tournament)s, it holds %(held)s"
+            ),
+            announced=header.get("events"),
+            tournament=header.get("tournament"),
+            held=len(events),
+        )
+    return archive
+
+
+@dataclass(frozen=True)
+class ImportedArchive:
+    tournament_id: UUID
+    events: int
+    streams: int
+    entrants: int
+    club: str | None
+
+
+def tournament_archive_import(
+    *, archive: Archive, on_event: Callable[[], None] | None = None
+) -> ImportedArchive:
+    """Append the archive's events (same streams, versions, payloads, metadata and times, in
+    the archive's order) and write its name rows, all in one transaction; refused, with nothing
+    written, when the tournament, one of its streams or one of its entrant ids exists here.
+    The projections are not rebuilt here: `manage.py import_tournament` runs the rebuild.
+    `archive`: from `archive_read`."""
+    tournament_id = archive.tournament_id
+    with transaction.atomic():
+        if Tournament.objects.filter(id=tournament_id).exists():
+            raise refuse(
+                gettext_noop("tournament %(tournament)s exists here already: nothing imported"),
+                tournament=tournament_id,
+            )
+        entrant_ids = [entrant["id"] for entrant in archive.entrants]
+        taken = sorted(Entrant.objects.filter(id__in=entrant_ids).values_list("id", flat=True))
+        if taken:
+            raise refuse(
+                gettext_noop(
+                    "entrant ids %(ids)s are used here by another tournament (the events refer "
+                    "to entrants by id): nothing imported"
+                ),
+                ids=", ".join(map(str, taken)),
+            )
+        club_slug = archive.tournament.get("club")
+        club = Club.objects.filter(slug=club_slug).first() if club_slug else None
+        created_at = datetime.fromisoformat(archive.tournament["created_at"])
+        # The derived columns are placeholders until the rebuild refills them from the log.
+        Tournament.objects.create(
+            id=tournament_id,
+            name=archive.tournament["name"],
+            public=archive.tournament.get("public", True),
+            club=club,
+            format="",
+            table_size=0,
+            settings={},
+            created_at=created_at,
+            updated_at=created_at,
+        )
+        for entrant in archive.entrants:
+            row = Entrant.objects.create(
+                id=entrant["id"],
+                tournament_id=tournament_id,
+                name=entrant["name"],
+                registered_at=datetime.fromisoformat(entrant["registered_at"]),
+            )
+            for player in entrant["players"]:
+                person = Player.objects.create(name=player["name"], erased=player["erased"])
+                EntrantPlayer.objects.create(
+                    entrant=row, player=person, position=player["position"]
+                )
+        MatchSide.objects.bulk_create(
+            MatchSide(match_id=UUID(side["match_id"]), side=side["side"], name=side["name"])
+            for side in archive.sides
+        )
+        # Entrant ids were given, not drawn: the next registration here must not reuse one.
+        with connection.cursor() as cursor:
+            for statement in connection.ops.sequence_reset_sql(no_style(), [Entrant]):
+                cursor.execute(statement)
+        try:
+            insert_stored(events=archive.events, keys=archive.keys, on_event=on_event)
+        except StreamsExist as exists:
+            raise refuse(
+                gettext_noop("streams %(streams)s exist here already: nothing imported"),
+                streams=", ".join(sorted(map(str, exists.stream_ids))),
+            ) from None
+        except ValueError as error:
+            raise refuse(
+                gettext_noop("the archive's events are out of order: %(error)s"), error=str(error)
+            ) from None
+    return ImportedArchive(
+        tournament_id=tournament_id,
+        events=len(archive.events),
+        streams=len({event.stream_id for event in archive.events}),
+        entrants=len(archive.entrants),
+        club=club.slug if club else None,
+    )

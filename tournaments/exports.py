@@ -1,0 +1,105 @@
+"""The tournament as files for other programs: the standings as CSV (a spreadsheet) and the
+schedule as iCalendar (a calendar). Reads only, from the same selectors the API answers with, so
+a file says what the JSON says (docs/decisions/0030-exports-and-archives.md)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import timedelta
+from typing import Any
+from uuid import UUID
+
+from django.utils.translation import gettext
+from icalendar import Calendar, Event
+
+from tournaments import selectors
+from tournaments.models import Tournament
+
+STANDING_COLUMNS = (
+    "rank",
+    "entrant",
+    "name",
+    "players",
+    "match_points",
+    "played",
+    "won",
+    "tied",
+    "lost",
+    "rounds_won",
+    "rounds_lost",
+    "points_for",
+    "points_against",
+)
+"""The CSV's first columns, named as the JSON standings' fields; the tie-breaks follow, each
+under its configured name."""
+
+PLAYERS_SEPARATOR = " / "
+
+PRODUCT_ID = "-//briscola-tournaments//schedule//IT"
+
+
+def standings_csv(*, tournament_id: UUID) -> str:
+    """The overall standings, best first: a header row and one row per entrant (only the header
+    before the start). The players are in seat order, separated by ` / `."""
+    rows = selectors.tournament_standings(tournament_id=tournament_id)
+    players = selectors.entrant_players(tournament_id=tournament_id)
+    tiebreaks: list[str] = []
+    for row in rows:
+        tiebreaks += [name for name in row["tiebreaks"] if name not in tiebreaks]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([*STANDING_COLUMNS, *tiebreaks])
+    for row in rows:
+        named = PLAYERS_SEPARATOR.join(str(p) for p in players.get(row["entrant"], []))
+        values: dict[str, Any] = row | {"players": named}
+        writer.writerow(
+            [values[column] for column in STANDING_COLUMNS]
+            + [blank_if_none(row["tiebreaks"].get(name)) for name in tiebreaks]
+        )
+    return out.getvalue()
+
+
+def blank_if_none(value: object) -> object:
+    return "" if value is None else value
+
+
+def schedule_ical(*, tournament_id: UUID) -> bytes:
+    """One VEVENT per match with a start time (replaced matches left out): its table, its sides'
+    names, its start and the tournament's `match_minutes`. The stamp is the tournament's last
+    change, so the same tournament always gives the same file."""
+    tournament = Tournament.objects.get(id=tournament_id)
+    fixtures = selectors.tournament_fixtures(tournament_id=tournament_id)
+    minutes = int(tournament.settings.get("match_minutes", 30))
+    calendar = Calendar()
+    calendar.add("prodid", PRODUCT_ID)
+    calendar.add("version", "2.0")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("x-wr-calname", tournament.name)
+    for fixture in fixtures:
+        if fixture.scheduled_at is None:
+            continue
+        event = Event()
+        event.add("uid", f"{fixture.match_id}@briscola-tournaments")
+        event.add("dtstamp", tournament.updated_at)
+        event.add("dtstart", fixture.scheduled_at)
+        event.add("duration", timedelta(minutes=minutes))
+        event.add("summary", f"{fixture.home.name} \N{EN DASH} {fixture.away.name}")
+        if fixture.table is not None:
+            event.add("location", gettext("Table %(table)s") % {"table": fixture.table})
+        event.add(
+            "description",
+            gettext("%(tournament)s, stage %(stage)s, round %(round)s (%(key)s)")
+            % {
+                "tournament": tournament.name,
+                "stage": fixture.stage,
+                "round": fixture.round,
+                "key": fixture.key,
+            },
+        )
+        event.add("categories", [tournament.name])
+        event.add("x-briscola-match", str(fixture.match_id))
+        event.add("x-briscola-status", fixture.status)
+        calendar.add_component(event)
+    written: bytes = calendar.to_ical()
+    return written
