@@ -7,6 +7,7 @@ import csv
 import io
 import json
 from datetime import datetime, timedelta
+from typing import Any
 from uuid import UUID, uuid4
 
 import pytest
@@ -145,7 +146,7 @@ def test_a_tournament_without_start_times_has_an_empty_calendar(staff: APIClient
     assert Calendar.from_ical(response.content).walk("VEVENT") == []
 
 
-def archive_lines(text: str) -> list[dict[str, object]]:
+def archive_lines(text: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines()]
 
 

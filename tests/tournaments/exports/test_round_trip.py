@@ -35,20 +35,15 @@ class Instance:
     def __init__(self, database: str) -> None:
         settings = connection.settings_dict
         self.database = database
-        self.server = {
-            "host": settings["HOST"] or "127.0.0.1",
-            "port": settings["PORT"] or 5432,
-            "user": settings["USER"] or "postgres",
-            "password": settings["PASSWORD"] or None,
-        }
         password = f":{settings['PASSWORD']}" if settings["PASSWORD"] else ""
-        self.url = (
-            f"postgres://{self.server['user']}{password}@{self.server['host']}:"
-            f"{self.server['port']}/{database}"
+        self.server = (
+            f"postgres://{settings['USER'] or 'postgres'}{password}@"
+            f"{settings['HOST'] or '127.0.0.1'}:{settings['PORT'] or 5432}"
         )
+        self.url = f"{self.server}/{database}"
 
-    def admin(self, statement: sql.Composable) -> None:
-        with psycopg.connect(dbname="postgres", autocommit=True, **self.server) as conn:
+    def admin(self, statement: sql.Composed) -> None:
+        with psycopg.connect(f"{self.server}/postgres", autocommit=True) as conn:
             conn.execute(statement)
 
     def create(self) -> None:
