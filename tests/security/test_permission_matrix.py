@@ -312,6 +312,37 @@ MATRIX: list[Cell] = [
         EVERYBODY_READS,
     ),
     Cell(
+        "tournament-standings",
+        "get (csv)",
+        get(lambda w: tournament_url(w.tournament(), "standings") + "?format=csv"),
+        EVERYBODY_READS,
+    ),
+    Cell(
+        "tournament-standings",
+        "get (csv, private)",
+        get(lambda w: tournament_url(w.tournament(public=False), "standings") + "?format=csv"),
+        MEMBERS_READ,
+    ),
+    Cell(
+        "tournament-schedule",
+        "get",
+        get(lambda w: tournament_url(w.tournament(), "schedule")),
+        EVERYBODY_READS,
+    ),
+    Cell(
+        "tournament-schedule",
+        "get (private)",
+        get(lambda w: tournament_url(w.tournament(public=False), "schedule")),
+        MEMBERS_READ,
+    ),
+    # The archive carries every event's metadata (devices, accounts): organizers only.
+    Cell(
+        "tournament-archive",
+        "get",
+        get(lambda w: tournament_url(w.tournament(), "archive")),
+        ORGANIZER_READS,
+    ),
+    Cell(
         "tournament-bracket",
         "get",
         get(lambda w: tournament_url(w.tournament(), "bracket")),
