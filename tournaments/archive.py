@@ -10,10 +10,11 @@ projections, after which the API answers about the tournament as the source did
 (docs/decisions/0030-exports-and-archives.md).
 
 One JSON object per line, each with its `kind`: first `archive` (format, version, counts), then
-`tournament`, `entrant` (with its players' names and `erased` in seat order), `side`, `event` and
-`idempotency_key` lines. Accounts (users, clubs, roles, device tokens) belong to each instance and
-are not carried: a player's account link is dropped, and the tournament joins the club of the
-same slug on the other instance if there is one.
+`tournament`, `player`, `entrant` (its players' ids by seat), `side`, `event` and
+`idempotency_key` lines. Entrant and player ids are kept: events refer to them. Accounts
+(users, clubs, roles, device tokens) belong to each instance and are not carried: a player's
+account link is dropped, and the tournament joins the club of the same slug on the other
+instance if there is one.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from games.eventstore.api import (
 from games.models import MatchSide
 from tournaments.models import Entrant, EntrantPlayer, Player, Tournament
 from tournaments.selectors import check_tournament_exists
+from tournaments.stream import ENTRANT_CORRECTED
 
 FORMAT = "briscola-tournament-archive"
 VERSION = 1
@@ -79,22 +81,22 @@ def tournament_archive_lines(*, tournament_id: UUID) -> Iterator[str]:
     tournament = Tournament.objects.select_related("club").get(id=tournament_id)
     stream_ids = tournament_stream_ids(tournament_id)
     entrants = list(Entrant.objects.filter(tournament_id=tournament_id).order_by("id"))
-    memberships = (
+    seats: dict[int, list[dict[str, int]]] = {}
+    for entrant_id, player_id, position in (
         EntrantPlayer.objects.filter(entrant__tournament_id=tournament_id)
-        .select_related("player")
         .order_by("entrant_id", "position")
-    )
-    players: dict[int, list[dict[str, Any]]] = {}
-    for membership in memberships:
-        players.setdefault(membership.entrant_id, []).append(
-            {
-                "position": membership.position,
-                "name": membership.player.name,
-                "erased": membership.player.erased,
-            }
-        )
-    sides = list(MatchSide.objects.filter(match_id__in=stream_ids[1:]).order_by("match_id", "side"))
+        .values_list("entrant_id", "player_id", "position")
+    ):
+        seats.setdefault(entrant_id, []).append({"position": position, "player": player_id})
     events = read_stored_events(stream_ids=stream_ids)
+    # The players seated now, and those an entrant correction seated once and replaced later:
+    # the events refer to them by id.
+    player_ids = {seat["player"] for taken in seats.values() for seat in taken}
+    for event in events:
+        if event.event_type == ENTRANT_CORRECTED and isinstance(event.payload, dict):
+            player_ids.update(event.payload.get("players") or [])
+    players = list(Player.objects.filter(id__in=player_ids).order_by("id"))
+    sides = list(MatchSide.objects.filter(match_id__in=stream_ids[1:]).order_by("match_id", "side"))
     keys = read_stored_keys(stream_ids=stream_ids)
     lines: list[dict[str, Any]] = [
         {
@@ -114,12 +116,16 @@ def tournament_archive_lines(*, tournament_id: UUID) -> Iterator[str]:
             "created_at": moment(tournament.created_at),
         },
         *(
+            {"kind": "player", "id": player.id, "name": player.name, "erased": player.erased}
+            for player in players
+        ),
+        *(
             {
                 "kind": "entrant",
                 "id": entrant.id,
                 "name": entrant.name,
                 "registered_at": moment(entrant.registered_at),
-                "players": players.get(entrant.id, []),
+                "players": seats.get(entrant.id, []),
             }
             for entrant in entrants
         ),
@@ -166,6 +172,7 @@ def tournament_archive_lines(*, tournament_id: UUID) -> Iterator[str]:
 class Archive:
     header: dict[str, Any]
     tournament: dict[str, Any]
+    players: list[dict[str, Any]]
     entrants: list[dict[str, Any]]
     sides: list[dict[str, Any]]
     events: list[StoredEvent]
@@ -235,6 +242,7 @@ def archive_read(lines: Iterable[str]) -> Archive:
         archive = Archive(
             header=header,
             tournament=tournament,
+            players=found.get("player", []),
             entrants=found.get("entrant", []),
             sides=found.get("side", []),
             events=events,
@@ -264,6 +272,7 @@ class ImportedArchive:
     events: int
     streams: int
     entrants: int
+    players: int
     club: str | None
 
 
@@ -292,6 +301,16 @@ def tournament_archive_import(
                 ),
                 ids=", ".join(map(str, taken)),
             )
+        player_ids = [player["id"] for player in archive.players]
+        taken = sorted(Player.objects.filter(id__in=player_ids).values_list("id", flat=True))
+        if taken:
+            raise refuse(
+                gettext_noop(
+                    "player ids %(ids)s are used here already (the events refer to players by "
+                    "id): nothing imported"
+                ),
+                ids=", ".join(map(str, taken)),
+            )
         club_slug = archive.tournament.get("club")
         club = Club.objects.filter(slug=club_slug).first() if club_slug else None
         created_at = datetime.fromisoformat(archive.tournament["created_at"])
@@ -307,6 +326,10 @@ def tournament_archive_import(
             created_at=created_at,
             updated_at=created_at,
         )
+        Player.objects.bulk_create(
+            Player(id=player["id"], name=player["name"], erased=player["erased"])
+            for player in archive.players
+        )
         for entrant in archive.entrants:
             row = Entrant.objects.create(
                 id=entrant["id"],
@@ -314,18 +337,17 @@ def tournament_archive_import(
                 name=entrant["name"],
                 registered_at=datetime.fromisoformat(entrant["registered_at"]),
             )
-            for player in entrant["players"]:
-                person = Player.objects.create(name=player["name"], erased=player["erased"])
-                EntrantPlayer.objects.create(
-                    entrant=row, player=person, position=player["position"]
-                )
+            EntrantPlayer.objects.bulk_create(
+                EntrantPlayer(entrant=row, player_id=seat["player"], position=seat["position"])
+                for seat in entrant["players"]
+            )
         MatchSide.objects.bulk_create(
             MatchSide(match_id=UUID(side["match_id"]), side=side["side"], name=side["name"])
             for side in archive.sides
         )
-        # Entrant ids were given, not drawn: the next registration here must not reuse one.
+        # Ids were given, not drawn: the next registration here must not reuse one.
         with connection.cursor() as cursor:
-            for statement in connection.ops.sequence_reset_sql(no_style(), [Entrant]):
+            for statement in connection.ops.sequence_reset_sql(no_style(), [Entrant, Player]):
                 cursor.execute(statement)
         try:
             insert_stored(events=archive.events, keys=archive.keys, on_event=on_event)
@@ -343,5 +365,6 @@ def tournament_archive_import(
         events=len(archive.events),
         streams=len({event.stream_id for event in archive.events}),
         entrants=len(archive.entrants),
+        players=len(archive.players),
         club=club.slug if club else None,
     )

@@ -99,6 +99,16 @@ def club_evening(*, club_slug: str = "circolo-export") -> UUID:
         reason="typo",
         actor=ORGANIZER,
     )
+    # Dario's seat is taken by another person, who is then replaced in turn: the first
+    # replacement stays a player of no entrant, whom the events still name by id.
+    for name in ("Davide", "Diego"):
+        corrections.entrant_correct(
+            tournament_id=tournament.id,
+            entrant_id=entrant_ids[3],
+            players=[corrections.PlayerCorrection(name, replace=True)],
+            reason="a substitute",
+            actor=ORGANIZER,
+        )
     services.entrant_withdraw(
         tournament_id=tournament.id, entrant_id=entrant_ids[4], reason="ill", actor=ORGANIZER
     )

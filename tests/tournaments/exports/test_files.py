@@ -175,7 +175,14 @@ def test_the_archive_holds_every_event_of_the_tournament_and_its_matches_in_orde
     assert kinds.count("tournament") == 1
     entrants = [line for line in lines if line["kind"] == "entrant"]
     assert [e["name"] for e in entrants] == ["Ada", "Bruno", "Carla B.", "Dario", "Elena"]
-    assert entrants[0]["players"] == [{"position": 0, "name": "Ada", "erased": False}]
+    players = {line["id"]: line for line in lines if line["kind"] == "player"}
+    assert [players[seat["player"]]["name"] for seat in entrants[0]["players"]] == ["Ada"]
+    assert entrants[0]["players"][0]["position"] == 0
+    # Davide sat for Dario, then Diego for Davide: the events name both by id. Dario was
+    # registered (a registration records how many players, not who): nothing refers to him.
+    names = {player["name"] for player in players.values()}
+    assert {"Davide", "Diego"} <= names
+    assert "Dario" not in names
     tournament = next(line for line in lines if line["kind"] == "tournament")
     assert tournament["club"] == "circolo-export"
     # No name inside an event (decision 0018): the names are lines of their own.

@@ -1,5 +1,6 @@
 """`manage.py import_tournament` refuses, with a clear message and nothing written, an archive
-that is damaged or whose tournament, streams or entrant ids exist on this instance already."""
+that is damaged or whose tournament, streams, entrant or player ids exist on this instance
+already."""
 
 from __future__ import annotations
 
@@ -66,14 +67,36 @@ def test_streams_in_the_log_here_refuse_the_import(tmp_path: Path) -> None:
     for document in documents:
         if document["kind"] in ("archive", "tournament"):
             document["tournament" if document["kind"] == "archive" else "id"] = other
-        if document["kind"] == "entrant":
+        if document["kind"] in ("entrant", "player"):
             document["id"] += 10_000
+        if document["kind"] == "entrant":
+            for seat in document["players"]:
+                seat["player"] += 10_000
 
     message = import_refusal(tmp_path / "a.jsonl", [json.dumps(d) + "\n" for d in documents])
 
     assert message.startswith("Not imported: streams ")
     assert str(tournament_id) in message
     assert message.endswith("exist here already: nothing imported.")
+
+
+def test_player_ids_used_here_refuse_the_import(tmp_path: Path) -> None:
+    tournament_id = club_evening()
+    documents = [json.loads(line) for line in exported(tournament_id)]
+    other = str(uuid4())
+    for document in documents:
+        if document["kind"] in ("archive", "tournament"):
+            document["tournament" if document["kind"] == "archive" else "id"] = other
+        if document["kind"] == "entrant":
+            document["id"] += 10_000
+    players = sorted(d["id"] for d in documents if d["kind"] == "player")
+
+    message = import_refusal(tmp_path / "a.jsonl", [json.dumps(d) + "\n" for d in documents])
+
+    assert message == (
+        f"Not imported: player ids {', '.join(map(str, players))} are used here already (the "
+        "events refer to players by id): nothing imported."
+    )
 
 
 @pytest.mark.parametrize(

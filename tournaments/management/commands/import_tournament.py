@@ -15,7 +15,7 @@ class Command(BaseCommand):
         "from the API's `archive/`): its events are appended with the same stream ids, "
         "versions, payloads, metadata and times, in the same order; its names are written; "
         "then every projection is rebuilt (`rebuild_projections`). Refused, with nothing "
-        "written, if the tournament, its streams or its entrant ids exist here already."
+        "written, if the tournament, its streams or its entrant or player ids exist here already."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -48,7 +48,8 @@ class Command(BaseCommand):
         club = f", club {imported.club}" if imported.club else ", no club here"
         self.stdout.write(
             f"Imported tournament {imported.tournament_id}: {imported.events} events in "
-            f"{imported.streams} streams, {imported.entrants} entrants{club}."
+            f"{imported.streams} streams, {imported.entrants} entrants, {imported.players} players"
+            f"{club}."
         )
         call_command(
             "rebuild_projections",
