@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 from uuid import UUID
 
 from django.contrib import admin, messages
@@ -53,7 +54,7 @@ from games.admin import (
 from games.eventstore.api import EventStoreError, last_position
 from games.models import Match
 from games.rules import RuleViolation
-from tournaments import corrections, projections, selectors, services
+from tournaments import corrections, projections, selectors, services, sheets
 from tournaments.console import Evening, evening
 from tournaments.forms import (
     EntrantCorrectForm,
@@ -187,6 +188,25 @@ def table_card_links(tournament: Tournament) -> list[dict[str, Any]]:
     ]
 
 
+def sheet_links(tournament: Tournament) -> list[dict[str, Any]]:
+    """Each round's printable sheets (tournaments/sheets.py): pairings and score sheets, PDF."""
+    links = []
+    for stage, number in sheets.rounds_of(tournament):
+        query = f"?{urlencode({'stage': stage, 'round': number})}"
+        links.append(
+            {
+                "stage": stage,
+                "round": number,
+                **{
+                    kind: reverse("admin:tournaments_tournament_sheet", args=[tournament.pk, kind])
+                    + query
+                    for kind in sheets.SHEETS
+                },
+            }
+        )
+    return links
+
+
 def standings_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[dict[str, Any]]]:
     """The tie-break names (the columns after the fixed ones) and the rows with their values."""
     tiebreaks = list(rows[0]["tiebreaks"]) if rows else []
@@ -296,6 +316,11 @@ class TournamentAdmin(TournamentsAddAdmin):
                 wrap(self.seeds_view),
                 name="tournaments_tournament_seeds",
             ),
+            path(
+                "<path:object_id>/sheets/<str:kind>/",
+                wrap(self.sheet_view),
+                name="tournaments_tournament_sheet",
+            ),
             *super().get_urls(),
         ]
 
@@ -320,6 +345,7 @@ class TournamentAdmin(TournamentsAddAdmin):
         filtered = f"?tournament__id__exact={tournament.id}"
         return {
             "table_cards": table_card_links(tournament),
+            "sheets": sheet_links(tournament),
             "overdue": [
                 (fixture.key, reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
                 for fixture in selectors.overdue_fixtures(
@@ -379,6 +405,32 @@ class TournamentAdmin(TournamentsAddAdmin):
             }
             for name in dict.fromkeys(names)
         ]
+
+    def sheet_view(self, request: HttpRequest, object_id: str, kind: str) -> HttpResponse:
+        """A printable sheet of a round (`?stage=&round=`; the current round without them): PDF,
+        or the HTML it is drawn from with `?format=html`."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        tournament = self.get_object(request, unquote(object_id))
+        if tournament is None or kind not in sheets.SHEETS:
+            raise Http404("no such tournament or sheet")
+        stage = request.GET.get("stage")
+        number = request.GET.get("round", "")
+        context = sheets.round_sheet(
+            tournament_id=tournament.id,
+            stage=stage,
+            round_number=int(number) if number.isdigit() else None,
+        )
+        html = sheets.sheet_html(kind, context)
+        if request.GET.get("format") == "html":
+            return HttpResponse(html)
+        response = HttpResponse(
+            sheets.sheet_pdf(html, base_url=request.build_absolute_uri("/")),
+            content_type="application/pdf",
+        )
+        name = f"{kind.replace('_', '-')}-{context['stage']}-{context['round']}.pdf"
+        response["Content-Disposition"] = f'inline; filename="{name}"'
+        return response
 
     def run_view(self, request: HttpRequest, object_id: str, operation: str) -> HttpResponse:
         """A console button: one operation on one tournament, then back to its page."""

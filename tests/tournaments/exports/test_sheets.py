@@ -1,0 +1,117 @@
+"""Issue 12 §3: the printable sheets of a round, from the tournament's admin page: the pairings
+by table for the wall, and a score sheet per match with its sides, the seats in playing order
+and a grid for the round points. PDF through WeasyPrint; the HTML they are drawn from is read
+here (`?format=html`)."""
+
+from __future__ import annotations
+
+import re
+from uuid import UUID
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.tournaments.exports.evening import ORGANIZER, club_evening
+from tournaments import services
+
+pytestmark = pytest.mark.django_db
+
+
+def sheet_url(tournament_id: UUID, kind: str, query: str = "") -> str:
+    return reverse("admin:tournaments_tournament_sheet", args=[tournament_id, kind]) + query
+
+
+def pairs_at_tables() -> UUID:
+    """Four pairs at two tables of four, scheduled: two matches in the first round."""
+    tournament = services.tournament_create(
+        name="Coppia d'Assi",
+        format="round_robin",
+        table_size=4,
+        best_of=3,
+        tables=2,
+        actor=ORGANIZER,
+    )
+    for home, partner in [("Ada", "Bice"), ("Carlo", "Dora"), ("Ezio", "Fede"), ("Gino", "Ida")]:
+        services.entrant_register(
+            tournament_id=tournament.id,
+            name=f"{home} e {partner}",
+            players=[home, partner],
+            actor=ORGANIZER,
+        )
+    services.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
+    services.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
+    return tournament.id
+
+
+def test_the_console_links_the_sheets_of_each_round(admin_client: Client) -> None:
+    tournament_id = club_evening()
+
+    page = admin_client.get(
+        reverse("admin:tournaments_tournament_change", args=[tournament_id])
+    ).content.decode()
+
+    assert sheet_url(tournament_id, "pairings", "?stage=league&amp;round=1") in page
+    assert sheet_url(tournament_id, "score_sheets", "?stage=league&amp;round=1") in page
+
+
+def test_the_pairings_list_the_rounds_matches_by_table(admin_client: Client) -> None:
+    tournament_id = club_evening()
+    url = sheet_url(tournament_id, "pairings", "?stage=league&round=1&format=html")
+
+    html = admin_client.get(url, HTTP_ACCEPT_LANGUAGE="it").content.decode()
+
+    rows = re.findall(r'<td class="num">(\d+)</td>\s*<td>([^<]+)</td>\s*<td>([^<]+)</td>', html)
+    assert [table for table, _, _ in rows] == sorted(table for table, _, _ in rows)
+    assert len(rows) == 2  # five entrants: two matches and a bye
+    assert "Turno 1" in html
+
+
+def test_a_score_sheet_seats_partners_opposite_and_has_a_row_per_possible_round(
+    admin_client: Client,
+) -> None:
+    tournament_id = pairs_at_tables()
+    url = sheet_url(tournament_id, "score_sheets", "?format=html")
+
+    html = admin_client.get(url, HTTP_ACCEPT_LANGUAGE="it").content.decode()
+
+    sheets = html.split('data-sheet="score"')[1:]
+    assert len(sheets) == 2
+    seats = re.findall(r'data-seat="(\d)"><td class="num">\d</td><td>(\w+)</td>', sheets[0])
+    assert [name for _, name in seats] in (
+        ["Ada", "Carlo", "Bice", "Dora"],
+        ["Ada", "Ezio", "Bice", "Fede"],
+        ["Ada", "Gino", "Bice", "Ida"],
+        ["Carlo", "Ezio", "Dora", "Fede"],
+        ["Carlo", "Gino", "Dora", "Ida"],
+        ["Ezio", "Gino", "Fede", "Ida"],
+    )
+    # Best of 3: at most five rounds count, and two spare rows for tied rounds.
+    assert sheets[0].count("data-grid-row=") == 7
+    assert "Partita" in sheets[0]
+
+
+def test_the_sheets_are_pdf_documents(admin_client: Client) -> None:
+    tournament_id = club_evening()
+
+    for kind in ("pairings", "score_sheets"):
+        response = admin_client.get(sheet_url(tournament_id, kind))
+
+        assert response.status_code == 200
+        assert response["Content-Type"] == "application/pdf"
+        assert response.content.startswith(b"%PDF-")
+
+
+def test_only_the_console_s_users_print_sheets(client: Client) -> None:
+    tournament_id = club_evening()
+
+    response = client.get(sheet_url(tournament_id, "pairings"))
+
+    assert response.status_code == 302
+    assert "/login/" in response["Location"]
+
+
+def test_an_unknown_sheet_is_not_found(admin_client: Client) -> None:
+    tournament_id = club_evening()
+
+    assert admin_client.get(sheet_url(tournament_id, "menu")).status_code == 404
