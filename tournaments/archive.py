@@ -183,10 +183,6 @@ class Archive:
         return UUID(self.tournament["id"])
 
 
-def refuse(template: str, **params: object) -> ArchiveRefused:
-    return ArchiveRefused.because(template, **params)
-
-
 def archive_read(lines: Iterable[str]) -> Archive:
     """The archive's lines parsed and checked (ArchiveRefused: what is wrong, and where)."""
     found: dict[str, list[dict[str, Any]]] = {}
@@ -197,22 +193,24 @@ def archive_read(lines: Iterable[str]) -> Archive:
             document = json.loads(line)
             kind = document["kind"]
         except (ValueError, TypeError, KeyError):
-            raise refuse(
+            raise ArchiveRefused.because(
                 gettext_noop("line %(line)s is not an archive line (JSON with a `kind`)"),
                 line=number,
             ) from None
         found.setdefault(kind, []).append(document)
     headers = found.get("archive", [])
     if len(headers) != 1 or headers[0].get("format") != FORMAT:
-        raise refuse(gettext_noop("this is not a tournament archive (no `archive` line)"))
+        raise ArchiveRefused.because(
+            gettext_noop("this is not a tournament archive (no `archive` line)")
+        )
     header = headers[0]
     if header.get("version") != VERSION:
-        raise refuse(
+        raise ArchiveRefused.because(
             gettext_noop("archive version %(version)s is not known here (only %(known)s)"),
             version=header.get("version"),
             known=VERSION,
         )
-    (tournament,) = found.get("tournament", [{}])[:1] or [{}]
+    tournament = next(iter(found.get("tournament", [])), {})
     try:
         events = [
             StoredEvent(
@@ -250,11 +248,11 @@ def archive_read(lines: Iterable[str]) -> Archive:
         )
         archive_id = archive.tournament_id
     except (KeyError, ValueError, TypeError) as error:
-        raise refuse(
+        raise ArchiveRefused.because(
             gettext_noop("the archive is incomplete or damaged: %(error)s"), error=repr(error)
         ) from None
     if str(archive_id) != header.get("tournament") or len(events) != header.get("events"):
-        raise refuse(
+        raise ArchiveRefused.because(
             gettext_noop(
                 "the archive is incomplete: its header announces %(announced)s events of "
                 "tournament %(tournament)s, it holds %(held)s"
@@ -287,14 +285,14 @@ def tournament_archive_import(
     tournament_id = archive.tournament_id
     with transaction.atomic():
         if Tournament.objects.filter(id=tournament_id).exists():
-            raise refuse(
+            raise ArchiveRefused.because(
                 gettext_noop("tournament %(tournament)s exists here already: nothing imported"),
                 tournament=tournament_id,
             )
         entrant_ids = [entrant["id"] for entrant in archive.entrants]
         taken = sorted(Entrant.objects.filter(id__in=entrant_ids).values_list("id", flat=True))
         if taken:
-            raise refuse(
+            raise ArchiveRefused.because(
                 gettext_noop(
                     "entrant ids %(ids)s are used here by another tournament (the events refer "
                     "to entrants by id): nothing imported"
@@ -304,7 +302,7 @@ def tournament_archive_import(
         player_ids = [player["id"] for player in archive.players]
         taken = sorted(Player.objects.filter(id__in=player_ids).values_list("id", flat=True))
         if taken:
-            raise refuse(
+            raise ArchiveRefused.because(
                 gettext_noop(
                     "player ids %(ids)s are used here already (the events refer to players by "
                     "id): nothing imported"
@@ -352,12 +350,12 @@ def tournament_archive_import(
         try:
             insert_stored(events=archive.events, keys=archive.keys, on_event=on_event)
         except StreamsExist as exists:
-            raise refuse(
+            raise ArchiveRefused.because(
                 gettext_noop("streams %(streams)s exist here already: nothing imported"),
                 streams=", ".join(sorted(map(str, exists.stream_ids))),
             ) from None
         except ValueError as error:
-            raise refuse(
+            raise ArchiveRefused.because(
                 gettext_noop("the archive's events are out of order: %(error)s"), error=str(error)
             ) from None
     return ImportedArchive(

@@ -54,6 +54,6 @@ class Command(BaseCommand):
         call_command(
             "rebuild_projections",
             *(["--quiet"] if quiet else []),
-            stdout=self.stdout._out,
-            stderr=self.stderr._out,
+            stdout=self.stdout,
+            stderr=self.stderr,
         )
