@@ -25,7 +25,7 @@ class Command(BaseCommand):
             with tqdm(
                 desc="export",
                 unit=" lines",
-                file=self.stderr,
+                file=self.stderr._out,  # not the wrapper: it styles stderr red, a line per write
                 disable=options["quiet"],
                 mininterval=0.5,
             ) as bar:

@@ -34,7 +34,7 @@ class Command(BaseCommand):
                 total=len(archive.events),
                 desc="import",
                 unit=" events",
-                file=self.stderr,
+                file=self.stderr._out,  # not the wrapper: it styles stderr red, a line per write
                 disable=quiet,
                 mininterval=0.5,
             ) as bar:
