@@ -73,9 +73,13 @@ def club_evening(*, club_slug: str = "circolo-export") -> UUID:
         )
         for seed, name in enumerate(["Ada", "Bruno", "Carla", "Dario", "Elena"], start=1)
     ]
-    for entrant_id in entrant_ids[:4]:
+    for number, entrant_id in enumerate(entrant_ids[:4], start=1):
+        # With idempotency keys, as a desk tablet sends them: the archive carries them.
         services.entrant_check_in(
-            tournament_id=tournament.id, entrant_id=entrant_id, actor=ORGANIZER
+            tournament_id=tournament.id,
+            entrant_id=entrant_id,
+            actor=ORGANIZER,
+            idempotency_key=f"desk-{number}",
         )
     services.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
     services.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)

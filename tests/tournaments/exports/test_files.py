@@ -185,6 +185,9 @@ def test_the_archive_holds_every_event_of_the_tournament_and_its_matches_in_orde
     assert "Dario" not in names
     tournament = next(line for line in lines if line["kind"] == "tournament")
     assert tournament["club"] == "circolo-export"
+    keys = [line for line in lines if line["kind"] == "idempotency_key"]
+    assert sorted(key["key"] for key in keys) == ["desk-1", "desk-2", "desk-3", "desk-4"]
+    assert all(key["stream_id"] == str(tournament_id) for key in keys)
     # No name inside an event (decision 0018): the names are lines of their own.
     assert "Bruno" not in json.dumps(events)
 

@@ -122,7 +122,7 @@ def test_an_imported_tournament_answers_every_get_as_on_the_instance_it_came_fro
         "from accounts.services import club_create; "
         "club_create(name='Circolo dell\\'Export', slug='circolo-export')",
     )
-    imported = other_instance.run("manage.py", "import_tournament", str(archive), "--quiet")
+    imported = other_instance.run("manage.py", "import_tournament", str(archive))
     out = tmp_path / "answers.json"
     other_instance.run("-m", "tests.tournaments.exports.answers", str(tournament_id), str(out))
     again = tmp_path / "again.jsonl"
@@ -131,6 +131,9 @@ def test_an_imported_tournament_answers_every_get_as_on_the_instance_it_came_fro
 
     assert f"Imported tournament {tournament_id}" in imported.stdout
     assert "club circolo-export" in imported.stdout
+    assert "Rebuilt the tournament projections" in imported.stdout
+    assert "import" in imported.stderr  # the progress bars
+    assert "rebuild" in imported.stderr
     there = json.loads(out.read_text(encoding="utf-8"))
     # Both sides were read by the same code and serialised the same way.
     here = json.loads(json.dumps(here, sort_keys=True, default=str))
