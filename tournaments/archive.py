@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -74,9 +75,29 @@ def moment(value: datetime) -> str:
     return value.isoformat()
 
 
+@contextmanager
+def one_snapshot() -> Iterator[None]:
+    """Every read inside sees the database at one moment: a match created while the archive is
+    read is in it with its stream, or not at all. Inside a caller's transaction, the caller's
+    isolation holds (REPEATABLE READ can only be chosen before a transaction's first read)."""
+    if connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
+
+
 def tournament_archive_lines(*, tournament_id: UUID) -> Iterator[str]:
     """The archive, line by line (each ends with a newline). Two exports of a tournament that
     did not change are the same text."""
+    with one_snapshot():
+        documents = archive_documents(tournament_id)
+    for document in documents:
+        yield json.dumps(document, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def archive_documents(tournament_id: UUID) -> list[dict[str, Any]]:
     check_tournament_exists(tournament_id)
     tournament = Tournament.objects.select_related("club").get(id=tournament_id)
     stream_ids = tournament_stream_ids(tournament_id)
@@ -161,8 +182,7 @@ def tournament_archive_lines(*, tournament_id: UUID) -> Iterator[str]:
             for key in keys
         ),
     ]
-    for line in lines:
-        yield json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n"
+    return lines
 
 
 # Importing.
