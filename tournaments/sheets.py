@@ -52,13 +52,14 @@ def current_round(tournament: Tournament) -> tuple[str, int] | None:
 
 
 def seats_of(sides: list[dict[str, Any]], table_size: int) -> list[Seat]:
-    """The seats in playing order: partners sit opposite, so the sides alternate (seats 1, 3,
-    5 the first side's players in order, 2, 4, 6 the second's)."""
+    """The seats in playing order: partners sit opposite, so the sides take turns (two sides:
+    seats 1, 3, 5 the first side's players in order, 2, 4, 6 the second's; three sides of one
+    player each: seats 1, 2, 3)."""
     seats = []
     for seat in range(table_size):
-        side = sides[seat % 2]
+        side = sides[seat % len(sides)]
         players = side["players"]
-        index = seat // 2
+        index = seat // len(sides)
         seats.append(
             Seat(
                 number=seat + 1,

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.tournaments.exports.evening import ORGANIZER, club_evening
-from tournaments import services
+from tournaments import services, sheets
 
 pytestmark = pytest.mark.django_db
 
@@ -115,3 +115,39 @@ def test_an_unknown_sheet_is_not_found(admin_client: Client) -> None:
     tournament_id = club_evening()
 
     assert admin_client.get(sheet_url(tournament_id, "menu")).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("sides", "table_size", "seated"),
+    [
+        ([["Ada"], ["Bruno"]], 2, [("A", "Ada"), ("B", "Bruno")]),
+        (
+            [["Ada", "Bice"], ["Carlo", "Dora"]],
+            4,
+            [("A", "Ada"), ("B", "Carlo"), ("A", "Bice"), ("B", "Dora")],
+        ),
+        (
+            [["Ada", "Bice", "Cleo"], ["Dino", "Ezio", "Fede"]],
+            6,
+            [
+                ("A", "Ada"),
+                ("B", "Dino"),
+                ("A", "Bice"),
+                ("B", "Ezio"),
+                ("A", "Cleo"),
+                ("B", "Fede"),
+            ],
+        ),
+        ([["Ada"], ["Bruno"], ["Carla"]], 3, [("A", "Ada"), ("B", "Bruno"), ("C", "Carla")]),
+    ],
+    ids=["two", "pairs", "trios", "each for himself at three"],
+)
+def test_seats_in_playing_order_let_the_sides_take_turns(
+    sides: list[list[str]], table_size: int, seated: list[tuple[str, str]]
+) -> None:
+    named = [{"name": "ABC"[index], "players": players} for index, players in enumerate(sides)]
+
+    seats = sheets.seats_of(named, table_size)
+
+    assert [seat.number for seat in seats] == list(range(1, table_size + 1))
+    assert [(seat.side, seat.player) for seat in seats] == seated
