@@ -9,8 +9,8 @@ Then create the application's database when it is missing. Idempotent, and silen
 
 Tools the project runs besides the services are installed the same way when missing: gettext
 (`msgfmt`, to compile the Italian catalogue), Debian's `chromium` (the browser tests drive it
-by its path; nothing downloads a browser), and curl (the README's requests, which the suite
-runs).
+by its path; nothing downloads a browser), curl (the README's requests, which the suite
+runs) and Pango's libraries (WeasyPrint draws the printable sheets with them).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from ctypes.util import find_library
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -34,6 +35,8 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 APT_PACKAGES = ["postgresql", "redis-server"]
 TOOLS = {"msgfmt": "gettext", "chromium": "chromium", "curl": "curl"}
 """The command each tool package provides, by package."""
+LIBRARIES = {"pango-1.0": "libpango-1.0-0", "pangoft2-1.0": "libpangoft2-1.0-0"}
+"""The shared library each package provides: WeasyPrint draws the printable sheets with Pango."""
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", ""}
 
 
@@ -123,6 +126,7 @@ def apt_install(packages: list[str] = APT_PACKAGES) -> None:
 
 def bring_up_tools() -> None:
     missing = [package for command, package in TOOLS.items() if not shutil.which(command)]
+    missing += [package for name, package in LIBRARIES.items() if not find_library(name)]
     if missing:
         apt_install(missing)
 
