@@ -291,3 +291,33 @@ def knockout_redraw_resets(
     return tuple(
         slot.id for slot in knockout.slots if slot.id in state.fixtures or slot.id in state.results
     )
+
+
+LEVEL_KNOCKOUT_RULES = ("deciding_round", "higher_seed", "organizer")
+"""How a level knockout match gets its winner (decision record 0029)."""
+
+
+def is_knockout_fixture(state: TournamentState, fixture_id: str) -> bool:
+    """Whether the fixture is a bracket slot: its match must have a winner."""
+    return any(
+        stage.bracket is not None and stage.bracket.has_slot(fixture_id) for stage in stages(state)
+    )
+
+
+def match_decider(state: TournamentState, fixture_id: str) -> str:
+    """The decider its match is created with: a knockout match scored by points plays a
+    deciding round when level, if the tournament's rule says so; every other match `none`."""
+    settings = state.settings
+    if (
+        settings.scoring == "points"
+        and settings.level_knockout == "deciding_round"
+        and is_knockout_fixture(state, fixture_id)
+    ):
+        return "round"
+    return "none"
+
+
+def higher_seed(state: TournamentState, home: int, away: int) -> int:
+    """The better seeded of two entrants (seed 1 is the highest)."""
+    seeds = seed_of(state)
+    return min((home, away), key=lambda entrant: (seeds.get(entrant, 10**9), entrant))
