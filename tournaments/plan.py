@@ -88,6 +88,7 @@ def standings_of(
     entrants: Iterable[int],
     fixtures: Iterable[FixtureSpec],
     byes: Iterable[int] = (),
+    config: StandingsConfig | None = None,
 ) -> list[StandingRow]:
     seeds = seed_of(state)
     members = list(entrants)
@@ -100,7 +101,7 @@ def standings_of(
     return compute_standings(
         entrants=[Entrant(entrant, seeds.get(entrant)) for entrant in members],
         results=results,
-        config=standings_config(state),
+        config=config or standings_config(state),
     )
 
 
@@ -179,8 +180,9 @@ def stages(state: TournamentState) -> tuple[Stage, ...]:
     group_stages = tuple(round_robin_stage(state, group.label, group.entrants) for group in groups)
     if not all(stage.complete for stage in group_stages):
         return group_stages
+    qualifying = qualification_config(state)
     tables = [
-        [row.entrant for row in standings_of(state, group.entrants, stage.fixtures)]
+        [row.entrant for row in standings_of(state, group.entrants, stage.fixtures, (), qualifying)]
         for group, stage in zip(groups, group_stages, strict=True)
     ]
     qualifiers = min(settings.advance_per_group, min(len(g.entrants) for g in groups))
@@ -188,6 +190,16 @@ def stages(state: TournamentState) -> tuple[Stage, ...]:
         tables, qualifiers_per_group=qualifiers, third_place=settings.third_place
     )
     return (*group_stages, bracket_stage(state, KNOCKOUT, knockout))
+
+
+def qualification_config(state: TournamentState) -> StandingsConfig:
+    """The tie-breaks that decide who goes on to the knockout: the tournament's, then the
+    higher seed, so that nobody goes through by the order of their ids (decision record 0029).
+    A tournament created before the rule keeps its tie-breaks as they were."""
+    config = standings_config(state)
+    if state.settings.level_knockout is None or "seed" in config.tiebreaks:
+        return config
+    return replace(config, tiebreaks=(*config.tiebreaks, "seed"))
 
 
 def fixtures_to_create(state: TournamentState) -> tuple[FixtureSpec, ...]:

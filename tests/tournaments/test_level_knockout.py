@@ -294,3 +294,24 @@ def test_every_knockout_match_gets_a_winner_and_every_tournament_finishes(
     for fixture_id, result in state.results.items():
         if plan.is_knockout_fixture(state, fixture_id):
             assert result.winner is not None
+
+
+def test_a_tie_for_a_knockout_place_that_the_tie_breaks_leave_goes_to_the_higher_seed() -> None:
+    settings = TournamentSettings(
+        "groups_then_knockout",
+        2,
+        group_size=2,
+        advance_per_group=1,
+        tiebreaks=("match_points",),
+    )
+    state = run(None, CreateTournament("Club", settings))
+    for entrant in range(1, 5):
+        state = run(state, RegisterEntrant(entrant, players=1, seed=5 - entrant))
+    state = run(state, StartTournament(TOURNAMENT))
+    for fixture in list(state.fixtures.values()):
+        state = fold(record(state, fixture, LEVEL), state)
+
+    knockout = plan.stages(state)[-1]
+    assert knockout.bracket is not None
+    [final] = knockout.fixtures
+    assert {final.home, final.away} == {4, 3}
