@@ -75,6 +75,7 @@ class TournamentCreateForm(forms.Form):
     level_knockout = forms.ChoiceField(
         choices=LEVEL_KNOCKOUT_CHOICES,
         initial="deciding_round",
+        required=False,
         help_text="Scoring by points: how a knockout match that ends level gets its winner.",
     )
     tables = forms.IntegerField(min_value=1, initial=1, help_text="Tables at the venue.")
@@ -105,8 +106,9 @@ class TournamentCreateForm(forms.Form):
     )
 
     def service_arguments(self) -> dict[str, Any]:
-        """The keyword arguments of `tournament_create`, the actor aside."""
-        return dict(self.cleaned_data)
+        """The keyword arguments of `tournament_create`, the actor aside (an option left out
+        takes the service's default)."""
+        return {name: value for name, value in self.cleaned_data.items() if value != ""}
 
 
 def duplicate_name_confirmation() -> forms.BooleanField:
