@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: install services migrate run test faults lint format bench clean
+.PHONY: install services migrate check-port run test faults lint format bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,11 +29,19 @@ services: install
 migrate: services
 	$(BIN)/python manage.py migrate --noinput
 
-run: migrate
+# Before anything is brought up: a busy port stops `make run` with a message, not after the
+# servers started and their logs buried the complaint.
+check-port:
+	@$(PYTHON) scripts/check_port.py $(HOST) $(PORT)
+
+# honcho exits with the status of the first server that stopped: a failure fails `make run`;
+# 130 is Ctrl-C, the usual way to stop it.
+.NOTPARALLEL: run
+run: check-port migrate
 	$(BIN)/python manage.py ensure_dev_admin
 	$(BIN)/python manage.py load_demo
 	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/, user admin / admin)"
-	HOST=$(HOST) PORT=$(PORT) $(BIN)/honcho start --no-prefix -f Procfile 2>&1 || true
+	HOST=$(HOST) PORT=$(PORT) $(BIN)/honcho start --no-prefix -f Procfile 2>&1 || [ $$? -eq 130 ]
 
 test: services lint
 	$(BIN)/pytest $(PYTEST_ARGS)

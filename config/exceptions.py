@@ -228,7 +228,7 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return api_or_page(
         request,
         "not_found",
-        gettext("there is nothing at %(path)s") % {"path": request.path},
+        api_error_detail(request, status.HTTP_404_NOT_FOUND),
         status.HTTP_404_NOT_FOUND,
         lambda: defaults.page_not_found(request, exception),
     )
@@ -238,7 +238,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return api_or_page(
         request,
         "server_error",
-        gettext("the server failed to answer this request; it is logged"),
+        api_error_detail(request, status.HTTP_500_INTERNAL_SERVER_ERROR),
         status.HTTP_500_INTERNAL_SERVER_ERROR,
         lambda: defaults.server_error(request),
     )
@@ -249,7 +249,7 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     return api_or_page(
         request,
         "bad_request",
-        gettext("the request could not be read"),
+        api_error_detail(request, status.HTTP_400_BAD_REQUEST),
         status.HTTP_400_BAD_REQUEST,
         lambda: defaults.bad_request(request, exception),
     )
@@ -260,7 +260,57 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
     return api_or_page(
         request,
         "permission_denied",
-        gettext("this request was refused"),
+        api_error_detail(request, status.HTTP_403_FORBIDDEN),
         status.HTTP_403_FORBIDDEN,
         lambda: defaults.permission_denied(request, exception),
     )
+
+
+API_ERROR_CODES = {
+    status.HTTP_400_BAD_REQUEST: "bad_request",
+    status.HTTP_403_FORBIDDEN: "permission_denied",
+    status.HTTP_404_NOT_FOUND: "not_found",
+    status.HTTP_405_METHOD_NOT_ALLOWED: "method_not_allowed",
+    status.HTTP_500_INTERNAL_SERVER_ERROR: "server_error",
+}
+
+
+class ApiErrorEnvelopeMiddleware:
+    """Under /api/, an error answer that is not JSON becomes `{"code", "detail"}`.
+
+    The handlers above answer Django's own refusals only when DEBUG is off; with DEBUG on (as
+    `make run` serves) Django answers an unresolved URL or an exception with its HTML debug
+    page, and a view restricted to some methods answers 405 with an empty body. A client of the
+    API reads the envelope whatever the settings. DRF's own answers are left as they are."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        code = API_ERROR_CODES.get(response.status_code)
+        # A DRF view's answer is the envelope already (or the browsable API's page of it).
+        if code is None or not is_api_request(request) or isinstance(response, Response):
+            return response
+        enveloped = JsonResponse(
+            error_body(code, api_error_detail(request, response.status_code)),
+            status=response.status_code,
+        )
+        if response.has_header("Allow"):
+            enveloped["Allow"] = response["Allow"]
+        return enveloped
+
+
+def api_error_detail(request: HttpRequest, status_code: int) -> str:
+    if status_code == status.HTTP_404_NOT_FOUND:
+        return gettext("there is nothing at %(path)s") % {"path": request.path}
+    if status_code == status.HTTP_405_METHOD_NOT_ALLOWED:
+        return gettext("%(method)s is not allowed at %(path)s") % {
+            "method": request.method,
+            "path": request.path,
+        }
+    if status_code == status.HTTP_500_INTERNAL_SERVER_ERROR:
+        return gettext("the server failed to answer this request; it is logged")
+    if status_code == status.HTTP_403_FORBIDDEN:
+        return gettext("this request was refused")
+    return gettext("the request could not be read")

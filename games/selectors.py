@@ -176,13 +176,18 @@ def round_replay(
     *, match_id: UUID, round_number: int, upto: int | None = None, viewer: Viewer = PUBLIC
 ) -> dict[str, Any]:
     """A card-by-card replay of a round, or its state after the first `upto` plays, with the
-    hands `viewer` sees at that point (as dealt, once the round is over)."""
+    hands `viewer` sees at that point (as dealt, once the round is over).
+
+    An `upto` past the cards played so far gives the round as it stands, as a slice would: a
+    client following a round in play asks for the cards it has not seen yet, and the answer's
+    `plays` says how many there are."""
     match_round = round_get(match_id=match_id, round_number=round_number)
-    if upto is not None and not 0 <= upto <= len(match_round.plays):
+    if upto is not None and upto < 0:
         raise InvalidInput.because(
-            gettext_noop("upto must be between 0 and %(plays)s, the plays in this round"),
-            plays=len(match_round.plays),
+            gettext_noop("upto is a number of cards, 0 or more, not %(upto)s"), upto=upto
         )
+    if upto is not None:
+        upto = min(upto, len(match_round.plays))
     cards = replayed_cards(match_round, upto=upto)
     complete = upto is None or upto == len(match_round.plays)
     if cards is None or match_round.points_entered:

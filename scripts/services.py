@@ -8,8 +8,9 @@ Order of attempts, for each service:
 Then create the application's database when it is missing. Idempotent, and silent when all is up.
 
 Tools the project runs besides the services are installed the same way when missing: gettext
-(`msgfmt`, to compile the Italian catalogue) and Debian's `chromium` (the browser tests drive it
-by its path; nothing downloads a browser).
+(`msgfmt`, to compile the Italian catalogue), Debian's `chromium` (the browser tests drive it
+by its path; nothing downloads a browser), and curl (the README's requests, which the suite
+runs).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from psycopg import sql
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/briscola"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 APT_PACKAGES = ["postgresql", "redis-server"]
-TOOLS = {"msgfmt": "gettext", "chromium": "chromium"}
+TOOLS = {"msgfmt": "gettext", "chromium": "chromium", "curl": "curl"}
 """The command each tool package provides, by package."""
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", ""}
 

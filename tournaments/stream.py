@@ -312,16 +312,7 @@ def _register(state: TournamentState, command: RegisterEntrant) -> list[Tourname
         raise RegistrationClosed.because(
             gettext_noop("the tournament has started: registration is closed")
         )
-    needed = PLAYERS_PER_ENTRANT[state.settings.table_size]
-    if command.players != needed:
-        raise InvalidEntrant.because(
-            gettext_noop(
-                "an entrant at tables of %(size)s has %(needed)s player(s), not %(given)s"
-            ),
-            size=state.settings.table_size,
-            needed=needed,
-            given=command.players,
-        )
+    check_player_count(state, command.players)
     check_seed_is_free(state, command.seed)
     return [event(ENTRANT_REGISTERED, entrant=command.entrant, seed=command.seed)]
 
@@ -392,7 +383,7 @@ def _seed(state: TournamentState, command: SeedEntrants) -> list[TournamentEvent
         )
     order = seeding_order(state, method=command.method, random_seed=command.random_seed)
     if command.method == "random" and command.random_seed is None:
-        raise InvalidTournament.because(gettext_noop("a random seeding needs its random seed"))
+        raise InvalidTournament.because(gettext_noop("a random seeding needs its random_seed"))
     return [
         event(
             ENTRANTS_SEEDED,
@@ -978,7 +969,8 @@ def check_player_count(state: TournamentState, count: int) -> None:
     if count != needed:
         raise InvalidEntrant.because(
             gettext_noop(
-                "an entrant at tables of %(size)s has %(needed)s player(s), not %(given)s"
+                "an entrant at tables of %(size)s needs %(needed)s player(s); this one has "
+                "%(given)s"
             ),
             size=state.settings.table_size,
             needed=needed,

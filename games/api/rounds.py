@@ -298,13 +298,14 @@ class RoundReplayApi(JsonApi):
             OpenApiParameter(
                 "upto",
                 int,
-                description="Replay only the first `upto` cards (0 to the cards played).",
+                description="Replay only the first `upto` cards (0 or more); past the cards "
+                "played so far, the round as it stands (`plays` says how many there are).",
             )
         ],
         responses={
             200: OutputSerializer,
             **error_responses(
-                {400: "`invalid_input`: `upto` is not 0 to the cards played.", **ROUND_NOT_FOUND},
+                {400: "`invalid_input`: `upto` is not a count of cards.", **ROUND_NOT_FOUND},
                 write=False,
             ),
         },

@@ -26,13 +26,17 @@ def match_event_count() -> int:
 def event_progress(
     stream: OutputWrapper, *, quiet: bool, label: str
 ) -> Iterator[Callable[[], None]]:
-    """Yields a callback to call once per event folded."""
+    """Yields a callback to call once per event folded.
+
+    The bar writes to the stream under the command's wrapper: the wrapper styles stderr as an
+    error (red on a terminal) and ends every write with a newline, which would print each
+    refresh of the bar on a line of its own."""
     bar = tqdm(
         total=match_event_count(),
         desc=label,
         unit=" events",
         unit_scale=True,
-        file=stream,
+        file=stream._out,
         disable=quiet,
         mininterval=0.5,
     )

@@ -187,7 +187,8 @@ def round_replay_page(
     *, match_id: UUID, round_number: int, upto: int | None, viewer: Viewer
 ) -> ReplayPage:
     """The round as it stood after its first `upto` cards (all of them when None), with the
-    hands `viewer` may see at that point. `upto` out of range raises `InvalidInput`."""
+    hands `viewer` may see at that point (the round as it stands when `upto` is past its
+    cards). A negative `upto` raises `InvalidInput`."""
     replay = selectors.round_replay(
         match_id=match_id, round_number=round_number, upto=upto, viewer=viewer
     )
@@ -197,7 +198,7 @@ def round_replay_page(
     table = Table(match.table_size, Variant.from_dict(match.variant))
     tricks = tricks_of(replay["tricks"], table, names)
     steps = len(match_round.plays)
-    step = steps if upto is None else upto
+    step = steps if upto is None else min(upto, steps)
     last_trick = tricks[-1] if tricks else None
     return ReplayPage(
         match=match,

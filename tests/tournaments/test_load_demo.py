@@ -9,7 +9,13 @@ from games.eventstore.models import Event
 from games.models import Match, Round
 from games.selectors import round_replay
 from tournaments import tasks
-from tournaments.management.commands.load_demo import CUP_NAME, DEMO_NAMES, SWISS_NAME
+from tournaments.management.commands.load_demo import (
+    CUP_NAME,
+    DEMO_NAMES,
+    SMALL_CUP_NAME,
+    SMALL_SWISS_NAME,
+    SWISS_NAME,
+)
 from tournaments.models import Entrant, Fixture, Tournament, TournamentView
 
 pytestmark = pytest.mark.django_db
@@ -39,8 +45,24 @@ def test_loading_the_demo_twice_adds_nothing_the_second_time() -> None:
     assert demo_counts() == counts
     assert counts[:2] == (2, 8)
     assert "round 1" in first
-    assert f"{CUP_NAME}: already loaded" in second
-    assert f"{SWISS_NAME}: already loaded" in second
+    assert f"{SMALL_CUP_NAME}: already loaded" in second
+    assert f"{SMALL_SWISS_NAME}: already loaded" in second
+
+
+def test_the_small_demo_loads_beside_the_full_demo_and_leaves_it_as_it_was() -> None:
+    load_demo()
+    full = Tournament.objects.filter(name__in=(CUP_NAME, SWISS_NAME))
+    full_events = Event.objects.filter(stream_id__in=full.values("id")).count()
+
+    output = load_demo("--small")
+
+    small = Tournament.objects.filter(name__in=(SMALL_CUP_NAME, SMALL_SWISS_NAME))
+    assert [t.entrants.count() for t in small.order_by("name")] == [4, 4]
+    assert Event.objects.filter(stream_id__in=full.values("id")).count() == full_events
+    assert f"{SMALL_CUP_NAME}: single elimination, 4 singles" in output
+    assert f"{CUP_NAME}: already loaded" not in output
+    for tournament in (*full, *small):
+        assert f"/admin/tournaments/tournament/{tournament.id}/change/" in output
 
 
 def test_the_demo_has_brackets_standings_and_card_by_card_replays() -> None:
@@ -87,7 +109,37 @@ def test_the_demo_has_the_no_show_rule_off_and_its_waiting_matches_never_decay()
 
     done = tasks.catch_up_all(now=timezone.now() + timedelta(days=1))
 
-    assert [t.settings["no_show_minutes"] for t in demo] == [None, None]
+    assert {t.settings["no_show_minutes"] for t in demo} == {None}
     assert not Fixture.objects.filter(tournament__in=demo, deadline__isnull=False).exists()
     assert done.forfeited == []
     assert not Match.objects.filter(forfeited_by__isnull=False).exists()
+
+
+def demo_state() -> dict[str, object]:
+    """What a visitor of the demo sees change: its matches, fixtures and events."""
+    demo = Tournament.objects.filter(name__in=DEMO_NAMES)
+    fixtures = Fixture.objects.filter(tournament__in=demo)
+    return {
+        "tournaments": sorted(demo.values_list("name", "status")),
+        "fixtures": list(
+            fixtures.order_by("match_id").values_list(
+                "match_id", "status", "table", "deadline", "winner_id"
+            )
+        ),
+        "matches": list(
+            Match.objects.filter(id__in=fixtures.values("match_id"))
+            .order_by("id")
+            .values_list("id", "status", "version", "forfeited_by")
+        ),
+        "events": Event.objects.filter(metadata__device="load_demo").count(),
+    }
+
+
+def test_an_hour_of_make_run_changes_nothing_in_the_demo_the_readme_describes() -> None:
+    load_demo()
+    tasks.catch_up_all()
+    described = demo_state()
+
+    tasks.catch_up_all(now=timezone.now() + timedelta(hours=1))
+
+    assert demo_state() == described

@@ -142,7 +142,7 @@ def test_a_correction_needs_a_registered_entrant_and_a_player_per_seat() -> None
 
     with pytest.raises(CorrectedEntrantUnknown):
         check_entrant_correction(state, entrant=9, reason="x", player_count=None)
-    with pytest.raises(CorrectionRefused, match="has 2 player"):
+    with pytest.raises(CorrectionRefused, match="needs 2 player"):
         check_entrant_correction(state, entrant=1, reason="x", player_count=3)
 
 

@@ -69,10 +69,21 @@ def test_replay_upto_zero_shows_no_trick(scorer: APIClient) -> None:
     assert (replay["tricks"], replay["result"]) == ([], None)
 
 
-@pytest.mark.parametrize("upto", ["5", "-1", "two"])
-def test_replay_upto_that_is_not_a_count_of_the_cards_played_is_400(
-    scorer: APIClient, upto: str
+def test_replay_upto_past_the_cards_played_shows_the_round_as_it_stands(
+    scorer: APIClient,
 ) -> None:
+    match_id, _plays = played_round(scorer, upto=1)
+
+    past = scorer.get(round_url(match_id, 1, "replay"), {"upto": 10})
+
+    assert past.status_code == 200
+    assert past.json() == scorer.get(round_url(match_id, 1, "replay")).json()
+    assert past.json()["plays"] == 1
+    assert len(past.json()["tricks"][0]["plays"]) == 1
+
+
+@pytest.mark.parametrize("upto", ["-1", "two", "1.5"])
+def test_replay_upto_that_is_not_a_count_of_cards_is_400(scorer: APIClient, upto: str) -> None:
     match_id, _plays = played_round(scorer, upto=4)
 
     response = scorer.get(round_url(match_id, 1, "replay"), {"upto": upto})

@@ -143,8 +143,19 @@ def test_a_round_of_a_french_deck_match_names_its_cards_the_french_way(
     assert "Queen of Spades" in html
 
 
-@pytest.mark.parametrize("upto", ["99", "x", "-1"])
-def test_a_step_outside_the_round_is_not_found(
+def test_a_step_past_the_cards_played_shows_the_round_as_it_stands(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id, _ = played_match(scorer)
+    last = page(client, f"/matches/{match_id}/rounds/2/")
+
+    past = page(client, f"/matches/{match_id}/rounds/2/?upto=99")
+
+    assert re.findall(r'data-step="(\d+)"', past) == re.findall(r'data-step="(\d+)"', last)
+
+
+@pytest.mark.parametrize("upto", ["x", "-1"])
+def test_a_step_that_is_not_a_count_of_cards_is_not_found(
     scorer: APIClient, client: Client, upto: str
 ) -> None:
     match_id, _ = played_match(scorer)

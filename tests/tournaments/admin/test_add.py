@@ -97,7 +97,7 @@ def test_an_entrant_the_service_refuses_is_an_error_on_the_form(admin_client: Cl
     )
 
     assert response.status_code == 200
-    assert "has 2 player(s), not 1" in response.content.decode()
+    assert "needs 2 player(s); this one has 1" in response.content.decode()
     assert not Entrant.objects.filter(tournament_id=tournament_id).exists()
 
 

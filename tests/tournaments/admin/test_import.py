@@ -59,7 +59,10 @@ def test_a_line_the_service_refuses_rolls_back_the_lines_before_it(admin_client:
     response = upload(admin_client, tournament_id, text)
 
     assert response.status_code == 200
-    assert "line 2: an entrant at tables of 4 has 2 player(s), not 1" in response.content.decode()
+    assert (
+        "line 2: an entrant at tables of 4 needs 2 player(s); this one has 1"
+        in response.content.decode()
+    )
     assert not Entrant.objects.filter(tournament_id=tournament_id).exists()
     assert not Player.objects.filter(name__in=["Ada", "Bruno", "Carlo"]).exists()
     assert [e.event_type for e in read_stream(stream_id=tournament_id)] == ["TournamentCreated"]

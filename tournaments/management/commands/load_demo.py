@@ -4,6 +4,7 @@ card-by-card replays at once.
 Everything goes through the services, so the demo is events like any tournament. Some matches
 are entered card by card from seeded random legal rounds (`games.rules.simulate`), some by their
 points only. The demo tournaments are known by name: a second run finds them and adds nothing.
+The small demo (`--small`) has names of its own, so it loads beside the full one.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ from tournaments.models import Fixture, Tournament
 
 CUP_NAME = "Demo: Coppa del Circolo (singles)"
 SWISS_NAME = "Demo: Swiss evening"
-DEMO_NAMES = (CUP_NAME, SWISS_NAME)
+SMALL_CUP_NAME = "Demo (small): Coppa del Circolo (singles)"
+SMALL_SWISS_NAME = "Demo (small): Swiss evening"
+DEMO_NAMES = (CUP_NAME, SWISS_NAME, SMALL_CUP_NAME, SMALL_SWISS_NAME)
 DEMO_SEED = 1907
 """Every shuffle, dealer and card of the demo comes from this seed: each run plays the same."""
 SWISS_RANDOM_SEED = 20240914
@@ -67,6 +70,8 @@ LIVE_PLAYS = 17
 
 @dataclass(frozen=True)
 class DemoSize:
+    cup_name: str
+    swiss_name: str
     cup_entrants: int
     cup_rounds: tuple[tuple[str, ...], ...]
     swiss_entrants: int
@@ -75,6 +80,8 @@ class DemoSize:
 
 
 FULL = DemoSize(
+    cup_name=CUP_NAME,
+    swiss_name=SWISS_NAME,
     cup_entrants=16,
     cup_rounds=(
         (CARDS, SCORE, CARDS, SCORE, CARDS, SCORE, CARDS, SCORE),
@@ -90,6 +97,8 @@ FULL = DemoSize(
     ),
 )
 SMALL = DemoSize(
+    cup_name=SMALL_CUP_NAME,
+    swiss_name=SMALL_SWISS_NAME,
     cup_entrants=4,
     cup_rounds=((CARDS, SCORE), (LIVE,)),
     swiss_entrants=4,
@@ -117,9 +126,9 @@ class Demo:
         self.say(f"  {len(names)} entrants registered and checked in")
 
     def cup(self, size: DemoSize) -> None:
-        self.say(f"{CUP_NAME}: single elimination, {size.cup_entrants} singles, best of 3")
+        self.say(f"{size.cup_name}: single elimination, {size.cup_entrants} singles, best of 3")
         tournament = services.tournament_create(
-            name=CUP_NAME,
+            name=size.cup_name,
             format="single_elimination",
             table_size=2,
             best_of=3,
@@ -134,11 +143,12 @@ class Demo:
 
     def swiss(self, size: DemoSize) -> None:
         self.say(
-            f"{SWISS_NAME}: Swiss, {size.swiss_entrants} singles, {size.swiss_rounds} rounds, "
+            f"{size.swiss_name}: Swiss, {size.swiss_entrants} singles, "
+            f"{size.swiss_rounds} rounds, "
             "one game a match"
         )
         tournament = services.tournament_create(
-            name=SWISS_NAME,
+            name=size.swiss_name,
             format="swiss",
             table_size=2,
             best_of=1,
@@ -221,18 +231,23 @@ class Command(BaseCommand):
         parser.add_argument(
             "--small",
             action="store_true",
-            help="A 4-entrant cup and a 4-entrant, 2-round Swiss (for tests).",
+            help="A 4-entrant cup and a 4-entrant, 2-round Swiss, named 'Demo (small): ...' "
+            "(for tests); loaded beside the full demo when that is there.",
         )
 
     def handle(self, *args: Any, small: bool = False, **options: Any) -> None:
         size = SMALL if small else FULL
-        for name, load in ((CUP_NAME, Demo.cup), (SWISS_NAME, Demo.swiss)):
+        for kind, name, load in (
+            (CUP_NAME, size.cup_name, Demo.cup),
+            (SWISS_NAME, size.swiss_name, Demo.swiss),
+        ):
             existing = Tournament.objects.filter(name=name).first()
             if existing is not None:
                 self.stdout.write(f"{name}: already loaded ({existing.id})")
                 continue
             with transaction.atomic():
-                load(Demo(self.stdout.write, name=name), size)
+                # Seeded by kind: the small cup plays as it did under the full demo's name.
+                load(Demo(self.stdout.write, name=kind), size)
         processed = projections.consume()
         self.stdout.write(f"Brackets and standings projected ({processed} events read).")
         for tournament in Tournament.objects.filter(name__in=DEMO_NAMES).order_by("name"):

@@ -1,0 +1,36 @@
+"""The projection commands' progress bars are progress, not errors."""
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from tests.tournaments.tasks.builders import started_tournament
+from tournaments.projections import consume
+
+pytestmark = pytest.mark.django_db
+
+RED = "\x1b[31"
+
+
+class Terminal(io.StringIO):
+    """Standard error as a terminal that shows colours."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("command", ["rebuild_projections", "verify_projections"])
+def test_the_progress_bar_on_a_terminal_is_not_printed_in_red_or_line_by_line(
+    command: str,
+) -> None:
+    started_tournament("single_elimination", 4)
+    consume()
+    terminal = Terminal()
+
+    call_command(command, stdout=io.StringIO(), stderr=terminal, force_color=True)
+
+    printed = terminal.getvalue()
+    assert "events" in printed
+    assert RED not in printed
+    assert "\n" not in printed.rstrip("\n")
