@@ -47,6 +47,15 @@ class Match(models.Model):
     round_wins = models.JSONField()
     total_points = models.JSONField()
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    decider = models.CharField(
+        max_length=8,
+        default="none",
+        help_text="Scoring 'points': 'round', a match level after its rounds plays a deciding "
+        "round; 'none', it ends level (decision record 0029).",
+    )
+    deciding_round_due = models.BooleanField(
+        default=False, help_text="Level after its rounds: a deciding round is being played."
+    )
     forfeited_by = models.PositiveSmallIntegerField(null=True, blank=True)
     confirmed_by = models.JSONField(default=list)
     disputed_by = models.JSONField(

@@ -62,6 +62,8 @@ def match_row(state: MatchAggregate, *, match_id: UUID, position: StreamPosition
         round_wins=list(record.round_wins),
         total_points=list(record.total_points),
         winner=state.winner,
+        decider=state.setup.match_format.decider,
+        deciding_round_due=state.deciding_round_due,
         forfeited_by=state.forfeited_by,
         confirmed_by=sorted(state.confirmed_by),
         disputed_by=sorted(state.disputed_by),

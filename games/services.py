@@ -239,7 +239,11 @@ MATCH_KIND: StreamKind[MatchAggregate, MatchEvent] = StreamKind(
 # The commands.
 
 
-def match_format_of(*, scoring: str, best_of: int, rounds: int | None) -> MatchFormat:
+def match_format_of(
+    *, scoring: str, best_of: int, rounds: int | None, decider: str = "none"
+) -> MatchFormat:
+    """`decider` 'round': a match scored by points that ends level plays a deciding round
+    (decision record 0029); ignored when scoring by rounds (a best-of match is always won)."""
     if scoring == "rounds":
         return MatchFormat.best_of(best_of)
     if scoring == "points":
@@ -247,7 +251,7 @@ def match_format_of(*, scoring: str, best_of: int, rounds: int | None) -> MatchF
             raise InvalidMatchFormat.because(
                 gettext_noop("scoring by points needs the number of rounds to play")
             )
-        return MatchFormat.fixed_rounds(rounds)
+        return MatchFormat("points", rounds, decider)  # type: ignore[arg-type]
     raise InvalidMatchFormat.because(
         gettext_noop("scoring is 'rounds' or 'points', not %(scoring)r"), scoring=scoring
     )
@@ -265,6 +269,7 @@ def match_create(
     first_dealer: int = 0,
     actor: Actor,
     match_id: UUID | None = None,
+    decider: str = "none",
 ) -> CommandResult:
     """Create a match. A free-standing match names its `sides`: the names go to `MatchSide`,
     in the same transaction, and the event records `{}` per side. An app's match gives
@@ -275,7 +280,9 @@ def match_create(
     refs = [{} for _name in sides] if sides is not None else [dict(ref) for ref in side_refs or ()]
     command = CreateMatch(
         table_size=table_size,
-        match_format=match_format_of(scoring=scoring, best_of=best_of, rounds=rounds),
+        match_format=match_format_of(
+            scoring=scoring, best_of=best_of, rounds=rounds, decider=decider
+        ),
         sides=tuple(refs),
         variant=DEFAULT_VARIANT if variant is None else Variant.from_dict(variant),
         first_dealer=first_dealer,

@@ -60,6 +60,7 @@ from tournaments.forms import (
     EntrantCorrectForm,
     EntrantImportForm,
     EntrantRegisterForm,
+    LevelMatchDecideForm,
     PlayerEraseForm,
     PlayerLinkForm,
     SeedsForm,
@@ -950,7 +951,7 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         "events",
     )
     fields = readonly_fields
-    actions = ("call_to_table", "assign_table", "forfeit", "void_round")
+    actions = ("call_to_table", "assign_table", "decide_level", "forfeit", "void_round")
 
     @admin.display(description="match")
     def match(self, fixture: Fixture) -> str:
@@ -1031,6 +1032,47 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
             refresh_view(fixture.tournament_id)
             where = "; ".join(f"{f.key} at table {f.table}" for f in moved) or "nothing moved"
             self.message_user(request, f"Tables: {where}.", messages.SUCCESS)
+        return None
+
+    @admin.action(
+        description="Decide a knockout match that ended level (with a reason)",
+        permissions=["change"],
+    )
+    def decide_level(
+        self, request: HttpRequest, queryset: QuerySet[Fixture]
+    ) -> TemplateResponse | None:
+        fixtures = list(queryset)
+        if len(fixtures) != 1:
+            self.message_user(request, "Select one fixture to decide.", messages.WARNING)
+            return None
+        (fixture,) = fixtures
+        form = action_form(request, LevelMatchDecideForm)
+        if not (form.is_bound and form.is_valid()):
+            return action_form_page(
+                self,
+                request,
+                form=form,
+                objects=fixtures,
+                title="Decide a level match",
+                action="decide_level",
+            )
+        side = form.cleaned_data["winner"]
+        winner = fixture.home_id if side == "home" else fixture.away_id
+        decided = run_service(
+            self,
+            request,
+            partial(
+                services.fixture_level_decide,
+                match_id=fixture.match_id,
+                winner=winner,
+                reason=form.cleaned_data["reason"],
+                actor=actor_of(request),
+            ),
+            subject=str(fixture),
+        )
+        if decided is not None:
+            refresh_view(fixture.tournament_id)
+            self.message_user(request, f"{fixture.key}: the {side} side goes through.")
         return None
 
     @admin.action(description="Forfeit the match (choose the side)", permissions=["change"])

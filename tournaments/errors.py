@@ -69,3 +69,9 @@ class ReasonRequired(TournamentError):
 
 class CheckInClosed(TournamentError):
     code = "check_in_closed"
+
+
+class MatchNotLevel(TournamentError):
+    """Only a knockout match that ended level is decided by the organizer."""
+
+    code = "match_not_level"

@@ -29,6 +29,11 @@ TABLE_SIZES = [
     (4, "Pairs: tables of 4 (2 v 2)"),
     (6, "Trios: tables of 6 (3 v 3)"),
 ]
+LEVEL_KNOCKOUT_CHOICES = [
+    ("deciding_round", "A deciding round (a tied one is replayed)"),
+    ("higher_seed", "The higher seed goes through"),
+    ("organizer", "The organizer decides, giving a reason"),
+]
 PLAYER_SEPARATOR = ";"
 CSV_COLUMNS = ("name", "players", "seed")
 MAX_CSV_BYTES = 1_000_000
@@ -67,6 +72,12 @@ class TournamentCreateForm(forms.Form):
         initial=True,
         help_text="Swiss: pair the next round as soon as one ends. Off: publish it yourself.",
     )
+    level_knockout = forms.ChoiceField(
+        choices=LEVEL_KNOCKOUT_CHOICES,
+        initial="deciding_round",
+        required=False,
+        help_text="Scoring by points: how a knockout match that ends level gets its winner.",
+    )
     tables = forms.IntegerField(min_value=1, initial=1, help_text="Tables at the venue.")
     no_show_minutes = forms.IntegerField(
         min_value=0,
@@ -77,7 +88,7 @@ class TournamentCreateForm(forms.Form):
 
     fieldsets = (
         (None, {"fields": ["name", "format", "table_size"]}),
-        ("Matches", {"fields": ["scoring", "best_of", "rounds"]}),
+        ("Matches", {"fields": ["scoring", "best_of", "rounds", "level_knockout"]}),
         (
             "Format",
             {
@@ -95,8 +106,9 @@ class TournamentCreateForm(forms.Form):
     )
 
     def service_arguments(self) -> dict[str, Any]:
-        """The keyword arguments of `tournament_create`, the actor aside."""
-        return dict(self.cleaned_data)
+        """The keyword arguments of `tournament_create`, the actor aside (an option left out
+        takes the service's default)."""
+        return {name: value for name, value in self.cleaned_data.items() if value != ""}
 
 
 def duplicate_name_confirmation() -> forms.BooleanField:
@@ -264,6 +276,14 @@ class PlayerLinkForm(forms.Form):
         help_text="The account the player signs in with: they then read their private "
         "tournaments, confirm their own results and see their own hand of a dealt round.",
     )
+
+
+class LevelMatchDecideForm(forms.Form):
+    winner = forms.ChoiceField(
+        choices=[("home", "Home"), ("away", "Away")],
+        help_text="Who goes through from the knockout match that ended level.",
+    )
+    reason = forms.CharField(max_length=500, help_text="Recorded with the decision.")
 
 
 class TableAssignForm(forms.Form):

@@ -88,6 +88,7 @@ def standings_of(
     entrants: Iterable[int],
     fixtures: Iterable[FixtureSpec],
     byes: Iterable[int] = (),
+    config: StandingsConfig | None = None,
 ) -> list[StandingRow]:
     seeds = seed_of(state)
     members = list(entrants)
@@ -100,7 +101,7 @@ def standings_of(
     return compute_standings(
         entrants=[Entrant(entrant, seeds.get(entrant)) for entrant in members],
         results=results,
-        config=standings_config(state),
+        config=config or standings_config(state),
     )
 
 
@@ -179,8 +180,9 @@ def stages(state: TournamentState) -> tuple[Stage, ...]:
     group_stages = tuple(round_robin_stage(state, group.label, group.entrants) for group in groups)
     if not all(stage.complete for stage in group_stages):
         return group_stages
+    qualifying = qualification_config(state)
     tables = [
-        [row.entrant for row in standings_of(state, group.entrants, stage.fixtures)]
+        [row.entrant for row in standings_of(state, group.entrants, stage.fixtures, (), qualifying)]
         for group, stage in zip(groups, group_stages, strict=True)
     ]
     qualifiers = min(settings.advance_per_group, min(len(g.entrants) for g in groups))
@@ -188,6 +190,16 @@ def stages(state: TournamentState) -> tuple[Stage, ...]:
         tables, qualifiers_per_group=qualifiers, third_place=settings.third_place
     )
     return (*group_stages, bracket_stage(state, KNOCKOUT, knockout))
+
+
+def qualification_config(state: TournamentState) -> StandingsConfig:
+    """The tie-breaks that decide who goes on to the knockout: the tournament's, then the
+    higher seed, so that nobody goes through by the order of their ids (decision record 0029).
+    A tournament created before the rule keeps its tie-breaks as they were."""
+    config = standings_config(state)
+    if state.settings.level_knockout is None or "seed" in config.tiebreaks:
+        return config
+    return replace(config, tiebreaks=(*config.tiebreaks, "seed"))
 
 
 def fixtures_to_create(state: TournamentState) -> tuple[FixtureSpec, ...]:
@@ -291,3 +303,33 @@ def knockout_redraw_resets(
     return tuple(
         slot.id for slot in knockout.slots if slot.id in state.fixtures or slot.id in state.results
     )
+
+
+LEVEL_KNOCKOUT_RULES = ("deciding_round", "higher_seed", "organizer")
+"""How a level knockout match gets its winner (decision record 0029)."""
+
+
+def is_knockout_fixture(state: TournamentState, fixture_id: str) -> bool:
+    """Whether the fixture is a bracket slot: its match must have a winner."""
+    return any(
+        stage.bracket is not None and stage.bracket.has_slot(fixture_id) for stage in stages(state)
+    )
+
+
+def match_decider(state: TournamentState, fixture_id: str) -> str:
+    """The decider its match is created with: a knockout match scored by points plays a
+    deciding round when level, if the tournament's rule says so; every other match `none`."""
+    settings = state.settings
+    if (
+        settings.scoring == "points"
+        and settings.level_knockout == "deciding_round"
+        and is_knockout_fixture(state, fixture_id)
+    ):
+        return "round"
+    return "none"
+
+
+def higher_seed(state: TournamentState, home: int, away: int) -> int:
+    """The better seeded of two entrants (seed 1 is the highest)."""
+    seeds = seed_of(state)
+    return min((home, away), key=lambda entrant: (seeds.get(entrant, 10**9), entrant))

@@ -15,6 +15,7 @@ from games import services as match_services
 from games.eventstore.api import AppendResult, EventMetadata
 from games.models import Match
 from games.services import Actor
+from tournaments import plan
 from tournaments.stream import ENTRANT_WITHDREW, FIXTURE_CREATED, TournamentState
 
 
@@ -44,6 +45,7 @@ def react_inline(
             variant=rules["variant"],
             side_refs=[{"entrant": fixture["home"]}, {"entrant": fixture["away"]}],
             actor=actor,
+            decider=plan.match_decider(state, fixture["fixture"]),
         )
     withdrawals = [
         (e.payload["entrant"], e.payload.get("reason") or "withdrawn")

@@ -64,6 +64,7 @@ from tournaments.stream import (
     CheckInEntrant,
     CloseCheckIn,
     CreateTournament,
+    DecideLevelMatch,
     OpenCheckIn,
     PublishSwissRound,
     RecordResult,
@@ -253,6 +254,7 @@ def tournament_create(
     no_show_minutes: int | None = None,
     automatic_rounds: bool = True,
     tiebreaks: Sequence[str] | None = None,
+    level_knockout: str = "deciding_round",
     club: Club | None = None,
     public: bool = True,
 ) -> Tournament:
@@ -276,6 +278,7 @@ def tournament_create(
         no_show_minutes=no_show_minutes,
         automatic_rounds=automatic_rounds,
         tiebreaks=None if tiebreaks is None else tuple(tiebreaks),
+        level_knockout=level_knockout,
     )
     command = CreateTournament(
         name=name, settings=settings, club=None if club is None else club.pk, public=public
@@ -628,6 +631,27 @@ def fixture_call(
         idempotency_key=idempotency_key,
         name="fixture_call",
         arguments={"match": str(match_id), "table": table},
+    )
+
+
+def fixture_level_decide(
+    *,
+    match_id: UUID,
+    winner: int,
+    reason: str,
+    actor: Actor,
+    idempotency_key: str | None = None,
+) -> TournamentCommandResult:
+    """The organizer names the winner (an entrant id) of a knockout match that ended level,
+    with the reason (decision record 0029); the bracket goes on from it."""
+    tournament_id = tournament_of_match(match_id)
+    return run(
+        tournament_id=tournament_id,
+        command=DecideLevelMatch(tournament_id, str(match_id), winner, reason),
+        actor=actor,
+        idempotency_key=idempotency_key,
+        name="fixture_level_decide",
+        arguments={"match": str(match_id), "winner": winner, "reason": reason},
     )
 
 

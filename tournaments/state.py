@@ -42,6 +42,12 @@ class TournamentSettings:
     in forfeits to one that has. None (the default): the rule is off, no deadline is set."""
     automatic_rounds: bool = True
     tiebreaks: tuple[str, ...] | None = None
+    level_knockout: str | None = "deciding_round"
+    """How a knockout match that ends level (scoring by points) gets its winner (decision
+    record 0029): `deciding_round` (one more round), `higher_seed` (the higher seed goes
+    through) or `organizer` (the organizer decides, with a reason). None: a tournament created
+    before the rule, whose level knockout matches end without a winner (the organizer can
+    still decide them)."""
 
     def to_dict(self) -> dict[str, Any]:
         values = {name: getattr(self, name) for name in self.__dataclass_fields__}
@@ -53,6 +59,7 @@ class TournamentSettings:
         values = dict(data)
         if values.get("tiebreaks") is not None:
             values["tiebreaks"] = tuple(values["tiebreaks"])
+        values.setdefault("level_knockout", None)
         return cls(**values)
 
     @property
@@ -106,14 +113,19 @@ class Result:
     rounds: tuple[int, int] = (0, 0)
     points: tuple[int, int] = (0, 0)
     forfeit: bool = False
+    decided_by: str | None = None
+    """A level knockout match's winner not won at the table: `higher_seed` or `organizer`."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        recorded: dict[str, Any] = {
             "winner": self.winner,
             "rounds": list(self.rounds),
             "points": list(self.points),
             "forfeit": self.forfeit,
         }
+        if self.decided_by is not None:
+            recorded["decided_by"] = self.decided_by
+        return recorded
 
 
 @dataclass(frozen=True)

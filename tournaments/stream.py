@@ -27,6 +27,7 @@ from tournaments.errors import (
     EntrantNotFound,
     InvalidEntrant,
     InvalidTournament,
+    MatchNotLevel,
     ReasonRequired,
     RegistrationClosed,
     SwissRoundNotDue,
@@ -77,6 +78,9 @@ changed, reason}. A renamed player keeps their id; a replaced one gets a new id.
 ENTRANTS_RESEEDED = "EntrantsReseeded"
 """{seeds: [[entrant, seed or null], ...], reason}: the seeds that changed. A seeding order fixed
 earlier (EntrantsSeeded) gives way to the seeds, its positions kept as seeds."""
+LEVEL_MATCH_DECIDED = "LevelMatchDecided"
+"""{fixture, winner, reason}: the organizer named the winner of a knockout match that ended
+level (decision record 0029)."""
 
 TEAM_TABLE_SIZES = (2, 4, 6)
 PLAYERS_PER_ENTRANT = {2: 1, 4: 2, 6: 3}
@@ -219,6 +223,17 @@ class ReseedEntrants:
     reason: str
 
 
+@dataclass(frozen=True)
+class DecideLevelMatch:
+    """Name the winner (an entrant of the fixture) of a knockout match that ended level, and
+    say why."""
+
+    tournament: uuid.UUID
+    match_id: str
+    winner: int
+    reason: str
+
+
 TournamentCommand: TypeAlias = (
     CreateTournament
     | RegisterEntrant
@@ -236,6 +251,7 @@ TournamentCommand: TypeAlias = (
     | CallMatch
     | OpenCheckIn
     | CloseCheckIn
+    | DecideLevelMatch
 )
 
 
@@ -272,6 +288,12 @@ def _create(state: TournamentState | None, command: CreateTournament) -> list[To
     if settings.no_show_minutes is not None and settings.no_show_minutes < 0:
         raise InvalidTournament.because(
             gettext_noop("the no-show minutes cannot be negative (leave them out for no rule)")
+        )
+    if settings.level_knockout not in plan.LEVEL_KNOCKOUT_RULES:
+        raise InvalidTournament.because(
+            gettext_noop("a level knockout match is settled by one of %(rules)s, not %(rule)r"),
+            rules=", ".join(plan.LEVEL_KNOCKOUT_RULES),
+            rule=settings.level_knockout,
         )
     plan.standings_config_for(settings)
     return [
@@ -490,17 +512,64 @@ def fixture_match_id(tournament: uuid.UUID, fixture_id: str, generation: int) ->
 
 def _record_result(state: TournamentState, command: RecordResult) -> list[TournamentEvent]:
     fixture = state.fixture_of_match(command.match_id)
-    if fixture is None or state.results.get(fixture.id) == command.result:
+    if fixture is None:
         return []
-    resets = plan.resets_after(state, fixture.id, command.result)
+    result = settled(state, fixture, command.result)
+    if state.results.get(fixture.id) == result:
+        return []
+    resets = plan.resets_after(state, fixture.id, result)
     recorded = [
-        event(RESULT_RECORDED, fixture=fixture.id, **command.result.to_dict()),
+        event(RESULT_RECORDED, fixture=fixture.id, **result.to_dict()),
         *(
             event(FIXTURE_RESET, fixture=reset, reason=f"the result of {fixture.id} changed")
             for reset in resets
         ),
     ]
     return [*recorded, *advance(fold(recorded, state), command.tournament)]
+
+
+def settled(state: TournamentState, fixture: Fixture, result: Result) -> Result:
+    """A knockout match's result with its winner (decision record 0029): a level one goes to
+    the higher seed under that rule, and keeps the organizer's decision while its rounds stay
+    as they were. Any other result as the match says."""
+    if result.winner is not None or not plan.is_knockout_fixture(state, fixture.id):
+        return result
+    if state.settings.level_knockout == "higher_seed":
+        winner = plan.higher_seed(state, fixture.home, fixture.away)
+        return replace(result, winner=winner, decided_by="higher_seed")
+    earlier = state.results.get(fixture.id)
+    unchanged = earlier is not None and replace(earlier, winner=None, decided_by=None) == result
+    if earlier is not None and earlier.decided_by == "organizer" and unchanged:
+        return earlier
+    return result
+
+
+def _decide_level_match(state: TournamentState, command: DecideLevelMatch) -> list[TournamentEvent]:
+    reason = check_reason_given(command.reason)
+    fixture = live_fixture(state, command.match_id)
+    if not plan.is_knockout_fixture(state, fixture.id):
+        raise MatchNotLevel.because(
+            gettext_noop("%(fixture)s is not a knockout match: its result stands as played"),
+            fixture=fixture.id,
+        )
+    result = state.results.get(fixture.id)
+    if result is None:
+        raise MatchNotLevel.because(
+            gettext_noop("%(fixture)s has no result yet: decide it once it ends level"),
+            fixture=fixture.id,
+        )
+    if result.winner is not None:
+        raise MatchNotLevel.because(
+            gettext_noop("%(fixture)s has a winner already"), fixture=fixture.id
+        )
+    if command.winner not in fixture.entrants:
+        raise EntrantNotFound.because(
+            gettext_noop("entrant %(entrant)s does not play %(fixture)s"),
+            entrant=command.winner,
+            fixture=fixture.id,
+        )
+    decided = event(LEVEL_MATCH_DECIDED, fixture=fixture.id, winner=command.winner, reason=reason)
+    return [decided, *advance(evolve(state, decided), command.tournament)]
 
 
 def busy_tables(state: TournamentState) -> set[int]:
@@ -712,6 +781,7 @@ _DECIDERS: dict[type, Callable[[TournamentState, Any], list[TournamentEvent]]] =
     CloseCheckIn: _close_check_in,
     CorrectEntrant: lambda state, command: _correct(state, command),
     ReseedEntrants: lambda state, command: _reseed(state, command),
+    DecideLevelMatch: lambda state, command: _decide_level_match(state, command),
 }
 
 
@@ -828,8 +898,15 @@ def _result_recorded(state: TournamentState, payload: dict[str, Any]) -> Tournam
         rounds=(payload["rounds"][0], payload["rounds"][1]),
         points=(payload["points"][0], payload["points"][1]),
         forfeit=payload["forfeit"],
+        decided_by=payload.get("decided_by"),
     )
     return replace(state, results={**state.results, payload["fixture"]: result})
+
+
+def _level_match_decided(state: TournamentState, payload: dict[str, Any]) -> TournamentState:
+    fixture_id = payload["fixture"]
+    result = replace(state.results[fixture_id], winner=payload["winner"], decided_by="organizer")
+    return replace(state, results={**state.results, fixture_id: result})
 
 
 def _fixture_reset(state: TournamentState, payload: dict[str, Any]) -> TournamentState:
@@ -867,6 +944,7 @@ _HANDLERS: dict[str, Callable[[TournamentState, dict[str, Any]], TournamentState
     CHECK_IN_CLOSED: lambda state, payload: _check_in_closed(state, payload),
     ENTRANT_CORRECTED: lambda state, payload: _corrected(state, payload),
     ENTRANTS_RESEEDED: lambda state, payload: _reseeded(state, payload),
+    LEVEL_MATCH_DECIDED: lambda state, payload: _level_match_decided(state, payload),
 }
 
 

@@ -74,6 +74,12 @@ class MatchCreateApi(JsonApi):
             max_value=MAX_PLANNED_ROUNDS,
             help_text="The rounds to play when scoring by points.",
         )
+        decider = serializers.ChoiceField(
+            choices=["none", "round"],
+            default="none",
+            help_text="Scoring by points: `round`, a match level after its rounds plays a "
+            "deciding round (a tied one is replayed); `none`, it ends level.",
+        )
         sides = SideInput(
             many=True, help_text="One entry per side: 2 at tables of 2, 4 and 6; 3 at a table of 3."
         )
@@ -110,6 +116,7 @@ class MatchCreateApi(JsonApi):
             first_dealer=data["first_dealer"],
             actor=actor_of(request),
             match_id=data.get("id"),
+            decider=data["decider"],
         )
         return match_response(result, viewer=viewer(request, result.match_id))
 

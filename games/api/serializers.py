@@ -243,6 +243,13 @@ class MatchOutput(Serializer):
     round_wins = serializers.ListField(child=serializers.IntegerField(), help_text="Per side.")
     total_points = serializers.ListField(child=serializers.IntegerField(), help_text="Per side.")
     winner = serializers.SerializerMethodField(help_text="`side0`, `side1`, `side2` or null.")
+    decider = serializers.CharField(
+        help_text="Scoring by points: `round`, a match level after its rounds plays a deciding "
+        "round; `none`, it ends level."
+    )
+    deciding_round_due = serializers.BooleanField(
+        help_text="Level after its rounds: one more round decides it (a tied one is replayed)."
+    )
     forfeited_by = serializers.SerializerMethodField(help_text="The side that forfeited, or null.")
     confirmed_by = serializers.SerializerMethodField(
         help_text="The sides that confirmed the result."

@@ -351,15 +351,23 @@ class MatchAggregate:
 
     @property
     def replay_of(self) -> dict[int, int]:
-        """Round number -> the number of the tied round it replays (best-of matches only)."""
-        if self.setup.match_format.scoring != "best_of":
-            return {}
+        """Round number -> the number of the tied round it replays (a best-of match's rounds,
+        and the deciding rounds of a match scored by points)."""
+        match_format = self.setup.match_format
         live = self.live_rounds
         return {
             current.number: previous.number
-            for previous, current in pairwise(live)
-            if previous.outcome is not None and previous.outcome.is_tie
+            for index, (previous, current) in enumerate(pairwise(live))
+            if previous.outcome is not None
+            and previous.outcome.is_tie
+            and (match_format.scoring == "best_of" or index >= match_format.rounds)
         }
+
+    @property
+    def deciding_round_due(self) -> bool:
+        """Level after its fixed rounds, the match goes on with a deciding round (decision
+        record 0029): due until one is won."""
+        return self.forfeited_by is None and self.record.deciding_round_due
 
     @property
     def next_dealer(self) -> int:

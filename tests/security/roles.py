@@ -20,6 +20,7 @@ from tests.games.api.builders import API
 from tests.tournaments.api.builders import (
     create_tournament,
     home_wins,
+    level_knockout_match,
     matches,
     play_round,
     register_seeded,
@@ -141,6 +142,17 @@ class World:
         )
         play_round(self.organizer, tournament_id, home_wins)
         return tournament_id
+
+    def level_match(self) -> tuple[str, str, int]:
+        """A tournament (organizer's rule) whose final ended level: its id, the match's id and
+        its home entrant."""
+
+        def build() -> tuple[str, str, int]:
+            tournament_id, match = level_knockout_match(self.organizer)
+            return tournament_id, match["id"], match["entrants"][0]
+
+        level: tuple[str, str, int] = self.once("level match", build)
+        return level
 
     def device_token(self) -> tuple[str, int]:
         tournament_id = self.tournament()

@@ -48,7 +48,7 @@ from config.wsgi import application
 from games.eventstore.api import last_position
 from tests.games.api.builders import post
 from tests.security.world import World
-from tests.tournaments.api.builders import home_wins, play_round
+from tests.tournaments.api.builders import home_wins, level_knockout_match, play_round
 from tournaments.models import Fixture
 
 SKIP_SWITCH = "SKIP_API_FUZZ"
@@ -172,6 +172,10 @@ class ValidCommand:
     status: int = 201
     records_events: bool = True
     """Device tokens are ordinary rows, not events."""
+
+
+LEVEL: dict[str, Any] = {}
+"""The level knockout match the organizer decides (made by its command's `prepare`)."""
 
 
 def live_round(world: World, play_index: int = 0) -> dict[str, Any]:
@@ -313,6 +317,14 @@ VALID_COMMANDS = [
             .first(),
         },
         body=lambda w: {"table": 1},
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/matches/{match_id}/decide/",
+        prepare=lambda client, w: LEVEL.update(
+            zip(("tournament", "match"), level_knockout_match(client), strict=True)
+        ),
+        path=lambda w: {"tournament_id": LEVEL["tournament"], "match_id": LEVEL["match"]["id"]},
+        body=lambda w: {"winner": LEVEL["match"]["entrants"][1], "reason": "sorteggio"},
     ),
     ValidCommand(
         "POST /api/v1/tournaments/{tournament_id}/device-tokens/",

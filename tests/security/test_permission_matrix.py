@@ -294,6 +294,15 @@ MATRIX: list[Cell] = [
         ORGANIZER_ONLY,
     ),
     Cell(
+        "level-match-decide",
+        "post",
+        post(
+            lambda w: tournament_url(w.level_match()[0], f"matches/{w.level_match()[1]}/decide"),
+            lambda w: {"winner": w.level_match()[2], "reason": "sorteggio"},
+        ),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
         "tournament-matches",
         "get",
         get(lambda w: tournament_url(w.tournament(), "matches")),

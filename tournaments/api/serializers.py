@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api.serializers import Serializer, VariantField
-from tournaments.models import Entrant, Fixture, FixtureStatus, Format, TournamentStatus
+from tournaments.models import (
+    Entrant,
+    Fixture,
+    FixtureStatus,
+    Format,
+    Tournament,
+    TournamentStatus,
+)
 from tournaments.services import TEAM_TABLE_SIZES
 
 SEEDING_METHODS = ("given", "random")
@@ -112,6 +121,11 @@ class TournamentOutput(Serializer):
         allow_null=True,
         help_text=TIEBREAKS_HELP,
     )
+    level_knockout = serializers.SerializerMethodField(
+        help_text="How a knockout match that ends level (scoring by points) gets its winner: "
+        "`deciding_round`, `higher_seed` or `organizer`; null for a tournament created before "
+        "the rule (its level matches wait for the organizer's decision)."
+    )
     entrants = EntrantOutput(many=True, help_text="Seeded first, in seed order.")
     version = serializers.IntegerField(help_text="The tournament stream's version.")
     created_at = serializers.DateTimeField()
@@ -119,6 +133,12 @@ class TournamentOutput(Serializer):
 
     class Meta:
         ref_name = "Tournament"
+
+    def get_level_knockout(self, tournament: Tournament | dict[str, Any]) -> str | None:
+        # A row, or the same fields as a dict (what a command's answer is built from).
+        settings = tournament["settings"] if isinstance(tournament, dict) else tournament.settings
+        level_knockout: str | None = settings.get("level_knockout")
+        return level_knockout
 
 
 class TournamentMatchOutput(Serializer):

@@ -139,6 +139,14 @@ class TournamentCreateApi(JsonApi):
             allow_null=True,
             help_text=TIEBREAKS_HELP,
         )
+        level_knockout = serializers.ChoiceField(
+            choices=["deciding_round", "higher_seed", "organizer"],
+            required=False,
+            help_text="How a knockout match that ends level (scoring by points) gets its "
+            "winner: `deciding_round` (the default: one more round, a tied one replayed), "
+            "`higher_seed` (the higher seed goes through) or `organizer` (the organizer "
+            "decides with `matches/{match_id}/decide/`, giving a reason).",
+        )
         club = serializers.CharField(
             required=False,
             max_length=60,

@@ -7,6 +7,7 @@ from tournaments.api.corrections import EntrantCorrectApi, EntrantsReseedApi
 from tournaments.api.device_tokens import DeviceTokenListApi, DeviceTokenRevokeApi
 from tournaments.api.entrants import EntrantCheckInApi, EntrantRegisterApi, EntrantWithdrawApi
 from tournaments.api.exports import ArchiveApi, ScheduleApi
+from tournaments.api.level_matches import LevelMatchDecideApi
 from tournaments.api.matches import SwissRoundPublishApi, TournamentMatchListApi
 from tournaments.api.results import BracketDetailApi, StandingListApi
 from tournaments.api.scorer import ScorerMatchListApi
@@ -34,6 +35,11 @@ urlpatterns = [
     path(f"{TOURNAMENT}next-round/", SwissRoundPublishApi.as_view(), name="swiss-round-publish"),
     path(f"{TOURNAMENT}matches/", TournamentMatchListApi.as_view(), name="tournament-matches"),
     path(f"{TOURNAMENT}matches/<uuid:match_id>/call/", MatchCallApi.as_view(), name="match-call"),
+    path(
+        f"{TOURNAMENT}matches/<uuid:match_id>/decide/",
+        LevelMatchDecideApi.as_view(),
+        name="level-match-decide",
+    ),
     path(f"{TOURNAMENT}check-in/", CheckInWindowApi.as_view(), name="check-in-window"),
     path(f"{TOURNAMENT}check-in/open/", CheckInOpenApi.as_view(), name="check-in-open"),
     path(f"{TOURNAMENT}check-in/close/", CheckInCloseApi.as_view(), name="check-in-close"),

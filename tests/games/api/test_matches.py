@@ -378,3 +378,36 @@ def test_a_forfeit_needs_a_reason(scorer: APIClient) -> None:
 
     assert response.status_code == 400
     assert "reason" in response.json()["fields"]
+
+
+def test_a_level_match_asked_for_a_decider_says_a_deciding_round_is_due(scorer: APIClient) -> None:
+    match = create_match(scorer, scoring="points", rounds=2, decider="round")
+    score_round(scorer, match["id"], 70, 50)
+    score_round(scorer, match["id"], 50, 70)
+
+    level = scorer.get(match_url(match["id"])).json()
+    assert (level["status"], level["decider"], level["deciding_round_due"]) == (
+        "in_progress",
+        "round",
+        True,
+    )
+    score_round(scorer, match["id"], 60, 60)
+    score_round(scorer, match["id"], 58, 62)
+    decided = scorer.get(match_url(match["id"])).json()
+    assert (decided["status"], decided["winner"], decided["deciding_round_due"]) == (
+        "finished",
+        "side1",
+        False,
+    )
+    assert decided["rounds"][3]["replay_of"] == 3
+
+
+def test_a_free_standing_match_scored_by_points_still_ends_level_by_default(
+    scorer: APIClient,
+) -> None:
+    match = create_match(scorer, scoring="points", rounds=2)
+    score_round(scorer, match["id"], 70, 50)
+    score_round(scorer, match["id"], 50, 70)
+
+    level = scorer.get(match_url(match["id"])).json()
+    assert (level["status"], level["winner"], level["decider"]) == ("finished", None, "none")

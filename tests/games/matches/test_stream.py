@@ -19,6 +19,7 @@ from games.matches.stream import (
     RoundNotFound,
     RoundNotLatest,
     RoundVoided,
+    SideRef,
     StartNextRound,
     UndoLastPlay,
     VoidRound,
@@ -382,3 +383,28 @@ def test_a_replay_round_links_to_its_tie_while_it_is_being_played() -> None:
     match = run(match, StartNextRound(briscola=parse_card("7D")))
 
     assert match.replay_of == {2: 1}
+
+
+def test_a_level_match_with_a_decider_is_in_progress_until_its_deciding_round_is_won() -> None:
+    sides: tuple[SideRef, ...] = ({}, {})
+    match_format = MatchFormat.fixed_rounds(2, decider="round")
+    state = run(None, CreateMatch(2, match_format, sides, DEFAULT_VARIANT))
+    state = scored_round(scored_round(state, 70, 50), 50, 70)
+
+    assert state.status == "in_progress"
+    assert state.deciding_round_due
+    state = scored_round(state, 60, 60)
+    assert state.deciding_round_due
+    state = scored_round(state, 59, 61)
+    assert state.status == "finished"
+    assert state.winner == 1
+    assert not state.deciding_round_due
+    assert state.replay_of == {4: 3}
+
+
+def test_a_level_match_stream_recorded_before_deciders_still_ends_level() -> None:
+    state = scored_round(scored_round(new_match(scoring="points", best_of=2), 70, 50), 50, 70)
+
+    assert state.status == "finished"
+    assert state.winner is None
+    assert not state.deciding_round_due

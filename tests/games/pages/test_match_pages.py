@@ -221,3 +221,19 @@ def test_a_finished_dealt_round_shows_every_hand_as_dealt_to_everybody(
 
     assert "Hands as dealt" in html
     assert all(f'data-hand-card="{code}"' in html for code in dealt["hands"]["0"])
+
+
+def test_the_match_page_says_a_deciding_round_is_due_and_then_who_won(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id = create_match(scorer, scoring="points", rounds=1, decider="round")["id"]
+    score_round(scorer, match_id, 60, 60)
+
+    level = page(client, f"/matches/{match_id}/")
+    score_round(scorer, match_id, 40, 80)
+    decided = page(client, f"/matches/{match_id}/")
+
+    assert "data-deciding-round-due" in level
+    assert "one more round decides the match" in level
+    assert "data-deciding-round-due" not in decided
+    assert "Bianchi won the match." in decided

@@ -332,3 +332,35 @@ def test_the_match_admin_forfeits_and_voids_through_the_match_services(
     assert new_events(other.match_id, events[other.match_id]) == ["MatchForfeited"]
     assert said[0].endswith("the match is over")
     assert Tournament.objects.get(id=tournament_id).status == "in_progress"
+
+
+def test_deciding_a_level_knockout_match_asks_for_the_side_and_reason_and_records_them(
+    admin_client: Client, admin_user: AbstractBaseUser
+) -> None:
+    tournament_id = started(entrants=2, scoring="points", rounds=1, level_knockout="organizer")
+    fixture = ready_fixtures(tournament_id)[0]
+    win_by_points(fixture.match_id, (60, 60))
+    before = len(event_types(tournament_id))
+
+    asked, _ = act(admin_client, FIXTURES, "decide_level", [fixture.pk])
+    _, said = act(
+        admin_client,
+        FIXTURES,
+        "decide_level",
+        [fixture.pk],
+        apply="1",
+        winner="away",
+        reason="sorteggio",
+    )
+
+    assert asked.status_code == 200
+    decided = events_after(tournament_id, before)
+    assert decided[0].event_type == "LevelMatchDecided"
+    assert decided[0].payload == {
+        "fixture": fixture.key,
+        "winner": fixture.away_id,
+        "reason": "sorteggio",
+    }
+    assert decided[-1].event_type == "TournamentFinished"
+    assert_recorded_by(tournament_id, before, admin_user)
+    assert said == [f"{fixture.key}: the away side goes through."]

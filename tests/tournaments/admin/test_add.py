@@ -24,6 +24,7 @@ TOURNAMENT_FORM = {
     "no_show_minutes": "15",
     "automatic_rounds": "on",
     "grand_final_reset": "on",
+    "level_knockout": "higher_seed",
 }
 
 
@@ -47,6 +48,7 @@ def test_the_add_form_creates_the_tournament_through_the_service(
     assert (settings["tables"], settings["no_show_minutes"]) == (6, 15)
     assert settings["automatic_rounds"]
     assert not settings["third_place"]
+    assert settings["level_knockout"] == "higher_seed"
     assert tournament.tables.count() == 6
 
 

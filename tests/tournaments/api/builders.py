@@ -75,3 +75,15 @@ def play_round(client: APIClient, tournament_id: str, winner_of: Any) -> list[di
 def home_wins(match: dict[str, Any]) -> int:
     winner: int = match["entrants"][0]
     return winner
+
+
+def level_knockout_match(client: APIClient, **fields: Any) -> tuple[str, dict[str, Any]]:
+    """A final of two scored by points (one round) that ended 60-60, under the organizer's
+    rule for level knockout matches: the tournament's id and the match as listed."""
+    options = {"scoring": "points", "rounds": 1, "level_knockout": "organizer", **fields}
+    tournament_id, _ = started_tournament(client, 2, **options)
+    [match] = matches(client, tournament_id)
+    score_round(client, match["id"], 60, 60)
+    projections.consume()
+    [level] = matches(client, tournament_id)
+    return tournament_id, level

@@ -1,0 +1,101 @@
+"""A knockout match that ends level, through the API (decision record 0029)."""
+
+from rest_framework.test import APIClient
+
+from tests.games.api.builders import match_url, post, score_round
+from tests.tournaments.api.builders import (
+    create_tournament,
+    level_knockout_match,
+    matches,
+    started_tournament,
+    tournament_url,
+)
+from tournaments import projections
+
+
+def decide_url(tournament_id: str, match_id: str) -> str:
+    return tournament_url(tournament_id, "matches", match_id, "decide")
+
+
+def test_a_tournament_plays_a_deciding_round_by_default_and_says_its_rule(
+    organizer: APIClient,
+) -> None:
+    tournament_id, _ = started_tournament(organizer, 2, scoring="points", rounds=1)
+    assert organizer.get(tournament_url(tournament_id)).json()["level_knockout"] == (
+        "deciding_round"
+    )
+    [match] = matches(organizer, tournament_id)
+    score_round(organizer, match["id"], 60, 60)
+    score_round(organizer, match["id"], 60, 60)
+
+    level = organizer.get(match_url(match["id"])).json()
+    assert (level["status"], level["decider"], level["deciding_round_due"]) == (
+        "in_progress",
+        "round",
+        True,
+    )
+    score_round(organizer, match["id"], 40, 80)
+    projections.consume()
+    [final] = matches(organizer, tournament_id)
+    assert final["status"] == "finished"
+    assert final["winner"] == final["entrants"][1]
+    assert organizer.get(tournament_url(tournament_id)).json()["status"] == "finished"
+
+
+def test_under_the_higher_seed_rule_the_first_seed_goes_through_a_level_final(
+    organizer: APIClient,
+) -> None:
+    tournament_id, entrants = started_tournament(
+        organizer, 2, scoring="points", rounds=1, level_knockout="higher_seed"
+    )
+    [match] = matches(organizer, tournament_id)
+    score_round(organizer, match["id"], 60, 60)
+    projections.consume()
+
+    [final] = matches(organizer, tournament_id)
+    assert final["winner"] == entrants[0]
+    assert organizer.get(tournament_url(tournament_id)).json()["status"] == "finished"
+
+
+def test_the_organizer_decides_a_level_final_with_a_reason(organizer: APIClient) -> None:
+    tournament_id, match = level_knockout_match(organizer)
+    assert match["winner"] is None
+
+    response = post(
+        organizer,
+        decide_url(tournament_id, match["id"]),
+        {"winner": match["entrants"][1], "reason": "sorteggio"},
+    )
+
+    assert response.status_code == 201, response.json()
+    assert response.json()["winner"] == match["entrants"][1]
+    assert organizer.get(tournament_url(tournament_id)).json()["status"] == "finished"
+    again = post(
+        organizer,
+        decide_url(tournament_id, match["id"]),
+        {"winner": match["entrants"][0], "reason": "ripensamento"},
+    )
+    assert again.status_code == 422
+    assert again.json()["code"] == "match_not_level"
+
+
+def test_a_decision_without_a_reason_is_refused(organizer: APIClient) -> None:
+    tournament_id, match = level_knockout_match(organizer)
+
+    response = post(
+        organizer, decide_url(tournament_id, match["id"]), {"winner": match["entrants"][0]}
+    )
+
+    assert response.status_code == 400
+
+
+def test_an_unknown_rule_is_refused_when_the_tournament_is_created(organizer: APIClient) -> None:
+    response = post(
+        organizer,
+        tournament_url("x").replace("/x/", "/"),
+        {"name": "C", "format": "single_elimination", "table_size": 2, "level_knockout": "dadi"},
+    )
+    assert response.status_code in (400, 422)
+    assert create_tournament(organizer, level_knockout="organizer")["level_knockout"] == (
+        "organizer"
+    )

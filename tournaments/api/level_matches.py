@@ -1,0 +1,65 @@
+"""The organizer names the winner of a knockout match that ended level (decision record 0029)."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from accounts.permissions import Action
+from games.api.base import JsonApi
+from games.api.commands import actor_of, command_response, idempotency_key_of, validated_input
+from games.api.serializers import Serializer
+from tournaments import selectors, services
+from tournaments.access import TournamentAccess
+from tournaments.api.schema import TOURNAMENT_NOT_FOUND, VERSION_CONFLICT, tournament_command_schema
+from tournaments.api.serializers import TournamentMatchOutput
+
+MAX_REASON = 500
+
+
+class LevelMatchDecideApi(JsonApi):
+    permission_classes = [TournamentAccess]
+    access = {"post": Action.ORGANIZE}
+
+    class InputSerializer(Serializer):
+        winner = serializers.IntegerField(
+            min_value=1, help_text="The entrant (id) that goes through: one of the match's two."
+        )
+        reason = serializers.CharField(
+            max_length=MAX_REASON, help_text="Why: recorded with the decision (lot, agreement...)."
+        )
+
+        class Meta:
+            ref_name = "LevelMatchDecideInput"
+
+    @tournament_command_schema(
+        operation_id="level_match_decide",
+        summary="Name the winner of a knockout match that ended level",
+        description="For a tournament whose rule for level knockout matches is `organizer` (or "
+        "one created before the rule): the decision is recorded with its reason and the bracket "
+        "goes on.",
+        request=InputSerializer,
+        response=TournamentMatchOutput,
+        errors={
+            **TOURNAMENT_NOT_FOUND,
+            409: VERSION_CONFLICT,
+            422: "`match_not_level`: not a knockout match, no result yet, or a winner already; "
+            "`entrant_not_found`: the winner does not play this match; `reason_required`; "
+            "`invalid_tournament`: not this tournament's match.",
+        },
+    )
+    def post(self, request: Request, tournament_id: UUID, match_id: UUID) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        selectors.check_match_of_tournament(tournament_id=tournament_id, match_id=match_id)
+        result = services.fixture_level_decide(
+            match_id=match_id,
+            winner=data["winner"],
+            reason=data["reason"],
+            actor=actor_of(request),
+            idempotency_key=idempotency_key_of(request),
+        )
+        fixture = selectors.tournament_fixture(tournament_id=tournament_id, match_id=match_id)
+        return command_response(result, TournamentMatchOutput(fixture).data)
