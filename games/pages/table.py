@@ -44,7 +44,7 @@ def deck_context(match_id: UUID) -> dict[str, Any]:
         match = selectors.match_get(match_id=match_id)
     except MatchNotFound:
         return {}
-    variant = Variant.from_dict(match.variant)
+    variant = Variant.from_recorded(match.variant)
     deck = Table(match.table_size, variant).deck
     return {
         "table_size": match.table_size,
