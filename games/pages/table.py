@@ -16,7 +16,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext, pgettext
 
 from games import selectors
-from games.rules import Card, Table, Variant
+from games.rules import Card, Table, Variant, card_text
 from games.services import MatchNotFound
 
 
@@ -57,6 +57,7 @@ def deck_context(match_id: UUID) -> dict[str, Any]:
 def deck_card(card: Card, variant: Variant) -> dict[str, Any]:
     return {
         "code": card.code,
+        "typed": card_text(card, variant.deck_names),  # what the API reads at this table
         "suit": str(card.suit),
         "points": card.points,
         "strength": variant.strength_of(card),
