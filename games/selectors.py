@@ -143,7 +143,7 @@ def replayed_cards(match_round: Round, *, upto: int | None = None) -> RoundState
         table_size=match_round.match.table_size,
         dealer=match_round.dealer_seat,
         briscola=parse_card(match_round.briscola),
-        variant=Variant.from_dict(match_round.match.variant),
+        variant=Variant.from_recorded(match_round.match.variant),
         deck=deck,
     )
     plays = [Play.from_list(play) for play in match_round.plays[:upto]]

@@ -49,7 +49,7 @@ from games.matches.stream import (
     fold,
     schema_version_of,
 )
-from games.models import MatchSide
+from games.models import Match, MatchSide
 from games.projections import (
     MATCH_STREAM,
     StreamPosition,
@@ -345,12 +345,21 @@ def round_start(
         raise InvalidDeal.because(
             gettext_noop("deal is 'table' or 'server', not %(deal)r"), deal=deal
         )
-    briscola_card = None if briscola is None else parse_card(briscola)
+    briscola_card = None if briscola is None else match_card(match_id, briscola)
     deck = None
     if deal == "server":
         deck = shuffled_deck(load_match(match_id=match_id)[0].setup)
     command = StartNextRound(briscola=briscola_card, dealer=dealer_seat, deck=deck)
     return execute(match_id=match_id, command=command, actor=actor, **options)
+
+
+def match_card(match_id: UUID, text: str) -> Card:
+    """A card as the match's scorer types it: with the suit letters of the match's deck (French
+    letters when its variant names French cards). An unknown match reads Italian letters; the
+    command then answers that there is no such match."""
+    variant = Match.objects.filter(id=match_id).values_list("variant", flat=True).first()
+    deck_names = "italian" if variant is None else Variant.from_recorded(variant).deck_names
+    return parse_card(text, deck_names)
 
 
 def shuffled_deck(setup: MatchSetup) -> tuple[Card, ...]:
@@ -369,7 +378,7 @@ def card_play(
     actor: Actor,
     **options: Unpack[WriteOptions],
 ) -> CommandResult:
-    command = PlayCardInRound(round_number, seat, parse_card(card))
+    command = PlayCardInRound(round_number, seat, match_card(match_id, card))
     return execute(match_id=match_id, command=command, actor=actor, **options)
 
 
@@ -400,7 +409,7 @@ def card_correct(
     actor: Actor,
     **options: Unpack[WriteOptions],
 ) -> CommandResult:
-    command = CorrectCard(round_number, play_index, parse_card(card))
+    command = CorrectCard(round_number, play_index, match_card(match_id, card))
     return execute(match_id=match_id, command=command, actor=actor, **options)
 
 

@@ -28,7 +28,12 @@ else:  # Serializer is generic only in djangorestframework-stubs
 MIN_SIDES = 2
 MAX_SIDES = 3
 CARD_MAX_LENGTH = 20
-CARD_HELP = "A card code: rank 1-10 and suit D, C, S or B, e.g. `1D` (ace of coins), `10S`."
+CARD_HELP = (
+    "A card code: rank 1-10 and suit D, C, S or B, e.g. `1D` (ace of coins), `10S`. When the "
+    "match's variant names French cards, French letters: rank A or 1-9, J, Q, K and suit C "
+    "(clubs), D (diamonds), H (hearts) or S (spades), e.g. `AH`, `QS`; answers always give "
+    "the canonical code (`AH` is `1C`, the eight of clubs `11B`)."
+)
 RESULT_HELP = "`side0`, `side1`, `side2` or `tie`; null while in progress or when voided."
 
 
@@ -209,8 +214,26 @@ VARIANT_SCHEMA = {
     "properties": {
         "hand_size": {"type": "integer", "enum": [3, 9], "default": 3},
         "three_ranks_as_three": {"type": "boolean", "default": False},
-        "removed_card_for_three": {"type": "string", "default": "2B"},
-        "deck_names": {"type": "string", "enum": ["italian", "french"], "default": "italian"},
+        "removed_card_for_three": {
+            "type": "string",
+            "default": "2B",
+            "description": "The two left out at a table of three, as a canonical code "
+            "(2D, 2C, 2S or 2B); another card is refused (`removed_card_must_be_a_two`).",
+        },
+        "deck_names": {
+            "type": "string",
+            "enum": ["italian", "french"],
+            "default": "italian",
+            "description": "`french`: French card names, and cards are typed with French "
+            "suit letters C, D, H, S (see the card fields).",
+        },
+        "six_player_deck": {
+            "type": "integer",
+            "enum": [36, 48],
+            "default": 36,
+            "description": "At six players: 36 cards (no twos) or, with French cards only, 48 "
+            "(the twos kept, the eights and nines added).",
+        },
     },
 }
 

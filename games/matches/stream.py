@@ -750,7 +750,7 @@ def fold(events: Iterable[MatchEvent], state: MatchAggregate | None = None) -> M
 
 
 def created(payload: dict[str, Any]) -> MatchAggregate:
-    variant = Variant.from_dict(payload["variant"])
+    variant = Variant.from_recorded(payload["variant"])
     setup = MatchSetup(
         table=Table(payload["table_size"], variant),
         match_format=MatchFormat.from_dict(payload["format"]),

@@ -60,7 +60,7 @@ class MatchPage:
 
 
 def deck_names_of(match: Match) -> str:
-    return Variant.from_dict(match.variant).deck_names
+    return Variant.from_recorded(match.variant).deck_names
 
 
 def side_won(result: str | None, names: list[str]) -> str | None:
@@ -195,7 +195,7 @@ def round_replay_page(
     match_round = selectors.round_get(match_id=match_id, round_number=round_number)
     match = match_round.match
     names = selectors.match_side_names(match=match)
-    table = Table(match.table_size, Variant.from_dict(match.variant))
+    table = Table(match.table_size, Variant.from_recorded(match.variant))
     tricks = tricks_of(replay["tricks"], table, names)
     steps = len(match_round.plays)
     step = steps if upto is None else min(upto, steps)

@@ -16,7 +16,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext, pgettext
 
 from games import selectors
-from games.rules import Card, Table, Variant
+from games.rules import Card, Table, Variant, card_text
 from games.services import MatchNotFound
 
 
@@ -44,7 +44,7 @@ def deck_context(match_id: UUID) -> dict[str, Any]:
         match = selectors.match_get(match_id=match_id)
     except MatchNotFound:
         return {}
-    variant = Variant.from_dict(match.variant)
+    variant = Variant.from_recorded(match.variant)
     deck = Table(match.table_size, variant).deck
     return {
         "table_size": match.table_size,
@@ -57,6 +57,7 @@ def deck_context(match_id: UUID) -> dict[str, Any]:
 def deck_card(card: Card, variant: Variant) -> dict[str, Any]:
     return {
         "code": card.code,
+        "typed": card_text(card, variant.deck_names),  # what the API reads at this table
         "suit": str(card.suit),
         "points": card.points,
         "strength": variant.strength_of(card),

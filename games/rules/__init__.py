@@ -3,7 +3,16 @@
 Standard library only; the Django services in `games` build on this public API.
 """
 
-from games.rules.cards import FULL_DECK, Card, DeckNames, Suit, card_name, parse_card
+from games.rules.cards import (
+    ALL_CARDS,
+    FULL_DECK,
+    Card,
+    DeckNames,
+    Suit,
+    card_name,
+    card_text,
+    parse_card,
+)
 from games.rules.commands import Command, PlayCard, StartRound
 from games.rules.errors import (
     BriscolaMustBePlayed,
@@ -24,6 +33,7 @@ from games.rules.errors import (
     NothingToUndo,
     NotYourTurn,
     PointsMustTotal120,
+    RemovedCardMustBeATwo,
     RoundAlreadyFinished,
     RoundInProgress,
     RoundNotStarted,
@@ -60,6 +70,7 @@ from games.rules.tricks import Play, Trick, winning_play
 from games.rules.variants import DEFAULT_VARIANT, Variant
 
 __all__ = [
+    "ALL_CARDS",
     "DEFAULT_VARIANT",
     "EVENT_TYPES",
     "FULL_DECK",
@@ -91,6 +102,7 @@ __all__ = [
     "PlayCard",
     "PointsMustTotal120",
     "Rejection",
+    "RemovedCardMustBeATwo",
     "ReplayResult",
     "RoundAlreadyFinished",
     "RoundEnded",
@@ -110,6 +122,7 @@ __all__ = [
     "TrickWon",
     "Variant",
     "card_name",
+    "card_text",
     "decide",
     "event_from_dict",
     "evolve",

@@ -81,6 +81,12 @@ class InvalidVariant(RuleViolation):
     code = "invalid_variant"
 
 
+class RemovedCardMustBeATwo(InvalidVariant):
+    """The card left out at a three-player table is not a two."""
+
+    code = "removed_card_must_be_a_two"
+
+
 class InvalidDeck(RuleViolation):
     code = "invalid_deck"
 

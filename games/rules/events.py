@@ -38,7 +38,7 @@ class RoundStarted:
             dealer=data["dealer"],
             leader=data["leader"],
             briscola=parse_card(data["briscola"]),
-            variant=Variant.from_dict(data["variant"]),
+            variant=Variant.from_recorded(data["variant"]),
             deck=None if deck is None else tuple(map(parse_card, deck)),
         )
 

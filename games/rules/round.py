@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, assert_never
 
 from common.explained import gettext_noop
-from games.rules.cards import Card, Suit, cards_of
+from games.rules.cards import Card, Suit, card_text, cards_of
 from games.rules.commands import Command, PlayCard, StartRound
 from games.rules.dealing import HandBits, briscola_of, hands_after_draw, hands_dealt, stock_of
 from games.rules.errors import (
@@ -180,11 +180,17 @@ def check_seat_is_on_turn(state: RoundState, seat: int) -> None:
         )
 
 
+def spelled(card: Card, table: Table) -> str:
+    """A card in an error detail as the table's scorer types it (French letters for French
+    cards), so that the detail names the card that was typed."""
+    return card_text(card, table.variant.deck_names)
+
+
 def check_card_is_in_deck(table: Table, card: Card) -> None:
     if not table.holds(card):
         raise CardNotInDeck.because(
             gettext_noop("%(card)s is not in the %(deck)s-card deck of a table of %(size)s"),
-            card=card,
+            card=spelled(card, table),
             deck=len(table.deck),
             size=table.size,
         )
@@ -193,7 +199,8 @@ def check_card_is_in_deck(table: Table, card: Card) -> None:
 def check_card_is_not_played(state: RoundState, card: Card) -> None:
     if state.played & card.bit:
         raise CardAlreadyPlayed.because(
-            gettext_noop("%(card)s was already played in this round"), card=card
+            gettext_noop("%(card)s was already played in this round"),
+            card=spelled(card, state.table),
         )
 
 
@@ -203,14 +210,15 @@ def check_briscola_is_drawn_by(state: RoundState, seat: int, card: Card) -> None
         return
     if state.briscola_holder is None:
         raise BriscolaNotDrawn.because(
-            gettext_noop("%(card)s is the face-up briscola: nobody has drawn it yet"), card=card
+            gettext_noop("%(card)s is the face-up briscola: nobody has drawn it yet"),
+            card=spelled(card, state.table),
         )
     if seat != state.briscola_holder:
         raise BriscolaNotDrawn.because(
             gettext_noop(
                 "%(card)s is the face-up briscola: seat %(holder)s drew it, not seat %(seat)s"
             ),
-            card=card,
+            card=spelled(card, state.table),
             holder=state.briscola_holder,
             seat=seat,
         )
@@ -219,7 +227,9 @@ def check_briscola_is_drawn_by(state: RoundState, seat: int, card: Card) -> None
 def check_card_is_in_hand(state: RoundState, seat: int, card: Card) -> None:
     if state.hand_bits is not None and not state.hand_bits[seat] & card.bit:
         raise CardNotInHand.because(
-            gettext_noop("seat %(seat)s does not hold %(card)s"), seat=seat, card=card
+            gettext_noop("seat %(seat)s does not hold %(card)s"),
+            seat=seat,
+            card=spelled(card, state.table),
         )
 
 
@@ -239,8 +249,8 @@ def check_known_cards_are_kept(state: RoundState, seat: int, card: Card) -> None
             "it must play %(briscola)s, not %(card)s"
         ),
         seat=seat,
-        briscola=state.briscola,
-        card=card,
+        briscola=spelled(state.briscola, state.table),
+        card=spelled(card, state.table),
     )
 
 

@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 
 from common.explained import gettext_noop
-from games.rules.cards import FULL_DECK, Card, bits_of
+from games.rules.cards import FRENCH_EIGHTS_AND_NINES, FULL_DECK, Card, bits_of
 from games.rules.errors import InvalidSeat, InvalidTableSize, InvalidVariant
 from games.rules.variants import DEFAULT_VARIANT, Variant
 
@@ -11,9 +11,12 @@ TABLE_SIZES = (2, 3, 4, 6)
 
 
 def deck_for(size: int, variant: Variant) -> tuple[Card, ...]:
-    """40 cards; 39 at three players (one card removed); 36 at six players (no twos)."""
+    """40 cards; 39 at three players (a two removed); 36 at six players (no twos), or 48 with
+    French cards and `six_player_deck=48` (the twos kept, the eights and nines added)."""
     if size == 3:
         return tuple(card for card in FULL_DECK if card != variant.removed_card_for_three)
+    if size == 6 and variant.six_player_deck == 48:
+        return FULL_DECK + FRENCH_EIGHTS_AND_NINES
     if size == 6:
         return tuple(card for card in FULL_DECK if card.rank != 2)
     return FULL_DECK

@@ -5,6 +5,9 @@ Input (one round):  {"table_size": 2, "leader": 1, "briscola": "7D", "plays": [[
 `variant`, `deck` and `dealer` are optional; give `leader` or `dealer` (both must agree). A `deck`
 makes it a dealt round, in which hands are checked (`briscola` may then be left out: it is the
 card after the hands). Other keys are ignored. Card codes may use aliases (`AD`, `KS`, `QS`).
+Cards are written with the suit letters of the variant's deck: with `"deck_names": "french"`
+they are French (`AH` is the ace of hearts, `8C` the eight of clubs), in the input, the report
+and the records `simulate` writes. `removed_card_for_three` in the variant is a canonical code.
 
 Report (one round): {"complete": bool, "tricks": [{"leader", "plays", "winner", "points"}, ...],
                      "points": [per side], "result": "side0" | "side1" | "side2" | "tie" | null}
@@ -16,11 +19,11 @@ k is the 0-based index of the first offending play; null when the round cannot s
 (invalid JSON, table size, variant, seat, briscola or deck).
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from common.explained import gettext_noop
-from games.rules.cards import Card, parse_card
+from games.rules.cards import Card, DeckNames, card_text, parse_card
 from games.rules.commands import StartRound
 from games.rules.errors import InvalidInput, RuleViolation
 from games.rules.replay import Rejection, replay_round
@@ -44,12 +47,13 @@ def read_start(record: Mapping[str, Any]) -> StartRound:
         raise InvalidInput.because(gettext_noop("the round has no table_size"))
     variant = Variant() if record.get("variant") is None else Variant.from_dict(record["variant"])
     table = Table(record["table_size"], variant)
+    briscola = record.get("briscola")
     return StartRound(
         table_size=table.size,
         dealer=read_dealer(record, table),
-        briscola=None if record.get("briscola") is None else parse_card(record["briscola"]),
+        briscola=None if briscola is None else parse_card(briscola, variant.deck_names),
         variant=variant,
-        deck=read_deck(record.get("deck")),
+        deck=read_deck(record.get("deck"), variant.deck_names),
     )
 
 
@@ -76,17 +80,19 @@ def read_dealer(record: Mapping[str, Any], table: Table) -> int:
     return int(dealer)
 
 
-def read_deck(deck: object) -> tuple[Card, ...] | None:
+def read_deck(deck: object, deck_names: DeckNames = "italian") -> tuple[Card, ...] | None:
     if deck is None:
         return None
     if not isinstance(deck, list):
         raise InvalidInput.because(
             gettext_noop("deck must be a list of card codes, not %(deck)r"), deck=deck
         )
-    return tuple(map(parse_card, deck))
+    return tuple(parse_card(code, deck_names) for code in deck)
 
 
-def read_plays(record: Mapping[str, Any]) -> tuple[list[Play], Rejection | None]:
+def read_plays(
+    record: Mapping[str, Any], deck_names: DeckNames = "italian"
+) -> tuple[list[Play], Rejection | None]:
     """The plays up to the first one that cannot be read, and the reason it cannot."""
     raw_plays = record.get("plays")
     if not isinstance(raw_plays, list):
@@ -94,19 +100,19 @@ def read_plays(record: Mapping[str, Any]) -> tuple[list[Play], Rejection | None]
     plays: list[Play] = []
     for index, raw_play in enumerate(raw_plays):
         try:
-            plays.append(read_play(raw_play))
+            plays.append(read_play(raw_play, deck_names))
         except RuleViolation as violation:
             return plays, Rejection(index, violation)
     return plays, None
 
 
-def read_play(raw_play: object) -> Play:
+def read_play(raw_play: object, deck_names: DeckNames = "italian") -> Play:
     if not isinstance(raw_play, list) or len(raw_play) != 2:
         raise InvalidInput.because(
             gettext_noop("a play is a [seat, card] pair, not %(play)r"), play=raw_play
         )
     seat, code = raw_play
-    return Play(seat, parse_card(code))
+    return Play(seat, parse_card(code, deck_names))
 
 
 def replay_record(record: object) -> dict[str, Any]:
@@ -114,7 +120,7 @@ def replay_record(record: object) -> dict[str, Any]:
     try:
         round_object = read_round_object(record)
         start = read_start(round_object)
-        plays, unreadable = read_plays(round_object)
+        plays, unreadable = read_plays(round_object, start.variant.deck_names)
         result = replay_round(start, plays)
     except RuleViolation as violation:
         return error_report(violation, None)
@@ -125,12 +131,16 @@ def replay_record(record: object) -> dict[str, Any]:
 
 
 def round_report(state: RoundState) -> dict[str, Any]:
-    tricks = [trick.to_dict() for trick in state.tricks]
+    deck_names = state.setup.started.variant.deck_names
+    tricks = [
+        {**trick.to_dict(), "plays": spelled_plays(trick.plays, deck_names)}
+        for trick in state.tricks
+    ]
     if state.trick:
         tricks.append(
             {
                 "leader": state.leader,
-                "plays": [play.to_list() for play in state.trick],
+                "plays": spelled_plays(state.trick, deck_names),
                 "winner": None,
                 "points": points_of(state.trick),
             }
@@ -143,6 +153,11 @@ def round_report(state: RoundState) -> dict[str, Any]:
     }
 
 
+def spelled_plays(plays: Sequence[Play], deck_names: DeckNames) -> list[list[Any]]:
+    """Plays as `[seat, card]` pairs, each card written with the suit letters of the deck."""
+    return [[play.seat, card_text(play.card, deck_names)] for play in plays]
+
+
 def error_report(violation: RuleViolation, play_index: int | None) -> dict[str, Any]:
     return {"error": {**violation.to_dict(), "play_index": play_index}}
 
@@ -150,14 +165,15 @@ def error_report(violation: RuleViolation, play_index: int | None) -> dict[str, 
 def round_record(state: RoundState) -> dict[str, Any]:
     """A round as an input line for `replay` (dealt rounds include their deck)."""
     started = state.setup.started
+    deck_names = started.variant.deck_names
     record: dict[str, Any] = {
         "table_size": started.table_size,
         "dealer": started.dealer,
         "leader": started.leader,
-        "briscola": started.briscola.code,
+        "briscola": card_text(started.briscola, deck_names),
         "variant": started.variant.to_dict(),
-        "plays": [play.to_list() for play in state.plays],
+        "plays": spelled_plays(state.plays, deck_names),
     }
     if started.deck is not None:
-        record["deck"] = [card.code for card in started.deck]
+        record["deck"] = [card_text(card, deck_names) for card in started.deck]
     return record

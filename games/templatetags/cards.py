@@ -16,7 +16,7 @@ from games.rules.cards import Suit
 register = template.Library()
 
 ITALIAN_RANK_LETTERS = {1: "A", 8: "F", 9: "C", 10: "R"}
-FRENCH_RANK_LETTERS = {1: "A", 8: "J", 9: "Q", 10: "K"}
+FRENCH_RANK_LETTERS = {1: "A", 8: "J", 9: "Q", 10: "K", 11: "8", 12: "9"}  # 11, 12: pip 8, 9
 FRENCH_SYMBOLS = {Suit.COINS: "♦", Suit.CUPS: "♥", Suit.SWORDS: "♠", Suit.BATONS: "♣"}
 SUIT_COLOURS = {
     Suit.COINS: "#9a6a00",
@@ -62,6 +62,8 @@ def rank_name(rank: int, french: bool) -> str:
         8: pgettext("card rank", "Jack") if french else pgettext("card rank", "Fante"),
         9: pgettext("card rank", "Queen") if french else pgettext("card rank", "Cavallo"),
         10: pgettext("card rank", "King"),
+        11: pgettext("card rank", "Eight"),  # the French eight of the 48-card six-player deck
+        12: pgettext("card rank", "Nine"),
     }
     return names[rank]
 

@@ -239,3 +239,39 @@ def test_a_line_with_bytes_that_are_not_utf8_is_reported_not_fatal() -> None:
 
     assert result.returncode == 1
     assert json.loads(result.stdout)["error"]["code"] == "invalid_card"
+
+
+def test_a_round_of_french_cards_is_read_and_reported_with_french_suit_letters() -> None:
+    french = {"deck_names": "french"}
+    status, [report] = replay(physical([[1, "5h"], [0, "AH"], [0, "3S"]], variant=french))
+
+    assert status == 0
+    assert report["tricks"][0] == {
+        "leader": 1,
+        "plays": [[1, "5H"], [0, "AH"]],
+        "winner": 0,
+        "points": 11,
+    }
+
+
+def test_an_italian_suit_letter_in_a_round_of_french_cards_is_refused_at_its_play() -> None:
+    record = physical([[1, "5H"], [0, "1B"]], variant={"deck_names": "french"})
+
+    status, [report] = replay(record)
+
+    assert status == 1
+    assert report["error"]["code"] == "invalid_card"
+    assert report["error"]["play_index"] == 1
+    assert "Italian suit letter B" in report["error"]["detail"]
+
+
+def test_six_french_players_with_48_cards_simulate_rounds_that_replay_to_120_points() -> None:
+    variant = '{"deck_names": "french", "six_player_deck": 48}'
+    records = simulate("--table-size", "6", "--rounds", "3", "--variant", variant)
+
+    status, reports = replay(*records)
+
+    assert status == 0
+    assert all(sum(report["points"]) == 120 for report in reports)
+    assert all(len(report["tricks"]) == 8 for report in reports)
+    assert any(card in records[0]["deck"] for card in ("8C", "9H", "8S", "9D"))

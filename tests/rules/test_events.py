@@ -13,6 +13,7 @@ from games.rules import (
     RoundOutcome,
     RoundStarted,
     StockEmptied,
+    Table,
     Trick,
     TrickWon,
     Variant,
@@ -102,3 +103,32 @@ def test_folding_stored_events_rebuilds_the_round() -> None:
 def test_events_before_the_round_started_cannot_be_folded() -> None:
     with pytest.raises(RoundNotStarted):
         evolve(None, CardPlayed(0, parse_card("1D")))
+
+
+def test_a_round_recorded_before_the_two_rule_folds_with_the_card_it_removed() -> None:
+    recorded = {
+        "type": "RoundStarted",
+        "table_size": 3,
+        "dealer": 0,
+        "leader": 1,
+        "briscola": "7D",
+        "variant": {**Variant().to_dict(), "removed_card_for_three": "4C"},
+        "deck": None,
+    }
+
+    started = event_from_dict(recorded)
+
+    assert isinstance(started, RoundStarted)
+    assert started.to_dict() == recorded
+    table = Table(3, started.variant)
+    assert parse_card("4C") not in table.deck
+    assert parse_card("2B") in table.deck
+
+
+def test_a_french_round_is_stored_with_the_same_canonical_codes_as_before() -> None:
+    variant = Variant(deck_names="french")
+    started = RoundStarted(2, 0, 1, parse_card("AH", "french"), variant, None)
+
+    assert started.to_dict()["briscola"] == "1C"
+    assert started.to_dict()["variant"] == {**Variant().to_dict(), "deck_names": "french"}
+    assert event_from_dict(started.to_dict()) == started

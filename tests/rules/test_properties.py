@@ -17,6 +17,7 @@ from games.rules import (
     RoundState,
     RuleViolation,
     StartRound,
+    Suit,
     Table,
     Variant,
     decide,
@@ -30,6 +31,7 @@ from games.rules import (
     start_round,
 )
 from games.rules.simulate import simulate_round
+from games.rules.variants import DECK_NAMES
 
 TABLE_SETUPS = st.sampled_from([(2, 3), (2, 9), (3, 3), (4, 3), (6, 3)])
 
@@ -37,7 +39,14 @@ TABLE_SETUPS = st.sampled_from([(2, 3), (2, 9), (3, 3), (4, 3), (6, 3)])
 @st.composite
 def finished_rounds(draw: st.DrawFn) -> RoundState:
     table_size, hand_size = draw(TABLE_SETUPS)
-    variant = Variant(hand_size=hand_size, three_ranks_as_three=draw(st.booleans()))
+    six_player_deck = draw(st.sampled_from([36, 48])) if table_size == 6 else 36
+    variant = Variant(
+        hand_size=hand_size,
+        three_ranks_as_three=draw(st.booleans()),
+        removed_card_for_three=Card(2, draw(st.sampled_from(tuple(Suit)))),
+        deck_names="french" if six_player_deck == 48 else draw(st.sampled_from(DECK_NAMES)),
+        six_player_deck=six_player_deck,
+    )
     return simulate_round(random.Random(draw(st.integers(0, 2**32))), table_size, variant)
 
 
@@ -61,7 +70,7 @@ def test_every_finished_round_shares_out_120_points(state: RoundState) -> None:
 @ROUNDS
 @given(finished_rounds())
 def test_a_round_has_as_many_tricks_as_cards_per_seat(state: RoundState) -> None:
-    expected = {2: 20, 3: 13, 4: 10, 6: 6}[state.table.size]
+    expected = {2: 20, 3: 13, 4: 10, 6: state.table.variant.six_player_deck // 6}[state.table.size]
 
     assert len(state.tricks) == expected
     assert all(len(trick.plays) == state.table.size for trick in state.tricks)

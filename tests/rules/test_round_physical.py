@@ -9,6 +9,7 @@ from games.rules import (
     InvalidSeat,
     MissingBriscola,
     NotYourTurn,
+    Play,
     PlayCard,
     RoundAlreadyFinished,
     RoundEnded,
@@ -19,9 +20,11 @@ from games.rules import (
     StockEmptied,
     Trick,
     TrickWon,
+    Variant,
     decide,
     legal_cards,
     parse_card,
+    play_card,
     start_round,
 )
 from tests.rules.builders import (
@@ -260,3 +263,12 @@ def test_the_issues_two_player_round_can_no_longer_strand_the_briscola() -> None
 
     assert finished.is_finished
     assert sum(finished.points) == 120
+
+
+def test_an_error_at_a_french_table_names_the_card_with_french_letters() -> None:
+    state = physical_round(briscola="7D", variant=Variant(deck_names="french"))
+
+    with pytest.raises(CardNotInDeck) as error:
+        play_card(state, Play(1, parse_card("9S", "french")))
+
+    assert error.value.detail == "9S is not in the 40-card deck of a table of 2"

@@ -236,6 +236,13 @@
     return $('[data-card="' + code + '"]');
   }
 
+  // The page keeps canonical codes (the API answers with them); it sends a card as the table's
+  // scorer types it: French suit letters at a table of French cards (decision 0002).
+  function typed(code) {
+    const button = code === null ? null : deckButton(code);
+    return button && button.dataset.typed ? button.dataset.typed : code;
+  }
+
   function cardFace(code) {
     const button = deckButton(code);
     const face = document.createElement("span");
@@ -734,7 +741,7 @@
   }
 
   function startRound(pointsOnly) {
-    const body = pointsOnly ? { points_only: true } : { briscola: state.briscola };
+    const body = pointsOnly ? { points_only: true } : { briscola: typed(state.briscola) };
     if (state.match.rounds.length === 0 && state.dealer !== null) {
       body.dealer_seat = state.dealer;
     }
@@ -754,7 +761,7 @@
       if (state.correcting.index !== null) {
         const index = state.correcting.index;
         state.correcting = null;
-        command(roundUrl(latest.number, "plays/" + index + "/correct"), versioned({ card: code }));
+        command(roundUrl(latest.number, "plays/" + index + "/correct"), versioned({ card: typed(code) }));
       }
       return;
     }
@@ -797,7 +804,7 @@
         answer = await api(
           "POST",
           roundUrl(item.round, "plays"),
-          { seat: item.seat, card: item.card, expected_version: item.expected_version },
+          { seat: item.seat, card: typed(item.card), expected_version: item.expected_version },
           { "Idempotency-Key": item.key },
         );
       } catch (error) {

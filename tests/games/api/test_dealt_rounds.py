@@ -9,7 +9,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import projections
-from games.rules import Card, Play, RoundState, legal_cards, parse_card
+from games.rules import Card, Play, RoundState, card_text, legal_cards, parse_card
 from games.rules.replay import play_card
 from games.visibility import PUBLIC, Viewer
 from tests.games.api.builders import (
@@ -360,3 +360,21 @@ def test_the_cards_a_seat_may_play_in_a_dealt_round_are_listed_only_to_who_sees_
     assert seen["seat_on_turn"] == hidden["seat_on_turn"] == state.seat_on_turn
     assert seen["playable"] == [card.code for card in legal_cards(state)]
     assert hidden["playable"] is None
+
+
+def test_six_french_players_with_48_cards_are_dealt_the_eights_and_nines_and_play_them(
+    organizer: APIClient,
+) -> None:
+    variant = {"deck_names": "french", "six_player_deck": 48}
+    match_id = create_match(organizer, table_size=6, first_dealer=0, variant=variant)["id"]
+
+    start_dealt_round(organizer, match_id)
+
+    deck = recorded_deck(organizer, match_id)
+    assert len(set(deck)) == 48
+    assert {"11B", "12B", "2B"} <= {card.code for card in deck}
+    first = deck[0]  # the leader's (seat 1's) first card
+    typed = card_text(first, "french")
+    response = post(organizer, round_url(match_id, 1, "plays"), {"seat": 1, "card": typed})
+    assert response.status_code == 201, response.json()
+    assert response.json()["trick"]["plays"] == [[1, first.code]]

@@ -151,6 +151,8 @@ def test_a_match_with_a_variant_keeps_its_options(scorer: APIClient) -> None:
         ({"table_size": 3}, "invalid_side"),
         ({"variant": {"hand_size": 4}}, "invalid_variant"),
         ({"variant": {"hand_sise": 9}}, "invalid_variant"),
+        ({"variant": {"removed_card_for_three": "4B"}}, "removed_card_must_be_a_two"),
+        ({"variant": {"six_player_deck": 48}}, "invalid_variant"),
         ({"first_dealer": 2}, "invalid_seat"),
     ],
 )

@@ -89,7 +89,7 @@ def test_a_card_played_twice_is_422_card_already_played(scorer: APIClient) -> No
     assert (response.status_code, response.json()["code"]) == (422, "card_already_played")
 
 
-@pytest.mark.parametrize("card", ["11D", "7X", ""])
+@pytest.mark.parametrize("card", ["13D", "7X", ""])
 def test_an_unreadable_card_is_422_invalid_card(scorer: APIClient, card: str) -> None:
     match_id, plays = dealt_match(scorer)
 
@@ -298,3 +298,41 @@ def test_a_card_written_with_an_alias_is_recorded_by_its_code(scorer: APIClient)
     response = play(scorer, match["id"], {"seat": 1, "card": "ac"})
 
     assert response.json()["trick"]["plays"] == [[1, parse_card("AC").code]]
+
+
+def test_a_french_match_takes_cards_in_french_suit_letters_and_answers_canonical_codes(
+    scorer: APIClient,
+) -> None:
+    match_id = create_match(scorer, variant={"deck_names": "french"})["id"]
+    start_round(scorer, match_id, briscola="7h", dealer_seat=0)
+
+    response = play(scorer, match_id, {"seat": 1, "card": "AC"})
+
+    assert response.status_code == 201, response.json()
+    assert response.json()["trick"]["plays"] == [[1, parse_card("1B").code]]
+    round_one = scorer.get(round_url(match_id, 1)).json()
+    assert round_one["briscola"] == "7C"
+
+
+def test_an_italian_suit_letter_in_a_french_match_is_refused_naming_the_french_letters(
+    scorer: APIClient,
+) -> None:
+    match_id = create_match(scorer, variant={"deck_names": "french"})["id"]
+    start_round(scorer, match_id, briscola="7H", dealer_seat=0)
+    versions = event_count(scorer, match_id)
+
+    response = play(scorer, match_id, {"seat": 1, "card": "1B"})
+
+    assert response.status_code == 422
+    assert response.json()["code"] == "invalid_card"
+    assert "C (clubs), D (diamonds), H (hearts) or S (spades)" in response.json()["detail"]
+    assert event_count(scorer, match_id) == versions
+
+
+def test_an_italian_match_still_reads_1c_as_the_ace_of_cups(scorer: APIClient) -> None:
+    match_id = create_match(scorer)["id"]
+    start_round(scorer, match_id, briscola="7D", dealer_seat=0)
+
+    response = play(scorer, match_id, {"seat": 1, "card": "1C"})
+
+    assert response.json()["trick"]["plays"] == [[1, "1C"]]

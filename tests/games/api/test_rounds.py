@@ -97,7 +97,7 @@ def test_a_round_in_a_match_that_does_not_exist_is_404(scorer: APIClient) -> Non
 def test_an_unreadable_briscola_is_422_invalid_card(scorer: APIClient) -> None:
     match = create_match(scorer)
 
-    response = post(scorer, match_url(match["id"], "rounds"), {"briscola": "11D"})
+    response = post(scorer, match_url(match["id"], "rounds"), {"briscola": "13D"})
 
     assert (response.status_code, response.json()["code"]) == (422, "invalid_card")
 

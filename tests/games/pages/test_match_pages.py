@@ -136,7 +136,7 @@ def test_a_round_of_a_french_deck_match_names_its_cards_the_french_way(
     scorer: APIClient, client: Client
 ) -> None:
     match_id = create_match(scorer, variant={"deck_names": "french"})["id"]
-    start_round(scorer, match_id, briscola="9S")
+    start_round(scorer, match_id, briscola="QS")
 
     html = page(client, f"/matches/{match_id}/rounds/1/")
 

@@ -345,3 +345,29 @@ def test_the_table_page_speaks_italian_and_keeps_the_key_across_the_language_swi
     )
     expect(browser_page.locator("[data-needs]")).to_contain_text("Vittorie che mancano")
     expect(browser_page.locator('[data-dealer="0"]')).to_have_text("Posto 1: Player 1")
+
+
+def test_a_round_of_french_cards_tapped_in_is_recorded_as_the_cards_tapped(
+    browser_page: Page, live_server: LiveServer
+) -> None:
+    creator = get_user_model().objects.create_user(username="creator")
+    api = APIClient()
+    api.force_authenticate(creator)
+    sides = [{"name": "Rossi"}, {"name": "Bianchi"}]
+    body = {"table_size": 2, "sides": sides, "variant": {"deck_names": "french"}}
+    match = created(post(api, f"{API}/matches/", body))
+    session = Client()
+    session.force_login(creator)
+    browser_page.context.add_cookies(
+        [{"name": "sessionid", "value": session.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    briscola, plays = legal_round(dealer=0, seed=5)
+
+    browser_page.goto(f"{live_server.url}/table/?match={match['id']}")
+    start_at_the_table(browser_page, briscola)
+    tap(browser_page, plays)
+
+    expect_the_rules_result(browser_page, 2, briscola, plays)
+    assert played_cards(match["id"]) == [(play.seat, play.card.code) for play in plays]
+    [started] = [e for e in read_stream(stream_id=UUID(match["id"])) if "briscola" in e.payload]
+    assert started.payload["briscola"] == briscola

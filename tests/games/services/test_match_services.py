@@ -76,7 +76,7 @@ def test_an_illegal_card_appends_nothing() -> None:
     with pytest.raises(NotYourTurn):
         services.card_play(match_id=match_id, round_number=1, seat=1, card="6C", actor=SCORER)
     with pytest.raises(InvalidCard):
-        services.card_play(match_id=match_id, round_number=1, seat=0, card="11C", actor=SCORER)
+        services.card_play(match_id=match_id, round_number=1, seat=0, card="13C", actor=SCORER)
 
     assert len(read_stream(stream_id=match_id)) == 3
 
