@@ -59,6 +59,7 @@ from games.projections import (
 from games.rules import (
     DEFAULT_VARIANT,
     Card,
+    DeckNames,
     InvalidMatchFormat,
     MatchFormat,
     RuleViolation,
@@ -208,6 +209,8 @@ def project_match(
     match_id: UUID, previous: MatchAggregate | None, state: MatchAggregate, appended: AppendResult
 ) -> None:
     first, last = appended.events[0], appended.events[-1]
+    if previous is None:
+        _deck_names.pop(match_id, None)  # a new match: its deck is read again when needed
     remember(match_id, state, last)
     save_match(
         state,
@@ -357,9 +360,27 @@ def match_card(match_id: UUID, text: str) -> Card:
     """A card as the match's scorer types it: with the suit letters of the match's deck (French
     letters when its variant names French cards). An unknown match reads Italian letters; the
     command then answers that there is no such match."""
+    return parse_card(text, deck_names_of(match_id))
+
+
+DECK_NAMES_REMEMBERED = 4096
+_deck_names: dict[UUID, DeckNames] = {}
+"""Each match's deck letters, once read: a match's variant never changes after its creation,
+so a card costs no query for them after the match's first."""
+
+
+def deck_names_of(match_id: UUID) -> DeckNames:
+    known = _deck_names.get(match_id)
+    if known is not None:
+        return known
     variant = Match.objects.filter(id=match_id).values_list("variant", flat=True).first()
-    deck_names = "italian" if variant is None else Variant.from_recorded(variant).deck_names
-    return parse_card(text, deck_names)
+    if variant is None:
+        return "italian"  # not remembered: the match may be created later with another deck
+    if len(_deck_names) >= DECK_NAMES_REMEMBERED:
+        _deck_names.clear()
+    deck_names = Variant.from_recorded(variant).deck_names
+    _deck_names[match_id] = deck_names
+    return deck_names
 
 
 def shuffled_deck(setup: MatchSetup) -> tuple[Card, ...]:
