@@ -511,7 +511,11 @@ def fixture_result_sync(*, match_id: UUID, actor: Actor) -> bool:
             )
             state, recorded = outcome.state, outcome.recorded
         else:
-            state, recorded = load_tournament(tournament_id=tournament_id)[0], False
+            # Under the tournament's row lock, as every command: a fold read without it could
+            # be older than a command committing meanwhile, and its row would undo that one's.
+            locked, _ = load_for_command(tournament_id)
+            assert locked is not None
+            state, recorded = locked, False
         rows.project_fixture_of_match(tournament_id, state, str(match_id))
     return recorded
 
