@@ -39,7 +39,7 @@ from games.eventstore.pipeline import Outcome, StreamKind, run_command
 from games.models import Match
 from games.rules import Table, Variant
 from games.services import Actor
-from tournaments import names, reactions, rows, stream
+from tournaments import names, plan, reactions, rows, stream
 from tournaments.errors import (
     EntrantNotFound,
     InvalidEntrant,
@@ -57,7 +57,7 @@ from tournaments.signals import tournament_events_appended_on_commit
 from tournaments.stream import (
     MATCH_SCHEDULED,
     PLAYERS_PER_ENTRANT,
-    TEAM_TABLE_SIZES,
+    TABLE_SIZES,
     AdvanceTournament,
     AssignTable,
     CallMatch,
@@ -84,7 +84,7 @@ from tournaments.stream import (
 
 __all__ = [
     "PLAYERS_PER_ENTRANT",
-    "TEAM_TABLE_SIZES",
+    "TABLE_SIZES",
     "EntrantNotFound",
     "InvalidEntrant",
     "InvalidTournament",
@@ -255,6 +255,7 @@ def tournament_create(
     automatic_rounds: bool = True,
     tiebreaks: Sequence[str] | None = None,
     level_knockout: str = "deciding_round",
+    placing_scoring: dict[str, Any] | None = None,
     club: Club | None = None,
     public: bool = True,
 ) -> Tournament:
@@ -279,6 +280,7 @@ def tournament_create(
         automatic_rounds=automatic_rounds,
         tiebreaks=None if tiebreaks is None else tuple(tiebreaks),
         level_knockout=level_knockout,
+        placing_scoring=placing_scoring,
     )
     command = CreateTournament(
         name=name, settings=settings, club=None if club is None else club.pk, public=public
@@ -525,12 +527,27 @@ def result_of(state: TournamentState | None, match: Match) -> Result:
     fixture = None if state is None else state.fixture_of_match(str(match.id))
     if fixture is None:
         return Result(winner=None)
-    sides = (fixture.home, fixture.away)
-    return Result(
+    sides = fixture.entrants
+    rounds = tuple(match.round_wins[: len(sides)])
+    points = tuple(match.total_points[: len(sides)])
+    result = Result(
         winner=None if match.winner is None else sides[match.winner],
-        rounds=(match.round_wins[0], match.round_wins[1]),
-        points=(match.total_points[0], match.total_points[1]),
+        rounds=rounds,
+        points=points,
         forfeit=match.forfeited_by is not None,
+    )
+    if len(sides) < 3:
+        return result
+    return replace(
+        result,
+        places=plan.places_at_three(
+            winner=match.winner,
+            forfeited_by=match.forfeited_by,
+            rounds=rounds,
+            points=points,
+            by_points=state is not None and state.settings.scoring == "points",
+        ),
+        forfeited_by=None if match.forfeited_by is None else sides[match.forfeited_by],
     )
 
 
