@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from common.explained import gettext_noop
@@ -22,6 +23,7 @@ from tournaments.formats.round_robin import round_robin_schedule
 from tournaments.formats.single_elimination import single_elimination_bracket
 from tournaments.formats.swiss import SwissEntrant, swiss_round
 from tournaments.formats.threes import (
+    ThreesRoundRobin,
     full_round_robin_rounds,
     round_robin_threes_schedule,
     swiss_threes_round,
@@ -210,6 +212,40 @@ def table_result(entrants: Sequence[int], result: Result) -> TableResult:
     return TableResult(seats=seats, forfeited=frozenset(forfeited))
 
 
+def result_at_table(
+    state: TournamentState,
+    entrants: Sequence[int],
+    *,
+    winner: int | None,
+    forfeited_by: int | None,
+    rounds: Sequence[int],
+    points: Sequence[int],
+) -> Result:
+    """A finished match's result as the tournament records it, from what its match says by
+    seat (`winner` and `forfeited_by` are seats): per entrant in seat order, with places at
+    a table of three."""
+    count = len(entrants)
+    result = Result(
+        winner=None if winner is None else entrants[winner],
+        rounds=tuple(rounds[:count]),
+        points=tuple(points[:count]),
+        forfeit=forfeited_by is not None,
+    )
+    if count < 3:
+        return result
+    return replace(
+        result,
+        places=places_at_three(
+            winner=winner,
+            forfeited_by=forfeited_by,
+            rounds=result.rounds,
+            points=result.points,
+            by_points=state.settings.scoring == "points",
+        ),
+        forfeited_by=None if forfeited_by is None else entrants[forfeited_by],
+    )
+
+
 def places_at_three(
     *,
     winner: int | None,
@@ -354,13 +390,18 @@ def round_robin_stage(state: TournamentState, name: str, entrants: tuple[int, ..
     return Stage(name, fixtures, byes=byes, complete=complete)
 
 
+@lru_cache(maxsize=128)
+def threes_schedule(entrants: tuple[int, ...], rounds: int, id_prefix: str) -> ThreesRoundRobin:
+    """The round robin in threes of a field, searched once per process: the search is
+    deterministic but takes up to a second, and every fold of the tournament reads it."""
+    return round_robin_threes_schedule(entrants, rounds=rounds, id_prefix=id_prefix)
+
+
 def threes_league_stage(state: TournamentState, name: str, entrants: tuple[int, ...]) -> Stage:
     """A round robin in tables of three: enough rounds for everyone to meet everyone once,
     times the legs (decision record 0031)."""
     rounds = full_round_robin_rounds(len(entrants)) * state.settings.legs
-    schedule = round_robin_threes_schedule(
-        entrants, rounds=rounds, id_prefix="" if name == "league" else f"{name}-"
-    )
+    schedule = threes_schedule(tuple(entrants), rounds, "" if name == "league" else f"{name}-")
     fixtures = tuple(
         FixtureSpec.seating(table.id, table.entrants, name, round_.number)
         for round_ in schedule.rounds
@@ -429,7 +470,10 @@ def stages(state: TournamentState) -> tuple[Stage, ...]:
         [row.entrant for row in ranked(state, group.entrants, stage.fixtures, qualifying=True)]
         for group, stage in zip(groups, group_stages, strict=True)
     ]
-    qualifiers = min(settings.advance_per_group, min(len(g.entrants) for g in groups))
+    qualifiers = min(
+        max(settings.advance_per_group, fewest_qualifiers(settings, len(groups))),
+        min(len(g.entrants) for g in groups),
+    )
     if at_threes(settings):
         seeds = knockout_seeds(tables, qualifiers_per_group=qualifiers)
         return (*group_stages, threes_stage(state, KNOCKOUT, threes_knockout_bracket(seeds)))
@@ -437,6 +481,14 @@ def stages(state: TournamentState) -> tuple[Stage, ...]:
         tables, qualifiers_per_group=qualifiers, third_place=settings.third_place
     )
     return (*group_stages, bracket_stage(state, KNOCKOUT, knockout))
+
+
+def fewest_qualifiers(settings: TournamentSettings, groups: int) -> int:
+    """Qualifiers per group that a knockout needs at least: a single group sends two (three at
+    tables of three, a final table) whatever `advance_per_group` says."""
+    if groups > 1:
+        return 1
+    return 3 if at_threes(settings) else 2
 
 
 def qualification_config(state: TournamentState) -> StandingsConfig:

@@ -527,27 +527,14 @@ def result_of(state: TournamentState | None, match: Match) -> Result:
     fixture = None if state is None else state.fixture_of_match(str(match.id))
     if fixture is None:
         return Result(winner=None)
-    sides = fixture.entrants
-    rounds = tuple(match.round_wins[: len(sides)])
-    points = tuple(match.total_points[: len(sides)])
-    result = Result(
-        winner=None if match.winner is None else sides[match.winner],
-        rounds=rounds,
-        points=points,
-        forfeit=match.forfeited_by is not None,
-    )
-    if len(sides) < 3:
-        return result
-    return replace(
-        result,
-        places=plan.places_at_three(
-            winner=match.winner,
-            forfeited_by=match.forfeited_by,
-            rounds=rounds,
-            points=points,
-            by_points=state is not None and state.settings.scoring == "points",
-        ),
-        forfeited_by=None if match.forfeited_by is None else sides[match.forfeited_by],
+    assert state is not None  # a fixture was found in it
+    return plan.result_at_table(
+        state,
+        fixture.entrants,
+        winner=match.winner,
+        forfeited_by=match.forfeited_by,
+        rounds=match.round_wins,
+        points=match.total_points,
     )
 
 
