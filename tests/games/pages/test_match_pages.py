@@ -259,3 +259,36 @@ def test_the_match_page_names_the_rounds_after_which_the_match_is_level(
     assert "dopo le sue 2 partite" in level_in_italian
     assert tied_decider["result"] == "tie"
     assert "data-deciding-round" in still_level
+
+
+def test_a_round_at_three_where_nobody_reached_61_shows_as_a_tie_and_its_replay(
+    scorer: APIClient, client: Client
+) -> None:
+    sides = [{"name": name} for name in ("Rossi", "Bianchi", "Verdi")]
+    match_id = create_match(
+        scorer, table_size=3, sides=sides, best_of=1, variant={"three_winner": "at_least_61"}
+    )["id"]
+    score_round(scorer, match_id, 50, 40, 30)
+    score_round(scorer, match_id, 30, 61, 29)
+
+    match_html = page(client, f"/matches/{match_id}/")
+    short = page(client, f"/matches/{match_id}/rounds/1/")
+
+    assert 'data-round="1" data-status="finished" data-result="tie"' in match_html
+    assert f'href="/matches/{match_id}/rounds/2/">replayed in round 2</a>' in match_html
+    assert "Bianchi won the match." in match_html
+    assert 'data-round-result="tie"' in short
+    assert "A tie: nobody wins the round; it is played again in round 2." in short
+
+
+def test_a_tied_round_of_a_match_scored_by_points_is_not_said_to_be_replayed(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id = create_match(scorer, scoring="points", rounds=2)["id"]
+    score_round(scorer, match_id, 60, 60)
+
+    html = page(client, f"/matches/{match_id}/rounds/1/")
+
+    assert 'data-round-result="tie"' in html
+    assert "A tie: nobody wins the round." in html
+    assert "played again" not in html
