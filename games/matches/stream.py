@@ -202,6 +202,16 @@ class PlayCardInRound:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayCardsInRound:
+    """Several cards of one round at once (an offline queue, a score sheet typed in after the
+    game): each is checked against the round as the cards before it left it, and all are
+    recorded, or none (the failing card's index in `plays` is on the error as `play_index`)."""
+
+    round: int
+    plays: tuple[tuple[int, Card], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class EnterRoundPoints:
     round: int
     points: tuple[int, ...]
@@ -252,6 +262,7 @@ MatchCommand = (
     CreateMatch
     | StartNextRound
     | PlayCardInRound
+    | PlayCardsInRound
     | EnterRoundPoints
     | UndoLastPlay
     | CorrectCard
@@ -441,6 +452,8 @@ def decide(state: MatchAggregate | None, command: MatchCommand) -> list[MatchEve
             return decide_start_round(state, command)
         case PlayCardInRound():
             return decide_play(state, command)
+        case PlayCardsInRound():
+            return decide_plays(state, command)
         case EnterRoundPoints():
             return decide_points(state, command)
         case UndoLastPlay():
@@ -562,6 +575,18 @@ def decide_play(state: MatchAggregate, command: PlayCardInRound) -> list[MatchEv
             CARD_PLAYED, {"round": command.round, "seat": command.seat, "card": command.card.code}
         )
     ]
+
+
+def decide_plays(state: MatchAggregate, command: PlayCardsInRound) -> list[MatchEvent]:
+    events: list[MatchEvent] = []
+    for index, (seat, card) in enumerate(command.plays):
+        try:
+            played = decide_play(state, PlayCardInRound(command.round, seat, card))
+        except RuleViolation as error:
+            raise error.at(play_index=index) from None
+        events.extend(played)
+        state = fold(played, state)
+    return events
 
 
 def decide_points(state: MatchAggregate, command: EnterRoundPoints) -> list[MatchEvent]:

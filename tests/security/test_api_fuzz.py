@@ -203,6 +203,12 @@ VALID_COMMANDS = [
         headers={"Idempotency-Key": "card-1", "X-Device": "table 7"},
     ),
     ValidCommand(
+        "POST /api/v1/matches/{match_id}/rounds/{round_number}/plays/batch/",
+        path=live_round,
+        body=lambda w: {"plays": [[w.next_play.seat, w.next_play.card.code]]},
+        headers={"Idempotency-Key": "batch-1"},
+    ),
+    ValidCommand(
         "POST /api/v1/matches/{match_id}/rounds/{round_number}/plays/{play_index}/correct/",
         path=live_round,
         body=lambda w: {"card": w.next_play.card.code, "reason": "misread"},

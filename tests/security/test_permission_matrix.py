@@ -147,6 +147,15 @@ MATRIX: list[Cell] = [
         THIS_TABLE_SCORES,
     ),
     Cell(
+        "card-play-batch",
+        "post",
+        post(
+            lambda w: in_play(w) + "plays/batch/",
+            lambda w: {"plays": [[leader_plays(w)["seat"], "1C"]]},
+        ),
+        THIS_TABLE_SCORES,
+    ),
+    Cell(
         "card-correct",
         "post",
         post(
