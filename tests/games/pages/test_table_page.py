@@ -198,6 +198,38 @@ def test_cards_tapped_offline_wait_on_the_device_and_are_recorded_once_when_it_r
     watched_page.assert_only_failed_loads("net::ERR_INTERNET_DISCONNECTED")
 
 
+def test_cards_waiting_offline_go_in_one_batch_request_when_the_device_reconnects(
+    watched_page: WatchedPage, live_server: LiveServer, world: World
+) -> None:
+    browser_page = watched_page.page
+    tournament_id, at = tournament_at_tables(world, 3, 4)
+    briscola, plays = legal_round(dealer=0, seed=5)
+    browser_page.goto(f"{live_server.url}/table/?match={at[3]}#key={device_key(tournament_id, 3)}")
+    start_at_the_table(browser_page, briscola)
+    browser_page.context.set_offline(True)
+    tap(browser_page, plays[:6])
+    expect(browser_page.locator("[data-queue]")).to_have_attribute("data-queue", "6")
+    posted: list[tuple[str, Any]] = []
+    browser_page.on(
+        "request",
+        lambda request: (
+            posted.append((request.url, request.post_data_json))
+            if request.method == "POST" and "/plays/" in request.url
+            else None
+        ),
+    )
+
+    browser_page.context.set_offline(False)
+
+    expect(browser_page.locator("[data-queue]")).to_have_attribute("data-queue", "0")
+    assert card_events(at[3]) == [play.card.code for play in plays[:6]]
+    batches = [body for url, body in posted if url.endswith("/plays/batch/")]
+    # The first card was tried alone before the network went: it is sent again as it was.
+    assert [url.endswith("/plays/") for url, _ in posted] == [True, False]
+    assert batches[0]["plays"] == [[p.seat, p.card.code] for p in plays[1:6]]
+    watched_page.assert_only_failed_loads("net::ERR_INTERNET_DISCONNECTED")
+
+
 def test_cards_waiting_on_the_device_survive_a_reload(
     watched_page: WatchedPage, live_server: LiveServer, world: World
 ) -> None:
