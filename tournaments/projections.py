@@ -63,6 +63,7 @@ def fixture_view(
         "scheduled_at": None
         if row is None or row.scheduled_at is None
         else row.scheduled_at.isoformat(),
+        "decided_by": None if row is None else row.decided_by,
     }
 
 

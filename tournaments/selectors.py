@@ -427,6 +427,7 @@ def tournament_fixtures_named(*, tournament_id: UUID) -> list[dict[str, Any]]:
                 ],
                 "winner": fixture.winner_id,
                 "round_wins": None if score is None else score["round_wins"],
+                "decided_by": fixture.decided_by,
             }
         )
     # Stages in the order they began (winners before losers, groups before the knockout),

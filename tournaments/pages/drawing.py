@@ -15,6 +15,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from tournaments.templatetags.tournament_pages import decided_by_label
+
 BOX_WIDTH = 160
 BOX_HEIGHT = 44
 COLUMN_GAP = 32
@@ -37,6 +39,8 @@ class Box:
     winner_side: int | None
     title: str
     winner_to: str | None = None
+    note: str = ""
+    """How a level knockout match's winner was decided off the table, when it was."""
 
     @property
     def text_x(self) -> int:
@@ -49,6 +53,14 @@ class Box:
     @property
     def away_y(self) -> int:
         return self.y + 37
+
+    @property
+    def note_x(self) -> int:
+        return self.x + BOX_WIDTH - 4
+
+    @property
+    def note_y(self) -> int:
+        return self.y + BOX_HEIGHT + 9
 
     @property
     def middle_y(self) -> int:
@@ -176,6 +188,7 @@ def place_column(
         known = winner is not None and winner in match["entrants"]
         winner_side = match["entrants"].index(winner) if known else None
         status = match["status"]
+        note = str(decided_by_label(match.get("decided_by")))
         box = Box(
             x=x,
             y=y,
@@ -184,8 +197,9 @@ def place_column(
             status=status,
             names=[short(name) for name in names_],
             winner_side=winner_side,
-            title=f"{match['key']}: {names_[0]} - {names_[1]}",
+            title=f"{match['key']}: {names_[0]} - {names_[1]}" + (f" ({note})" if note else ""),
             winner_to=(match.get("winner_to") or {}).get("key"),
+            note=note,
         )
         boxes.append(box)
         next_free = y + BOX_HEIGHT + ROW_GAP
