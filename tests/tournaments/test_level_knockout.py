@@ -303,6 +303,7 @@ def test_a_tie_for_a_knockout_place_that_the_tie_breaks_leave_goes_to_the_higher
         group_size=2,
         advance_per_group=1,
         tiebreaks=("match_points",),
+        level_knockout="higher_seed",
     )
     state = run(None, CreateTournament("Club", settings))
     for entrant in range(1, 5):
