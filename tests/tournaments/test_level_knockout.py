@@ -19,10 +19,10 @@ from tournaments.errors import (
 )
 from tournaments.stream import (
     LEVEL_MATCH_DECIDED,
-    DecideGroupPlaces,
     RESULT_RECORDED,
     TOURNAMENT_CREATED,
     CreateTournament,
+    DecideGroupPlaces,
     DecideLevelMatch,
     Fixture,
     RecordResult,
