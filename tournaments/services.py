@@ -43,6 +43,7 @@ from tournaments import names, reactions, rows, stream
 from tournaments.errors import (
     EntrantNotFound,
     InvalidEntrant,
+    InvalidGroupOrder,
     InvalidTournament,
     RegistrationClosed,
     SwissRoundNotDue,
@@ -88,6 +89,7 @@ __all__ = [
     "TEAM_TABLE_SIZES",
     "EntrantNotFound",
     "InvalidEntrant",
+    "InvalidGroupOrder",
     "InvalidTournament",
     "RegistrationClosed",
     "SwissRoundNotDue",
