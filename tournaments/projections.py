@@ -148,6 +148,8 @@ def build_view(state: TournamentState, tournament_id: UUID) -> tuple[dict[str, A
         else:
             rounds = league_rounds(state, stage, rows, matches)
             kind = state.settings.format if stage.name in ("league", "swiss") else "group"
+            if stage.playoff_of is not None:
+                kind = "playoff"
         stages.append(
             {"name": stage.name, "kind": kind, "complete": stage.complete, "rounds": rounds}
         )

@@ -166,10 +166,12 @@ class BracketRoundOutput(Serializer):
 
 class BracketStageOutput(Serializer):
     name = serializers.CharField(
-        help_text="`bracket`, `knockout`, `league`, `swiss`, or a group's label."
+        help_text="`bracket`, `knockout`, `league`, `swiss`, a group's label, or `A-playoff` "
+        "for the playoff among the entrants tied at group A's qualification cut."
     )
     kind = serializers.CharField(
-        help_text="`single_elimination`, `double_elimination`, `round_robin`, `swiss`, `group`."
+        help_text="`single_elimination`, `double_elimination`, `round_robin`, `swiss`, `group`, "
+        "`playoff` (its matches do not count in the standings)."
     )
     complete = serializers.BooleanField()
     rounds = BracketRoundOutput(many=True)

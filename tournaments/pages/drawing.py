@@ -94,6 +94,8 @@ def section_title(stage: dict[str, Any], section: str) -> str:
     """A section's heading in the page's language."""
     if stage["kind"] == "group":
         return _("Group %(name)s") % {"name": stage["name"]}
+    if stage["kind"] == "playoff":
+        return _("Group %(name)s playoff") % {"name": stage["name"].removesuffix("-playoff")}
     if stage["kind"] == "swiss":
         return _("Swiss rounds")
     if stage["kind"] == "round_robin":

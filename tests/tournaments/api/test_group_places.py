@@ -117,3 +117,11 @@ def test_under_the_deciding_round_rule_the_tied_entrants_play_a_playoff(
     assert sorted(final["entrants"]) == sorted([entrants[3], entrants[2]])
     standings = organizer.get(tournament_url(tournament_id, "standings")).json()
     assert all(row["played"] == 1 for row in standings)
+    stages = organizer.get(tournament_url(tournament_id, "bracket")).json()["stages"]
+    assert [(stage["name"], stage["kind"]) for stage in stages] == [
+        ("A", "group"),
+        ("B", "group"),
+        ("A-playoff", "playoff"),
+        ("B-playoff", "playoff"),
+        ("knockout", "single_elimination"),
+    ]
