@@ -36,6 +36,7 @@ MATCH_FIELDS = {
     "overdue",
     "winner",
     "winner_name",
+    "decided_by",
 }
 
 
