@@ -4,6 +4,7 @@ A tournament is run by its club; a tournament's match is at its fixture's table,
 players are the entrants' players with an account (`Player.user`). Seats follow the sides: the
 home entrant is side 0 and the away entrant side 1, and at a table of 2 x k seats the entrant's
 player in position p sits at seat `side + 2 * p` (partners sit across, as the rules seat them).
+At a table of three the third entrant is side 2 and each side is one seat.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from accounts.selectors import has_role
 from tournaments.models import EntrantPlayer, Fixture, FixtureStatus, Tournament
 from tournaments.services import InvalidTournament, TournamentNotFound
 
-SIDES = 2
 """Tournament matches are played by two sides."""
 
 
@@ -74,6 +74,7 @@ def fixture_place(match_id: UUID, not_found: Callable[[], Exception]) -> Place |
             "status",
             "home_id",
             "away_id",
+            "third_id",
             "tournament__id",
             "tournament__club_id",
             "tournament__public",
@@ -82,7 +83,8 @@ def fixture_place(match_id: UUID, not_found: Callable[[], Exception]) -> Place |
     )
     if fixture is None:
         return None
-    seats = player_seats(fixture.home_id, fixture.away_id)
+    sides = fixture.entrant_ids
+    seats = player_seats(*sides)
     return Place(
         not_found=not_found,
         tournament_id=fixture.tournament.id,
@@ -92,20 +94,22 @@ def fixture_place(match_id: UUID, not_found: Callable[[], Exception]) -> Place |
         open=fixture.status != FixtureStatus.RESET,
         player_seats=seats,
         player_sides={
-            user_id: frozenset(seat % SIDES for seat in held) for user_id, held in seats.items()
+            user_id: frozenset(seat % len(sides) for seat in held)
+            for user_id, held in seats.items()
         },
     )
 
 
 def player_seats(*entrant_ids: int) -> dict[int, frozenset[int]]:
-    """Each player's seats (by user id) at a match of these entrants, in side order."""
+    """Each player's seats (by user id) at a match of these entrants, in side order (two sides,
+    or three at a table of three: seat `side + sides x position`, as the match seats them)."""
     sides = {entrant_id: side for side, entrant_id in enumerate(entrant_ids)}
     seats: dict[int, set[int]] = defaultdict(set)
     rows = EntrantPlayer.objects.filter(
         entrant_id__in=entrant_ids, player__user__isnull=False
     ).values_list("entrant_id", "position", "player__user_id")
     for entrant_id, position, user_id in rows:
-        seats[user_id].add(sides[entrant_id] + SIDES * position)
+        seats[user_id].add(sides[entrant_id] + len(entrant_ids) * position)
     return {user_id: frozenset(held) for user_id, held in seats.items()}
 
 

@@ -1088,7 +1088,10 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
                 action="decide_level",
             )
         side = form.cleaned_data["winner"]
-        winner = fixture.home_id if side == "home" else fixture.away_id
+        winner = {"home": fixture.home_id, "away": fixture.away_id, "third": fixture.third_id}[side]
+        if winner is None:
+            self.message_user(request, f"{fixture.key} has no third side.", messages.ERROR)
+            return None
         decided = run_service(
             self,
             request,

@@ -40,8 +40,8 @@ class MatchLine:
     match_id: UUID
     round: int
     stage: str
-    home: str
-    away: str
+    sides: tuple[str, ...]
+    """The entrants' names in seat order: two, or three at a table of three."""
     table: int | None
     status: str
     called: bool
@@ -120,7 +120,7 @@ def match_lines(tournament_id: UUID, *, now: datetime) -> list[MatchLine]:
     fixtures = list(
         Fixture.objects.filter(tournament_id=tournament_id)
         .exclude(status=FixtureStatus.RESET)
-        .select_related("home", "away")
+        .select_related("home", "away", "third")
         .order_by("round", "id")
     )
     disputed = set(
@@ -135,8 +135,7 @@ def match_lines(tournament_id: UUID, *, now: datetime) -> list[MatchLine]:
             match_id=fixture.match_id,
             round=fixture.round,
             stage=fixture.stage,
-            home=fixture.home.name,
-            away=fixture.away.name,
+            sides=tuple(entrant.name for entrant in fixture.seated),
             table=fixture.table,
             status=fixture.status,
             called=fixture.called_at is not None,

@@ -33,6 +33,21 @@ STANDING_COLUMNS = (
 )
 """The CSV's first columns, named as the JSON standings' fields; the tie-breaks follow, each
 under its configured name."""
+PLACING_COLUMNS = (
+    "rank",
+    "entrant",
+    "name",
+    "players",
+    "match_points",
+    "played",
+    "byes",
+    "first",
+    "second",
+    "third",
+    "rounds_won",
+    "points_for",
+)
+"""The same at tables of three: the places (`placings` in the JSON) one column each."""
 
 PLAYERS_SEPARATOR = " / "
 
@@ -49,12 +64,17 @@ def standings_csv(*, tournament_id: UUID) -> str:
         tiebreaks += [name for name in row["tiebreaks"] if name not in tiebreaks]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow([*STANDING_COLUMNS, *tiebreaks])
+    columns: tuple[str, ...] = STANDING_COLUMNS
+    if rows and "placings" in rows[0]:  # tables of three (decision record 0031)
+        columns = PLACING_COLUMNS
+    writer.writerow([*columns, *tiebreaks])
     for row in rows:
         named = PLAYERS_SEPARATOR.join(str(p) for p in players.get(row["entrant"], []))
         values: dict[str, Any] = row | {"players": named}
+        if "placings" in row:
+            values |= dict(zip(("first", "second", "third"), row["placings"], strict=True))
         writer.writerow(
-            [values[column] for column in STANDING_COLUMNS]
+            [values[column] for column in columns]
             + [blank_if_none(row["tiebreaks"].get(name)) for name in tiebreaks]
         )
     return out.getvalue()
@@ -84,7 +104,7 @@ def schedule_ical(*, tournament_id: UUID) -> bytes:
         event.add("dtstamp", tournament.updated_at)
         event.add("dtstart", fixture.scheduled_at)
         event.add("duration", timedelta(minutes=minutes))
-        event.add("summary", f"{fixture.home.name} \N{EN DASH} {fixture.away.name}")
+        event.add("summary", " \N{EN DASH} ".join(entrant.name for entrant in fixture.seated))
         if fixture.table is not None:
             event.add("location", gettext("Table %(table)s") % {"table": fixture.table})
         event.add(

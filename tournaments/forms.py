@@ -280,7 +280,7 @@ class PlayerLinkForm(forms.Form):
 
 class LevelMatchDecideForm(forms.Form):
     winner = forms.ChoiceField(
-        choices=[("home", "Home"), ("away", "Away")],
+        choices=[("home", "Home"), ("away", "Away"), ("third", "Third (tables of three)")],
         help_text="Who goes through from the knockout match that ended level.",
     )
     reason = forms.CharField(max_length=500, help_text="Recorded with the decision.")

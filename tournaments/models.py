@@ -155,6 +155,14 @@ class Fixture(models.Model):
     round = models.PositiveSmallIntegerField()
     home = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="+")
     away = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="+")
+    third = models.ForeignKey(
+        Entrant,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="At tables of three: the third entrant at the table.",
+    )
     status = models.CharField(max_length=12, choices=FixtureStatus.choices)
     winner = models.ForeignKey(
         Entrant, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
@@ -174,6 +182,11 @@ class Fixture(models.Model):
         blank=True,
         help_text="A level knockout match's winner decided by the higher seed or the organizer.",
     )
+    places = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="At tables of three: each entrant's place (1st, 2nd, 3rd), in seat order.",
+    )
 
     class Meta:
         ordering = ["tournament", "round", "key"]
@@ -181,6 +194,17 @@ class Fixture(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} ({self.get_status_display()})"
+
+    @property
+    def entrant_ids(self) -> list[int]:
+        """The entrants at the table in seat order: home, away and, at three, the third."""
+        seated = [self.home_id, self.away_id, self.third_id]
+        return [entrant for entrant in seated if entrant is not None]
+
+    @property
+    def seated(self) -> list[Entrant]:
+        """The entrant rows in seat order (select_related home, away and third to read them)."""
+        return [e for e in (self.home, self.away, self.third) if e is not None]
 
 
 class TournamentView(models.Model):

@@ -22,11 +22,12 @@ from games.eventstore.api import RecordedEvent, last_position, read_all
 from games.models import Match
 from games.projections import MATCH_STREAM
 from tournaments import plan, policies
-from tournaments.formats.bracket import Bracket
+from tournaments.formats.bracket import Bracket, Known, WinnerOf
 from tournaments.formats.resolution import BracketState
+from tournaments.formats.threes_knockout import KnockoutTable, TableStatus, ThreesKnockoutState
 from tournaments.models import Checkpoint, Fixture, Tournament, TournamentView
 from tournaments.services import TOURNAMENT_STREAM, load_tournament
-from tournaments.stream import TournamentState
+from tournaments.stream import Result, TournamentState
 
 CONSUMER = "tournaments"
 BATCH = 500
@@ -117,18 +118,75 @@ def league_rounds(
         by_round.setdefault(fixture.round, []).append(
             fixture_view(
                 fixture.id,
-                [fixture.home, fixture.away],
+                list(fixture.entrants),
                 None if result is None else result.winner,
                 row,
                 status_of(row, matches, "finished" if result else "pending"),
             )
             | {"winner_to": None, "loser_to": None}
+            | places_view(result)
         )
     byes = dict(stage.byes)
     return [
         {"number": number, "section": stage.name, "matches": views, "bye": byes.get(number)}
         for number, views in sorted(by_round.items())
     ]
+
+
+def places_view(result: Result | None) -> dict[str, Any]:
+    """At tables of three: each entrant's place, once there is a result."""
+    if result is None or result.places is None:
+        return {}
+    return {"places": list(result.places)}
+
+
+def threes_rounds(
+    state: TournamentState, stage: plan.Stage, rows: dict[str, Fixture], matches: dict[UUID, str]
+) -> list[dict[str, Any]]:
+    """A knockout in tables of three: per round its tables, each with the (two or three)
+    entrants known so far, and where its winner goes."""
+    knockout, resolved = stage.threes, stage.threes_state
+    assert knockout is not None
+    assert resolved is not None
+    rounds = []
+    for number, tables in enumerate(knockout.rounds, start=1):
+        views = []
+        for table in tables:
+            seated = resolved.tables[table.id]
+            row = rows.get(table.id)
+            result = state.results.get(table.id)
+            views.append(
+                fixture_view(
+                    table.id,
+                    threes_seats(table, resolved),
+                    seated.winner,
+                    row,
+                    status_of(row, matches, seated.status.value),
+                )
+                | {
+                    "winner_to": None
+                    if table.feeds is None
+                    else {"key": table.feeds, "side": "seat"},
+                    "loser_to": None,
+                }
+                | places_view(result)
+            )
+        rounds.append({"number": number, "section": plan.KNOCKOUT, "matches": views})
+    return rounds
+
+
+def threes_seats(table: KnockoutTable, resolved: ThreesKnockoutState) -> list[int | None]:
+    """Who sits at a knockout table of three as far as it is known: an entrant, or None for
+    the winner of a table not decided yet; byes and empty tables take no seat."""
+    seats: list[int | None] = []
+    for source in table.sources:
+        if isinstance(source, Known):
+            seats.append(source.entrant)
+        elif isinstance(source, WinnerOf):
+            feeder = resolved.tables[source.slot]
+            if feeder.status is not TableStatus.EMPTY:
+                seats.append(feeder.winner)
+    return seats
 
 
 def build_view(state: TournamentState, tournament_id: UUID) -> tuple[dict[str, Any], list[Any]]:
@@ -145,6 +203,13 @@ def build_view(state: TournamentState, tournament_id: UUID) -> tuple[dict[str, A
                 {"entrant": p.entrant, "place": p.place} for p in stage.bracket_state.placements
             ]
             kind = stage.bracket.kind.value
+        elif stage.threes is not None:
+            rounds = threes_rounds(state, stage, rows, matches)
+            placements = [
+                {"entrant": entrant, "place": place}
+                for entrant, place in plan.threes_placements(state, stage)
+            ]
+            kind = "threes_knockout"
         else:
             rounds = league_rounds(state, stage, rows, matches)
             kind = state.settings.format if stage.name in ("league", "swiss") else "group"

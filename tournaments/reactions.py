@@ -9,6 +9,7 @@ answers.
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from games import services as match_services
@@ -36,14 +37,17 @@ def react_inline(
     created = [e.payload for e in appended.events if e.event_type == FIXTURE_CREATED]
     rules = state.settings.match_rules
     for fixture in created:
+        sides = seated(fixture)
+        # At tables of three the field may force a table of two: a two-player match.
+        size = len(sides) if rules["table_size"] == 3 else rules["table_size"]
         match_services.match_create(
             match_id=UUID(fixture["match_id"]),
-            table_size=rules["table_size"],
+            table_size=size,
             best_of=rules["best_of"],
             scoring=rules["scoring"],
             rounds=rules["rounds"],
-            variant=rules["variant"],
-            side_refs=[{"entrant": fixture["home"]}, {"entrant": fixture["away"]}],
+            variant=variant_at(rules["variant"], size),
+            side_refs=[{"entrant": entrant} for entrant in sides],
             actor=actor,
             decider=plan.match_decider(state, fixture["fixture"]),
         )
@@ -55,11 +59,28 @@ def react_inline(
     withdrawals.extend(
         (entrant, "withdrawn")
         for fixture in created
-        for entrant in (fixture["home"], fixture["away"])
+        for entrant in seated(fixture)
         if state.entrants[entrant].withdrawn
     )
     for entrant, reason in withdrawals:
         forfeit_open_fixtures(state, entrant, reason=reason, actor=actor)
+
+
+THREE_PLAYER_OPTIONS = ("three_winner", "removed_card_for_three")
+"""Variant options of a three-player table, left out of a tournament's tables of two."""
+
+
+def variant_at(variant: dict[str, Any] | None, table_size: int) -> dict[str, Any] | None:
+    if variant is None or table_size == 3:
+        return variant
+    kept = {k: v for k, v in variant.items() if k not in THREE_PLAYER_OPTIONS}
+    return kept or None
+
+
+def seated(fixture: dict[str, Any]) -> list[int]:
+    """The entrants of a `FixtureCreated` payload in seat order (a third at tables of three)."""
+    third = fixture.get("third")
+    return [fixture["home"], fixture["away"], *([] if third is None else [third])]
 
 
 def forfeit_open_fixtures(
@@ -72,7 +93,7 @@ def forfeit_open_fixtures(
         match = Match.objects.filter(id=fixture.match_id).first()
         if match is None or match.status == "finished":
             continue
-        side = 0 if fixture.home == entrant_id else 1
+        side = fixture.entrants.index(entrant_id)
         match_services.match_forfeit(
             match_id=UUID(fixture.match_id), side=side, reason=reason, actor=actor
         )

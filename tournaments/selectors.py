@@ -147,7 +147,7 @@ def swiss_round_as_left(*, result: TournamentCommandResult) -> dict[str, Any]:
     match_ids = {state.fixtures[key].match_id for key in keys if key in state.fixtures}
     fixtures = (
         Fixture.objects.filter(tournament_id=result.tournament_id, match_id__in=match_ids)
-        .select_related("home", "away")
+        .select_related("home", "away", "third")
         .order_by("id")
     )
     return {
@@ -191,7 +191,7 @@ def check_match_of_tournament(*, tournament_id: UUID, match_id: UUID) -> None:
 
 def tournament_fixture(*, tournament_id: UUID, match_id: UUID) -> Fixture:
     """One of the tournament's matches, as its row has it now."""
-    return Fixture.objects.select_related("home", "away").get(
+    return Fixture.objects.select_related("home", "away", "third").get(
         tournament_id=tournament_id, match_id=match_id
     )
 
@@ -215,7 +215,7 @@ def tournament_fixtures(
         fixtures = fixtures.filter(stage=stage)
     if round_number is not None:
         fixtures = fixtures.filter(round=round_number)
-    return list(fixtures.select_related("home", "away").order_by("id"))
+    return list(fixtures.select_related("home", "away", "third").order_by("id"))
 
 
 def overdue_fixtures(*, tournament_id: UUID, now: datetime) -> list[Fixture]:
@@ -349,8 +349,9 @@ def match_side_names(refs: SideRefs) -> dict[UUID, list[str]]:
     older = [match_id for match_id in refs if match_id not in entrants_of]
     if older:
         fixtures = Fixture.objects.filter(match_id__in=older)
-        for match_id, home, away in fixtures.values_list("match_id", "home_id", "away_id"):
-            entrants_of[match_id] = [home, away]
+        seated = fixtures.values_list("match_id", "home_id", "away_id", "third_id")
+        for match_id, home, away, third in seated:
+            entrants_of[match_id] = [home, away, *([] if third is None else [third])]
     if not entrants_of:
         return {}
     wanted = {entrant for entrants in entrants_of.values() for entrant in entrants}
@@ -364,7 +365,9 @@ def match_side_names(refs: SideRefs) -> dict[UUID, list[str]]:
 def matches_with_entrant_named(term: str) -> Iterable[UUID]:
     """The tournament matches with an entrant whose name contains `term` (case-insensitive)."""
     return Fixture.objects.filter(
-        Q(home__name__icontains=term) | Q(away__name__icontains=term)
+        Q(home__name__icontains=term)
+        | Q(away__name__icontains=term)
+        | Q(third__name__icontains=term)
     ).values_list("match_id", flat=True)
 
 
@@ -420,11 +423,12 @@ def tournament_fixtures_named(*, tournament_id: UUID) -> list[dict[str, Any]]:
                 "status": fixture.status,
                 "table": fixture.table,
                 "scheduled_at": fixture.scheduled_at,
-                "entrants": [fixture.home_id, fixture.away_id],
+                "entrants": fixture.entrant_ids,
                 "sides": [
                     {"entrant": e, "name": names.get(e, ""), "players": players.get(e, [])}
-                    for e in (fixture.home_id, fixture.away_id)
+                    for e in fixture.entrant_ids
                 ],
+                "places": fixture.places,
                 "winner": fixture.winner_id,
                 "round_wins": None if score is None else score["round_wins"],
                 "decided_by": fixture.decided_by,
@@ -459,16 +463,17 @@ def player_matches(*, player: Player, reader: Any) -> list[dict[str, Any]]:
     entries = []
     for entrant in entrants:
         fixtures = list(
-            Fixture.objects.filter(Q(home=entrant) | Q(away=entrant))
+            Fixture.objects.filter(Q(home=entrant) | Q(away=entrant) | Q(third=entrant))
             .exclude(status=FixtureStatus.RESET)
-            .select_related("home", "away")
+            .select_related("home", "away", "third")
             .order_by("id")
         )
         scores = match_scores(fixture.match_id for fixture in fixtures)
         matches = []
         for fixture in fixtures:
-            side = 0 if fixture.home_id == entrant.id else 1
-            opponent = fixture.away if side == 0 else fixture.home
+            side = fixture.entrant_ids.index(entrant.id)
+            others = [index for index in range(len(fixture.entrant_ids)) if index != side]
+            opponents = [fixture.seated[index] for index in others]
             score = scores.get(fixture.match_id)
             wins = None if score is None else score["round_wins"]
             if fixture.status != FixtureStatus.FINISHED:
@@ -484,9 +489,13 @@ def player_matches(*, player: Player, reader: Any) -> list[dict[str, Any]]:
                     "round": fixture.round,
                     "table": fixture.table,
                     "status": fixture.status,
-                    "opponent": opponent,
+                    "opponent": opponents[0],
+                    "opponents": opponents,
                     "outcome": outcome,
-                    "round_wins": None if wins is None else [wins[side], wins[1 - side]],
+                    "place": None if fixture.places is None else fixture.places[side],
+                    "round_wins": None
+                    if wins is None
+                    else [wins[side], *(wins[index] for index in others)],
                 }
             )
         entries.append({"entrant": entrant, "tournament": entrant.tournament, "matches": matches})

@@ -39,7 +39,7 @@ from games.eventstore.pipeline import Outcome, StreamKind, run_command
 from games.models import Match
 from games.rules import Table, Variant
 from games.services import Actor
-from tournaments import names, reactions, rows, stream
+from tournaments import names, plan, reactions, rows, stream
 from tournaments.errors import (
     EntrantNotFound,
     InvalidEntrant,
@@ -58,7 +58,7 @@ from tournaments.signals import tournament_events_appended_on_commit
 from tournaments.stream import (
     MATCH_SCHEDULED,
     PLAYERS_PER_ENTRANT,
-    TEAM_TABLE_SIZES,
+    TABLE_SIZES,
     AdvanceTournament,
     AssignTable,
     CallMatch,
@@ -86,7 +86,7 @@ from tournaments.stream import (
 
 __all__ = [
     "PLAYERS_PER_ENTRANT",
-    "TEAM_TABLE_SIZES",
+    "TABLE_SIZES",
     "EntrantNotFound",
     "InvalidEntrant",
     "InvalidGroupOrder",
@@ -258,6 +258,7 @@ def tournament_create(
     automatic_rounds: bool = True,
     tiebreaks: Sequence[str] | None = None,
     level_knockout: str = "deciding_round",
+    placing_scoring: dict[str, Any] | None = None,
     club: Club | None = None,
     public: bool = True,
 ) -> Tournament:
@@ -282,6 +283,7 @@ def tournament_create(
         automatic_rounds=automatic_rounds,
         tiebreaks=None if tiebreaks is None else tuple(tiebreaks),
         level_knockout=level_knockout,
+        placing_scoring=placing_scoring,
     )
     command = CreateTournament(
         name=name, settings=settings, club=None if club is None else club.pk, public=public
@@ -528,12 +530,14 @@ def result_of(state: TournamentState | None, match: Match) -> Result:
     fixture = None if state is None else state.fixture_of_match(str(match.id))
     if fixture is None:
         return Result(winner=None)
-    sides = (fixture.home, fixture.away)
-    return Result(
-        winner=None if match.winner is None else sides[match.winner],
-        rounds=(match.round_wins[0], match.round_wins[1]),
-        points=(match.total_points[0], match.total_points[1]),
-        forfeit=match.forfeited_by is not None,
+    assert state is not None  # a fixture was found in it
+    return plan.result_at_table(
+        state,
+        fixture.entrants,
+        winner=match.winner,
+        forfeited_by=match.forfeited_by,
+        rounds=match.round_wins,
+        points=match.total_points,
     )
 
 

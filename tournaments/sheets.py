@@ -56,7 +56,8 @@ def seats_of(sides: list[dict[str, Any]], table_size: int) -> list[Seat]:
     seats 1, 3, 5 the first side's players in order, 2, 4, 6 the second's; three sides of one
     player each: seats 1, 2, 3)."""
     seats = []
-    for seat in range(table_size):
+    # At tables of three, a table of two (the field forces one) has two seats.
+    for seat in range(len(sides) if table_size == 3 else table_size):
         side = sides[seat % len(sides)]
         players = side["players"]
         index = seat // len(sides)

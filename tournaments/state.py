@@ -48,10 +48,15 @@ class TournamentSettings:
     through) or `organizer` (the organizer decides, with a reason). None: a tournament created
     before the rule, whose level knockout matches end without a winner (the organizer can
     still decide them)."""
+    placing_scoring: dict[str, Any] | None = None
+    """At tables of three: match points per place, `{"places": [1st, 2nd, 3rd], "bye": n,
+    "forfeit": n}` (decision record 0031); None: the default 2 / 1 / 0, bye 2, forfeit 0."""
 
     def to_dict(self) -> dict[str, Any]:
         values = {name: getattr(self, name) for name in self.__dataclass_fields__}
         values["tiebreaks"] = None if self.tiebreaks is None else list(self.tiebreaks)
+        if self.placing_scoring is None:
+            del values["placing_scoring"]  # the payloads of two-sided tournaments unchanged
         return values
 
     @classmethod
@@ -99,22 +104,33 @@ class Fixture:
     """Its place among every fixture the tournament created (reset ones included)."""
     called_at: str | None = None
     """When its match was called to its table: the no-show clock runs from then."""
+    third: int | None = None
+    """At tables of three (decision record 0031): the third entrant at the table."""
 
     @property
-    def entrants(self) -> tuple[int, int]:
-        return (self.home, self.away)
+    def entrants(self) -> tuple[int, ...]:
+        """The entrants at the table, in seat order (home, away and, at three, the third)."""
+        if self.third is None:
+            return (self.home, self.away)
+        return (self.home, self.away, self.third)
 
 
 @dataclass(frozen=True)
 class Result:
-    """The outcome of a fixture's match, as the tournament recorded it (home first)."""
+    """The outcome of a fixture's match, as the tournament recorded it (per entrant, in the
+    fixture's seat order: home first)."""
 
     winner: int | None
-    rounds: tuple[int, int] = (0, 0)
-    points: tuple[int, int] = (0, 0)
+    rounds: tuple[int, ...] = (0, 0)
+    points: tuple[int, ...] = (0, 0)
     forfeit: bool = False
     decided_by: str | None = None
     """A level knockout match's winner not won at the table: `higher_seed` or `organizer`."""
+    places: tuple[int, ...] | None = None
+    """At tables of three: each entrant's place (1st, 2nd, 3rd; shared places repeat, a
+    competition ranking), aligned with the fixture's entrants. None at two-sided tables."""
+    forfeited_by: int | None = None
+    """At tables of three: the entrant who forfeited (the others are placed by their play)."""
 
     def to_dict(self) -> dict[str, Any]:
         recorded: dict[str, Any] = {
@@ -125,14 +141,18 @@ class Result:
         }
         if self.decided_by is not None:
             recorded["decided_by"] = self.decided_by
+        if self.places is not None:
+            recorded["places"] = list(self.places)
+        if self.forfeited_by is not None:
+            recorded["forfeited_by"] = self.forfeited_by
         return recorded
 
 
 @dataclass(frozen=True)
 class SwissPairing:
     number: int
-    pairings: tuple[tuple[str, int, int], ...]
-    """(fixture id, home, away)."""
+    pairings: tuple[tuple[str, tuple[int, ...]], ...]
+    """(fixture id, entrants in seat order): two entrants, or three at tables of three."""
     bye: int | None
 
 

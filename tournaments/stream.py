@@ -90,8 +90,11 @@ GROUP_PLACES_DECIDED = "GroupPlacesDecided"
 qualification cut (`order`: entrant ids, best first), under the organizer's rule (decision
 record 0029, amended)."""
 
-TEAM_TABLE_SIZES = (2, 4, 6)
-PLAYERS_PER_ENTRANT = {2: 1, 4: 2, 6: 3}
+TABLE_SIZES = (2, 3, 4, 6)
+PLAYERS_PER_ENTRANT = {2: 1, 3: 1, 4: 2, 6: 3}
+"""Players per entrant: one at two and three (each for himself), a pair at four, a trio at six."""
+THREES_FORMATS = ("single_elimination", "round_robin", "swiss", "groups_then_knockout")
+"""The formats played at tables of three (decision record 0031): no double elimination."""
 SEEDING_METHODS = ("given", "random")
 
 
@@ -299,9 +302,14 @@ def _create(state: TournamentState | None, command: CreateTournament) -> list[To
             formats=", ".join(FORMATS),
             format=settings.format,
         )
-    if settings.table_size not in TEAM_TABLE_SIZES:
+    if settings.table_size not in TABLE_SIZES:
         raise InvalidTournament.because(
-            gettext_noop("tournaments are played at tables of 2, 4 or 6")
+            gettext_noop("tournaments are played at tables of 2, 3, 4 or 6")
+        )
+    if settings.table_size == 3 and settings.format not in THREES_FORMATS:
+        raise InvalidTournament.because(
+            gettext_noop("at tables of three the format is one of %(formats)s"),
+            formats=", ".join(THREES_FORMATS),
         )
     if settings.tables < 1:
         raise InvalidTournament.because(gettext_noop("a tournament needs at least one table"))
@@ -315,7 +323,7 @@ def _create(state: TournamentState | None, command: CreateTournament) -> list[To
             rules=", ".join(plan.LEVEL_KNOCKOUT_RULES),
             rule=settings.level_knockout,
         )
-    plan.standings_config_for(settings)
+    plan.check_standings_settings(settings)
     return [
         event(
             TOURNAMENT_CREATED,
@@ -445,6 +453,10 @@ def _start(state: TournamentState, command: StartTournament) -> list[TournamentE
         else []
     )
     order = tuple(entrant for entrant in order if entrant not in absent)
+    if plan.at_threes(state.settings) and 2 <= len(order) < 3:
+        raise TooFewEntrants.because(
+            gettext_noop("a tournament at tables of three needs at least three entrants to start")
+        )
     if len(order) < 2:
         if absent:
             raise TooFewEntrants.because(
@@ -482,7 +494,7 @@ def swiss_round_paired(state: TournamentState, number: int) -> TournamentEvent:
     return event(
         SWISS_ROUND_PAIRED,
         round=number,
-        pairings=[[p.id, p.home, p.away] for p in paired.pairings],
+        pairings=[[table_id, *entrants] for table_id, entrants in paired.tables],
         bye=paired.bye,
     )
 
@@ -518,6 +530,7 @@ def advance(state: TournamentState, tournament: uuid.UUID) -> list[TournamentEve
                 away=spec.away,
                 stage=spec.stage,
                 round=spec.round,
+                **({} if spec.third is None else {"third": spec.third}),
             )
         )
     if plan.is_complete(state):
@@ -555,7 +568,7 @@ def settled(state: TournamentState, fixture: Fixture, result: Result) -> Result:
     if result.winner is not None or not plan.is_knockout_fixture(state, fixture.id):
         return result
     if state.settings.level_knockout == "higher_seed":
-        winner = plan.higher_seed(state, fixture.home, fixture.away)
+        winner = plan.higher_seed(state, plan.level_leaders(fixture, result))
         return replace(result, winner=winner, decided_by="higher_seed")
     earlier = state.results.get(fixture.id)
     unchanged = earlier is not None and replace(earlier, winner=None, decided_by=None) == result
@@ -585,6 +598,12 @@ def _decide_level_match(state: TournamentState, command: DecideLevelMatch) -> li
     if command.winner not in fixture.entrants:
         raise EntrantNotFound.because(
             gettext_noop("entrant %(entrant)s does not play %(fixture)s"),
+            entrant=command.winner,
+            fixture=fixture.id,
+        )
+    if command.winner not in plan.level_leaders(fixture, result):
+        raise MatchNotLevel.because(
+            gettext_noop("entrant %(entrant)s did not share first place at %(fixture)s"),
             entrant=command.winner,
             fixture=fixture.id,
         )
@@ -771,18 +790,18 @@ def _call(state: TournamentState, command: CallMatch) -> list[TournamentEvent]:
 
 
 def no_show_forfeiter(state: TournamentState, fixture: Fixture) -> int | None:
-    """The side (0 home, 1 away) that forfeits `fixture` for not showing up once its deadline
-    has passed: only with the no-show rule on, and only when one side checked in and the other
-    did not. None when nobody forfeits (rule off, both present, or both absent: then the match
-    is overdue, for the organizer to settle)."""
+    """The side (0 home, 1 away, 2 the third at three) that forfeits `fixture` for not showing
+    up once its deadline has passed: only with the no-show rule on, and only when exactly one
+    side did not check in. None when nobody forfeits (rule off, everyone present, or more than
+    one absent: then the match is overdue, for the organizer to settle)."""
     if state.settings.no_show_minutes is None or fixture.deadline is None:
         return None
     if fixture.called_at is None:
         return None
-    home, away = (state.entrants.get(e, EntrantRecord()).checked_in for e in fixture.entrants)
-    if home == away:
-        return None
-    return 1 if home else 0
+    present = [state.entrants.get(e, EntrantRecord()).checked_in for e in fixture.entrants]
+    absent = [side for side, here in enumerate(present) if not here]
+    # One side missing, the others there: it forfeits. Otherwise the organizer settles it.
+    return absent[0] if len(absent) == 1 and len(present) - len(absent) >= 1 else None
 
 
 _DECIDERS: dict[type, Callable[[TournamentState, Any], list[TournamentEvent]]] = {
@@ -864,7 +883,7 @@ def _started(state: TournamentState, payload: dict[str, Any]) -> TournamentState
 def _swiss_paired(state: TournamentState, payload: dict[str, Any]) -> TournamentState:
     pairing = SwissPairing(
         number=payload["round"],
-        pairings=tuple((p[0], p[1], p[2]) for p in payload["pairings"]),
+        pairings=tuple((p[0], tuple(p[1:])) for p in payload["pairings"]),
         bye=payload["bye"],
     )
     return replace(state, swiss_rounds=(*state.swiss_rounds, pairing))
@@ -879,6 +898,7 @@ def _fixture_created(state: TournamentState, payload: dict[str, Any]) -> Tournam
         stage=payload["stage"],
         round=payload["round"],
         sequence=len(state.fixtures) + len(state.retired),
+        third=payload.get("third"),
     )
     return replace(state, fixtures={**state.fixtures, fixture.id: fixture})
 
@@ -916,10 +936,12 @@ def _check_in_closed(state: TournamentState, payload: dict[str, Any]) -> Tournam
 def _result_recorded(state: TournamentState, payload: dict[str, Any]) -> TournamentState:
     result = Result(
         winner=payload["winner"],
-        rounds=(payload["rounds"][0], payload["rounds"][1]),
-        points=(payload["points"][0], payload["points"][1]),
+        rounds=tuple(payload["rounds"]),
+        points=tuple(payload["points"]),
         forfeit=payload["forfeit"],
         decided_by=payload.get("decided_by"),
+        places=None if payload.get("places") is None else tuple(payload["places"]),
+        forfeited_by=payload.get("forfeited_by"),
     )
     return replace(state, results={**state.results, payload["fixture"]: result})
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from django.http import HttpResponse
@@ -44,19 +45,38 @@ class TiebreaksField(serializers.DictField):
     """Values as computed: integers stay integers, Buchholz-like averages may be fractions."""
 
 
+@extend_schema_field({"type": "number"})
+class MatchPointsField(serializers.Field):  # type: ignore[type-arg]
+    """A number as the standings have it: an integer, or a fraction shown as a decimal."""
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
 class StandingOutput(Serializer):
     rank = serializers.IntegerField(help_text="Entrants the tie-breaks cannot split share it.")
     entrant = serializers.IntegerField(help_text="The entrant's id.")
     name = serializers.CharField()
-    match_points = serializers.IntegerField()
+    match_points = MatchPointsField(
+        help_text="An integer; at tables of three a place shared shares its points, so it may "
+        "be a fraction (1.5)."
+    )
     played = serializers.IntegerField()
-    won = serializers.IntegerField()
-    tied = serializers.IntegerField()
-    lost = serializers.IntegerField()
+    won = serializers.IntegerField(required=False, help_text="Two-sided tables only.")
+    tied = serializers.IntegerField(required=False, help_text="Two-sided tables only.")
+    lost = serializers.IntegerField(required=False, help_text="Two-sided tables only.")
+    byes = serializers.IntegerField(required=False, help_text="Tables of three only.")
+    placings = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Tables of three only: how many tables finished 1st, 2nd and 3rd.",
+    )
     rounds_won = serializers.IntegerField()
-    rounds_lost = serializers.IntegerField()
+    rounds_lost = serializers.IntegerField(required=False, help_text="Two-sided tables only.")
     points_for = serializers.IntegerField(help_text="Card points taken.")
-    points_against = serializers.IntegerField(help_text="Card points conceded.")
+    points_against = serializers.IntegerField(
+        required=False, help_text="Card points conceded (two-sided tables only)."
+    )
     tiebreaks = TiebreaksField()
 
     class Meta:
@@ -107,7 +127,10 @@ class StandingListApi(FileApi):
 
 class AdvanceOutput(Serializer):
     key = serializers.CharField(help_text="The bracket slot the entrant goes to.")
-    side = serializers.ChoiceField(choices=["home", "away"])
+    side = serializers.ChoiceField(
+        choices=["home", "away", "seat"],
+        help_text="`seat` in a knockout at tables of three: the winner takes a seat there.",
+    )
 
     class Meta:
         ref_name = "BracketAdvance"
@@ -120,7 +143,8 @@ class BracketMatchOutput(Serializer):
     )
     entrants = serializers.ListField(
         child=serializers.IntegerField(allow_null=True),
-        help_text="[home, away] entrant ids; null while unknown or for a bye.",
+        help_text="[home, away] entrant ids; null while unknown or for a bye. At tables of "
+        "three, the two or three entrants known at the table.",
     )
     entrant_names = serializers.ListField(
         child=serializers.CharField(allow_null=True),

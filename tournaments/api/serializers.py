@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api.serializers import Serializer, VariantField
+from tournaments import plan
 from tournaments.models import (
     DecidedBy,
     Entrant,
@@ -18,11 +19,15 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.services import TEAM_TABLE_SIZES
+from tournaments.services import TABLE_SIZES
 
 SEEDING_METHODS = ("given", "random")
 
-TIEBREAKS_HELP = "Tie-break names in order; null for the default order (decision record 0008)."
+TIEBREAKS_HELP = (
+    "Tie-break names in order; null for the default order (decision record 0008; at tables of "
+    "three decision record 0031: `match_points`, `placings`, `head_to_head`, "
+    "`card_points_margin`, `round_wins_margin`, `opponents_score`, `seed`)."
+)
 
 
 # Named enums: the schema would otherwise name them after their fields (`status`, `format`),
@@ -33,7 +38,7 @@ class FormatField(serializers.CharField):
 
 
 @extend_schema_field(
-    {"type": "integer", "enum": list(TEAM_TABLE_SIZES)}, component_name="TournamentTableSize"
+    {"type": "integer", "enum": list(TABLE_SIZES)}, component_name="TournamentTableSize"
 )
 class TeamTableSizeField(serializers.IntegerField):
     """A tournament's table size; the services refuse the others (422 `invalid_tournament`)."""
@@ -135,6 +140,10 @@ class TournamentOutput(Serializer):
         "`deciding_round`, `higher_seed` or `organizer`; null for a tournament created before "
         "the rule (its level matches wait for the organizer's decision)."
     )
+    placing_scoring = serializers.SerializerMethodField(
+        help_text="Tables of three: match points per place (`places`: 1st, 2nd, 3rd), a bye "
+        "and a forfeit; null at two-sided tables."
+    )
     entrants = EntrantOutput(many=True, help_text="Seeded first, in seed order.")
     version = serializers.IntegerField(help_text="The tournament stream's version.")
     created_at = serializers.DateTimeField()
@@ -149,6 +158,16 @@ class TournamentOutput(Serializer):
         level_knockout: str | None = settings.get("level_knockout")
         return level_knockout
 
+    @extend_schema_field(serializers.JSONField(allow_null=True))
+    def get_placing_scoring(self, tournament: Tournament | dict[str, Any]) -> Any:
+        settings = tournament["settings"] if isinstance(tournament, dict) else tournament.settings
+        table_size = (
+            tournament["table_size"] if isinstance(tournament, dict) else tournament.table_size
+        )
+        if table_size != 3:
+            return None
+        return plan.placing_scoring_in_force(settings.get("placing_scoring"))
+
 
 class TournamentMatchOutput(Serializer):
     id = serializers.UUIDField(
@@ -161,10 +180,19 @@ class TournamentMatchOutput(Serializer):
         "`grand_final`), `league`, `swiss`, or a group's label (`A`, `B`...)."
     )
     round = serializers.IntegerField()
-    entrants = serializers.SerializerMethodField(help_text="[home, away] entrant ids.")
+    entrants = serializers.SerializerMethodField(
+        help_text="[home, away] entrant ids; at tables of three [first, second, third] in seat "
+        "order."
+    )
     entrant_names = serializers.SerializerMethodField(
-        help_text="[home, away] entrant names, as they read now (an erased player's entrant "
-        "reads `erased player`)."
+        help_text="The entrants' names in the same order, as they read now (an erased player's "
+        "entrant reads `erased player`)."
+    )
+    places = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="At tables of three, once finished: each entrant's place (1, 2, 3; shared "
+        "places repeat), in the order of `entrants`. Null at two-sided tables.",
     )
     status = FixtureStatusField(
         help_text="As the tournament last recorded it from the match (the consumer lags)."
@@ -210,13 +238,12 @@ class TournamentMatchOutput(Serializer):
         )
 
     def get_entrants(self, fixture: Fixture) -> list[int]:
-        return [fixture.home_id, fixture.away_id]
+        return fixture.entrant_ids
 
     def get_entrant_names(self, fixture: Fixture) -> list[str]:
-        return [fixture.home.name, fixture.away.name]
+        return [entrant.name for entrant in fixture.seated]
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_winner_name(self, fixture: Fixture) -> str | None:
-        if fixture.winner_id is None:
-            return None
-        return fixture.home.name if fixture.winner_id == fixture.home_id else fixture.away.name
+        winner = [entrant for entrant in fixture.seated if entrant.id == fixture.winner_id]
+        return winner[0].name if winner else None

@@ -61,7 +61,8 @@ class TournamentCreateApi(JsonApi):
             "`groups_then_knockout`."
         )
         table_size = TeamTableSizeField(
-            help_text="2, 4 or 6: entrants are singles, pairs or trios."
+            help_text="2, 4 or 6: entrants are singles, pairs or trios; 3: tables of three, "
+            "each for himself (no double elimination; decision record 0031)."
         )
         best_of = serializers.IntegerField(
             required=False, help_text="1, 3 or 5 (default 3) when scoring by rounds."
@@ -82,13 +83,15 @@ class TournamentCreateApi(JsonApi):
             required=False,
             allow_null=True,
             min_value=1,
-            help_text="Swiss: the rounds to play (default: log2 of the entrants, rounded up).",
+            help_text="Swiss: the rounds to play (default: log2 of the entrants, rounded up; "
+            "log3 at tables of three).",
         )
         group_size = serializers.IntegerField(
             required=False,
             allow_null=True,
             min_value=2,
-            help_text="Groups then knockout: entrants per group (default 4).",
+            help_text="Groups then knockout: entrants per group (default 4; 6 at tables of "
+            "three, where a group has at least three).",
         )
         advance_per_group = serializers.IntegerField(
             required=False,
@@ -146,6 +149,12 @@ class TournamentCreateApi(JsonApi):
             "winner: `deciding_round` (the default: one more round, a tied one replayed), "
             "`higher_seed` (the higher seed goes through) or `organizer` (the organizer "
             "decides with `matches/{match_id}/decide/`, giving a reason).",
+        )
+        placing_scoring = serializers.JSONField(
+            required=False,
+            allow_null=True,
+            help_text='Tables of three: match points per place, e.g. `{"places": [2, 1, 0], '
+            '"bye": 2, "forfeit": 0}` (the default); shared places share their points.',
         )
         club = serializers.CharField(
             required=False,

@@ -24,6 +24,7 @@ ROW_GAP = 12
 SECTION_GAP = 28
 TITLE_HEIGHT = 44
 MARGIN = 8
+LINE_HEIGHT = 20
 NAME_LENGTH = 20
 """Longer names are cut with an ellipsis in the box; the box's tooltip has them whole."""
 
@@ -47,12 +48,17 @@ class Box:
         return self.x + 8
 
     @property
-    def home_y(self) -> int:
-        return self.y + 17
+    def height(self) -> int:
+        """Two names in a box; a table of three has a third line."""
+        return BOX_HEIGHT + LINE_HEIGHT * max(0, len(self.names) - 2)
 
     @property
-    def away_y(self) -> int:
-        return self.y + 37
+    def rows(self) -> list[tuple[int, str, bool]]:
+        """(y, name, won) of each name's line."""
+        return [
+            (self.y + 17 + LINE_HEIGHT * index, name, self.winner_side == index)
+            for index, name in enumerate(self.names)
+        ]
 
     @property
     def note_x(self) -> int:
@@ -60,11 +66,11 @@ class Box:
 
     @property
     def note_y(self) -> int:
-        return self.y + BOX_HEIGHT + 9
+        return self.y + self.height + 9
 
     @property
     def middle_y(self) -> int:
-        return self.y + BOX_HEIGHT // 2
+        return self.y + self.height // 2
 
 
 @dataclass
@@ -153,7 +159,7 @@ def draw(bracket: dict[str, Any]) -> Drawing:
             for box in boxes:
                 placed[box.key] = box
             drawing.boxes.extend(boxes)
-            column_bottom = boxes[-1].y + BOX_HEIGHT if boxes else top
+            column_bottom = boxes[-1].y + boxes[-1].height if boxes else top
             if round_.get("bye") is not None:
                 bye = names.get(str(round_["bye"]), "")
                 column_bottom += 18
@@ -199,12 +205,12 @@ def place_column(
             status=status,
             names=[short(name) for name in names_],
             winner_side=winner_side,
-            title=f"{match['key']}: {names_[0]} - {names_[1]}" + (f" ({note})" if note else ""),
+            title=f"{match['key']}: {' - '.join(names_)}" + (f" ({note})" if note else ""),
             winner_to=(match.get("winner_to") or {}).get("key"),
             note=note,
         )
         boxes.append(box)
-        next_free = y + BOX_HEIGHT + ROW_GAP
+        next_free = y + box.height + ROW_GAP
     return boxes
 
 

@@ -23,6 +23,7 @@ from tournaments import selectors
 from tournaments.models import Player, Tournament
 from tournaments.pages.drawing import draw
 from tournaments.standings import DEFAULT_TIEBREAKS
+from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
 from tournaments.templatetags.tournament_pages import tiebreak_value
 
 POLL_SECONDS = 5
@@ -104,13 +105,21 @@ def live_response(
 
 def standings_context(tournament: Tournament) -> dict[str, Any]:
     rows = selectors.tournament_standings(tournament_id=tournament.id)
+    at_three = tournament.table_size == 3
     # In the configured order (the projection's JSON keeps no key order).
-    tiebreaks = list(tournament.settings.get("tiebreaks") or DEFAULT_TIEBREAKS) if rows else []
+    default = PLACING_TIEBREAKS_DEFAULT if at_three else DEFAULT_TIEBREAKS
+    tiebreaks = list(tournament.settings.get("tiebreaks") or default) if rows else []
     players = selectors.entrant_players(tournament_id=tournament.id)
-    columns = ["played", "won", "tied", "lost", *tiebreaks]
+    counts = (
+        ["played", "first", "second", "third"] if at_three else ["played", "won", "tied", "lost"]
+    )
+    columns = [*counts, *tiebreaks]
     for row in rows:
         row["players"] = players.get(row["entrant"], [])
-        row["cells"] = [row[name] for name in columns[:4]] + [
+        if at_three:  # tables won, and each place, as the columns name them
+            row["first"], row["second"], row["third"] = row["placings"]
+            row["won"] = row["first"]
+        row["cells"] = [row[name] for name in counts] + [
             tiebreak_value(row, name) for name in tiebreaks
         ]
     return {

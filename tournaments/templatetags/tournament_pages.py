@@ -99,6 +99,40 @@ COLUMNS = {
         _("Seed"),
         _("Seed: the lower seed ranks first"),
     ),
+    # Tables of three (decision record 0031).
+    "first": (pgettext_lazy("column", "1st"), _("First places"), _("Tables finished first")),
+    "second": (pgettext_lazy("column", "2nd"), _("Second places"), _("Tables finished second")),
+    "third": (pgettext_lazy("column", "3rd"), _("Third places"), _("Tables finished third")),
+    "placings": (
+        pgettext_lazy("column", "Pl"),
+        _("Placings"),
+        _("Placings: most first places, then most second places"),
+    ),
+    "card_points_margin": (
+        pgettext_lazy("column", "CPM"),
+        _("Card points margin"),
+        _("Card points margin: own card points minus the table's average, summed over tables"),
+    ),
+    "round_wins_margin": (
+        pgettext_lazy("column", "RM"),
+        _("Round margin"),
+        _("Round margin: rounds won minus the table's average, summed over tables"),
+    ),
+    "opponents_score": (
+        pgettext_lazy("column", "Opp"),
+        _("Opponents' score"),
+        _("Opponents' score: the average match points of the opponents met"),
+    ),
+}
+AT_THREE = {
+    "match_points": _(
+        "Match points per place at a table: 2 for first or a bye, 1 for second, 0 for third "
+        "(places shared, points shared)"
+    ),
+    "head_to_head": _(
+        "Head to head: at the tables the tied entrants shared, how many of them each one "
+        "finished above, minus below"
+    ),
 }
 
 
@@ -147,7 +181,9 @@ def column_name(name: str) -> Any:
 
 
 @register.filter
-def column_help(name: str) -> Any:
+def column_help(name: str, table_size: int | None = None) -> Any:
+    if table_size == 3 and name in AT_THREE:
+        return AT_THREE[name]
     return COLUMNS.get(name, (name, name, name))[2]
 
 
@@ -157,6 +193,8 @@ def tiebreak_value(row: dict[str, Any], name: str) -> Any:
     value = row.get("tiebreaks", {}).get(name)
     if value is None:
         return NOT_APPLICABLE
+    if isinstance(value, list):  # a count-back: first places, second places, ...
+        return "/".join(str(part) for part in value)
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
@@ -165,3 +203,8 @@ def tiebreak_value(row: dict[str, Any], name: str) -> Any:
 @register.filter
 def item(mapping: dict[Any, Any], key: Any) -> Any:
     return mapping.get(key)
+
+
+@register.filter
+def item_at(sequence: list[Any], index: int) -> Any:
+    return sequence[index] if 0 <= index < len(sequence) else None

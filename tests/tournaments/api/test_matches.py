@@ -24,6 +24,7 @@ from tournaments.tasks import SCHEDULER
 MATCH_FIELDS = {
     "id",
     "key",
+    "places",
     "stage",
     "round",
     "entrants",

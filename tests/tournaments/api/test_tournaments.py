@@ -87,7 +87,7 @@ def test_a_tournament_scored_by_points_takes_its_rounds_and_variant(organizer: A
     ("fields", "code"),
     [
         ({"format": "ladder"}, "invalid_tournament"),
-        ({"table_size": 3}, "invalid_tournament"),
+        ({"table_size": 5}, "invalid_tournament"),
         ({"tables": 0}, "invalid_tournament"),
         ({"best_of": 2}, "invalid_match_format"),
         ({"scoring": "points"}, "invalid_match_format"),

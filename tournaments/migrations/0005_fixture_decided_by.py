@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0003_fixture_called_at'),
+        ('tournaments', '0004_fixture_third_and_places'),
     ]
 
     operations = [
