@@ -115,6 +115,8 @@ def test_under_the_deciding_round_rule_the_tied_entrants_play_a_playoff(
 
     [final] = knockout(organizer, tournament_id)
     assert sorted(final["entrants"]) == sorted([entrants[3], entrants[2]])
+    page = organizer.get(f"/tournaments/{tournament_id}/").content.decode()
+    assert "Group A playoff" in page
     standings = organizer.get(tournament_url(tournament_id, "standings")).json()
     assert all(row["played"] == 1 for row in standings)
     stages = organizer.get(tournament_url(tournament_id, "bracket")).json()["stages"]
