@@ -23,6 +23,13 @@ class EntrantNotFound(TournamentError):
     code = "entrant_not_found"
 
 
+class TournamentMatchNotFound(TournamentError):
+    """A match named in a tournament's path that is not one of its matches (unknown, another
+    tournament's or free-standing): 404, as an entrant of another tournament is."""
+
+    code = "match_not_found"
+
+
 class InvalidTournament(TournamentError):
     code = "invalid_tournament"
 

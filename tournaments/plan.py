@@ -28,6 +28,7 @@ from tournaments.formats.round_robin import round_robin_schedule
 from tournaments.formats.single_elimination import single_elimination_bracket
 from tournaments.formats.swiss import SwissEntrant, swiss_round
 from tournaments.formats.threes import (
+    MINIMUM_FIELD,
     ThreesRoundRobin,
     full_round_robin_rounds,
     round_robin_threes_schedule,
@@ -571,7 +572,7 @@ def next_swiss_round(state: TournamentState, number: int) -> SwissDraw:
         if not state.entrants[row.entrant].withdrawn
     ]
     standings = [SwissEntrant(row.entrant, float(row.match_points)) for row in rows]
-    if at_threes(state.settings):
+    if at_threes(state.settings) and len(standings) >= MINIMUM_FIELD:
         drawn = swiss_threes_round(
             rounds=swiss_rounds_of(state),
             round_number=number,
@@ -580,6 +581,8 @@ def next_swiss_round(state: TournamentState, number: int) -> SwissDraw:
             byes=byes,
         )
         return SwissDraw(tuple((t.id, t.entrants) for t in drawn.tables), drawn.bye)
+    # Two sides, or what is left of a field at three after withdrawals: two entrants play a
+    # table of two, one has the bye.
     paired = swiss_round(
         rounds=swiss_rounds_of(state),
         round_number=number,

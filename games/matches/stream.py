@@ -582,7 +582,7 @@ def decide_points(state: MatchAggregate, command: EnterRoundPoints) -> list[Matc
         raise PointsAlreadyEntered.because(
             gettext_noop("round %(round)s already has its points"), round=command.round
         )
-    score_only_round(state.table.size, command.points)
+    score_only_round(state.table.size, command.points, state.table.variant.three_winner)
     return [
         MatchEvent(ROUND_POINTS_ENTERED, {"round": command.round, "points": list(command.points)})
     ]
@@ -720,7 +720,7 @@ def evolve(state: MatchAggregate | None, event: MatchEvent) -> MatchAggregate:
     if event.type == CARD_CORRECTED:
         return with_round(state, payload["round"], corrected(payload))
     if event.type == ROUND_POINTS_ENTERED:
-        outcome = RoundOutcome.from_points(payload["points"])
+        outcome = RoundOutcome.from_points(payload["points"], state.table.variant.three_winner)
         return with_round(state, payload["round"], lambda r: replace(r, entered=outcome))
     if event.type == ROUND_VOIDED:
         reason = payload.get("reason", "")

@@ -26,6 +26,7 @@ from tournaments.stream import (
     StartTournament,
     TournamentSettings,
     TournamentState,
+    WithdrawEntrant,
     decide,
     fold,
     no_show_forfeiter,
@@ -358,3 +359,15 @@ def test_every_format_at_three_finishes_with_a_winner_at_every_knockout_table(
     rows = plan.overall_standings(state)
     assert sorted(row.entrant for row in rows) == list(range(1, entrants + 1))
     assert [row.rank for row in rows] == sorted(row.rank for row in rows)
+
+
+def test_a_swiss_at_three_left_with_two_entrants_seats_them_at_a_table_of_two() -> None:
+    state = started("swiss", 3, swiss_rounds=2, best_of=1)
+    fixture = first(state)
+    state = run(state, WithdrawEntrant(fixture.entrants[2], reason="ill"))
+    state = run(
+        state, RecordResult(TOURNAMENT, fixture.match_id, at_table(state, fixture, (70, 40, 10)))
+    )
+
+    (second,) = [f for f in state.fixtures.values() if f.round == 2]
+    assert sorted(second.entrants) == sorted(fixture.entrants[:2])

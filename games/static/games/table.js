@@ -357,6 +357,7 @@
     $("[data-match-title]").textContent = match.sides.map(function (side) { return side.name; }).join(" – ");
     renderSides(latest, model);
     renderNeeds();
+    renderDecidingRound();
     renderResult(latest);
     const over = match.status === "finished";
     show($('[data-view="setup"]'), !inPlay && !over);
@@ -407,10 +408,20 @@
     }
   }
 
+  function renderDecidingRound() {
+    const match = state.match;
+    const element = $("[data-deciding-round]");
+    const due = Boolean(match.deciding_round_due) && match.status !== "finished";
+    show(element, due);
+    element.textContent = !due ? "" : match.rounds_planned === 1
+      ? T.deciding_round_one
+      : fmt(T.deciding_round, { rounds: match.rounds_planned });
+  }
+
   function renderNeeds() {
     const match = state.match;
     const element = $("[data-needs]");
-    if (match.status === "finished") {
+    if (match.status === "finished" || match.deciding_round_due) {
       element.textContent = "";
       return;
     }
@@ -440,7 +451,7 @@
     if (latest.status === "finished" && latest.result) {
       element.dataset.result = latest.result;
       element.textContent = latest.result === "tie"
-        ? fmt(T.round_tied, { number: latest.number, points: points })
+        ? fmt(tieIsReplayed(latest) ? T.round_tied : T.round_tied_counted, { number: latest.number, points: points })
         : fmt(T.round_won, { number: latest.number, side: sideName(Number(latest.result.slice(4))), points: points });
     } else if (latest.status === "voided") {
       element.dataset.result = "";
@@ -449,6 +460,17 @@
       element.dataset.result = "";
       element.textContent = "";
     }
+  }
+
+  function tieIsReplayed(round) {
+    // A tie is played again in a best-of match, and in a deciding round (decision 0029); one of
+    // the fixed rounds of a match scored by points counts as it is.
+    const match = state.match;
+    if (match.scoring !== "points") {
+      return true;
+    }
+    const finished = match.rounds.filter(function (r) { return r.status === "finished"; });
+    return finished.indexOf(round) >= match.rounds_planned;
   }
 
   function renderSetup() {

@@ -304,3 +304,26 @@ def test_the_organizer_decides_a_level_knockout_table_between_those_who_shared_f
     projections.consume()
     bracket = anonymous.get(tournament_url(tournament_id, "bracket")).json()
     assert bracket["champion"] == final["entrants"][1]
+
+
+def test_a_tournament_at_three_may_ask_for_61_to_win_a_round_and_its_tables_of_two_play_on(
+    organizer: APIClient, anonymous: APIClient
+) -> None:
+    tournament_id = create(organizer, "round_robin", variant={"three_winner": "at_least_61"})
+    register(organizer, tournament_id, 5)
+    created(post(organizer, tournament_url(tournament_id, "start")))
+    projections.consume()
+    first_round = matches(anonymous, tournament_id, round=1)
+    three = next(m for m in first_round if len(m["entrants"]) == 3)
+    two = next(m for m in first_round if len(m["entrants"]) == 2)
+
+    number = created(post(organizer, match_url(three["id"], "rounds"), {"briscola": None}))[
+        "number"
+    ]
+    scored = created(
+        post(organizer, round_url(three["id"], number, "score"), {"points": [50, 40, 30]})
+    )
+
+    assert scored["result"] == "tie"  # nobody reached 61: played again
+    assert anonymous.get(match_url(three["id"])).json()["variant"]["three_winner"] == "at_least_61"
+    assert "three_winner" not in (anonymous.get(match_url(two["id"])).json()["variant"] or {})
