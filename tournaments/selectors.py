@@ -432,6 +432,7 @@ def tournament_fixtures_named(*, tournament_id: UUID) -> list[dict[str, Any]]:
                 "places": fixture.places,
                 "winner": fixture.winner_id,
                 "round_wins": None if score is None else score["round_wins"],
+                "decided_by": fixture.decided_by,
             }
         )
     # Stages in the order they began (winners before losers, groups before the knockout),

@@ -43,6 +43,7 @@ from tournaments import names, plan, reactions, rows, stream
 from tournaments.errors import (
     EntrantNotFound,
     InvalidEntrant,
+    InvalidGroupOrder,
     InvalidTournament,
     RegistrationClosed,
     SwissRoundNotDue,
@@ -64,6 +65,7 @@ from tournaments.stream import (
     CheckInEntrant,
     CloseCheckIn,
     CreateTournament,
+    DecideGroupPlaces,
     DecideLevelMatch,
     OpenCheckIn,
     PublishSwissRound,
@@ -87,6 +89,7 @@ __all__ = [
     "TABLE_SIZES",
     "EntrantNotFound",
     "InvalidEntrant",
+    "InvalidGroupOrder",
     "InvalidTournament",
     "RegistrationClosed",
     "SwissRoundNotDue",
@@ -660,6 +663,27 @@ def fixture_level_decide(
         idempotency_key=idempotency_key,
         name="fixture_level_decide",
         arguments={"match": str(match_id), "winner": winner, "reason": reason},
+    )
+
+
+def group_places_decide(
+    *,
+    tournament_id: UUID,
+    group: str,
+    order: Sequence[int],
+    reason: str,
+    actor: Actor,
+    idempotency_key: str | None = None,
+) -> TournamentCommandResult:
+    """The organizer orders the entrants tied at a group's qualification cut (entrant ids, best
+    first), with the reason (decision record 0029, amended); the knockout is drawn from it."""
+    return run(
+        tournament_id=tournament_id,
+        command=DecideGroupPlaces(tournament_id, group, tuple(order), reason),
+        actor=actor,
+        idempotency_key=idempotency_key,
+        name="group_places_decide",
+        arguments={"group": group, "order": list(order), "reason": reason},
     )
 
 

@@ -312,6 +312,15 @@ MATRIX: list[Cell] = [
         ORGANIZER_ONLY,
     ),
     Cell(
+        "group-places-decide",
+        "post",
+        post(
+            lambda w: tournament_url(w.tied_group()[0], "groups/A/decide"),
+            lambda w: {"order": w.tied_group()[1], "reason": "sorteggio"},
+        ),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
         "tournament-matches",
         "get",
         get(lambda w: tournament_url(w.tournament(), "matches")),

@@ -15,6 +15,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from tournaments.templatetags.tournament_pages import decided_by_label
+
 BOX_WIDTH = 160
 BOX_HEIGHT = 44
 COLUMN_GAP = 32
@@ -38,6 +40,8 @@ class Box:
     winner_side: int | None
     title: str
     winner_to: str | None = None
+    note: str = ""
+    """How a level knockout match's winner was decided off the table, when it was."""
 
     @property
     def text_x(self) -> int:
@@ -55,6 +59,14 @@ class Box:
             (self.y + 17 + LINE_HEIGHT * index, name, self.winner_side == index)
             for index, name in enumerate(self.names)
         ]
+
+    @property
+    def note_x(self) -> int:
+        return self.x + BOX_WIDTH - 4
+
+    @property
+    def note_y(self) -> int:
+        return self.y + self.height + 9
 
     @property
     def middle_y(self) -> int:
@@ -88,6 +100,8 @@ def section_title(stage: dict[str, Any], section: str) -> str:
     """A section's heading in the page's language."""
     if stage["kind"] == "group":
         return _("Group %(name)s") % {"name": stage["name"]}
+    if stage["kind"] == "playoff":
+        return _("Group %(name)s playoff") % {"name": stage["name"].removesuffix("-playoff")}
     if stage["kind"] == "swiss":
         return _("Swiss rounds")
     if stage["kind"] == "round_robin":
@@ -182,6 +196,7 @@ def place_column(
         known = winner is not None and winner in match["entrants"]
         winner_side = match["entrants"].index(winner) if known else None
         status = match["status"]
+        note = str(decided_by_label(match.get("decided_by")))
         box = Box(
             x=x,
             y=y,
@@ -190,8 +205,9 @@ def place_column(
             status=status,
             names=[short(name) for name in names_],
             winner_side=winner_side,
-            title=f"{match['key']}: {' - '.join(names_)}",
+            title=f"{match['key']}: {' - '.join(names_)}" + (f" ({note})" if note else ""),
             winner_to=(match.get("winner_to") or {}).get("key"),
+            note=note,
         )
         boxes.append(box)
         next_free = y + box.height + ROW_GAP

@@ -78,3 +78,23 @@ def test_a_long_name_is_cut_in_its_box_and_whole_in_its_title() -> None:
     assert semi.names[1].endswith("…")
     assert len(semi.names[1]) == 20
     assert long_name in semi.title
+
+
+def test_a_match_decided_off_the_table_carries_a_note_and_a_playoff_its_own_heading() -> None:
+    bracket = knockout()
+    bracket["stages"][0]["rounds"][0]["matches"][0]["decided_by"] = "higher_seed"
+    playoff = {
+        "name": "A-playoff",
+        "kind": "playoff",
+        "complete": True,
+        "rounds": [{"number": 4, "section": "A-playoff", "matches": [match("A-PO-1", [1, 4])]}],
+    }
+    bracket["stages"].insert(0, playoff)
+
+    drawing = draw(bracket)
+
+    boxes = {box.key: box for box in drawing.boxes}
+    assert boxes["R1-1"].note == "decided by the higher seed"
+    assert "decided by the higher seed" in boxes["R1-1"].title
+    assert boxes["R1-2"].note == ""
+    assert "Group A playoff" in [label.text for label in drawing.labels if label.heading]
