@@ -786,6 +786,7 @@ def cut_tie(
 def settles_ties_at_the_cut(settings: TournamentSettings, rule: str) -> bool:
     return (
         settings.format == "groups_then_knockout"
+        and settings.cut_ties_by_rule
         and settings.level_knockout == rule
         and settings.table_size in PLAYOFF_TABLE_SIZES
     )

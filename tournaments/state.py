@@ -48,6 +48,10 @@ class TournamentSettings:
     through) or `organizer` (the organizer decides, with a reason). None: a tournament created
     before the rule, whose level knockout matches end without a winner (the organizer can
     still decide them)."""
+    cut_ties_by_rule: bool = True
+    """Ties at a group's qualification cut follow `level_knockout` (a playoff, the seed or the
+    organizer: decision record 0029, amended). False: a tournament created before that rule,
+    whose cut ties went to the seed and whose knockout may be drawn already."""
     placing_scoring: dict[str, Any] | None = None
     """At tables of three: match points per place, `{"places": [1st, 2nd, 3rd], "bye": n,
     "forfeit": n}` (decision record 0031); None: the default 2 / 1 / 0, bye 2, forfeit 0."""
@@ -65,6 +69,7 @@ class TournamentSettings:
         if values.get("tiebreaks") is not None:
             values["tiebreaks"] = tuple(values["tiebreaks"])
         values.setdefault("level_knockout", None)
+        values.setdefault("cut_ties_by_rule", False)
         return cls(**values)
 
     @property

@@ -280,3 +280,17 @@ def test_a_corrected_group_result_that_changes_the_tie_sets_the_decision_aside()
     assert any(e.type == FIXTURE_RESET for e in events)
     state = fold(events, state)
     assert sorted(knockout_entrants(state)) == [1, 2]
+
+
+def test_a_tournament_created_before_cut_ties_followed_the_rule_still_lets_the_seed_decide() -> (
+    None
+):
+    from tournaments.stream import TournamentSettings
+
+    recorded = {"format": "groups_then_knockout", "table_size": 2, "level_knockout": "organizer"}
+
+    settings = TournamentSettings.from_dict(recorded)
+
+    assert settings.cut_ties_by_rule is False
+    assert TournamentSettings("groups_then_knockout", 2).to_dict()["cut_ties_by_rule"] is True
+    assert not plan.settles_ties_at_the_cut(settings, "organizer")
