@@ -92,12 +92,12 @@ def swiss_round(
     search = _Search(ranked, past_pairings, search_limit)
     had_bye = set(byes)
     bye, pairs = search.pair_with_bye(had_bye) if len(ranked) % 2 else (None, search.pair(0))
-    met = search.met
+    met = search.met_sets
     pairings = tuple(
         Pairing(pairing_id(round_number, table), ranked[high].entrant, ranked[low].entrant)
         for table, (high, low) in enumerate(pairs, start=1)
     )
-    rematches = sum(1 for high, low in pairs if met[high] >> low & 1)
+    rematches = sum(1 for high, low in pairs if low in met[high])
     return SwissRound(
         number=round_number,
         pairings=pairings,
@@ -115,8 +115,105 @@ class _SearchExhausted(Exception):
     pass
 
 
+class _Remaining:
+    """The set of rank positions still to pair, as a Fenwick tree of 0/1 counts: add, remove, the
+    count up to a position and the k-th smallest position, each in O(log n)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.tree = [0] * (size + 1)
+        self.count = 0
+        self.top_step = 1 << size.bit_length() if size else 0
+
+    def load(self, positions: Sequence[int]) -> None:
+        tree = [0] * (self.size + 1)
+        for position in positions:
+            tree[position + 1] = 1
+        for index in range(1, self.size + 1):
+            parent = index + (index & -index)
+            if parent <= self.size:
+                tree[parent] += tree[index]
+        self.tree = tree
+        self.count = len(positions)
+
+    def add(self, position: int) -> None:
+        tree, size = self.tree, self.size
+        index = position + 1
+        while index <= size:
+            tree[index] += 1
+            index += index & -index
+        self.count += 1
+
+    def remove(self, position: int) -> None:
+        tree, size = self.tree, self.size
+        index = position + 1
+        while index <= size:
+            tree[index] -= 1
+            index += index & -index
+        self.count -= 1
+
+    def count_below(self, position: int) -> int:
+        """How many positions in the set are smaller than `position`."""
+        tree = self.tree
+        index = min(position, self.size)
+        total = 0
+        while index > 0:
+            total += tree[index]
+            index -= index & -index
+        return total
+
+    def kth(self, k: int) -> int:
+        """The `k`-th smallest position in the set (`k` from 1 to `count`)."""
+        tree, size = self.tree, self.size
+        index = 0
+        step = self.top_step
+        while step:
+            following = index + step
+            if following <= size and tree[following] < k:
+                index = following
+                k -= tree[following]
+            step >>= 1
+        return index
+
+
+class _Frame:
+    """One node of the depth-first search: `top` is paired in turn with the `cursor`-th entrant of
+    its preference order among `remaining` (a bit set, `top` included)."""
+
+    __slots__ = (
+        "base",
+        "cursor",
+        "group",
+        "half",
+        "listed",
+        "opponent",
+        "options",
+        "remaining",
+        "top",
+    )
+
+    def __init__(self, remaining: int, top: int) -> None:
+        self.remaining = remaining
+        self.top = top
+        self.cursor = 0
+        self.opponent = -1
+        self.base = 0
+        self.group = 0
+        self.half = 0
+        self.options = 0
+        """The length of the preference order."""
+        self.listed: list[int] | None = None
+        """The preference order itself, when scores cannot be taken as blocks (a NaN)."""
+
+
 class _Search:
-    """Pairs entrants by their rank positions; sets of positions are int bit sets."""
+    """Pairs entrants by their rank positions; sets of positions are int bit sets.
+
+    The search is depth first over an explicit stack of frames, so its depth is not bounded by
+    Python's recursion limit; each frame generates its preference order lazily from `_Remaining`,
+    which holds the positions the deepest frame has still to pair (its top and opponent taken
+    out while a frame below it is searched, put back when it gives up).
+    """
 
     def __init__(
         self, ranked: list[SwissEntrant], past_pairings: Iterable[tuple[int, int]], limit: int
@@ -125,15 +222,29 @@ class _Search:
         self.size = len(ranked)
         self.scores = [standing.score for standing in ranked]
         position = {standing.entrant: index for index, standing in enumerate(ranked)}
-        self.met = [0] * self.size
+        self.met_sets: list[set[int]] = [set() for _ in range(self.size)]
         for first, second in past_pairings:
             if first in position and second in position and first != second:
-                self.met[position[first]] |= 1 << position[second]
-                self.met[position[second]] |= 1 << position[first]
-        everyone = (1 << self.size) - 1
-        self.allowed = [everyone & ~self.met[i] & ~(1 << i) for i in range(self.size)]
+                self.met_sets[position[first]].add(position[second])
+                self.met_sets[position[second]].add(position[first])
+        self.most_met = max((len(met) for met in self.met_sets), default=0)
+        # With every score equal to itself (no NaN), the ranking is sorted by score, so a score
+        # group is a block of positions: `group_end[i]` is the first position past `i`'s block.
+        self.blocks = all(score == score for score in self.scores)
+        self.group_end = list(range(1, self.size + 1))
+        for index in range(self.size - 2, -1, -1):
+            if self.scores[index] == self.scores[index + 1]:
+                self.group_end[index] = self.group_end[index + 1]
         self.steps_left = limit
         self.unpairable: set[int] = set()
+        self.left = _Remaining(self.size)
+        self.loaded: int | None = None
+        """The bit set `left` holds between searches, or None when it must be loaded again."""
+
+    @property
+    def met(self) -> list[int]:
+        """The past opponents of each position, as bit sets."""
+        return [sum(1 << other for other in met) for met in self.met_sets]
 
     def pair_with_bye(self, had_bye: set[int]) -> tuple[int, list[tuple[int, int]]]:
         everyone = (1 << self.size) - 1
@@ -158,9 +269,31 @@ class _Search:
         try:
             return self._search(remaining)
         except _SearchExhausted:
+            self.loaded = None
             return None
 
+    def _load(self, remaining: int) -> None:
+        """Makes `left` hold `remaining`, by a few changes when it holds a set close to it."""
+        if self.loaded is not None:
+            changed = self.loaded ^ remaining
+            if changed.bit_count() <= 64:
+                for position in _positions(changed):
+                    if remaining >> position & 1:
+                        self.left.add(position)
+                    else:
+                        self.left.remove(position)
+                self.loaded = remaining
+                return
+        bits = bin(remaining)[:1:-1]
+        self.left.load([index for index, bit in enumerate(bits) if bit == "1"])
+        self.loaded = remaining
+
     def _search(self, remaining: int) -> list[tuple[int, int]] | None:
+        """The first rematch-free pairing of `remaining` in preference order, or None.
+
+        Counts one step per set entered that is neither empty nor known to be unpairable, like a
+        recursive search calling itself for each opponent would (and gives the same result).
+        """
         if remaining == 0:
             return []
         if remaining in self.unpairable:
@@ -168,38 +301,124 @@ class _Search:
         if self.steps_left <= 0:
             raise _SearchExhausted
         self.steps_left -= 1
-        if any(self.allowed[i] & remaining == 0 for i in _positions(remaining)):
+        self._load(remaining)
+        left = self.left
+        if self._dead_end():
             self.unpairable.add(remaining)
             return None
-        top = (remaining & -remaining).bit_length() - 1
-        for opponent in self._preferences(top, remaining):
-            if not self.allowed[top] >> opponent & 1:
+        stack = [self._frame(remaining)]
+        while stack:
+            frame = stack[-1]
+            opponent = self._next_fresh(frame)
+            if opponent < 0:
+                self.unpairable.add(frame.remaining)
+                left.add(frame.top)
+                stack.pop()
+                if stack:
+                    left.add(stack[-1].opponent)
                 continue
-            rest = self._search(remaining & ~(1 << top) & ~(1 << opponent))
-            if rest is not None:
-                return [(top, opponent), *rest]
-        self.unpairable.add(remaining)
+            frame.opponent = opponent
+            left.remove(opponent)
+            rest = frame.remaining ^ (1 << frame.top) ^ (1 << opponent)
+            if rest == 0:
+                self.loaded = 0
+                return [(each.top, each.opponent) for each in stack]
+            if rest in self.unpairable:
+                left.add(opponent)
+                continue
+            if self.steps_left <= 0:
+                self.loaded = None
+                raise _SearchExhausted
+            self.steps_left -= 1
+            if self._dead_end():
+                self.unpairable.add(rest)
+                left.add(opponent)
+                continue
+            stack.append(self._frame(rest))
+        self.loaded = remaining
         return None
 
+    def _dead_end(self) -> bool:
+        """Whether someone in `left` has met all the others in it (so cannot be paired).
+
+        Only someone who has met at least `count - 1` entrants can: with fewer past opponents
+        than that, no check is needed; otherwise the set is small.
+        """
+        left = self.left
+        count = left.count
+        if count - 1 > self.most_met:
+            return False
+        positions = [left.kth(k) for k in range(1, count + 1)]
+        met_sets = self.met_sets
+        return any(
+            len(met_sets[i]) >= count - 1 and all(j in met_sets[i] for j in positions if j != i)
+            for i in positions
+        )
+
+    def _frame(self, remaining: int) -> _Frame:
+        """A frame for `remaining` (which `left` holds), its top taken out of `left`."""
+        left = self.left
+        top = left.kth(1)
+        left.remove(top)
+        frame = _Frame(remaining, top)
+        if self.blocks:
+            frame.base = left.count_below(top)
+            frame.group = left.count_below(self.group_end[top]) - frame.base
+            frame.half = (frame.group + 1) // 2 - 1
+            frame.options = left.count - frame.base
+        return frame
+
+    def _preference(self, frame: _Frame, index: int) -> int:
+        """The `index`-th opponent in `_preferences(frame.top, frame.remaining)`, or -1 past its
+        end, found in `left` (which holds the frame's remaining entrants but its top)."""
+        if not self.blocks:
+            if frame.listed is None:
+                frame.listed = _preferences(self.scores, frame.top, frame.remaining)
+            return frame.listed[index] if index < len(frame.listed) else -1
+        if index >= frame.options:
+            return -1
+        group, half = frame.group, frame.half
+        if index < group:
+            # The group from its half-way entrant down, then from just above it up.
+            rank = half + index if index < group - half else group - 1 - index
+        else:
+            rank = index
+        return self.left.kth(frame.base + rank + 1)
+
+    def _next_fresh(self, frame: _Frame) -> int:
+        """The next opponent after the frame's cursor that `top` has not met, or -1."""
+        met = self.met_sets[frame.top]
+        while True:
+            opponent = self._preference(frame, frame.cursor)
+            frame.cursor += 1
+            if opponent < 0 or opponent not in met:
+                return opponent
+
     def _permissive(self, remaining: int) -> list[tuple[int, int]]:
+        self._load(remaining)
+        left = self.left
         pairs: list[tuple[int, int]] = []
-        while remaining:
-            top = (remaining & -remaining).bit_length() - 1
-            preferences = self._preferences(top, remaining)
-            fresh = [q for q in preferences if self.allowed[top] >> q & 1]
-            opponent = (fresh or preferences)[0]
-            pairs.append((top, opponent))
-            remaining &= ~(1 << top) & ~(1 << opponent)
+        while left.count:
+            frame = self._frame(remaining)
+            first = self._preference(frame, 0)
+            opponent = self._next_fresh(frame)
+            if opponent < 0:
+                opponent = first
+            left.remove(opponent)
+            pairs.append((frame.top, opponent))
+            remaining ^= (1 << frame.top) ^ (1 << opponent)
+        self.loaded = 0
         return pairs
 
-    def _preferences(self, top: int, remaining: int) -> list[int]:
-        """Opponents for `top` (the best-ranked unpaired entrant), most wanted first."""
-        others = [i for i in _positions(remaining) if i != top]
-        group = [i for i in others if self.scores[i] == self.scores[top]]
-        lower = [i for i in others if self.scores[i] != self.scores[top]]
-        half = (len(group) + 1) // 2 - 1
-        # `group` excludes `top`: its half-way entrant is at `half` (1 v 3 in a group of four).
-        return group[half:] + group[:half][::-1] + lower
+
+def _preferences(scores: Sequence[float], top: int, remaining: int) -> list[int]:
+    """Opponents for `top` (the best-ranked unpaired entrant), most wanted first."""
+    others = [i for i in _positions(remaining) if i != top]
+    group = [i for i in others if scores[i] == scores[top]]
+    lower = [i for i in others if scores[i] != scores[top]]
+    half = (len(group) + 1) // 2 - 1
+    # `group` excludes `top`: its half-way entrant is at `half` (1 v 3 in a group of four).
+    return group[half:] + group[:half][::-1] + lower
 
 
 def _positions(bits: int) -> list[int]:
