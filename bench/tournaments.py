@@ -8,12 +8,16 @@ Sections (all by default; --only picks one):
          either side or a tie, scored 1, 0 or 1/2 each) and times the pairing of each round
          alone. Prints each round's time and rematches, the worst round, and PASS or MISS
          against the target (issue 13: at most 2 s per round for 4,096 and 10,000 entrants).
+         Then, for each size, a round that spends the whole search limit (the bottom 13
+         entrants have all met each other, so 13 entrants from above must come down to them,
+         which the depth-first search does not find in 20,000 steps): its time, PASS or MISS.
 Figures go to stdout, progress to stderr. Targets are reported as PASS or MISS, never raised.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import platform
 import random
@@ -70,6 +74,34 @@ def swiss_section(args: argparse.Namespace) -> None:
             measured=f"{worst[1]:.3f} s in round {worst[0]}",
             target=f"<= {SWISS_TARGET_SECONDS:.0f} s per round",
         )
+    for size in args.sizes:
+        seconds, rematches = swiss_exhausted_round(size)
+        verdict(
+            f"swiss {size:,} entrants, a round that exhausts the search limit",
+            met=seconds <= SWISS_TARGET_SECONDS,
+            measured=f"{seconds:.3f} s, {rematches} rematches",
+            target=f"<= {SWISS_TARGET_SECONDS:.0f} s per round",
+        )
+
+
+def swiss_exhausted_round(size: int) -> tuple[float, int]:
+    """Times a round where the search spends its whole limit; its seconds and rematches.
+
+    The last `closed` entrants (score 0, the others 1) have all met each other: every one of
+    them needs an opponent from above, which the search, pairing from the top, finds out only
+    near the bottom of each branch.
+    """
+    closed = min(13, size - 1)
+    entrants = list(range(1, size + 1))
+    standings = [
+        SwissEntrant(entrant, 1 if entrant <= size - closed else 0) for entrant in entrants
+    ]
+    past = list(itertools.combinations(entrants[size - closed :], 2))
+    started = time.perf_counter()
+    round_ = swiss_round(
+        rounds=closed + 1, round_number=closed, standings=standings, past_pairings=past
+    )
+    return time.perf_counter() - started, round_.rematches
 
 
 def swiss_stage(size: int, rounds: int, rng: random.Random) -> list[tuple[int, float]]:

@@ -116,41 +116,84 @@ class _SearchExhausted(Exception):
 
 
 class _Remaining:
-    """The set of rank positions still to pair, as a Fenwick tree of 0/1 counts: add, remove, the
-    count up to a position and the k-th smallest position, each in O(log n)."""
+    """The set of rank positions still to pair.
+
+    A doubly linked list in rank order (`after`, `before`, around the sentinel `size`) walks the
+    set in O(1) a step; taking out and putting back in reverse order is O(1) too (the taken out
+    entry keeps its links, as in dancing links). A Fenwick tree of 0/1 counts beside it gives the
+    count below a position and the k-th smallest position in O(log n).
+    """
 
     def __init__(self, size: int) -> None:
         self.size = size
         self.tree = [0] * (size + 1)
+        self.after = [size] * (size + 1)
+        self.before = [size] * (size + 1)
         self.count = 0
-        self.top_step = 1 << size.bit_length() if size else 0
+        self.top_step = 1 << size.bit_length()
 
     def load(self, positions: Sequence[int]) -> None:
-        tree = [0] * (self.size + 1)
+        """Holds `positions` (in increasing order) and nothing else."""
+        size = self.size
+        tree = [0] * (size + 1)
         for position in positions:
             tree[position + 1] = 1
-        for index in range(1, self.size + 1):
+        for index in range(1, size + 1):
             parent = index + (index & -index)
-            if parent <= self.size:
+            if parent <= size:
                 tree[parent] += tree[index]
         self.tree = tree
         self.count = len(positions)
+        chain = [size, *positions, size]
+        for previous, position, following in zip(chain, chain[1:], chain[2:], strict=False):
+            self.before[position] = previous
+            self.after[position] = following
+        self.after[size] = chain[1]
+        self.before[size] = chain[-2]
 
-    def add(self, position: int) -> None:
+    def first(self) -> int:
+        """The smallest position (`size` when the set is empty)."""
+        return self.after[self.size]
+
+    def positions(self) -> list[int]:
+        after, size = self.after, self.size
+        positions = []
+        position = after[size]
+        while position != size:
+            positions.append(position)
+            position = after[position]
+        return positions
+
+    def take(self, position: int) -> None:
+        """Takes `position` out; put back what was taken in reverse order with `put_back`."""
+        after, before = self.after, self.before
+        after[before[position]] = after[position]
+        before[after[position]] = before[position]
+        self._count(position, -1)
+
+    def put_back(self, position: int) -> None:
+        """Puts back the position taken out last (among those not yet put back)."""
+        after, before = self.after, self.before
+        after[before[position]] = position
+        before[after[position]] = position
+        self._count(position, 1)
+
+    def insert(self, position: int) -> None:
+        """Puts `position` in, wherever it was taken out."""
+        below = self.count_below(position)
+        previous = self.kth(below) if below else self.size
+        following = self.after[previous]
+        self.before[position], self.after[position] = previous, following
+        self.after[previous] = self.before[following] = position
+        self._count(position, 1)
+
+    def _count(self, position: int, change: int) -> None:
         tree, size = self.tree, self.size
         index = position + 1
         while index <= size:
-            tree[index] += 1
+            tree[index] += change
             index += index & -index
-        self.count += 1
-
-    def remove(self, position: int) -> None:
-        tree, size = self.tree, self.size
-        index = position + 1
-        while index <= size:
-            tree[index] -= 1
-            index += index & -index
-        self.count -= 1
+        self.count += change
 
     def count_below(self, position: int) -> int:
         """How many positions in the set are smaller than `position`."""
@@ -176,18 +219,24 @@ class _Remaining:
         return index
 
 
+_GROUP_DOWN, _GROUP_UP, _LOWER, _DONE = range(4)
+"""The parts of a preference order: the score group from its half-way entrant down, the group
+above that entrant upwards, the lower groups in rank order; and its end."""
+
+
 class _Frame:
-    """One node of the depth-first search: `top` is paired in turn with the `cursor`-th entrant of
-    its preference order among `remaining` (a bit set, `top` included)."""
+    """One node of the depth-first search: `top` is paired in turn with the entrants of its
+    preference order among `remaining` (a bit set, `top` included); `opponent` is the current
+    one, `part` the part of the order it is in."""
 
     __slots__ = (
-        "base",
         "cursor",
-        "group",
-        "half",
+        "group_end",
+        "half_way",
         "listed",
+        "lower",
         "opponent",
-        "options",
+        "part",
         "remaining",
         "top",
     )
@@ -195,13 +244,14 @@ class _Frame:
     def __init__(self, remaining: int, top: int) -> None:
         self.remaining = remaining
         self.top = top
-        self.cursor = 0
         self.opponent = -1
-        self.base = 0
-        self.group = 0
-        self.half = 0
-        self.options = 0
-        """The length of the preference order."""
+        self.part = _GROUP_DOWN
+        self.group_end = 0
+        self.half_way = -1
+        """The group's half-way entrant, where the order starts (-1 when the group is empty)."""
+        self.lower = -1
+        """The first entrant of the lower groups (the sentinel when there is none)."""
+        self.cursor = 0
         self.listed: list[int] | None = None
         """The preference order itself, when scores cannot be taken as blocks (a NaN)."""
 
@@ -210,9 +260,9 @@ class _Search:
     """Pairs entrants by their rank positions; sets of positions are int bit sets.
 
     The search is depth first over an explicit stack of frames, so its depth is not bounded by
-    Python's recursion limit; each frame generates its preference order lazily from `_Remaining`,
-    which holds the positions the deepest frame has still to pair (its top and opponent taken
-    out while a frame below it is searched, put back when it gives up).
+    Python's recursion limit; each frame walks its preference order lazily in `left`, which holds
+    the entrants the deepest frame has still to pair (a frame's top and current opponent taken
+    out while the frame below it is searched, put back when that one gives up).
     """
 
     def __init__(
@@ -278,10 +328,11 @@ class _Search:
             changed = self.loaded ^ remaining
             if changed.bit_count() <= 64:
                 for position in _positions(changed):
+                    if not remaining >> position & 1:
+                        self.left.take(position)
+                for position in _positions(changed):
                     if remaining >> position & 1:
-                        self.left.add(position)
-                    else:
-                        self.left.remove(position)
+                        self.left.insert(position)
                 self.loaded = remaining
                 return
         bits = bin(remaining)[:1:-1]
@@ -312,27 +363,25 @@ class _Search:
             opponent = self._next_fresh(frame)
             if opponent < 0:
                 self.unpairable.add(frame.remaining)
-                left.add(frame.top)
+                left.put_back(frame.top)
                 stack.pop()
                 if stack:
-                    left.add(stack[-1].opponent)
+                    left.put_back(stack[-1].opponent)
                 continue
-            frame.opponent = opponent
-            left.remove(opponent)
             rest = frame.remaining ^ (1 << frame.top) ^ (1 << opponent)
             if rest == 0:
-                self.loaded = 0
+                self.loaded = None
                 return [(each.top, each.opponent) for each in stack]
             if rest in self.unpairable:
-                left.add(opponent)
                 continue
             if self.steps_left <= 0:
                 self.loaded = None
                 raise _SearchExhausted
             self.steps_left -= 1
+            left.take(opponent)
             if self._dead_end():
                 self.unpairable.add(rest)
-                left.add(opponent)
+                left.put_back(opponent)
                 continue
             stack.append(self._frame(rest))
         self.loaded = remaining
@@ -344,11 +393,10 @@ class _Search:
         Only someone who has met at least `count - 1` entrants can: with fewer past opponents
         than that, no check is needed; otherwise the set is small.
         """
-        left = self.left
-        count = left.count
+        count = self.left.count
         if count - 1 > self.most_met:
             return False
-        positions = [left.kth(k) for k in range(1, count + 1)]
+        positions = self.left.positions()
         met_sets = self.met_sets
         return any(
             len(met_sets[i]) >= count - 1 and all(j in met_sets[i] for j in positions if j != i)
@@ -358,39 +406,64 @@ class _Search:
     def _frame(self, remaining: int) -> _Frame:
         """A frame for `remaining` (which `left` holds), its top taken out of `left`."""
         left = self.left
-        top = left.kth(1)
-        left.remove(top)
+        top = left.first()
+        left.take(top)
         frame = _Frame(remaining, top)
         if self.blocks:
-            frame.base = left.count_below(top)
-            frame.group = left.count_below(self.group_end[top]) - frame.base
-            frame.half = (frame.group + 1) // 2 - 1
-            frame.options = left.count - frame.base
+            # `left` holds nothing below `top`: the group is its first `group` entrants.
+            group_end = frame.group_end = self.group_end[top]
+            group = left.count_below(group_end)
+            if group:
+                frame.half_way = left.kth((group + 1) // 2)
+            else:
+                frame.part = _LOWER
+                frame.lower = left.first()
         return frame
 
-    def _preference(self, frame: _Frame, index: int) -> int:
-        """The `index`-th opponent in `_preferences(frame.top, frame.remaining)`, or -1 past its
-        end, found in `left` (which holds the frame's remaining entrants but its top)."""
+    def _next(self, frame: _Frame) -> int:
+        """The opponent after the frame's current one in `_preferences(frame.top,
+        frame.remaining)` (its first one at the start), or -1 past its end; `left` holds the
+        frame's remaining entrants but its top."""
         if not self.blocks:
             if frame.listed is None:
                 frame.listed = _preferences(self.scores, frame.top, frame.remaining)
-            return frame.listed[index] if index < len(frame.listed) else -1
-        if index >= frame.options:
+            frame.cursor += 1
+            return frame.listed[frame.cursor - 1] if frame.cursor <= len(frame.listed) else -1
+        left, sentinel = self.left, self.size
+        if frame.part == _GROUP_DOWN:
+            following = left.after[frame.opponent] if frame.opponent >= 0 else frame.half_way
+            if following < frame.group_end:
+                return following
+            frame.lower = following
+            frame.part = _GROUP_UP
+            following = left.before[frame.half_way]
+            if following != sentinel:
+                return following
+        elif frame.part == _GROUP_UP:
+            following = left.before[frame.opponent]
+            if following != sentinel:
+                return following
+        elif frame.part == _LOWER:
+            following = left.after[frame.opponent] if frame.opponent >= 0 else frame.lower
+            if following != sentinel:
+                return following
+            frame.part = _DONE
             return -1
-        group, half = frame.group, frame.half
-        if index < group:
-            # The group from its half-way entrant down, then from just above it up.
-            rank = half + index if index < group - half else group - 1 - index
         else:
-            rank = index
-        return self.left.kth(frame.base + rank + 1)
+            return -1
+        frame.part = _LOWER
+        if frame.lower != sentinel:
+            return frame.lower
+        frame.part = _DONE
+        return -1
 
     def _next_fresh(self, frame: _Frame) -> int:
-        """The next opponent after the frame's cursor that `top` has not met, or -1."""
+        """The frame's next opponent in preference order that `top` has not met, or -1; it
+        becomes the frame's current opponent."""
         met = self.met_sets[frame.top]
         while True:
-            opponent = self._preference(frame, frame.cursor)
-            frame.cursor += 1
+            opponent = self._next(frame)
+            frame.opponent = opponent
             if opponent < 0 or opponent not in met:
                 return opponent
 
@@ -400,14 +473,18 @@ class _Search:
         pairs: list[tuple[int, int]] = []
         while left.count:
             frame = self._frame(remaining)
-            first = self._preference(frame, 0)
-            opponent = self._next_fresh(frame)
-            if opponent < 0:
-                opponent = first
-            left.remove(opponent)
+            # The first opponent not met, or else the first one.
+            first = opponent = self._next(frame)
+            assert first >= 0, "an odd number of entrants to pair"
+            frame.opponent = first
+            if first in self.met_sets[frame.top]:
+                opponent = self._next_fresh(frame)
+                if opponent < 0:
+                    opponent = first
+            left.take(opponent)
             pairs.append((frame.top, opponent))
             remaining ^= (1 << frame.top) ^ (1 << opponent)
-        self.loaded = 0
+        self.loaded = None
         return pairs
 
 
