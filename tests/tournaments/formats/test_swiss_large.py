@@ -182,7 +182,7 @@ def random_history(
     return scores, met, byes
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(
     size=st.integers(min_value=2, max_value=40),
     played=st.integers(min_value=0, max_value=8),
