@@ -15,10 +15,10 @@ Method, in short (decision record 0007 has the reasons):
   then the ones above; then entrants of the lower score groups in rank order (a float down). The
   odd entrant of a score group is its lowest-ranked one, who floats into the next group.
 - A pairing that would repeat a past one is skipped, and the search backtracks (depth first on
-  an explicit stack, so any field size, remembering sets of entrants that cannot be paired). The search is bounded by `search_limit`
-  steps; when no rematch-free pairing is found within it (or none exists), the same preference
-  order is used allowing rematches, taking non-rematches first, and `rematches` reports how many
-  the round holds.
+  an explicit stack, so any field size, remembering sets of entrants that cannot be paired). The
+  search is bounded by `search_limit` steps; when no rematch-free pairing is found within it
+  (or none exists), the same preference order is used allowing rematches, taking non-rematches
+  first, and `rematches` reports how many the round holds.
 """
 
 from __future__ import annotations
