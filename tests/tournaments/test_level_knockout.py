@@ -1,15 +1,20 @@
 """No match without a winner (decision record 0029), on pure folds: the tournament stream's
 decide/fold and the match stream's decide/fold, without a database."""
 
-import uuid
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from games.matches import stream as matches
-from games.rules import DEFAULT_VARIANT, MatchFormat
+from tests.tournaments.played import (
+    SCORINGS,
+    TOURNAMENT,
+    every_knockout_match_has_a_winner,
+    played_out,
+    run,
+    started,
+)
 from tournaments import plan
 from tournaments.errors import (
     EntrantNotFound,
@@ -22,7 +27,6 @@ from tournaments.stream import (
     RESULT_RECORDED,
     TOURNAMENT_CREATED,
     CreateTournament,
-    DecideGroupPlaces,
     DecideLevelMatch,
     Fixture,
     RecordResult,
@@ -36,22 +40,7 @@ from tournaments.stream import (
     fold,
 )
 
-TOURNAMENT = uuid.UUID(int=29)
 LEVEL = Result(winner=None, rounds=(1, 1), points=(120, 120))
-
-
-def run(state: TournamentState | None, command: Any) -> TournamentState:
-    events = decide(state, command)
-    return state if not events else fold(events, state)  # type: ignore[return-value]
-
-
-def started(format: str, entrants: int, **options: Any) -> TournamentState:
-    options.setdefault("scoring", "points")
-    options.setdefault("rounds", 2)
-    state = run(None, CreateTournament("Club", TournamentSettings(format, 2, **options)))
-    for entrant in range(1, entrants + 1):
-        state = run(state, RegisterEntrant(entrant, players=1, seed=entrant))
-    return run(state, StartTournament(TOURNAMENT))
 
 
 def first_fixture(state: TournamentState) -> Fixture:
@@ -206,51 +195,12 @@ def test_only_a_level_knockout_match_is_decided_by_the_organizer() -> None:
 
 # The property: every knockout match gets a winner, however the rounds fall.
 
-ROUND_POINTS = st.sampled_from([(70, 50), (50, 70), (60, 60), (61, 59), (59, 61)])
 KNOCKOUT_FORMATS = [
     ("single_elimination", {}),
     ("single_elimination", {"third_place": True}),
     ("double_elimination", {}),
     ("groups_then_knockout", {"group_size": 3, "advance_per_group": 2}),
 ]
-SCORINGS = [
-    {"scoring": "rounds", "best_of": 1},
-    {"scoring": "rounds", "best_of": 3},
-    {"scoring": "points", "rounds": 1},
-    {"scoring": "points", "rounds": 2},
-]
-
-
-def played_match(
-    state: TournamentState, fixture: Fixture, data: st.DataObject
-) -> matches.MatchAggregate:
-    """The fixture's match played round by round (points drawn) until the match is over."""
-    rules = state.settings
-    decider = plan.match_decider(state, fixture.id)
-    match_format = (
-        MatchFormat.best_of(rules.best_of)
-        if rules.scoring == "rounds"
-        else MatchFormat("points", rules.rounds or 1, decider)  # type: ignore[arg-type]
-    )
-    create = matches.CreateMatch(2, match_format, ({}, {}), DEFAULT_VARIANT)
-    match = matches.fold(matches.decide(None, create))
-    while not match.is_finished:
-        ties_allowed = len(match.rounds) < 12
-        points = data.draw(ROUND_POINTS if ties_allowed else st.just((70, 50)))
-        match = matches.fold(matches.decide(match, matches.StartNextRound(None)), match)
-        number = len(match.rounds)
-        entered = matches.EnterRoundPoints(number, points)
-        match = matches.fold(matches.decide(match, entered), match)
-    return match
-
-
-def result_of(fixture: Fixture, match: matches.MatchAggregate) -> Result:
-    record = match.record
-    return Result(
-        winner=None if match.winner is None else fixture.entrants[match.winner],
-        rounds=(record.round_wins[0], record.round_wins[1]),
-        points=(record.total_points[0], record.total_points[1]),
-    )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -270,46 +220,11 @@ def test_every_knockout_match_gets_a_winner_and_every_tournament_finishes(
 ) -> None:
     format_name, options = form
     state = started(format_name, entrants, **options, **scoring, level_knockout=rule)
-    for _step in range(200):
-        if state.finished:
-            break
-        waiting = [f for f in state.fixtures.values() if f.id not in state.results]
-        if waiting:
-            fixture = waiting[0]
-            result = result_of(fixture, played_match(state, fixture, data))
-            state = run(state, RecordResult(TOURNAMENT, fixture.match_id, result))
-        else:
-            decided = settled_by_the_organizer(state, data)
-            assert decided is not None, "the tournament waits on nothing it can settle"
-            assert state.settings.level_knockout == "organizer"
-            state = decided
+
+    state = played_out(state, data, steps=200)
+
     assert state.finished
-    for fixture_id, result in state.results.items():
-        if plan.is_knockout_fixture(state, fixture_id):
-            assert result.winner is not None
-
-
-def settled_by_the_organizer(state: TournamentState, data: st.DataObject) -> TournamentState | None:
-    """The organizer's next decision, as one would take it: a level knockout (or playoff) match
-    given a winner, or a group's places at the cut given an order. None: nothing to decide."""
-    level = [
-        f
-        for f in state.fixtures.values()
-        if f.id in state.results
-        and state.results[f.id].winner is None
-        and plan.is_knockout_fixture(state, f.id)
-    ]
-    if level:
-        fixture = level[0]
-        winner = data.draw(st.sampled_from(fixture.entrants))
-        return run(state, DecideLevelMatch(TOURNAMENT, fixture.match_id, winner, "lot"))
-    for group in plan.group_stages_of(state):
-        tie = plan.group_cut_tie(state, group.name)
-        decided = state.group_places.get(group.name)
-        if tie is not None and (decided is None or set(decided) != set(tie.tied)):
-            order = data.draw(st.permutations(tie.tied))
-            return run(state, DecideGroupPlaces(TOURNAMENT, group.name, tuple(order), "lot"))
-    return None
+    assert every_knockout_match_has_a_winner(state)
 
 
 GROUP_OPTIONS = st.fixed_dictionaries(
@@ -343,28 +258,16 @@ def test_groups_tied_at_the_cut_are_settled_and_every_knockout_match_gets_a_winn
     size = options["group_size"]
     entrants = groups * size - (1 if short and size > 2 else 0)
     state = started("groups_then_knockout", entrants, **options, **scoring, level_knockout=rule)
-    for _step in range(400):
-        if state.finished:
-            break
-        waiting = [f for f in state.fixtures.values() if f.id not in state.results]
-        if waiting:
-            fixture = waiting[0]
-            result = result_of(fixture, played_match(state, fixture, data))
-            state = run(state, RecordResult(TOURNAMENT, fixture.match_id, result))
-            continue
-        decided = settled_by_the_organizer(state, data)
-        assert decided is not None, "the tournament waits on nothing it can settle"
-        assert rule == "organizer"
-        state = decided
+
+    state = played_out(state, data)
+
     assert state.finished
     playoffs = [f for f in state.fixtures.values() if "-PO-" in f.id]
     event(f"{rule}: playoff played" if playoffs else f"{rule}: no playoff")
     event(f"{rule}: groups decided" if state.group_places else f"{rule}: no group decided")
     if rule != "deciding_round":
         assert not playoffs
-    for fixture_id, result in state.results.items():
-        if plan.is_knockout_fixture(state, fixture_id):
-            assert result.winner is not None
+    assert every_knockout_match_has_a_winner(state)
     knockout = plan.stages(state)[-1]
     assert knockout.bracket is not None
 

@@ -1,15 +1,20 @@
 """Tournaments at tables of three on pure folds (decision record 0031): the tournament stream's
 decide/fold and the match stream's, without a database."""
 
-import uuid
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.matches import stream as matches
-from games.rules import DEFAULT_VARIANT, MatchFormat
+from tests.tournaments.played import (
+    SCORINGS,
+    TOURNAMENT,
+    every_knockout_match_has_a_winner,
+    played_out,
+    run,
+    started,
+)
 from tournaments import plan
 from tournaments.errors import InvalidTournament, MatchNotLevel, TooFewEntrants
 from tournaments.standings.errors import InvalidStandingsConfig, UnknownTiebreak
@@ -32,19 +37,11 @@ from tournaments.stream import (
     no_show_forfeiter,
 )
 
-TOURNAMENT = uuid.UUID(int=31)
 
-
-def run(state: TournamentState | None, command: Any) -> TournamentState:
-    events = decide(state, command)
-    return state if not events else fold(events, state)  # type: ignore[return-value]
-
-
-def started(format: str, entrants: int, **options: Any) -> TournamentState:
-    state = run(None, CreateTournament("Tre", TournamentSettings(format, 3, **options)))
-    for entrant in range(1, entrants + 1):
-        state = run(state, RegisterEntrant(entrant, players=1, seed=entrant))
-    return run(state, StartTournament(TOURNAMENT))
+def started_at_three(format: str, entrants: int, **options: Any) -> TournamentState:
+    options.setdefault("scoring", "rounds")
+    options.setdefault("rounds", None)
+    return started(format, entrants, 3, **options)
 
 
 def at_table(state: TournamentState, fixture: Fixture, points: tuple[int, ...]) -> Result:
@@ -152,7 +149,7 @@ def started_two_sided() -> list[Any]:
 def test_places_at_a_table_of_three_follow_the_card_points_of_a_match_scored_by_points(
     points: tuple[int, int, int], places: tuple[int, int, int]
 ) -> None:
-    state = started("round_robin", 3, scoring="points", rounds=1)
+    state = started_at_three("round_robin", 3, scoring="points", rounds=1)
 
     result = at_table(state, first(state), points)
 
@@ -160,7 +157,7 @@ def test_places_at_a_table_of_three_follow_the_card_points_of_a_match_scored_by_
 
 
 def test_a_forfeiting_entrant_is_placed_last_and_the_others_by_their_play() -> None:
-    state = started("round_robin", 3)
+    state = started_at_three("round_robin", 3)
     fixture = first(state)
 
     result = plan.result_at_table(
@@ -173,7 +170,7 @@ def test_a_forfeiting_entrant_is_placed_last_and_the_others_by_their_play() -> N
 
 
 def test_the_match_winner_is_placed_first_whatever_the_totals_say() -> None:
-    state = started("single_elimination", 3, scoring="points", rounds=1)
+    state = started_at_three("single_elimination", 3, scoring="points", rounds=1)
     fixture = first(state)
 
     # A deciding round won by the third seat after a level first round.
@@ -188,7 +185,7 @@ def test_the_match_winner_is_placed_first_whatever_the_totals_say() -> None:
 
 
 def test_under_the_higher_seed_rule_a_level_table_goes_to_the_best_seeded_of_its_leaders() -> None:
-    state = started(
+    state = started_at_three(
         "single_elimination", 3, scoring="points", rounds=1, level_knockout="higher_seed"
     )
     fixture = first(state)
@@ -204,7 +201,9 @@ def test_under_the_higher_seed_rule_a_level_table_goes_to_the_best_seeded_of_its
 
 
 def test_the_organizer_decides_a_level_table_between_the_entrants_who_shared_first() -> None:
-    state = started("single_elimination", 3, scoring="points", rounds=1, level_knockout="organizer")
+    state = started_at_three(
+        "single_elimination", 3, scoring="points", rounds=1, level_knockout="organizer"
+    )
     fixture = first(state)
     last = fixture.entrants[2]
     state = run(
@@ -218,7 +217,7 @@ def test_the_organizer_decides_a_level_table_between_the_entrants_who_shared_fir
 
 
 def test_a_changed_winner_at_a_knockout_table_resets_the_table_it_fed() -> None:
-    state = started("single_elimination", 9, best_of=1)
+    state = started_at_three("single_elimination", 9, best_of=1)
     first_round = sorted(state.fixtures.values(), key=lambda fixture: fixture.id)
     for fixture in first_round:
         state = run(
@@ -247,7 +246,7 @@ def test_a_changed_winner_at_a_knockout_table_resets_the_table_it_fed() -> None:
 def test_at_a_table_of_three_only_a_single_absent_entrant_forfeits_for_not_showing_up(
     checked_in: tuple[bool, bool, bool], forfeiter: int | None
 ) -> None:
-    state = started("round_robin", 3, no_show_minutes=10)
+    state = started_at_three("round_robin", 3, no_show_minutes=10)
     fixture = first(state)
     entrants = {
         entrant: EntrantRecord(seed=entrant, checked_in=here)
@@ -264,10 +263,6 @@ def test_at_a_table_of_three_only_a_single_absent_entrant_forfeits_for_not_showi
 
 # The property: every format at three finishes, whatever the rounds.
 
-ROUND_POINTS = st.sampled_from(
-    [(70, 40, 10), (10, 70, 40), (40, 40, 40), (50, 50, 20), (20, 50, 50)]
-)
-TWO_POINTS = st.sampled_from([(70, 50), (50, 70), (60, 60)])
 FORMATS = [
     ("round_robin", {}),
     ("swiss", {"swiss_rounds": 2}),
@@ -275,42 +270,6 @@ FORMATS = [
     ("groups_then_knockout", {"group_size": 3, "advance_per_group": 1}),
     ("groups_then_knockout", {"group_size": 4, "advance_per_group": 2}),
 ]
-SCORINGS = [
-    {"scoring": "rounds", "best_of": 1},
-    {"scoring": "rounds", "best_of": 3},
-    {"scoring": "points", "rounds": 1},
-]
-
-
-def played(state: TournamentState, fixture: Fixture, data: st.DataObject) -> Result:
-    """The fixture's match played round by round (points drawn, ties frequent) until it ends."""
-    rules = state.settings
-    seats = len(fixture.entrants)
-    match_format = (
-        MatchFormat.best_of(rules.best_of)
-        if rules.scoring == "rounds"
-        else MatchFormat("points", rules.rounds or 1, plan.match_decider(state, fixture.id))  # type: ignore[arg-type]
-    )
-    create = matches.CreateMatch(
-        seats, match_format, tuple({} for _ in range(seats)), DEFAULT_VARIANT
-    )
-    match = matches.fold(matches.decide(None, create))
-    while not match.is_finished:
-        ties_allowed = len(match.rounds) < 10
-        drawn = ROUND_POINTS if seats == 3 else TWO_POINTS
-        settle = (70, 40, 10) if seats == 3 else (70, 50)
-        points = data.draw(drawn if ties_allowed else st.just(settle))
-        match = matches.fold(matches.decide(match, matches.StartNextRound(None)), match)
-        entered = matches.EnterRoundPoints(len(match.rounds), points)
-        match = matches.fold(matches.decide(match, entered), match)
-    return plan.result_at_table(
-        state,
-        fixture.entrants,
-        winner=match.winner,
-        forfeited_by=None,
-        rounds=match.record.round_wins,
-        points=match.record.total_points,
-    )
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -329,40 +288,20 @@ def test_every_format_at_three_finishes_with_a_winner_at_every_knockout_table(
     data: st.DataObject,
 ) -> None:
     format_name, options = form
-    state = started(format_name, entrants, **options, **scoring, level_knockout=rule)
-    for _step in range(300):
-        if state.finished:
-            break
-        waiting = [f for f in state.fixtures.values() if f.id not in state.results]
-        if waiting:
-            fixture = waiting[0]
-            state = run(
-                state, RecordResult(TOURNAMENT, fixture.match_id, played(state, fixture, data))
-            )
-            continue
-        level = [
-            f
-            for f in state.fixtures.values()
-            if state.results[f.id].winner is None and plan.is_knockout_fixture(state, f.id)
-        ]
-        assert level, "the tournament waits on nothing it can settle"
-        fixture = level[0]
-        assert state.settings.level_knockout == "organizer"
-        leaders = plan.level_leaders(fixture, state.results[fixture.id])
-        winner = data.draw(st.sampled_from(leaders))
-        state = run(state, DecideLevelMatch(TOURNAMENT, fixture.match_id, winner, "lot"))
+    state = started(format_name, entrants, 3, **options, **scoring, level_knockout=rule)
+
+    state = played_out(state, data, steps=300)
+
     assert state.finished
-    for fixture in state.fixtures.values():
-        assert len(fixture.entrants) in (2, 3)
-        if plan.is_knockout_fixture(state, fixture.id):
-            assert state.results[fixture.id].winner is not None
+    assert every_knockout_match_has_a_winner(state)
+    assert all(len(fixture.entrants) in (2, 3) for fixture in state.fixtures.values())
     rows = plan.overall_standings(state)
     assert sorted(row.entrant for row in rows) == list(range(1, entrants + 1))
     assert [row.rank for row in rows] == sorted(row.rank for row in rows)
 
 
 def test_a_swiss_at_three_left_with_two_entrants_seats_them_at_a_table_of_two() -> None:
-    state = started("swiss", 3, swiss_rounds=2, best_of=1)
+    state = started_at_three("swiss", 3, swiss_rounds=2, best_of=1)
     fixture = first(state)
     state = run(state, WithdrawEntrant(fixture.entrants[2], reason="ill"))
     state = run(
