@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
+
+import pytest
+from django.utils import translation
 
 from tournaments.pages.drawing import BOX_HEIGHT, draw
 
 NAMES = {"1": "Anna", "2": "Bruno", "3": "Carla", "4": "Dario"}
+
+
+@pytest.fixture(autouse=True)
+def in_english() -> Iterator[None]:
+    """The drawing's words are in the active language: English here, whatever language an
+    earlier test's request left active in this thread (these tests run after the database's)."""
+    with translation.override("en"):
+        yield
 
 
 def match(
