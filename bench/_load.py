@@ -56,6 +56,8 @@ class WriterResult:
 
     latencies: dict[str, list[float]] = field(default_factory=dict)
     error: str | None = None
+    cards: int = 0
+    """Cards appended (a batch request appends a round's cards at once)."""
 
     def record(self, kind: str, seconds: float) -> None:
         self.latencies.setdefault(kind, []).append(seconds)
@@ -77,6 +79,10 @@ class LoadResult:
 
     def count(self, kind: str | None = None) -> int:
         return sum(writer.count(kind) for writer in self.writers)
+
+    @property
+    def cards(self) -> int:
+        return sum(writer.cards for writer in self.writers)
 
     @property
     def errors(self) -> list[str]:
@@ -227,10 +233,13 @@ class Scorer(Writer):
         *,
         best_of: int,
         idempotency_keys: bool,
+        batch: bool = False,
     ) -> None:
         self.client = ApiClient(port, token, idempotency_keys=idempotency_keys)
         self.rounds = rounds
         self.match_format = MatchFormat.best_of(best_of)
+        self.batch = batch
+        """Each round's cards in one request (plays/batch/) instead of one request a card."""
 
     def run(self, result: WriterResult, stop: threading.Event) -> None:
         match_url, record = "", None
@@ -257,9 +266,16 @@ class Scorer(Writer):
         )
         result.record("start", seconds)
         plays_url = f"{match_url}/rounds/{started['number']}/plays/"
+        if self.batch:
+            plays = [[play.seat, play.card.code] for play in scored.plays]
+            _answer, seconds = client.post(f"{plays_url}batch/", {"plays": plays})
+            result.record("batch", seconds)
+            result.cards += len(plays)
+            return
         for play in scored.plays:
             _answer, seconds = client.post(plays_url, {"seat": play.seat, "card": play.card.code})
             result.record("play", seconds)
+            result.cards += 1
 
     def close(self) -> None:
         self.client.close()

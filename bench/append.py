@@ -71,6 +71,8 @@ LOG_DATABASE_PREFIX = "briscola_bench_log_"
 BENCH_USER = "bench-scorer"
 
 API_SHARE_TARGET = 0.25
+BATCH_SHARE_TARGET = 0.50
+"""Issue 13: cards/s through plays/batch/, a whole round a request, against raw inserts/s."""
 """The API must append at least this share of the raw INSERT + COMMIT rate."""
 REBUILD_RATIO_TARGET = 2.5
 """The rebuild may take at most this many times the plain fold's time."""
@@ -162,6 +164,7 @@ def write_phases(args: argparse.Namespace) -> None:
 
     raw_before = raw_run(args, rows, "before the API")
     api = api_run(args, token, rounds)
+    batch = api_run(args, token, rounds, batch=True)
     raw_after = raw_run(args, rows, "after the API")
     raw = max(raw_before, raw_after, key=lambda result: result.count() / result.seconds)
     api_rate, raw_rate = api.count() / api.seconds, raw.count() / raw.seconds
@@ -180,10 +183,34 @@ def write_phases(args: argparse.Namespace) -> None:
     figure(
         "ratio by CPU cost (raw CPU per insert / API CPU per append)", f"{raw_cpu / api_cpu:.1%}"
     )
+    batch_share = batch.cards / batch.seconds / raw_rate
+    figure("ratio batch cards/s / raw inserts/s", f"{batch_share:.1%}")
+    verdict(
+        "target batch cards/s >= 50% of raw inserts/s",
+        met=batch_share >= BATCH_SHARE_TARGET,
+        measured=f"{batch_share:.1%}",
+        target=f">= {BATCH_SHARE_TARGET:.0%}",
+    )
 
 
-def api_run(args: argparse.Namespace, token: str, rounds: list[list[ScoredRound]]) -> LoadResult:
-    """Scorers entering rounds through the API, under gunicorn."""
+def api_run(
+    args: argparse.Namespace,
+    token: str,
+    rounds: list[list[ScoredRound]],
+    *,
+    batch: bool = False,
+) -> LoadResult:
+    """Scorers entering rounds through the API, under gunicorn: card by card, or with `batch`
+    each round's cards in one request (plays/batch/)."""
+    if batch:
+        return batch_figures(args, serve_scorers(args, token, rounds, batch=True))
+    return api_figures(args, serve_scorers(args, token, rounds, batch=False))
+
+
+def serve_scorers(
+    args: argparse.Namespace, token: str, rounds: list[list[ScoredRound]], *, batch: bool
+) -> LoadResult:
+    """The scorers' load under gunicorn, checked against the log's growth."""
     before = event_count(API_DATABASE)
     wake_ups = not args.no_wake_ups
     if wake_ups:
@@ -211,7 +238,9 @@ def api_run(args: argparse.Namespace, token: str, rounds: list[list[ScoredRound]
             check_errors("API warm-up", warm_up)
             before += warm_up.count()
             scorers = [
-                Scorer(server.port, token, r, best_of=args.best_of, idempotency_keys=keys)
+                Scorer(
+                    server.port, token, r, best_of=args.best_of, idempotency_keys=keys, batch=batch
+                )
                 for r in rounds
             ]
             meter = CpuMeter(API_DATABASE, app_group=server.process_group)
@@ -222,8 +251,30 @@ def api_run(args: argparse.Namespace, token: str, rounds: list[list[ScoredRound]
             say(f"emptied the bench Redis database ({queued} keys of Celery wake-ups)")
     check_errors("API", result)
     appended = event_count(API_DATABASE) - before
-    if appended != result.count():
-        raise BenchError(f"the API answered {result.count()} appends but the log grew {appended}")
+    answered = result.count("create") + result.count("start") + result.cards
+    if appended != answered:
+        raise BenchError(f"the API answered {answered} appends but the log grew {appended}")
+    return result
+
+
+def batch_figures(args: argparse.Namespace, result: LoadResult) -> LoadResult:
+    if not result.cards:
+        raise BenchError(f"no batch was played within --max-seconds {args.max_seconds:g}")
+    figure("batch requests (a whole round each)", f"{result.count('batch'):,}")
+    figure("batch cards", f"{result.cards:,} in {result.seconds:.1f} s")
+    figure("batch cards/s", f"{result.cards / result.seconds:,.0f}")
+    latencies = result.latencies("batch")
+    figure("batch request latency p50", milliseconds(percentile(latencies, 50)))
+    figure("batch request latency p99", milliseconds(percentile(latencies, 99)))
+    appends = result.count("create") + result.count("start") + result.cards
+    figure("batch CPU per card appended", result.cpu.per(appends))
+    return result
+
+
+def api_figures(args: argparse.Namespace, result: LoadResult) -> LoadResult:
+    """The card-by-card run's figures."""
+    wake_ups = not args.no_wake_ups
+    options = ServerOptions(args.workers, args.worker_class, args.threads, args.wsgi_app)
 
     plays = result.count("play")
     if not plays:

@@ -34,11 +34,18 @@ class Explained(Exception):
         self.detail = detail
         self.template = template
         self.params: dict[str, object] = dict(params or {})
+        self.extra: dict[str, object] = {}
+        """Machine-readable facts the API adds to the error's body (a batch's `play_index`)."""
 
     @classmethod
     def because(cls, template: str, /, **params: object) -> Self:
         """The error explained by `template % params` (a template marked with gettext_noop)."""
         return cls(template % params, template=template, params=params)
+
+    def at(self, **extra: object) -> Self:
+        """The same error, saying where it happened (`play_index=3`): returned for `raise`."""
+        self.extra.update(extra)
+        return self
 
     def to_dict(self) -> dict[str, str]:
         return {"code": self.code, "detail": self.detail}

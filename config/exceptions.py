@@ -97,7 +97,7 @@ def error_body(code: str, detail: str, **extra: Any) -> dict[str, Any]:
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: domain errors by code, DRF's errors reshaped, anything else 500."""
     if isinstance(exc, DOMAIN_ERRORS):
-        return domain_error_response(exc.code, translated_detail(exc))
+        return domain_error_response(exc.code, translated_detail(exc), **getattr(exc, "extra", {}))
     if isinstance(exc, WrongExpectedVersion):
         return domain_error_response(
             exc.code, translated_detail(exc), current_version=exc.current_version

@@ -42,6 +42,7 @@ from games.matches.stream import (
     MatchEvent,
     MatchSetup,
     PlayCardInRound,
+    PlayCardsInRound,
     StartNextRound,
     UndoLastPlay,
     VoidRound,
@@ -400,6 +401,27 @@ def card_play(
     **options: Unpack[WriteOptions],
 ) -> CommandResult:
     command = PlayCardInRound(round_number, seat, match_card(match_id, card))
+    return execute(match_id=match_id, command=command, actor=actor, **options)
+
+
+def cards_play(
+    *,
+    match_id: UUID,
+    round_number: int,
+    plays: Sequence[tuple[int, str]],
+    actor: Actor,
+    **options: Unpack[WriteOptions],
+) -> CommandResult:
+    """Several cards of one round in one append: all of them, or none (the error names the
+    failing card's index in `plays` as `play_index`)."""
+    names = deck_names_of(match_id)
+    cards = []
+    for index, (seat, text) in enumerate(plays):
+        try:
+            cards.append((seat, parse_card(text, names)))
+        except RuleViolation as error:
+            raise error.at(play_index=index) from None
+    command = PlayCardsInRound(round_number, tuple(cards))
     return execute(match_id=match_id, command=command, actor=actor, **options)
 
 

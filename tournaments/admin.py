@@ -675,6 +675,35 @@ def call_match(request: HttpRequest, tournament: Tournament) -> str:
     return f"{fixture.key} called to table {fixture.table}."
 
 
+def decide_group_places(request: HttpRequest, tournament: Tournament) -> str:
+    """The group named by the form (`group`), its tied entrants ordered by the places typed
+    (`place_<entrant id>`: 1 is the best), with the `reason`."""
+    group = request.POST.get("group", "")
+    places = {
+        int(key.removeprefix("place_")): int_field(request, key)
+        for key in request.POST
+        if key.startswith("place_") and key.removeprefix("place_").isdigit()
+    }
+    if sorted(places.values()) != list(range(1, len(places) + 1)):
+        raise services.InvalidGroupOrder.because(
+            gettext_noop(
+                "give each tied entrant of group %(group)s a different place, 1 to %(count)s"
+            ),
+            group=group,
+            count=len(places),
+        )
+    order = sorted(places, key=lambda entrant: places[entrant])
+    services.group_places_decide(
+        tournament_id=tournament.id,
+        group=group,
+        order=order,
+        reason=request.POST.get("reason", ""),
+        actor=actor_of(request),
+    )
+    named = dict(Entrant.objects.filter(id__in=order).values_list("id", "name"))
+    return f"group {group}: places decided ({', '.join(named.get(e, f'#{e}') for e in order)})."
+
+
 def int_field(request: HttpRequest, name: str) -> int:
     value = request.POST.get(name, "")
     return int(value) if value.isdigit() else 0
@@ -732,6 +761,7 @@ OPERATIONS = {
     "open_check_in": Operation("Open check-in", open_check_in),
     "check_in_entrant": Operation("Check in", check_in_entrant),
     "call_match": Operation("Call to its table", call_match),
+    "decide_group_places": Operation("Decide the places", decide_group_places),
     "close_check_in": Operation("Close check-in", close_check_in),
     "publish_swiss_round": Operation("Publish the next Swiss round", publish_swiss_round),
     "schedule": Operation("Give waiting matches the free tables", schedule),
@@ -968,6 +998,7 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         "third",
         "status",
         "winner",
+        "decided_by",
         "table",
         "scheduled_at",
         "called_at",

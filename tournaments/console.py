@@ -63,11 +63,24 @@ class Step:
 
 
 @dataclass(frozen=True)
+class TiedGroup:
+    """A group tied at its qualification cut, waiting for the organizer to order the tied
+    entrants (the organizer's rule, decision record 0029)."""
+
+    label: str
+    places: int
+    """How many of the tied entrants qualify."""
+    entrants: tuple[EntrantLine, ...]
+    """The tied entrants, in seed order."""
+
+
+@dataclass(frozen=True)
 class Evening:
     steps: tuple[Step, ...]
     waiting_check_in: tuple[EntrantLine, ...] = ()
     matches: tuple[MatchLine, ...] = ()
     flagged: tuple[MatchLine, ...] = field(default=())
+    tied_groups: tuple[TiedGroup, ...] = ()
 
     @property
     def operations(self) -> tuple[str, ...]:
@@ -94,7 +107,13 @@ def evening(*, tournament_id: UUID, now: datetime) -> Evening:
     )
     live = tuple(line for line in lines if line.status != FixtureStatus.FINISHED)
     flagged = tuple(line for line in lines if line.overdue or line.disputed)
-    return Evening(steps=steps, waiting_check_in=waiting, matches=live, flagged=flagged)
+    return Evening(
+        steps=steps,
+        waiting_check_in=waiting,
+        matches=live,
+        flagged=flagged,
+        tied_groups=tied_groups(state, entrants),
+    )
 
 
 def match_lines(tournament_id: UUID, *, now: datetime) -> list[MatchLine]:
@@ -225,3 +244,19 @@ def finish_step(state: TournamentState) -> Step:
     if state.finished:
         return Step("finish", "Finish", DONE, "finished: the standings are final")
     return Step("finish", "Finish", LATER, "when the format's last match is decided")
+
+
+def tied_groups(state: TournamentState, entrants: Sequence[EntrantLine]) -> tuple[TiedGroup, ...]:
+    """The complete groups whose tie at the cut waits for the organizer's order."""
+    if state.finished or not plan.settles_ties_at_the_cut(state.settings, "organizer"):
+        return ()
+    by_id = {entrant.id: entrant for entrant in entrants}
+    found = []
+    for stage in plan.group_stages_of(state):
+        tie = plan.group_cut_tie(state, stage.name)
+        decided = state.group_places.get(stage.name)
+        if tie is None or (decided is not None and set(decided) == set(tie.tied)):
+            continue
+        lines = tuple(by_id[entrant] for entrant in tie.tied if entrant in by_id)
+        found.append(TiedGroup(stage.name, tie.places, lines))
+    return tuple(found)

@@ -23,6 +23,13 @@ class EntrantNotFound(TournamentError):
     code = "entrant_not_found"
 
 
+class TournamentMatchNotFound(TournamentError):
+    """A match named in a tournament's path that is not one of its matches (unknown, another
+    tournament's or free-standing): 404, as an entrant of another tournament is."""
+
+    code = "match_not_found"
+
+
 class InvalidTournament(TournamentError):
     code = "invalid_tournament"
 
@@ -75,3 +82,25 @@ class MatchNotLevel(TournamentError):
     """Only a knockout match that ended level is decided by the organizer."""
 
     code = "match_not_level"
+
+
+class GroupNotFound(TournamentError):
+    code = "group_not_found"
+
+
+class GroupNotComplete(TournamentError):
+    """A group's places are decided once all its matches are played."""
+
+    code = "group_not_complete"
+
+
+class GroupNotTied(TournamentError):
+    """Only a tie at a group's qualification cut, under the organizer's rule, is decided."""
+
+    code = "group_not_tied"
+
+
+class InvalidGroupOrder(TournamentError):
+    """The order must list exactly the entrants tied at the cut, once each."""
+
+    code = "invalid_group_order"

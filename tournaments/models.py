@@ -138,6 +138,13 @@ class FixtureStatus(models.TextChoices):
     RESET = "reset"
 
 
+class DecidedBy(models.TextChoices):
+    """How a level knockout match's winner was decided off the table (decision record 0029)."""
+
+    HIGHER_SEED = "higher_seed"
+    ORGANIZER = "organizer"
+
+
 class Fixture(models.Model):
     """Projection: a match the tournament created for a pairing or a bracket slot."""
 
@@ -167,6 +174,13 @@ class Fixture(models.Model):
     )
     deadline = models.DateTimeField(
         null=True, blank=True, help_text="With the no-show rule: the call plus its minutes."
+    )
+    decided_by = models.CharField(  # noqa: DJ001 (null: won at the table, as the API says)
+        max_length=12,
+        choices=DecidedBy.choices,
+        null=True,
+        blank=True,
+        help_text="A level knockout match's winner decided by the higher seed or the organizer.",
     )
     places = models.JSONField(
         null=True,

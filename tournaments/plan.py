@@ -11,17 +11,25 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from common.explained import gettext_noop
 from tournaments.formats.bracket import Bracket
 from tournaments.formats.double_elimination import double_elimination_bracket
-from tournaments.formats.groups_then_knockout import group_stage, knockout_bracket, knockout_seeds
+from tournaments.formats.groups_then_knockout import (
+    Group,
+    group_stage,
+    knockout_bracket,
+    knockout_seeds,
+)
 from tournaments.formats.resolution import BracketState, SlotStatus, resolve, slots_to_reset
 from tournaments.formats.round_robin import round_robin_schedule
 from tournaments.formats.single_elimination import single_elimination_bracket
 from tournaments.formats.swiss import SwissEntrant, swiss_round
 from tournaments.formats.threes import (
+    MINIMUM_FIELD,
+    ThreesRoundRobin,
     full_round_robin_rounds,
     round_robin_threes_schedule,
     swiss_threes_round,
@@ -86,6 +94,8 @@ class Stage:
     byes: tuple[tuple[int, int], ...] = ()
     """(round, entrant) of each bye in a league or Swiss stage."""
     complete: bool = False
+    playoff_of: str | None = None
+    """A group's playoff among the entrants tied at its qualification cut: the group's label."""
     threes: ThreesKnockout | None = None
     """A knockout in tables of three (decision record 0031), in place of `bracket`."""
     threes_state: ThreesKnockoutState | None = None
@@ -208,6 +218,40 @@ def table_result(entrants: Sequence[int], result: Result) -> TableResult:
         )
     )
     return TableResult(seats=seats, forfeited=frozenset(forfeited))
+
+
+def result_at_table(
+    state: TournamentState,
+    entrants: Sequence[int],
+    *,
+    winner: int | None,
+    forfeited_by: int | None,
+    rounds: Sequence[int],
+    points: Sequence[int],
+) -> Result:
+    """A finished match's result as the tournament records it, from what its match says by
+    seat (`winner` and `forfeited_by` are seats): per entrant in seat order, with places at
+    a table of three."""
+    count = len(entrants)
+    result = Result(
+        winner=None if winner is None else entrants[winner],
+        rounds=tuple(rounds[:count]),
+        points=tuple(points[:count]),
+        forfeit=forfeited_by is not None,
+    )
+    if count < 3:
+        return result
+    return replace(
+        result,
+        places=places_at_three(
+            winner=winner,
+            forfeited_by=forfeited_by,
+            rounds=result.rounds,
+            points=result.points,
+            by_points=state.settings.scoring == "points",
+        ),
+        forfeited_by=None if forfeited_by is None else entrants[forfeited_by],
+    )
 
 
 def places_at_three(
@@ -354,13 +398,18 @@ def round_robin_stage(state: TournamentState, name: str, entrants: tuple[int, ..
     return Stage(name, fixtures, byes=byes, complete=complete)
 
 
+@lru_cache(maxsize=128)
+def threes_schedule(entrants: tuple[int, ...], rounds: int, id_prefix: str) -> ThreesRoundRobin:
+    """The round robin in threes of a field, searched once per process: the search is
+    deterministic but takes up to a second, and every fold of the tournament reads it."""
+    return round_robin_threes_schedule(entrants, rounds=rounds, id_prefix=id_prefix)
+
+
 def threes_league_stage(state: TournamentState, name: str, entrants: tuple[int, ...]) -> Stage:
     """A round robin in tables of three: enough rounds for everyone to meet everyone once,
     times the legs (decision record 0031)."""
     rounds = full_round_robin_rounds(len(entrants)) * state.settings.legs
-    schedule = round_robin_threes_schedule(
-        entrants, rounds=rounds, id_prefix="" if name == "league" else f"{name}-"
-    )
+    schedule = threes_schedule(tuple(entrants), rounds, "" if name == "league" else f"{name}-")
     fixtures = tuple(
         FixtureSpec.seating(table.id, table.entrants, name, round_.number)
         for round_ in schedule.rounds
@@ -429,14 +478,28 @@ def stages(state: TournamentState) -> tuple[Stage, ...]:
         [row.entrant for row in ranked(state, group.entrants, stage.fixtures, qualifying=True)]
         for group, stage in zip(groups, group_stages, strict=True)
     ]
-    qualifiers = min(settings.advance_per_group, min(len(g.entrants) for g in groups))
+    qualifiers = min(
+        max(settings.advance_per_group, fewest_qualifiers(settings, len(groups))),
+        min(len(g.entrants) for g in groups),
+    )
     if at_threes(settings):
         seeds = knockout_seeds(tables, qualifiers_per_group=qualifiers)
         return (*group_stages, threes_stage(state, KNOCKOUT, threes_knockout_bracket(seeds)))
+    cut = settle_cut_ties(state, groups, group_stages, tables, qualifiers)
+    if not cut.settled:
+        return (*group_stages, *cut.playoffs)
     knockout = knockout_bracket(
-        tables, qualifiers_per_group=qualifiers, third_place=settings.third_place
+        cut.tables, qualifiers_per_group=qualifiers, third_place=settings.third_place
     )
-    return (*group_stages, bracket_stage(state, KNOCKOUT, knockout))
+    return (*group_stages, *cut.playoffs, bracket_stage(state, KNOCKOUT, knockout))
+
+
+def fewest_qualifiers(settings: TournamentSettings, groups: int) -> int:
+    """Qualifiers per group that a knockout needs at least: a single group sends two (three at
+    tables of three, a final table) whatever `advance_per_group` says."""
+    if groups > 1:
+        return 1
+    return 3 if at_threes(settings) else 2
 
 
 def qualification_config(state: TournamentState) -> StandingsConfig:
@@ -509,7 +572,7 @@ def next_swiss_round(state: TournamentState, number: int) -> SwissDraw:
         if not state.entrants[row.entrant].withdrawn
     ]
     standings = [SwissEntrant(row.entrant, float(row.match_points)) for row in rows]
-    if at_threes(state.settings):
+    if at_threes(state.settings) and len(standings) >= MINIMUM_FIELD:
         drawn = swiss_threes_round(
             rounds=swiss_rounds_of(state),
             round_number=number,
@@ -518,6 +581,8 @@ def next_swiss_round(state: TournamentState, number: int) -> SwissDraw:
             byes=byes,
         )
         return SwissDraw(tuple((t.id, t.entrants) for t in drawn.tables), drawn.bye)
+    # Two sides, or what is left of a field at three after withdrawals: two entrants play a
+    # table of two, one has the bye.
     paired = swiss_round(
         rounds=swiss_rounds_of(state),
         round_number=number,
@@ -531,7 +596,7 @@ def next_swiss_round(state: TournamentState, number: int) -> SwissDraw:
 def overall_standings(state: TournamentState) -> list[StandingsRow]:
     """Standings over every fixture played. A Swiss bye counts as a win; a league's sit-out
     round (odd fields, everyone gets one) counts for nothing."""
-    all_stages = stages(state)
+    all_stages = [stage for stage in stages(state) if stage.playoff_of is None]
     fixtures = [fixture for stage in all_stages for fixture in stage.fixtures]
     byes = [entrant for stage in all_stages if stage.name == "swiss" for _, entrant in stage.byes]
     return ranked(state, state.order or tuple(state.entrants), fixtures, byes)
@@ -563,7 +628,10 @@ def resets_after(state: TournamentState, fixture_id: str, new_result: Result) ->
             for slot in slots_to_reset(bracket, old_winners, new_winners)
             if slot in state.fixtures or slot in state.results
         )
-    return knockout_redraw_resets(state, fixture_id, new_result)
+    return (
+        *playoff_resets(state, fixture_id, new_result),
+        *knockout_redraw_resets(state, fixture_id, new_result),
+    )
 
 
 def threes_resets(
@@ -619,8 +687,13 @@ LEVEL_KNOCKOUT_RULES = ("deciding_round", "higher_seed", "organizer")
 
 
 def is_knockout_fixture(state: TournamentState, fixture_id: str) -> bool:
-    """Whether the fixture is a bracket slot: its match must have a winner."""
-    return any(stage.has_knockout_slot(fixture_id) for stage in stages(state))
+    """Whether the fixture is a bracket slot (or a group's playoff match): its match must have
+    a winner."""
+    return any(
+        stage.has_knockout_slot(fixture_id)
+        or (stage.playoff_of is not None and any(f.id == fixture_id for f in stage.fixtures))
+        for stage in stages(state)
+    )
 
 
 def match_decider(state: TournamentState, fixture_id: str) -> str:
@@ -652,3 +725,224 @@ def level_leaders(fixture: Fixture, result: Result) -> tuple[int, ...]:
         for entrant, place in zip(fixture.entrants, result.places, strict=True)
         if place == 1
     )
+
+
+# Ties at a group's qualification cut (decision record 0029, amended for issue 12): entrants
+# that the tournament's tie-breaks cannot separate across the cut are ordered by the tournament's
+# rule for level knockout matches: a playoff (`deciding_round`), the seed (`higher_seed`, and
+# tournaments created before the rule) or the organizer's decision (`organizer`).
+
+PLAYOFF_TABLE_SIZES = (2, 4, 6)
+"""Two-sided tables. At tables of three the seed settles a tie at the cut, for now."""
+
+
+@dataclass(frozen=True)
+class CutTie:
+    """Entrants of one group tied across its qualification cut."""
+
+    group: str
+    tied: tuple[int, ...]
+    """In seed order."""
+    first: int
+    """The place (0-based) in the group's table where the tied entrants begin."""
+    places: int
+    """How many of them qualify: the places at stake, each a knockout tier of its own."""
+
+
+@dataclass(frozen=True)
+class CutSettlement:
+    tables: list[list[int]]
+    """Each group's table, its tie (if any) ordered as settled."""
+    playoffs: tuple[Stage, ...]
+    settled: bool
+
+
+def tie_config(state: TournamentState) -> StandingsConfig:
+    """The tie-breaks that find a tie at the cut: the tournament's, without the seed the
+    default list ends with (a seed the organizer listed stays: it was their rule)."""
+    config = standings_config(state)
+    if state.settings.tiebreaks is not None:
+        return config
+    return replace(config, tiebreaks=tuple(name for name in config.tiebreaks if name != "seed"))
+
+
+def cut_tie(
+    state: TournamentState, label: str, stage: Stage, entrants: tuple[int, ...], qualifiers: int
+) -> CutTie | None:
+    """The entrants of a complete group that share the rank of its last qualifying place with
+    the first entrant out, if any."""
+    if len(entrants) <= qualifiers:
+        return None
+    rows = standings_of(state, entrants, stage.fixtures, (), tie_config(state))
+    rank = rows[qualifiers - 1].rank
+    if rows[qualifiers].rank != rank:
+        return None
+    seeds = seed_of(state)
+    block = [index for index, row in enumerate(rows) if row.rank == rank]
+    tied = sorted((rows[index].entrant for index in block), key=lambda e: (seeds.get(e, 0), e))
+    return CutTie(label, tuple(tied), block[0], qualifiers - block[0])
+
+
+def settles_ties_at_the_cut(settings: TournamentSettings, rule: str) -> bool:
+    return (
+        settings.format == "groups_then_knockout"
+        and settings.level_knockout == rule
+        and settings.table_size in PLAYOFF_TABLE_SIZES
+    )
+
+
+def settle_cut_ties(
+    state: TournamentState,
+    groups: Iterable[Group],
+    group_stages: tuple[Stage, ...],
+    tables: list[list[int]],
+    qualifiers: int,
+) -> CutSettlement:
+    """Each group's table once its tie at the cut (if any) is settled by the tournament's rule,
+    with the playoff stages known so far; `settled` false while a playoff is being played or an
+    organizer's decision is awaited. Under the other rules the tables stay as they are."""
+    playoff_rule = settles_ties_at_the_cut(state.settings, "deciding_round")
+    if not playoff_rule and not settles_ties_at_the_cut(state.settings, "organizer"):
+        return CutSettlement(tables, (), True)
+    settled_tables: list[list[int]] = []
+    playoffs: list[Stage] = []
+    settled = True
+    for group, stage, table in zip(groups, group_stages, tables, strict=True):
+        tie = cut_tie(state, stage.name, stage, group.entrants, qualifiers)
+        if tie is None:
+            settled_tables.append(table)
+            continue
+        if playoff_rule:
+            last_round = max((fixture.round for fixture in stage.fixtures), default=0)
+            playoff = group_playoff(state, tie, first_round=last_round + 1)
+            playoffs.append(playoff.stage)
+            order = playoff.order
+        else:
+            decided = state.group_places.get(tie.group)
+            order = decided if decided is not None and set(decided) == set(tie.tied) else None
+        if order is None:
+            settled = False
+            settled_tables.append(table)
+            continue
+        settled_tables.append(with_tie_ordered(table, tie, order))
+    return CutSettlement(settled_tables, tuple(playoffs), settled)
+
+
+def with_tie_ordered(table: list[int], tie: CutTie, order: tuple[int, ...]) -> list[int]:
+    """The group's table with the tied entrants in `order` (its first `places` at least): the
+    others keep their place in the table after them."""
+    rest = [entrant for entrant in table[tie.first :] if entrant not in order]
+    block = [*order, *(e for e in rest if e in tie.tied)]
+    others = [e for e in table[tie.first :] if e not in tie.tied]
+    return [*table[: tie.first], *block, *others]
+
+
+@dataclass(frozen=True)
+class GroupPlayoff:
+    stage: Stage
+    order: tuple[int, ...] | None
+    """The tied entrants' order for the places at stake, once the playoff decided them."""
+
+
+def playoff_fixture_id(group: str, number: int) -> str:
+    return f"{group}-PO-{number}"
+
+
+def group_playoff(state: TournamentState, tie: CutTie, *, first_round: int) -> GroupPlayoff:
+    """The playoff among the entrants tied at a group's cut: a knockout among them, reseeded
+    every round (the lowest seeds play, the highest sit out until the field is a power of two;
+    then the highest seed meets the lowest). Its winner takes the first place at stake and the
+    final's loser the next; while places are still at stake, the entrants left play another
+    such knockout. Two tied entrants play one match. A playoff match counts only while its
+    fixture still has the entrants the playoff gives it (a corrected group result can change
+    the tie); its result never counts in the group's standings."""
+    fixtures: list[FixtureSpec] = []
+    placed: list[int] = []
+    remaining = list(tie.tied)
+    number, round_number = 0, first_round
+    while len(placed) < tie.places:
+        alive, runner_up = list(remaining), None
+        while len(alive) > 1:
+            size = len(alive)
+            playing = size - (1 << (size.bit_length() - 1))
+            players = alive if playing == 0 else alive[size - 2 * playing :]
+            winners: list[int] = []
+            for index in range(len(players) // 2):
+                number += 1
+                spec = FixtureSpec(
+                    playoff_fixture_id(tie.group, number),
+                    players[index],
+                    players[-1 - index],
+                    tie.group,
+                    round_number,
+                )
+                fixtures.append(spec)
+                winner = playoff_winner(state, spec)
+                if winner is not None:
+                    winners.append(winner)
+                    if size == 2:
+                        runner_up = spec.away if winner == spec.home else spec.home
+            if len(winners) < len(players) // 2:
+                return GroupPlayoff(playoff_stage(tie, fixtures, False), None)
+            alive = [e for e in alive if e not in players or e in winners]
+            round_number += 1
+        placed.append(alive[0])
+        if runner_up is not None and len(placed) < tie.places:
+            placed.append(runner_up)
+        remaining = [e for e in remaining if e not in placed]
+    return GroupPlayoff(playoff_stage(tie, fixtures, True), tuple(placed))
+
+
+def playoff_stage(tie: CutTie, fixtures: list[FixtureSpec], complete: bool) -> Stage:
+    return Stage(f"{tie.group}-playoff", tuple(fixtures), complete=complete, playoff_of=tie.group)
+
+
+def playoff_winner(state: TournamentState, spec: FixtureSpec) -> int | None:
+    """The winner of a playoff match, if its fixture (still) has the spec's entrants."""
+    fixture = state.fixtures.get(spec.id)
+    result = state.results.get(spec.id)
+    if fixture is None or result is None or fixture.entrants != (spec.home, spec.away):
+        return None
+    return result.winner
+
+
+def playoff_resets(state: TournamentState, fixture_id: str, new_result: Result) -> tuple[str, ...]:
+    """The playoff fixtures a changed result (of a group match or a playoff match) leaves with
+    other entrants, or without a place in the playoff: reset, like a redrawn knockout's."""
+    existing = [f for f in state.fixtures.values() if "-PO-" in f.id]
+    if not existing:
+        return ()
+    after = replace(state, results={**state.results, fixture_id: new_result})
+    wanted = {
+        spec.id: (spec.home, spec.away)
+        for stage in stages(after)
+        if stage.playoff_of is not None
+        for spec in stage.fixtures
+    }
+    return tuple(
+        fixture.id
+        for fixture in sorted(existing, key=lambda f: f.sequence)
+        if fixture.id != fixture_id and wanted.get(fixture.id) != fixture.entrants
+    )
+
+
+def group_stages_of(state: TournamentState) -> tuple[Stage, ...]:
+    """The group stages of a groups then knockout tournament that has started (else none)."""
+    if state.settings.format != "groups_then_knockout" or state.order is None:
+        return ()
+    return tuple(stage for stage in stages(state) if not stage.is_knockout and not stage.playoff_of)
+
+
+def group_cut_tie(state: TournamentState, label: str) -> CutTie | None:
+    """The tie at the qualification cut of the complete group `label`, if it has one."""
+    order = state.order or ()
+    groups = group_stage(order, group_count=group_count(state), legs=state.settings.legs).groups
+    group = next((g for g in groups if g.label == label), None)
+    stage = next((s for s in group_stages_of(state) if s.name == label), None)
+    if group is None or stage is None or not stage.complete:
+        return None
+    qualifiers = min(
+        max(state.settings.advance_per_group, fewest_qualifiers(state.settings, len(groups))),
+        min(len(g.entrants) for g in groups),
+    )
+    return cut_tie(state, label, stage, group.entrants, qualifiers)

@@ -64,6 +64,7 @@ def fixture_view(
         "scheduled_at": None
         if row is None or row.scheduled_at is None
         else row.scheduled_at.isoformat(),
+        "decided_by": None if row is None else row.decided_by,
     }
 
 
@@ -212,6 +213,8 @@ def build_view(state: TournamentState, tournament_id: UUID) -> tuple[dict[str, A
         else:
             rounds = league_rounds(state, stage, rows, matches)
             kind = state.settings.format if stage.name in ("league", "swiss") else "group"
+            if stage.playoff_of is not None:
+                kind = "playoff"
         stages.append(
             {"name": stage.name, "kind": kind, "complete": stage.complete, "rounds": rounds}
         )

@@ -52,6 +52,7 @@ FIXTURE_FIELDS = (
     "scheduled_at",
     "called_at",
     "deadline",
+    "decided_by",
 )
 
 
@@ -99,6 +100,7 @@ def expected_fixture(
         "scheduled_at": moment(fixture.scheduled_at),
         "called_at": moment(fixture.called_at),
         "deadline": moment(fixture.deadline),
+        "decided_by": None if result is None else result.decided_by,
     }
 
 

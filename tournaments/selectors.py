@@ -26,6 +26,7 @@ from games.eventstore.api import last_position_of_streams, read_stream
 from games.models import Match, MatchStatus
 from games.side_names import SideRefs
 from tournaments import rows
+from tournaments.errors import TournamentMatchNotFound
 from tournaments.models import (
     Checkpoint,
     Entrant,
@@ -40,7 +41,6 @@ from tournaments.models import (
 from tournaments.projections import CONSUMER
 from tournaments.services import (
     EntrantNotFound,
-    InvalidTournament,
     TournamentCommandResult,
     TournamentNotFound,
     load_tournament,
@@ -182,10 +182,11 @@ def check_in_window_view(window: CheckInWindow, *, now: datetime | None = None) 
 
 
 def check_match_of_tournament(*, tournament_id: UUID, match_id: UUID) -> None:
+    """404 `match_not_found` for a match that is not this tournament's, like an entrant."""
     check_tournament_exists(tournament_id)
     if not Fixture.objects.filter(tournament_id=tournament_id, match_id=match_id).exists():
-        raise InvalidTournament.because(
-            gettext_noop("match %(match)s is not a match of a tournament"), match=match_id
+        raise TournamentMatchNotFound.because(
+            gettext_noop("match %(match)s is not a match of this tournament"), match=match_id
         )
 
 
@@ -431,6 +432,7 @@ def tournament_fixtures_named(*, tournament_id: UUID) -> list[dict[str, Any]]:
                 "places": fixture.places,
                 "winner": fixture.winner_id,
                 "round_wins": None if score is None else score["round_wins"],
+                "decided_by": fixture.decided_by,
             }
         )
     # Stages in the order they began (winners before losers, groups before the knockout),

@@ -43,6 +43,7 @@ from tournaments import names, plan, reactions, rows, stream
 from tournaments.errors import (
     EntrantNotFound,
     InvalidEntrant,
+    InvalidGroupOrder,
     InvalidTournament,
     RegistrationClosed,
     SwissRoundNotDue,
@@ -64,6 +65,7 @@ from tournaments.stream import (
     CheckInEntrant,
     CloseCheckIn,
     CreateTournament,
+    DecideGroupPlaces,
     DecideLevelMatch,
     OpenCheckIn,
     PublishSwissRound,
@@ -87,6 +89,7 @@ __all__ = [
     "TABLE_SIZES",
     "EntrantNotFound",
     "InvalidEntrant",
+    "InvalidGroupOrder",
     "InvalidTournament",
     "RegistrationClosed",
     "SwissRoundNotDue",
@@ -527,27 +530,14 @@ def result_of(state: TournamentState | None, match: Match) -> Result:
     fixture = None if state is None else state.fixture_of_match(str(match.id))
     if fixture is None:
         return Result(winner=None)
-    sides = fixture.entrants
-    rounds = tuple(match.round_wins[: len(sides)])
-    points = tuple(match.total_points[: len(sides)])
-    result = Result(
-        winner=None if match.winner is None else sides[match.winner],
-        rounds=rounds,
-        points=points,
-        forfeit=match.forfeited_by is not None,
-    )
-    if len(sides) < 3:
-        return result
-    return replace(
-        result,
-        places=plan.places_at_three(
-            winner=match.winner,
-            forfeited_by=match.forfeited_by,
-            rounds=rounds,
-            points=points,
-            by_points=state is not None and state.settings.scoring == "points",
-        ),
-        forfeited_by=None if match.forfeited_by is None else sides[match.forfeited_by],
+    assert state is not None  # a fixture was found in it
+    return plan.result_at_table(
+        state,
+        fixture.entrants,
+        winner=match.winner,
+        forfeited_by=match.forfeited_by,
+        rounds=match.round_wins,
+        points=match.total_points,
     )
 
 
@@ -673,6 +663,27 @@ def fixture_level_decide(
         idempotency_key=idempotency_key,
         name="fixture_level_decide",
         arguments={"match": str(match_id), "winner": winner, "reason": reason},
+    )
+
+
+def group_places_decide(
+    *,
+    tournament_id: UUID,
+    group: str,
+    order: Sequence[int],
+    reason: str,
+    actor: Actor,
+    idempotency_key: str | None = None,
+) -> TournamentCommandResult:
+    """The organizer orders the entrants tied at a group's qualification cut (entrant ids, best
+    first), with the reason (decision record 0029, amended); the knockout is drawn from it."""
+    return run(
+        tournament_id=tournament_id,
+        command=DecideGroupPlaces(tournament_id, group, tuple(order), reason),
+        actor=actor,
+        idempotency_key=idempotency_key,
+        name="group_places_decide",
+        arguments={"group": group, "order": list(order), "reason": reason},
     )
 
 

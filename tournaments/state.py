@@ -190,6 +190,9 @@ class TournamentState:
     retired: tuple[Fixture, ...] = ()
     """The fixtures that were reset, in the order they were: their matches stay in the log."""
     check_in: CheckInWindow = CheckInWindow()
+    group_places: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    """The organizer's order of the entrants tied at a group's qualification cut, by group
+    label (`GroupPlacesDecided`, decision record 0029)."""
 
     @property
     def started(self) -> bool:

@@ -25,7 +25,11 @@ from tournaments.errors import (
     CheckInClosed,
     DuplicateSeed,
     EntrantNotFound,
+    GroupNotComplete,
+    GroupNotFound,
+    GroupNotTied,
     InvalidEntrant,
+    InvalidGroupOrder,
     InvalidTournament,
     MatchNotLevel,
     ReasonRequired,
@@ -81,6 +85,10 @@ earlier (EntrantsSeeded) gives way to the seeds, its positions kept as seeds."""
 LEVEL_MATCH_DECIDED = "LevelMatchDecided"
 """{fixture, winner, reason}: the organizer named the winner of a knockout match that ended
 level (decision record 0029)."""
+GROUP_PLACES_DECIDED = "GroupPlacesDecided"
+"""{group, order, reason}: the organizer ordered the entrants of a group tied at its
+qualification cut (`order`: entrant ids, best first), under the organizer's rule (decision
+record 0029, amended)."""
 
 TABLE_SIZES = (2, 3, 4, 6)
 PLAYERS_PER_ENTRANT = {2: 1, 3: 1, 4: 2, 6: 3}
@@ -237,6 +245,17 @@ class DecideLevelMatch:
     reason: str
 
 
+@dataclass(frozen=True)
+class DecideGroupPlaces:
+    """Order the entrants of a complete group tied at its qualification cut (entrant ids, best
+    first: every tied entrant once), and say why."""
+
+    tournament: uuid.UUID
+    group: str
+    order: tuple[int, ...]
+    reason: str
+
+
 TournamentCommand: TypeAlias = (
     CreateTournament
     | RegisterEntrant
@@ -255,6 +274,7 @@ TournamentCommand: TypeAlias = (
     | OpenCheckIn
     | CloseCheckIn
     | DecideLevelMatch
+    | DecideGroupPlaces
 )
 
 
@@ -801,6 +821,7 @@ _DECIDERS: dict[type, Callable[[TournamentState, Any], list[TournamentEvent]]] =
     CorrectEntrant: lambda state, command: _correct(state, command),
     ReseedEntrants: lambda state, command: _reseed(state, command),
     DecideLevelMatch: lambda state, command: _decide_level_match(state, command),
+    DecideGroupPlaces: lambda state, command: _decide_group_places(state, command),
 }
 
 
@@ -967,6 +988,7 @@ _HANDLERS: dict[str, Callable[[TournamentState, dict[str, Any]], TournamentState
     ENTRANT_CORRECTED: lambda state, payload: _corrected(state, payload),
     ENTRANTS_RESEEDED: lambda state, payload: _reseeded(state, payload),
     LEVEL_MATCH_DECIDED: lambda state, payload: _level_match_decided(state, payload),
+    GROUP_PLACES_DECIDED: lambda state, payload: _group_places_decided(state, payload),
 }
 
 
@@ -1116,3 +1138,66 @@ def _reseeded(state: TournamentState, payload: dict[str, Any]) -> TournamentStat
         for entrant, record in state.entrants.items()
     }
     return replace(state, entrants=entrants, seeding=None, seeding_method=None)
+
+
+# Ties at a group's qualification cut under the organizer's rule (decision record 0029,
+# amended): the knockout waits until the organizer orders the tied entrants.
+
+
+def _decide_group_places(
+    state: TournamentState, command: DecideGroupPlaces
+) -> list[TournamentEvent]:
+    reason = check_reason_given(command.reason)
+    tie = group_tie_to_decide(state, command.group)
+    if len(set(command.order)) != len(command.order) or set(command.order) != set(tie.tied):
+        raise InvalidGroupOrder.because(
+            gettext_noop(
+                "the order must list the entrants tied at the cut of group %(group)s once each: "
+                "%(entrants)s"
+            ),
+            group=command.group,
+            entrants=", ".join(f"#{entrant}" for entrant in tie.tied),
+        )
+    decided = event(
+        GROUP_PLACES_DECIDED, group=command.group, order=list(command.order), reason=reason
+    )
+    return [decided, *advance(evolve(state, decided), command.tournament)]
+
+
+def group_tie_to_decide(state: TournamentState, label: str) -> plan.CutTie:
+    """The tie at the cut of group `label` that waits for the organizer, or why there is none."""
+    group = next((g for g in plan.group_stages_of(state) if g.name == label), None)
+    if group is None:
+        raise GroupNotFound.because(
+            gettext_noop("this tournament has no group %(group)s"), group=label
+        )
+    if not group.complete:
+        raise GroupNotComplete.because(
+            gettext_noop("group %(group)s is still being played: decide its places once it ends"),
+            group=label,
+        )
+    if not plan.settles_ties_at_the_cut(state.settings, "organizer"):
+        raise GroupNotTied.because(
+            gettext_noop(
+                "the tournament's rule settles a tie at the cut of group %(group)s, not the "
+                "organizer"
+            ),
+            group=label,
+        )
+    tie = plan.group_cut_tie(state, label)
+    if tie is None:
+        raise GroupNotTied.because(
+            gettext_noop("group %(group)s has no tie at its qualification cut"), group=label
+        )
+    decided = state.group_places.get(label)
+    if decided is not None and set(decided) == set(tie.tied):
+        raise GroupNotTied.because(
+            gettext_noop("the places of group %(group)s at the cut were decided already"),
+            group=label,
+        )
+    return tie
+
+
+def _group_places_decided(state: TournamentState, payload: dict[str, Any]) -> TournamentState:
+    places = {**state.group_places, payload["group"]: tuple(payload["order"])}
+    return replace(state, group_places=places)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -106,6 +109,87 @@ class CardPlayApi(JsonApi):
             context={"hands": {round_number: played.hands}},
         )
         return command_response(result, body.data)
+
+
+MOST_CARDS_IN_A_BATCH = 48
+"""A whole round at the largest table (six players with the 48-card French deck)."""
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "minItems": 2,
+        "maxItems": 2,
+        "items": {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]},
+        "description": "[seat, card]: the seat (0 first) and the card it played.",
+    }
+)
+class PlayPairField(serializers.Field):  # type: ignore[type-arg]
+    """`[seat, card]`: an integer and a card code (the rules check both, with their codes)."""
+
+    default_error_messages = {
+        "invalid": _("each play is [seat, card]: an integer and a card code"),
+    }
+
+    def to_internal_value(self, data: Any) -> tuple[int, str]:
+        if (
+            not isinstance(data, list)
+            or len(data) != 2
+            or not isinstance(data[0], int)
+            or isinstance(data[0], bool)
+            or not isinstance(data[1], str)
+            or len(data[1]) > CARD_MAX_LENGTH
+        ):
+            self.fail("invalid")
+        return data[0], data[1]
+
+    def to_representation(self, value: Any) -> Any:
+        return list(value)
+
+
+class CardBatchApi(JsonApi):
+    permission_classes = [MatchAccess]
+    access = {"post": Action.SCORE}
+
+    class InputSerializer(CommandInput):
+        plays = serializers.ListField(
+            child=PlayPairField(),
+            min_length=1,
+            max_length=MOST_CARDS_IN_A_BATCH,
+            help_text="The cards in the order they were played: `[[seat, card], ...]`.",
+        )
+
+        class Meta:
+            ref_name = "CardBatchInput"
+
+    @command_schema(
+        operation_id="card_play_batch",
+        summary="Play several cards of a round at once: all of them, or none",
+        description="For an offline queue or a score sheet typed in after the game: the cards "
+        "are checked by the rules in order, each against the round as the cards before it left "
+        "it, and appended in one transaction, or none is. A refused card answers its rule's "
+        "code with `play_index`, its index in `plays`. The answer is the round after the batch "
+        "and the match's version. An Idempotency-Key covers the whole batch.",
+        tag=TAG,
+        request=InputSerializer,
+        response=RoundCommandOutput,
+        errors={
+            404: "`match_not_found`, `round_not_found`.",
+            409: "`version_conflict`, `round_voided`, `points_already_entered`, `match_finished`.",
+            422: f"{RULE_ERRORS} With `play_index`: the index in `plays` of the refused card.",
+        },
+    )
+    def post(self, request: Request, match_id: UUID, round_number: int) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        result = services.cards_play(
+            match_id=match_id,
+            round_number=round_number,
+            plays=data["plays"],
+            expected_version=data.get("expected_version"),
+            actor=actor_of(request),
+            idempotency_key=idempotency_key_of(request),
+        )
+        return round_response(result, round_number, viewer=viewer(request, match_id))
 
 
 class CardCorrectApi(JsonApi):

@@ -234,6 +234,16 @@ VARIANT_SCHEMA = {
             "description": "At six players: 36 cards (no twos) or, with French cards only, 48 "
             "(the twos kept, the eights and nines added).",
         },
+        "three_winner": {
+            "type": "string",
+            "enum": ["most_points", "at_least_61"],
+            "default": "most_points",
+            "description": "Who wins a round at a table of three: the side with the most points "
+            "(`most_points`), or the side with 61 points or more (`at_least_61`: a round in "
+            "which nobody reaches 61 has no winner and is treated as a tied round). Only at "
+            "tables of three: refused at 2, 4 or 6 players (`invalid_variant`). Written back "
+            "only when not the default.",
+        },
     },
 }
 

@@ -10,7 +10,7 @@ from games.api.matches import (
     ResultConfirmApi,
     ResultDisputeApi,
 )
-from games.api.plays import CardCorrectApi, CardPlayApi
+from games.api.plays import CardBatchApi, CardCorrectApi, CardPlayApi
 from games.api.rounds import (
     PlayUndoApi,
     RoundDetailApi,
@@ -33,6 +33,7 @@ urlpatterns = [
     path(f"{MATCH}rounds/", RoundStartApi.as_view(), name="round-start"),
     path(ROUND, RoundDetailApi.as_view(), name="round-detail"),
     path(f"{ROUND}plays/", CardPlayApi.as_view(), name="card-play"),
+    path(f"{ROUND}plays/batch/", CardBatchApi.as_view(), name="card-play-batch"),
     path(f"{ROUND}plays/<int:play_index>/correct/", CardCorrectApi.as_view(), name="card-correct"),
     path(f"{ROUND}score/", RoundPointsEnterApi.as_view(), name="round-points-enter"),
     path(f"{ROUND}undo/", PlayUndoApi.as_view(), name="play-undo"),

@@ -202,6 +202,16 @@ class PlayCardInRound:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayCardsInRound:
+    """Several cards of one round at once (an offline queue, a score sheet typed in after the
+    game): each is checked against the round as the cards before it left it, and all are
+    recorded, or none (the failing card's index in `plays` is on the error as `play_index`)."""
+
+    round: int
+    plays: tuple[tuple[int, Card], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class EnterRoundPoints:
     round: int
     points: tuple[int, ...]
@@ -252,6 +262,7 @@ MatchCommand = (
     CreateMatch
     | StartNextRound
     | PlayCardInRound
+    | PlayCardsInRound
     | EnterRoundPoints
     | UndoLastPlay
     | CorrectCard
@@ -441,6 +452,8 @@ def decide(state: MatchAggregate | None, command: MatchCommand) -> list[MatchEve
             return decide_start_round(state, command)
         case PlayCardInRound():
             return decide_play(state, command)
+        case PlayCardsInRound():
+            return decide_plays(state, command)
         case EnterRoundPoints():
             return decide_points(state, command)
         case UndoLastPlay():
@@ -564,6 +577,18 @@ def decide_play(state: MatchAggregate, command: PlayCardInRound) -> list[MatchEv
     ]
 
 
+def decide_plays(state: MatchAggregate, command: PlayCardsInRound) -> list[MatchEvent]:
+    events: list[MatchEvent] = []
+    for index, (seat, card) in enumerate(command.plays):
+        try:
+            played = decide_play(state, PlayCardInRound(command.round, seat, card))
+        except RuleViolation as error:
+            raise error.at(play_index=index) from None
+        events.extend(played)
+        state = fold(played, state)
+    return events
+
+
 def decide_points(state: MatchAggregate, command: EnterRoundPoints) -> list[MatchEvent]:
     match_round = open_round(state, command.round)
     if match_round.is_dealt:
@@ -582,7 +607,7 @@ def decide_points(state: MatchAggregate, command: EnterRoundPoints) -> list[Matc
         raise PointsAlreadyEntered.because(
             gettext_noop("round %(round)s already has its points"), round=command.round
         )
-    score_only_round(state.table.size, command.points)
+    score_only_round(state.table.size, command.points, state.table.variant.three_winner)
     return [
         MatchEvent(ROUND_POINTS_ENTERED, {"round": command.round, "points": list(command.points)})
     ]
@@ -720,7 +745,7 @@ def evolve(state: MatchAggregate | None, event: MatchEvent) -> MatchAggregate:
     if event.type == CARD_CORRECTED:
         return with_round(state, payload["round"], corrected(payload))
     if event.type == ROUND_POINTS_ENTERED:
-        outcome = RoundOutcome.from_points(payload["points"])
+        outcome = RoundOutcome.from_points(payload["points"], state.table.variant.three_winner)
         return with_round(state, payload["round"], lambda r: replace(r, entered=outcome))
     if event.type == ROUND_VOIDED:
         reason = payload.get("reason", "")

@@ -158,6 +158,9 @@ class ReplayPage:
     points: list[int]
     result: str | None
     winner: str | None
+    replayed_by: int | None
+    """For a tied round: the round that replays it, once started (a best-of match's tie, or a
+    tied deciding round); None for a tie that counts (a fixed round scored by points)."""
     hands: list[HandView] | None
     dealer: str
     leader: str
@@ -213,6 +216,9 @@ def round_replay_page(
         points=list(replay["points"]),
         result=replay["result"],
         winner=side_won(replay["result"], names),
+        replayed_by=match.rounds.filter(replay_of=round_number)
+        .values_list("number", flat=True)
+        .first(),
         hands=hands_of(replay["hands"], table, names),
         dealer=seat_player(table, match_round.dealer_seat, names),
         leader=seat_player(table, match_round.leader_seat, names),

@@ -74,9 +74,18 @@ def page_strings() -> dict[str, str]:
         "round_title": gettext("Round %(number)s"),
         "round_won": gettext("Round %(number)s won by %(side)s, %(points)s"),
         "round_tied": gettext("Round %(number)s tied, %(points)s: it is played again"),
+        "round_tied_counted": gettext("Round %(number)s tied, %(points)s: nobody wins it"),
         "round_voided": gettext("Round %(number)s was voided: %(reason)s"),
         "needs_wins": gettext("%(side)s needs %(wins)s more round win(s)"),
         "needs_rounds": gettext("%(rounds)s round(s) left to play"),
+        "deciding_round": gettext(
+            "Deciding round: the match is level after its %(rounds)s rounds; one more round "
+            "decides it (a tied one is played again)."
+        ),
+        "deciding_round_one": gettext(
+            "Deciding round: the match is level after its round; one more round decides it "
+            "(a tied one is played again)."
+        ),
         "match_won": gettext("Match over: %(side)s won"),
         "match_drawn": gettext("Match over: no winner"),
         "confirmed": gettext("Confirmed by %(sides)s"),

@@ -7,8 +7,11 @@ from typing import Any
 from common.explained import gettext_noop
 from games.rules.errors import InvalidPoints, PointsMustTotal120
 from games.rules.tables import Table
+from games.rules.variants import DEFAULT_THREE_WINNER, ThreeWinner
 
 ROUND_POINTS = 120
+WINNING_POINTS_AT_THREE = 61
+"""Under the variant `three_winner: "at_least_61"`, what a side at a table of three needs to win."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,17 +19,23 @@ class RoundOutcome:
     """Points per side (index = side) and the winning side, None for a tie.
 
     The side with the most points wins; equal highest totals tie. With two sides and 120 points
-    this is the classic rule: 61 or more wins, 60-60 is a tie.
+    this is the classic rule: 61 or more wins, 60-60 is a tie. At three sides, under the variant
+    `three_winner: "at_least_61"`, a round in which nobody reaches 61 has no winner either.
     """
 
     points: tuple[int, ...]
     winning_side: int | None
 
     @classmethod
-    def from_points(cls, points: Sequence[int]) -> "RoundOutcome":
+    def from_points(
+        cls, points: Sequence[int], three_winner: ThreeWinner = DEFAULT_THREE_WINNER
+    ) -> "RoundOutcome":
         best = max(points)
         leaders = [side for side, side_points in enumerate(points) if side_points == best]
-        return cls(tuple(points), leaders[0] if len(leaders) == 1 else None)
+        winner = leaders[0] if len(leaders) == 1 else None
+        if three_winner == "at_least_61" and len(points) == 3 and best < WINNING_POINTS_AT_THREE:
+            winner = None
+        return cls(tuple(points), winner)
 
     @property
     def is_tie(self) -> bool:
@@ -45,14 +54,16 @@ class RoundOutcome:
         return cls(tuple(data["points"]), data["winning_side"])
 
 
-def score_only_round(table_size: int, points: Sequence[int]) -> RoundOutcome:
+def score_only_round(
+    table_size: int, points: Sequence[int], three_winner: ThreeWinner = DEFAULT_THREE_WINNER
+) -> RoundOutcome:
     """The outcome of a round whose points a scorer entered without the cards (one per side)."""
     side_count = Table(table_size).side_count
     check_points_name_every_side(points, side_count)
     for side, side_points in enumerate(points):
         check_points_are_possible(side, side_points)
     check_points_total_120(points)
-    return RoundOutcome.from_points(points)
+    return RoundOutcome.from_points(points, three_winner)
 
 
 def check_points_name_every_side(points: Sequence[int], side_count: int) -> None:

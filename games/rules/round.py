@@ -349,7 +349,9 @@ def trick_events(state: RoundState, plays: tuple[Play, ...]) -> list[RoundEvent]
         events.append(StockEmptied(after_trick=number, briscola_holder=table.seat_before(winner)))
     if number == table.tricks_per_round:
         final_points = points_with_trick(state.points, table, trick)
-        events.append(RoundEnded(RoundOutcome.from_points(final_points)))
+        events.append(
+            RoundEnded(RoundOutcome.from_points(final_points, table.variant.three_winner))
+        )
     return events
 
 

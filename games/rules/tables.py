@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from common.explained import gettext_noop
 from games.rules.cards import FRENCH_EIGHTS_AND_NINES, FULL_DECK, Card, bits_of
 from games.rules.errors import InvalidSeat, InvalidTableSize, InvalidVariant
-from games.rules.variants import DEFAULT_VARIANT, Variant
+from games.rules.variants import DEFAULT_THREE_WINNER, DEFAULT_VARIANT, Variant
 
 TABLE_SIZES = (2, 3, 4, 6)
 
@@ -41,6 +41,7 @@ class Table:
     def __post_init__(self) -> None:
         check_table_size_is_supported(self.size)
         check_hand_size_suits_table(self.size, self.variant)
+        check_three_winner_suits_table(self.size, self.variant)
         deck = deck_for(self.size, self.variant)
         dealt = self.size * self.variant.hand_size
         object.__setattr__(self, "deck", deck)
@@ -98,4 +99,18 @@ def check_hand_size_suits_table(size: int, variant: Variant) -> None:
     if variant.hand_size == 9 and size != 2:
         raise InvalidVariant.because(
             gettext_noop("hands of 9 cards (bisca dos 9) are for two players only")
+        )
+
+
+def check_three_winner_suits_table(size: int, variant: Variant) -> None:
+    """Who wins a round at three is a choice only at three: with two sides and 120 points the
+    side with the most points is the side with 61 or more (decision record 0031)."""
+    if variant.three_winner != DEFAULT_THREE_WINNER and size != 3:
+        raise InvalidVariant.because(
+            gettext_noop(
+                "three_winner %(rule)r is for tables of three, not %(size)s players: with two "
+                "sides the most points and at least 61 are the same rule"
+            ),
+            rule=variant.three_winner,
+            size=size,
         )

@@ -2,7 +2,7 @@
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, get_args
+from typing import Any, Literal, get_args
 
 from common.explained import gettext_noop
 from games.rules.cards import ALL_RANKS, FRENCH_EIGHT, FRENCH_NINE, Card, DeckNames, parse_card
@@ -11,6 +11,9 @@ from games.rules.errors import InvalidCard, InvalidVariant, RemovedCardMustBeATw
 HAND_SIZES = (3, 9)
 DECK_NAMES: tuple[str, ...] = get_args(DeckNames)
 SIX_PLAYER_DECKS = (36, 48)
+ThreeWinner = Literal["most_points", "at_least_61"]
+THREE_WINNERS: tuple[str, ...] = get_args(ThreeWinner)
+DEFAULT_THREE_WINNER: ThreeWinner = "most_points"
 FACE_ORDER = (2, 3, 4, 5, 6, 7, FRENCH_EIGHT, FRENCH_NINE, 8, 9, 10, 1)
 """Ranks from the weakest to the strongest when the three ranks as a plain three."""
 _FACE_STRENGTH = {rank: FACE_ORDER.index(rank) + 1 for rank in ALL_RANKS}
@@ -29,6 +32,10 @@ class Variant:
     deck_names: "italian" or "french": display names, and the suit letters a scorer types.
     six_player_deck: 36 (the twos removed) or, with French cards only, 48 (the twos kept and the
         eights and nines added). Other table sizes ignore it.
+    three_winner: who wins a round at a table of three (decision record 0031): "most_points"
+        (the side with the most points, ties for the most tie) or "at_least_61" (the side with
+        61 points or more; a round in which nobody reaches 61 has no winner, like a tie).
+        Refused at other table sizes (`check_three_winner_suits_table`).
     """
 
     hand_size: int = 3
@@ -36,6 +43,7 @@ class Variant:
     removed_card_for_three: Card = TWO_OF_BATONS
     deck_names: DeckNames = "italian"
     six_player_deck: int = 36
+    three_winner: ThreeWinner = DEFAULT_THREE_WINNER
 
     def __post_init__(self) -> None:
         check_variant_is_valid(self)
@@ -45,8 +53,9 @@ class Variant:
         return _FACE_STRENGTH[card.rank] if self.three_ranks_as_three else card.strength
 
     def to_dict(self) -> dict[str, Any]:
-        """The options as JSON; `six_player_deck` only when not 36, so that the variants (and the
-        events) recorded before it existed are written exactly as they were."""
+        """The options as JSON; `six_player_deck` only when not 36 and `three_winner` only when
+        not "most_points", so that the variants (and the events) recorded before they existed
+        are written exactly as they were."""
         data: dict[str, Any] = {
             "hand_size": self.hand_size,
             "three_ranks_as_three": self.three_ranks_as_three,
@@ -55,6 +64,8 @@ class Variant:
         }
         if self.six_player_deck != DEFAULT_SIX_PLAYER_DECK:
             data["six_player_deck"] = self.six_player_deck
+        if self.three_winner != DEFAULT_THREE_WINNER:
+            data["three_winner"] = self.three_winner
         return data
 
     @classmethod
@@ -136,6 +147,12 @@ def check_variant_is_valid(variant: Variant) -> None:
                 "six_player_deck 48 adds the eights and nines of a French deck: "
                 'it needs deck_names "french"'
             )
+        )
+    if variant.three_winner not in THREE_WINNERS:
+        raise InvalidVariant.because(
+            gettext_noop("three_winner must be one of %(rules)s, not %(rule)r"),
+            rules=THREE_WINNERS,
+            rule=variant.three_winner,
         )
 
 

@@ -275,3 +275,28 @@ def test_six_french_players_with_48_cards_simulate_rounds_that_replay_to_120_poi
     assert all(sum(report["points"]) == 120 for report in reports)
     assert all(len(report["tricks"]) == 8 for report in reports)
     assert any(card in records[0]["deck"] for card in ("8C", "9H", "8S", "9D"))
+
+
+def test_rounds_at_three_simulated_under_at_least_61_replay_with_no_winner_below_61() -> None:
+    variant = '{"three_winner": "at_least_61"}'
+    records = simulate("--table-size", "3", "--rounds", "40", "--seed", "3", "--variant", variant)
+
+    status, reports = replay(*records)
+
+    assert status == 0
+    assert all(record["variant"]["three_winner"] == "at_least_61" for record in records)
+    short = [report for report in reports if max(report["points"]) < 61]
+    assert short
+    assert all(report["result"] == "tie" for report in short)
+    assert all(
+        report["result"] == f"side{report['points'].index(max(report['points']))}"
+        for report in reports
+        if max(report["points"]) >= 61
+    )
+
+
+def test_the_at_least_61_rule_at_two_players_is_a_usage_error() -> None:
+    with pytest.raises(SystemExit) as exit_status:
+        simulate("--table-size", "2", "--variant", '{"three_winner": "at_least_61"}')
+
+    assert exit_status.value.code == 2

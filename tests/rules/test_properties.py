@@ -31,7 +31,7 @@ from games.rules import (
     start_round,
 )
 from games.rules.simulate import simulate_round
-from games.rules.variants import DECK_NAMES
+from games.rules.variants import DECK_NAMES, THREE_WINNERS
 
 TABLE_SETUPS = st.sampled_from([(2, 3), (2, 9), (3, 3), (4, 3), (6, 3)])
 
@@ -46,6 +46,7 @@ def finished_rounds(draw: st.DrawFn) -> RoundState:
         removed_card_for_three=Card(2, draw(st.sampled_from(tuple(Suit)))),
         deck_names="french" if six_player_deck == 48 else draw(st.sampled_from(DECK_NAMES)),
         six_player_deck=six_player_deck,
+        three_winner=draw(st.sampled_from(THREE_WINNERS)) if table_size == 3 else "most_points",
     )
     return simulate_round(random.Random(draw(st.integers(0, 2**32))), table_size, variant)
 
@@ -64,7 +65,7 @@ def test_every_card_of_the_deck_is_played_exactly_once(state: RoundState) -> Non
 def test_every_finished_round_shares_out_120_points(state: RoundState) -> None:
     assert sum(state.points) == 120
     assert sum(trick.points for trick in state.tricks) == 120
-    assert state.outcome == RoundOutcome.from_points(state.points)
+    assert state.outcome == RoundOutcome.from_points(state.points, state.table.variant.three_winner)
 
 
 @ROUNDS

@@ -19,6 +19,7 @@ from games.services import Actor
 from tests.games.api.builders import API
 from tests.tournaments.api.builders import (
     create_tournament,
+    groups_tied_at_the_cut,
     home_wins,
     level_knockout_match,
     matches,
@@ -153,6 +154,17 @@ class World:
 
         level: tuple[str, str, int] = self.once("level match", build)
         return level
+
+    def tied_group(self) -> tuple[str, list[int]]:
+        """A groups then knockout tournament (organizer's rule) whose group A is tied at its
+        cut: its id and the order to decide (seeds 4 then 1)."""
+
+        def build() -> tuple[str, list[int]]:
+            tournament_id, entrants = groups_tied_at_the_cut(self.organizer)
+            return tournament_id, [entrants[3], entrants[0]]
+
+        tied: tuple[str, list[int]] = self.once("tied group", build)
+        return tied
 
     def device_token(self) -> tuple[str, int]:
         tournament_id = self.tournament()

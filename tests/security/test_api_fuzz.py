@@ -48,7 +48,12 @@ from config.wsgi import application
 from games.eventstore.api import last_position
 from tests.games.api.builders import post
 from tests.security.world import World
-from tests.tournaments.api.builders import home_wins, level_knockout_match, play_round
+from tests.tournaments.api.builders import (
+    groups_tied_at_the_cut,
+    home_wins,
+    level_knockout_match,
+    play_round,
+)
 from tournaments.models import Fixture
 
 SKIP_SWITCH = "SKIP_API_FUZZ"
@@ -177,6 +182,9 @@ class ValidCommand:
 LEVEL: dict[str, Any] = {}
 """The level knockout match the organizer decides (made by its command's `prepare`)."""
 
+TIED: dict[str, Any] = {}
+"""The groups tied at the cut the organizer decides (made by its command's `prepare`)."""
+
 
 def live_round(world: World, play_index: int = 0) -> dict[str, Any]:
     return {"match_id": world.live_match, "round_number": 1, "play_index": play_index}
@@ -201,6 +209,12 @@ VALID_COMMANDS = [
         path=live_round,
         body=lambda w: {"seat": w.next_play.seat, "card": w.next_play.card.code},
         headers={"Idempotency-Key": "card-1", "X-Device": "table 7"},
+    ),
+    ValidCommand(
+        "POST /api/v1/matches/{match_id}/rounds/{round_number}/plays/batch/",
+        path=live_round,
+        body=lambda w: {"plays": [[w.next_play.seat, w.next_play.card.code]]},
+        headers={"Idempotency-Key": "batch-1"},
     ),
     ValidCommand(
         "POST /api/v1/matches/{match_id}/rounds/{round_number}/plays/{play_index}/correct/",
@@ -325,6 +339,14 @@ VALID_COMMANDS = [
         ),
         path=lambda w: {"tournament_id": LEVEL["tournament"], "match_id": LEVEL["match"]["id"]},
         body=lambda w: {"winner": LEVEL["match"]["entrants"][1], "reason": "sorteggio"},
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/groups/{label}/decide/",
+        prepare=lambda client, w: TIED.update(
+            zip(("tournament", "entrants"), groups_tied_at_the_cut(client), strict=True)
+        ),
+        path=lambda w: {"tournament_id": TIED["tournament"], "label": "A"},
+        body=lambda w: {"order": [TIED["entrants"][3], TIED["entrants"][0]], "reason": "lot"},
     ),
     ValidCommand(
         "POST /api/v1/tournaments/{tournament_id}/device-tokens/",

@@ -47,7 +47,17 @@ def write_urls(world: World) -> list[str]:
         tournament_url(world.open_tournament, "seeds"),
         tournament_url(world.open_tournament, "start"),
         tournament_url(world.started_tournament, "next-round"),
+        call_url(world.started_tournament, world.started_match),
+        decide_url(world.level_tournament, world.level_match),
     ]
+
+
+def call_url(tournament_id: str | uuid.UUID, match_id: str | uuid.UUID) -> str:
+    return tournament_url(tournament_id, "matches", match_id, "call")
+
+
+def decide_url(tournament_id: str | uuid.UUID, match_id: str | uuid.UUID) -> str:
+    return tournament_url(tournament_id, "matches", match_id, "decide")
 
 
 CHANGED_BY_PATCH = re.compile(r"/entrants/\d+/$|/seeds/$")
@@ -191,6 +201,9 @@ def wrong_types(world: World) -> list[tuple[str, dict[str, Any], list[str]]]:
         (f"{live_round}plays/", {"seat": 0, "card": ["1D"]}, ["card"]),
         (f"{live_round}plays/", {"seat": 0.5, "card": "1D"}, ["seat"]),
         (f"{live_round}plays/0/correct/", {"card": {"rank": 1}}, ["card"]),
+        (f"{live_round}plays/batch/", {"plays": [["0", "1D"]]}, ["plays"]),
+        (f"{live_round}plays/batch/", {"plays": {"0": "1D"}}, ["plays"]),
+        (f"{live_round}plays/batch/", {"plays": [[0, "1D", "2D"]]}, ["plays"]),
         (round_url(world.points_match, 1, "score"), {"points": ["60", "60"]}, ["points"]),
         (round_url(world.points_match, 1, "score"), {"points": [60, False]}, ["points"]),
         (round_url(world.points_match, 1, "score"), {"points": "60,60"}, ["points"]),
@@ -249,7 +262,60 @@ def wrong_types(world: World) -> list[tuple[str, dict[str, Any], list[str]]]:
             {"seeds": [{"entrant": str(world.open_entrants[0]), "seed": 2}], "reason": "x"},
             ["seeds"],
         ),
+        (call_url(world.started_tournament, world.started_match), {"table": "1"}, ["table"]),
+        (call_url(world.started_tournament, world.started_match), {"table": 1.5}, ["table"]),
+        (call_url(world.started_tournament, world.started_match), {"table": [1]}, ["table"]),
+        (call_url(world.started_tournament, world.started_match), {"table": 0}, ["table"]),
+        (
+            decide_url(world.level_tournament, world.level_match),
+            {"winner": str(world.level_entrants[0]), "reason": "lot"},
+            ["winner"],
+        ),
+        (
+            decide_url(world.level_tournament, world.level_match),
+            {"winner": world.level_entrants[0], "reason": ["lot"]},
+            ["reason"],
+        ),
+        (
+            decide_url(world.level_tournament, world.level_match),
+            {"winner": None, "reason": "lot"},
+            ["winner"],
+        ),
+        (
+            decide_url(world.level_tournament, world.level_match),
+            {"winner": True, "reason": 7},
+            ["reason", "winner"],
+        ),
+        (
+            decide_url(world.level_tournament, world.level_match),
+            {"winner": {"id": world.level_entrants[0]}, "reason": "lot"},
+            ["winner"],
+        ),
     ]
+
+
+def missing_fields(world: World) -> list[tuple[str, dict[str, Any], list[str]]]:
+    """(URL, a body lacking what the command needs, the paths of the fields missing)."""
+    decide = decide_url(world.level_tournament, world.level_match)
+    return [
+        (round_url(world.live_match, 1, "plays"), {"seat": world.next_play.seat}, ["card"]),
+        (round_url(world.live_match, 1, "void"), {}, ["reason"]),
+        (match_url(world.live_match, "forfeit"), {"reason": "x"}, ["side"]),
+        (decide, {}, ["reason", "winner"]),
+        (decide, {"reason": "lot"}, ["winner"]),
+        (decide, {"winner": world.level_entrants[0]}, ["reason"]),
+        (decide, {"winner": world.level_entrants[0], "reason": None}, ["reason"]),
+    ]
+
+
+def test_a_missing_field_is_refused_with_invalid_input_naming_it_and_records_nothing(
+    scorer: APIClient, world: World, records_nothing: RecordsNothing
+) -> None:
+    with records_nothing():
+        for url, body, fields in missing_fields(world):
+            response = send(scorer, url, json.dumps(body), "application/json")
+            refused = assert_refused(response, 400, "invalid_input")
+            assert sorted(refused["fields"]) == fields, (url, body, refused)
 
 
 def test_a_value_of_the_wrong_type_is_refused_with_invalid_input_naming_it_and_records_nothing(
@@ -367,6 +433,7 @@ def unknown_ids(world: World) -> list[tuple[str, str, dict[str, Any] | None]]:
     entrant = world.open_entrants[0]
     other_tournaments_entrant = world.started_entrants[0]
     play = {"seat": world.next_play.seat, "card": world.next_play.card.code}
+    level_decision = {"winner": world.level_entrants[0], "reason": "drawn by lot"}
     return [
         (match_url(UNKNOWN), "match_not_found", None),
         (match_url(UNKNOWN, "events"), "match_not_found", None),
@@ -436,6 +503,20 @@ def unknown_ids(world: World) -> list[tuple[str, str, dict[str, Any] | None]]:
         (tournament_url(UNKNOWN, "seed"), "tournament_not_found", {}),
         (tournament_url(UNKNOWN, "start"), "tournament_not_found", {}),
         (tournament_url(UNKNOWN, "next-round"), "tournament_not_found", {}),
+        (call_url(UNKNOWN, world.started_match), "tournament_not_found", {}),
+        (call_url(world.started_tournament, UNKNOWN), "match_not_found", {"table": 1}),
+        # A match of another tournament, or a free-standing match, is not this tournament's.
+        (call_url(world.open_tournament, world.started_match), "match_not_found", {}),
+        (call_url(world.started_tournament, world.live_match), "match_not_found", {}),
+        (call_url(world.started_tournament, world.level_match), "match_not_found", {}),
+        (decide_url(UNKNOWN, world.level_match), "tournament_not_found", level_decision),
+        (decide_url(world.level_tournament, UNKNOWN), "match_not_found", level_decision),
+        (
+            decide_url(world.started_tournament, world.level_match),
+            "match_not_found",
+            level_decision,
+        ),
+        (decide_url(world.level_tournament, world.live_match), "match_not_found", level_decision),
     ]
 
 

@@ -147,6 +147,15 @@ MATRIX: list[Cell] = [
         THIS_TABLE_SCORES,
     ),
     Cell(
+        "card-play-batch",
+        "post",
+        post(
+            lambda w: in_play(w) + "plays/batch/",
+            lambda w: {"plays": [[leader_plays(w)["seat"], "1C"]]},
+        ),
+        THIS_TABLE_SCORES,
+    ),
+    Cell(
         "card-correct",
         "post",
         post(
@@ -299,6 +308,15 @@ MATRIX: list[Cell] = [
         post(
             lambda w: tournament_url(w.level_match()[0], f"matches/{w.level_match()[1]}/decide"),
             lambda w: {"winner": w.level_match()[2], "reason": "sorteggio"},
+        ),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "group-places-decide",
+        "post",
+        post(
+            lambda w: tournament_url(w.tied_group()[0], "groups/A/decide"),
+            lambda w: {"order": w.tied_group()[1], "reason": "sorteggio"},
         ),
         ORGANIZER_ONLY,
     ),

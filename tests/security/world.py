@@ -16,7 +16,13 @@ from tests.games.api.builders import (
     score_round,
     start_round,
 )
-from tests.tournaments.api.builders import create_tournament, register_seeded, started_tournament
+from tests.tournaments.api.builders import (
+    create_tournament,
+    level_knockout_match,
+    matches,
+    register_seeded,
+    started_tournament,
+)
 
 PLAYS_IN_THE_LIVE_ROUND = 3
 """A whole trick and the first card of the next one: plays 0 to 2 exist."""
@@ -40,6 +46,14 @@ class World:
     started_tournament: str
     """A Swiss tournament with manual rounds, started: its first round is being played."""
     started_entrants: list[int]
+    started_match: str
+    """A match of the started tournament's first round, being played (it may be called)."""
+    level_tournament: str
+    """A knockout of two scored by points under the organizer's rule for level matches."""
+    level_match: str
+    """Its final, level at 60-60: the organizer may decide it."""
+    level_entrants: list[int]
+    """The two entrants of the level match."""
 
     def places(self) -> list[dict[str, Any]]:
         """Path parameters that all exist together, one set for each thing in the world."""
@@ -72,6 +86,7 @@ def build_world(client: APIClient) -> World:
     started, started_entrants = started_tournament(
         client, 4, format="swiss", automatic_rounds=False
     )
+    level_tournament, level_match = level_knockout_match(client)
     return World(
         live_match=live_match,
         next_play=plays[PLAYS_IN_THE_LIVE_ROUND],
@@ -82,4 +97,8 @@ def build_world(client: APIClient) -> World:
         open_entrants=open_entrants,
         started_tournament=started,
         started_entrants=started_entrants,
+        started_match=matches(client, started)[0]["id"],
+        level_tournament=level_tournament,
+        level_match=level_match["id"],
+        level_entrants=list(level_match["entrants"]),
     )

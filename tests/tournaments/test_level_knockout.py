@@ -5,7 +5,7 @@ import uuid
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from games.matches import stream as matches
@@ -22,6 +22,7 @@ from tournaments.stream import (
     RESULT_RECORDED,
     TOURNAMENT_CREATED,
     CreateTournament,
+    DecideGroupPlaces,
     DecideLevelMatch,
     Fixture,
     RecordResult,
@@ -273,27 +274,99 @@ def test_every_knockout_match_gets_a_winner_and_every_tournament_finishes(
         if state.finished:
             break
         waiting = [f for f in state.fixtures.values() if f.id not in state.results]
-        level = [
-            f
-            for f in state.fixtures.values()
-            if f.id in state.results
-            and state.results[f.id].winner is None
-            and plan.is_knockout_fixture(state, f.id)
-        ]
         if waiting:
             fixture = waiting[0]
             result = result_of(fixture, played_match(state, fixture, data))
             state = run(state, RecordResult(TOURNAMENT, fixture.match_id, result))
         else:
-            assert level, "the tournament waits on nothing it can settle"
-            fixture = level[0]
+            decided = settled_by_the_organizer(state, data)
+            assert decided is not None, "the tournament waits on nothing it can settle"
             assert state.settings.level_knockout == "organizer"
-            winner = data.draw(st.sampled_from(fixture.entrants))
-            state = run(state, DecideLevelMatch(TOURNAMENT, fixture.match_id, winner, "lot"))
+            state = decided
     assert state.finished
     for fixture_id, result in state.results.items():
         if plan.is_knockout_fixture(state, fixture_id):
             assert result.winner is not None
+
+
+def settled_by_the_organizer(state: TournamentState, data: st.DataObject) -> TournamentState | None:
+    """The organizer's next decision, as one would take it: a level knockout (or playoff) match
+    given a winner, or a group's places at the cut given an order. None: nothing to decide."""
+    level = [
+        f
+        for f in state.fixtures.values()
+        if f.id in state.results
+        and state.results[f.id].winner is None
+        and plan.is_knockout_fixture(state, f.id)
+    ]
+    if level:
+        fixture = level[0]
+        winner = data.draw(st.sampled_from(fixture.entrants))
+        return run(state, DecideLevelMatch(TOURNAMENT, fixture.match_id, winner, "lot"))
+    for group in plan.group_stages_of(state):
+        tie = plan.group_cut_tie(state, group.name)
+        decided = state.group_places.get(group.name)
+        if tie is not None and (decided is None or set(decided) != set(tie.tied)):
+            order = data.draw(st.permutations(tie.tied))
+            return run(state, DecideGroupPlaces(TOURNAMENT, group.name, tuple(order), "lot"))
+    return None
+
+
+GROUP_OPTIONS = st.fixed_dictionaries(
+    {
+        "group_size": st.integers(min_value=2, max_value=4),
+        "advance_per_group": st.integers(min_value=1, max_value=2),
+        "tiebreaks": st.sampled_from([("match_points",), ("match_points", "head_to_head"), None]),
+    }
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    options=GROUP_OPTIONS,
+    scoring=st.sampled_from(SCORINGS),
+    rule=st.sampled_from(plan.LEVEL_KNOCKOUT_RULES),
+    groups=st.integers(min_value=2, max_value=3),
+    short=st.booleans(),
+    data=st.data(),
+)
+def test_groups_tied_at_the_cut_are_settled_and_every_knockout_match_gets_a_winner(
+    options: dict[str, Any],
+    scoring: dict[str, Any],
+    rule: str,
+    groups: int,
+    short: bool,
+    data: st.DataObject,
+) -> None:
+    """Groups of two to four (one group a member short when it can be), ranked by tie-breaks
+    that leave ties often, every scoring and every rule: every tournament finishes."""
+    size = options["group_size"]
+    entrants = groups * size - (1 if short and size > 2 else 0)
+    state = started("groups_then_knockout", entrants, **options, **scoring, level_knockout=rule)
+    for _step in range(400):
+        if state.finished:
+            break
+        waiting = [f for f in state.fixtures.values() if f.id not in state.results]
+        if waiting:
+            fixture = waiting[0]
+            result = result_of(fixture, played_match(state, fixture, data))
+            state = run(state, RecordResult(TOURNAMENT, fixture.match_id, result))
+            continue
+        decided = settled_by_the_organizer(state, data)
+        assert decided is not None, "the tournament waits on nothing it can settle"
+        assert rule == "organizer"
+        state = decided
+    assert state.finished
+    playoffs = [f for f in state.fixtures.values() if "-PO-" in f.id]
+    event(f"{rule}: playoff played" if playoffs else f"{rule}: no playoff")
+    event(f"{rule}: groups decided" if state.group_places else f"{rule}: no group decided")
+    if rule != "deciding_round":
+        assert not playoffs
+    for fixture_id, result in state.results.items():
+        if plan.is_knockout_fixture(state, fixture_id):
+            assert result.winner is not None
+    knockout = plan.stages(state)[-1]
+    assert knockout.bracket is not None
 
 
 def test_a_tie_for_a_knockout_place_that_the_tie_breaks_leave_goes_to_the_higher_seed() -> None:
@@ -303,6 +376,7 @@ def test_a_tie_for_a_knockout_place_that_the_tie_breaks_leave_goes_to_the_higher
         group_size=2,
         advance_per_group=1,
         tiebreaks=("match_points",),
+        level_knockout="higher_seed",
     )
     state = run(None, CreateTournament("Club", settings))
     for entrant in range(1, 5):

@@ -147,10 +147,10 @@ class MatchCallApi(JsonApi):
         request=InputSerializer,
         response=TournamentMatchOutput,
         errors={
-            **TOURNAMENT_NOT_FOUND,
+            404: "`tournament_not_found`, `match_not_found`: not a match of this tournament.",
             409: VERSION_CONFLICT,
-            422: "`invalid_tournament`: not this tournament's match, finished or replaced, "
-            "no table yet, or a table out of range.",
+            422: "`invalid_tournament`: finished or replaced, no table yet, or a table out of "
+            "range.",
         },
         unchanged="Called already.",
     )

@@ -14,7 +14,7 @@ from games.api.commands import actor_of, command_response, idempotency_key_of, v
 from games.api.serializers import Serializer
 from tournaments import selectors, services
 from tournaments.access import TournamentAccess
-from tournaments.api.schema import TOURNAMENT_NOT_FOUND, VERSION_CONFLICT, tournament_command_schema
+from tournaments.api.schema import VERSION_CONFLICT, tournament_command_schema
 from tournaments.api.serializers import TournamentMatchOutput
 
 MAX_REASON = 500
@@ -44,11 +44,10 @@ class LevelMatchDecideApi(JsonApi):
         request=InputSerializer,
         response=TournamentMatchOutput,
         errors={
-            **TOURNAMENT_NOT_FOUND,
+            404: "`tournament_not_found`, `match_not_found`: not a match of this tournament.",
             409: VERSION_CONFLICT,
             422: "`match_not_level`: not a knockout match, no result yet, or a winner already; "
-            "`entrant_not_found`: the winner does not play this match; `reason_required`; "
-            "`invalid_tournament`: not this tournament's match.",
+            "`entrant_not_found`: the winner does not play this match; `reason_required`.",
         },
     )
     def post(self, request: Request, tournament_id: UUID, match_id: UUID) -> Response:

@@ -26,7 +26,7 @@ from tournaments import selectors
 from tournaments.access import TournamentAccess
 from tournaments.api.exports import CSV, CsvRenderer, FileApi, csv_standings_response
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND
-from tournaments.api.serializers import FormatField, TournamentStatusField
+from tournaments.api.serializers import DecidedByField, FormatField, TournamentStatusField
 
 PROJECTED = (
     "Projected asynchronously from the event log: a result shows here once the tournament "
@@ -158,6 +158,11 @@ class BracketMatchOutput(Serializer):
     winner_name = serializers.CharField(allow_null=True)
     table = serializers.IntegerField(allow_null=True)
     scheduled_at = serializers.DateTimeField(allow_null=True)
+    decided_by = DecidedByField(
+        allow_null=True,
+        help_text="A knockout match that ended level: `higher_seed` or `organizer` when its "
+        "winner was decided off the table; null otherwise.",
+    )
     winner_to = AdvanceOutput(allow_null=True, help_text="Where the winner goes next; null: out.")
     loser_to = AdvanceOutput(
         allow_null=True, help_text="Where the loser goes next; null: eliminated."
@@ -185,10 +190,12 @@ class BracketRoundOutput(Serializer):
 
 class BracketStageOutput(Serializer):
     name = serializers.CharField(
-        help_text="`bracket`, `knockout`, `league`, `swiss`, or a group's label."
+        help_text="`bracket`, `knockout`, `league`, `swiss`, a group's label, or `A-playoff` "
+        "for the playoff among the entrants tied at group A's qualification cut."
     )
     kind = serializers.CharField(
-        help_text="`single_elimination`, `double_elimination`, `round_robin`, `swiss`, `group`."
+        help_text="`single_elimination`, `double_elimination`, `round_robin`, `swiss`, `group`, "
+        "`playoff` (its matches do not count in the standings)."
     )
     complete = serializers.BooleanField()
     rounds = BracketRoundOutput(many=True)

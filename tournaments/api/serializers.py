@@ -11,6 +11,7 @@ from rest_framework import serializers
 from games.api.serializers import Serializer, VariantField
 from tournaments import plan
 from tournaments.models import (
+    DecidedBy,
     Entrant,
     Fixture,
     FixtureStatus,
@@ -55,6 +56,14 @@ class SeedingMethodField(serializers.CharField):
 )
 class TournamentStatusField(serializers.CharField):
     pass
+
+
+@extend_schema_field(
+    {"type": "string", "enum": [*DecidedBy.values, None], "nullable": True},
+    component_name="DecidedBy",
+)
+class DecidedByField(serializers.CharField):
+    """`higher_seed` or `organizer` (decision record 0029); null when won at the table."""
 
 
 FIXTURE_STATUSES = [FixtureStatus.READY, FixtureStatus.IN_PROGRESS, FixtureStatus.FINISHED]
@@ -210,6 +219,12 @@ class TournamentMatchOutput(Serializer):
     )
     winner_name = serializers.SerializerMethodField(
         help_text="The winning entrant's name; null if none."
+    )
+    decided_by = DecidedByField(
+        allow_null=True,
+        help_text="How a knockout match that ended level got its winner off the table: "
+        "`higher_seed` (the tournament's rule) or `organizer` (the organizer's decision, whose "
+        "reason stays in the event log). Null: won at the table, or no winner yet.",
     )
 
     class Meta:

@@ -7,6 +7,7 @@ from tournaments.api.corrections import EntrantCorrectApi, EntrantsReseedApi
 from tournaments.api.device_tokens import DeviceTokenListApi, DeviceTokenRevokeApi
 from tournaments.api.entrants import EntrantCheckInApi, EntrantRegisterApi, EntrantWithdrawApi
 from tournaments.api.exports import ArchiveApi, ScheduleApi
+from tournaments.api.groups import GroupPlacesDecideApi
 from tournaments.api.level_matches import LevelMatchDecideApi
 from tournaments.api.matches import SwissRoundPublishApi, TournamentMatchListApi
 from tournaments.api.results import BracketDetailApi, StandingListApi
@@ -39,6 +40,11 @@ urlpatterns = [
         f"{TOURNAMENT}matches/<uuid:match_id>/decide/",
         LevelMatchDecideApi.as_view(),
         name="level-match-decide",
+    ),
+    path(
+        f"{TOURNAMENT}groups/<str:label>/decide/",
+        GroupPlacesDecideApi.as_view(),
+        name="group-places-decide",
     ),
     path(f"{TOURNAMENT}check-in/", CheckInWindowApi.as_view(), name="check-in-window"),
     path(f"{TOURNAMENT}check-in/open/", CheckInOpenApi.as_view(), name="check-in-open"),

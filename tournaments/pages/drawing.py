@@ -15,6 +15,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from tournaments.templatetags.tournament_pages import decided_by_label
+
 BOX_WIDTH = 160
 BOX_HEIGHT = 44
 COLUMN_GAP = 32
@@ -40,6 +42,8 @@ class Box:
     winner_to: str | None = None
     places: list[int | None] = field(default_factory=list)
     """At a finished table of three: each seat's place (1st, 2nd, 3rd), in seat order."""
+    note: str = ""
+    """How a level knockout match's winner was decided off the table, when it was."""
 
     @property
     def text_x(self) -> int:
@@ -65,6 +69,14 @@ class Box:
             won = self.winner_side == index or place == 1
             rows.append((self.y + 17 + LINE_HEIGHT * index, name, won, place_label(place)))
         return rows
+
+    @property
+    def note_x(self) -> int:
+        return self.x + BOX_WIDTH - 4
+
+    @property
+    def note_y(self) -> int:
+        return self.y + self.height + 9
 
     @property
     def middle_y(self) -> int:
@@ -98,6 +110,8 @@ def section_title(stage: dict[str, Any], section: str) -> str:
     """A section's heading in the page's language."""
     if stage["kind"] == "group":
         return _("Group %(name)s") % {"name": stage["name"]}
+    if stage["kind"] == "playoff":
+        return _("Group %(name)s playoff") % {"name": stage["name"].removesuffix("-playoff")}
     if stage["kind"] == "swiss":
         return _("Swiss rounds")
     if stage["kind"] == "round_robin":
@@ -201,6 +215,7 @@ def place_column(
         places = match.get("places") or []
         places = list(places) if len(places) == len(match["entrants"]) > 2 else []
         length = NAME_LENGTH - 6 if places else NAME_LENGTH  # room for the place, in bold
+        note = str(decided_by_label(match.get("decided_by")))
         box = Box(
             places=places,
             x=x,
@@ -210,8 +225,9 @@ def place_column(
             status=status,
             names=[short(name, length) for name in names_],
             winner_side=winner_side,
-            title=f"{match['key']}: {' - '.join(names_)}",
+            title=f"{match['key']}: {' - '.join(names_)}" + (f" ({note})" if note else ""),
             winner_to=(match.get("winner_to") or {}).get("key"),
+            note=note,
         )
         boxes.append(box)
         next_free = y + box.height + ROW_GAP

@@ -157,7 +157,14 @@ def rounds_of(fixtures: list[dict[str, Any]]) -> list[dict[str, Any]]:
             fixture["stage"],
             fixture["round"],
         ):
-            grouped.append({"stage": fixture["stage"], "round": fixture["round"], "fixtures": []})
+            grouped.append(
+                {
+                    "stage": fixture["stage"],
+                    "round": fixture["round"],
+                    "playoff": "-PO-" in fixture["key"],
+                    "fixtures": [],
+                }
+            )
         grouped[-1]["fixtures"].append(fixture)
     return grouped
 

@@ -49,6 +49,11 @@ OUTCOMES = {
     "lost": pgettext_lazy("outcome", "Lost"),
     "tied": pgettext_lazy("outcome", "Tied"),
 }
+DECIDED_BY = {
+    "higher_seed": _("decided by the higher seed"),
+    "organizer": _("organizer's decision"),
+}
+"""How a level knockout match's winner was decided off the table (decision record 0029)."""
 
 # (abbreviation, name, what it means) of the standings' columns and tie-breaks.
 COLUMNS = {
@@ -164,6 +169,11 @@ def stage_label(value: str) -> Any:
     if value == "knockout":
         return _("Knockout")
     return _("Group %(name)s") % {"name": value}
+
+
+@register.filter
+def decided_by_label(value: str | None) -> Any:
+    return "" if value is None else DECIDED_BY.get(value, value)
 
 
 @register.filter

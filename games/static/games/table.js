@@ -18,6 +18,7 @@
   const matchId = root.dataset.matchId || null;
   const tableSize = Number(root.dataset.tableSize || 0);
   const QUEUE_STORE = "briscola.table.queue." + matchId;
+  const MOST_CARDS_IN_A_BATCH = 48;
   const RETRY_MS = 3000;
   const POLL_MS = 15000;
 
@@ -357,6 +358,7 @@
     $("[data-match-title]").textContent = match.sides.map(function (side) { return side.name; }).join(" – ");
     renderSides(latest, model);
     renderNeeds();
+    renderDecidingRound();
     renderResult(latest);
     const over = match.status === "finished";
     show($('[data-view="setup"]'), !inPlay && !over);
@@ -407,10 +409,20 @@
     }
   }
 
+  function renderDecidingRound() {
+    const match = state.match;
+    const element = $("[data-deciding-round]");
+    const due = Boolean(match.deciding_round_due) && match.status !== "finished";
+    show(element, due);
+    element.textContent = !due ? "" : match.rounds_planned === 1
+      ? T.deciding_round_one
+      : fmt(T.deciding_round, { rounds: match.rounds_planned });
+  }
+
   function renderNeeds() {
     const match = state.match;
     const element = $("[data-needs]");
-    if (match.status === "finished") {
+    if (match.status === "finished" || match.deciding_round_due) {
       element.textContent = "";
       return;
     }
@@ -440,7 +452,7 @@
     if (latest.status === "finished" && latest.result) {
       element.dataset.result = latest.result;
       element.textContent = latest.result === "tie"
-        ? fmt(T.round_tied, { number: latest.number, points: points })
+        ? fmt(tieIsReplayed(latest) ? T.round_tied : T.round_tied_counted, { number: latest.number, points: points })
         : fmt(T.round_won, { number: latest.number, side: sideName(Number(latest.result.slice(4))), points: points });
     } else if (latest.status === "voided") {
       element.dataset.result = "";
@@ -449,6 +461,17 @@
       element.dataset.result = "";
       element.textContent = "";
     }
+  }
+
+  function tieIsReplayed(round) {
+    // A tie is played again in a best-of match, and in a deciding round (decision 0029); one of
+    // the fixed rounds of a match scored by points counts as it is.
+    const match = state.match;
+    if (match.scoring !== "points") {
+      return true;
+    }
+    const finished = match.rounds.filter(function (r) { return r.status === "finished"; });
+    return finished.indexOf(round) >= match.rounds_planned;
   }
 
   function renderSetup() {
@@ -795,18 +818,50 @@
     return state.sending || Promise.resolve();
   }
 
+  // The cards waiting for one round go in one request (plays/batch/: all or none). A batch is
+  // fixed when first sent (its size and key kept with its first card), so a retry after a lost
+  // answer sends the same cards with the same key and gets the first answer back.
+  function nextBatch() {
+    const first = state.queue[0];
+    if (!first.batch) {
+      let size = 1;
+      while (size < state.queue.length && size < MOST_CARDS_IN_A_BATCH && state.queue[size].round === first.round) {
+        size += 1;
+      }
+      first.batch = { size: size, key: size > 1 ? newKey() : first.key };
+      saveQueue();
+    }
+    return state.queue.slice(0, first.batch.size);
+  }
+
+  function sendBatch(items) {
+    const first = items[0];
+    if (items.length === 1) {
+      return api(
+        "POST",
+        roundUrl(first.round, "plays"),
+        { seat: first.seat, card: typed(first.card), expected_version: first.expected_version },
+        { "Idempotency-Key": first.key },
+      );
+    }
+    return api(
+      "POST",
+      roundUrl(first.round, "plays/batch"),
+      {
+        plays: items.map(function (item) { return [item.seat, typed(item.card)]; }),
+        expected_version: first.expected_version,
+      },
+      { "Idempotency-Key": first.batch.key },
+    );
+  }
+
   async function sendQueue() {
     let sent = false;
     while (state.queue.length && !state.stopped) {
-      const item = state.queue[0];
+      const items = nextBatch();
       let answer;
       try {
-        answer = await api(
-          "POST",
-          roundUrl(item.round, "plays"),
-          { seat: item.seat, card: typed(item.card), expected_version: item.expected_version },
-          { "Idempotency-Key": item.key },
-        );
+        answer = await sendBatch(items);
       } catch (error) {
         if (isOffline(error)) {
           notice(T.offline);
@@ -817,7 +872,7 @@
         render();
         return false;
       }
-      state.sent.push(state.queue.shift());
+      state.sent = state.sent.concat(state.queue.splice(0, items.length));
       saveQueue();
       state.match.version = answer.version;
       sent = true;
@@ -831,7 +886,9 @@
 
   async function undo() {
     const latest = latestRound();
-    const unsent = state.queue.length - (state.sending ? 1 : 0);
+    // Cards already sent once (a batch fixed, maybe recorded) are not taken back here.
+    const fixed = state.queue.length && state.queue[0].batch ? state.queue[0].batch.size : 0;
+    const unsent = state.queue.length - Math.max(fixed, state.sending ? 1 : 0);
     if (unsent > 0) {
       state.queue.pop();
       saveQueue();

@@ -234,6 +234,61 @@ def test_the_match_page_says_a_deciding_round_is_due_and_then_who_won(
     decided = page(client, f"/matches/{match_id}/")
 
     assert "data-deciding-round-due" in level
-    assert "one more round decides the match" in level
-    assert "data-deciding-round-due" not in decided
+    assert "data-deciding-round" in level
+    assert "the match is level after its round; one more round decides it" in level
+    assert "data-deciding-round" not in decided
     assert "Bianchi won the match." in decided
+
+
+def test_the_match_page_names_the_rounds_after_which_the_match_is_level(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id = create_match(scorer, scoring="points", rounds=2, decider="round")["id"]
+    score_round(scorer, match_id, 70, 50)
+    score_round(scorer, match_id, 50, 70)
+
+    level = page(client, f"/matches/{match_id}/")
+    level_in_italian = page(client, f"/matches/{match_id}/", HTTP_ACCEPT_LANGUAGE="it")
+    tied_decider = score_round(scorer, match_id, 60, 60)
+    still_level = page(client, f"/matches/{match_id}/")
+
+    notice = re.search(r"<p [^>]*data-deciding-round[ >][^<]*</p>", level)
+    assert notice is not None
+    assert "the match is level after its 2 rounds; one more round decides it" in notice.group(0)
+    assert "data-deciding-round" in level_in_italian
+    assert "dopo le sue 2 partite" in level_in_italian
+    assert tied_decider["result"] == "tie"
+    assert "data-deciding-round" in still_level
+
+
+def test_a_round_at_three_where_nobody_reached_61_shows_as_a_tie_and_its_replay(
+    scorer: APIClient, client: Client
+) -> None:
+    sides = [{"name": name} for name in ("Rossi", "Bianchi", "Verdi")]
+    match_id = create_match(
+        scorer, table_size=3, sides=sides, best_of=1, variant={"three_winner": "at_least_61"}
+    )["id"]
+    score_round(scorer, match_id, 50, 40, 30)
+    score_round(scorer, match_id, 30, 61, 29)
+
+    match_html = page(client, f"/matches/{match_id}/")
+    short = page(client, f"/matches/{match_id}/rounds/1/")
+
+    assert 'data-round="1" data-status="finished" data-result="tie"' in match_html
+    assert f'href="/matches/{match_id}/rounds/2/">replayed in round 2</a>' in match_html
+    assert "Bianchi won the match." in match_html
+    assert 'data-round-result="tie"' in short
+    assert "A tie: nobody wins the round; it is played again in round 2." in short
+
+
+def test_a_tied_round_of_a_match_scored_by_points_is_not_said_to_be_replayed(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id = create_match(scorer, scoring="points", rounds=2)["id"]
+    score_round(scorer, match_id, 60, 60)
+
+    html = page(client, f"/matches/{match_id}/rounds/1/")
+
+    assert 'data-round-result="tie"' in html
+    assert "A tie: nobody wins the round." in html
+    assert "played again" not in html

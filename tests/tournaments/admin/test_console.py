@@ -128,3 +128,86 @@ def test_overdue_and_disputed_matches_are_flagged_on_the_evening(admin_client: C
     assert f">{late.key}</a>" in flagged.group(1)
     assert f">{played.key}</a>" in flagged.group(1)
     assert "disputed" in flagged.group(1)
+
+
+# Groups tied at the cut under the organizer's rule (decision record 0029, amended).
+
+
+def tied_groups_tournament() -> UUID:
+    """Groups A (seeds 1, 4) and B (seeds 2, 3), one qualifier each, match points only, every
+    group match 60-60: both groups wait for the organizer's order."""
+    tournament_id = new_tournament(
+        "groups_then_knockout",
+        4,
+        group_size=2,
+        advance_per_group=1,
+        tiebreaks=["match_points"],
+        scoring="points",
+        rounds=1,
+        best_of=3,
+        level_knockout="organizer",
+    )
+    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    for fixture in Fixture.objects.filter(tournament_id=tournament_id):
+        match_services.round_start(match_id=fixture.match_id, briscola=None, actor=ORGANIZER)
+        match_services.round_points_enter(
+            match_id=fixture.match_id, round_number=1, points=(60, 60), actor=ORGANIZER
+        )
+        services.fixture_result_sync(match_id=fixture.match_id, actor=ORGANIZER)
+    return tournament_id
+
+
+def seeded(tournament_id: UUID, seed: int) -> Entrant:
+    return Entrant.objects.get(tournament_id=tournament_id, seed=seed)
+
+
+def test_a_group_tied_at_the_cut_is_decided_on_the_console_and_the_knockout_is_drawn(
+    admin_client: Client,
+) -> None:
+    tournament_id = tied_groups_tournament()
+
+    html = page(admin_client, tournament_id)
+    assert re.findall(r'data-decide-group="(\w+)"', html) == ["A", "B"]
+    first, fourth = seeded(tournament_id, 1), seeded(tournament_id, 4)
+    run(
+        admin_client,
+        tournament_id,
+        "decide_group_places",
+        group="A",
+        reason="sorteggio",
+        **{f"place_{fourth.id}": "1", f"place_{first.id}": "2"},
+    )
+    second, third = seeded(tournament_id, 2), seeded(tournament_id, 3)
+    run(
+        admin_client,
+        tournament_id,
+        "decide_group_places",
+        group="B",
+        reason="sorteggio",
+        **{f"place_{second.id}": "1", f"place_{third.id}": "2"},
+    )
+
+    assert re.findall(r'data-decide-group="(\w+)"', page(admin_client, tournament_id)) == []
+    [final] = Fixture.objects.filter(tournament_id=tournament_id, stage="main")
+    assert {final.home_id, final.away_id} == {fourth.id, second.id}
+
+
+def test_two_tied_entrants_given_one_place_on_the_console_decide_nothing(
+    admin_client: Client,
+) -> None:
+    tournament_id = tied_groups_tournament()
+    first, fourth = seeded(tournament_id, 1), seeded(tournament_id, 4)
+
+    run(
+        admin_client,
+        tournament_id,
+        "decide_group_places",
+        group="A",
+        reason="sorteggio",
+        **{f"place_{fourth.id}": "1", f"place_{first.id}": "1"},
+    )
+
+    assert re.findall(r'data-decide-group="(\w+)"', page(admin_client, tournament_id)) == [
+        "A",
+        "B",
+    ]

@@ -87,3 +87,25 @@ def level_knockout_match(client: APIClient, **fields: Any) -> tuple[str, dict[st
     projections.consume()
     [level] = matches(client, tournament_id)
     return tournament_id, level
+
+
+def groups_tied_at_the_cut(client: APIClient, **fields: Any) -> tuple[str, list[int]]:
+    """Groups then knockout of four (groups A: seeds 1 and 4, B: seeds 2 and 3, one qualifier
+    each), ranked by match points only, every group match ended 60-60: both groups tied at
+    the cut, under the organizer's rule unless `fields` say otherwise. Its id and the entrant
+    ids in seed order."""
+    options = {
+        "format": "groups_then_knockout",
+        "group_size": 2,
+        "advance_per_group": 1,
+        "tiebreaks": ["match_points"],
+        "scoring": "points",
+        "rounds": 1,
+        "level_knockout": "organizer",
+        **fields,
+    }
+    tournament_id, entrants = started_tournament(client, 4, **options)
+    for match in matches(client, tournament_id, status="ready"):
+        score_round(client, match["id"], 60, 60)
+    projections.consume()
+    return tournament_id, entrants

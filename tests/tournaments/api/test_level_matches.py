@@ -1,5 +1,7 @@
 """A knockout match that ends level, through the API (decision record 0029)."""
 
+from typing import Any
+
 from rest_framework.test import APIClient
 
 from tests.games.api.builders import match_url, post, score_round
@@ -99,3 +101,62 @@ def test_an_unknown_rule_is_refused_when_the_tournament_is_created(organizer: AP
     assert create_tournament(organizer, level_knockout="organizer")["level_knockout"] == (
         "organizer"
     )
+
+
+# How the winner was decided, readable (issue 12 §2).
+
+
+def bracket_match(client: APIClient, tournament_id: str) -> dict[str, Any]:
+    [stage] = client.get(tournament_url(tournament_id, "bracket")).json()["stages"]
+    [final] = stage["rounds"][-1]["matches"]
+    found: dict[str, Any] = final
+    return found
+
+
+def test_a_final_won_by_the_higher_seed_says_so_in_the_match_the_bracket_and_the_page(
+    organizer: APIClient,
+) -> None:
+    tournament_id, entrants = started_tournament(
+        organizer, 2, scoring="points", rounds=1, level_knockout="higher_seed"
+    )
+    [match] = matches(organizer, tournament_id)
+    score_round(organizer, match["id"], 60, 60)
+    projections.consume()
+
+    [final] = matches(organizer, tournament_id)
+    assert (final["winner"], final["decided_by"]) == (entrants[0], "higher_seed")
+    assert bracket_match(organizer, tournament_id)["decided_by"] == "higher_seed"
+    page = organizer.get(f"/tournaments/{tournament_id}/").content.decode()
+    assert "decided by the higher seed" in page
+
+
+def test_a_final_decided_by_the_organizer_says_so_but_not_the_reason(
+    organizer: APIClient,
+) -> None:
+    tournament_id, match = level_knockout_match(organizer)
+    assert match["decided_by"] is None
+    post(
+        organizer,
+        decide_url(tournament_id, match["id"]),
+        {"winner": match["entrants"][1], "reason": "sorteggio"},
+    )
+    projections.consume()
+
+    [final] = matches(organizer, tournament_id)
+    assert final["decided_by"] == "organizer"
+    assert "sorteggio" not in str(final)
+    assert bracket_match(organizer, tournament_id)["decided_by"] == "organizer"
+    page = organizer.get(f"/tournaments/{tournament_id}/").content.decode()
+    assert "organizer&#x27;s decision" in page or "organizer's decision" in page
+
+
+def test_a_match_won_at_the_table_was_decided_by_nobody(organizer: APIClient) -> None:
+    tournament_id, _ = started_tournament(organizer, 2, scoring="points", rounds=1)
+    [match] = matches(organizer, tournament_id)
+    score_round(organizer, match["id"], 80, 40)
+    projections.consume()
+
+    [final] = matches(organizer, tournament_id)
+    assert final["winner"] is not None
+    assert final["decided_by"] is None
+    assert bracket_match(organizer, tournament_id)["decided_by"] is None

@@ -37,6 +37,7 @@ MATCH_FIELDS = {
     "overdue",
     "winner",
     "winner_name",
+    "decided_by",
 }
 
 

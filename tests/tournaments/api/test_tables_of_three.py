@@ -251,3 +251,79 @@ def test_a_tournament_at_tables_of_three_needs_three_entrants_to_start(
 
     assert response.status_code == 422
     assert response.json()["code"] == "too_few_entrants"
+
+
+def test_an_entrant_who_withdraws_forfeits_its_table_and_is_placed_last(
+    organizer: APIClient, anonymous: APIClient
+) -> None:
+    tournament_id = create(organizer, "swiss", swiss_rounds=2)
+    ids = register(organizer, tournament_id, 6)
+    created(post(organizer, tournament_url(tournament_id, "start")))
+    projections.consume()
+    table = matches(anonymous, tournament_id, round=1)[0]
+    leaving = table["entrants"][1]
+
+    response = post(
+        organizer,
+        tournament_url(tournament_id, f"entrants/{leaving}/withdraw"),
+        {"reason": "ill"},
+    )
+    assert response.status_code == 201, response.json()
+    projections.consume()
+
+    forfeited = next(m for m in matches(anonymous, tournament_id) if m["id"] == table["id"])
+    assert forfeited["status"] == "finished"
+    assert forfeited["places"][1] == 3
+    assert sorted(forfeited["places"]) == [1, 1, 3]  # the other two had not played a round
+    assert set(ids.values()) >= set(forfeited["entrants"])
+
+
+def test_the_organizer_decides_a_level_knockout_table_between_those_who_shared_first(
+    organizer: APIClient, anonymous: APIClient
+) -> None:
+    tournament_id = create(
+        organizer, "single_elimination", scoring="points", rounds=1, level_knockout="organizer"
+    )
+    register(organizer, tournament_id, 3)
+    created(post(organizer, tournament_url(tournament_id, "start")))
+    projections.consume()
+    (final,) = matches(anonymous, tournament_id)
+    number = created(post(organizer, match_url(final["id"], "rounds"), {"briscola": None}))[
+        "number"
+    ]
+    created(post(organizer, round_url(final["id"], number, "score"), {"points": [50, 50, 20]}))
+    projections.consume()
+    decide_url = tournament_url(tournament_id, f"matches/{final['id']}/decide")
+
+    third = post(organizer, decide_url, {"winner": final["entrants"][2], "reason": "lot"})
+    second = post(organizer, decide_url, {"winner": final["entrants"][1], "reason": "lot"})
+
+    assert third.status_code == 422
+    assert third.json()["code"] == "match_not_level"
+    assert second.status_code == 201, second.json()
+    projections.consume()
+    bracket = anonymous.get(tournament_url(tournament_id, "bracket")).json()
+    assert bracket["champion"] == final["entrants"][1]
+
+
+def test_a_tournament_at_three_may_ask_for_61_to_win_a_round_and_its_tables_of_two_play_on(
+    organizer: APIClient, anonymous: APIClient
+) -> None:
+    tournament_id = create(organizer, "round_robin", variant={"three_winner": "at_least_61"})
+    register(organizer, tournament_id, 5)
+    created(post(organizer, tournament_url(tournament_id, "start")))
+    projections.consume()
+    first_round = matches(anonymous, tournament_id, round=1)
+    three = next(m for m in first_round if len(m["entrants"]) == 3)
+    two = next(m for m in first_round if len(m["entrants"]) == 2)
+
+    number = created(post(organizer, match_url(three["id"], "rounds"), {"briscola": None}))[
+        "number"
+    ]
+    scored = created(
+        post(organizer, round_url(three["id"], number, "score"), {"points": [50, 40, 30]})
+    )
+
+    assert scored["result"] == "tie"  # nobody reached 61: played again
+    assert anonymous.get(match_url(three["id"])).json()["variant"]["three_winner"] == "at_least_61"
+    assert "three_winner" not in (anonymous.get(match_url(two["id"])).json()["variant"] or {})

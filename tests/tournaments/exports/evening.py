@@ -125,3 +125,33 @@ def club_evening(*, club_slug: str = "circolo-export") -> UUID:
     consume()
     assert Entrant.objects.filter(tournament_id=tournament.id, withdrawn=True).count() == 1
     return tournament.id
+
+
+def threes_evening(*, club_slug: str = "circolo-tre") -> UUID:
+    """A Swiss evening at tables of three (decision record 0031): seven entrants (two tables
+    and a bye a round), the first round played with a forfeit, the second paired and begun."""
+    tournament = services.tournament_create(
+        name="Briscola a tre",
+        format="swiss",
+        table_size=3,
+        best_of=1,
+        swiss_rounds=3,
+        tables=2,
+        placing_scoring={"places": [3, 1, 0], "bye": 3, "forfeit": 0},
+        actor=ORGANIZER,
+        club=club_create(name="Circolo a Tre", slug=club_slug),
+    )
+    for seed, name in enumerate(["Ada", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina"], 1):
+        services.entrant_register(
+            tournament_id=tournament.id, name=name, players=[name], seed=seed, actor=ORGANIZER
+        )
+    services.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
+    services.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
+    first, second = open_match_ids(tournament.id)
+    enter_round(first, [50, 50, 20])  # level at the top: 1st shared
+    match_services.match_forfeit(match_id=second, side=2, reason="left early", actor=ORGANIZER)
+    consume()
+    services.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
+    enter_round(open_match_ids(tournament.id)[0], [70, 40, 10])
+    consume()
+    return tournament.id

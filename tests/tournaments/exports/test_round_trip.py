@@ -21,7 +21,7 @@ from django.db import connection
 from psycopg import sql
 
 from tests.tournaments.exports.answers import answers
-from tests.tournaments.exports.evening import club_evening
+from tests.tournaments.exports.evening import club_evening, threes_evening
 from tests.tournaments.projections.snapshots import changes
 
 pytestmark = pytest.mark.django_db
@@ -147,3 +147,32 @@ def test_an_imported_tournament_answers_every_get_as_on_the_instance_it_came_fro
     assert positions_as_ranks(again.read_text(encoding="utf-8")) == positions_as_ranks(
         archive.read_text(encoding="utf-8")
     )
+
+
+def test_a_tournament_at_tables_of_three_comes_back_the_same_on_another_instance(
+    other_instance: Instance, tmp_path: Path
+) -> None:
+    tournament_id = threes_evening()
+    here = answers(tournament_id)
+    archive = tmp_path / "tournament.jsonl"
+    archive.write_text(export(tournament_id), encoding="utf-8")
+    other_instance.run(
+        "manage.py",
+        "shell",
+        "-c",
+        "from accounts.services import club_create; "
+        "club_create(name='Circolo a Tre', slug='circolo-tre')",
+    )
+
+    other_instance.run("manage.py", "import_tournament", str(archive))
+    out = tmp_path / "answers.json"
+    other_instance.run("-m", "tests.tournaments.exports.answers", str(tournament_id), str(out))
+
+    there = json.loads(out.read_text(encoding="utf-8"))
+    here = json.loads(json.dumps(here, sort_keys=True, default=str))
+    base = f"/api/v1/tournaments/{tournament_id}"
+    standings = here[f"staff {base}/standings/"][1]
+    assert len(standings) == 7
+    assert {len(row["placings"]) for row in standings} == {3}
+    assert here.keys() == there.keys()
+    assert [f"{key}{change}" for key in here for change in changes(here[key], there[key], "")] == []

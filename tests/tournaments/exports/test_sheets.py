@@ -6,6 +6,7 @@ here (`?format=html`)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 from uuid import UUID
 
 import pytest
@@ -153,7 +154,7 @@ def test_seats_in_playing_order_let_the_sides_take_turns(
     assert [(seat.side, seat.player) for seat in seats] == seated
 
 
-def a_swiss_at_tables_of_three() -> UUID:
+def a_swiss_at_tables_of_three(**options: Any) -> UUID:
     """Five singles at tables of three, scheduled: a table of three and a table of two."""
     tournament = services.tournament_create(
         name="Briscola a tre",
@@ -163,6 +164,7 @@ def a_swiss_at_tables_of_three() -> UUID:
         swiss_rounds=2,
         tables=2,
         actor=ORGANIZER,
+        **options,
     )
     for name in ("Ada", "Bruno", "Carla", "Dino", "Ezio"):
         services.entrant_register(
@@ -221,3 +223,15 @@ def test_a_score_sheet_at_three_seats_three_players_in_playing_order_with_three_
     assert "ognuno per sé" in three
     assert two.count("data-seat=") == 2
     assert "61" in two
+
+
+def test_a_score_sheet_at_three_says_61_wins_when_the_tournament_asks_for_it(
+    admin_client: Client,
+) -> None:
+    tournament_id = a_swiss_at_tables_of_three(variant={"three_winner": "at_least_61"})
+    url = sheet_url(tournament_id, "score_sheets", "?format=html")
+
+    html = admin_client.get(url, HTTP_ACCEPT_LANGUAGE="it").content.decode()
+
+    three = max(html.split('data-sheet="score"')[1:], key=lambda sheet: sheet.count("data-seat="))
+    assert "nessuno arriva a 61" in three

@@ -110,3 +110,23 @@ def test_a_finished_table_of_three_is_a_taller_box_with_each_place_and_shared_wi
         ("Carla", False, "3rd"),
     ]
     assert box.title == "K1-1: Anna - Bruno - Carla"
+
+
+def test_a_match_decided_off_the_table_carries_a_note_and_a_playoff_its_own_heading() -> None:
+    bracket = knockout()
+    bracket["stages"][0]["rounds"][0]["matches"][0]["decided_by"] = "higher_seed"
+    playoff = {
+        "name": "A-playoff",
+        "kind": "playoff",
+        "complete": True,
+        "rounds": [{"number": 4, "section": "A-playoff", "matches": [match("A-PO-1", [1, 4])]}],
+    }
+    bracket["stages"].insert(0, playoff)
+
+    drawing = draw(bracket)
+
+    boxes = {box.key: box for box in drawing.boxes}
+    assert boxes["R1-1"].note == "decided by the higher seed"
+    assert "decided by the higher seed" in boxes["R1-1"].title
+    assert boxes["R1-2"].note == ""
+    assert "Group A playoff" in [label.text for label in drawing.labels if label.heading]

@@ -54,19 +54,25 @@ FORMATS = [
     "round_robin",
     "swiss",
     "groups_then_knockout",
+    # At tables of three (decision record 0031).
+    "single_elimination@3",
+    "round_robin@3",
+    "swiss@3",
+    "groups_then_knockout@3",
 ]
 
 
 def random_tournament(data: st.DataObject, format: str) -> UUID:
     """A tournament of the format with random options and size, seeds, check-ins, maybe a
-    withdrawal and an explicit seeding, started."""
+    withdrawal and an explicit seeding, started. `format@3`: at tables of three."""
+    format, _, threes = format.partition("@")
     options: dict[str, object] = {
-        "table_size": data.draw(st.sampled_from([2, 4]), label="table_size"),
+        "table_size": 3 if threes else data.draw(st.sampled_from([2, 4]), label="table_size"),
         "best_of": data.draw(st.sampled_from([1, 1, 3]), label="best_of"),
         "tables": data.draw(st.integers(1, 3), label="tables"),
         "no_show_minutes": data.draw(st.sampled_from([None, 10]), label="no_show_minutes"),
     }
-    smallest = {"groups_then_knockout": 4, "double_elimination": 3}.get(format, 2)
+    smallest = {"groups_then_knockout": 4, "double_elimination": 3}.get(format, 3 if threes else 2)
     count = data.draw(st.integers(smallest, 7), label="entrants")
     if format == "swiss":
         options["swiss_rounds"] = data.draw(st.integers(2, 3), label="swiss_rounds")
@@ -83,7 +89,7 @@ def random_tournament(data: st.DataObject, format: str) -> UUID:
         club=club_create(name="Circolo del Rebuild"),
         **options,  # type: ignore[arg-type]
     )
-    players = 1 if options["table_size"] == 2 else 2
+    players = 2 if options["table_size"] == 4 else 1
     entrant_ids = []
     for number in range(1, count + 1):
         seed = data.draw(st.sampled_from([number, None]), label="seed")
@@ -176,10 +182,13 @@ def enter_round(match_id: UUID, points: list[int]) -> None:
 
 def play_to_winner(match_id: UUID, side: int, *, tie_first: bool = False) -> None:
     """Enter rounds won by `side` until the match is over (a tied round first, if asked:
-    it does not count, and is replayed)."""
+    it does not count, and is replayed). At a table of three the others share the rest."""
+    sides = 3 if Match.objects.values_list("table_size", flat=True).get(id=match_id) == 3 else 2
     if tie_first:
-        enter_round(match_id, [60, 60])
-    winning = [80, 40] if side == 0 else [40, 80]
+        enter_round(match_id, [60, 60] if sides == 2 else [40, 40, 40])
+    winning = ([80, 40] if sides == 2 else [70, 30, 20]) if side == 0 else [40, 80]
+    if sides == 3 and side == 1:
+        winning = [30, 70, 20]
     while Match.objects.get(id=match_id).status != "finished":
         enter_round(match_id, winning)
 

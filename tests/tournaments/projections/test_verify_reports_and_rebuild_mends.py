@@ -296,3 +296,43 @@ def test_verify_names_the_corrupted_row_and_field_and_a_rebuild_mends_it(corrupt
 
     assert_verify_passes()
     assert corruption.read(started) == right
+
+
+def test_a_winner_decided_by_the_higher_seed_is_in_the_row_verified_and_rebuilt() -> None:
+    tournament = services.tournament_create(
+        name="Level final",
+        format="single_elimination",
+        table_size=2,
+        scoring="points",
+        rounds=1,
+        level_knockout="higher_seed",
+        actor=ORGANIZER,
+    )
+    for number in (1, 2):
+        services.entrant_register(
+            tournament_id=tournament.id,
+            name=f"Entrant {number}",
+            players=[f"Player {number}"],
+            seed=number,
+            actor=ORGANIZER,
+        )
+    services.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
+    [final] = Fixture.objects.filter(tournament_id=tournament.id)
+    match_services.round_start(match_id=final.match_id, briscola=None, actor=ORGANIZER)
+    match_services.round_points_enter(
+        match_id=final.match_id, round_number=1, points=(60, 60), actor=ORGANIZER
+    )
+    services.fixture_result_sync(match_id=final.match_id, actor=ORGANIZER)
+    projections.consume()
+    final.refresh_from_db()
+    assert final.decided_by == "higher_seed"
+    assert_verify_passes()
+
+    execute("UPDATE tournaments_fixture SET decided_by = NULL WHERE id = %s", final.pk)
+    status, report = verify()
+
+    assert status == 1
+    assert f"fixture {final.key} decided_by" in report
+    rebuild()
+    assert_verify_passes()
+    assert Fixture.objects.get(match_id=final.match_id).decided_by == "higher_seed"
