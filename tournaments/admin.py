@@ -79,6 +79,9 @@ from tournaments.models import (
     TournamentStatus,
     TournamentView,
 )
+from tournaments.standings import DEFAULT_TIEBREAKS
+from tournaments.standings.errors import StandingsError
+from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
 from tournaments.stream import TournamentSettings
 
 if TYPE_CHECKING:
@@ -148,8 +151,10 @@ def bracket_columns(bracket: dict[str, Any]) -> list[dict[str, Any]]:
                             "name": name(entrant),
                             "known": entrant is not None,
                             "won": entrant is not None and entrant == match["winner"],
+                            "place": place,
+                            "place_shown": None if place is None else ordinal(place),
                         }
-                        for entrant in match["entrants"]
+                        for entrant, place in zip(match["entrants"], places_of(match), strict=True)
                     ],
                 }
                 for match in round_["matches"]
@@ -208,11 +213,40 @@ def sheet_links(tournament: Tournament) -> list[dict[str, Any]]:
     return links
 
 
-def standings_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[dict[str, Any]]]:
-    """The tie-break names (the columns after the fixed ones) and the rows with their values."""
-    tiebreaks = list(rows[0]["tiebreaks"]) if rows else []
+def places_of(match: dict[str, Any]) -> list[int | None]:
+    """Each seat's place at a finished table of three (None elsewhere)."""
+    places = match.get("places")
+    if not places or len(places) != len(match["entrants"]):
+        return [None] * len(match["entrants"])
+    return list(places)
+
+
+def ordinal(place: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+
+
+def shown(value: Any) -> Any:
+    """A standings value as the console shows it: a count-back as "1/0", a fractional match
+    points total with two decimals at most (4/3 as 1.33), a whole number without ".0"."""
+    if isinstance(value, list):
+        return "/".join(str(part) for part in value)
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else round(value, 2)
+    return value
+
+
+def standings_table(
+    rows: list[dict[str, Any]], order: Sequence[str] | None = None
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """The tie-break names (the columns after the fixed ones, in the configured `order`; the
+    projection's JSON keeps no key order) and the rows with their values."""
+    tiebreaks = list(order or (rows[0]["tiebreaks"] if rows else []))
     return [name.replace("_", " ") for name in tiebreaks], [
-        row | {"tiebreak_values": [row["tiebreaks"].get(name) for name in tiebreaks]}
+        row
+        | {
+            "tiebreak_values": [shown(row["tiebreaks"].get(name)) for name in tiebreaks],
+            "match_points_shown": shown(row["match_points"]),
+        }
         for row in rows
     ]
 
@@ -224,9 +258,11 @@ class TournamentsAddAdmin(ServiceAddAdmin):
     """Tournaments and entrants are added through their services; what the rules or the event
     store refuse shows on the form."""
 
-    refusals = (RuleViolation, EventStoreError)
+    refusals = (RuleViolation, EventStoreError, StandingsError)
 
     def refusal_detail(self, exc: Exception) -> str:
+        if isinstance(exc, StandingsError):  # e.g. match points per place that make no sense
+            return exc.detail
         assert isinstance(exc, RuleViolation | EventStoreError)
         return error_detail(exc)
 
@@ -340,8 +376,11 @@ class TournamentAdmin(TournamentsAddAdmin):
         view_of(tournament)
         may_change = self.has_change_permission(request)
         tonight = evening(tournament_id=tournament.id, now=timezone.now())
+        rows = selectors.tournament_standings(tournament_id=tournament.id)
+        at_three = tournament.table_size == 3
+        default = PLACING_TIEBREAKS_DEFAULT if at_three else DEFAULT_TIEBREAKS
         tiebreaks, standings = standings_table(
-            selectors.tournament_standings(tournament_id=tournament.id)
+            rows, tournament.settings.get("tiebreaks") or (default if rows else ())
         )
         filtered = f"?tournament__id__exact={tournament.id}"
         return {
@@ -355,6 +394,7 @@ class TournamentAdmin(TournamentsAddAdmin):
             ],
             "standings": standings,
             "tiebreaks": tiebreaks,
+            "at_three": at_three,
             "bracket": bracket_columns(selectors.tournament_bracket(tournament_id=tournament.id)),
             "operations": self.operations_for(tournament, tonight) if may_change else [],
             "evening": tonight,
@@ -955,6 +995,7 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         "round",
         "home",
         "away",
+        "third",
         "status",
         "winner",
         "decided_by",
@@ -963,8 +1004,8 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         "called_at",
     )
     list_filter = ("tournament", "status", "stage")
-    list_select_related = ("tournament", "home", "away", "winner")
-    search_fields = ("key", "home__name", "away__name")
+    list_select_related = ("tournament", "home", "away", "third", "winner")
+    search_fields = ("key", "home__name", "away__name", "third__name")
     readonly_fields = (
         "tournament",
         "key",
@@ -972,8 +1013,10 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         "round",
         "home",
         "away",
+        "third",
         "status",
         "winner",
+        "places_shown",
         "table",
         "scheduled_at",
         "called_at",
@@ -983,6 +1026,17 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
     )
     fields = readonly_fields
     actions = ("call_to_table", "assign_table", "decide_level", "forfeit", "void_round")
+
+    @admin.display(description="places")
+    def places_shown(self, fixture: Fixture) -> str:
+        """At a finished table of three: each entrant's place, in seat order."""
+        if not fixture.places:
+            return "-"
+        seated = fixture.seated
+        return ", ".join(
+            f"{entrant.name}: {ordinal(place)}"
+            for entrant, place in zip(seated, fixture.places, strict=False)
+        )
 
     @admin.display(description="match")
     def match(self, fixture: Fixture) -> str:

@@ -26,6 +26,7 @@ from tournaments.models import Entrant, Format, Player, Tournament, TournamentSt
 
 TABLE_SIZES = [
     (2, "Singles: tables of 2"),
+    (3, "Threes: tables of 3 (each for himself)"),
     (4, "Pairs: tables of 4 (2 v 2)"),
     (6, "Trios: tables of 6 (3 v 3)"),
 ]
@@ -86,6 +87,29 @@ class TournamentCreateForm(forms.Form):
         "checked in forfeits to one that has. Empty: no rule, nothing is forfeited.",
     )
 
+    first_place_points = forms.IntegerField(
+        required=False,
+        label="Match points for 1st",
+        help_text="Tables of three only. Blank: 2 (with 2nd and 3rd blank too).",
+    )
+    second_place_points = forms.IntegerField(
+        required=False, label="Match points for 2nd", help_text="Tables of three only. Blank: 1."
+    )
+    third_place_points = forms.IntegerField(
+        required=False, label="Match points for 3rd", help_text="Tables of three only. Blank: 0."
+    )
+    bye_points = forms.IntegerField(
+        required=False, label="Match points for a bye", help_text="Tables of three only. Blank: 2."
+    )
+    forfeit_points = forms.IntegerField(
+        required=False,
+        label="Match points for a forfeit",
+        help_text="Tables of three only: for the entrant who forfeits. Blank: 0.",
+    )
+
+    PLACE_FIELDS = ("first_place_points", "second_place_points", "third_place_points")
+    PLACING_FIELDS = (*PLACE_FIELDS, "bye_points", "forfeit_points")
+
     fieldsets = (
         (None, {"fields": ["name", "format", "table_size"]}),
         ("Matches", {"fields": ["scoring", "best_of", "rounds", "level_knockout"]}),
@@ -102,13 +126,43 @@ class TournamentCreateForm(forms.Form):
                 ]
             },
         ),
+        ("Match points per place (tables of three)", {"fields": list(PLACING_FIELDS)}),
         ("Venue", {"fields": ["tables", "no_show_minutes"]}),
     )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        given = [cleaned.get(name) is not None for name in self.PLACE_FIELDS]
+        if any(given) and not all(given):
+            raise forms.ValidationError(
+                "Give the match points of all three places (1st, 2nd and 3rd), or none."
+            )
+        return cleaned
+
+    def placing_scoring(self) -> dict[str, Any] | None:
+        """The `placing_scoring` setting from the fields given (the service checks it: only at
+        tables of three, a better place never earning fewer points); None when all are blank."""
+        data = self.cleaned_data
+        scoring: dict[str, Any] = {}
+        if data.get("first_place_points") is not None:
+            scoring["places"] = [data[name] for name in self.PLACE_FIELDS]
+        for key in ("bye", "forfeit"):
+            if data.get(f"{key}_points") is not None:
+                scoring[key] = data[f"{key}_points"]
+        return scoring or None
 
     def service_arguments(self) -> dict[str, Any]:
         """The keyword arguments of `tournament_create`, the actor aside (an option left out
         takes the service's default)."""
-        return {name: value for name, value in self.cleaned_data.items() if value != ""}
+        arguments = {
+            name: value
+            for name, value in self.cleaned_data.items()
+            if value != "" and name not in self.PLACING_FIELDS
+        }
+        scoring = self.placing_scoring()
+        if scoring is not None:
+            arguments["placing_scoring"] = scoring
+        return arguments
 
 
 def duplicate_name_confirmation() -> forms.BooleanField:

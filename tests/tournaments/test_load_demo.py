@@ -14,7 +14,9 @@ from tournaments.management.commands.load_demo import (
     DEMO_NAMES,
     SMALL_CUP_NAME,
     SMALL_SWISS_NAME,
+    SMALL_THREES_NAME,
     SWISS_NAME,
+    THREES_NAME,
 )
 from tournaments.models import Entrant, Fixture, Tournament, TournamentView
 
@@ -43,21 +45,24 @@ def test_loading_the_demo_twice_adds_nothing_the_second_time() -> None:
     second = load_demo("--small")
 
     assert demo_counts() == counts
-    assert counts[:2] == (2, 8)
+    assert counts[:2] == (3, 12)
     assert "round 1" in first
     assert f"{SMALL_CUP_NAME}: already loaded" in second
     assert f"{SMALL_SWISS_NAME}: already loaded" in second
+    assert f"{SMALL_THREES_NAME}: already loaded" in second
 
 
 def test_the_small_demo_loads_beside_the_full_demo_and_leaves_it_as_it_was() -> None:
     load_demo()
-    full = Tournament.objects.filter(name__in=(CUP_NAME, SWISS_NAME))
+    full = Tournament.objects.filter(name__in=(CUP_NAME, SWISS_NAME, THREES_NAME))
     full_events = Event.objects.filter(stream_id__in=full.values("id")).count()
 
     output = load_demo("--small")
 
-    small = Tournament.objects.filter(name__in=(SMALL_CUP_NAME, SMALL_SWISS_NAME))
-    assert [t.entrants.count() for t in small.order_by("name")] == [4, 4]
+    small = Tournament.objects.filter(
+        name__in=(SMALL_CUP_NAME, SMALL_SWISS_NAME, SMALL_THREES_NAME)
+    )
+    assert [t.entrants.count() for t in small.order_by("name")] == [4, 4, 4]
     assert Event.objects.filter(stream_id__in=full.values("id")).count() == full_events
     assert f"{SMALL_CUP_NAME}: single elimination, 4 singles" in output
     assert f"{CUP_NAME}: already loaded" not in output
@@ -99,6 +104,54 @@ def test_the_demo_has_brackets_standings_and_card_by_card_replays() -> None:
     )
     assert set(devices) == {"load_demo"}
     assert "projected" in output
+
+
+def test_the_demo_has_a_swiss_evening_at_tables_of_three_two_rounds_played_one_underway() -> None:
+    load_demo()
+
+    threes = Tournament.objects.get(name=THREES_NAME)
+    assert (threes.table_size, threes.settings["format"], threes.status) == (
+        3,
+        "swiss",
+        "in_progress",
+    )
+    assert threes.entrants.count() == 11
+    fixtures = Fixture.objects.filter(tournament=threes)
+    for number in (1, 2, 3):
+        tables = fixtures.filter(round=number)
+        # Eleven entrants: three tables of three and a table of two, everyone seated once.
+        assert sorted(len(f.entrant_ids) for f in tables) == [2, 3, 3, 3]
+        assert len({e for f in tables for e in f.entrant_ids}) == 11
+    finished = fixtures.filter(status="finished")
+    assert finished.filter(round__in=(1, 2)).count() == 8
+    for fixture in finished:
+        assert fixture.winner_id in fixture.entrant_ids
+        if fixture.third_id is not None:
+            assert sorted(fixture.places or []) in ([1, 2, 3], [1, 1, 3], [1, 2, 2])
+    third_round = fixtures.filter(round=3)
+    assert sorted(third_round.values_list("status", flat=True)) == [
+        "finished",
+        "finished",
+        "in_progress",
+        "ready",
+    ]
+    assert not fixtures.filter(round=4).exists()
+    card_by_card = Round.objects.filter(
+        match__table_size=3,
+        match_id__in=finished.values("match_id"),
+        points_entered=False,
+        status="finished",
+    )
+    assert card_by_card.exists()
+    sample = card_by_card.first()
+    assert sample is not None
+    replay = round_replay(match_id=sample.match_id, round_number=sample.number)
+    assert len(replay["tricks"]) == 13
+    assert sum(replay["points"]) == 120
+    standings = TournamentView.objects.get(tournament=threes).standings
+    assert len(standings) == 11
+    seats = sum(len(fixture.entrant_ids) for fixture in finished)
+    assert sum(sum(row["placings"]) for row in standings) == seats
 
 
 def test_the_demo_has_the_no_show_rule_off_and_its_waiting_matches_never_decay() -> None:

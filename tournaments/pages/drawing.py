@@ -40,6 +40,8 @@ class Box:
     winner_side: int | None
     title: str
     winner_to: str | None = None
+    places: list[int | None] = field(default_factory=list)
+    """At a finished table of three: each seat's place (1st, 2nd, 3rd), in seat order."""
     note: str = ""
     """How a level knockout match's winner was decided off the table, when it was."""
 
@@ -53,12 +55,20 @@ class Box:
         return BOX_HEIGHT + LINE_HEIGHT * max(0, len(self.names) - 2)
 
     @property
-    def rows(self) -> list[tuple[int, str, bool]]:
-        """(y, name, won) of each name's line."""
-        return [
-            (self.y + 17 + LINE_HEIGHT * index, name, self.winner_side == index)
-            for index, name in enumerate(self.names)
-        ]
+    def place_x(self) -> int:
+        """Where a place ends, right-aligned in the box."""
+        return self.x + BOX_WIDTH - 8
+
+    @property
+    def rows(self) -> list[tuple[int, str, bool, str]]:
+        """(y, name, won, place) of each name's line: a place ("1st") at a finished table of
+        three, where a shared first place is a win for each who shares it."""
+        rows = []
+        for index, name in enumerate(self.names):
+            place = self.places[index] if index < len(self.places) else None
+            won = self.winner_side == index or place == 1
+            rows.append((self.y + 17 + LINE_HEIGHT * index, name, won, place_label(place)))
+        return rows
 
     @property
     def note_x(self) -> int:
@@ -92,8 +102,8 @@ class Drawing:
     box_height: int = BOX_HEIGHT
 
 
-def short(name: str) -> str:
-    return name if len(name) <= NAME_LENGTH else name[: NAME_LENGTH - 1] + "…"
+def short(name: str, length: int = NAME_LENGTH) -> str:
+    return name if len(name) <= length else name[: length - 1] + "…"
 
 
 def section_title(stage: dict[str, Any], section: str) -> str:
@@ -172,6 +182,12 @@ def draw(bracket: dict[str, Any]) -> Drawing:
     return drawing
 
 
+def place_label(place: int | None) -> str:
+    """A place as the standings' columns name it: 1st, 2nd, 3rd (1°, 2°, 3° in Italian)."""
+    labels = {1: pgettext("column", "1st"), 2: pgettext("column", "2nd")}
+    return "" if place is None else labels.get(place, pgettext("column", "3rd"))
+
+
 def place_column(
     matches: list[dict[str, Any]],
     placed: dict[str, Box],
@@ -196,14 +212,18 @@ def place_column(
         known = winner is not None and winner in match["entrants"]
         winner_side = match["entrants"].index(winner) if known else None
         status = match["status"]
+        places = match.get("places") or []
+        places = list(places) if len(places) == len(match["entrants"]) > 2 else []
+        length = NAME_LENGTH - 6 if places else NAME_LENGTH  # room for the place, in bold
         note = str(decided_by_label(match.get("decided_by")))
         box = Box(
+            places=places,
             x=x,
             y=y,
             key=match["key"],
             match_id=match.get("match_id"),
             status=status,
-            names=[short(name) for name in names_],
+            names=[short(name, length) for name in names_],
             winner_side=winner_side,
             title=f"{match['key']}: {' - '.join(names_)}" + (f" ({note})" if note else ""),
             winner_to=(match.get("winner_to") or {}).get("key"),

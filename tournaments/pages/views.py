@@ -110,8 +110,11 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
     default = PLACING_TIEBREAKS_DEFAULT if at_three else DEFAULT_TIEBREAKS
     tiebreaks = list(tournament.settings.get("tiebreaks") or default) if rows else []
     players = selectors.entrant_players(tournament_id=tournament.id)
+    byes = at_three and any(row.get("byes") for row in rows)
     counts = (
-        ["played", "first", "second", "third"] if at_three else ["played", "won", "tied", "lost"]
+        ["played", *(["byes"] if byes else []), "first", "second", "third"]
+        if at_three
+        else ["played", "won", "tied", "lost"]
     )
     columns = [*counts, *tiebreaks]
     for row in rows:
@@ -122,11 +125,28 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
         row["cells"] = [row[name] for name in counts] + [
             tiebreak_value(row, name) for name in tiebreaks
         ]
+        # The first tie-break (match points, usually): the projector shows it beside the wins.
+        row["lead"] = tiebreak_value(row, tiebreaks[0]) if tiebreaks else None
     return {
         "standings": rows,
         "tiebreaks": tiebreaks,
         "columns": columns,
     }
+
+
+def with_places(fixtures: list[dict[str, Any]], table_size: int) -> list[dict[str, Any]]:
+    """At tables of three, a finished table of two (the field forces one) has its places
+    too, from its winner (1st and 2nd; both 1st when level), like the tables of three."""
+    if table_size != 3:
+        return fixtures
+    for fixture in fixtures:
+        finished = fixture["status"] == "finished"
+        if finished and not fixture.get("places") and len(fixture["entrants"]) == 2:
+            winner = fixture.get("winner")
+            fixture["places"] = [
+                1 if winner in (None, entrant) else 2 for entrant in fixture["entrants"]
+            ]
+    return fixtures
 
 
 def rounds_of(fixtures: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -154,7 +174,10 @@ def tournament_detail(request: HttpRequest, tournament_id: UUID) -> HttpResponse
 
     def build() -> dict[str, Any]:
         bracket = selectors.tournament_bracket(tournament_id=tournament.id)
-        fixtures = selectors.tournament_fixtures_named(tournament_id=tournament.id)
+        fixtures = with_places(
+            selectors.tournament_fixtures_named(tournament_id=tournament.id),
+            tournament.table_size,
+        )
         champion = bracket.get("champion")
         return {
             "tournament": tournament,

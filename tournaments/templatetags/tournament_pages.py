@@ -9,9 +9,14 @@ from django import template
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from tournaments.pages import drawing
+from tournaments.standings import PlacingScoring
+
 register = template.Library()
 
 NOT_APPLICABLE = "\N{EN DASH}"
+DEFAULT_PLACE_POINTS = PlacingScoring().places
+DEFAULT_BYE_POINTS = PlacingScoring().bye
 
 FORMATS = {
     "single_elimination": _("Single elimination"),
@@ -100,6 +105,11 @@ COLUMNS = {
         _("Seed: the lower seed ranks first"),
     ),
     # Tables of three (decision record 0031).
+    "byes": (
+        pgettext_lazy("column", "Bye"),
+        _("Byes"),
+        _("Byes: rounds sat out (a bye earns match points, like a first place by default)"),
+    ),
     "first": (pgettext_lazy("column", "1st"), _("First places"), _("Tables finished first")),
     "second": (pgettext_lazy("column", "2nd"), _("Second places"), _("Tables finished second")),
     "third": (pgettext_lazy("column", "3rd"), _("Third places"), _("Tables finished third")),
@@ -124,11 +134,12 @@ COLUMNS = {
         _("Opponents' score: the average match points of the opponents met"),
     ),
 }
+PLACE_POINTS_HELP = _(
+    "Match points per place at a table: %(first)s for first, %(second)s for second, %(third)s "
+    "for third, %(bye)s for a bye (places shared, points shared)"
+)
+"""At tables of three, the match points column explains the tournament's own scale."""
 AT_THREE = {
-    "match_points": _(
-        "Match points per place at a table: 2 for first or a bye, 1 for second, 0 for third "
-        "(places shared, points shared)"
-    ),
     "head_to_head": _(
         "Head to head: at the tables the tied entrants shared, how many of them each one "
         "finished above, minus below"
@@ -181,10 +192,32 @@ def column_name(name: str) -> Any:
 
 
 @register.filter
-def column_help(name: str, table_size: int | None = None) -> Any:
+def column_help(name: str, tournament: Any = None) -> Any:
+    """The column's explanation; at tables of three (`tournament` a Tournament, or its table
+    size) the match points column gives the tournament's points per place."""
+    table_size = getattr(tournament, "table_size", tournament)
+    if table_size == 3 and name == "match_points":
+        settings = getattr(tournament, "settings", None) or {}
+        scoring = settings.get("placing_scoring") or {}
+        first, second, third = scoring.get("places") or DEFAULT_PLACE_POINTS
+        bye = scoring.get("bye", DEFAULT_BYE_POINTS)
+        return PLACE_POINTS_HELP % {
+            "first": first,
+            "second": second,
+            "third": third,
+            "bye": bye,
+        }
     if table_size == 3 and name in AT_THREE:
         return AT_THREE[name]
     return COLUMNS.get(name, (name, name, name))[2]
+
+
+def shown_number(value: Any) -> Any:
+    """A whole float without its ".0"; a fraction (a shared place's 1.5, 4/3) to two
+    decimals at most, left a float so the template localizes it (1,5 in Italian)."""
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else round(value, 2)
+    return value
 
 
 @register.filter
@@ -195,9 +228,7 @@ def tiebreak_value(row: dict[str, Any], name: str) -> Any:
         return NOT_APPLICABLE
     if isinstance(value, list):  # a count-back: first places, second places, ...
         return "/".join(str(part) for part in value)
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
+    return shown_number(value)
 
 
 @register.filter
@@ -206,5 +237,14 @@ def item(mapping: dict[Any, Any], key: Any) -> Any:
 
 
 @register.filter
-def item_at(sequence: list[Any], index: int) -> Any:
+def item_at(sequence: list[Any] | None, index: int) -> Any:
+    """The item at `index`; None past the end or when there is no sequence (no places yet)."""
+    if not sequence:
+        return None
     return sequence[index] if 0 <= index < len(sequence) else None
+
+
+@register.filter
+def place_label(place: int | None) -> Any:
+    """A place at a table: 1st, 2nd, 3rd (1°, 2°, 3° in Italian)."""
+    return drawing.place_label(place)

@@ -65,7 +65,10 @@ def test_the_add_form_shows_what_the_service_refuses_and_creates_nothing(
 def test_the_add_form_lists_every_option_of_a_tournament(admin_client: Client) -> None:
     form = admin_client.get(reverse("admin:tournaments_tournament_add")).context["adminform"].form
 
-    assert set(TOURNAMENT_FORM) | {"rounds", "group_size", "third_place"} == set(form.fields)
+    placing = {"first_place_points", "second_place_points", "third_place_points", "bye_points"}
+    assert set(TOURNAMENT_FORM) | {"rounds", "group_size", "third_place", "forfeit_points"} | (
+        placing
+    ) == set(form.fields)
 
 
 def test_adding_an_entrant_registers_it_through_the_service(admin_client: Client) -> None:

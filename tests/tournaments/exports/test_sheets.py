@@ -6,6 +6,7 @@ here (`?format=html`)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 from uuid import UUID
 
 import pytest
@@ -151,3 +152,86 @@ def test_seats_in_playing_order_let_the_sides_take_turns(
 
     assert [seat.number for seat in seats] == list(range(1, table_size + 1))
     assert [(seat.side, seat.player) for seat in seats] == seated
+
+
+def a_swiss_at_tables_of_three(**options: Any) -> UUID:
+    """Five singles at tables of three, scheduled: a table of three and a table of two."""
+    tournament = services.tournament_create(
+        name="Briscola a tre",
+        format="swiss",
+        table_size=3,
+        best_of=3,
+        swiss_rounds=2,
+        tables=2,
+        actor=ORGANIZER,
+        **options,
+    )
+    for name in ("Ada", "Bruno", "Carla", "Dino", "Ezio"):
+        services.entrant_register(
+            tournament_id=tournament.id, name=name, players=[name], actor=ORGANIZER
+        )
+    services.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
+    services.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
+    return tournament.id
+
+
+def test_the_pairings_at_tables_of_three_seat_three_entrants_a_table_and_two_at_the_table_of_two(
+    admin_client: Client,
+) -> None:
+    tournament_id = a_swiss_at_tables_of_three()
+    url = sheet_url(tournament_id, "pairings", "?format=html")
+
+    html = admin_client.get(url, HTTP_ACCEPT_LANGUAGE="it").content.decode()
+
+    assert html.count("<th>Posto ") == 3
+    rows = re.findall(r'<tr data-match="[^"]+">(.*?)</tr>', html, re.S)
+    assert len(rows) == 2
+    named = [re.findall(r"<td>(\w+)</td>", row) for row in rows]
+    assert sorted(len(names) for names in named) == [2, 3]
+    assert sorted(name for names in named for name in names) == [
+        "Ada",
+        "Bruno",
+        "Carla",
+        "Dino",
+        "Ezio",
+    ]
+    # The table of two leaves the third seat's column empty: every row has the same cells.
+    assert {row.count("<td") for row in rows} == {5}
+
+
+def test_a_score_sheet_at_three_seats_three_players_in_playing_order_with_three_point_columns(
+    admin_client: Client,
+) -> None:
+    tournament_id = a_swiss_at_tables_of_three()
+    url = sheet_url(tournament_id, "score_sheets", "?format=html")
+
+    html = admin_client.get(url, HTTP_ACCEPT_LANGUAGE="it").content.decode()
+
+    sheets_ = html.split('data-sheet="score"')[1:]
+    assert len(sheets_) == 2
+    three, two = sorted(sheets_, key=lambda sheet: -sheet.count("data-seat="))
+    # Each for himself: a seat is a player, no side column.
+    seats = re.findall(r'data-seat="(\d)"><td class="num">\d</td><td>(\w+)</td></tr>', three)
+    assert [number for number, _ in seats] == ["1", "2", "3"]
+    grid = three.split("data-grid>")[1]
+    header = re.search(r"<thead><tr>(.*?)</tr></thead>", grid, re.S)
+    assert header is not None
+    assert [name for _, name in seats] == re.findall(r"<th>(\w+)</th>", header.group(1))
+    row = re.search(r'<tr data-grid-row="1">(.*?)</tr>', grid, re.S)
+    assert row is not None
+    assert row.group(1).count("<td") == 1 + 3 + 1  # the round, three sides, the dealer
+    assert "ognuno per sé" in three
+    assert two.count("data-seat=") == 2
+    assert "61" in two
+
+
+def test_a_score_sheet_at_three_says_61_wins_when_the_tournament_asks_for_it(
+    admin_client: Client,
+) -> None:
+    tournament_id = a_swiss_at_tables_of_three(variant={"three_winner": "at_least_61"})
+    url = sheet_url(tournament_id, "score_sheets", "?format=html")
+
+    html = admin_client.get(url, HTTP_ACCEPT_LANGUAGE="it").content.decode()
+
+    three = max(html.split('data-sheet="score"')[1:], key=lambda sheet: sheet.count("data-seat="))
+    assert "nessuno arriva a 61" in three

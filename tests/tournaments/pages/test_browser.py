@@ -4,6 +4,7 @@ without a reload (projected by a real Celery worker), the projector view and an 
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
@@ -15,12 +16,14 @@ from tests.tournaments.pages.builders import (
     ORGANIZER,
     new_tournament,
     play,
+    play_points,
     play_ready,
     ready_fixtures,
     started,
+    started_at_three,
 )
 from tests.workers import Worker
-from tournaments import services
+from tournaments import projections, services
 from tournaments.models import Entrant, Fixture
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -125,3 +128,52 @@ def test_the_tournament_page_speaks_italian(browser: Browser, live_server: LiveS
     finally:
         context.close()
     assert errors == []
+
+
+def test_a_tournament_at_tables_of_three_fits_a_phone_with_its_places_in_both_languages(
+    browser_page: Page, browser: Browser, live_server: LiveServer
+) -> None:
+    tournament_id = started_at_three("swiss", 5, swiss_rounds=2)
+    three = next(f for f in ready_fixtures(tournament_id) if f.third_id is not None)
+    for fixture in ready_fixtures(tournament_id):
+        play_points(fixture, [50, 50, 20] if fixture.third_id else [80, 40])
+    projections.consume()
+    url = f"{live_server.url}/tournaments/{tournament_id}/"
+
+    browser_page.goto(url)
+
+    row = browser_page.locator(f'[data-match="{three.match_id}"]')
+    expect(row.locator("td.seat[data-place]")).to_have_count(3)
+    expect(row.locator('td.seat[data-place="1"]')).to_have_count(2)
+    expect(row.get_by_role("link", name=re.compile("^The table of "))).to_have_text(
+        "0\u20130\u20130"
+    )
+    # The three entrants stack in one column: the rounds won and the status fit the phone's
+    # width, nothing to scroll sideways.
+    scroller = row.locator("xpath=ancestor::div[contains(@class, 'scroll-x')]")
+    assert scroller.evaluate("d => d.scrollWidth <= d.clientWidth")
+    expect(row.locator(".badge")).to_have_text("Finished")
+    for name in ("First places", "Second places", "Third places", "Match points"):
+        expect(browser_page.get_by_role("columnheader", name=name, exact=True)).to_be_visible()
+    assert match_points_shown(browser_page).count("1.5") == 2  # a shared first place
+    svg = browser_page.locator("[data-bracket] svg")
+    expect(svg.locator(".bracket-place")).to_have_count(3)
+
+    context = browser.new_context(locale="it-IT", viewport={"width": 390, "height": 844})
+    italian = context.new_page()
+    try:
+        italian.goto(url)
+        expect(italian.get_by_role("columnheader", name="Al tavolo")).to_have_count(2)
+        expect(italian.get_by_role("columnheader", name="Primi posti", exact=True)).to_be_visible()
+        assert match_points_shown(italian).count("1,5") == 2
+        expect(italian.locator(f'[data-match="{three.match_id}"] .place').first).to_have_text("1°")
+    finally:
+        context.close()
+
+
+def match_points_shown(page: Page) -> list[str]:
+    """The standings' match points column as the page shows it, best first."""
+    columns = page.locator("th[data-column]").evaluate_all("ths => ths.map(t => t.dataset.column)")
+    # Each row: the rank, the entrant (a header cell), then the columns.
+    child = columns.index("match_points") + 3
+    return page.locator(f"[data-entrant][data-rank] > :nth-child({child})").all_inner_texts()

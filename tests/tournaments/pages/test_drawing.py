@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
+
+import pytest
+from django.utils import translation
 
 from tournaments.pages.drawing import BOX_HEIGHT, draw
 
 NAMES = {"1": "Anna", "2": "Bruno", "3": "Carla", "4": "Dario"}
+
+
+@pytest.fixture(autouse=True)
+def in_english() -> Iterator[None]:
+    """The drawing's words are in the active language: English here, whatever language an
+    earlier test's request left active in this thread (these tests run after the database's)."""
+    with translation.override("en"):
+        yield
 
 
 def match(
@@ -78,6 +90,26 @@ def test_a_long_name_is_cut_in_its_box_and_whole_in_its_title() -> None:
     assert semi.names[1].endswith("…")
     assert len(semi.names[1]) == 20
     assert long_name in semi.title
+
+
+def test_a_finished_table_of_three_is_a_taller_box_with_each_place_and_shared_wins() -> None:
+    table = match("K1-1", [1, 2, 3], status="finished", winner=None, places=[1, 1, 3])
+    stage = {
+        "name": "knockout",
+        "kind": "threes_knockout",
+        "complete": False,
+        "rounds": [{"number": 1, "section": "main", "matches": [table]}],
+    }
+
+    (box,) = draw({"stages": [stage], "entrants": NAMES}).boxes
+
+    assert box.height == BOX_HEIGHT + 20
+    assert [(name, won, place) for _, name, won, place in box.rows] == [
+        ("Anna", True, "1st"),
+        ("Bruno", True, "1st"),
+        ("Carla", False, "3rd"),
+    ]
+    assert box.title == "K1-1: Anna - Bruno - Carla"
 
 
 def test_a_match_decided_off_the_table_carries_a_note_and_a_playoff_its_own_heading() -> None:

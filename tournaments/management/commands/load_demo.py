@@ -19,6 +19,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
 from games import services as match_services
+from games.models import Match
 from games.rules.simulate import simulate_round
 from games.services import Actor, CommandResult
 from tournaments import projections, services
@@ -28,10 +29,20 @@ CUP_NAME = "Demo: Coppa del Circolo (singles)"
 SWISS_NAME = "Demo: Swiss evening"
 SMALL_CUP_NAME = "Demo (small): Coppa del Circolo (singles)"
 SMALL_SWISS_NAME = "Demo (small): Swiss evening"
-DEMO_NAMES = (CUP_NAME, SWISS_NAME, SMALL_CUP_NAME, SMALL_SWISS_NAME)
+THREES_NAME = "Demo: Briscola a tre (Swiss at tables of three)"
+SMALL_THREES_NAME = "Demo (small): Briscola a tre (Swiss at tables of three)"
+DEMO_NAMES = (
+    CUP_NAME,
+    SWISS_NAME,
+    THREES_NAME,
+    SMALL_CUP_NAME,
+    SMALL_SWISS_NAME,
+    SMALL_THREES_NAME,
+)
 DEMO_SEED = 1907
 """Every shuffle, dealer and card of the demo comes from this seed: each run plays the same."""
 SWISS_RANDOM_SEED = 20240914
+THREES_RANDOM_SEED = 20241123
 ACTOR = Actor(device="load_demo")
 
 NAMES = (
@@ -77,6 +88,12 @@ class DemoSize:
     swiss_entrants: int
     swiss_rounds: int
     swiss_played: tuple[tuple[str, ...], ...]
+    threes_name: str
+    threes_entrants: int
+    threes_rounds: int
+    threes_played: tuple[tuple[str, ...], ...]
+    """Per round, how each table is played, in the order of the fixtures' keys (the tables of
+    three first, then the table of two or nothing: the bye)."""
 
 
 FULL = DemoSize(
@@ -95,6 +112,14 @@ FULL = DemoSize(
         (SCORE, CARDS, SCORE, SCORE, CARDS, SCORE),
         (CARDS, SCORE, SCORE, LIVE, WAIT, WAIT),
     ),
+    threes_name=THREES_NAME,
+    threes_entrants=11,  # three tables of three and a table of two each round
+    threes_rounds=4,
+    threes_played=(
+        (CARDS, SCORE, SCORE, CARDS),
+        (SCORE, CARDS, SCORE, SCORE),
+        (CARDS, LIVE, SCORE, WAIT),
+    ),
 )
 SMALL = DemoSize(
     cup_name=SMALL_CUP_NAME,
@@ -104,6 +129,10 @@ SMALL = DemoSize(
     swiss_entrants=4,
     swiss_rounds=2,
     swiss_played=((CARDS, SCORE), (SCORE, WAIT)),
+    threes_name=SMALL_THREES_NAME,
+    threes_entrants=4,  # one table of three and a bye each round
+    threes_rounds=2,
+    threes_played=((CARDS,), (WAIT,)),
 )
 
 
@@ -168,6 +197,32 @@ class Demo:
         for number, ways in enumerate(size.swiss_played, start=1):
             self.play_round(tournament.id, number, ways, live_round=1)
 
+    def threes(self, size: DemoSize) -> None:
+        self.say(
+            f"{size.threes_name}: Swiss at tables of three, {size.threes_entrants} singles, "
+            f"{size.threes_rounds} rounds, one game a match"
+        )
+        tournament = services.tournament_create(
+            name=size.threes_name,
+            format="swiss",
+            table_size=3,
+            best_of=1,
+            swiss_rounds=size.threes_rounds,
+            tables=(size.threes_entrants + 2) // 3,
+            actor=ACTOR,
+        )
+        start = (len(NAMES) - size.threes_entrants) // 2
+        self.register(tournament.id, NAMES[start : start + size.threes_entrants])
+        services.tournament_seed(
+            tournament_id=tournament.id,
+            method="random",
+            random_seed=THREES_RANDOM_SEED,
+            actor=ACTOR,
+        )
+        services.tournament_start(tournament_id=tournament.id, actor=ACTOR)
+        for number, ways in enumerate(size.threes_played, start=1):
+            self.play_round(tournament.id, number, ways, live_round=1)
+
     def play_round(
         self, tournament_id: UUID, number: int, ways: tuple[str, ...], *, live_round: int
     ) -> None:
@@ -186,9 +241,10 @@ class Demo:
     def play_match(self, match_id: UUID, way: str, *, live_round: int) -> None:
         """Play rounds until the match is over; a LIVE match stops part way into its
         `live_round`-th round."""
+        seats = Match.objects.get(id=match_id).table_size
         finished = False
         while not finished:
-            simulated = simulate_round(self.rng, 2)
+            simulated = simulate_round(self.rng, seats)
             if way == SCORE:
                 started = match_services.round_start(match_id=match_id, briscola=None, actor=ACTOR)
                 number = len(started.state.rounds)
@@ -223,15 +279,17 @@ class Demo:
 
 class Command(BaseCommand):
     help = (
-        "Load a demo club evening (a 16-singles knockout cup and a 12-entrant Swiss, part "
-        "played card by card). Idempotent: demo tournaments already there are left alone."
+        "Load a demo club evening (a 16-singles knockout cup, a 12-entrant Swiss and an "
+        "11-entrant Swiss at tables of three, part played card by card). Idempotent: demo "
+        "tournaments already there are left alone."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--small",
             action="store_true",
-            help="A 4-entrant cup and a 4-entrant, 2-round Swiss, named 'Demo (small): ...' "
+            help="A 4-entrant cup, a 4-entrant 2-round Swiss and a 4-entrant Swiss at tables of "
+            "three, named 'Demo (small): ...' "
             "(for tests); loaded beside the full demo when that is there.",
         )
 
@@ -240,6 +298,7 @@ class Command(BaseCommand):
         for kind, name, load in (
             (CUP_NAME, size.cup_name, Demo.cup),
             (SWISS_NAME, size.swiss_name, Demo.swiss),
+            (THREES_NAME, size.threes_name, Demo.threes),
         ):
             existing = Tournament.objects.filter(name=name).first()
             if existing is not None:
