@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from tournaments.templatetags.tournament_pages import decided_by_label
+from tournaments.pages.labels import decided_by_text, place_text
 
 BOX_WIDTH = 160
 BOX_HEIGHT = 44
@@ -67,7 +67,7 @@ class Box:
         for index, name in enumerate(self.names):
             place = self.places[index] if index < len(self.places) else None
             won = self.winner_side == index or place == 1
-            rows.append((self.y + 17 + LINE_HEIGHT * index, name, won, place_label(place)))
+            rows.append((self.y + 17 + LINE_HEIGHT * index, name, won, place_text(place)))
         return rows
 
     @property
@@ -182,12 +182,6 @@ def draw(bracket: dict[str, Any]) -> Drawing:
     return drawing
 
 
-def place_label(place: int | None) -> str:
-    """A place as the standings' columns name it: 1st, 2nd, 3rd (1°, 2°, 3° in Italian)."""
-    labels = {1: pgettext("column", "1st"), 2: pgettext("column", "2nd")}
-    return "" if place is None else labels.get(place, pgettext("column", "3rd"))
-
-
 def place_column(
     matches: list[dict[str, Any]],
     placed: dict[str, Box],
@@ -215,7 +209,7 @@ def place_column(
         places = match.get("places") or []
         places = list(places) if len(places) == len(match["entrants"]) > 2 else []
         length = NAME_LENGTH - 6 if places else NAME_LENGTH  # room for the place, in bold
-        note = str(decided_by_label(match.get("decided_by")))
+        note = decided_by_text(match.get("decided_by"))
         box = Box(
             places=places,
             x=x,

@@ -9,7 +9,7 @@ from django import template
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from tournaments.pages import drawing
+from tournaments.pages.labels import decided_by_text, place_text
 from tournaments.standings import PlacingScoring
 
 register = template.Library()
@@ -49,11 +49,6 @@ OUTCOMES = {
     "lost": pgettext_lazy("outcome", "Lost"),
     "tied": pgettext_lazy("outcome", "Tied"),
 }
-DECIDED_BY = {
-    "higher_seed": _("decided by the higher seed"),
-    "organizer": _("organizer's decision"),
-}
-"""How a level knockout match's winner was decided off the table (decision record 0029)."""
 
 # (abbreviation, name, what it means) of the standings' columns and tie-breaks.
 COLUMNS = {
@@ -173,7 +168,7 @@ def stage_label(value: str) -> Any:
 
 @register.filter
 def decided_by_label(value: str | None) -> Any:
-    return "" if value is None else DECIDED_BY.get(value, value)
+    return decided_by_text(value)
 
 
 @register.filter
@@ -247,4 +242,4 @@ def item_at(sequence: list[Any] | None, index: int) -> Any:
 @register.filter
 def place_label(place: int | None) -> Any:
     """A place at a table: 1st, 2nd, 3rd (1°, 2°, 3° in Italian)."""
-    return drawing.place_label(place)
+    return place_text(place)

@@ -58,6 +58,14 @@ def legal_round(*, table_size: int = 2, dealer: int = 0, seed: int = 1) -> tuple
     return random_plays(table_size, dealer, seed)
 
 
+def dealt_match(client: APIClient, *, seed: int = 1, **fields: Any) -> tuple[str, list[Play]]:
+    """A two-player match whose first round (dealt by seat 0) is started; its legal plays."""
+    match = create_match(client, **fields)
+    briscola, plays = legal_round(dealer=0, seed=seed)
+    start_round(client, match["id"], briscola=briscola, dealer_seat=0)
+    return match["id"], plays
+
+
 def play_body(play: Play, **fields: Any) -> dict[str, Any]:
     return {"seat": play.seat, "card": play.card.code, **fields}
 

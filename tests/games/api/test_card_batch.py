@@ -8,21 +8,14 @@ from rest_framework.test import APIClient
 from games.rules import Play
 from tests.games.api.builders import (
     create_match,
+    dealt_match,
     event_count,
-    legal_round,
     match_url,
     play_body,
     post,
     round_url,
     start_round,
 )
-
-
-def dealt_match(client: APIClient, *, seed: int = 1, **fields: Any) -> tuple[str, list[Play]]:
-    match = create_match(client, **fields)
-    briscola, plays = legal_round(dealer=0, seed=seed)
-    start_round(client, match["id"], briscola=briscola, dealer_seat=0)
-    return match["id"], plays
 
 
 def batch(client: APIClient, match_id: str, plays: list[Any], **fields: Any) -> Any:

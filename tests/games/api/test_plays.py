@@ -3,11 +3,11 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.rules import Play, parse_card
+from games.rules import parse_card
 from tests.games.api.builders import (
     create_match,
+    dealt_match,
     event_count,
-    legal_round,
     match_url,
     play_body,
     play_cards,
@@ -17,14 +17,6 @@ from tests.games.api.builders import (
     start_round,
 )
 from tests.rules.builders import physical_round, play_to_the_holders_last_card
-
-
-def dealt_match(client: APIClient, *, seed: int = 1, **fields: Any) -> tuple[str, list[Play]]:
-    """A two-player match whose first round (dealt by seat 0) is started; its legal plays."""
-    match = create_match(client, **fields)
-    briscola, plays = legal_round(dealer=0, seed=seed)
-    start_round(client, match["id"], briscola=briscola, dealer_seat=0)
-    return match["id"], plays
 
 
 def play(client: APIClient, match_id: str, body: dict[str, Any], **headers: str) -> Any:

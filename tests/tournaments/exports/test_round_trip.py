@@ -20,6 +20,7 @@ from django.core.management import call_command
 from django.db import connection
 from psycopg import sql
 
+from accounts.models import Club
 from tests.tournaments.exports.answers import answers
 from tests.tournaments.exports.evening import club_evening, threes_evening
 from tests.tournaments.projections.snapshots import changes
@@ -106,6 +107,25 @@ def positions_as_ranks(archive: str) -> list[dict[str, Any]]:
     ]
 
 
+def imported_there(
+    instance: Instance, tmp_path: Path, tournament_id: UUID, club_slug: str
+) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """Import `tmp_path/tournament.jsonl` on the other instance, which has the club (its name
+    and slug as here): the tournament joins it. The import's run and the file of every GET."""
+    club = Club.objects.get(slug=club_slug)
+    instance.run(
+        "manage.py",
+        "shell",
+        "-c",
+        f"from accounts.services import club_create; club_create(name={club.name!r}, "
+        f"slug={club.slug!r})",
+    )
+    imported = instance.run("manage.py", "import_tournament", str(tmp_path / "tournament.jsonl"))
+    out = tmp_path / "answers.json"
+    instance.run("-m", "tests.tournaments.exports.answers", str(tournament_id), str(out))
+    return imported, out
+
+
 def test_an_imported_tournament_answers_every_get_as_on_the_instance_it_came_from(
     other_instance: Instance, tmp_path: Path
 ) -> None:
@@ -114,17 +134,7 @@ def test_an_imported_tournament_answers_every_get_as_on_the_instance_it_came_fro
     archive = tmp_path / "tournament.jsonl"
     archive.write_text(export(tournament_id), encoding="utf-8")
 
-    # The other instance has a club of the same slug: the tournament joins it.
-    other_instance.run(
-        "manage.py",
-        "shell",
-        "-c",
-        "from accounts.services import club_create; "
-        "club_create(name='Circolo dell\\'Export', slug='circolo-export')",
-    )
-    imported = other_instance.run("manage.py", "import_tournament", str(archive))
-    out = tmp_path / "answers.json"
-    other_instance.run("-m", "tests.tournaments.exports.answers", str(tournament_id), str(out))
+    imported, out = imported_there(other_instance, tmp_path, tournament_id, "circolo-export")
     again = tmp_path / "again.jsonl"
     exported = other_instance.run("manage.py", "export_tournament", str(tournament_id), "--quiet")
     again.write_text(exported.stdout, encoding="utf-8")
@@ -156,17 +166,8 @@ def test_a_tournament_at_tables_of_three_comes_back_the_same_on_another_instance
     here = answers(tournament_id)
     archive = tmp_path / "tournament.jsonl"
     archive.write_text(export(tournament_id), encoding="utf-8")
-    other_instance.run(
-        "manage.py",
-        "shell",
-        "-c",
-        "from accounts.services import club_create; "
-        "club_create(name='Circolo a Tre', slug='circolo-tre')",
-    )
 
-    other_instance.run("manage.py", "import_tournament", str(archive))
-    out = tmp_path / "answers.json"
-    other_instance.run("-m", "tests.tournaments.exports.answers", str(tournament_id), str(out))
+    _, out = imported_there(other_instance, tmp_path, tournament_id, "circolo-tre")
 
     there = json.loads(out.read_text(encoding="utf-8"))
     here = json.loads(json.dumps(here, sort_keys=True, default=str))
