@@ -9,6 +9,7 @@ behind the writes until it has run.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -386,6 +387,16 @@ def tournament_log_position(*, tournament_id: UUID) -> tuple[int, bool]:
     position = last_position_of_streams(stream_ids=[tournament_id, *match_ids])
     consumed = Checkpoint.objects.filter(name=CONSUMER).values_list("position", flat=True).first()
     return position, (consumed or 0) >= position
+
+
+def tournament_read_state(*, tournament_id: UUID) -> str:
+    """Changes whenever what the tournament's readers see could: a new event of the tournament
+    or of its matches, the consumer catching up with them, or a renamed (erased) entrant. The
+    pages and the API's reads use it as their ETag."""
+    position, caught_up = tournament_log_position(tournament_id=tournament_id)
+    names = entrant_names(tournament_id=tournament_id)
+    names_crc = zlib.crc32(repr(sorted(names.items())).encode())
+    return f"{position}-{int(caught_up)}-{names_crc:x}"
 
 
 def entrant_players(*, tournament_id: UUID) -> dict[int, list[Player]]:

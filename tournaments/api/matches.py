@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
+from django.http import HttpResponseBase
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -23,6 +24,7 @@ from games.api.schema import error_responses
 from games.api.serializers import Serializer
 from tournaments import selectors, services
 from tournaments.access import TournamentAccess
+from tournaments.api.conditional import NOT_MODIFIED, conditional_read
 from tournaments.api.schema import (
     TAG,
     TOURNAMENT_NOT_FOUND,
@@ -65,21 +67,27 @@ class TournamentMatchListApi(JsonApi):
         ],
         responses={
             200: TournamentMatchOutput(many=True),
+            **NOT_MODIFIED,
             **error_responses(
                 {400: "`invalid_input`: `status`, `stage` or `round`.", **TOURNAMENT_NOT_FOUND},
                 write=False,
             ),
         },
     )
-    def get(self, request: Request, tournament_id: UUID) -> Response:
+    def get(self, request: Request, tournament_id: UUID) -> HttpResponseBase:
         query = validated_query(self.QuerySerializer, request.query_params)
-        fixtures = selectors.tournament_fixtures(
-            tournament_id=tournament_id,
-            status=query.get("status"),
-            stage=query.get("stage"),
-            round_number=query.get("round"),
-        )
-        return Response(TournamentMatchOutput(fixtures, many=True).data)
+        selectors.check_tournament_exists(tournament_id)
+
+        def build() -> HttpResponseBase:
+            fixtures = selectors.tournament_fixtures(
+                tournament_id=tournament_id,
+                status=query.get("status"),
+                stage=query.get("stage"),
+                round_number=query.get("round"),
+            )
+            return Response(TournamentMatchOutput(fixtures, many=True).data)
+
+        return conditional_read(request, tournament_id, "matches", build, deadlines=True)
 
 
 class SwissRoundPublishApi(JsonApi):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from django.http import HttpResponse
+from django.http import HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -24,6 +24,7 @@ from games.api.schema import error_responses
 from games.api.serializers import Serializer
 from tournaments import selectors
 from tournaments.access import TournamentAccess
+from tournaments.api.conditional import NOT_MODIFIED, conditional_read
 from tournaments.api.exports import CSV, CsvRenderer, FileApi, csv_standings_response
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND
 from tournaments.api.serializers import DecidedByField, FormatField, TournamentStatusField
@@ -108,6 +109,7 @@ class StandingListApi(FileApi):
             (200, CsvRenderer.media_type): OpenApiResponse(
                 OpenApiTypes.STR, description="The standings as CSV (UTF-8, CRLF)."
             ),
+            **NOT_MODIFIED,
             **{
                 (status, "application/json"): response
                 for status, response in error_responses(
@@ -117,12 +119,17 @@ class StandingListApi(FileApi):
             },
         },
     )
-    def get(self, request: Request, tournament_id: UUID) -> Response | HttpResponse:
+    def get(self, request: Request, tournament_id: UUID) -> HttpResponseBase:
         if request.accepted_renderer.format == CSV:
             selectors.check_tournament_exists(tournament_id)
-            return csv_standings_response(tournament_id)
-        rows = selectors.tournament_standings(tournament_id=tournament_id)
-        return Response(StandingOutput(rows, many=True).data)
+
+        def build() -> HttpResponseBase:
+            if request.accepted_renderer.format == CSV:
+                return csv_standings_response(tournament_id)
+            rows = selectors.tournament_standings(tournament_id=tournament_id)
+            return Response(StandingOutput(rows, many=True).data)
+
+        return conditional_read(request, tournament_id, "standings", build)
 
 
 class AdvanceOutput(Serializer):
@@ -246,8 +253,15 @@ class BracketDetailApi(JsonApi):
         summary="The stages, their rounds and matches, and where each winner and loser goes",
         description=PROJECTED,
         tags=[TAG],
-        responses={200: BracketOutput, **error_responses(TOURNAMENT_NOT_FOUND, write=False)},
+        responses={
+            200: BracketOutput,
+            **NOT_MODIFIED,
+            **error_responses(TOURNAMENT_NOT_FOUND, write=False),
+        },
     )
-    def get(self, request: Request, tournament_id: UUID) -> Response:
-        bracket = selectors.tournament_bracket(tournament_id=tournament_id)
-        return Response(BracketOutput(bracket).data)
+    def get(self, request: Request, tournament_id: UUID) -> HttpResponseBase:
+        def build() -> HttpResponseBase:
+            bracket = selectors.tournament_bracket(tournament_id=tournament_id)
+            return Response(BracketOutput(bracket).data)
+
+        return conditional_read(request, tournament_id, "bracket", build)

@@ -54,12 +54,8 @@ def readable_tournament(request: HttpRequest, tournament_id: UUID) -> Tournament
 
 
 def live_state(tournament_id: UUID) -> str:
-    """Changes whenever the page could: a new event of the tournament or its matches, the
-    consumer catching up with them, a renamed (erased) entrant, or another language."""
-    position, caught_up = selectors.tournament_log_position(tournament_id=tournament_id)
-    names = selectors.entrant_names(tournament_id=tournament_id)
-    names_crc = zlib.crc32(repr(sorted(names.items())).encode())
-    return f"{get_language()}-{position}-{int(caught_up)}-{names_crc:x}"
+    """Changes whenever the page could: what the tournament's readers see, or the language."""
+    return f"{get_language()}-{selectors.tournament_read_state(tournament_id=tournament_id)}"
 
 
 def page_owner(request: HttpRequest) -> str:
