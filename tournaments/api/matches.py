@@ -76,7 +76,6 @@ class TournamentMatchListApi(JsonApi):
     )
     def get(self, request: Request, tournament_id: UUID) -> HttpResponseBase:
         query = validated_query(self.QuerySerializer, request.query_params)
-        selectors.check_tournament_exists(tournament_id)
 
         def build() -> HttpResponseBase:
             fixtures = selectors.tournament_fixtures(
