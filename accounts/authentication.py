@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
-from accounts import selectors, services
+from accounts import credentials, selectors, services
 from accounts.keys import is_device_key
 from accounts.models import DeviceToken, DeviceTokenState
 from accounts.throttling import FailedTokenThrottle
@@ -44,15 +44,36 @@ class TokenAuthentication(authentication.TokenAuthentication):
             raise
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
+        """The user and token row of `key`: from this process's recent checks while the
+        credentials generation stands (`accounts.credentials`), else looked up."""
+        generation = credentials.current_generation()
+        if generation is not None:
+            found = credentials.recent.get(key, generation)
+            if found is not None:
+                user, token = found
+                if isinstance(token, DeviceToken):
+                    device_token_checked(token)
+                    credentials.recent.update_auth(key, last_used_at=token.last_used_at)
+                return user, token
         if is_device_key(key):
-            return device_token_credentials(key)
-        return super().authenticate_credentials(key)
+            user, token = device_token_credentials(key)
+        else:
+            user, token = super().authenticate_credentials(key)
+        if generation is not None:
+            credentials.recent.put(key, user, token, generation)
+        return user, token
 
 
 def device_token_credentials(key: str) -> tuple[Any, DeviceToken]:
     token = selectors.device_token_by_key(key=key)
     if token is None:
         raise exceptions.AuthenticationFailed(INVALID_TOKEN)
+    device_token_checked(token)
+    return token.user, token
+
+
+def device_token_checked(token: DeviceToken) -> None:
+    """Refuse a revoked or expired token, or its inactive user; note its use."""
     now = timezone.now()
     state = token.state_at(now)
     if state == DeviceTokenState.REVOKED:
@@ -62,4 +83,3 @@ def device_token_credentials(key: str) -> tuple[Any, DeviceToken]:
     if not token.user.is_active:
         raise exceptions.AuthenticationFailed(INACTIVE_USER)
     services.device_token_mark_used(token=token, now=now)
-    return token.user, token

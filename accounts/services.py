@@ -18,6 +18,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.keys import hash_key, new_device_key, visible_prefix
 from accounts.models import Club, DeviceToken, Role, RoleGrant, User
+from accounts.signals import withdraw_on_commit
 from common.explained import Explained
 
 DEFAULT_DEVICE_TOKEN_LIFETIME = timedelta(hours=24)
@@ -273,6 +274,7 @@ def device_token_revoke(*, token: DeviceToken, revoked_at: datetime | None = Non
     """Stop the token from signing in, from now on. Revoking it again keeps the first time."""
     moment = timezone.now() if revoked_at is None else revoked_at
     DeviceToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=moment)
+    withdraw_on_commit()
     token.refresh_from_db(fields=["revoked_at"])
     return token
 

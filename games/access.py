@@ -13,11 +13,13 @@ from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
+from django.db import connection
 from django.utils.translation import gettext_noop
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from accounts.permissions import Place, PlaceAccess, side_refusal
+from games import folded
 from games.eventstore.models import Event
 from games.models import Match, MatchStatus
 from games.projections import MATCH_STREAM
@@ -39,26 +41,44 @@ def match_not_found(match_id: UUID) -> Callable[[], Exception]:
     )
 
 
+PLACE_OF_MATCH = f"""
+SELECT
+    match.status,
+    match.version,
+    match.last_position,
+    match.sides @? '$[*].entrant' AS in_tournament,
+    CASE WHEN jsonb_typeof(created.metadata -> 'actor_id') = 'number'
+        THEN (created.metadata ->> 'actor_id')::bigint END AS creator
+FROM {Match._meta.db_table} AS match
+LEFT JOIN {Event._meta.db_table} AS created
+    ON created.stream_id = match.id
+    AND created.stream_type = %s
+    AND created.stream_version = 1
+WHERE match.id = %s
+"""
+"""What every match request needs to know first, in one round trip: whether the match exists,
+is finished, where its stream stands (`games.folded.note_head`), is a tournament's (its sides
+name entrants), and who created it."""
+
+
 def match_place(match_id: UUID) -> Place:
     """The match's place; MatchNotFound for an unknown match. A tournament's match is open
     until it is finished; a free-standing one is its creator's, finished or not."""
     not_found = match_not_found(match_id)
-    for resolver in _resolvers.values():
-        place = resolver(match_id, not_found)
-        if place is not None:
-            status = Match.objects.filter(id=match_id).values_list("status", flat=True).first()
-            if status is None:
-                raise not_found()
-            return replace(place, open=place.open and status != MatchStatus.FINISHED)
-    created = (
-        Event.objects.filter(stream_id=match_id, stream_version=1, stream_type=MATCH_STREAM)
-        .values_list("metadata", flat=True)
-        .first()
-    )
-    if created is None:
+    with connection.cursor() as cursor:
+        cursor.execute(PLACE_OF_MATCH, [MATCH_STREAM, match_id])
+        found = cursor.fetchone()
+    if found is None:
         raise not_found()
-    actor = created.get("actor_id") if isinstance(created, dict) else None
-    return Place(not_found=not_found, owner_id=actor if isinstance(actor, int) else None)
+    status, version, last_position, in_tournament, creator = found
+    folded.note_head(match_id, version, last_position)
+    if in_tournament:
+        for resolver in _resolvers.values():
+            place = resolver(match_id, not_found)
+            if place is not None:
+                return replace(place, open=place.open and status != MatchStatus.FINISHED)
+        raise not_found()
+    return Place(not_found=not_found, owner_id=creator)
 
 
 class MatchAccess(PlaceAccess):

@@ -6,12 +6,24 @@ events are read after V. A state is remembered only once its transaction has com
 rolled-back read or write never enters the memo), and it is trusted only when the event at V is
 still the one it was folded from (same global position), so a log rebuilt under a running process
 is refolded rather than believed.
+
+Checking that takes a read of the stream, unless the request already knows where the stream
+stands: every match request first finds the match's place (`games.access.match_place`), whose
+query also reads the match row's version and last position (written in the same transaction
+as each append). That head is noted for the request (`note_head`), and a command of the same
+request that finds the memo at exactly that head folds nothing and reads nothing (`take_head`).
+A write that lands between the two is caught by the append's expected-version check, under
+the stream's lock: the command is refused as a version conflict, or retried after a real read
+when its caller gave no expected version. Heads are request-scoped: forgotten when the request
+finishes, and each is used once.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Any
 from uuid import UUID
 
 from django.db import transaction
@@ -56,3 +68,27 @@ def _remember(match_id: UUID, folded: Folded) -> None:
 
 def forget_all() -> None:
     _memo.clear()
+
+
+_heads: ContextVar[dict[UUID, tuple[int, int]] | None] = ContextVar("match_heads", default=None)
+
+
+def note_head(match_id: UUID, version: int, position: int) -> None:
+    """This request saw the match's stream at `version`, its last event at `position`."""
+    heads = _heads.get()
+    if heads is None:
+        heads = {}
+        _heads.set(heads)
+    heads[match_id] = (version, position)
+
+
+def take_head(match_id: UUID) -> tuple[int, int] | None:
+    """The head this request saw, once."""
+    heads = _heads.get()
+    return None if heads is None else heads.pop(match_id, None)
+
+
+def forget_heads(**_signal: Any) -> None:
+    heads = _heads.get()
+    if heads:
+        heads.clear()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -114,25 +115,77 @@ def save_match(
     position: StreamPosition,
     previous: MatchAggregate | None = None,
 ) -> None:
-    """Upsert the match row, and the round rows that differ from `previous` (inline, in the
-    caller's transaction)."""
-    Match.objects.bulk_create(
-        [match_row(state, match_id=match_id, position=position)],
-        update_conflicts=True,
-        unique_fields=["id"],
-        update_fields=MATCH_UPDATED_FIELDS,
-    )
-    rounds = round_rows(state, match_id=match_id)
+    """Upsert the match row and the round rows the command touched (all of them without
+    `previous`), inline in the caller's transaction, in one statement."""
+    replay_of = state.replay_of
+    touched = state.rounds
     if previous is not None:
-        before = {row.number: comparable(row) for row in round_rows(previous, match_id=match_id)}
-        rounds = [row for row in rounds if before.get(row.number) != comparable(row)]
-    if rounds:
-        Round.objects.bulk_create(
-            rounds,
-            update_conflicts=True,
-            unique_fields=["match", "number"],
-            update_fields=ROUND_UPDATED_FIELDS,
+        before, replayed_before = previous.rounds, previous.replay_of
+        touched = tuple(
+            match_round
+            for index, match_round in enumerate(state.rounds)
+            if index >= len(before)
+            or before[index] is not match_round
+            or replayed_before.get(match_round.number) != replay_of.get(match_round.number)
         )
+    rounds = [
+        round_row(match_round, match_id=match_id, replay_of=replay_of.get(match_round.number))
+        for match_round in touched
+    ]
+    match = match_row(state, match_id=match_id, position=position)
+    with connection.cursor() as cursor:
+        cursor.execute(upsert_statement(len(rounds)), upsert_parameters(match, rounds))
+
+
+MATCH_COLUMNS = list(Match._meta.concrete_fields)
+ROUND_COLUMNS = [field for field in Round._meta.concrete_fields if not field.primary_key]
+
+
+def upsert_clause(
+    model: type[Match] | type[Round], fields: list[Any], *, conflict: str, updated: list[str]
+) -> str:
+    """`INSERT ... VALUES {values} ON CONFLICT ... DO UPDATE` of these columns."""
+    columns = ", ".join(f'"{field.column}"' for field in fields)
+    updates = ", ".join(
+        f'"{field.column}" = EXCLUDED."{field.column}"' for field in fields if field.name in updated
+    )
+    return (
+        f'INSERT INTO "{model._meta.db_table}" ({columns}) VALUES {{values}} '
+        f"ON CONFLICT ({conflict}) DO UPDATE SET {updates}"
+    )
+
+
+MATCH_UPSERT = upsert_clause(Match, MATCH_COLUMNS, conflict='"id"', updated=MATCH_UPDATED_FIELDS)
+ROUND_UPSERT = upsert_clause(
+    Round, ROUND_COLUMNS, conflict='"match_id", "number"', updated=ROUND_UPDATED_FIELDS
+)
+
+
+@lru_cache(maxsize=64)
+def upsert_statement(round_count: int) -> str:
+    """The match row's upsert, with that of `round_count` round rows in the same statement (a
+    data-modifying CTE); built once per count: no ORM compilation on the card path."""
+    match = MATCH_UPSERT.format(values=placeholders(len(MATCH_COLUMNS)))
+    if not round_count:
+        return match
+    rows = ", ".join([placeholders(len(ROUND_COLUMNS))] * round_count)
+    return f"WITH upserted_match AS ({match}) {ROUND_UPSERT.format(values=rows)}"
+
+
+def placeholders(count: int) -> str:
+    return "(" + ", ".join(["%s"] * count) + ")"
+
+
+def upsert_parameters(match: Match, rounds: list[Round]) -> list[Any]:
+    parameters = [
+        field.get_db_prep_save(getattr(match, field.attname), connection) for field in MATCH_COLUMNS
+    ]
+    for row in rounds:
+        parameters.extend(
+            field.get_db_prep_save(getattr(row, field.attname), connection)
+            for field in ROUND_COLUMNS
+        )
+    return parameters
 
 
 def match_event(event: RecordedEvent) -> MatchEvent:

@@ -129,6 +129,9 @@ def load_match(*, match_id: UUID, to_version: int | None = None) -> tuple[MatchA
 def load_latest(match_id: UUID) -> tuple[MatchAggregate, int]:
     """The match as it stands, folding only what this process has not folded before."""
     known = folded.recall(match_id)
+    head = folded.take_head(match_id)
+    if known is not None and head == (known.version, known.position):
+        return known.state, known.version
     if known is not None:
         events = read_stream(stream_id=match_id, from_version=known.version)
         if events and events[0].global_position == known.position:

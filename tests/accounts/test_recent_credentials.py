@@ -1,0 +1,141 @@
+"""Tokens checked recently are not looked up again in the same process, and whatever withdraws a
+token still takes effect at the next request (`accounts.credentials`, issue 13 §2)."""
+
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from redis.exceptions import ConnectionError as RedisConnectionError
+from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.test import APIRequestFactory
+
+from accounts import credentials, services
+from accounts.authentication import TOKEN_REVOKED, TokenAuthentication
+from tests.accounts.builders import make_device_token, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def authenticate(key: str) -> Any:
+    request = APIRequestFactory().get("/", HTTP_AUTHORIZATION=f"Token {key}")
+    return TokenAuthentication().authenticate(request)
+
+
+def test_a_device_token_checked_a_moment_ago_is_not_looked_up_again(
+    django_assert_num_queries: Any,
+) -> None:
+    token, key = make_device_token()
+    authenticate(key)
+
+    with django_assert_num_queries(0):
+        user, auth = authenticate(key)
+
+    assert user.pk == token.user_id
+    assert auth.pk == token.pk
+    assert auth.user is user
+
+
+def test_a_user_token_checked_a_moment_ago_is_not_looked_up_again(
+    django_assert_num_queries: Any,
+) -> None:
+    token = Token.objects.create(user=make_user("scorer"))
+    authenticate(token.key)
+
+    with django_assert_num_queries(0):
+        user, _auth = authenticate(token.key)
+
+    assert user.pk == token.user_id
+
+
+def test_a_revoked_device_token_is_refused_at_the_next_request() -> None:
+    token, key = make_device_token()
+    authenticate(key)
+
+    services.device_token_revoke(token=token)
+
+    with pytest.raises(AuthenticationFailed) as refusal:
+        authenticate(key)
+    assert str(refusal.value.detail) == str(TOKEN_REVOKED)
+
+
+def test_a_revocation_made_by_another_process_is_honoured() -> None:
+    """Another process's revocation reaches this one through the shared generation only."""
+    token, key = make_device_token()
+    authenticate(key)
+    entries_before = dict(credentials.recent.entries)
+
+    services.device_token_revoke(token=token)
+    credentials.recent.entries.update(entries_before)  # this process never heard of it
+
+    with pytest.raises(AuthenticationFailed):
+        authenticate(key)
+
+
+def test_a_deleted_user_token_is_refused_at_the_next_request() -> None:
+    token = Token.objects.create(user=make_user("scorer"))
+    authenticate(token.key)
+
+    token.delete()
+
+    with pytest.raises(AuthenticationFailed):
+        authenticate(token.key)
+
+
+def test_a_deactivated_user_is_refused_at_the_next_request() -> None:
+    user = make_user("scorer")
+    _token, key = make_device_token(user)
+    authenticate(key)
+
+    user.is_active = False
+    user.save()
+
+    with pytest.raises(AuthenticationFailed):
+        authenticate(key)
+
+
+def test_a_changed_user_is_not_seen_by_the_next_request() -> None:
+    _token, key = make_device_token()
+    user, _auth = authenticate(key)
+
+    user.first_name = "changed by a view"
+
+    again, _auth = authenticate(key)
+    assert again.first_name == ""
+
+
+def test_without_the_shared_cache_every_request_looks_its_token_up(
+    monkeypatch: pytest.MonkeyPatch, django_assert_num_queries: Any
+) -> None:
+    _token, key = make_device_token()
+    authenticate(key)
+
+    def unreachable(*_args: Any, **_kwargs: Any) -> None:
+        raise RedisConnectionError("the cache is down")
+
+    monkeypatch.setattr(cache, "get", unreachable)
+
+    with django_assert_num_queries(1):
+        user, _auth = authenticate(key)
+    assert user.is_active
+
+
+def test_with_the_cache_switched_off_every_request_looks_its_token_up(
+    settings: Any, django_assert_num_queries: Any
+) -> None:
+    settings.AUTH_TOKEN_CACHE_SECONDS = 0
+    _token, key = make_device_token()
+    authenticate(key)
+
+    with django_assert_num_queries(1):
+        authenticate(key)
+
+
+def test_the_cache_keeps_at_most_its_bound_of_tokens() -> None:
+    recent = credentials.RecentCredentials(most=2)
+    for key in ("a", "b", "c"):
+        recent.put(key, make_user(key), None, "generation")
+
+    assert list(recent.entries) == ["b", "c"]
+    assert recent.get("a", "generation") is None
+    assert recent.get("c", "another generation") is None

@@ -1,0 +1,93 @@
+"""A card played into a match this process has folded costs five round trips to PostgreSQL, and
+the shortcut that saves the stream read never lets a stale state through (issue 13 §2,
+`games.folded`)."""
+
+from typing import Any
+from uuid import UUID
+
+import pytest
+from rest_framework.test import APIClient
+
+from games import folded, services
+from games.eventstore.api import WrongExpectedVersion, read_stream
+from games.services import Actor
+from tests.games.api.builders import dealt_match, play_body, play_cards, post, round_url
+
+# Committed transactions: the memo remembers a state once its transaction commits.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SCORER = Actor(device="lean-path-test")
+
+
+def test_a_card_in_a_match_this_process_knows_makes_five_round_trips(
+    scorer: APIClient, django_assert_num_queries: Any
+) -> None:
+    match_id, plays = dealt_match(scorer)
+    play_cards(scorer, match_id, 1, plays[:2])
+
+    # The place (with the stream's head), BEGIN, the append, the projection, COMMIT: the token
+    # was checked a moment ago and the memo is at the head, so neither is looked up again.
+    with django_assert_num_queries(5):
+        response = post(scorer, round_url(match_id, 1, "plays"), play_body(plays[2]))
+
+    assert response.status_code == 201, response.json()
+    assert response.json()["play_index"] == 2
+    assert response.json()["trick"]["plays"][-1] == [plays[2].seat, plays[2].card.code]
+
+
+def stale_worker(match_id: str, plays: list[Any], client: APIClient) -> folded.Folded:
+    """This process folded the match after its first card; "another worker" then played the
+    second, and this process saw the head before that write landed."""
+    play_cards(client, match_id, 1, plays[:1])
+    before = folded.recall(UUID(match_id))
+    assert before is not None
+    play_cards(client, match_id, 1, plays[1:2])
+    folded._memo[UUID(match_id)] = before
+    folded.note_head(UUID(match_id), before.version, before.position)
+    return before
+
+
+def test_a_write_landing_after_the_head_was_seen_is_read_before_the_command_is_decided(
+    scorer: APIClient,
+) -> None:
+    match_id, plays = dealt_match(scorer)
+    before = stale_worker(match_id, plays, scorer)
+
+    result = services.card_play(
+        match_id=UUID(match_id),
+        round_number=1,
+        seat=plays[2].seat,
+        card=plays[2].card.code,
+        actor=SCORER,
+    )
+
+    assert result.version == before.version + 2
+    recorded = read_stream(stream_id=UUID(match_id))
+    assert [event.payload.get("card") for event in recorded[-3:]] == [
+        play.card.code for play in plays[:3]
+    ]
+
+
+def test_a_command_expecting_the_version_it_saw_is_refused_when_a_write_landed_since(
+    scorer: APIClient,
+) -> None:
+    match_id, plays = dealt_match(scorer)
+    before = stale_worker(match_id, plays, scorer)
+
+    with pytest.raises(WrongExpectedVersion):
+        services.card_play(
+            match_id=UUID(match_id),
+            round_number=1,
+            seat=plays[1].seat,
+            card=plays[1].card.code,
+            actor=SCORER,
+            expected_version=before.version,
+        )
+
+
+def test_a_head_is_used_by_one_command_only() -> None:
+    match_id = UUID(int=7)
+    folded.note_head(match_id, 3, 30)
+
+    assert folded.take_head(match_id) == (3, 30)
+    assert folded.take_head(match_id) is None
