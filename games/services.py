@@ -377,6 +377,9 @@ def deck_names_of(match_id: UUID) -> DeckNames:
     known = _deck_names.get(match_id)
     if known is not None:
         return known
+    remembered = folded.recall(match_id)
+    if remembered is not None:
+        return remembered.state.setup.variant.deck_names
     variant = Match.objects.filter(id=match_id).values_list("variant", flat=True).first()
     if variant is None:
         return "italian"  # not remembered: the match may be created later with another deck

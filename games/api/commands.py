@@ -19,7 +19,7 @@ from games import selectors
 from games.api.base import json_errors
 from games.api.serializers import MatchOutput, RoundCommandOutput, Serializer
 from games.models import Round
-from games.projections import round_row
+from games.projections import StreamPosition, match_row, round_row
 from games.services import Actor, CommandResult
 from games.visibility import Viewer, viewer_of
 
@@ -167,6 +167,29 @@ def match_response(result: CommandResult, *, viewer: Viewer) -> Response:
     match = selectors.match_get(match_id=result.match_id)
     hands = selectors.match_hands(match=match, viewer=viewer)
     return command_response(result, MatchOutput(match, context={"hands": hands}).data)
+
+
+def match_created_response(result: CommandResult, request: Request, names: list[str]) -> Response:
+    """A match just created, built from the state the command left: nothing is read back. Its
+    creator sees everything of it (a free-standing match is its creator's). A repeated creation
+    answers as `match_response`: the match as it stands, as its reader sees it."""
+    if result.duplicate or not result.events:
+        return match_response(result, viewer=viewer(request, result.match_id))
+    first, last = result.events[0], result.events[-1]
+    match = match_row(
+        result.state,
+        match_id=result.match_id,
+        position=StreamPosition(
+            version=result.version,
+            last_position=last.global_position,
+            created_at=first.recorded_at,
+            updated_at=last.recorded_at,
+        ),
+    )
+    match.side_names = list(names)
+    # A new match has no rounds: its (unsaved) row answers that without a query.
+    match._prefetched_objects_cache = {"rounds": Round.objects.none()}  # type: ignore[attr-defined]
+    return command_response(result, MatchOutput(match, context={"hands": {}}).data)
 
 
 def viewer(request: Request, match_id: UUID) -> Viewer:

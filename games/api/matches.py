@@ -14,7 +14,14 @@ from accounts.permissions import Action, Authenticated
 from games import selectors, services
 from games.access import MatchAccess, check_acting_side
 from games.api.base import JsonApi
-from games.api.commands import REASON_MAX_LENGTH, actor_of, match_response, validated_input, viewer
+from games.api.commands import (
+    REASON_MAX_LENGTH,
+    actor_of,
+    match_created_response,
+    match_response,
+    validated_input,
+    viewer,
+)
 from games.api.schema import command_schema, error_responses
 from games.api.serializers import (
     MatchOutput,
@@ -118,7 +125,7 @@ class MatchCreateApi(JsonApi):
             match_id=data.get("id"),
             decider=data["decider"],
         )
-        return match_response(result, viewer=viewer(request, result.match_id))
+        return match_created_response(result, request, [side["name"] for side in data["sides"]])
 
 
 class MatchDetailApi(JsonApi):

@@ -96,7 +96,7 @@ def test_a_creation_that_committed_but_failed_to_answer_is_answered_when_retried
         raise ConnectionResetError("the answer was lost after the commit")
 
     with monkeypatch.context() as patched:
-        patched.setattr(matches_api, "match_response", lost_answer)
+        patched.setattr(matches_api, "match_created_response", lost_answer)
         scorer.raise_request_exception = False
         assert post(scorer, MATCHES, body).status_code == 500
     retry = post(scorer, MATCHES, body)
