@@ -12,10 +12,11 @@ stands: every match request first finds the match's place (`games.access.match_p
 query also reads the match row's version and last position (written in the same transaction
 as each append). That head is noted for the request (`note_head`), and a command of the same
 request that finds the memo at exactly that head folds nothing and reads nothing (`take_head`).
-A write that lands between the two is caught by the append's expected-version check, under
-the stream's lock: the command is refused as a version conflict, or retried after a real read
-when its caller gave no expected version. Heads are request-scoped: forgotten when the request
-finishes, and each is used once.
+A write that lands between the two is caught: by the append's expected-version check, under the
+stream's lock (the command is refused as a version conflict, or retried after a real read when
+its caller gave no expected version), and, for a command the stale state refused, by deciding
+again on a state read afresh (`was_loaded_unread`, `games.eventstore.pipeline.Reload`). Heads
+are request-scoped: forgotten when the request finishes, and each is used once.
 """
 
 from __future__ import annotations
@@ -92,3 +93,18 @@ def forget_heads(**_signal: Any) -> None:
     heads = _heads.get()
     if heads:
         heads.clear()
+    _unread.set(None)
+
+
+_unread: ContextVar[UUID | None] = ContextVar("match_decided_unread", default=None)
+
+
+def loaded_unread(match_id: UUID | None) -> None:
+    """The last load of a match (by id) in this context answered from the memo at the request's
+    head without reading the stream; None: the last load read it."""
+    _unread.set(match_id)
+
+
+def was_loaded_unread(match_id: UUID) -> bool:
+    """Whether a refusal of a command on this match may come from a write landed since."""
+    return _unread.get() == match_id

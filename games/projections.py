@@ -8,14 +8,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
 from django.db import connection, transaction
 
-from games.eventstore.api import RecordedEvent, iter_all
+from games.eventstore.api import (
+    APPENDED_FIRST_AT,
+    APPENDED_LAST_AT,
+    APPENDED_LAST_POSITION,
+    WRITTEN_IF_APPENDED,
+    RecordedEvent,
+    WrittenWithAppend,
+    iter_all,
+)
 from games.matches.stream import MatchAggregate, MatchEvent, MatchRound, evolve
 from games.models import Match, Round
 
@@ -108,15 +116,16 @@ def round_rows(state: MatchAggregate, *, match_id: UUID) -> list[Round]:
     ]
 
 
-def save_match(
+def match_written_with_append(
     state: MatchAggregate,
     *,
     match_id: UUID,
-    position: StreamPosition,
+    version: int,
     previous: MatchAggregate | None = None,
-) -> None:
-    """Upsert the match row and the round rows the command touched (all of them without
-    `previous`), inline in the caller's transaction, in one statement."""
+) -> WrittenWithAppend:
+    """The match row and the round rows the command touched (all of them without `previous`),
+    upserted by the append's own statement: one round trip for the events and their projection,
+    no ORM compilation on the card path. The row's last position and times are the append's."""
     replay_of = state.replay_of
     touched = state.rounds
     if previous is not None:
@@ -132,60 +141,78 @@ def save_match(
         round_row(match_round, match_id=match_id, replay_of=replay_of.get(match_round.number))
         for match_round in touched
     ]
-    match = match_row(state, match_id=match_id, position=position)
-    with connection.cursor() as cursor:
-        cursor.execute(upsert_statement(len(rounds)), upsert_parameters(match, rounds))
+    match = match_row(state, match_id=match_id, position=StreamPosition(version, 0, NOW, NOW))
+    params = {
+        f"m{index}": field.get_db_prep_save(getattr(match, field.attname), connection)
+        for index, field in enumerate(MATCH_COLUMNS)
+        if field.name not in SET_BY_THE_APPEND
+    }
+    for number, row in enumerate(rounds):
+        params.update(
+            (f"r{number}_{index}", field.get_db_prep_save(getattr(row, field.attname), connection))
+            for index, field in enumerate(ROUND_COLUMNS)
+        )
+    return WrittenWithAppend(ctes=projection_ctes(len(rounds)), params=params)
 
 
+NOW = datetime.fromtimestamp(0, tz=UTC)
+"""A stand-in: the row's times are the append's (`SET_BY_THE_APPEND`)."""
 MATCH_COLUMNS = list(Match._meta.concrete_fields)
 ROUND_COLUMNS = [field for field in Round._meta.concrete_fields if not field.primary_key]
+SET_BY_THE_APPEND = {
+    "last_position": APPENDED_LAST_POSITION,
+    "created_at": APPENDED_FIRST_AT,
+    "updated_at": APPENDED_LAST_AT,
+}
 
 
-def upsert_clause(
-    model: type[Match] | type[Round], fields: list[Any], *, conflict: str, updated: list[str]
-) -> str:
-    """`INSERT ... VALUES {values} ON CONFLICT ... DO UPDATE` of these columns."""
-    columns = ", ".join(f'"{field.column}"' for field in fields)
+def cast(name: str, field: Any) -> str:
+    """A named placeholder with its column's type: rows in VALUES are typed on their own."""
+    return f"CAST(%({name})s AS {field.db_type(connection)})"
+
+
+def on_conflict_update(fields: list[Any], *, conflict: str, updated: list[str]) -> str:
     updates = ", ".join(
         f'"{field.column}" = EXCLUDED."{field.column}"' for field in fields if field.name in updated
     )
-    return (
-        f'INSERT INTO "{model._meta.db_table}" ({columns}) VALUES {{values}} '
-        f"ON CONFLICT ({conflict}) DO UPDATE SET {updates}"
-    )
+    return f"ON CONFLICT ({conflict}) DO UPDATE SET {updates}"
 
 
-MATCH_UPSERT = upsert_clause(Match, MATCH_COLUMNS, conflict='"id"', updated=MATCH_UPDATED_FIELDS)
-ROUND_UPSERT = upsert_clause(
-    Round, ROUND_COLUMNS, conflict='"match_id", "number"', updated=ROUND_UPDATED_FIELDS
-)
+def column_list(fields: list[Any]) -> str:
+    return ", ".join(f'"{field.column}"' for field in fields)
 
 
 @lru_cache(maxsize=64)
-def upsert_statement(round_count: int) -> str:
-    """The match row's upsert, with that of `round_count` round rows in the same statement (a
-    data-modifying CTE); built once per count: no ORM compilation on the card path."""
-    match = MATCH_UPSERT.format(values=placeholders(len(MATCH_COLUMNS)))
+def projection_ctes(round_count: int) -> str:
+    """The upserts of the match row and of `round_count` round rows, as CTEs of the append's
+    statement, each writing only if the append did; built once per count."""
+    match_values = ", ".join(
+        SET_BY_THE_APPEND.get(field.name) or cast(f"m{index}", field)
+        for index, field in enumerate(MATCH_COLUMNS)
+    )
+    match_conflict = on_conflict_update(
+        MATCH_COLUMNS, conflict='"id"', updated=MATCH_UPDATED_FIELDS
+    )
+    ctes = (
+        f'upserted_match AS (INSERT INTO "{Match._meta.db_table}" ({column_list(MATCH_COLUMNS)}) '
+        f"SELECT {match_values} WHERE {WRITTEN_IF_APPENDED} {match_conflict})"
+    )
     if not round_count:
-        return match
-    rows = ", ".join([placeholders(len(ROUND_COLUMNS))] * round_count)
-    return f"WITH upserted_match AS ({match}) {ROUND_UPSERT.format(values=rows)}"
-
-
-def placeholders(count: int) -> str:
-    return "(" + ", ".join(["%s"] * count) + ")"
-
-
-def upsert_parameters(match: Match, rounds: list[Round]) -> list[Any]:
-    parameters = [
-        field.get_db_prep_save(getattr(match, field.attname), connection) for field in MATCH_COLUMNS
-    ]
-    for row in rounds:
-        parameters.extend(
-            field.get_db_prep_save(getattr(row, field.attname), connection)
-            for field in ROUND_COLUMNS
-        )
-    return parameters
+        return ctes
+    rows = ", ".join(
+        "("
+        + ", ".join(cast(f"r{number}_{index}", f) for index, f in enumerate(ROUND_COLUMNS))
+        + ")"
+        for number in range(round_count)
+    )
+    conflict = on_conflict_update(
+        ROUND_COLUMNS, conflict='"match_id", "number"', updated=ROUND_UPDATED_FIELDS
+    )
+    return (
+        f'{ctes}, upserted_rounds AS (INSERT INTO "{Round._meta.db_table}" '
+        f"({column_list(ROUND_COLUMNS)}) SELECT * FROM (VALUES {rows}) AS touched "
+        f"WHERE {WRITTEN_IF_APPENDED} {conflict})"
+    )
 
 
 def match_event(event: RecordedEvent) -> MatchEvent:

@@ -19,6 +19,7 @@ from uuid import UUID
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
+from common.explained import Explained
 from games import folded
 from games.eventstore.api import (
     AppendResult,
@@ -26,9 +27,10 @@ from games.eventstore.api import (
     IdempotencyKeyReused,
     NewEvent,
     RecordedEvent,
+    WrittenWithAppend,
     read_stream,
 )
-from games.eventstore.pipeline import Outcome, StreamKind, run_command
+from games.eventstore.pipeline import Outcome, Reload, StreamKind, run_command
 from games.matches.stream import (
     ConfirmResult,
     CorrectCard,
@@ -53,9 +55,8 @@ from games.matches.stream import (
 from games.models import Match, MatchSide
 from games.projections import (
     MATCH_STREAM,
-    StreamPosition,
     match_event,
-    save_match,
+    match_written_with_append,
 )
 from games.rules import (
     DEFAULT_VARIANT,
@@ -131,7 +132,9 @@ def load_latest(match_id: UUID) -> tuple[MatchAggregate, int]:
     known = folded.recall(match_id)
     head = folded.take_head(match_id)
     if known is not None and head == (known.version, known.position):
+        folded.loaded_unread(match_id)
         return known.state, known.version
+    folded.loaded_unread(None)
     if known is not None:
         events = read_stream(stream_id=match_id, from_version=known.version)
         if events and events[0].global_position == known.position:
@@ -182,7 +185,12 @@ def execute(
     def decide_command(state: MatchAggregate | None) -> Sequence[MatchEvent]:
         if state is None and not isinstance(command, CreateMatch):
             raise MatchNotFound.because(gettext_noop("there is no match %(match)s"), match=match_id)
-        return decide(state, command)
+        try:
+            return decide(state, command)
+        except Explained:
+            if folded.was_loaded_unread(match_id):
+                raise Reload from None  # refused on a state that a landed write may have moved
+            raise
 
     outcome = run_command(
         MATCH_KIND,
@@ -212,21 +220,17 @@ def replay_from(match_id: UUID, first: AppendResult) -> tuple[MatchAggregate, in
 def project_match(
     match_id: UUID, previous: MatchAggregate | None, state: MatchAggregate, appended: AppendResult
 ) -> None:
-    first, last = appended.events[0], appended.events[-1]
+    """What follows an append besides its rows (written by the append's own statement,
+    `projection_with_append`): the memo, and a new match's deck letters read afresh."""
     if previous is None:
         _deck_names.pop(match_id, None)  # a new match: its deck is read again when needed
-    remember(match_id, state, last)
-    save_match(
-        state,
-        previous=previous,
-        match_id=match_id,
-        position=StreamPosition(
-            version=last.stream_version,
-            last_position=last.global_position,
-            created_at=first.recorded_at,
-            updated_at=last.recorded_at,
-        ),
-    )
+    remember(match_id, state, appended.events[-1])
+
+
+def projection_with_append(
+    match_id: UUID, previous: MatchAggregate | None, state: MatchAggregate, version: int
+) -> WrittenWithAppend:
+    return match_written_with_append(state, match_id=match_id, version=version, previous=previous)
 
 
 MATCH_KIND: StreamKind[MatchAggregate, MatchEvent] = StreamKind(
@@ -238,6 +242,7 @@ MATCH_KIND: StreamKind[MatchAggregate, MatchEvent] = StreamKind(
     ),
     replay=replay_from,
     project=project_match,
+    project_with_append=projection_with_append,
     notify=lambda match_id, state, appended: match_events_appended_on_commit(match_id=match_id),
 )
 """How the command pipeline handles match streams."""

@@ -18,11 +18,16 @@ from games.eventstore.reading import (
 )
 from games.eventstore.records import (
     ANY_VERSION,
+    APPENDED_FIRST_AT,
+    APPENDED_LAST_AT,
+    APPENDED_LAST_POSITION,
+    WRITTEN_IF_APPENDED,
     AppendResult,
     EventMetadata,
     ExpectedVersion,
     NewEvent,
     RecordedEvent,
+    WrittenWithAppend,
 )
 from games.eventstore.transfer import (
     StoredEvent,
@@ -37,6 +42,10 @@ from games.eventstore.upcasters import Upcaster, register_upcaster, unregister_u
 
 __all__ = [
     "ANY_VERSION",
+    "APPENDED_FIRST_AT",
+    "APPENDED_LAST_AT",
+    "APPENDED_LAST_POSITION",
+    "WRITTEN_IF_APPENDED",
     "AppendResult",
     "EventMetadata",
     "EventStoreError",
@@ -50,6 +59,7 @@ __all__ = [
     "StreamTypeMismatch",
     "StreamsExist",
     "Upcaster",
+    "WrittenWithAppend",
     "WrongExpectedVersion",
     "append_to_stream",
     "existing_streams",

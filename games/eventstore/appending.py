@@ -26,6 +26,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, Final
 from uuid import UUID
 
@@ -49,6 +50,7 @@ from games.eventstore.records import (
     ExpectedVersion,
     NewEvent,
     RecordedEvent,
+    WrittenWithAppend,
 )
 from games.eventstore.upcasters import upcasters
 
@@ -63,7 +65,26 @@ SELECT * FROM eventstore_append(
 """
 
 _SAVEPOINT = "eventstore_append"
-_APPEND_INSIDE_TRANSACTION = f"SAVEPOINT {_SAVEPOINT}; {_APPEND}; RELEASE SAVEPOINT {_SAVEPOINT}"
+
+
+def _inside_transaction(statement: str) -> str:
+    return f"SAVEPOINT {_SAVEPOINT}; {statement}; RELEASE SAVEPOINT {_SAVEPOINT}"
+
+
+_APPEND_INSIDE_TRANSACTION = _inside_transaction(_APPEND)
+
+
+@lru_cache(maxsize=64)
+def _append_with(ctes: str) -> tuple[str, str]:
+    """The append with writes of its own statement (`WrittenWithAppend`): alone, and inside a
+    transaction. The function runs once (a materialized CTE); the rows come back in order."""
+    statement = (
+        f"WITH appended AS MATERIALIZED ({_APPEND}), {ctes} "
+        "SELECT * FROM appended ORDER BY appended_version NULLS FIRST"
+    )
+    return statement, _inside_transaction(statement)
+
+
 _UNDO_APPEND_INSIDE_TRANSACTION = (
     f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}; RELEASE SAVEPOINT {_SAVEPOINT}"
 )
@@ -88,6 +109,7 @@ def append_to_stream(
     metadata: EventMetadata | None = None,
     idempotency_key: str | None = None,
     command_fingerprint: str | None = None,
+    alongside: WrittenWithAppend | None = None,
 ) -> AppendResult:
     """Append `events` to the stream, after the version the caller last saw.
 
@@ -97,7 +119,8 @@ def append_to_stream(
     events come back with `duplicate=True` when `command_fingerprint` matches the first one's,
     and IdempotencyKeyReused is raised when it does not. Without a fingerprint, the events
     themselves are fingerprinted. The key check comes first, so a retry whose first attempt
-    succeeded gets its result back rather than a version conflict.
+    succeeded gets its result back rather than a version conflict. `alongside` are writes made
+    by the same statement when it appends (the caller's inline projections).
     """
     _check_stream_type(stream_type)
     _check_expected_version(expected_version)
@@ -130,8 +153,10 @@ def append_to_stream(
         "metadata": _to_json(metadata.to_json()),
     }
 
+    if alongside is not None:
+        params.update(alongside.params)
     try:
-        rows = _execute_append(params)
+        rows = _execute_append(params, None if alongside is None else alongside.ctes)
     except IntegrityError as error:
         # Only a caller's transaction at REPEATABLE READ or SERIALIZABLE, whose snapshot
         # predates the lock, or a writer that bypasses the lock gets here: the unique constraint
@@ -219,13 +244,14 @@ def find_append_by_idempotency_key(
     return AppendResult(events=events, duplicate=True)
 
 
-def _execute_append(params: dict[str, Any]) -> list[tuple[Any, ...]]:
+def _execute_append(params: dict[str, Any], ctes: str | None) -> list[tuple[Any, ...]]:
+    alone, inside = (_APPEND, _APPEND_INSIDE_TRANSACTION) if ctes is None else _append_with(ctes)
     with connection.cursor() as cursor:
         if connection.get_autocommit():
-            cursor.execute(_APPEND, params)
+            cursor.execute(alone, params)
             return list(cursor.fetchall())
         try:
-            cursor.execute(_APPEND_INSIDE_TRANSACTION, params)
+            cursor.execute(inside, params)
         except DatabaseError:
             # If the savepoint itself failed (the caller's transaction was already aborted),
             # undoing fails too: the original error is the one worth raising.

@@ -113,3 +113,24 @@ class AppendResult:
     @property
     def last_position(self) -> int:
         return self.events[-1].global_position
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WrittenWithAppend:
+    """Writes made by the append's own statement, in the same round trip (inline projections).
+
+    `ctes` are data-modifying common table expressions (`name AS (INSERT ...)`, comma-separated)
+    placed after `appended AS (SELECT * FROM eventstore_append(...))`. They may read `appended`
+    (columns `appended_position`, `appended_version`, `appended_at`: one row per new event) and
+    must write only when something was appended: guard each with `WRITTEN_IF_APPENDED`. Their
+    placeholders are named (`%(name)s`), in `params`, apart from the append's own names."""
+
+    ctes: str
+    params: dict[str, object]
+
+
+WRITTEN_IF_APPENDED = "EXISTS (SELECT 1 FROM appended WHERE appended_position IS NOT NULL)"
+"""True when the append recorded events (not for a conflict or a repeated idempotency key)."""
+APPENDED_LAST_POSITION = "(SELECT max(appended_position) FROM appended)"
+APPENDED_FIRST_AT = "(SELECT min(appended_at) FROM appended)"
+APPENDED_LAST_AT = "(SELECT max(appended_at) FROM appended)"
