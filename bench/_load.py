@@ -1,5 +1,6 @@
-"""Concurrent writers: scorers entering whole rounds through the HTTP API, and raw single-row
-INSERT + COMMIT into a copy of the event table. Both report every append's latency.
+"""Concurrent writers: scorers entering whole rounds through the HTTP API, floor clients
+appending through the bench's minimal endpoint (bench/wsgi.py), and raw single-row INSERT +
+COMMIT into a copy of the event table. All report every append's latency.
 """
 
 from __future__ import annotations
@@ -281,15 +282,52 @@ class Scorer(Writer):
         self.client.close()
 
 
+# The framework floor: bench/wsgi.py's minimal authenticated append.
+
+FLOOR_PATH = "/bench/floor/"
+
+
+class FloorClient(Writer):
+    """Appends `requests` CardPlayed-sized events to a stream of its own through the floor
+    endpoint, each with the stream's version so far as its expected version, like a scorer's
+    device on the same kind of token and over the same kind of keep-alive connection."""
+
+    def __init__(self, port: int, token: str, requests: int) -> None:
+        self.client = ApiClient(port, token, idempotency_keys=False)
+        self.requests = requests
+
+    def run(self, result: WriterResult, stop: threading.Event) -> None:
+        stream_id = str(uuid.uuid4())
+        for version in range(self.requests):
+            if stop.is_set():
+                return
+            body: dict[str, object] = {
+                "stream_id": stream_id,
+                "expected_version": version,
+                "seat": version % 2,
+                "card": "1D",
+            }
+            answer, seconds = self.client.post(FLOOR_PATH, body)
+            if answer.get("version") != version + 1:
+                raise BenchError(f"the floor answered {answer} to expected version {version}")
+            result.record("floor", seconds)
+
+    def close(self) -> None:
+        self.client.close()
+
+
 # Raw single-row INSERT + COMMIT.
 
 RAW_TABLE = "bench_raw_event"
+FLOOR_TABLE = "bench_floor_event"
+"""The table the floor endpoint of bench/wsgi.py appends to."""
 
-CREATE_RAW_TABLE = f"""
-DROP TABLE IF EXISTS {RAW_TABLE};
-CREATE TABLE {RAW_TABLE} (LIKE eventstore_event INCLUDING ALL);
+CREATE_RAW_TABLE = """
+DROP TABLE IF EXISTS {table};
+CREATE TABLE {table} (LIKE eventstore_event INCLUDING ALL);
 """
-# LIKE copies columns, defaults, identity, constraints and indexes, never triggers.
+# LIKE copies columns, defaults, identity, constraints (the unique stream and version) and
+# indexes, never triggers.
 
 RAW_INSERT = f"""
 INSERT INTO {RAW_TABLE} (
@@ -300,9 +338,12 @@ INSERT INTO {RAW_TABLE} (
 RAW_METADATA = json.dumps({"actor_id": 1, "device": "token:0123abcd"})
 
 
-def create_raw_table(database: str) -> None:
+def create_raw_table(database: str, table: str = RAW_TABLE) -> None:
+    """A fresh, empty, trigger-less copy of the event table (RAW_TABLE or FLOOR_TABLE)."""
+    if table not in (RAW_TABLE, FLOOR_TABLE):
+        raise BenchError(f"not a bench table: {table!r}")
     with connect(database, autocommit=True) as conn:
-        conn.execute(CREATE_RAW_TABLE)
+        conn.execute(CREATE_RAW_TABLE.format(table=table))
 
 
 class RawInserter(Writer):
