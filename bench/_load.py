@@ -158,12 +158,13 @@ def run_writers(writers: Sequence[Writer], *, max_seconds: float, meter: CpuMete
 
 
 class ApiClient:
-    """One scorer's device: a keep-alive HTTP connection, a token, JSON in and out."""
+    """One scorer's device: a keep-alive HTTP connection, a token, JSON in and out. Without a
+    token (None), an anonymous reader."""
 
     def __init__(
         self,
         port: int,
-        token: str,
+        token: str | None,
         *,
         idempotency_keys: bool,
         timeout: float = REQUEST_TIMEOUT_SECONDS,
@@ -171,11 +172,11 @@ class ApiClient:
         self.port = port
         self.timeout = timeout
         self.connection = self.connect()
-        self.headers = {
-            "Authorization": f"Token {token}",
-            "Content-Type": "application/json",
-            "Accept": "application/json",
-        }
+        self.last_headers = http.client.HTTPMessage()
+        """The headers of the last answer."""
+        self.headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if token is not None:
+            self.headers["Authorization"] = f"Token {token}"
         self.idempotency_keys = idempotency_keys
 
     def connect(self) -> http.client.HTTPConnection:
@@ -193,17 +194,20 @@ class ApiClient:
         body: dict[str, object] | None = None,
         *,
         idempotency_key: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> tuple[int, bytes, float]:
-        """One request: the status, the raw answer and the latency in seconds. Connection
-        errors and timeouts are raised (OSError, http.client.HTTPException)."""
-        headers = self.headers
+        """One request (with `headers` besides the client's own): the status, the raw answer
+        and the latency in seconds. Connection errors and timeouts are raised (OSError,
+        http.client.HTTPException)."""
+        headers = {**self.headers, **(headers or {})}
         if idempotency_key is not None:
-            headers = {**headers, "Idempotency-Key": idempotency_key}
+            headers["Idempotency-Key"] = idempotency_key
         payload = None if body is None else json.dumps(body).encode()
         started = time.perf_counter()
         self.connection.request(method, path, body=payload, headers=headers)
         response = self.connection.getresponse()
         raw = response.read()
+        self.last_headers = response.headers
         return response.status, raw, time.perf_counter() - started
 
     def post(self, path: str, body: dict[str, object]) -> tuple[dict[str, object], float]:
