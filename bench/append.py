@@ -33,7 +33,6 @@ The bench databases are the only ones touched; --fresh drops and recreates them.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from argparse import RawDescriptionHelpFormatter as RawHelp
@@ -64,8 +63,6 @@ from bench._support import (
     code_version,
     connect,
     database_exists,
-    database_url,
-    django_environment,
     drop_database,
     empty_bench_redis,
     figure,
@@ -78,6 +75,7 @@ from bench._support import (
     postgres_version,
     prepare_database,
     say,
+    setup_django,
     stop_on_sigterm,
     verdict,
 )
@@ -446,24 +444,18 @@ def log_phase(args: argparse.Namespace) -> None:
         f"target rebuild within {REBUILD_RATIO_TARGET:g}x of the plain fold",
         met=ratio <= REBUILD_RATIO_TARGET,
         measured=f"{ratio:.2f}x",
-        target=f"<= {REBUILD_RATIO_TARGET}x",
+        target=f"<= {REBUILD_RATIO_TARGET:g}x",
     )
     figure("load average after the log phase", load_average())
 
 
 def timed_rebuild(database: str, events: int) -> tuple[float, int]:
     """games.projections.rebuild() in this process, with Django set up on the log database."""
-    os.environ.update(django_environment(database, wake_ups=False))
-    import django
-
-    django.setup()
-    from django.conf import settings
+    setup_django(database)
     from django.db import connection
 
     from games.projections import rebuild
 
-    if settings.DATABASES["default"]["NAME"] != database or settings.DEBUG:
-        raise BenchError(f"Django is not set up on {database_url(database)} with DEBUG off")
     progress = Progress("rebuild", events, then="every event folded; writing the projection rows")
     try:
         started = time.perf_counter()
