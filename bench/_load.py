@@ -1,5 +1,6 @@
-"""Concurrent writers: scorers entering whole rounds through the HTTP API, and raw single-row
-INSERT + COMMIT into a copy of the event table. Both report every append's latency.
+"""Concurrent writers: scorers entering whole rounds through the HTTP API, floor clients
+appending through the bench's minimal endpoint (bench/wsgi.py), and raw single-row INSERT +
+COMMIT into a copy of the event table. All report every append's latency.
 """
 
 from __future__ import annotations
@@ -157,12 +158,13 @@ def run_writers(writers: Sequence[Writer], *, max_seconds: float, meter: CpuMete
 
 
 class ApiClient:
-    """One scorer's device: a keep-alive HTTP connection, a token, JSON in and out."""
+    """One scorer's device: a keep-alive HTTP connection, a token, JSON in and out. Without a
+    token (None), an anonymous reader."""
 
     def __init__(
         self,
         port: int,
-        token: str,
+        token: str | None,
         *,
         idempotency_keys: bool,
         timeout: float = REQUEST_TIMEOUT_SECONDS,
@@ -170,11 +172,11 @@ class ApiClient:
         self.port = port
         self.timeout = timeout
         self.connection = self.connect()
-        self.headers = {
-            "Authorization": f"Token {token}",
-            "Content-Type": "application/json",
-            "Accept": "application/json",
-        }
+        self.last_headers = http.client.HTTPMessage()
+        """The headers of the last answer."""
+        self.headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if token is not None:
+            self.headers["Authorization"] = f"Token {token}"
         self.idempotency_keys = idempotency_keys
 
     def connect(self) -> http.client.HTTPConnection:
@@ -192,17 +194,20 @@ class ApiClient:
         body: dict[str, object] | None = None,
         *,
         idempotency_key: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> tuple[int, bytes, float]:
-        """One request: the status, the raw answer and the latency in seconds. Connection
-        errors and timeouts are raised (OSError, http.client.HTTPException)."""
-        headers = self.headers
+        """One request (with `headers` besides the client's own): the status, the raw answer
+        and the latency in seconds. Connection errors and timeouts are raised (OSError,
+        http.client.HTTPException)."""
+        headers = {**self.headers, **(headers or {})}
         if idempotency_key is not None:
-            headers = {**headers, "Idempotency-Key": idempotency_key}
+            headers["Idempotency-Key"] = idempotency_key
         payload = None if body is None else json.dumps(body).encode()
         started = time.perf_counter()
         self.connection.request(method, path, body=payload, headers=headers)
         response = self.connection.getresponse()
         raw = response.read()
+        self.last_headers = response.headers
         return response.status, raw, time.perf_counter() - started
 
     def post(self, path: str, body: dict[str, object]) -> tuple[dict[str, object], float]:
@@ -281,15 +286,52 @@ class Scorer(Writer):
         self.client.close()
 
 
+# The framework floor: bench/wsgi.py's minimal authenticated append.
+
+FLOOR_PATH = "/bench/floor/"
+
+
+class FloorClient(Writer):
+    """Appends `requests` CardPlayed-sized events to a stream of its own through the floor
+    endpoint, each with the stream's version so far as its expected version, like a scorer's
+    device on the same kind of token and over the same kind of keep-alive connection."""
+
+    def __init__(self, port: int, token: str, requests: int) -> None:
+        self.client = ApiClient(port, token, idempotency_keys=False)
+        self.requests = requests
+
+    def run(self, result: WriterResult, stop: threading.Event) -> None:
+        stream_id = str(uuid.uuid4())
+        for version in range(self.requests):
+            if stop.is_set():
+                return
+            body: dict[str, object] = {
+                "stream_id": stream_id,
+                "expected_version": version,
+                "seat": version % 2,
+                "card": "1D",
+            }
+            answer, seconds = self.client.post(FLOOR_PATH, body)
+            if answer.get("version") != version + 1:
+                raise BenchError(f"the floor answered {answer} to expected version {version}")
+            result.record("floor", seconds)
+
+    def close(self) -> None:
+        self.client.close()
+
+
 # Raw single-row INSERT + COMMIT.
 
 RAW_TABLE = "bench_raw_event"
+FLOOR_TABLE = "bench_floor_event"
+"""The table the floor endpoint of bench/wsgi.py appends to."""
 
-CREATE_RAW_TABLE = f"""
-DROP TABLE IF EXISTS {RAW_TABLE};
-CREATE TABLE {RAW_TABLE} (LIKE eventstore_event INCLUDING ALL);
+CREATE_RAW_TABLE = """
+DROP TABLE IF EXISTS {table};
+CREATE TABLE {table} (LIKE eventstore_event INCLUDING ALL);
 """
-# LIKE copies columns, defaults, identity, constraints and indexes, never triggers.
+# LIKE copies columns, defaults, identity, constraints (the unique stream and version) and
+# indexes, never triggers.
 
 RAW_INSERT = f"""
 INSERT INTO {RAW_TABLE} (
@@ -300,9 +342,12 @@ INSERT INTO {RAW_TABLE} (
 RAW_METADATA = json.dumps({"actor_id": 1, "device": "token:0123abcd"})
 
 
-def create_raw_table(database: str) -> None:
+def create_raw_table(database: str, table: str = RAW_TABLE) -> None:
+    """A fresh, empty, trigger-less copy of the event table (RAW_TABLE or FLOOR_TABLE)."""
+    if table not in (RAW_TABLE, FLOOR_TABLE):
+        raise BenchError(f"not a bench table: {table!r}")
     with connect(database, autocommit=True) as conn:
-        conn.execute(CREATE_RAW_TABLE)
+        conn.execute(CREATE_RAW_TABLE.format(table=table))
 
 
 class RawInserter(Writer):

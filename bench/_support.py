@@ -207,10 +207,25 @@ def django_environment(
         "DEBUG": "false",
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
-        # The clients share one token: keep the throttle's cost in the figures, not its limit.
+        # The clients share one token, or as anonymous readers one address: keep the throttles'
+        # cost in the figures, not their limits.
         "API_THROTTLE_USER": os.environ.get("API_THROTTLE_USER", "1000000/min"),
+        "API_THROTTLE_ANON": os.environ.get("API_THROTTLE_ANON", "1000000/min"),
         **backends.settings,
     }
+
+
+def setup_django(database: str) -> None:
+    """Set Django up in this process on `database`, as the served app sees it (DEBUG off, no
+    Celery wake-ups); once per process."""
+    os.environ.update(django_environment(database, wake_ups=False))
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    if settings.DATABASES["default"]["NAME"] != database or settings.DEBUG:
+        raise BenchError(f"Django is not set up on {database_url(database)} with DEBUG off")
 
 
 def empty_bench_redis() -> int:
