@@ -60,7 +60,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
         else:
             user, token = super().authenticate_credentials(key)
         if generation is not None:
-            credentials.recent.put(key, user, token, generation)
+            credentials.recent.put(key, (user, token), generation)
         return user, token
 
 

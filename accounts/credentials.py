@@ -1,17 +1,18 @@
-"""Recently checked API tokens, kept per process so that a scorer's next card does not look its
-token up again (issue 13 §2, decision 0013 amended).
+"""Recently checked API tokens and role grants, kept per process so that a scorer's next card
+looks neither its token nor its roles up again (issue 13 §2, decision 0032).
 
-An entry is good for `AUTH_TOKEN_CACHE_SECONDS` (10 by default; 0 turns the cache off) and only
+An entry is good for `AUTH_TOKEN_CACHE_SECONDS` (10 by default; 0 turns the caches off) and only
 while the shared cache's *credentials generation* is the one it was stored under. Whatever can
-withdraw a token bumps the generation: a device token revoked, changed or deleted, a user token
-deleted, a user saved (deactivated, erased, a new password) or deleted. So a revocation takes
-effect in every process at the next request, at the cost of one Redis GET per request instead
-of a PostgreSQL query. An expired device token is refused from the entry itself (its expiry is
-in it). When the shared cache cannot be read, nothing is served from here: every request looks
-its token up as before. If Redis is down while a token is revoked, the bump is lost; an entry
-stored before then lives at most its 10 seconds.
+withdraw a token or a role sets a new generation (`accounts.signals`): a device token revoked,
+changed or deleted, a user token deleted, a user saved (deactivated, erased, a new password) or
+deleted, a role granted or revoked. So a withdrawal takes effect in every process at the next
+request, at the cost of one Redis GET per request (read once, when the request authenticates)
+instead of PostgreSQL queries. An expired device token is refused from the entry itself (its
+expiry is in it). When the shared cache cannot be read, nothing is served from here: every
+request looks its token and roles up as before. If Redis is down while a token is revoked, the
+bump is lost; an entry stored before then lives at most its 10 seconds.
 
-Entries hold copies: a request may change the user or token it is handed without the next
+Token entries hold copies: a request may change the user or token it is handed without the next
 request seeing it.
 """
 
@@ -23,8 +24,10 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Hashable
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
@@ -35,24 +38,26 @@ logger = logging.getLogger(__name__)
 GENERATION_KEY = "accounts:credentials-generation"
 MOST_ENTRIES = 4096
 
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
 
 @dataclass
-class Entry:
-    user: Any
-    auth: Any
+class Entry(Generic[V]):
+    value: V
     generation: str
     until: float
 
 
-class RecentCredentials:
-    """Token key -> the user and token row it authenticated, bounded, least recently used out."""
+class Recent(Generic[K, V]):
+    """Key -> what was checked for it, under a generation; bounded, least recently used out."""
 
     def __init__(self, most: int = MOST_ENTRIES) -> None:
         self.most = most
-        self.entries: OrderedDict[str, Entry] = OrderedDict()
+        self.entries: OrderedDict[K, Entry[V]] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: str, generation: str) -> tuple[Any, Any] | None:
+    def get(self, key: K, generation: str) -> V | None:
         with self.lock:
             entry = self.entries.get(key)
             if entry is None:
@@ -61,19 +66,32 @@ class RecentCredentials:
                 del self.entries[key]
                 return None
             self.entries.move_to_end(key)
-            return copies(entry.user, entry.auth)
+            return entry.value
 
-    def put(self, key: str, user: Any, auth: Any, generation: str) -> None:
+    def put(self, key: K, value: V, generation: str) -> None:
         seconds = lifetime()
         if seconds <= 0:
             return
-        user, auth = copies(user, auth)
-        entry = Entry(user, auth, generation, time.monotonic() + seconds)
         with self.lock:
-            self.entries[key] = entry
+            self.entries[key] = Entry(value, generation, time.monotonic() + seconds)
             self.entries.move_to_end(key)
             while len(self.entries) > self.most:
                 self.entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+
+
+class RecentTokens(Recent[str, tuple[Any, Any]]):
+    """Token key -> the user and token row it authenticated, handed out as copies."""
+
+    def get(self, key: str, generation: str) -> tuple[Any, Any] | None:
+        found = super().get(key, generation)
+        return None if found is None else copies(*found)
+
+    def put(self, key: str, value: tuple[Any, Any], generation: str) -> None:
+        super().put(key, copies(*value), generation)
 
     def update_auth(self, key: str, **changes: Any) -> None:
         """Keep what a request wrote back to its token (when it was last used) in the entry."""
@@ -81,11 +99,7 @@ class RecentCredentials:
             entry = self.entries.get(key)
             if entry is not None:
                 for name, value in changes.items():
-                    setattr(entry.auth, name, value)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.entries.clear()
+                    setattr(entry.value[1], name, value)
 
 
 def copies(user: Any, auth: Any) -> tuple[Any, Any]:
@@ -96,8 +110,14 @@ def copies(user: Any, auth: Any) -> tuple[Any, Any]:
     return user, auth
 
 
-recent = RecentCredentials()
-"""This process's entries (every thread's)."""
+recent = RecentTokens()
+"""This process's token entries (every thread's)."""
+
+standings: Recent[tuple[int, Any, Any], Any] = Recent()
+"""This process's role entries: (user, tournament, club) -> `accounts.permissions.Standing`."""
+
+_seen: ContextVar[str | None] = ContextVar("credentials_generation", default=None)
+"""The generation this request read (once, when it authenticated)."""
 
 
 def lifetime() -> float:
@@ -105,26 +125,43 @@ def lifetime() -> float:
 
 
 def current_generation() -> str | None:
-    """The shared credentials generation; None (use no entry) when the cache is off or
-    unreadable. A missing generation (Redis restarted, or never set) is replaced by a fresh one,
-    which no entry was stored under."""
+    """The shared credentials generation, read once per request; None (use no entry) when the
+    caches are off or the shared cache is unreadable. A missing generation (Redis restarted, or
+    never set) is replaced by a fresh one, which no entry was stored under."""
     if lifetime() <= 0:
         return None
+    seen = _seen.get()
+    if seen is not None:
+        return seen
     try:
         generation = cache.get(GENERATION_KEY)
         if generation is None:
-            fresh = uuid.uuid4().hex
-            cache.add(GENERATION_KEY, fresh, timeout=None)
+            cache.add(GENERATION_KEY, uuid.uuid4().hex, timeout=None)
             generation = cache.get(GENERATION_KEY)
     except RedisError:
         return None
-    return generation if isinstance(generation, str) else None
+    if not isinstance(generation, str):
+        return None
+    _seen.set(generation)
+    return generation
+
+
+def forget_request(**_signal: Any) -> None:
+    """A new request reads the generation afresh."""
+    _seen.set(None)
 
 
 def withdraw_all() -> None:
-    """A token may have been withdrawn: no process uses what it checked before now."""
-    recent.clear()
+    """A token or a role may have been withdrawn: no process uses what it checked before now."""
+    forget()
     try:
         cache.set(GENERATION_KEY, uuid.uuid4().hex, timeout=None)
     except RedisError as error:
         logger.warning("could not bump the credentials generation (%s)", error)
+
+
+def forget() -> None:
+    """This process forgets every entry, and the generation its request read."""
+    recent.clear()
+    standings.clear()
+    _seen.set(None)

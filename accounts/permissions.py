@@ -39,6 +39,7 @@ from django.db.models import Q
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from rest_framework import exceptions, permissions
 
+from accounts import credentials
 from accounts.models import DeviceToken, Role, RoleGrant
 
 if TYPE_CHECKING:  # rest_framework.views reads the settings, which name this module
@@ -114,14 +115,29 @@ NOBODY = Standing(roles=frozenset(), scorer_tables=None)
 
 
 def standing_at(user: AnyUser, place: Place) -> Standing:
-    """The user's roles at the place (its tournament and its club), in one query, once per
-    place (and so per request)."""
+    """The user's roles at the place (its tournament and its club), in at most one query, once
+    per place (and so per request)."""
     if not is_signed_in(user) or place.free_standing:
         return NOBODY
     user_id: int = user.pk  # type: ignore[assignment]
     if user_id not in place.standings:
-        place.standings[user_id] = granted_standing(user_id, place)
+        place.standings[user_id] = recent_standing(user_id, place)
     return place.standings[user_id]
+
+
+def recent_standing(user_id: int, place: Place) -> Standing:
+    """The user's standing at the place, as this process checked it a moment ago while no role
+    was granted or revoked since (`accounts.credentials`), else looked up."""
+    generation = credentials.current_generation()
+    key = (user_id, place.tournament_id, place.club_id)
+    if generation is not None:
+        known: Standing | None = credentials.standings.get(key, generation)
+        if known is not None:
+            return known
+    found = granted_standing(user_id, place)
+    if generation is not None:
+        credentials.standings.put(key, found, generation)
+    return found
 
 
 def granted_standing(user_id: int, place: Place) -> Standing:

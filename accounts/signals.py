@@ -1,17 +1,19 @@
-"""Whatever can withdraw an API token bumps the credentials generation (`accounts.credentials`),
-so that no process keeps authenticating with what it checked before."""
+"""Whatever can withdraw an API token or a role bumps the credentials generation
+(`accounts.credentials`), so that no process keeps using what it checked before; each request
+reads the generation afresh."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.signals import request_started
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from rest_framework.authtoken.models import Token
 
 from accounts import credentials
-from accounts.models import DeviceToken
+from accounts.models import DeviceToken, RoleGrant
 
 
 def withdraw_on_commit(**_kwargs: Any) -> None:
@@ -22,6 +24,7 @@ def withdraw_on_commit(**_kwargs: Any) -> None:
 
 
 def connect() -> None:
-    for model in (get_user_model(), Token, DeviceToken):
+    request_started.connect(credentials.forget_request, dispatch_uid="credentials-request")
+    for model in (get_user_model(), Token, DeviceToken, RoleGrant):
         post_save.connect(withdraw_on_commit, sender=model, dispatch_uid=f"credentials-{model}")
         post_delete.connect(withdraw_on_commit, sender=model, dispatch_uid=f"credentials-d{model}")

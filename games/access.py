@@ -15,11 +15,13 @@ from uuid import UUID
 
 from django.db import connection
 from django.utils.translation import gettext_noop
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from accounts.permissions import Place, PlaceAccess, side_refusal
 from games import folded
+from games.eventstore.api import RecordedEvent, read_stream_beside
 from games.eventstore.models import Event
 from games.models import Match, MatchStatus
 from games.projections import MATCH_STREAM
@@ -52,26 +54,37 @@ SELECT
 FROM {Match._meta.db_table} AS match
 LEFT JOIN {Event._meta.db_table} AS created
     ON created.stream_id = match.id
-    AND created.stream_type = %s
+    AND created.stream_type = %(stream_type)s
     AND created.stream_version = 1
-WHERE match.id = %s
+WHERE match.id = %(match_id)s
 """
 """What every match request needs to know first, in one round trip: whether the match exists,
 is finished, where its stream stands (`games.folded.note_head`), is a tournament's (its sides
 name entrants), and who created it."""
 
 
-def match_place(match_id: UUID) -> Place:
+def match_place(match_id: UUID, *, for_command: bool = False) -> Place:
     """The match's place; MatchNotFound for an unknown match. A tournament's match is open
-    until it is finished; a free-standing one is its creator's, finished or not."""
+    until it is finished; a free-standing one is its creator's, finished or not. For a command,
+    the same round trip reads the stream's events that this process's memo lacks."""
     not_found = match_not_found(match_id)
-    with connection.cursor() as cursor:
-        cursor.execute(PLACE_OF_MATCH, [MATCH_STREAM, match_id])
-        found = cursor.fetchone()
+    params: dict[str, Any] = {"stream_type": MATCH_STREAM, "match_id": match_id}
+    events: tuple[RecordedEvent, ...] | None = None
+    known = folded.recall(match_id)
+    from_version = 1 if known is None else known.version
+    if for_command:
+        found, read = read_stream_beside(
+            PLACE_OF_MATCH, params, stream_id=match_id, from_version=from_version
+        )
+        events = tuple(read)
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(PLACE_OF_MATCH, params)
+            found = cursor.fetchone()
     if found is None:
         raise not_found()
     status, version, last_position, in_tournament, creator = found
-    folded.note_head(match_id, version, last_position)
+    folded.note_head(match_id, folded.Head(version, last_position, events, from_version))
     if in_tournament:
         for resolver in _resolvers.values():
             place = resolver(match_id, not_found)
@@ -85,7 +98,7 @@ class MatchAccess(PlaceAccess):
     """For views under /matches/{match_id}/."""
 
     def place(self, request: Request, view: APIView) -> Place:
-        return match_place(view.kwargs["match_id"])
+        return match_place(view.kwargs["match_id"], for_command=request.method not in SAFE_METHODS)
 
 
 def seats_of(user: Any, place: Place) -> frozenset[int]:

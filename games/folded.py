@@ -29,6 +29,7 @@ from uuid import UUID
 
 from django.db import transaction
 
+from games.eventstore.api import RecordedEvent
 from games.matches.stream import MatchAggregate
 
 CAPACITY = 2048
@@ -71,19 +72,38 @@ def forget_all() -> None:
     _memo.clear()
 
 
-_heads: ContextVar[dict[UUID, tuple[int, int]] | None] = ContextVar("match_heads", default=None)
+@dataclass(frozen=True)
+class Head:
+    """Where a match's stream stood when the request found the match's place; with the events
+    from `from_version` on (the memo's version, or 1), read in the same round trip, for a
+    command."""
+
+    version: int
+    position: int
+    events: tuple[RecordedEvent, ...] | None = None
+    from_version: int = 1
+
+    @property
+    def at(self) -> tuple[int, int]:
+        return self.version, self.position
 
 
-def note_head(match_id: UUID, version: int, position: int) -> None:
-    """This request saw the match's stream at `version`, its last event at `position`."""
+_heads: ContextVar[dict[UUID, Head] | None] = ContextVar("match_heads", default=None)
+
+EMPTY_STREAM = Head(0, 0)
+"""The head of a stream with no events (an id the request has just drawn)."""
+
+
+def note_head(match_id: UUID, head: Head) -> None:
+    """This request saw the match's stream at `head`."""
     heads = _heads.get()
     if heads is None:
         heads = {}
         _heads.set(heads)
-    heads[match_id] = (version, position)
+    heads[match_id] = head
 
 
-def take_head(match_id: UUID) -> tuple[int, int] | None:
+def take_head(match_id: UUID) -> Head | None:
     """The head this request saw, once."""
     heads = _heads.get()
     return None if heads is None else heads.pop(match_id, None)

@@ -128,25 +128,49 @@ def load_match(*, match_id: UUID, to_version: int | None = None) -> tuple[MatchA
 
 
 def load_latest(match_id: UUID) -> tuple[MatchAggregate, int]:
-    """The match as it stands, folding only what this process has not folded before."""
+    """The match as it stands, folding only what this process has not folded before; reading
+    nothing when the request's place already told where the stream stands (`games.folded`)."""
     known = folded.recall(match_id)
     head = folded.take_head(match_id)
-    if known is not None and head == (known.version, known.position):
-        folded.loaded_unread(match_id)
-        return known.state, known.version
     folded.loaded_unread(None)
-    if known is not None:
-        events = read_stream(stream_id=match_id, from_version=known.version)
-        if events and events[0].global_position == known.position:
-            newer = events[1:]
-            if not newer:
-                return known.state, known.version
-            state = fold(map(match_event, newer), known.state)
-            remember(match_id, state, newer[-1])
-            return state, newer[-1].stream_version
-    events = read_stream(stream_id=match_id)
-    if not events:
+    if head is not None:
+        if known is not None and head.at == (known.version, known.position):
+            folded.loaded_unread(match_id)
+            return known.state, known.version
+        if known is None and head == folded.EMPTY_STREAM:
+            # An id this request just drew: no stream has it (were it taken, the append, which
+            # expects an empty stream, would be refused and the command retried after a read).
+            raise MatchNotFound.because(gettext_noop("there is no match %(match)s"), match=match_id)
+        if head.events is not None and head.from_version == (known.version if known else 1):
+            loaded = fold_read(match_id, known, list(head.events))
+            if loaded is not None:
+                folded.loaded_unread(match_id)
+                return loaded
+    from_version = 1 if known is None else known.version
+    loaded = fold_read(match_id, known, read_stream(stream_id=match_id, from_version=from_version))
+    if loaded is None and known is not None:  # the log changed under the memo: fold it all
+        loaded = fold_read(match_id, None, read_stream(stream_id=match_id))
+    if loaded is None:
         raise MatchNotFound.because(gettext_noop("there is no match %(match)s"), match=match_id)
+    return loaded
+
+
+def fold_read(
+    match_id: UUID, known: folded.Folded | None, events: list[RecordedEvent]
+) -> tuple[MatchAggregate, int] | None:
+    """The state after `events`, read from the memo's version on (`known`), or from the first
+    when nothing is known; None when they do not follow the memo (or there are none)."""
+    if known is not None:
+        if not events or events[0].global_position != known.position:
+            return None
+        newer = events[1:]
+        if not newer:
+            return known.state, known.version
+        state = fold(map(match_event, newer), known.state)
+        remember(match_id, state, newer[-1])
+        return state, newer[-1].stream_version
+    if not events:
+        return None
     state = fold(map(match_event, events))
     remember(match_id, state, events[-1])
     return state, events[-1].stream_version
@@ -300,8 +324,11 @@ def match_create(
         first_dealer=first_dealer,
     )
     if match_id is None or sides is None:
+        if match_id is None:
+            match_id = uuid.uuid4()
+            folded.note_head(match_id, folded.EMPTY_STREAM)
         with transaction.atomic():
-            result = execute(match_id=match_id or uuid.uuid4(), command=command, actor=actor)
+            result = execute(match_id=match_id, command=command, actor=actor)
             if sides is not None:
                 name_sides(result.match_id, sides)
         return result

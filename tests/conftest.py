@@ -9,6 +9,8 @@ from playwright.sync_api import ConsoleMessage, Page
 from pytest_django.live_server_helper import LiveServer
 from rest_framework.test import APIClient
 
+from accounts import credentials
+
 
 @pytest.fixture
 def api_client() -> APIClient:
@@ -18,8 +20,10 @@ def api_client() -> APIClient:
 @pytest.fixture(autouse=True)
 def empty_cache() -> None:
     """Every test starts with an empty cache (this process's memory, config/settings/test.py):
-    throttles and lockouts count failed sign-ins there, and no test may inherit another's."""
+    throttles and lockouts count failed sign-ins there, and no test may inherit another's; nor
+    the tokens and roles this process checked (`accounts.credentials`)."""
     cache.clear()
+    credentials.forget()
 
 
 # Pages in a real browser: Debian's chromium (installed by scripts/services.py when missing),

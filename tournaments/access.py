@@ -10,10 +10,11 @@ At a table of three the third entrant is side 2 and each side is one seat.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 from uuid import UUID
 
+from django.db import connection
 from django.utils.translation import gettext_noop
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
@@ -28,7 +29,7 @@ from accounts.permissions import (
     is_superuser,
 )
 from accounts.selectors import has_role
-from tournaments.models import EntrantPlayer, Fixture, FixtureStatus, Tournament
+from tournaments.models import EntrantPlayer, Fixture, FixtureStatus, Player, Tournament
 from tournaments.services import InvalidTournament, TournamentNotFound
 
 """Tournament matches are played by two sides."""
@@ -64,34 +65,50 @@ def players_of(tournament_id: UUID) -> frozenset[int]:
     )
 
 
+def _column(model: Any, name: str) -> str:
+    return f'"{model._meta.get_field(name).column}"'
+
+
+FIXTURE_PLACE = f"""
+SELECT fixture.{_column(Fixture, "table")}, fixture.{_column(Fixture, "status")},
+    fixture.{_column(Fixture, "home")}, fixture.{_column(Fixture, "away")},
+    fixture.{_column(Fixture, "third")}, tournament.{_column(Tournament, "id")},
+    tournament.{_column(Tournament, "club")}, tournament.{_column(Tournament, "public")},
+    seated.{_column(EntrantPlayer, "entrant")}, seated.{_column(EntrantPlayer, "position")},
+    player.{_column(Player, "user")}
+FROM {Fixture._meta.db_table} AS fixture
+JOIN {Tournament._meta.db_table} AS tournament
+    ON tournament.{_column(Tournament, "id")} = fixture.{_column(Fixture, "tournament")}
+LEFT JOIN {EntrantPlayer._meta.db_table} AS seated
+    ON seated.{_column(EntrantPlayer, "entrant")} IN (
+        fixture.{_column(Fixture, "home")}, fixture.{_column(Fixture, "away")},
+        fixture.{_column(Fixture, "third")}
+    )
+LEFT JOIN {Player._meta.db_table} AS player
+    ON player.{_column(Player, "id")} = seated.{_column(EntrantPlayer, "player")}
+WHERE fixture.{_column(Fixture, "match_id")} = %s
+"""
+"""A tournament match's place in one round trip: the fixture, its tournament, and one row per
+player of its entrants (none when no entrant has players)."""
+
+
 def fixture_place(match_id: UUID, not_found: Callable[[], Exception]) -> Place | None:
     """The place of a tournament's match; None for a match no tournament created."""
-    fixture = (
-        Fixture.objects.filter(match_id=match_id)
-        .select_related("tournament")
-        .only(
-            "table",
-            "status",
-            "home_id",
-            "away_id",
-            "third_id",
-            "tournament__id",
-            "tournament__club_id",
-            "tournament__public",
-        )
-        .first()
-    )
-    if fixture is None:
+    with connection.cursor() as cursor:
+        cursor.execute(FIXTURE_PLACE, [match_id])
+        rows = cursor.fetchall()
+    if not rows:
         return None
-    sides = fixture.entrant_ids
-    seats = player_seats(*sides)
+    table, status, home_id, away_id, third_id, tournament_id, club_id, public = rows[0][:8]
+    sides = [home_id, away_id] if third_id is None else [home_id, away_id, third_id]
+    seats = seats_of_players(sides, [row[8:] for row in rows if row[10] is not None])
     return Place(
         not_found=not_found,
-        tournament_id=fixture.tournament.id,
-        club_id=fixture.tournament.club_id,
-        public=fixture.tournament.public,
-        table=fixture.table,
-        open=fixture.status != FixtureStatus.RESET,
+        tournament_id=tournament_id,
+        club_id=club_id,
+        public=public,
+        table=table,
+        open=status != FixtureStatus.RESET,
         player_seats=seats,
         player_sides={
             user_id: frozenset(seat % len(sides) for seat in held)
@@ -103,11 +120,18 @@ def fixture_place(match_id: UUID, not_found: Callable[[], Exception]) -> Place |
 def player_seats(*entrant_ids: int) -> dict[int, frozenset[int]]:
     """Each player's seats (by user id) at a match of these entrants, in side order (two sides,
     or three at a table of three: seat `side + sides x position`, as the match seats them)."""
-    sides = {entrant_id: side for side, entrant_id in enumerate(entrant_ids)}
-    seats: dict[int, set[int]] = defaultdict(set)
     rows = EntrantPlayer.objects.filter(
         entrant_id__in=entrant_ids, player__user__isnull=False
     ).values_list("entrant_id", "position", "player__user_id")
+    return seats_of_players(entrant_ids, rows)
+
+
+def seats_of_players(
+    entrant_ids: Sequence[int], rows: Iterable[Sequence[Any]]
+) -> dict[int, frozenset[int]]:
+    """Each player's seats from (entrant, position, user) rows of the entrants' players."""
+    sides = {entrant_id: side for side, entrant_id in enumerate(entrant_ids)}
+    seats: dict[int, set[int]] = defaultdict(set)
     for entrant_id, position, user_id in rows:
         seats[user_id].add(sides[entrant_id] + len(entrant_ids) * position)
     return {user_id: frozenset(held) for user_id, held in seats.items()}

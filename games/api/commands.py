@@ -17,7 +17,7 @@ from accounts.models import DeviceToken
 from config.observability import current_request_id
 from games import selectors
 from games.api.base import json_errors
-from games.api.serializers import MatchOutput, RoundCommandOutput, Serializer
+from games.api.serializers import MatchOutput, RoundCommandOutput, Serializer, data_of
 from games.models import Round
 from games.projections import StreamPosition, match_row, round_row
 from games.services import Actor, CommandResult
@@ -157,7 +157,7 @@ def round_response(result: CommandResult, round_number: int, *, viewer: Viewer) 
         match_round=result.state.round(round_number), viewer=viewer
     )
     context = {"version": result.version, "hands": {round_number: hands}}
-    return command_response(result, RoundCommandOutput(row, context=context).data)
+    return command_response(result, data_of(RoundCommandOutput, row, context))
 
 
 def match_response(result: CommandResult, *, viewer: Viewer) -> Response:
@@ -166,7 +166,7 @@ def match_response(result: CommandResult, *, viewer: Viewer) -> Response:
     `viewer` sees."""
     match = selectors.match_get(match_id=result.match_id)
     hands = selectors.match_hands(match=match, viewer=viewer)
-    return command_response(result, MatchOutput(match, context={"hands": hands}).data)
+    return command_response(result, data_of(MatchOutput, match, {"hands": hands}))
 
 
 def match_created_response(result: CommandResult, request: Request, names: list[str]) -> Response:
@@ -189,7 +189,7 @@ def match_created_response(result: CommandResult, request: Request, names: list[
     match.side_names = list(names)
     # A new match has no rounds: its (unsaved) row answers that without a query.
     match._prefetched_objects_cache = {"rounds": Round.objects.none()}  # type: ignore[attr-defined]
-    return command_response(result, MatchOutput(match, context={"hands": {}}).data)
+    return command_response(result, data_of(MatchOutput, match, {"hands": {}}))
 
 
 def viewer(request: Request, match_id: UUID) -> Viewer:

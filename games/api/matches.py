@@ -31,6 +31,7 @@ from games.api.serializers import (
     SideField,
     TableSizeField,
     VariantField,
+    data_of,
 )
 
 MAX_PLANNED_ROUNDS = 100
@@ -140,7 +141,7 @@ class MatchDetailApi(JsonApi):
     def get(self, request: Request, match_id: UUID) -> Response:
         match = selectors.match_get(match_id=match_id)
         hands = selectors.match_hands(match=match, viewer=viewer(request, match_id))
-        return Response(MatchOutput(match, context={"hands": hands}).data)
+        return Response(data_of(MatchOutput, match, {"hands": hands}))
 
 
 class ResultConfirmApi(JsonApi):

@@ -34,6 +34,7 @@ from games.api.serializers import (
     SeatField,
     Serializer,
     TrickOutput,
+    data_of,
 )
 
 TAG = "plays"
@@ -98,7 +99,8 @@ class CardPlayApi(JsonApi):
             round_number=round_number,
             viewer=viewer(request, match_id),
         )
-        body = self.OutputSerializer(
+        body = data_of(
+            self.OutputSerializer,
             {
                 "play_index": played.play_index,
                 "trick": played.trick,
@@ -106,9 +108,9 @@ class CardPlayApi(JsonApi):
                 "round": played.round,
                 "version": result.version,
             },
-            context={"hands": {round_number: played.hands}},
+            {"hands": {round_number: played.hands}},
         )
-        return command_response(result, body.data)
+        return command_response(result, body)
 
 
 MOST_CARDS_IN_A_BATCH = 48

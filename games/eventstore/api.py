@@ -14,6 +14,7 @@ from games.eventstore.reading import (
     last_position_of_streams,
     read_all,
     read_stream,
+    read_stream_beside,
     stream_version,
 )
 from games.eventstore.records import (
@@ -72,6 +73,7 @@ __all__ = [
     "read_stored_events",
     "read_stored_keys",
     "read_stream",
+    "read_stream_beside",
     "register_upcaster",
     "stream_version",
     "unregister_upcaster",

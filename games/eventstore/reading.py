@@ -70,6 +70,24 @@ def read_stream(
         return [recorded_event_from_row(row) for row in cursor.fetchall()]
 
 
+def read_stream_beside(
+    statement: str, params: dict[str, Any], *, stream_id: UUID, from_version: int = 1
+) -> tuple[tuple[Any, ...] | None, list[RecordedEvent]]:
+    """The first row of `statement` (named placeholders, apart from `stream_id`, `from_version`
+    and `to_version`), and the stream's events from `from_version` on: one round trip, one
+    snapshot (the two statements go as one simple query)."""
+    if from_version < 1:
+        raise ValueError(f"Stream versions start at 1, got from_version={from_version}.")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"{statement}; {_READ_STREAM}",
+            {**params, "stream_id": stream_id, "from_version": from_version, "to_version": None},
+        )
+        row = cursor.fetchone()
+        cursor.nextset()
+        return row, [recorded_event_from_row(event) for event in cursor.fetchall()]
+
+
 def stream_version(*, stream_id: UUID) -> int:
     """The version of the stream's last event; 0 for a stream with no events."""
     with connection.cursor() as cursor:

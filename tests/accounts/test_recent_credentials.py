@@ -1,7 +1,9 @@
 """Tokens checked recently are not looked up again in the same process, and whatever withdraws a
 token still takes effect at the next request (`accounts.credentials`, issue 13 §2)."""
 
+from dataclasses import replace
 from typing import Any
+from uuid import uuid4
 
 import pytest
 from django.core.cache import cache
@@ -12,12 +14,16 @@ from rest_framework.test import APIRequestFactory
 
 from accounts import credentials, services
 from accounts.authentication import TOKEN_REVOKED, TokenAuthentication
-from tests.accounts.builders import make_device_token, make_user
+from accounts.models import Role
+from accounts.permissions import Place, standing_at
+from tests.accounts.builders import make_club, make_device_token, make_user
 
 pytestmark = pytest.mark.django_db
 
 
 def authenticate(key: str) -> Any:
+    """As a new request does (it reads the credentials generation afresh)."""
+    credentials.forget_request()
     request = APIRequestFactory().get("/", HTTP_AUTHORIZATION=f"Token {key}")
     return TokenAuthentication().authenticate(request)
 
@@ -132,10 +138,41 @@ def test_with_the_cache_switched_off_every_request_looks_its_token_up(
 
 
 def test_the_cache_keeps_at_most_its_bound_of_tokens() -> None:
-    recent = credentials.RecentCredentials(most=2)
+    recent = credentials.RecentTokens(most=2)
     for key in ("a", "b", "c"):
-        recent.put(key, make_user(key), None, "generation")
+        recent.put(key, (make_user(key), None), "generation")
 
     assert list(recent.entries) == ["b", "c"]
     assert recent.get("a", "generation") is None
     assert recent.get("c", "another generation") is None
+
+
+def test_a_scorers_roles_checked_a_moment_ago_are_not_looked_up_again(
+    django_assert_num_queries: Any,
+) -> None:
+    user = make_user("scorer")
+    club = make_club()
+    services.role_grant(user=user, role=Role.SCORER, club=club)
+    place = Place(not_found=Exception, club_id=club.pk, tournament_id=uuid4())
+    credentials.forget_request()
+    assert standing_at(user, place).roles == {Role.SCORER}
+
+    credentials.forget_request()
+    with django_assert_num_queries(0):
+        again = standing_at(user, replace(place, standings={}))
+
+    assert again.roles == {Role.SCORER}
+
+
+def test_a_revoked_role_is_not_held_at_the_next_request() -> None:
+    user = make_user("scorer")
+    club = make_club()
+    services.role_grant(user=user, role=Role.SCORER, club=club)
+    place = Place(not_found=Exception, club_id=club.pk)
+    credentials.forget_request()
+    assert standing_at(user, place).roles == {Role.SCORER}
+
+    services.role_revoke(user=user, role=Role.SCORER, club=club)
+
+    credentials.forget_request()
+    assert standing_at(user, replace(place, standings={})).roles == frozenset()

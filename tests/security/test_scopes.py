@@ -17,7 +17,15 @@ from games.eventstore.api import last_position
 from games.rules import parse_card
 from games.rules.replay import play_card
 from games.services import Actor
-from tests.games.api.builders import API, created, dealt_state, legal_plays, play_body, post
+from tests.games.api.builders import (
+    API,
+    created,
+    dealt_state,
+    legal_plays,
+    legal_round,
+    play_body,
+    post,
+)
 from tests.security.roles import World, make_world
 from tests.tournaments.api.builders import (
     create_tournament,
@@ -253,3 +261,22 @@ def test_in_a_dealt_round_of_pairs_a_player_sees_their_partners_hand_once_the_st
     assert sorted(after) == ["0", "2"]
     assert state.hands is not None
     assert after["2"] == [card.code for card in state.hands[2]]
+
+
+@pytest.mark.django_db(transaction=True)  # committed: the fold memo fills on commit
+def test_a_tablet_at_its_table_plays_a_card_in_five_round_trips(
+    world: World, django_assert_num_queries: Any
+) -> None:
+    tournament_id, at = two_tables(world)
+    tablet = token_client(issue_device_token(world, tournament_id, tables=[3])["key"])
+    briscola, plays = legal_round(table_size=2, dealer=0, seed=3)
+    created(start_round(tablet, at[3], briscola=briscola, dealer_seat=0))
+    url = f"{API}/matches/{at[3]}/rounds/1/plays/"
+    created(post(tablet, url, play_body(plays[0])))
+
+    # The match row and the fixture with its players (the place), BEGIN, the append with its
+    # projection, COMMIT: the token and the scorer's role were checked a moment ago.
+    with django_assert_num_queries(5):
+        answer = created(post(tablet, url, play_body(plays[1])))
+
+    assert answer["play_index"] == 1

@@ -10,8 +10,11 @@ from rest_framework.test import APIClient
 
 from games import folded, projections, services
 from games.eventstore.api import WrongExpectedVersion, read_stream
+from games.matches.stream import CreateMatch, MatchAlreadyCreated
+from games.rules import DEFAULT_VARIANT, MatchFormat
 from games.services import Actor
 from tests.games.api.builders import (
+    create_match,
     dealt_match,
     legal_round,
     play_body,
@@ -42,6 +45,26 @@ def test_a_card_in_a_match_this_process_knows_makes_four_round_trips(
     assert response.json()["trick"]["plays"][-1] == [plays[2].seat, plays[2].card.code]
 
 
+def test_a_card_after_another_workers_write_reads_it_with_the_place(
+    scorer: APIClient, django_assert_num_queries: Any
+) -> None:
+    """Workers serve requests in turn, so a worker's memo is often a card or two behind: the
+    place's round trip brings the events it lacks, and the card still makes four."""
+    match_id, plays = dealt_match(scorer)
+    play_cards(scorer, match_id, 1, plays[:1])
+    behind = folded.recall(UUID(match_id))
+    assert behind is not None
+    play_cards(scorer, match_id, 1, plays[1:3])  # "another worker"
+    folded._memo[UUID(match_id)] = behind
+
+    with django_assert_num_queries(4):
+        response = post(scorer, round_url(match_id, 1, "plays"), play_body(plays[3]))
+
+    assert response.status_code == 201, response.json()
+    assert response.json()["play_index"] == 3
+    assert response.json()["version"] == behind.version + 3
+
+
 def stale_worker(match_id: str, plays: list[Any], client: APIClient) -> folded.Folded:
     """This process folded the match after its first card; "another worker" then played the
     second, and this process saw the head before that write landed."""
@@ -50,7 +73,7 @@ def stale_worker(match_id: str, plays: list[Any], client: APIClient) -> folded.F
     assert before is not None
     play_cards(client, match_id, 1, plays[1:2])
     folded._memo[UUID(match_id)] = before
-    folded.note_head(UUID(match_id), before.version, before.position)
+    folded.note_head(UUID(match_id), folded.Head(before.version, before.position))
     return before
 
 
@@ -114,7 +137,43 @@ def test_a_command_expecting_the_version_it_saw_is_refused_when_a_write_landed_s
 
 def test_a_head_is_used_by_one_command_only() -> None:
     match_id = UUID(int=7)
-    folded.note_head(match_id, 3, 30)
+    folded.note_head(match_id, folded.Head(3, 30))
 
-    assert folded.take_head(match_id) == (3, 30)
+    assert folded.take_head(match_id) == folded.Head(3, 30)
     assert folded.take_head(match_id) is None
+
+
+def test_creating_a_match_makes_six_round_trips_and_reads_nothing_back(
+    scorer: APIClient, django_assert_num_queries: Any
+) -> None:
+    create_match(scorer)  # the token is checked now
+
+    # BEGIN, a savepoint, the append with its projection, its release, the sides' names, COMMIT:
+    # a new id's stream is known to be empty, and the answer is the state the command left.
+    with django_assert_num_queries(6):
+        match = create_match(scorer)
+
+    assert match["version"] == 1
+    assert [side["name"] for side in match["sides"]] == ["Rossi", "Bianchi"]
+
+
+def test_an_id_believed_new_that_a_stream_has_is_refused_after_a_real_read(
+    scorer: APIClient,
+) -> None:
+    match_id = UUID(create_match(scorer)["id"])
+    folded._memo.pop(match_id)
+    folded.note_head(match_id, folded.EMPTY_STREAM)
+
+    with pytest.raises(MatchAlreadyCreated):
+        services.execute(
+            match_id=match_id,
+            command=CreateMatch(
+                table_size=2,
+                match_format=MatchFormat.best_of(1),
+                sides=({}, {}),
+                variant=DEFAULT_VARIANT,
+            ),
+            actor=SCORER,
+        )
+
+    assert [event.stream_version for event in read_stream(stream_id=match_id)] == [1]
