@@ -13,7 +13,7 @@ import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 from uuid import UUID
 
 from django.db.models import F, Prefetch, Q, QuerySet
@@ -61,12 +61,52 @@ def entrants_with_players() -> QuerySet[Entrant]:
 
 
 def tournament_list(*, status: str | None = None, reader: Any = None) -> QuerySet[Tournament]:
-    """Every tournament `reader` may read (all, given no reader), newest first; with `status`,
-    only those in it."""
-    tournaments = Tournament.objects.order_by("-created_at")
+    """Every tournament `reader` may read (all, given no reader), newest first (the id breaks
+    a tie, so the order is total); with `status`, only those in it."""
+    tournaments = Tournament.objects.order_by("-created_at", "-id")
     if reader is not None:
         tournaments = visible_tournaments(reader, tournaments)
     return tournaments if status is None else tournaments.filter(status=status)
+
+
+TournamentKey = tuple[datetime, UUID]
+"""Where a tournament stands in the list's order: its creation time and its id."""
+
+
+Row = TypeVar("Row")
+Key = TypeVar("Key")
+
+
+@dataclass(frozen=True)
+class Page(Generic[Row, Key]):
+    """One page of a list in a total order: its rows, and the key of the last one when more
+    rows follow (None on the last page)."""
+
+    rows: list[Row]
+    next_after: Key | None
+
+
+def tournament_page(
+    *,
+    status: str | None = None,
+    reader: Any = None,
+    after: TournamentKey | None = None,
+    limit: int,
+) -> Page[Tournament, TournamentKey]:
+    """At most `limit` tournaments of `tournament_list`, those after the key `after`: keyset
+    pagination, so a page costs the same wherever it is, and a tournament created meanwhile
+    (at the top) neither shifts nor repeats the rows of the pages that follow."""
+    tournaments = tournament_list(status=status, reader=reader)
+    if after is not None:
+        created_at, tournament_id = after
+        tournaments = tournaments.filter(
+            Q(created_at__lt=created_at) | Q(created_at=created_at, id__lt=tournament_id)
+        )
+    rows = list(tournaments[: limit + 1])
+    if len(rows) <= limit:
+        return Page(rows, None)
+    last = rows[limit - 1]
+    return Page(rows[:limit], (last.created_at, last.id))
 
 
 def tournament_get(*, tournament_id: UUID) -> Tournament:
@@ -208,6 +248,17 @@ def tournament_fixtures(
     """The tournament's matches in the order they were created; a match replaced after a
     corrected result (status `reset`) is left out."""
     check_tournament_exists(tournament_id)
+    fixtures = live_fixtures(tournament_id, status=status, stage=stage, round_number=round_number)
+    return list(fixtures.select_related("home", "away", "third").order_by("id"))
+
+
+def live_fixtures(
+    tournament_id: UUID,
+    *,
+    status: str | None = None,
+    stage: str | None = None,
+    round_number: int | None = None,
+) -> QuerySet[Fixture]:
     fixtures = Fixture.objects.filter(tournament_id=tournament_id).exclude(
         status=FixtureStatus.RESET
     )
@@ -217,7 +268,28 @@ def tournament_fixtures(
         fixtures = fixtures.filter(stage=stage)
     if round_number is not None:
         fixtures = fixtures.filter(round=round_number)
-    return list(fixtures.select_related("home", "away", "third").order_by("id"))
+    return fixtures
+
+
+def tournament_fixture_page(
+    *,
+    tournament_id: UUID,
+    status: str | None = None,
+    stage: str | None = None,
+    round_number: int | None = None,
+    after: int | None = None,
+    limit: int,
+) -> Page[Fixture, int]:
+    """At most `limit` of `tournament_fixtures`, those after the fixture `after` (a key of the
+    order: the fixture's id, increasing as they were created)."""
+    check_tournament_exists(tournament_id)
+    fixtures = live_fixtures(tournament_id, status=status, stage=stage, round_number=round_number)
+    if after is not None:
+        fixtures = fixtures.filter(id__gt=after)
+    rows = list(fixtures.select_related("home", "away", "third").order_by("id")[: limit + 1])
+    if len(rows) <= limit:
+        return Page(rows, None)
+    return Page(rows[:limit], rows[limit - 1].id)
 
 
 def overdue_fixtures(*, tournament_id: UUID, now: datetime) -> list[Fixture]:

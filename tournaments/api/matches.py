@@ -25,6 +25,14 @@ from games.api.serializers import Serializer
 from tournaments import selectors, services
 from tournaments.access import TournamentAccess
 from tournaments.api.conditional import NOT_MODIFIED, conditional_read
+from tournaments.api.pagination import (
+    NEXT_AFTER_HELP,
+    CursorField,
+    PageQuery,
+    cursor_of,
+    fixture_key,
+    page_parameters,
+)
 from tournaments.api.schema import (
     TAG,
     TOURNAMENT_NOT_FOUND,
@@ -39,19 +47,30 @@ STAGE_MAX_LENGTH = 40
 class TournamentMatchListApi(JsonApi):
     permission_classes = [TournamentAccess]
 
-    class QuerySerializer(Serializer):
+    class QuerySerializer(PageQuery):
         status = serializers.ChoiceField(choices=FIXTURE_STATUSES, required=False)
         stage = serializers.CharField(required=False, max_length=STAGE_MAX_LENGTH)
         round = serializers.IntegerField(required=False, min_value=1)
+        after = CursorField(read=fixture_key, required=False)
 
         class Meta:
             ref_name = "TournamentMatchQuery"
 
+    class OutputSerializer(Serializer):
+        matches = TournamentMatchOutput(
+            many=True, help_text="This page's matches, in the order they were created."
+        )
+        next_after = serializers.CharField(allow_null=True, help_text=NEXT_AFTER_HELP)
+
+        class Meta:
+            ref_name = "TournamentMatchPage"
+
     @extend_schema(
         operation_id="tournament_matches",
-        summary="The tournament's matches, in the order they were created",
+        summary="The tournament's matches, in the order they were created, a page at a time",
         description="Every match the tournament created, except those replaced after a "
-        "corrected result. Score them with the scorer API under /api/v1/matches/{id}/.",
+        "corrected result. Score them with the scorer API under /api/v1/matches/{id}/. Follow "
+        "`next_after` (as `after`, with the same filters) until it is null for the whole list.",
         tags=[TAG],
         parameters=[
             OpenApiParameter(
@@ -64,12 +83,16 @@ class TournamentMatchListApi(JsonApi):
                 "stage", str, description="Only the matches of this stage, e.g. `main`, `A`."
             ),
             OpenApiParameter("round", int, description="Only the matches of this round."),
+            *page_parameters("matches"),
         ],
         responses={
-            200: TournamentMatchOutput(many=True),
+            200: OutputSerializer,
             **NOT_MODIFIED,
             **error_responses(
-                {400: "`invalid_input`: `status`, `stage` or `round`.", **TOURNAMENT_NOT_FOUND},
+                {
+                    400: "`invalid_input`: `status`, `stage`, `round`, `after` or `limit`.",
+                    **TOURNAMENT_NOT_FOUND,
+                },
                 write=False,
             ),
         },
@@ -78,13 +101,16 @@ class TournamentMatchListApi(JsonApi):
         query = validated_query(self.QuerySerializer, request.query_params)
 
         def build() -> HttpResponseBase:
-            fixtures = selectors.tournament_fixtures(
+            page = selectors.tournament_fixture_page(
                 tournament_id=tournament_id,
                 status=query.get("status"),
                 stage=query.get("stage"),
                 round_number=query.get("round"),
+                after=query.get("after"),
+                limit=query["limit"],
             )
-            return Response(TournamentMatchOutput(fixtures, many=True).data)
+            body = {"matches": page.rows, "next_after": cursor_of(page.next_after)}
+            return Response(self.OutputSerializer(body).data)
 
         return conditional_read(request, tournament_id, "matches", build, deadlines=True)
 
