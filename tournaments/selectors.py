@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 from uuid import UUID
 
+from django.db import connection
 from django.db.models import F, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -469,6 +470,39 @@ def tournament_read_state(*, tournament_id: UUID) -> str:
     names = entrant_names(tournament_id=tournament_id)
     names_crc = zlib.crc32(repr(sorted(names.items())).encode())
     return f"{position}-{int(caught_up)}-{names_crc:x}"
+
+
+_PROJECTED_STATE = f"""
+    SELECT t.version, coalesce(v.position, 0),
+        (SELECT md5(coalesce(string_agg(
+            e.id::text || ':' || length(e.name) || ':' || e.name, ',' ORDER BY e.id), ''))
+         FROM {Entrant._meta.db_table} e WHERE e.tournament_id = t.id),
+        CASE WHEN %(now)s::timestamptz IS NULL THEN 0 ELSE
+            (SELECT count(*) FROM {Fixture._meta.db_table} f
+             WHERE f.tournament_id = t.id AND f.status = 'ready' AND f.deadline <= %(now)s)
+        END
+    FROM {Tournament._meta.db_table} t
+    LEFT JOIN {TournamentView._meta.db_table} v ON v.tournament_id = t.id
+    WHERE t.id = %(tournament)s
+"""
+
+
+def tournament_projected_state(*, tournament_id: UUID, now: datetime | None = None) -> str:
+    """Changes whenever the API's tournament reads could (the standings, the bracket, the
+    match list), in one cheap query: the tournament stream's version (its rows, the fixtures
+    included, change in the same transaction as its events), the log position the consumer
+    last folded into its view (the match results, the fixture rows following their matches,
+    the standings and the bracket), its entrants' names (an erasure renames them without an
+    event), and with `now` the matches overdue then. Unlike `tournament_read_state` it does not
+    move with a card played: these reads show nothing of a match until the consumer has read
+    it. A tournament that does not exist reads `none`."""
+    with connection.cursor() as cursor:
+        cursor.execute(_PROJECTED_STATE, {"tournament": tournament_id, "now": now})
+        row = cursor.fetchone()
+    if row is None:
+        return "none"
+    version, position, names, overdue = row
+    return f"{version}.{position}.{names[:12]}" + ("" if now is None else f".o{overdue}")
 
 
 def entrant_players(*, tournament_id: UUID) -> dict[int, list[Player]]:

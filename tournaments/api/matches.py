@@ -5,6 +5,7 @@ from __future__ import annotations
 from uuid import UUID
 
 from django.http import HttpResponseBase
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -99,6 +100,7 @@ class TournamentMatchListApi(JsonApi):
     )
     def get(self, request: Request, tournament_id: UUID) -> HttpResponseBase:
         query = validated_query(self.QuerySerializer, request.query_params)
+        now = timezone.now()
 
         def build() -> HttpResponseBase:
             page = selectors.tournament_fixture_page(
@@ -110,9 +112,9 @@ class TournamentMatchListApi(JsonApi):
                 limit=query["limit"],
             )
             body = {"matches": page.rows, "next_after": cursor_of(page.next_after)}
-            return Response(self.OutputSerializer(body).data)
+            return Response(self.OutputSerializer(body, context={"now": now}).data)
 
-        return conditional_read(request, tournament_id, "matches", build, deadlines=True)
+        return conditional_read(request, tournament_id, "matches", build, now=now)
 
 
 class SwissRoundPublishApi(JsonApi):
