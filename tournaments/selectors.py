@@ -10,7 +10,7 @@ behind the writes until it has run.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
@@ -303,12 +303,20 @@ def overdue_fixtures(*, tournament_id: UUID, now: datetime) -> list[Fixture]:
     )
 
 
-def projected_view(tournament_id: UUID) -> TournamentView | None:
-    """The tournament's projected view; None when the consumer has not projected it yet."""
-    view = TournamentView.objects.filter(tournament_id=tournament_id).first()
+def projected_view(tournament_id: UUID, *fields: str) -> TournamentView | None:
+    """The tournament's projected view (with only `fields` loaded, when given: its documents
+    are large); None when the consumer has not projected it yet."""
+    views = TournamentView.objects.filter(tournament_id=tournament_id)
+    view = (views.only(*fields) if fields else views).first()
     if view is None:
         check_tournament_exists(tournament_id)
     return view
+
+
+def projected(tournament_id: UUID, document: str) -> Any:
+    """One document of the projected view (`standings` or `bracket`), alone; None before it."""
+    view = projected_view(tournament_id, document)
+    return None if view is None else getattr(view, document)
 
 
 def entrant_names(*, tournament_id: UUID) -> dict[int, str]:
@@ -322,16 +330,16 @@ def entrant_names(*, tournament_id: UUID) -> dict[int, str]:
 def tournament_standings(*, tournament_id: UUID) -> list[dict[str, Any]]:
     """The overall standings rows, best first, with the entrants' names; empty before the
     start."""
-    view = projected_view(tournament_id)
-    if view is None:
+    standings = projected(tournament_id, "standings")
+    if standings is None:
         return []
     names = entrant_names(tournament_id=tournament_id)
-    return [row | {"name": names.get(row["entrant"], "")} for row in view.standings]
+    return [row | {"name": names.get(row["entrant"], "")} for row in standings]
 
 
 def tournament_bracket(*, tournament_id: UUID) -> dict[str, Any]:
     """The bracket document as projected, with its `champion` (null until there is one)."""
-    view = projected_view(tournament_id)
+    view = projected_view(tournament_id, "bracket")
     if view is None:
         tournament = Tournament.objects.get(id=tournament_id)
         return {
@@ -345,7 +353,7 @@ def tournament_bracket(*, tournament_id: UUID) -> dict[str, Any]:
         }
     bracket: dict[str, Any] = view.bracket
     names = entrant_names(tournament_id=tournament_id)
-    champion = champion_of(bracket, view.standings)
+    champion = champion_of(bracket, lambda: projected(tournament_id, "standings") or [])
     return {
         **bracket,
         "stages": [named_stage(stage, names) for stage in bracket["stages"]],
@@ -379,16 +387,19 @@ def named_stage(stage: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
     return stage | {"rounds": rounds}
 
 
-def champion_of(bracket: dict[str, Any], standings: list[dict[str, Any]]) -> int | None:
+def champion_of(
+    bracket: dict[str, Any], standings_of: Callable[[], list[dict[str, Any]]]
+) -> int | None:
     """First place of the last bracket (elimination formats and knockouts); for a league or
-    Swiss tournament once finished, the entrant ranked first alone (null on a shared first)."""
+    Swiss tournament once finished, the entrant ranked first alone (null on a shared first).
+    The standings are read only then."""
     for placement in bracket.get("placements", []):
         if placement["place"] == 1:
             champion: int = placement["entrant"]
             return champion
     if bracket["format"] not in LEAGUE_FORMATS or bracket["status"] != "finished":
         return None
-    first = [row["entrant"] for row in standings if row["rank"] == 1]
+    first = [row["entrant"] for row in standings_of() if row["rank"] == 1]
     return first[0] if len(first) == 1 else None
 
 
