@@ -40,7 +40,7 @@ from tournaments.api.schema import (
     VERSION_CONFLICT,
     tournament_command_schema,
 )
-from tournaments.api.serializers import FIXTURE_STATUSES, TournamentMatchOutput
+from tournaments.api.serializers import FIXTURE_STATUSES, TournamentMatchOutput, match_document
 
 STAGE_MAX_LENGTH = 40
 
@@ -111,8 +111,8 @@ class TournamentMatchListApi(JsonApi):
                 after=query.get("after"),
                 limit=query["limit"],
             )
-            body = {"matches": page.rows, "next_after": cursor_of(page.next_after)}
-            return Response(self.OutputSerializer(body, context={"now": now}).data)
+            documents = [match_document(row, now) for row in page.rows]
+            return Response({"matches": documents, "next_after": cursor_of(page.next_after)})
 
         return conditional_read(request, tournament_id, "matches", build, now=now)
 

@@ -1,18 +1,30 @@
 """The standings and the bracket are answered by `represent`, which walks their serializers'
-fields without a serializer's cost: on every format, at two-sided tables and at tables of three,
-part played and played out, its answer is the serializer's, value for value."""
+fields without a serializer's cost, and the match list by `match_document`: on every format, at
+two-sided tables and at tables of three, part played and played out, called, overdue and
+decided off the table, their answer is the serializer's, value for value."""
 
 from typing import Any
+from uuid import UUID
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.games.api.builders import created, post
-from tests.tournaments.api.builders import home_wins, play_round, started_tournament, tournament_url
+from tests.tournaments.api.builders import (
+    home_wins,
+    level_knockout_match,
+    matches,
+    play_round,
+    started_tournament,
+    tournament_url,
+)
 from tests.tournaments.api.test_tables_of_three import create, play_out, register
-from tournaments import projections, selectors
+from tournaments import projections, selectors, services, tasks
 from tournaments.api.plain import represent
 from tournaments.api.results import BracketOutput, StandingOutput
+from tournaments.api.serializers import TournamentMatchOutput, match_document
+from tournaments.tasks import SCHEDULER
 
 FORMATS: list[dict[str, Any]] = [
     {"format": "single_elimination", "third_place": True},
@@ -67,3 +79,40 @@ def test_a_tournament_not_started_has_an_empty_bracket_in_the_same_shape(
     )["id"]
 
     assert_same_as_the_serializers(tournament_id)
+
+
+def assert_matches_same_as_the_serializers(tournament_id: Any) -> None:
+    now = timezone.now()
+    page = selectors.tournament_fixture_page(tournament_id=tournament_id, limit=500)
+    fixtures = selectors.tournament_fixtures(tournament_id=tournament_id)
+
+    documents = [match_document(row, now) for row in page.rows]
+
+    serialized: Any = TournamentMatchOutput(fixtures, many=True).data
+    assert documents == serialized
+    assert documents
+
+
+def test_the_match_list_writes_each_match_as_its_serializer_does(
+    organizer: APIClient, anonymous: APIClient
+) -> None:
+    played, _ = started_tournament(organizer, 5, format="single_elimination", third_place=True)
+    play_round(organizer, played, home_wins)
+    called, _ = started_tournament(organizer, 2, no_show_minutes=0)
+    services.fixture_schedule(tournament_id=UUID(called), actor=SCHEDULER)
+    (match,) = matches(anonymous, called)
+    created(post(organizer, tournament_url(called, "matches", match["id"], "call")))
+    tasks.catch_up_all()
+    level, final = level_knockout_match(organizer)
+    decide = tournament_url(level, "matches", final["id"], "decide")
+    created(post(organizer, decide, {"winner": final["entrants"][1], "reason": "sorteggio"}))
+    projections.consume()
+    threes = create(organizer, "swiss")
+    seeds = register(organizer, threes, 7)
+    created(post(organizer, tournament_url(threes, "start")))
+    play_out(organizer, anonymous, threes, list(seeds.values()))
+
+    for tournament_id in (played, called, level, threes):
+        assert_matches_same_as_the_serializers(tournament_id)
+    assert matches(anonymous, called)[0]["overdue"] is True
+    assert matches(anonymous, level)[0]["decided_by"] == "organizer"
