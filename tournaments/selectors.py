@@ -42,6 +42,7 @@ from tournaments.models import (
 )
 from tournaments.projections import CONSUMER
 from tournaments.services import (
+    ERASED_PLAYER,
     EntrantNotFound,
     TournamentCommandResult,
     TournamentNotFound,
@@ -511,7 +512,8 @@ def tournament_read_state(*, tournament_id: UUID) -> str:
 _PROJECTED_STATE = f"""
     SELECT t.version, coalesce(v.position, 0),
         (SELECT md5(coalesce(string_agg(
-            e.id::text || ':' || length(e.name) || ':' || e.name, ',' ORDER BY e.id), ''))
+            e.id::text || ':' || e.xmin::text || ':' || length(e.name) || ':' || e.name,
+            ',' ORDER BY e.id), ''))
          FROM {Entrant._meta.db_table} e WHERE e.tournament_id = t.id),
         CASE WHEN %(now)s::timestamptz IS NULL THEN 0 ELSE
             (SELECT count(*) FROM {Fixture._meta.db_table} f
@@ -528,10 +530,12 @@ def tournament_projected_state(*, tournament_id: UUID, now: datetime | None = No
     match list), in one cheap query: the tournament stream's version (its rows, the fixtures
     included, change in the same transaction as its events), the log position the consumer
     last folded into its view (the match results, the fixture rows following their matches,
-    the standings and the bracket), its entrants' names (an erasure renames them without an
-    event), and with `now` the matches overdue then. Unlike `tournament_read_state` it does not
-    move with a card played: these reads show nothing of a match until the consumer has read
-    it. A tournament that does not exist reads `none`."""
+    the standings and the bracket), its entrants' names and the transaction that last wrote
+    each entrant's row (`xmin`: an erasure rewrites the row without an event, even when the
+    name comes out the same, as a single registered as `erased player`, while the CSV's
+    players change), and with `now` the matches overdue then. Unlike `tournament_read_state`
+    it does not move with a card played: these reads show nothing of a match until the
+    consumer has read it. A tournament that does not exist reads `none`."""
     with connection.cursor() as cursor:
         cursor.execute(_PROJECTED_STATE, {"tournament": tournament_id, "now": now})
         row = cursor.fetchone()
@@ -548,6 +552,19 @@ def entrant_players(*, tournament_id: UUID) -> dict[int, list[Player]]:
     for membership in memberships.select_related("player").order_by("entrant_id", "position"):
         players.setdefault(membership.entrant_id, []).append(membership.player)
     return players
+
+
+def entrant_player_names(*, tournament_id: UUID) -> dict[int, list[str]]:
+    """Each entrant's players' names in seat order, as `entrant_players` reads them (`erased
+    player` for an erased one), without a model instance per player."""
+    names: dict[int, list[str]] = {}
+    memberships = EntrantPlayer.objects.filter(entrant__tournament_id=tournament_id)
+    seated = memberships.order_by("entrant_id", "position").values_list(
+        "entrant_id", "player__name", "player__erased"
+    )
+    for entrant, name, erased in seated:
+        names.setdefault(entrant, []).append(ERASED_PLAYER if erased else name)
+    return names
 
 
 def match_scores(match_ids: Iterable[UUID]) -> dict[UUID, dict[str, Any]]:

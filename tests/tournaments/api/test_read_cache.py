@@ -198,3 +198,19 @@ def test_the_kept_bodies_are_bounded_in_bytes_least_recently_used_out_first() ->
 
     assert list(kept.entries) == [("c",), ("d",), ("a",), ("e",)]
     assert kept.size == 160
+
+
+def test_erasing_the_player_of_an_entrant_whose_name_stays_the_same_changes_the_csv(
+    organizer: APIClient, anonymous: APIClient, started: str
+) -> None:
+    # A single registered under the name an erasure gives: only the players column changes.
+    entrant = Entrant.objects.get(tournament_id=started, name="Neri")
+    Entrant.objects.filter(id=entrant.id).update(name="erased player")
+    before = read(anonymous, started, "standings?format=csv")
+
+    services.player_erase(player=Player.objects.get(name="Neri"), actor=ORGANIZER)
+    after = read(anonymous, started, "standings?format=csv")
+
+    assert b"Neri" in before.content
+    assert b"Neri" not in after.content
+    assert after.content == built_afresh(anonymous, started, "standings?format=csv").content
