@@ -43,8 +43,8 @@ CACHED_FORMATS = ("json", "csv")
 """The browsable API's page holds the reader's CSRF token and name: built every time."""
 
 DEFAULT_CACHE_BYTES = 32 * 2**20
-"""Per process; TOURNAMENT_READ_CACHE_BYTES overrides it. A 1,024-entrant tournament's three
-reads together are under 1 MiB."""
+"""Per process, unless the setting TOURNAMENT_READ_CACHE_BYTES says otherwise. A 1,024-entrant
+tournament's three reads (JSON and CSV, a page of matches) together are under 1 MiB."""
 
 KEPT_HEADERS = ("Content-Type", "Content-Disposition")
 
