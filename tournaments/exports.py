@@ -58,7 +58,7 @@ def standings_csv(*, tournament_id: UUID) -> str:
     """The overall standings, best first: a header row and one row per entrant (only the header
     before the start). The players are in seat order, separated by ` / `."""
     rows = selectors.tournament_standings(tournament_id=tournament_id)
-    players = selectors.entrant_players(tournament_id=tournament_id)
+    players = selectors.entrant_player_names(tournament_id=tournament_id)
     tiebreaks: list[str] = []
     for row in rows:
         tiebreaks += [name for name in row["tiebreaks"] if name not in tiebreaks]
@@ -69,7 +69,7 @@ def standings_csv(*, tournament_id: UUID) -> str:
         columns = PLACING_COLUMNS
     writer.writerow([*columns, *tiebreaks])
     for row in rows:
-        named = PLAYERS_SEPARATOR.join(str(p) for p in players.get(row["entrant"], []))
+        named = PLAYERS_SEPARATOR.join(players.get(row["entrant"], []))
         values: dict[str, Any] = row | {"players": named}
         if "placings" in row:
             values |= dict(zip(("first", "second", "third"), row["placings"], strict=True))

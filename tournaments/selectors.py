@@ -10,12 +10,13 @@ behind the writes until it has run.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 from uuid import UUID
 
+from django.db import connection
 from django.db.models import F, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -41,6 +42,7 @@ from tournaments.models import (
 )
 from tournaments.projections import CONSUMER
 from tournaments.services import (
+    ERASED_PLAYER,
     EntrantNotFound,
     TournamentCommandResult,
     TournamentNotFound,
@@ -61,12 +63,52 @@ def entrants_with_players() -> QuerySet[Entrant]:
 
 
 def tournament_list(*, status: str | None = None, reader: Any = None) -> QuerySet[Tournament]:
-    """Every tournament `reader` may read (all, given no reader), newest first; with `status`,
-    only those in it."""
-    tournaments = Tournament.objects.order_by("-created_at")
+    """Every tournament `reader` may read (all, given no reader), newest first (the id breaks
+    a tie, so the order is total); with `status`, only those in it."""
+    tournaments = Tournament.objects.order_by("-created_at", "-id")
     if reader is not None:
         tournaments = visible_tournaments(reader, tournaments)
     return tournaments if status is None else tournaments.filter(status=status)
+
+
+TournamentKey = tuple[datetime, UUID]
+"""Where a tournament stands in the list's order: its creation time and its id."""
+
+
+Row = TypeVar("Row")
+Key = TypeVar("Key")
+
+
+@dataclass(frozen=True)
+class Page(Generic[Row, Key]):
+    """One page of a list in a total order: its rows, and the key of the last one when more
+    rows follow (None on the last page)."""
+
+    rows: list[Row]
+    next_after: Key | None
+
+
+def tournament_page(
+    *,
+    status: str | None = None,
+    reader: Any = None,
+    after: TournamentKey | None = None,
+    limit: int,
+) -> Page[Tournament, TournamentKey]:
+    """At most `limit` tournaments of `tournament_list`, those after the key `after`: keyset
+    pagination, so a page costs the same wherever it is, and a tournament created meanwhile
+    (at the top) neither shifts nor repeats the rows of the pages that follow."""
+    tournaments = tournament_list(status=status, reader=reader)
+    if after is not None:
+        created_at, tournament_id = after
+        tournaments = tournaments.filter(
+            Q(created_at__lt=created_at) | Q(created_at=created_at, id__lt=tournament_id)
+        )
+    rows = list(tournaments[: limit + 1])
+    if len(rows) <= limit:
+        return Page(rows, None)
+    last = rows[limit - 1]
+    return Page(rows[:limit], (last.created_at, last.id))
 
 
 def tournament_get(*, tournament_id: UUID) -> Tournament:
@@ -208,6 +250,17 @@ def tournament_fixtures(
     """The tournament's matches in the order they were created; a match replaced after a
     corrected result (status `reset`) is left out."""
     check_tournament_exists(tournament_id)
+    fixtures = live_fixtures(tournament_id, status=status, stage=stage, round_number=round_number)
+    return list(fixtures.select_related("home", "away", "third").order_by("id"))
+
+
+def live_fixtures(
+    tournament_id: UUID,
+    *,
+    status: str | None = None,
+    stage: str | None = None,
+    round_number: int | None = None,
+) -> QuerySet[Fixture]:
     fixtures = Fixture.objects.filter(tournament_id=tournament_id).exclude(
         status=FixtureStatus.RESET
     )
@@ -217,7 +270,53 @@ def tournament_fixtures(
         fixtures = fixtures.filter(stage=stage)
     if round_number is not None:
         fixtures = fixtures.filter(round=round_number)
-    return list(fixtures.select_related("home", "away", "third").order_by("id"))
+    return fixtures
+
+
+FIXTURE_ROW_FIELDS = (
+    "id",
+    "match_id",
+    "key",
+    "stage",
+    "round",
+    "home_id",
+    "away_id",
+    "third_id",
+    "home__name",
+    "away__name",
+    "third__name",
+    "places",
+    "status",
+    "table",
+    "scheduled_at",
+    "called_at",
+    "deadline",
+    "winner_id",
+    "decided_by",
+)
+"""A fixture's columns and its entrants' names, as `tournament_fixture_page` gives them."""
+
+
+def tournament_fixture_page(
+    *,
+    tournament_id: UUID,
+    status: str | None = None,
+    stage: str | None = None,
+    round_number: int | None = None,
+    after: int | None = None,
+    limit: int,
+) -> Page[dict[str, Any], int]:
+    """At most `limit` of `tournament_fixtures`, those after the fixture `after` (a key of the
+    order: the fixture's id, increasing as they were created), as plain rows of
+    FIXTURE_ROW_FIELDS (a page can be 500 matches: no model instances)."""
+    check_tournament_exists(tournament_id)
+    fixtures = live_fixtures(tournament_id, status=status, stage=stage, round_number=round_number)
+    if after is not None:
+        fixtures = fixtures.filter(id__gt=after)
+    rows = list(fixtures.order_by("id").values(*FIXTURE_ROW_FIELDS)[: limit + 1])
+    if len(rows) <= limit:
+        return Page(rows, None)
+    return Page(rows[:limit], rows[limit - 1]["id"])
 
 
 def overdue_fixtures(*, tournament_id: UUID, now: datetime) -> list[Fixture]:
@@ -230,12 +329,20 @@ def overdue_fixtures(*, tournament_id: UUID, now: datetime) -> list[Fixture]:
     )
 
 
-def projected_view(tournament_id: UUID) -> TournamentView | None:
-    """The tournament's projected view; None when the consumer has not projected it yet."""
-    view = TournamentView.objects.filter(tournament_id=tournament_id).first()
+def projected_view(tournament_id: UUID, *fields: str) -> TournamentView | None:
+    """The tournament's projected view (with only `fields` loaded, when given: its documents
+    are large); None when the consumer has not projected it yet."""
+    views = TournamentView.objects.filter(tournament_id=tournament_id)
+    view = (views.only(*fields) if fields else views).first()
     if view is None:
         check_tournament_exists(tournament_id)
     return view
+
+
+def projected(tournament_id: UUID, document: str) -> Any:
+    """One document of the projected view (`standings` or `bracket`), alone; None before it."""
+    view = projected_view(tournament_id, document)
+    return None if view is None else getattr(view, document)
 
 
 def entrant_names(*, tournament_id: UUID) -> dict[int, str]:
@@ -249,16 +356,16 @@ def entrant_names(*, tournament_id: UUID) -> dict[int, str]:
 def tournament_standings(*, tournament_id: UUID) -> list[dict[str, Any]]:
     """The overall standings rows, best first, with the entrants' names; empty before the
     start."""
-    view = projected_view(tournament_id)
-    if view is None:
+    standings = projected(tournament_id, "standings")
+    if standings is None:
         return []
     names = entrant_names(tournament_id=tournament_id)
-    return [row | {"name": names.get(row["entrant"], "")} for row in view.standings]
+    return [row | {"name": names.get(row["entrant"], "")} for row in standings]
 
 
 def tournament_bracket(*, tournament_id: UUID) -> dict[str, Any]:
     """The bracket document as projected, with its `champion` (null until there is one)."""
-    view = projected_view(tournament_id)
+    view = projected_view(tournament_id, "bracket")
     if view is None:
         tournament = Tournament.objects.get(id=tournament_id)
         return {
@@ -272,7 +379,7 @@ def tournament_bracket(*, tournament_id: UUID) -> dict[str, Any]:
         }
     bracket: dict[str, Any] = view.bracket
     names = entrant_names(tournament_id=tournament_id)
-    champion = champion_of(bracket, view.standings)
+    champion = champion_of(bracket, lambda: projected(tournament_id, "standings") or [])
     return {
         **bracket,
         "stages": [named_stage(stage, names) for stage in bracket["stages"]],
@@ -306,16 +413,19 @@ def named_stage(stage: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
     return stage | {"rounds": rounds}
 
 
-def champion_of(bracket: dict[str, Any], standings: list[dict[str, Any]]) -> int | None:
+def champion_of(
+    bracket: dict[str, Any], standings_of: Callable[[], list[dict[str, Any]]]
+) -> int | None:
     """First place of the last bracket (elimination formats and knockouts); for a league or
-    Swiss tournament once finished, the entrant ranked first alone (null on a shared first)."""
+    Swiss tournament once finished, the entrant ranked first alone (null on a shared first).
+    The standings are read only then."""
     for placement in bracket.get("placements", []):
         if placement["place"] == 1:
             champion: int = placement["entrant"]
             return champion
     if bracket["format"] not in LEAGUE_FORMATS or bracket["status"] != "finished":
         return None
-    first = [row["entrant"] for row in standings if row["rank"] == 1]
+    first = [row["entrant"] for row in standings_of() if row["rank"] == 1]
     return first[0] if len(first) == 1 else None
 
 
@@ -399,6 +509,42 @@ def tournament_read_state(*, tournament_id: UUID) -> str:
     return f"{position}-{int(caught_up)}-{names_crc:x}"
 
 
+_PROJECTED_STATE = f"""
+    SELECT t.version, coalesce(v.position, 0),
+        (SELECT md5(coalesce(string_agg(
+            e.id::text || ':' || e.xmin::text || ':' || length(e.name) || ':' || e.name,
+            ',' ORDER BY e.id), ''))
+         FROM {Entrant._meta.db_table} e WHERE e.tournament_id = t.id),
+        CASE WHEN %(now)s::timestamptz IS NULL THEN 0 ELSE
+            (SELECT count(*) FROM {Fixture._meta.db_table} f
+             WHERE f.tournament_id = t.id AND f.status = 'ready' AND f.deadline <= %(now)s)
+        END
+    FROM {Tournament._meta.db_table} t
+    LEFT JOIN {TournamentView._meta.db_table} v ON v.tournament_id = t.id
+    WHERE t.id = %(tournament)s
+"""
+
+
+def tournament_projected_state(*, tournament_id: UUID, now: datetime | None = None) -> str:
+    """Changes whenever the API's tournament reads could (the standings, the bracket, the
+    match list), in one cheap query: the tournament stream's version (its rows, the fixtures
+    included, change in the same transaction as its events), the log position the consumer
+    last folded into its view (the match results, the fixture rows following their matches,
+    the standings and the bracket), its entrants' names and the transaction that last wrote
+    each entrant's row (`xmin`: an erasure rewrites the row without an event, even when the
+    name comes out the same, as a single registered as `erased player`, while the CSV's
+    players change), and with `now` the matches overdue then. Unlike `tournament_read_state`
+    it does not move with a card played: these reads show nothing of a match until the
+    consumer has read it. A tournament that does not exist reads `none`."""
+    with connection.cursor() as cursor:
+        cursor.execute(_PROJECTED_STATE, {"tournament": tournament_id, "now": now})
+        row = cursor.fetchone()
+    if row is None:
+        return "none"
+    version, position, names, overdue = row
+    return f"{version}.{position}.{names[:12]}" + ("" if now is None else f".o{overdue}")
+
+
 def entrant_players(*, tournament_id: UUID) -> dict[int, list[Player]]:
     """Each entrant's players in seat order (an erased player reads `erased player`)."""
     players: dict[int, list[Player]] = {}
@@ -406,6 +552,19 @@ def entrant_players(*, tournament_id: UUID) -> dict[int, list[Player]]:
     for membership in memberships.select_related("player").order_by("entrant_id", "position"):
         players.setdefault(membership.entrant_id, []).append(membership.player)
     return players
+
+
+def entrant_player_names(*, tournament_id: UUID) -> dict[int, list[str]]:
+    """Each entrant's players' names in seat order, as `entrant_players` reads them (`erased
+    player` for an erased one), without a model instance per player."""
+    names: dict[int, list[str]] = {}
+    memberships = EntrantPlayer.objects.filter(entrant__tournament_id=tournament_id)
+    seated = memberships.order_by("entrant_id", "position").values_list(
+        "entrant_id", "player__name", "player__erased"
+    )
+    for entrant, name, erased in seated:
+        names.setdefault(entrant, []).append(ERASED_PLAYER if erased else name)
+    return names
 
 
 def match_scores(match_ids: Iterable[UUID]) -> dict[UUID, dict[str, Any]]:

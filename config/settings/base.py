@@ -156,6 +156,9 @@ METRICS_ALLOWED_NETWORKS: list[str] = env.list(
 )
 # /healthz answers 503 when the oldest event the consumer has not read waited longer than this.
 HEALTH_CONSUMER_MAX_LAG_SECONDS = env.int("HEALTH_CONSUMER_MAX_LAG_SECONDS", default=120)
+# The rendered standings, brackets and match lists each web process keeps, by their ETag, in
+# bytes (tournaments/api/conditional.py, decision 0010).
+TOURNAMENT_READ_CACHE_BYTES = env.int("TOURNAMENT_READ_CACHE_BYTES", default=32 * 2**20)
 # A request never waits on Redis (docs/decisions/0021-wake-ups-never-wait-on-redis.md): those
 # sends (tournaments/publishing.py) and the cache below wait at most REDIS_TIMEOUT seconds to
 # connect and as many for an answer, and after a failure this process skips Redis for

@@ -39,7 +39,7 @@ def public_reads(app: App, tournament_id: str, matches: dict[str, int]) -> list[
     """The GETs to compare: the tournament's detail, standings, bracket and matches, and each
     match's detail and rounds."""
     base = f"{API}/tournaments/{tournament_id}/"
-    paths = [base, f"{base}standings/", f"{base}bracket/", f"{base}matches/"]
+    paths = [base, f"{base}standings/", f"{base}bracket/", f"{base}matches/?limit=500"]
     for match_id, rounds in matches.items():
         paths.append(f"{API}/matches/{match_id}/")
         paths.extend(f"{API}/matches/{match_id}/rounds/{n}/" for n in range(1, rounds + 1))

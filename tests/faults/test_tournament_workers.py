@@ -70,7 +70,7 @@ class Organizer:
             expected = entrants // 2 ** (number + 1)
 
             def at_tables(expected: int = expected) -> list[dict[str, Any]]:
-                ready = self.got(f"{base}/matches/?status=ready")
+                ready = self.got(f"{base}/matches/?status=ready&limit=500")["matches"]
                 waiting = [m for m in ready if m["table"] is not None and m["id"] not in played]
                 return waiting if len(waiting) == expected else []
 

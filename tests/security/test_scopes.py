@@ -33,6 +33,7 @@ from tests.tournaments.api.builders import (
     register,
     started_tournament,
     tournament_url,
+    tournaments,
 )
 from tournaments import projections
 from tournaments import services as tournament_services
@@ -216,7 +217,7 @@ def test_a_private_tournament_is_listed_only_for_its_people(world: World) -> Non
     private = world.tournament(public=False)
 
     listed = {
-        persona: private in {t["id"] for t in client.get(f"{API}/tournaments/").json()}
+        persona: private in {t["id"] for t in tournaments(client)}
         for persona, client in world.clients.items()
     }
 

@@ -1,22 +1,35 @@
 """Conditional reads: the tournament's standings, bracket and matches carry an ETag that
-changes with what readers see (`selectors.tournament_read_state`: the log's position for the
-tournament and its matches, the consumer's catching up, the entrants' names), so a client that
-polls gets 304 Not Modified, and no body, until something moved (issue 13 §4)."""
+changes with what they show (`selectors.tournament_projected_state`: the tournament stream's
+version, the log position its stored projection was folded to, its entrants' names), so a
+client that polls gets 304 Not Modified, and no body, until something moved (issue 13 §4).
+
+The rendered body is kept too, per process, under everything the ETag is made of (decision
+record 0010): a repeated read of an unchanged tournament costs the one query of the ETag and a
+lookup, not a rebuild, whoever asks. What a body depends on is all in its key, so a new event
+that these reads show, a renamed (erased) entrant, another query or another language is another
+key, and a body is never served for a state it was not built from. The reader is not in the
+key: these bodies are the same for every reader allowed to read them (the permission is
+decided before), so one build serves them all.
+"""
 
 from __future__ import annotations
 
+import threading
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-from django.http import HttpResponseBase, HttpResponseNotModified
-from django.utils import timezone
+from django.conf import settings
+from django.http import HttpResponse, HttpResponseBase, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework.request import Request
+from rest_framework.response import Response
 
 from tournaments import selectors
 
@@ -26,20 +39,82 @@ NOT_MODIFIED = {
     )
 }
 
+CACHED_FORMATS = ("json", "csv")
+"""The browsable API's page holds the reader's CSRF token and name: built every time."""
 
-def etag_of(request: Request, kind: str, tournament_id: UUID, *, now: datetime | None) -> str:
-    """What the answer depends on: the tournament's read state, the representation (format,
-    query, language), the reader, and for the match list the deadlines passed (`overdue`)."""
-    state = selectors.tournament_read_state(tournament_id=tournament_id)
+DEFAULT_CACHE_BYTES = 32 * 2**20
+"""Per process, unless the setting TOURNAMENT_READ_CACHE_BYTES says otherwise. A 1,024-entrant
+tournament's three reads (JSON and CSV, a page of matches) together are under 1 MiB."""
+
+KEPT_HEADERS = ("Content-Type", "Content-Disposition")
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """A rendered answer, as kept: its bytes and the headers that say what they are."""
+
+    content: bytes
+    headers: tuple[tuple[str, str], ...]
+
+    def response(self) -> HttpResponse:
+        response = HttpResponse(self.content)
+        for name, value in self.headers:
+            response[name] = value
+        return response
+
+
+class BodyCache:
+    """The least recently used bodies first out, bounded in bytes; thread-safe."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.size = 0
+        self.entries: OrderedDict[tuple[str, ...], Body] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[str, ...]) -> Body | None:
+        with self.lock:
+            body = self.entries.get(key)
+            if body is not None:
+                self.entries.move_to_end(key)
+            return body
+
+    def put(self, key: tuple[str, ...], body: Body) -> None:
+        if len(body.content) > self.max_bytes // 4:
+            return  # one body must not push out everything else
+        with self.lock:
+            old = self.entries.pop(key, None)
+            if old is not None:
+                self.size -= len(old.content)
+            self.entries[key] = body
+            self.size += len(body.content)
+            while self.size > self.max_bytes:
+                _, evicted = self.entries.popitem(last=False)
+                self.size -= len(evicted.content)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.size = 0
+
+
+BODIES = BodyCache(getattr(settings, "TOURNAMENT_READ_CACHE_BYTES", DEFAULT_CACHE_BYTES))
+
+
+def read_key(request: Request, kind: str, tournament_id: UUID, state: str) -> tuple[str, ...]:
+    """What the answer depends on: the tournament and its projected state (with the deadlines
+    passed, for the match list), the read, and the representation (format, query, language)."""
     representation = f"{request.accepted_renderer.format}?{request.GET.urlencode()}"
-    overdue = (
-        ""
-        if now is None
-        else f"-o{len(selectors.overdue_fixtures(tournament_id=tournament_id, now=now))}"
-    )
+    return (str(tournament_id), kind, state, representation, get_language() or "")
+
+
+def etag_of(request: Request, key: tuple[str, ...]) -> str:
+    """The key, and the reader (a cache between the client and us must not give one reader's
+    copy to another)."""
+    _, kind, state, representation, language = key
     reader = getattr(request.user, "pk", None) or 0
-    crc = zlib.crc32(f"{representation}|{get_language()}|{reader}".encode())
-    return f'"{kind}-{state}{overdue}-{crc:x}"'
+    crc = zlib.crc32(f"{representation}|{language}|{reader}".encode())
+    return f'"{kind}-{state}-{crc:x}"'
 
 
 def conditional_read(
@@ -48,16 +123,45 @@ def conditional_read(
     kind: str,
     build: Callable[[], HttpResponseBase],
     *,
-    deadlines: bool = False,
+    now: datetime | None = None,
 ) -> HttpResponseBase:
-    """The answer `build` makes, or 304 when the client has it already; with its ETag."""
-    etag = etag_of(request, kind, tournament_id, now=timezone.now() if deadlines else None)
+    """The answer `build` makes, or the one kept for the same key, or 304 when the client has
+    it already; with its ETag. An answer that shows which deadlines have passed (the match
+    list's `overdue`) gives the `now` it is built for: the matches overdue then are in the
+    key, so the answer changes when another deadline passes."""
+    state = selectors.tournament_projected_state(tournament_id=tournament_id, now=now)
+    key = read_key(request, kind, tournament_id, state)
+    etag = etag_of(request, key)
     wanted = request.headers.get("If-None-Match")
+    response: HttpResponseBase
     if wanted is not None and (etag in parse_etags(wanted) or wanted.strip() == "*"):
-        response: HttpResponseBase = HttpResponseNotModified()
+        response = HttpResponseNotModified()
+    elif request.accepted_renderer.format not in CACHED_FORMATS:
+        response = build()
+    elif (body := BODIES.get(key)) is not None:
+        response = body.response()
     else:
         response = build()
+        body = rendered(request, response)
+        if body is not None:
+            BODIES.put(key, body)
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True)
     patch_vary_headers(response, ["Accept", "Accept-Language", "Authorization", "Cookie"])
     return response
+
+
+def rendered(request: Request, response: HttpResponseBase) -> Body | None:
+    """The answer's bytes and headers; None for an answer that is not kept (not a 200)."""
+    if response.status_code != 200:
+        return None
+    if isinstance(response, Response):
+        # Rendered here, as DRF would after the view, to keep the bytes.
+        response.accepted_renderer = request.accepted_renderer
+        response.accepted_media_type = request.accepted_media_type
+        response.renderer_context = {"request": request, "response": response}  # type: ignore[attr-defined]
+        response.render()
+    if not isinstance(response, HttpResponse):
+        return None
+    headers = tuple((name, response[name]) for name in KEPT_HEADERS if response.has_header(name))
+    return Body(response.content, headers)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from uuid import UUID
 
 from django.http import HttpResponseBase
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -25,13 +26,21 @@ from games.api.serializers import Serializer
 from tournaments import selectors, services
 from tournaments.access import TournamentAccess
 from tournaments.api.conditional import NOT_MODIFIED, conditional_read
+from tournaments.api.pagination import (
+    NEXT_AFTER_HELP,
+    CursorField,
+    PageQuery,
+    cursor_of,
+    fixture_key,
+    page_parameters,
+)
 from tournaments.api.schema import (
     TAG,
     TOURNAMENT_NOT_FOUND,
     VERSION_CONFLICT,
     tournament_command_schema,
 )
-from tournaments.api.serializers import FIXTURE_STATUSES, TournamentMatchOutput
+from tournaments.api.serializers import FIXTURE_STATUSES, TournamentMatchOutput, match_document
 
 STAGE_MAX_LENGTH = 40
 
@@ -39,19 +48,30 @@ STAGE_MAX_LENGTH = 40
 class TournamentMatchListApi(JsonApi):
     permission_classes = [TournamentAccess]
 
-    class QuerySerializer(Serializer):
+    class QuerySerializer(PageQuery):
         status = serializers.ChoiceField(choices=FIXTURE_STATUSES, required=False)
         stage = serializers.CharField(required=False, max_length=STAGE_MAX_LENGTH)
         round = serializers.IntegerField(required=False, min_value=1)
+        after = CursorField(read=fixture_key, required=False)
 
         class Meta:
             ref_name = "TournamentMatchQuery"
 
+    class OutputSerializer(Serializer):
+        matches = TournamentMatchOutput(
+            many=True, help_text="This page's matches, in the order they were created."
+        )
+        next_after = serializers.CharField(allow_null=True, help_text=NEXT_AFTER_HELP)
+
+        class Meta:
+            ref_name = "TournamentMatchPage"
+
     @extend_schema(
         operation_id="tournament_matches",
-        summary="The tournament's matches, in the order they were created",
+        summary="The tournament's matches, in the order they were created, a page at a time",
         description="Every match the tournament created, except those replaced after a "
-        "corrected result. Score them with the scorer API under /api/v1/matches/{id}/.",
+        "corrected result. Score them with the scorer API under /api/v1/matches/{id}/. Follow "
+        "`next_after` (as `after`, with the same filters) until it is null for the whole list.",
         tags=[TAG],
         parameters=[
             OpenApiParameter(
@@ -64,29 +84,37 @@ class TournamentMatchListApi(JsonApi):
                 "stage", str, description="Only the matches of this stage, e.g. `main`, `A`."
             ),
             OpenApiParameter("round", int, description="Only the matches of this round."),
+            *page_parameters("matches"),
         ],
         responses={
-            200: TournamentMatchOutput(many=True),
+            200: OutputSerializer,
             **NOT_MODIFIED,
             **error_responses(
-                {400: "`invalid_input`: `status`, `stage` or `round`.", **TOURNAMENT_NOT_FOUND},
+                {
+                    400: "`invalid_input`: `status`, `stage`, `round`, `after` or `limit`.",
+                    **TOURNAMENT_NOT_FOUND,
+                },
                 write=False,
             ),
         },
     )
     def get(self, request: Request, tournament_id: UUID) -> HttpResponseBase:
         query = validated_query(self.QuerySerializer, request.query_params)
+        now = timezone.now()
 
         def build() -> HttpResponseBase:
-            fixtures = selectors.tournament_fixtures(
+            page = selectors.tournament_fixture_page(
                 tournament_id=tournament_id,
                 status=query.get("status"),
                 stage=query.get("stage"),
                 round_number=query.get("round"),
+                after=query.get("after"),
+                limit=query["limit"],
             )
-            return Response(TournamentMatchOutput(fixtures, many=True).data)
+            documents = [match_document(row, now) for row in page.rows]
+            return Response({"matches": documents, "next_after": cursor_of(page.next_after)})
 
-        return conditional_read(request, tournament_id, "matches", build, deadlines=True)
+        return conditional_read(request, tournament_id, "matches", build, now=now)
 
 
 class SwissRoundPublishApi(JsonApi):

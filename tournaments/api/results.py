@@ -26,6 +26,7 @@ from tournaments import selectors
 from tournaments.access import TournamentAccess
 from tournaments.api.conditional import NOT_MODIFIED, conditional_read
 from tournaments.api.exports import CSV, CsvRenderer, FileApi, csv_standings_response
+from tournaments.api.plain import represent
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND
 from tournaments.api.serializers import DecidedByField, FormatField, TournamentStatusField
 
@@ -127,7 +128,7 @@ class StandingListApi(FileApi):
             if request.accepted_renderer.format == CSV:
                 return csv_standings_response(tournament_id)
             rows = selectors.tournament_standings(tournament_id=tournament_id)
-            return Response(StandingOutput(rows, many=True).data)
+            return Response(represent(StandingOutput, rows))
 
         return conditional_read(request, tournament_id, "standings", build)
 
@@ -262,6 +263,6 @@ class BracketDetailApi(JsonApi):
     def get(self, request: Request, tournament_id: UUID) -> HttpResponseBase:
         def build() -> HttpResponseBase:
             bracket = selectors.tournament_bracket(tournament_id=tournament_id)
-            return Response(BracketOutput(bracket).data)
+            return Response(represent(BracketOutput, bracket))
 
         return conditional_read(request, tournament_id, "bracket", build)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
@@ -247,3 +248,39 @@ class TournamentMatchOutput(Serializer):
     def get_winner_name(self, fixture: Fixture) -> str | None:
         winner = [entrant for entrant in fixture.seated if entrant.id == fixture.winner_id]
         return winner[0].name if winner else None
+
+
+_moment = serializers.DateTimeField()
+"""How TournamentMatchOutput writes a date and time (ISO 8601, in the current time zone)."""
+
+
+def match_document(row: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """What TournamentMatchOutput writes for a fixture, from a plain row of
+    `selectors.FIXTURE_ROW_FIELDS`, without a serializer's cost per value (a page is up to 500
+    matches; tested equal to the serializer's answer)."""
+    seated = [
+        (row[f"{seat}_id"], row[f"{seat}__name"])
+        for seat in ("home", "away", "third")
+        if row[f"{seat}_id"] is not None
+    ]
+    winner = row["winner_id"]
+    return {
+        "id": str(row["match_id"]),
+        "key": row["key"],
+        "stage": row["stage"],
+        "round": row["round"],
+        "entrants": [entrant for entrant, _ in seated],
+        "entrant_names": [name for _, name in seated],
+        "places": row["places"],
+        "status": row["status"],
+        "table": row["table"],
+        "scheduled_at": _moment.to_representation(row["scheduled_at"]),
+        "called_at": _moment.to_representation(row["called_at"]),
+        "deadline": _moment.to_representation(row["deadline"]),
+        "overdue": row["status"] == FixtureStatus.READY
+        and row["deadline"] is not None
+        and row["deadline"] <= now,
+        "winner": winner,
+        "winner_name": next((name for entrant, name in seated if entrant == winner), None),
+        "decided_by": row["decided_by"],
+    }

@@ -23,6 +23,14 @@ from games.api.schema import error_responses
 from games.api.serializers import ScoringField, Serializer, VariantField
 from tournaments import selectors, services
 from tournaments.access import TournamentAccess, TournamentCreateAccess, club_for_new_tournament
+from tournaments.api.pagination import (
+    NEXT_AFTER_HELP,
+    CursorField,
+    PageQuery,
+    cursor_of,
+    page_parameters,
+    tournament_key,
+)
 from tournaments.api.schema import (
     TAG,
     TOURNAMENT_NOT_FOUND,
@@ -48,6 +56,18 @@ MAX_MINUTES = 24 * 60
 def tournament_response(tournament_id: UUID, *, status_code: int = status.HTTP_200_OK) -> Response:
     tournament = selectors.tournament_get(tournament_id=tournament_id)
     return Response(TournamentOutput(tournament).data, status=status_code)
+
+
+class TournamentSummaryOutput(Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    format = serializers.CharField()
+    table_size = serializers.IntegerField()
+    status = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "TournamentSummary"
 
 
 class TournamentCreateApi(JsonApi):
@@ -189,26 +209,27 @@ class TournamentCreateApi(JsonApi):
         tournament = services.tournament_create(**data, club=club, actor=actor_of(request))
         return tournament_response(tournament.id, status_code=status.HTTP_201_CREATED)
 
-    class QuerySerializer(Serializer):
+    class QuerySerializer(PageQuery):
         status = serializers.ChoiceField(choices=TournamentStatus.values, required=False)
+        after = CursorField(read=tournament_key, required=False)
 
         class Meta:
             ref_name = "TournamentListQuery"
 
-    class ListOutputSerializer(Serializer):
-        id = serializers.UUIDField()
-        name = serializers.CharField()
-        format = serializers.CharField()
-        table_size = serializers.IntegerField()
-        status = serializers.CharField()
-        created_at = serializers.DateTimeField()
+    class PageOutputSerializer(Serializer):
+        tournaments = TournamentSummaryOutput(
+            many=True, help_text="Newest first (then by id): this page's tournaments."
+        )
+        next_after = serializers.CharField(allow_null=True, help_text=NEXT_AFTER_HELP)
 
         class Meta:
-            ref_name = "TournamentSummary"
+            ref_name = "TournamentPage"
 
     @extend_schema(
         operation_id="tournament_list",
-        summary="Every tournament, newest first",
+        summary="Every tournament you may read, newest first, a page at a time",
+        description="Follow `next_after` (as `after`) until it is null for the whole list; the "
+        "filter goes with every page.",
         tags=[TAG],
         parameters=[
             OpenApiParameter(
@@ -216,17 +237,24 @@ class TournamentCreateApi(JsonApi):
                 str,
                 enum=list(TournamentStatus.values),
                 description="Only the tournaments with this status.",
-            )
+            ),
+            *page_parameters("tournaments"),
         ],
         responses={
-            200: ListOutputSerializer(many=True),
-            **error_responses({400: "`invalid_input`: `status`."}, write=False),
+            200: PageOutputSerializer,
+            **error_responses({400: "`invalid_input`: `status`, `after` or `limit`."}, write=False),
         },
     )
     def get(self, request: Request) -> Response:
         query = validated_query(self.QuerySerializer, request.query_params)
-        tournaments = selectors.tournament_list(status=query.get("status"), reader=request.user)
-        return Response(self.ListOutputSerializer(tournaments, many=True).data)
+        page = selectors.tournament_page(
+            status=query.get("status"),
+            reader=request.user,
+            after=query.get("after"),
+            limit=query["limit"],
+        )
+        body = {"tournaments": page.rows, "next_after": cursor_of(page.next_after)}
+        return Response(self.PageOutputSerializer(body).data)
 
 
 class TournamentDetailApi(JsonApi):

@@ -50,11 +50,28 @@ def started_tournament(client: APIClient, entrants: int, **fields: Any) -> tuple
     return tournament_id, entrant_ids
 
 
-def matches(client: APIClient, tournament_id: str, **query: Any) -> list[dict[str, Any]]:
-    response = client.get(tournament_url(tournament_id, "matches"), query)
-    assert response.status_code == 200, response.json()
-    listed: list[dict[str, Any]] = response.json()
-    return listed
+def every_page(client: APIClient, url: str, rows: str, **query: Any) -> list[dict[str, Any]]:
+    """The whole list at `url`: its pages followed by their `next_after` to the last."""
+    listed: list[dict[str, Any]] = []
+    after: dict[str, str] = {}
+    while True:
+        response = client.get(url, {**query, **after})
+        assert response.status_code == 200, response.json()
+        page = response.json()
+        listed += page[rows]
+        if page["next_after"] is None:
+            return listed
+        after = {"after": page["next_after"]}
+
+
+def matches(client: APIClient, tournament_id: str | UUID, **query: Any) -> list[dict[str, Any]]:
+    """The tournament's matches (every page), as the API lists them."""
+    return every_page(client, tournament_url(tournament_id, "matches"), "matches", **query)
+
+
+def tournaments(client: APIClient, **query: Any) -> list[dict[str, Any]]:
+    """The tournaments the client may read (every page), as the API lists them."""
+    return every_page(client, f"{API}/tournaments/", "tournaments", **query)
 
 
 def win(client: APIClient, match: dict[str, Any], winner: int) -> None:

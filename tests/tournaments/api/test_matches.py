@@ -239,3 +239,96 @@ def test_the_no_show_rule_is_set_at_creation_and_refuses_negative_minutes(
     assert create_tournament(organizer, no_show_minutes=None)["no_show_minutes"] is None
     refused = post(organizer, f"{API}/tournaments/", {**SINGLES, "no_show_minutes": -1})
     assert (refused.status_code, refused.json()["code"]) == (400, "invalid_input")
+
+
+def pages_of(client: APIClient, tournament_id: str, **query: Any) -> list[list[str]]:
+    """The keys of the matches on each page, following `next_after` to the last page."""
+    pages = []
+    after: dict[str, str] = {}
+    while True:
+        response = client.get(tournament_url(tournament_id, "matches"), {**query, **after})
+        assert response.status_code == 200, response.json()
+        page = response.json()
+        pages.append([m["key"] for m in page["matches"]])
+        if page["next_after"] is None:
+            return pages
+        after = {"after": page["next_after"]}
+
+
+def test_the_pages_of_the_match_list_follow_each_other_without_gaps_or_repeats(
+    organizer: APIClient, anonymous: APIClient
+) -> None:
+    tournament_id, _ = started_tournament(organizer, 6, format="round_robin")
+    whole = anonymous.get(tournament_url(tournament_id, "matches"), {"limit": 500}).json()
+
+    pages = pages_of(anonymous, tournament_id, limit=4)
+
+    assert whole["next_after"] is None
+    assert len(whole["matches"]) == 15
+    assert [len(page) for page in pages] == [4, 4, 4, 3]
+    assert [key for page in pages for key in page] == [m["key"] for m in whole["matches"]]
+
+
+def test_the_pages_of_a_filtered_match_list_keep_the_filters(organizer: APIClient) -> None:
+    tournament_id, _ = started_tournament(organizer, 6, format="round_robin")
+    first, *_ = matches(organizer, tournament_id, round=1)
+    win(organizer, first, first["entrants"][0])
+    projections.consume()
+    wanted = [
+        m["key"]
+        for m in matches(organizer, tournament_id, limit=500)
+        if m["status"] == "ready" and m["round"] in (2, 3, 4, 5)
+    ]
+
+    pages = [
+        pages_of(organizer, tournament_id, status="ready", round=n, limit=1) for n in (2, 3, 4, 5)
+    ]
+    ready_pages = pages_of(organizer, tournament_id, status="ready", limit=2)
+    ready = [key for page in ready_pages for key in page]
+
+    assert [key for by_round in pages for page in by_round for key in page] == wanted
+    assert all(len(page) == 1 for by_round in pages for page in by_round)
+    assert first["key"] not in ready
+    assert len(ready) == len(set(ready)) == 14
+
+
+def test_the_last_page_of_the_match_list_has_no_next_after(organizer: APIClient) -> None:
+    tournament_id, _ = started_tournament(organizer, 4)
+
+    page = organizer.get(tournament_url(tournament_id, "matches"), {"limit": 2}).json()
+
+    assert len(page["matches"]) == 2
+    assert page["next_after"] is None
+
+
+@pytest.mark.parametrize("limit", ["0", "501", ""])
+def test_a_match_list_limit_out_of_bounds_is_invalid_input(
+    organizer: APIClient, limit: str
+) -> None:
+    tournament_id, _ = started_tournament(organizer, 2)
+
+    response = organizer.get(tournament_url(tournament_id, "matches"), {"limit": limit})
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_input"
+    assert list(response.json()["fields"]) == ["limit"]
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "nonsense",
+        "WyJ4Il0",  # ["x"]
+        "WyIyMDI2LTAxLTAxVDAwOjAwOjAwKzAwOjAwIiwiYSJd",  # a cursor of the tournament list
+    ],
+)
+def test_a_match_list_cursor_it_did_not_give_is_invalid_input(
+    organizer: APIClient, after: str
+) -> None:
+    tournament_id, _ = started_tournament(organizer, 2)
+
+    response = organizer.get(tournament_url(tournament_id, "matches"), {"after": after})
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_input"
+    assert list(response.json()["fields"]) == ["after"]

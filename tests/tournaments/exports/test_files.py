@@ -16,7 +16,7 @@ from django.core.management import call_command
 from icalendar import Calendar
 from rest_framework.test import APIClient
 
-from tests.tournaments.api.builders import tournament_url
+from tests.tournaments.api.builders import matches, tournament_url
 from tests.tournaments.builders import new_tournament
 from tests.tournaments.exports.evening import club_evening
 from tournaments.models import Fixture
@@ -106,8 +106,7 @@ def test_the_schedule_has_an_event_per_scheduled_match_with_table_sides_start_an
     staff: APIClient,
 ) -> None:
     tournament_id = club_evening()
-    matches = staff.get(tournament_url(tournament_id, "matches")).json()
-    scheduled = {m["id"]: m for m in matches if m["scheduled_at"] is not None}
+    scheduled = {m["id"]: m for m in matches(staff, tournament_id) if m["scheduled_at"] is not None}
 
     response = staff.get(tournament_url(tournament_id, "schedule"), HTTP_ACCEPT_LANGUAGE="it")
 

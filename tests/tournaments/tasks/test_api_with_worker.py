@@ -55,7 +55,7 @@ def test_a_single_elimination_is_played_to_its_champion_through_the_api(worker: 
     for expected in (2, 1):
 
         def at_tables(expected: int = expected) -> list[dict[str, Any]]:
-            ready = client.get(f"{base}/matches/", {"status": "ready"}).json()
+            ready = client.get(f"{base}/matches/", {"status": "ready"}).json()["matches"]
             waiting = [m for m in ready if m["table"] is not None and m["id"] not in played]
             return waiting if len(waiting) == expected else []
 

@@ -1,0 +1,94 @@
+"""Big documents in a serializer's shape without a serializer's cost per field.
+
+The standings and the bracket of a 1,024-entrant tournament are tens of thousands of values
+that the projection stored as JSON already. A DRF serializer spends most of their answer's
+time looking each one up (`get_attribute`, `SkipField`, ordered dicts); `represent` walks the
+same declared fields, in the same order, with DRF's rules for a missing key (the default, null
+when the field allows it, left out when it is not required), and gives each leaf to its own
+field's `to_representation`, so the answer is the serializer's, value for value (tested on
+every format: tests/tournaments/api/test_plain.py). Plain dicts only: no method fields, no
+`source` other than the field's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from rest_framework import serializers
+from rest_framework.fields import empty
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    name: str
+    field: Any
+    nested: tuple[Slot, ...] | None
+    """The fields of a nested serializer (one, or each of a list's); None for a leaf."""
+    many: bool
+    allow_null: bool
+    required: bool
+    has_default: bool
+
+
+@cache
+def shape(serializer_class: type[serializers.Serializer]) -> tuple[Slot, ...]:  # type: ignore[type-arg]
+    return slots_of(serializer_class())
+
+
+def slots_of(serializer: serializers.Serializer) -> tuple[Slot, ...]:  # type: ignore[type-arg]
+    slots = []
+    for name, field in serializer.fields.items():
+        if field.write_only:
+            continue
+        if isinstance(field, serializers.SerializerMethodField) or field.source != name:
+            raise TypeError(f"{type(serializer).__name__}.{name}: not a plain field")
+        many = isinstance(field, serializers.ListSerializer)
+        inner = field.child if isinstance(field, serializers.ListSerializer) else field
+        nested = slots_of(inner) if isinstance(inner, serializers.Serializer) else None
+        slots.append(
+            Slot(
+                name=name,
+                field=field,
+                nested=nested,
+                many=many,
+                allow_null=field.allow_null,
+                required=field.required,
+                has_default=field.default is not empty,
+            )
+        )
+    return tuple(slots)
+
+
+def represent(serializer_class: type[serializers.Serializer], data: Any) -> Any:  # type: ignore[type-arg]
+    """What `serializer_class(data).data` is (`many`: a list of documents)."""
+    slots = shape(serializer_class)
+    if isinstance(data, list):
+        return [document(slots, item) for item in data]
+    return document(slots, data)
+
+
+def document(slots: tuple[Slot, ...], data: Mapping[str, Any]) -> dict[str, Any]:
+    answer: dict[str, Any] = {}
+    for slot in slots:
+        if slot.name in data:
+            value = data[slot.name]
+        elif slot.has_default:
+            value = slot.field.get_default()
+        elif slot.allow_null:
+            value = None
+        elif not slot.required:
+            continue
+        else:
+            raise KeyError(slot.name)
+        if value is None:
+            answer[slot.name] = None
+        elif slot.nested is None:
+            answer[slot.name] = slot.field.to_representation(value)
+        elif slot.many:
+            answer[slot.name] = [document(slot.nested, item) for item in value]
+        else:
+            answer[slot.name] = document(slot.nested, value)
+    return answer
