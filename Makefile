@@ -64,6 +64,7 @@ format: install
 bench: services
 	$(BIN)/python bench/rules.py
 	$(BIN)/python bench/append.py
+	$(BIN)/python bench/tournaments.py
 	$(BIN)/python bench/redis_outage.py
 
 clean:

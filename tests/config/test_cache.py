@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import redis
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.test import override_settings
 from redis.exceptions import RedisError
 from rest_framework.authtoken.models import Token
@@ -115,3 +115,16 @@ def test_the_cache_is_tried_again_after_the_pause(
 
     assert cache.get("key") == "value"
     assert not guarded_cache.breaker.is_open(clock[0])
+
+
+def test_one_redis_client_serves_every_operation_of_the_cache(
+    redis_cache: PrivateRedis,
+) -> None:
+    cache.set("counted", 1)
+    assert cache.get("counted") == 1
+    deployed = caches["default"]
+    assert isinstance(deployed, guarded_cache.RedisCache)
+    shared = deployed._cache.client
+
+    assert shared.get_client() is shared.get_client(write=True)
+    assert cache.get("counted") == 1
