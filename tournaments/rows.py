@@ -19,10 +19,11 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from games.eventstore.api import AppendResult, RecordedEvent, read_stream
 from games.models import Match
+from tournaments import folded
 from tournaments.models import Entrant, Fixture, Tournament
 from tournaments.models import Table as TableRow
 from tournaments.state import Fixture as FixtureFact
@@ -148,13 +149,34 @@ def save_fixtures(
     )
 
 
+UPDATE_ENTRANTS = """
+UPDATE {table} AS entrant
+SET seed = given.seed, checked_in = given.checked_in, withdrawn = given.withdrawn
+FROM unnest(%s::bigint[], %s::integer[], %s::boolean[], %s::boolean[])
+    AS given(id, seed, checked_in, withdrawn)
+WHERE entrant.id = given.id
+    AND (entrant.seed, entrant.checked_in, entrant.withdrawn)
+        IS DISTINCT FROM (given.seed, given.checked_in, given.withdrawn)
+"""
+
+
 def save_entrants(state: TournamentState, entrant_ids: Iterable[int]) -> None:
-    rows = []
+    """The entrant rows of `entrant_ids` as the log says they are, in one statement (Django's
+    `bulk_update` builds a CASE per row and field: 0.3 s for 1,024 entrants); rows already
+    right are left alone."""
+    ids = sorted(set(entrant_ids))
+    if not ids:
+        return
     seeds = seeds_in_force(state)
-    for entrant_id in sorted(set(entrant_ids)):
-        rows.append(Entrant(id=entrant_id, **expected_entrant(state, entrant_id, seeds)))
-    if rows:
-        Entrant.objects.bulk_update(rows, list(ENTRANT_FIELDS))
+    columns: tuple[list[Any], ...] = ([], [], [], [])
+    for entrant_id in ids:
+        expected = expected_entrant(state, entrant_id, seeds)
+        columns[0].append(entrant_id)
+        columns[1].append(expected["seed"])
+        columns[2].append(expected["checked_in"])
+        columns[3].append(expected["withdrawn"])
+    with connection.cursor() as cursor:
+        cursor.execute(UPDATE_ENTRANTS.format(table=Entrant._meta.db_table), columns)
 
 
 def save_tables(tournament_id: UUID, state: TournamentState) -> None:
@@ -238,6 +260,11 @@ def fold_tournament(tournament_id: UUID) -> Folded | None:
     if not events:
         return None
     state = fold(TournamentEvent(e.event_type, e.payload) for e in events)
+    # The loads that follow (the views' rebuild, the next command) fold nothing again.
+    folded.remember_on_commit(
+        tournament_id,
+        folded.Folded(state, events[-1].stream_version, events[-1].global_position),
+    )
     return Folded(
         tournament_id=tournament_id,
         state=state,
@@ -253,16 +280,16 @@ def rebuild_rows() -> int:
     ids = list(Tournament.objects.order_by("created_at").values_list("id", flat=True))
     for tournament_id in ids:
         with transaction.atomic():
-            folded = fold_tournament(tournament_id)
-            if folded is None:
+            log = fold_tournament(tournament_id)
+            if log is None:
                 continue
-            state = folded.state
+            state = log.state
             save_tournament(
                 tournament_id,
                 state,
-                version=folded.version,
-                created_at=folded.created_at,
-                updated_at=folded.updated_at,
+                version=log.version,
+                created_at=log.created_at,
+                updated_at=log.updated_at,
                 created=True,
             )
             save_tables(tournament_id, state)
@@ -279,18 +306,18 @@ def verify_rows() -> list[str]:
     tournament, the row and the field."""
     differences: list[str] = []
     for tournament in Tournament.objects.order_by("created_at"):
-        folded = fold_tournament(tournament.id)
-        if folded is None:
+        log = fold_tournament(tournament.id)
+        if log is None:
             differences.append(f"tournament {tournament.id}: no events in the log")
             continue
-        differences.extend(differences_of(tournament, folded))
+        differences.extend(differences_of(tournament, log))
     return differences
 
 
-def differences_of(tournament: Tournament, folded: Folded) -> list[str]:
-    state, label = folded.state, f"tournament {tournament.id}:"
+def differences_of(tournament: Tournament, log: Folded) -> list[str]:
+    state, label = log.state, f"tournament {tournament.id}:"
     found: list[str] = []
-    expected = expected_tournament(state, version=folded.version, updated_at=folded.updated_at)
+    expected = expected_tournament(state, version=log.version, updated_at=log.updated_at)
     found.extend(
         f"{label} {name} is {value!r}, the log says {want!r}"
         for name, value, want in changed(tournament, expected)

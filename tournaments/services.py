@@ -14,7 +14,7 @@ import hashlib
 import json
 import logging
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -34,12 +34,12 @@ from accounts.services import (
     device_token_revoke,
 )
 from games import services as match_services
-from games.eventstore.api import AppendResult, NewEvent, read_stream
+from games.eventstore.api import AppendResult, NewEvent, RecordedEvent, read_stream
 from games.eventstore.pipeline import Outcome, StreamKind, run_command
 from games.models import Match
 from games.rules import Table, Variant
 from games.services import Actor
-from tournaments import names, plan, reactions, rows, stream
+from tournaments import folded, names, plan, reactions, rows, stream
 from tournaments.errors import (
     EntrantNotFound,
     InvalidEntrant,
@@ -130,10 +130,59 @@ def load_tournament(*, tournament_id: UUID) -> tuple[TournamentState, int]:
 def load_stream(
     tournament_id: UUID, *, to_version: int | None = None
 ) -> tuple[TournamentState | None, int]:
+    if to_version is None:
+        return load_latest(tournament_id)
     events = read_stream(stream_id=tournament_id, to_version=to_version)
     if not events:
         return None, 0
-    return fold(TournamentEvent(e.event_type, e.payload) for e in events), events[-1].stream_version
+    return fold(tournament_events(events)), events[-1].stream_version
+
+
+def tournament_events(events: Iterable[RecordedEvent]) -> Iterator[TournamentEvent]:
+    return (TournamentEvent(e.event_type, e.payload) for e in events)
+
+
+def load_latest(tournament_id: UUID) -> tuple[TournamentState | None, int]:
+    """The tournament as it stands, folding only the events this process has not folded before
+    (`tournaments.folded`): the stream is read from the memo's version on, and folded again
+    from the start only when the event there is not the one the memo was folded from."""
+    known = folded.recall(tournament_id)
+    if known is not None:
+        loaded = fold_read(
+            tournament_id,
+            known,
+            read_stream(stream_id=tournament_id, from_version=known.version),
+        )
+        if loaded is not None:
+            return loaded
+    loaded = fold_read(tournament_id, None, read_stream(stream_id=tournament_id))
+    return (None, 0) if loaded is None else loaded
+
+
+def fold_read(
+    tournament_id: UUID, known: folded.Folded | None, events: list[RecordedEvent]
+) -> tuple[TournamentState, int] | None:
+    """The state after `events`, read from the memo's version on (`known`), or from the first
+    when nothing is known; None when they do not follow the memo (or there are none)."""
+    if known is not None:
+        if not events or events[0].global_position != known.position:
+            return None
+        newer = events[1:]
+        if not newer:
+            return known.state, known.version
+        state = fold(tournament_events(newer), known.state)
+    elif not events:
+        return None
+    else:
+        state, newer = fold(tournament_events(events)), events
+    remember(tournament_id, state, newer[-1])
+    return state, newer[-1].stream_version
+
+
+def remember(tournament_id: UUID, state: TournamentState, last: RecordedEvent) -> None:
+    folded.remember_on_commit(
+        tournament_id, folded.Folded(state, last.stream_version, last.global_position)
+    )
 
 
 def load_for_command(tournament_id: UUID) -> tuple[TournamentState | None, int]:
@@ -164,6 +213,7 @@ def replay_from(tournament_id: UUID, first: AppendResult) -> tuple[TournamentSta
 
 
 def notify(tournament_id: UUID, state: TournamentState, appended: AppendResult) -> None:
+    remember(tournament_id, state, appended.events[-1])
     tournament_events_appended_on_commit(
         tournament_id=tournament_id,
         event_types=[e.event_type for e in appended.events],
