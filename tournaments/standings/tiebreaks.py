@@ -9,7 +9,6 @@ means "does not apply" and ranks after every value.
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 
 from tournaments.standings.records import Outcome, Records
 
@@ -48,8 +47,10 @@ def head_to_head(records: Records, group: Sequence[int]) -> dict[int, TiebreakVa
                 points[entrant] += game.match_points
                 if entrant < game.opponent:
                     meetings[(entrant, game.opponent)] += 1
-    counts = {meetings[pair] for pair in combinations(sorted(members), 2)}
-    if len(counts) != 1 or 0 in counts:
+    # Every pair met, and equally often: counted from the meetings, not from every pair of
+    # the group (half a million of them when 1,024 entrants are level at the start).
+    pairs = len(members) * (len(members) - 1) // 2
+    if len(meetings) != pairs or len(set(meetings.values())) != 1:
         return dict.fromkeys(group, None)
     return dict(points)
 
