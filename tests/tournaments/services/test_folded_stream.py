@@ -171,11 +171,14 @@ def test_syncing_a_match_that_moved_folds_nothing_already_remembered(
     assert Fixture.objects.get(pk=fixture.pk).status == "in_progress"
 
 
+@pytest.mark.parametrize(
+    "format", ["single_elimination", "double_elimination", "round_robin", "swiss"]
+)
 def test_a_tournament_played_through_with_the_memo_is_the_tournament_the_log_folds(
-    django_capture_on_commit_callbacks: Capture,
+    format: str, django_capture_on_commit_callbacks: Capture
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        tournament_id = new_tournament("single_elimination", 6)
+        tournament_id = new_tournament(format, 5)
         services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     while ready := list(Fixture.objects.filter(tournament_id=tournament_id, status="ready")):
         for fixture in ready:
