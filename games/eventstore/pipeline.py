@@ -22,6 +22,7 @@ Without an expected version, losing a race to another writer is retried (`retrie
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Generic, Self, TypeVar
 from uuid import UUID
@@ -62,6 +63,12 @@ class StreamKind(Generic[S, E]):
     """Carry out what the recorded events call for on other streams (same transaction)."""
     notify: Callable[[UUID, S, AppendResult], None] | None = None
     """Schedule what must happen once the transaction commits (never if it rolls back)."""
+    transactional: bool = True
+    """Run each attempt in a transaction. A kind whose attempt writes nothing but its append
+    statement (its projections `project_with_append`, no `react`) may run without one, unless
+    its caller opened one: that statement is atomic by itself and commits as it ends, so the
+    log's append lock is never held while the app finishes its work and sends a COMMIT (held
+    across a descheduled worker, it queued every other writer)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -120,9 +127,11 @@ def run_command(
     if idempotency_key is not None and fingerprint is None:
         raise ValueError("a command with an idempotency key needs its fingerprint")
     lost: WrongExpectedVersion | None = None
+    if not kind.transactional and (kind.react is not None or kind.project_with_append is None):
+        raise ValueError("only a kind that writes with its append alone runs without a transaction")
     for _attempt in range(max(retries, 1)):
         try:
-            with transaction.atomic():
+            with transaction.atomic() if kind.transactional else nullcontext():
                 return _run_once(
                     kind,
                     stream_id=stream_id,

@@ -1,6 +1,6 @@
-"""A card played into a match this process has folded costs four round trips to PostgreSQL, and
-the shortcut that saves the stream read never lets a stale state through (issue 13 §2,
-`games.folded`)."""
+"""A card played into a free-standing match costs two round trips to PostgreSQL (its place with
+the events the process lacks, and the append with its projection, which commits by itself), and
+the shortcuts never let a stale state through (issue 13 §2, decision 0032)."""
 
 from typing import Any
 from uuid import UUID
@@ -29,15 +29,15 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SCORER = Actor(device="lean-path-test")
 
 
-def test_a_card_in_a_match_this_process_knows_makes_four_round_trips(
+def test_a_card_in_a_match_this_process_knows_makes_two_round_trips(
     scorer: APIClient, django_assert_num_queries: Any
 ) -> None:
     match_id, plays = dealt_match(scorer)
     play_cards(scorer, match_id, 1, plays[:2])
 
-    # The place (with the stream's head), BEGIN, the append with its projection, COMMIT: the token
-    # was checked a moment ago and the memo is at the head, so neither is looked up again.
-    with django_assert_num_queries(4):
+    # The place (with the stream's head), and the append with its projection, a transaction of
+    # its own: the token was checked a moment ago and the memo is at the head.
+    with django_assert_num_queries(2):
         response = post(scorer, round_url(match_id, 1, "plays"), play_body(plays[2]))
 
     assert response.status_code == 201, response.json()
@@ -49,7 +49,7 @@ def test_a_card_after_another_workers_write_reads_it_with_the_place(
     scorer: APIClient, django_assert_num_queries: Any
 ) -> None:
     """Workers serve requests in turn, so a worker's memo is often a card or two behind: the
-    place's round trip brings the events it lacks, and the card still makes four."""
+    place's round trip brings the events it lacks, and the card still makes two."""
     match_id, plays = dealt_match(scorer)
     play_cards(scorer, match_id, 1, plays[:1])
     behind = folded.recall(UUID(match_id))
@@ -57,7 +57,7 @@ def test_a_card_after_another_workers_write_reads_it_with_the_place(
     play_cards(scorer, match_id, 1, plays[1:3])  # "another worker"
     folded._memo[UUID(match_id)] = behind
 
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(2):
         response = post(scorer, round_url(match_id, 1, "plays"), play_body(plays[3]))
 
     assert response.status_code == 201, response.json()
@@ -143,14 +143,14 @@ def test_a_head_is_used_by_one_command_only() -> None:
     assert folded.take_head(match_id) is None
 
 
-def test_creating_a_match_makes_six_round_trips_and_reads_nothing_back(
+def test_creating_a_match_makes_four_round_trips_and_reads_nothing_back(
     scorer: APIClient, django_assert_num_queries: Any
 ) -> None:
     create_match(scorer)  # the token is checked now
 
-    # BEGIN, a savepoint, the append with its projection, its release, the sides' names, COMMIT:
-    # a new id's stream is known to be empty, and the answer is the state the command left.
-    with django_assert_num_queries(6):
+    # BEGIN, the append with its projection (in a savepoint), the sides' names, COMMIT: a new
+    # id's stream is known to be empty, and the answer is the state the command left.
+    with django_assert_num_queries(4):
         match = create_match(scorer)
 
     assert match["version"] == 1
