@@ -654,12 +654,14 @@ def knockout_redraw_resets(
 ) -> tuple[str, ...]:
     """A group result that changes who qualifies, or in which place, redraws the knockout:
     every knockout fixture already created is reset (points alone can change a group's order)."""
-    before = stages(state)
-    knockout = before[-1] if before and before[-1].name == KNOCKOUT else None
+    knockout = knockout_stage(state)
     if knockout is None:
         return ()
-    group_results = {k: r for k, r in state.results.items() if not knockout.has_knockout_slot(k)}
-    after = stages(replace(state, results={**group_results, fixture_id: new_result}))
+    after = stages(
+        replace(
+            state, results={**results_before_the_knockout(state, knockout), fixture_id: new_result}
+        )
+    )
     redrawn = after[-1] if after[-1].name == KNOCKOUT else None
     if redrawn is not None and knockout_entrants(redrawn) == knockout_entrants(knockout):
         return ()
@@ -668,6 +670,21 @@ def knockout_redraw_resets(
         for slot in knockout_slot_ids(knockout)
         if slot in state.fixtures or slot in state.results
     )
+
+
+def knockout_stage(state: TournamentState) -> Stage | None:
+    """The knockout stage of a groups then knockout tournament, once drawn."""
+    drawn = stages(state)
+    return drawn[-1] if drawn and drawn[-1].name == KNOCKOUT else None
+
+
+def results_before_the_knockout(
+    state: TournamentState, knockout: Stage | None
+) -> dict[str, Result]:
+    """The results of the groups and their playoffs: every result but the knockout's."""
+    if knockout is None:
+        return dict(state.results)
+    return {k: r for k, r in state.results.items() if not knockout.has_knockout_slot(k)}
 
 
 def knockout_entrants(stage: Stage) -> tuple[int, ...]:
@@ -913,7 +930,10 @@ def playoff_resets(state: TournamentState, fixture_id: str, new_result: Result) 
     existing = [f for f in state.fixtures.values() if "-PO-" in f.id]
     if not existing:
         return ()
-    after = replace(state, results={**state.results, fixture_id: new_result})
+    # Without the knockout's results: the changed result may reseed the knockout, whose results
+    # would then not fit its new slots (knockout_redraw_resets resets those).
+    before_the_knockout = results_before_the_knockout(state, knockout_stage(state))
+    after = replace(state, results={**before_the_knockout, fixture_id: new_result})
     wanted = {
         spec.id: (spec.home, spec.away)
         for stage in stages(after)
