@@ -21,55 +21,38 @@ are request-scoped: forgotten when the request finishes, and each is used once.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from django.db import transaction
-
 from games.eventstore.api import RecordedEvent
+from games.eventstore.memo import Folded, StreamMemo
 from games.matches.stream import MatchAggregate
+
+__all__ = [
+    "CAPACITY",
+    "EMPTY_STREAM",
+    "Folded",
+    "Head",
+    "forget_all",
+    "forget_heads",
+    "loaded_unread",
+    "memo",
+    "note_head",
+    "recall",
+    "remember_on_commit",
+    "take_head",
+    "was_loaded_unread",
+]
 
 CAPACITY = 2048
 """Matches remembered per process; a club evening has a few hundred."""
 
-
-@dataclass(frozen=True)
-class Folded:
-    state: MatchAggregate
-    version: int
-    position: int
-    """Global position of the event at `version`."""
-
-
-_memo: OrderedDict[UUID, Folded] = OrderedDict()
-
-
-def recall(match_id: UUID) -> Folded | None:
-    folded = _memo.get(match_id)
-    if folded is not None:
-        _memo.move_to_end(match_id)
-    return folded
-
-
-def remember_on_commit(match_id: UUID, folded: Folded) -> None:
-    transaction.on_commit(lambda: _remember(match_id, folded))
-
-
-def _remember(match_id: UUID, folded: Folded) -> None:
-    known = _memo.get(match_id)
-    if known is not None and known.version > folded.version:
-        return
-    _memo[match_id] = folded
-    _memo.move_to_end(match_id)
-    while len(_memo) > CAPACITY:
-        _memo.popitem(last=False)
-
-
-def forget_all() -> None:
-    _memo.clear()
+memo: StreamMemo[MatchAggregate] = StreamMemo(CAPACITY)
+recall = memo.recall
+remember_on_commit = memo.remember_on_commit
+forget_all = memo.forget_all
 
 
 @dataclass(frozen=True)

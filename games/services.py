@@ -156,24 +156,16 @@ def load_latest(match_id: UUID) -> tuple[MatchAggregate, int]:
 
 
 def fold_read(
-    match_id: UUID, known: folded.Folded | None, events: list[RecordedEvent]
+    match_id: UUID, known: folded.Folded[MatchAggregate] | None, events: list[RecordedEvent]
 ) -> tuple[MatchAggregate, int] | None:
-    """The state after `events`, read from the memo's version on (`known`), or from the first
-    when nothing is known; None when they do not follow the memo (or there are none)."""
-    if known is not None:
-        if not events or events[0].global_position != known.position:
-            return None
-        newer = events[1:]
-        if not newer:
-            return known.state, known.version
-        state = fold(map(match_event, newer), known.state)
-        remember(match_id, state, newer[-1])
-        return state, newer[-1].stream_version
-    if not events:
-        return None
-    state = fold(map(match_event, events))
-    remember(match_id, state, events[-1])
-    return state, events[-1].stream_version
+    """The match after `events` (`games.eventstore.memo.StreamMemo.fold_read`)."""
+    return folded.memo.fold_read(match_id, known, events, fold_match_events)
+
+
+def fold_match_events(
+    events: Sequence[RecordedEvent], state: MatchAggregate | None
+) -> MatchAggregate:
+    return fold(map(match_event, events), state)
 
 
 def remember(match_id: UUID, state: MatchAggregate, last: RecordedEvent) -> None:

@@ -14,54 +14,18 @@ what is read and folded after the lock is taken.
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from dataclasses import dataclass
-from uuid import UUID
-
-from django.db import transaction
-
+from games.eventstore.memo import Folded, StreamMemo
 from tournaments.state import TournamentState
+
+__all__ = ["CAPACITY", "Folded", "forget", "forget_all", "memo", "recall", "remember_on_commit"]
 
 CAPACITY = 64
 """Tournaments remembered per process; a club runs a few at a time, and a state of 1,024
 entrants is a few megabytes."""
 
 
-@dataclass(frozen=True)
-class Folded:
-    state: TournamentState
-    version: int
-    position: int
-    """Global position of the event at `version`."""
-
-
-_memo: OrderedDict[UUID, Folded] = OrderedDict()
-
-
-def recall(tournament_id: UUID) -> Folded | None:
-    known = _memo.get(tournament_id)
-    if known is not None:
-        _memo.move_to_end(tournament_id)
-    return known
-
-
-def remember_on_commit(tournament_id: UUID, folded: Folded) -> None:
-    transaction.on_commit(lambda: _remember(tournament_id, folded))
-
-
-def _remember(tournament_id: UUID, folded: Folded) -> None:
-    known = _memo.get(tournament_id)
-    if known is not None and known.version > folded.version:
-        return
-    _memo[tournament_id] = folded
-    _memo.move_to_end(tournament_id)
-    while len(_memo) > CAPACITY:
-        _memo.popitem(last=False)
-
-
-def forget(tournament_id: UUID) -> None:
-    _memo.pop(tournament_id, None)
-
-
-def forget_all() -> None:
-    _memo.clear()
+memo: StreamMemo[TournamentState] = StreamMemo(CAPACITY)
+recall = memo.recall
+remember_on_commit = memo.remember_on_commit
+forget = memo.forget
+forget_all = memo.forget_all

@@ -160,23 +160,18 @@ def load_latest(tournament_id: UUID) -> tuple[TournamentState | None, int]:
 
 
 def fold_read(
-    tournament_id: UUID, known: folded.Folded | None, events: list[RecordedEvent]
+    tournament_id: UUID,
+    known: folded.Folded[TournamentState] | None,
+    events: list[RecordedEvent],
 ) -> tuple[TournamentState, int] | None:
-    """The state after `events`, read from the memo's version on (`known`), or from the first
-    when nothing is known; None when they do not follow the memo (or there are none)."""
-    if known is not None:
-        if not events or events[0].global_position != known.position:
-            return None
-        newer = events[1:]
-        if not newer:
-            return known.state, known.version
-        state = fold(tournament_events(newer), known.state)
-    elif not events:
-        return None
-    else:
-        state, newer = fold(tournament_events(events)), events
-    remember(tournament_id, state, newer[-1])
-    return state, newer[-1].stream_version
+    """The tournament after `events` (`games.eventstore.memo.StreamMemo.fold_read`)."""
+    return folded.memo.fold_read(tournament_id, known, events, fold_tournament_events)
+
+
+def fold_tournament_events(
+    events: Sequence[RecordedEvent], state: TournamentState | None
+) -> TournamentState:
+    return fold(tournament_events(events), state)
 
 
 def remember(tournament_id: UUID, state: TournamentState, last: RecordedEvent) -> None:

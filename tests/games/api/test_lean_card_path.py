@@ -55,7 +55,7 @@ def test_a_card_after_another_workers_write_reads_it_with_the_place(
     behind = folded.recall(UUID(match_id))
     assert behind is not None
     play_cards(scorer, match_id, 1, plays[1:3])  # "another worker"
-    folded._memo[UUID(match_id)] = behind
+    folded.memo.entries[UUID(match_id)] = behind
 
     with django_assert_num_queries(2):
         response = post(scorer, round_url(match_id, 1, "plays"), play_body(plays[3]))
@@ -65,14 +65,14 @@ def test_a_card_after_another_workers_write_reads_it_with_the_place(
     assert response.json()["version"] == behind.version + 3
 
 
-def stale_worker(match_id: str, plays: list[Any], client: APIClient) -> folded.Folded:
+def stale_worker(match_id: str, plays: list[Any], client: APIClient) -> folded.Folded[Any]:
     """This process folded the match after its first card; "another worker" then played the
     second, and this process saw the head before that write landed."""
     play_cards(client, match_id, 1, plays[:1])
     before = folded.recall(UUID(match_id))
     assert before is not None
     play_cards(client, match_id, 1, plays[1:2])
-    folded._memo[UUID(match_id)] = before
+    folded.memo.entries[UUID(match_id)] = before
     folded.note_head(UUID(match_id), folded.Head(before.version, before.position))
     return before
 
@@ -161,7 +161,7 @@ def test_an_id_believed_new_that_a_stream_has_is_refused_after_a_real_read(
     scorer: APIClient,
 ) -> None:
     match_id = UUID(create_match(scorer)["id"])
-    folded._memo.pop(match_id)
+    folded.memo.entries.pop(match_id)
     folded.note_head(match_id, folded.EMPTY_STREAM)
 
     with pytest.raises(MatchAlreadyCreated):

@@ -126,3 +126,24 @@ def groups_tied_at_the_cut(client: APIClient, **fields: Any) -> tuple[str, list[
         score_round(client, match["id"], 60, 60)
     projections.consume()
     return tournament_id, entrants
+
+
+def four_started(client: APIClient) -> str:
+    """A single elimination of four singles, started and consumed: its two matches ready."""
+    tournament = created(
+        post(
+            client,
+            f"{API}/tournaments/",
+            {"name": "Serata", "format": "single_elimination", "table_size": 2, "best_of": 1},
+        )
+    )
+    for seed, name in enumerate(["Rossi", "Bianchi", "Verdi", "Neri"], start=1):
+        entrant = {"name": name, "players": [name], "seed": seed}
+        created(post(client, tournament_url(tournament["id"], "entrants"), entrant))
+    created(post(client, tournament_url(tournament["id"], "start")))
+    projections.consume()
+    return str(tournament["id"])
+
+
+def read(client: APIClient, tournament_id: str, what: str, **headers: Any) -> Any:
+    return client.get(tournament_url(tournament_id, what), **headers)

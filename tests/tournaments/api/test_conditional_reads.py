@@ -1,13 +1,10 @@
 """The standings, bracket and matches of a tournament answer 304 Not Modified to a client that
 has them already (its `If-None-Match` is their ETag), until something a reader sees moves."""
 
-from typing import Any
-
 import pytest
 from rest_framework.test import APIClient
 
-from tests.games.api.builders import API, created, post
-from tests.tournaments.api.builders import matches, tournament_url, win
+from tests.tournaments.api.builders import four_started, matches, read, tournament_url, win
 from tournaments import projections
 
 READS = ["standings", "bracket", "matches"]
@@ -15,23 +12,7 @@ READS = ["standings", "bracket", "matches"]
 
 @pytest.fixture
 def started(organizer: APIClient) -> str:
-    tournament = created(
-        post(
-            organizer,
-            f"{API}/tournaments/",
-            {"name": "Serata", "format": "single_elimination", "table_size": 2, "best_of": 1},
-        )
-    )
-    for seed, name in enumerate(["Rossi", "Bianchi", "Verdi", "Neri"], start=1):
-        entrant = {"name": name, "players": [name], "seed": seed}
-        created(post(organizer, tournament_url(tournament["id"], "entrants"), entrant))
-    created(post(organizer, tournament_url(tournament["id"], "start")))
-    projections.consume()
-    return str(tournament["id"])
-
-
-def read(client: APIClient, tournament_id: str, what: str, **headers: Any) -> Any:
-    return client.get(tournament_url(tournament_id, what), **headers)
+    return four_started(organizer)
 
 
 @pytest.mark.parametrize("what", READS)

@@ -13,8 +13,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.services import Actor
-from tests.games.api.builders import API, created, post, start_round
-from tests.tournaments.api.builders import matches, tournament_url, win
+from tests.games.api.builders import start_round
+from tests.tournaments.api.builders import four_started, matches, tournament_url, win
 from tournaments import corrections, projections, services
 from tournaments.api import conditional
 from tournaments.api.conditional import Body, BodyCache
@@ -26,20 +26,9 @@ ORGANIZER = Actor(device="test")
 
 @pytest.fixture
 def started(organizer: APIClient) -> str:
-    tournament = created(
-        post(
-            organizer,
-            f"{API}/tournaments/",
-            {"name": "Serata", "format": "single_elimination", "table_size": 2, "best_of": 1},
-        )
-    )
-    for seed, name in enumerate(["Rossi", "Bianchi", "Verdi", "Neri"], start=1):
-        entrant = {"name": name, "players": [name], "seed": seed}
-        created(post(organizer, tournament_url(tournament["id"], "entrants"), entrant))
-    created(post(organizer, tournament_url(tournament["id"], "start")))
-    projections.consume()
+    tournament_id = four_started(organizer)
     conditional.BODIES.clear()
-    return str(tournament["id"])
+    return tournament_id
 
 
 def read(client: APIClient, tournament_id: str, what: str, **headers: Any) -> Any:

@@ -111,7 +111,7 @@ def test_events_another_process_appended_are_folded_onto_the_remembered_state(
     services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     folded.forget_all()
     assert remembered is not None
-    folded._remember(tournament_id, remembered)
+    folded.memo.remember(tournament_id, remembered)
     reads.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -136,7 +136,7 @@ def test_a_remembered_state_whose_event_is_not_at_its_position_is_folded_again(
     assert known is not None
     assert wrong is not None
     # A log rebuilt under the process: the memo's state is not what the stream says.
-    folded._remember(
+    folded.memo.remember(
         tournament_id, folded.Folded(wrong.state, known.version, known.position + 10_000)
     )
 
@@ -146,7 +146,7 @@ def test_a_remembered_state_whose_event_is_not_at_its_position_is_folded_again(
 def test_a_remembered_version_the_stream_does_not_reach_is_folded_again() -> None:
     tournament_id = new_tournament("swiss", 4)
     state, version = full_fold(tournament_id)
-    folded._remember(tournament_id, folded.Folded(state, version + 3, 10**9))
+    folded.memo.remember(tournament_id, folded.Folded(state, version + 3, 10**9))
 
     assert services.load_tournament(tournament_id=tournament_id) == (state, version)
 
