@@ -83,6 +83,11 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 # server dropped it (a database restart): without this, the first request on each stale
 # connection answered 500.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Statements sent with server-side binding (the event store's append, alone) are prepared once
+# per connection after this many uses; Django's own cursors bind on the client and never are.
+DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = env.int(
+    "DATABASE_PREPARE_THRESHOLD", default=5
+)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
