@@ -29,10 +29,15 @@ from accounts.permissions import (
     is_superuser,
 )
 from accounts.selectors import has_role
+from common.db import server_bound_cursor
 from tournaments.models import EntrantPlayer, Fixture, FixtureStatus, Player, Tournament
 from tournaments.services import InvalidTournament, TournamentNotFound
 
 """Tournament matches are played by two sides."""
+
+
+def _column(model: Any, name: str) -> str:
+    return f'"{model._meta.get_field(name).column}"'
 
 
 def tournament_not_found(tournament_id: UUID) -> Callable[[], Exception]:
@@ -41,9 +46,17 @@ def tournament_not_found(tournament_id: UUID) -> Callable[[], Exception]:
     )
 
 
+TOURNAMENT_PLACE = (
+    f"SELECT {_column(Tournament, 'club')}, {_column(Tournament, 'public')} "
+    f"FROM {Tournament._meta.db_table} WHERE {_column(Tournament, 'id')} = %s"
+)
+
+
 def tournament_place(tournament_id: UUID) -> Place:
     """The tournament's place; TournamentNotFound for an unknown tournament."""
-    found = Tournament.objects.filter(id=tournament_id).values_list("club_id", "public").first()
+    with server_bound_cursor() as cursor:  # every tournament request: prepared per connection
+        cursor.execute(TOURNAMENT_PLACE, [tournament_id])
+        found = cursor.fetchone()
     if found is None:
         raise tournament_not_found(tournament_id)()
     club_id, public = found
@@ -63,10 +76,6 @@ def players_of(tournament_id: UUID) -> frozenset[int]:
             entrant__tournament_id=tournament_id, player__user__isnull=False
         ).values_list("player__user_id", flat=True)
     )
-
-
-def _column(model: Any, name: str) -> str:
-    return f'"{model._meta.get_field(name).column}"'
 
 
 FIXTURE_PLACE = f"""

@@ -16,13 +16,13 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 from uuid import UUID
 
-from django.db import connection
 from django.db.models import F, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.models import DeviceToken, Role, RoleGrant
 from accounts.permissions import is_signed_in, is_superuser
+from common.db import server_bound_cursor
 from games import selectors as match_selectors
 from games.eventstore.api import last_position_of_streams, read_stream
 from games.models import Match, MatchStatus
@@ -511,9 +511,10 @@ def tournament_read_state(*, tournament_id: UUID) -> str:
 
 _PROJECTED_STATE = f"""
     SELECT t.version, coalesce(v.position, 0),
-        (SELECT md5(coalesce(string_agg(
-            e.id::text || ':' || e.xmin::text || ':' || length(e.name) || ':' || e.name,
-            ',' ORDER BY e.id), ''))
+        (SELECT concat(
+            to_hex(coalesce(bit_xor(hashtextextended(
+                e.id::text || ':' || e.xmin::text || ':' || e.name, 0)), 0)),
+            '.', count(*))
          FROM {Entrant._meta.db_table} e WHERE e.tournament_id = t.id),
         CASE WHEN %(now)s::timestamptz IS NULL THEN 0 ELSE
             (SELECT count(*) FROM {Fixture._meta.db_table} f
@@ -536,13 +537,13 @@ def tournament_projected_state(*, tournament_id: UUID, now: datetime | None = No
     players change), and with `now` the matches overdue then. Unlike `tournament_read_state`
     it does not move with a card played: these reads show nothing of a match until the
     consumer has read it. A tournament that does not exist reads `none`."""
-    with connection.cursor() as cursor:
+    with server_bound_cursor() as cursor:  # run by every poll: prepared per connection
         cursor.execute(_PROJECTED_STATE, {"tournament": tournament_id, "now": now})
         row = cursor.fetchone()
     if row is None:
         return "none"
     version, position, names, overdue = row
-    return f"{version}.{position}.{names[:12]}" + ("" if now is None else f".o{overdue}")
+    return f"{version}.{position}.{names}" + ("" if now is None else f".o{overdue}")
 
 
 def entrant_players(*, tournament_id: UUID) -> dict[int, list[Player]]:

@@ -30,9 +30,9 @@ from functools import lru_cache
 from typing import Any, Final
 from uuid import UUID
 
-import psycopg
 from django.db import DatabaseError, IntegrityError, connection
 
+from common.db import server_bound_cursor
 from games.eventstore.errors import IdempotencyKeyReused, StreamTypeMismatch, WrongExpectedVersion
 from games.eventstore.metrics import EVENTS_APPENDED
 from games.eventstore.models import (
@@ -248,7 +248,7 @@ def find_append_by_idempotency_key(
 def _execute_append(params: dict[str, Any], ctes: str | None) -> list[tuple[Any, ...]]:
     alone, inside = (_APPEND, _APPEND_INSIDE_TRANSACTION) if ctes is None else _append_with(ctes)
     if connection.get_autocommit():
-        with _server_bound_cursor() as cursor:
+        with server_bound_cursor() as cursor:  # one statement: prepared per connection
             cursor.execute(alone, params)
             return list(cursor.fetchall())
     with connection.cursor() as cursor:
@@ -262,23 +262,6 @@ def _execute_append(params: dict[str, Any], ctes: str | None) -> list[tuple[Any,
             raise
         cursor.nextset()  # from the savepoint's result to the append's
         return list(cursor.fetchall())
-
-
-def _server_bound_cursor() -> Any:
-    """A cursor that sends the parameters apart from the statement (psycopg's server-side
-    binding), wrapped as Django wraps its own (query logging, execute wrappers). Django's
-    cursors bind on the client, quoting every value into the SQL text, which cost a tenth of a
-    card's CPU for the append and its projection; and a statement sent alone this way is
-    prepared once per connection after a few uses (`prepare_threshold` in the settings), so
-    PostgreSQL stops parsing and planning it. Only for a statement alone: the extended protocol
-    takes one statement at a time, so the append inside a transaction, with its savepoint,
-    keeps Django's cursor."""
-    connection.ensure_connection()
-    connection.validate_thread_sharing()
-    raw = psycopg.Cursor(connection.connection)
-    if connection.queries_logged:
-        return connection.make_debug_cursor(raw)  # type: ignore[arg-type]  # stubs: any DB-API cursor
-    return connection.make_cursor(raw)  # type: ignore[arg-type]
 
 
 def _recorded_event(
