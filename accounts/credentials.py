@@ -121,7 +121,7 @@ _seen: ContextVar[str | None] = ContextVar("credentials_generation", default=Non
 
 
 def lifetime() -> float:
-    return float(getattr(settings, "AUTH_TOKEN_CACHE_SECONDS", 10))
+    return float(settings.AUTH_TOKEN_CACHE_SECONDS)
 
 
 def current_generation() -> str | None:

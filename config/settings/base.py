@@ -85,8 +85,10 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # Statements sent with server-side binding (the event store's append, alone) are prepared once
 # per connection after this many uses; Django's own cursors bind on the client and never are.
-DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = env.int(
-    "DATABASE_PREPARE_THRESHOLD", default=5
+# "none" turns preparing off (a pooler in transaction mode shares server sessions).
+PREPARE_THRESHOLD = str(env.str("DATABASE_PREPARE_THRESHOLD", default="5")).strip()
+DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+    None if PREPARE_THRESHOLD.lower() in {"", "none", "off"} else int(PREPARE_THRESHOLD)
 )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -164,6 +166,9 @@ HEALTH_CONSUMER_MAX_LAG_SECONDS = env.int("HEALTH_CONSUMER_MAX_LAG_SECONDS", def
 # The rendered standings, brackets and match lists each web process keeps, by their ETag, in
 # bytes (tournaments/api/conditional.py, decision 0010).
 TOURNAMENT_READ_CACHE_BYTES = env.int("TOURNAMENT_READ_CACHE_BYTES", default=32 * 2**20)
+# Seconds a process keeps a token and a user's roles it checked, while no token or role was
+# withdrawn since (accounts.credentials, decision 0032); 0 turns it off.
+AUTH_TOKEN_CACHE_SECONDS = env.float("AUTH_TOKEN_CACHE_SECONDS", default=10.0)
 # A request never waits on Redis (docs/decisions/0021-wake-ups-never-wait-on-redis.md): those
 # sends (tournaments/publishing.py) and the cache below wait at most REDIS_TIMEOUT seconds to
 # connect and as many for an answer, and after a failure this process skips Redis for
