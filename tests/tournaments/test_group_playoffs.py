@@ -216,6 +216,33 @@ def test_a_corrected_playoff_result_resets_the_later_playoff_matches_and_the_kno
     assert first.home in redone.entrants
 
 
+def test_a_group_result_corrected_after_the_knockout_redraws_it_and_keeps_the_playoff() -> None:
+    """The playoff's resets are worked out without the knockout's results: reseeded, the
+    knockout's played slots would not hold their winners (WinnerNotInSlot, found by the
+    rebuild property)."""
+    state = started(8, group_size=2)
+    for fixture in sorted(state.fixtures.values(), key=lambda f: f.sequence):
+        level = fixture.id.startswith("A-")
+        state = record(state, fixture, LEVEL if level else won_by(fixture, fixture.home))
+    [playoff] = playoff_fixtures(state)
+    state = record(state, playoff, won_by(playoff, playoff.home))
+    semis = [f for f in state.fixtures.values() if "-R" not in f.id and "-PO-" not in f.id]
+    assert len(semis) == 2
+    for semi in semis:
+        state = record(state, semi, won_by(semi, semi.home))
+    [group_b] = [f for f in state.fixtures.values() if f.id.startswith("B-R")]
+
+    events = decide(
+        state, RecordResult(TOURNAMENT, group_b.match_id, won_by(group_b, group_b.away))
+    )
+
+    reset = [e.payload["fixture"] for e in events if e.type == FIXTURE_RESET]
+    assert playoff.id not in reset
+    assert {semi.id for semi in semis} <= set(reset)
+    state = fold(events, state)
+    assert group_b.away in knockout_entrants(state)
+
+
 # The organizer's rule.
 
 
