@@ -141,7 +141,8 @@ def match_written_with_append(
         round_row(match_round, match_id=match_id, replay_of=replay_of.get(match_round.number))
         for match_round in touched
     ]
-    match = match_row(state, match_id=match_id, position=StreamPosition(version, 0, NOW, NOW))
+    position = StreamPosition(version, 0, STAND_IN_TIME, STAND_IN_TIME)
+    match = match_row(state, match_id=match_id, position=position)
     params = {
         f"m{index}": field.get_db_prep_save(getattr(match, field.attname), connection)
         for index, field in enumerate(MATCH_COLUMNS)
@@ -155,8 +156,8 @@ def match_written_with_append(
     return WrittenWithAppend(ctes=projection_ctes(len(rounds)), params=params)
 
 
-NOW = datetime.fromtimestamp(0, tz=UTC)
-"""A stand-in: the row's times are the append's (`SET_BY_THE_APPEND`)."""
+STAND_IN_TIME = datetime.fromtimestamp(0, tz=UTC)
+"""Never written: the row's times are the append's (`SET_BY_THE_APPEND`)."""
 MATCH_COLUMNS = list(Match._meta.concrete_fields)
 ROUND_COLUMNS = [field for field in Round._meta.concrete_fields if not field.primary_key]
 SET_BY_THE_APPEND = {

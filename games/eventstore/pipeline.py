@@ -70,6 +70,10 @@ class StreamKind(Generic[S, E]):
     log's append lock is never held while the app finishes its work and sends a COMMIT (held
     across a descheduled worker, it queued every other writer)."""
 
+    def __post_init__(self) -> None:
+        if not self.transactional and (self.react is not None or self.project_with_append is None):
+            raise ValueError("only a kind that writes with its append alone runs without one")
+
 
 @dataclass(frozen=True, kw_only=True)
 class Outcome(Generic[S]):
@@ -127,8 +131,6 @@ def run_command(
     if idempotency_key is not None and fingerprint is None:
         raise ValueError("a command with an idempotency key needs its fingerprint")
     lost: WrongExpectedVersion | None = None
-    if not kind.transactional and (kind.react is not None or kind.project_with_append is None):
-        raise ValueError("only a kind that writes with its append alone runs without a transaction")
     for _attempt in range(max(retries, 1)):
         try:
             with transaction.atomic() if kind.transactional else nullcontext():
