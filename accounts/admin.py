@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from accounts import services
 from accounts.models import Club, DeviceToken, DeviceTokenState, Role, RoleGrant, User
-from config.admin import ServiceAddAdmin
+from common.admin import ServiceAddAdmin
 
 if TYPE_CHECKING:
     ModelAdmin = admin.ModelAdmin[Any]

@@ -22,12 +22,12 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from config.observability import current_request_id
-from games import selectors, services
+from common.observability import current_request_id
 from games.eventstore.api import EventStoreError
+from games.matches import selectors, services
+from games.matches.services import Actor
 from games.models import Match, Round
 from games.rules import RuleViolation
-from games.services import Actor
 
 if TYPE_CHECKING:
     ModelAdmin = admin.ModelAdmin[Any]
@@ -38,7 +38,7 @@ else:  # generic only in django-stubs
 
 T = TypeVar("T")
 
-SERVICE_FORM_TEMPLATE = "admin/tournaments/service_form.html"
+SERVICE_FORM_TEMPLATE = "admin/common/service_form.html"
 
 
 # Shared by every organizer's action.

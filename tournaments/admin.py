@@ -35,7 +35,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_noop
 
-from config.admin import ServiceAddAdmin
+from common.admin import ServiceAddAdmin
 from games.admin import (
     ActionsOnlyAdmin,
     ReadOnlyInline,

@@ -17,9 +17,9 @@ from django.db import transaction
 
 from games.admin import error_detail
 from games.eventstore.api import EventStoreError
+from games.matches.services import Actor
 from games.models import Scoring
 from games.rules import RuleViolation
-from games.services import Actor
 from tournaments import services
 from tournaments.corrections import KEEP_SEED, Keep, PlayerCorrection
 from tournaments.models import Entrant, Format, Player, Tournament, TournamentStatus

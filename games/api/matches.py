@@ -11,10 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.permissions import Action, Authenticated
-from games import selectors, services
-from games.access import MatchAccess, check_acting_side
-from games.api.base import JsonApi
-from games.api.commands import (
+from common.api.base import JsonApi
+from common.api.commands import (
     REASON_MAX_LENGTH,
     actor_of,
     match_created_response,
@@ -22,7 +20,8 @@ from games.api.commands import (
     validated_input,
     viewer,
 )
-from games.api.schema import command_schema, error_responses
+from common.api.schema import command_schema, error_responses
+from games.access import MatchAccess, check_acting_side
 from games.api.serializers import (
     MatchOutput,
     ScoringField,
@@ -33,6 +32,7 @@ from games.api.serializers import (
     VariantField,
     data_of,
 )
+from games.matches import selectors, services
 
 MAX_PLANNED_ROUNDS = 100
 RANDOM_UUID_VERSION = 4

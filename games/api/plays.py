@@ -12,10 +12,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.permissions import Action
-from games import selectors, services
-from games.access import MatchAccess
-from games.api.base import JsonApi
-from games.api.commands import (
+from common.api.base import JsonApi
+from common.api.commands import (
     REASON_MAX_LENGTH,
     CommandInput,
     actor_of,
@@ -25,7 +23,8 @@ from games.api.commands import (
     validated_input,
     viewer,
 )
-from games.api.schema import command_schema
+from common.api.schema import command_schema
+from games.access import MatchAccess
 from games.api.serializers import (
     CARD_HELP,
     CARD_MAX_LENGTH,
@@ -36,6 +35,7 @@ from games.api.serializers import (
     TrickOutput,
     data_of,
 )
+from games.matches import selectors, services
 
 TAG = "plays"
 RULE_ERRORS = (

@@ -12,10 +12,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.permissions import Action
-from games import selectors, services
-from games.access import MatchAccess
-from games.api.base import JsonApi
-from games.api.commands import (
+from common.api.base import JsonApi
+from common.api.commands import (
     REASON_MAX_LENGTH,
     CommandInput,
     actor_of,
@@ -25,7 +23,8 @@ from games.api.commands import (
     validated_query,
     viewer,
 )
-from games.api.schema import command_schema, error_responses
+from common.api.schema import command_schema, error_responses
+from games.access import MatchAccess
 from games.api.serializers import (
     CARD_HELP,
     CARD_MAX_LENGTH,
@@ -41,6 +40,7 @@ from games.api.serializers import (
     Serializer,
     TrickOutput,
 )
+from games.matches import selectors, services
 
 TAG = "rounds"
 ROUND_NOT_FOUND = {404: "`match_not_found`, `round_not_found`."}

@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING, Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import selectors
 from games.eventstore.api import RecordedEvent
+from games.matches import selectors
+from games.matches.projections import side_name
+from games.matches.selectors import deal_of
+from games.matches.services import DEALS
 from games.models import Match, MatchStatus, Round, RoundStatus, Scoring
-from games.projections import side_name
 from games.rules import TABLE_SIZES
 from games.rules.outcome import ROUND_POINTS
-from games.selectors import deal_of
-from games.services import DEALS
 
 if TYPE_CHECKING:
     Serializer = serializers.Serializer[Any]

@@ -15,8 +15,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.permissions import Action
-from games.api.base import JsonApi
-from games.api.commands import (
+from common.api.base import JsonApi
+from common.api.commands import (
     REASON_MAX_LENGTH,
     actor_of,
     idempotency_key_of,

@@ -19,8 +19,8 @@ from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api.base import JsonApi
-from games.api.schema import error_responses
+from common.api.base import JsonApi
+from common.api.schema import error_responses
 from games.api.serializers import Serializer
 from tournaments import selectors
 from tournaments.access import TournamentAccess

@@ -8,8 +8,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.permissions import SignedIn, scoped_device
-from games.api.base import JsonApi
-from games.api.schema import error_responses
+from common.api.base import JsonApi
+from common.api.schema import error_responses
 from games.api.serializers import MatchStatusField, Serializer
 from tournaments import selectors
 from tournaments.api.schema import TAG

@@ -10,16 +10,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.permissions import Action
-from games.api.base import JsonApi
-from games.api.commands import (
+from common.api.base import JsonApi
+from common.api.commands import (
     actor_of,
     command_response,
     idempotency_key_of,
     validated_input,
     validated_query,
 )
+from common.api.schema import error_responses
 from games.api.matches import MAX_PLANNED_ROUNDS
-from games.api.schema import error_responses
 from games.api.serializers import ScoringField, Serializer, VariantField
 from tournaments import selectors, services
 from tournaments.access import TournamentAccess, TournamentCreateAccess, club_for_new_tournament

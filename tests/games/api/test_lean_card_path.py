@@ -8,11 +8,12 @@ from uuid import UUID
 import pytest
 from rest_framework.test import APIClient
 
-from games import folded, projections, services
+from games import folded
 from games.eventstore.api import WrongExpectedVersion, read_stream
+from games.matches import projections, services
+from games.matches.services import Actor
 from games.matches.stream import CreateMatch, MatchAlreadyCreated
 from games.rules import DEFAULT_VARIANT, MatchFormat
-from games.services import Actor
 from tests.games.api.builders import (
     create_match,
     dealt_match,

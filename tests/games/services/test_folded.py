@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 
-from games import folded, services
+from games import folded
 from games.eventstore.api import read_stream
+from games.matches import services
+from games.matches.projections import match_event
+from games.matches.services import Actor
 from games.matches.stream import fold
-from games.projections import match_event
-from games.services import Actor
 
 pytestmark = pytest.mark.django_db
 

@@ -10,10 +10,10 @@ from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import projections, services
+from games.matches import projections, services
+from games.matches.services import Actor
 from games.models import Match, Round
 from games.rules import RuleViolation, Table
-from games.services import Actor
 
 pytestmark = pytest.mark.django_db
 

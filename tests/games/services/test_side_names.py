@@ -12,12 +12,12 @@ import pytest
 from django.apps import apps
 from django.db import connection
 
-from games import projections, selectors, services
 from games.eventstore.api import NewEvent, append_to_stream, read_stream
+from games.matches import projections, selectors, services
+from games.matches.services import Actor
 from games.matches.stream import CreateMatch, InvalidSide, decide
 from games.models import Match, MatchSide
 from games.rules import DEFAULT_VARIANT, MatchFormat
-from games.services import Actor
 from games.side_names import SideRefs, register_side_namer, unregister_side_namer
 from tests.games.api.builders import API, created, match_url, post, score_round
 from tests.games.services.builders import V1_SIDES, old_match_created, superuser_client

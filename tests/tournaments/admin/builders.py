@@ -6,8 +6,8 @@ from typing import Any
 from django.test import Client
 from django.urls import reverse
 
-from games import services as match_services
 from games.eventstore.api import read_stream
+from games.matches import services as match_services
 from tests.tournaments.builders import ORGANIZER, new_tournament
 from tournaments import services
 from tournaments.models import Fixture

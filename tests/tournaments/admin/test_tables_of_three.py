@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 from django.urls import reverse
 
-from games import services as match_services
+from games.matches import services as match_services
 from tests.tournaments.admin.builders import act, event_types, events_after, ready_fixtures
 from tests.tournaments.admin.test_add import add_tournament
 from tests.tournaments.builders import ORGANIZER, new_tournament

@@ -10,7 +10,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.eventstore.api import read_stream
-from games.services import Actor
+from games.matches.services import Actor
 from tests.games.api.builders import post
 from tests.tournaments.api.builders import (
     create_tournament,

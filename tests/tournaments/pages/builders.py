@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from games import services as match_services
+from games.matches import services as match_services
 from tests.tournaments.builders import ORGANIZER, new_tournament
 from tests.tournaments.tasks.builders import play
 from tournaments import projections, services

@@ -10,7 +10,7 @@ from uuid import UUID
 import pytest
 
 from games.eventstore.api import RecordedEvent, read_stream
-from games.services import Actor
+from games.matches.services import Actor
 from tests.tournaments.builders import new_tournament
 from tournaments import services
 from tournaments.corrections import (

@@ -7,7 +7,7 @@ import pytest
 
 from games.eventstore import pipeline
 from games.eventstore.api import last_position, read_stream
-from games.services import Actor
+from games.matches.services import Actor
 from tests.tournaments.builders import new_tournament
 from tournaments import services
 from tournaments.models import Entrant, EntrantPlayer, Player

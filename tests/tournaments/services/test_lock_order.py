@@ -10,7 +10,7 @@ import time
 import pytest
 from django.db import transaction
 
-from games.services import Actor
+from games.matches.services import Actor
 from tests.eventstore.builders import append, in_threads
 from tournaments import services
 from tournaments.models import Tournament

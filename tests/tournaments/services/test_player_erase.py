@@ -5,10 +5,10 @@ import uuid
 
 import pytest
 
-from games import projections as match_projections
+from games.matches import projections as match_projections
+from games.matches.selectors import match_side_names
+from games.matches.services import Actor
 from games.models import Match
-from games.selectors import match_side_names
-from games.services import Actor
 from tests.eventstore.builders import event_rows
 from tests.games.services.builders import old_match_created
 from tests.tournaments.admin.builders import ready_fixtures, started, win_by_points

@@ -2,9 +2,9 @@ import uuid
 
 import pytest
 
-from games import services as match_services
+from games.matches import services as match_services
+from games.matches.selectors import match_side_names
 from games.models import Match
-from games.selectors import match_side_names
 from tests.tournaments.builders import ORGANIZER, new_tournament
 from tournaments import services
 from tournaments.models import Fixture, Tournament

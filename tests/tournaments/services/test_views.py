@@ -1,6 +1,6 @@
 import pytest
 
-from games import services as match_services
+from games.matches import services as match_services
 from tests.tournaments.builders import ORGANIZER, new_tournament
 from tests.tournaments.services.test_tournament_flow import open_fixtures
 from tournaments import projections, services

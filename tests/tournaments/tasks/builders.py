@@ -11,8 +11,8 @@ from typing import Any
 import psycopg
 from django.db import connections
 
-from games import services as match_services
 from games.eventstore.api import read_stream
+from games.matches import services as match_services
 from tests.tournaments.builders import ORGANIZER, new_tournament
 from tournaments import services
 from tournaments.models import Entrant, Fixture

@@ -4,7 +4,7 @@ read strictly.
 Form and multipart bodies are refused (415 `unsupported_media_type`): a form cannot say what the
 schema says (numbers, booleans, lists of objects), and a multipart body that is not a form parsed
 as an empty one, so a garbled body was carried out as a command without options. The size bound
-is Django's `DATA_UPLOAD_MAX_MEMORY_SIZE` (413 `request_too_large`, config/exceptions.py); the
+is Django's `DATA_UPLOAD_MAX_MEMORY_SIZE` (413 `request_too_large`, common/exceptions.py); the
 depth bound keeps the JSON decoder from recursing until it fails (400 `malformed_json`).
 
 DRF's fields are lenient for the sake of HTML forms: a string field takes a number, a number field

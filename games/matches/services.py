@@ -31,6 +31,11 @@ from games.eventstore.api import (
     read_stream,
 )
 from games.eventstore.pipeline import Outcome, Reload, StreamKind, run_command
+from games.matches.projections import (
+    MATCH_STREAM,
+    match_event,
+    match_written_with_append,
+)
 from games.matches.stream import (
     ConfirmResult,
     CorrectCard,
@@ -53,11 +58,6 @@ from games.matches.stream import (
     schema_version_of,
 )
 from games.models import Match, MatchSide
-from games.projections import (
-    MATCH_STREAM,
-    match_event,
-    match_written_with_append,
-)
 from games.rules import (
     DEFAULT_VARIANT,
     Card,

@@ -14,13 +14,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.models import DeviceToken
-from config.observability import current_request_id
-from games import selectors
-from games.api.base import json_errors
+from common.api.base import json_errors
+from common.observability import current_request_id
 from games.api.serializers import MatchOutput, RoundCommandOutput, Serializer, data_of
+from games.matches import selectors
+from games.matches.projections import StreamPosition, match_row, round_row
+from games.matches.services import Actor, CommandResult
 from games.models import Round
-from games.projections import StreamPosition, match_row, round_row
-from games.services import Actor, CommandResult
 from games.visibility import Viewer, viewer_of
 
 DEVICE_HEADER = "X-Device"
@@ -53,7 +53,7 @@ class NoInput(Serializer):
 
 def validated_input(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
     """A JSON request body as its serializer reads it, strictly: values of the wrong JSON type and
-    unknown fields are refused (games/api/base.py)."""
+    unknown fields are refused (common/api/base.py)."""
     serializer = serializer_class(data=data)
     strict_errors = json_errors(serializer, data)
     if not serializer.is_valid() or strict_errors is not None:
