@@ -23,8 +23,8 @@ from accounts.permissions import Place, PlaceAccess, side_refusal
 from games import folded
 from games.eventstore.api import RecordedEvent, read_stream_beside
 from games.eventstore.models import Event
+from games.matches.loading import MatchNotFound
 from games.matches.projections import MATCH_STREAM
-from games.matches.services import MatchNotFound
 from games.models import Match, MatchStatus
 
 PlaceResolver = Callable[[UUID, Callable[[], Exception]], Place | None]

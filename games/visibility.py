@@ -20,8 +20,8 @@ from uuid import UUID
 
 from accounts.permissions import Place, is_organizer, is_superuser
 from games.access import match_place, seats_of
+from games.matches.loading import MatchNotFound
 from games.matches.projections import MATCH_STREAM
-from games.matches.services import MatchNotFound
 from games.matches.stream import ROUND_STARTED
 from games.rules import Card, RoundState, fold_events
 

@@ -15,9 +15,9 @@ from uuid import UUID
 from django import forms
 from django.db import transaction
 
-from games.admin import error_detail
+from common.actors import Actor
+from common.admin import error_detail
 from games.eventstore.api import EventStoreError
-from games.matches.services import Actor
 from games.models import Scoring
 from games.rules import RuleViolation
 from tournaments import services

@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from common.actors import Actor
 from games.eventstore.api import AppendResult, EventMetadata
 from games.matches import services as match_services
-from games.matches.services import Actor
 from games.models import Match
 from tournaments import plan
 from tournaments.stream import ENTRANT_WITHDREW, FIXTURE_CREATED, TournamentState

@@ -33,10 +33,10 @@ from accounts.services import (
     device_token_create,
     device_token_revoke,
 )
-from games.eventstore.api import AppendResult, NewEvent, RecordedEvent, read_stream
+from common.actors import Actor
+from games.eventstore.api import AppendResult, EventMetadata, NewEvent, RecordedEvent, read_stream
 from games.eventstore.pipeline import Outcome, StreamKind, run_command
 from games.matches import services as match_services
-from games.matches.services import Actor
 from games.models import Match
 from games.rules import Table, Variant
 from tournaments import folded, names, plan, reactions, rows, stream
@@ -267,7 +267,7 @@ def run(
         TOURNAMENT_KIND,
         stream_id=tournament_id,
         decide=decide,
-        metadata=actor.metadata(),
+        metadata=EventMetadata.of(actor),
         idempotency_key=idempotency_key,
         fingerprint=None
         if idempotency_key is None

@@ -35,9 +35,9 @@ from django.conf import settings
 from django.db import DatabaseError, OperationalError, connection, transaction
 from django.utils import timezone
 
+from common.actors import Actor
 from games.eventstore.api import WrongExpectedVersion, read_all
 from games.matches.projections import MATCH_STREAM
-from games.matches.services import Actor
 from games.models import Match
 from games.rules import RuleViolation
 from tournaments import projections, publishing, services

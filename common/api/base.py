@@ -17,14 +17,12 @@ or `reason` must not let a command through without it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext
 from rest_framework import parsers, serializers
 from rest_framework.exceptions import ParseError
 from rest_framework.views import APIView
-
-from accounts.permissions import Action
 
 if TYPE_CHECKING:
     from rest_framework.fields import Field as GenericField
@@ -132,7 +130,7 @@ def is_of_json_type(value: Any, kind: type[Field], json_types: tuple[type, ...])
 
 class JsonApi(APIView):
     """The base of every API view. `permission_classes` says where a request acts and `access`
-    which action each HTTP method takes there (accounts/permissions.py)."""
+    which action each HTTP method takes there (`accounts.permissions.DeclaresAccess`: GET reads
+    unless a view says otherwise)."""
 
     parser_classes = [BoundedJSONParser]
-    access: ClassVar[Mapping[str, Action]] = {"get": Action.READ}

@@ -10,7 +10,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import serializers
 
 from common.api.commands import DEVICE_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH
-from games.api.serializers import Serializer
+from common.api.serializing import Serializer
 
 
 class ErrorOutput(Serializer):

@@ -253,6 +253,20 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "common.exceptions.api_exception_handler",
 }
 
+API_DOMAIN_ERRORS = [
+    "games.rules.RuleViolation",
+    "tournaments.formats.errors.FormatError",
+    "tournaments.standings.errors.StandingsError",
+    "accounts.services.AccountsError",
+    "games.eventstore.api.EventStoreError",
+]
+"""The errors a client can cause and fix: the API answers each with its `code` and its detail in
+the request's language (common/exceptions.py)."""
+
+ADMIN_REFUSALS = ["games.rules.RuleViolation", "games.eventstore.api.EventStoreError"]
+"""The errors an organizer's action can meet and fix: the admin shows them as a message on the
+page, not a 500 (common/admin.py)."""
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "briscola-tournaments API",
     "DESCRIPTION": "Scorer, tournament and public read API of briscola-tournaments.",

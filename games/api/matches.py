@@ -10,27 +10,21 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.actors import actor_of
 from accounts.permissions import Action, Authenticated
 from common.api.base import JsonApi
-from common.api.commands import (
-    REASON_MAX_LENGTH,
-    actor_of,
-    match_created_response,
-    match_response,
-    validated_input,
-    viewer,
-)
+from common.api.commands import REASON_MAX_LENGTH, validated_input
 from common.api.schema import command_schema, error_responses
+from common.api.serializing import Serializer, data_of
 from games.access import MatchAccess, check_acting_side
+from games.api.responses import match_created_response, match_response, viewer
 from games.api.serializers import (
     MatchOutput,
     ScoringField,
     SeatField,
-    Serializer,
     SideField,
     TableSizeField,
     VariantField,
-    data_of,
 )
 from games.matches import selectors, services
 

@@ -11,29 +11,26 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.actors import actor_of
 from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import (
     REASON_MAX_LENGTH,
-    CommandInput,
-    actor_of,
     command_response,
     idempotency_key_of,
-    round_response,
     validated_input,
-    viewer,
 )
 from common.api.schema import command_schema
+from common.api.serializing import Serializer, data_of
 from games.access import MatchAccess
+from games.api.responses import CommandInput, round_response, viewer
 from games.api.serializers import (
     CARD_HELP,
     CARD_MAX_LENGTH,
     RoundCommandOutput,
     RoundOutput,
     SeatField,
-    Serializer,
     TrickOutput,
-    data_of,
 )
 from games.matches import selectors, services
 

@@ -11,20 +11,19 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.actors import actor_of
 from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import (
     REASON_MAX_LENGTH,
-    CommandInput,
-    actor_of,
     idempotency_key_of,
-    round_response,
     validated_input,
     validated_query,
-    viewer,
 )
 from common.api.schema import command_schema, error_responses
+from common.api.serializing import Serializer
 from games.access import MatchAccess
+from games.api.responses import CommandInput, round_response, viewer
 from games.api.serializers import (
     CARD_HELP,
     CARD_MAX_LENGTH,
@@ -37,7 +36,6 @@ from games.api.serializers import (
     RoundCommandOutput,
     RoundOutput,
     SeatField,
-    Serializer,
     TrickOutput,
 )
 from games.matches import selectors, services

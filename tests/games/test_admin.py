@@ -6,8 +6,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from common.actors import Actor
 from games.matches import services
-from games.matches.services import Actor
 
 pytestmark = pytest.mark.django_db
 

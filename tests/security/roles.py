@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from accounts import services as accounts
 from accounts.models import Role, User
-from games.matches.services import Actor
+from common.actors import Actor
 from tests.games.api.builders import API
 from tests.tournaments.api.builders import (
     create_tournament,

@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 
 from accounts import services as accounts
 from accounts.models import Role
+from common.actors import Actor
 from games.eventstore.api import last_position
-from games.matches.services import Actor
 from games.rules import parse_card
 from games.rules.replay import play_card
 from tests.games.api.builders import (

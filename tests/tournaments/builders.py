@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from games.matches.services import Actor
+from common.actors import Actor
 from tournaments import services
 
 ORGANIZER = Actor(device="test")

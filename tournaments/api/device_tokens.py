@@ -19,7 +19,7 @@ from accounts.throttling import AnonymousRateThrottle, ClientRateThrottle, Token
 from common.api.base import JsonApi
 from common.api.commands import NoInput, validated_input
 from common.api.schema import error_responses
-from games.api.serializers import Serializer
+from common.api.serializing import Serializer
 from tournaments import services
 from tournaments.access import TournamentAccess
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND, tournament_command_schema

@@ -10,7 +10,8 @@ from rest_framework.response import Response
 from accounts.permissions import SignedIn, scoped_device
 from common.api.base import JsonApi
 from common.api.schema import error_responses
-from games.api.serializers import MatchStatusField, Serializer
+from common.api.serializing import Serializer
+from games.api.serializers import MatchStatusField
 from tournaments import selectors
 from tournaments.api.schema import TAG
 

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games.matches import projections
+from games.matches import rebuilding
 from games.rules import Card, Play, RoundState, card_text, legal_cards, parse_card
 from games.rules.replay import play_card
 from games.visibility import PUBLIC, Viewer
@@ -339,11 +339,11 @@ def test_a_round_dealt_at_the_table_reads_as_such_and_has_no_hands(
 def test_the_projections_of_a_dealt_round_rebuild_identically(
     dealt_in_progress: tuple[str, tuple[Card, ...], list[Play]],
 ) -> None:
-    assert projections.verify() == []
+    assert rebuilding.verify() == []
 
-    projections.rebuild()
+    rebuilding.rebuild()
 
-    assert projections.verify() == []
+    assert rebuilding.verify() == []
 
 
 def test_the_cards_a_seat_may_play_in_a_dealt_round_are_listed_only_to_who_sees_its_hand(

@@ -2,10 +2,11 @@ import uuid
 
 import pytest
 
+from common.actors import Actor
 from games.eventstore.api import IdempotencyKeyReused, WrongExpectedVersion, read_stream
 from games.matches import services
+from games.matches.loading import MatchNotFound
 from games.matches.selectors import match_side_names
-from games.matches.services import Actor, MatchNotFound
 from games.matches.stream import MatchAlreadyCreated, RoundNotFound
 from games.models import Match, Round
 from games.rules import CardAlreadyPlayed, InvalidCard, InvalidMatchFormat, NotYourTurn

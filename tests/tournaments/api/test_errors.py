@@ -6,8 +6,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from common.actors import Actor
 from common.exceptions import api_exception_handler, status_for
-from games.matches.services import Actor
 from tests.games.api.builders import API, post
 from tests.tournaments.api.builders import (
     create_tournament,

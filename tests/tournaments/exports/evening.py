@@ -7,8 +7,8 @@ from __future__ import annotations
 from uuid import UUID
 
 from accounts.services import club_create
+from common.actors import Actor
 from games.matches import services as match_services
-from games.matches.services import Actor
 from games.models import Match, Round
 from tournaments import corrections, projections, services
 from tournaments.models import Entrant, Fixture

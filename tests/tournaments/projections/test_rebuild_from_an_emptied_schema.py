@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from accounts.services import club_create
+from common.actors import Actor
 from games.eventstore.api import last_position
 from games.matches import services as match_services
-from games.matches.services import Actor
 from games.models import Match, Round
 from games.rules import RuleViolation
 from tests.tournaments.projections import snapshots

@@ -9,8 +9,8 @@ from uuid import UUID
 
 import pytest
 
+from common.actors import Actor
 from games.eventstore.api import RecordedEvent, read_stream
-from games.matches.services import Actor
 from tests.tournaments.builders import new_tournament
 from tournaments import services
 from tournaments.corrections import (

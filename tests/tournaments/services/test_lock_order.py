@@ -10,7 +10,7 @@ import time
 import pytest
 from django.db import transaction
 
-from games.matches.services import Actor
+from common.actors import Actor
 from tests.eventstore.builders import append, in_threads
 from tournaments import services
 from tournaments.models import Tournament

@@ -5,9 +5,9 @@ import uuid
 
 import pytest
 
-from games.matches import projections as match_projections
+from common.actors import Actor
+from games.matches import rebuilding as match_rebuilding
 from games.matches.selectors import match_side_names
-from games.matches.services import Actor
 from games.models import Match
 from tests.eventstore.builders import event_rows
 from tests.games.services.builders import old_match_created
@@ -133,7 +133,7 @@ def test_a_match_created_before_events_carried_entrant_ids_is_named_through_its_
     fixture = ready_fixtures(tournament_id)[0]
     old_id = uuid.uuid4()
     old_match_created(old_id, [{"name": fixture.home.name}, {"name": fixture.away.name}])
-    match_projections.rebuild()
+    match_rebuilding.rebuild()
     Fixture.objects.create(
         tournament_id=tournament_id,
         key="OLD-1",

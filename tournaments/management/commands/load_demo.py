@@ -18,8 +18,9 @@ from uuid import UUID
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
+from common.actors import Actor
 from games.matches import services as match_services
-from games.matches.services import Actor, CommandResult
+from games.matches.execution import CommandResult
 from games.models import Match
 from games.rules.simulate import simulate_round
 from tournaments import projections, services
