@@ -75,6 +75,44 @@ class ServiceAddAdmin(ViewedOnlyAdmin):
     def change_url(self, obj: Model) -> str:
         return reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[obj.pk])
 
+    def plain_form_context(
+        self,
+        request: HttpRequest,
+        form: forms.Form,
+        *,
+        title: str,
+        subtitle: str | None = None,
+        object_id: str | None = None,
+        original: Model | None = None,
+        extra_context: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The admin's change-form context around a plain form (the page of any admin form);
+        `form.fieldsets` if it has them."""
+        fieldsets = getattr(form, "fieldsets", ((None, {"fields": list(form.fields)}),))
+        # The admin's helpers take any form at run time; the stubs ask for a ModelForm.
+        adminform = helpers.AdminForm(
+            form,  # type: ignore[arg-type]
+            list(fieldsets),
+            {},
+            model_admin=self,
+        )
+        return {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "subtitle": subtitle,
+            "adminform": adminform,
+            "object_id": object_id,
+            "original": original,
+            "is_popup": False,
+            "to_field": None,
+            "media": self.media + adminform.media,
+            "inline_admin_formsets": [],
+            "errors": helpers.AdminErrorList(form, []),  # type: ignore[arg-type]
+            "preserved_filters": self.get_preserved_filters(request),
+            "show_save_and_continue": False,
+            **(extra_context or {}),
+        }
+
     def add_view(
         self,
         request: HttpRequest,
@@ -98,30 +136,9 @@ class ServiceAddAdmin(ViewedOnlyAdmin):
                 if "_addanother" in request.POST:
                     return HttpResponseRedirect(request.path)
                 return HttpResponseRedirect(self.change_url(created))
-        fieldsets = getattr(form, "fieldsets", ((None, {"fields": list(form.fields)}),))
-        # The admin's helpers take any form at run time; the stubs ask for a ModelForm.
-        adminform = helpers.AdminForm(
-            form,  # type: ignore[arg-type]
-            list(fieldsets),
-            {},
-            model_admin=self,
+        context = self.plain_form_context(
+            request, form, title=f"Add {self.opts.verbose_name}", extra_context=extra_context
         )
-        context = {
-            **self.admin_site.each_context(request),
-            "title": f"Add {self.opts.verbose_name}",
-            "subtitle": None,
-            "adminform": adminform,
-            "object_id": None,
-            "original": None,
-            "is_popup": False,
-            "to_field": None,
-            "media": self.media + adminform.media,
-            "inline_admin_formsets": [],
-            "errors": helpers.AdminErrorList(form, []),  # type: ignore[arg-type]
-            "preserved_filters": self.get_preserved_filters(request),
-            "show_save_and_continue": False,
-            **(extra_context or {}),
-        }
         return self.render_change_form(request, context, add=True, form_url=form_url)
 
 
@@ -131,7 +148,7 @@ def actor_of(request: HttpRequest) -> Actor:
 
 
 @cache
-def refusals() -> tuple[type[Exception], ...]:
+def admin_refusals() -> tuple[type[Exception], ...]:
     """The errors of `settings.ADMIN_REFUSALS`: a service's refusals a person can fix."""
     return tuple(import_string(path) for path in settings.ADMIN_REFUSALS)
 
@@ -153,7 +170,7 @@ def run_service(
     """Call a service; a refusal becomes an error message on the page, not a 500."""
     try:
         result = call()
-    except refusals() as exc:
+    except admin_refusals() as exc:
         prefix = f"{subject}: " if subject else ""
         model_admin.message_user(request, prefix + error_detail(exc), messages.ERROR)
         return None
@@ -238,7 +255,8 @@ class ReadOnlyProjectionAdmin(ActionsOnlyAdmin):
 
 
 class ReadOnlyInline(TabularInline):
-    """Rows shown for reading only: derived from events, never edited here."""
+    """Rows shown for reading only, never edited here (derived from events, or changed by
+    services)."""
 
     extra = 0
     can_delete = False

@@ -210,19 +210,18 @@ def is_api_request(request: HttpRequest) -> bool:
 
 
 def api_or_page(
-    request: HttpRequest, code: str, detail: str, status_code: int, page: Callable[[], HttpResponse]
+    request: HttpRequest, status_code: int, page: Callable[[], HttpResponse]
 ) -> HttpResponse:
     """Django's own error answers: JSON with a code under /api/, Django's page elsewhere."""
     if is_api_request(request):
-        return JsonResponse(error_body(code, detail), status=status_code)
+        body = error_body(API_ERROR_CODES[status_code], api_error_detail(request, status_code))
+        return JsonResponse(body, status=status_code)
     return page()
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return api_or_page(
         request,
-        "not_found",
-        api_error_detail(request, status.HTTP_404_NOT_FOUND),
         status.HTTP_404_NOT_FOUND,
         lambda: defaults.page_not_found(request, exception),
     )
@@ -231,8 +230,6 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 def server_error(request: HttpRequest) -> HttpResponse:
     return api_or_page(
         request,
-        "server_error",
-        api_error_detail(request, status.HTTP_500_INTERNAL_SERVER_ERROR),
         status.HTTP_500_INTERNAL_SERVER_ERROR,
         lambda: defaults.server_error(request),
     )
@@ -241,22 +238,14 @@ def server_error(request: HttpRequest) -> HttpResponse:
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Django's own 400s (a body it could not read, a disallowed host...) before DRF runs."""
     return api_or_page(
-        request,
-        "bad_request",
-        api_error_detail(request, status.HTTP_400_BAD_REQUEST),
-        status.HTTP_400_BAD_REQUEST,
-        lambda: defaults.bad_request(request, exception),
+        request, status.HTTP_400_BAD_REQUEST, lambda: defaults.bad_request(request, exception)
     )
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Django's own 403s (a CSRF failure of a browser session...) before DRF runs."""
     return api_or_page(
-        request,
-        "permission_denied",
-        api_error_detail(request, status.HTTP_403_FORBIDDEN),
-        status.HTTP_403_FORBIDDEN,
-        lambda: defaults.permission_denied(request, exception),
+        request, status.HTTP_403_FORBIDDEN, lambda: defaults.permission_denied(request, exception)
     )
 
 

@@ -23,7 +23,7 @@ from common.api.commands import (
 from common.api.schema import command_schema
 from common.api.serializing import Serializer, data_of
 from games.access import MatchAccess
-from games.api.responses import CommandInput, round_response, viewer
+from games.api.responses import CommandInput, round_command, viewer
 from games.api.serializers import (
     CARD_HELP,
     CARD_MAX_LENGTH,
@@ -180,15 +180,14 @@ class CardBatchApi(JsonApi):
     )
     def post(self, request: Request, match_id: UUID, round_number: int) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.cards_play(
+        return round_command(
+            request,
+            services.cards_play,
             match_id=match_id,
             round_number=round_number,
+            data=data,
             plays=data["plays"],
-            expected_version=data.get("expected_version"),
-            actor=actor_of(request),
-            idempotency_key=idempotency_key_of(request),
         )
-        return round_response(result, round_number, viewer=viewer(request, match_id))
 
 
 class CardCorrectApi(JsonApi):
@@ -222,13 +221,13 @@ class CardCorrectApi(JsonApi):
         self, request: Request, match_id: UUID, round_number: int, play_index: int
     ) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.card_correct(
+        return round_command(
+            request,
+            services.card_correct,
             match_id=match_id,
             round_number=round_number,
+            data=data,
+            actor_reason=data.get("reason"),
             play_index=play_index,
             card=data["card"],
-            expected_version=data.get("expected_version"),
-            actor=actor_of(request, reason=data.get("reason")),
-            idempotency_key=idempotency_key_of(request),
         )
-        return round_response(result, round_number, viewer=viewer(request, match_id))

@@ -3,13 +3,16 @@ the reader sees; and the input every command on a match takes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import Any
 from uuid import UUID
 
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from common.api.commands import command_response
+from accounts.actors import actor_of
+from common.api.commands import command_response, idempotency_key_of
 from common.api.serializing import Serializer, data_of
 from games.api.serializers import MatchOutput, RoundCommandOutput
 from games.matches import selectors
@@ -86,3 +89,44 @@ def match_created_response(result: CommandResult, request: Request, names: list[
 def viewer(request: Request, match_id: UUID) -> Viewer:
     """Who reads: the viewer the requester is for the match, at the place its permission found."""
     return viewer_of(request.user, match_id, getattr(request, "place", None))
+
+
+def round_command(
+    request: Request,
+    service: Callable[..., CommandResult],
+    *,
+    match_id: UUID,
+    round_number: int,
+    data: Mapping[str, Any],
+    actor_reason: str | None = None,
+    keyed: bool = True,
+    **arguments: Any,
+) -> Response:
+    """Run a command on one round with what every such command takes besides its `arguments`
+    (the version the client saw, who acts and why: `actor_reason`, the idempotency key unless
+    the command takes none), and answer the round as the command left it."""
+    actor = actor_of(request, reason=actor_reason)
+    key = {"idempotency_key": idempotency_key_of(request)} if keyed else {}
+    result = service(
+        match_id=match_id,
+        round_number=round_number,
+        **arguments,
+        expected_version=data.get("expected_version"),
+        actor=actor,
+        **key,
+    )
+    return round_response(result, round_number, viewer=viewer(request, match_id))
+
+
+def match_command(
+    request: Request,
+    service: Callable[..., CommandResult],
+    *,
+    match_id: UUID,
+    actor_reason: str | None = None,
+    **arguments: Any,
+) -> Response:
+    """Run a command on a match (who acts and why, `actor_reason`, besides its `arguments`),
+    and answer the match as it stands now, with the hands the reader sees."""
+    result = service(match_id=match_id, **arguments, actor=actor_of(request, reason=actor_reason))
+    return match_response(result, viewer=viewer(request, match_id))

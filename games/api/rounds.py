@@ -23,7 +23,7 @@ from common.api.commands import (
 from common.api.schema import command_schema, error_responses
 from common.api.serializing import Serializer
 from games.access import MatchAccess
-from games.api.responses import CommandInput, round_response, viewer
+from games.api.responses import CommandInput, round_command, round_response, viewer
 from games.api.serializers import (
     CARD_HELP,
     CARD_MAX_LENGTH,
@@ -165,15 +165,14 @@ class RoundPointsEnterApi(JsonApi):
     )
     def post(self, request: Request, match_id: UUID, round_number: int) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.round_points_enter(
+        return round_command(
+            request,
+            services.round_points_enter,
             match_id=match_id,
             round_number=round_number,
+            data=data,
             points=data["points"],
-            expected_version=data.get("expected_version"),
-            actor=actor_of(request),
-            idempotency_key=idempotency_key_of(request),
         )
-        return round_response(result, round_number, viewer=viewer(request, match_id))
 
 
 class PlayUndoApi(JsonApi):
@@ -203,14 +202,14 @@ class PlayUndoApi(JsonApi):
     )
     def post(self, request: Request, match_id: UUID, round_number: int) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.play_undo(
+        return round_command(
+            request,
+            services.play_undo,
             match_id=match_id,
             round_number=round_number,
-            expected_version=data.get("expected_version"),
-            actor=actor_of(request, reason=data.get("reason")),
-            idempotency_key=idempotency_key_of(request),
+            data=data,
+            actor_reason=data.get("reason"),
         )
-        return round_response(result, round_number, viewer=viewer(request, match_id))
 
 
 class RoundVoidApi(JsonApi):
@@ -237,14 +236,16 @@ class RoundVoidApi(JsonApi):
     )
     def post(self, request: Request, match_id: UUID, round_number: int) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.round_void(
+        return round_command(
+            request,
+            services.round_void,
             match_id=match_id,
             round_number=round_number,
+            data=data,
+            actor_reason=data["reason"],
+            keyed=False,
             reason=data["reason"],
-            expected_version=data.get("expected_version"),
-            actor=actor_of(request, reason=data["reason"]),
         )
-        return round_response(result, round_number, viewer=viewer(request, match_id))
 
 
 class RoundReplayApi(JsonApi):
