@@ -338,8 +338,8 @@ def rebuild_against_fold(database: str) -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from games.matches.stream import MatchEvent
     from games.matches.stream import evolve as evolve_match
+    from games.matches.stream import match_event_from_stored
     from tournaments.stream import TournamentEvent
     from tournaments.stream import evolve as evolve_tournament
 
@@ -354,7 +354,7 @@ def rebuild_against_fold(database: str) -> None:
         for stream_type, stream_id, event_type, payload in cursor:
             if stream_type == "match":
                 matches[stream_id] = evolve_match(
-                    matches.get(stream_id), MatchEvent(event_type, payload)
+                    matches.get(stream_id), match_event_from_stored(event_type, payload)
                 )
             elif stream_type == "tournament":
                 tournaments[stream_id] = evolve_tournament(

@@ -22,7 +22,7 @@ from games.eventstore.api import (
     RecordedEvent,
     WrittenWithAppend,
 )
-from games.matches.stream import MatchAggregate, MatchEvent, MatchRound
+from games.matches.stream import MatchAggregate, MatchEvent, MatchRound, match_event_from_stored
 from games.models import Match, Round
 
 MATCH_STREAM = "match"
@@ -215,4 +215,4 @@ def projection_ctes(round_count: int) -> str:
 
 
 def match_event(event: RecordedEvent) -> MatchEvent:
-    return MatchEvent(event.event_type, event.payload)
+    return match_event_from_stored(event.event_type, event.payload)
