@@ -10,9 +10,12 @@ from rest_framework.request import Request
 
 from accounts.models import DeviceToken
 from common.actors import Actor
-from common.api.commands import DEVICE_HEADER, DEVICE_MAX_LENGTH, HEADER_CONTROL_CHARACTERS
+from common.api.commands import DEVICE_HEADER
 from common.observability import current_request_id
 
+DEVICE_MAX_LENGTH = 64
+HEADER_CONTROL_CHARACTERS = frozenset(map(chr, [*range(0x09), *range(0x0A, 0x20), 0x7F]))
+"""What RFC 9110 does not allow in a header's value (a tab is allowed)."""
 TOKEN_PREFIX_LENGTH = 8
 
 

@@ -16,9 +16,6 @@ from common.api.base import json_errors
 from common.api.serializing import Serializer
 
 DEVICE_HEADER = "X-Device"
-DEVICE_MAX_LENGTH = 64
-HEADER_CONTROL_CHARACTERS = frozenset(map(chr, [*range(0x09), *range(0x0A, 0x20), 0x7F]))
-"""What RFC 9110 does not allow in a header's value (a tab is allowed)."""
 REASON_MAX_LENGTH = 500
 REPEATED_PARAMETER = gettext_lazy("Give this parameter once.")
 IDEMPOTENCY_KEY_HEADER = "Idempotency-Key"
