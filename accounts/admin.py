@@ -9,7 +9,7 @@ message after it is created; the admin stores and shows only its hash's prefix a
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -23,13 +23,6 @@ from django.utils import timezone
 from accounts import services
 from accounts.models import Club, DeviceToken, DeviceTokenState, Role, RoleGrant, User
 from common.admin import ReadOnlyInline, ServiceAddAdmin
-
-if TYPE_CHECKING:
-    ModelAdmin = admin.ModelAdmin[Any]
-    TabularInline = admin.TabularInline[Any, Any]
-else:  # generic only in django-stubs
-    ModelAdmin = admin.ModelAdmin
-    TabularInline = admin.TabularInline
 
 admin.site.register(User, UserAdmin)
 
