@@ -22,15 +22,8 @@ import pytest
 import redis
 
 from bench._private_redis import PrivateRedis
-from bench._support import (
-    OUT_DIR,
-    Backends,
-    Server,
-    ServerOptions,
-    django_environment,
-    gunicorn,
-    manage,
-)
+from bench._server import Server, ServerOptions, gunicorn
+from bench._support import OUT_DIR, Backends, django_environment, manage
 from tests.faults.scorers import Scorer, Step
 from tests.faults.stack import (
     Postgres,

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from bench._cpu import CpuMeter
 from bench._load import API, Writer, WriterResult, run_writers
-from bench._support import CpuMeter
 from tests.faults.checks import (
     verify_projections,
     version_gaps,
