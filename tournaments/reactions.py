@@ -16,8 +16,10 @@ from games import services as match_services
 from games.eventstore.api import AppendResult, EventMetadata
 from games.models import Match
 from games.services import Actor
-from tournaments import plan
-from tournaments.stream import ENTRANT_WITHDREW, FIXTURE_CREATED, TournamentState
+from tournaments.plan import knockouts
+from tournaments.state import TournamentState
+from tournaments.stream.events import ENTRANT_WITHDREW
+from tournaments.stream.fixture_events import FIXTURE_CREATED
 
 
 def actor_of(metadata: EventMetadata) -> Actor:
@@ -49,7 +51,7 @@ def react_inline(
             variant=variant_at(rules["variant"], size),
             side_refs=[{"entrant": entrant} for entrant in sides],
             actor=actor,
-            decider=plan.match_decider(state, fixture["fixture"]),
+            decider=knockouts.match_decider(state, fixture["fixture"]),
         )
     withdrawals = [
         (e.payload["entrant"], e.payload.get("reason") or "withdrawn")

@@ -10,7 +10,6 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api.serializers import Serializer, VariantField
-from tournaments import plan
 from tournaments.models import (
     DecidedBy,
     Entrant,
@@ -20,6 +19,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
+from tournaments.plan import rankings
 from tournaments.services import TABLE_SIZES
 
 SEEDING_METHODS = ("given", "random")
@@ -167,7 +167,7 @@ class TournamentOutput(Serializer):
         )
         if table_size != 3:
             return None
-        return plan.placing_scoring_in_force(settings.get("placing_scoring"))
+        return rankings.placing_scoring_in_force(settings.get("placing_scoring"))
 
 
 class TournamentMatchOutput(Serializer):

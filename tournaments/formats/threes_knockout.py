@@ -79,7 +79,7 @@ def threes_bracket_size(entrant_count: int) -> int:
     return size
 
 
-def threes_seeding_order(size: int) -> tuple[int, ...]:
+def threes_bracket_line_seeds(size: int) -> tuple[int, ...]:
     """Seeds in bracket order for `size` (a power of three) lines; consecutive threes are the
     first round's tables. Each seed `s` of the order for `m` lines becomes the table `s`,
     `2m + 1 - s`, `3m + 1 - s` (for 9 lines 1-6-9, 2-5-8, 3-4-7): as in 0007's standard order,
@@ -98,7 +98,7 @@ def threes_knockout_bracket(entrants: Sequence[int]) -> ThreesKnockout:
     """The knockout of `entrants` (seed order), byes to the top seeds."""
     field = check_entrants(entrants)
     size = threes_bracket_size(len(field))
-    order = threes_seeding_order(size)
+    order = threes_bracket_line_seeds(size)
 
     def source(seed: int) -> ThreesSource:
         return Known(field[seed - 1]) if seed <= len(field) else BYE
