@@ -18,11 +18,10 @@ from tournaments.standings import (
     compute_standings,
 )
 from tournaments.standings.errors import InvalidStandingsConfig
+from tournaments.standings.placing_results import Seat, TableResult
 from tournaments.standings.placings import (
     PlacingStandingRow,
     PlacingStandingsConfig,
-    Seat,
-    TableResult,
     compute_placing_standings,
 )
 from tournaments.state import Result, TournamentSettings, TournamentState
