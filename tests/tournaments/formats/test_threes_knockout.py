@@ -21,7 +21,7 @@ from tournaments.formats import (
 )
 
 
-def test_the_seeding_order_of_nine_lines_gives_the_top_seed_the_weakest_table() -> None:
+def test_the_bracket_line_seeds_of_nine_lines_give_the_top_seed_the_weakest_table() -> None:
     assert threes_bracket_line_seeds(3) == (1, 2, 3)
     assert threes_bracket_line_seeds(9) == (1, 6, 9, 2, 5, 8, 3, 4, 7)
 
