@@ -8,7 +8,7 @@ everything else reads their typed fields.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, TypeAlias, get_args
 
 from tournaments.state import TournamentSettings
 from tournaments.stream.fixture_events import (
@@ -260,29 +260,9 @@ TournamentEvent: TypeAlias = (
 )
 
 EVENT_CLASSES: dict[str, type[TournamentEvent]] = {
-    cls.TYPE: cls
-    for cls in (
-        TournamentCreated,
-        EntrantRegistered,
-        EntrantCheckedIn,
-        EntrantWithdrew,
-        EntrantsSeeded,
-        TournamentStarted,
-        SwissRoundPaired,
-        FixtureCreated,
-        MatchScheduled,
-        ResultRecorded,
-        FixtureReset,
-        TournamentFinished,
-        MatchCalled,
-        CheckInOpened,
-        CheckInClosed,
-        EntrantCorrected,
-        EntrantsReseeded,
-        LevelMatchDecided,
-        GroupPlacesDecided,
-    )
+    cls.TYPE: cls for cls in get_args(TournamentEvent)
 }
+"""Every event class by its stored type string."""
 
 
 def encode(event: TournamentEvent) -> tuple[str, dict[str, Any]]:

@@ -43,7 +43,7 @@ def evolve(state: TournamentState | None, event: TournamentEvent) -> TournamentS
         return TournamentState(name=event.name, settings=event.settings)
     if state is None:
         raise ValueError(f"{event.TYPE} before {TournamentCreated.TYPE}")
-    return _HANDLERS[type(event)](state, event)
+    return HANDLERS[type(event)](state, event)
 
 
 def fold(
@@ -181,7 +181,7 @@ def _handler(
     return event_type, handler
 
 
-_HANDLERS: dict[type, Handler] = dict(
+HANDLERS: dict[type, Handler] = dict(  # every event type but TournamentCreated
     [
         _handler(EntrantRegistered, _registered),
         _handler(EntrantCheckedIn, _checked_in),
