@@ -48,6 +48,11 @@ class FixtureCreated:
     third: int | None = None
     """At tables of three only (the payloads of two-sided fixtures have no `third`)."""
 
+    @property
+    def entrants(self) -> tuple[int, ...]:
+        """In seat order (home, away and, at three, the third)."""
+        return (self.home, self.away) if self.third is None else (self.home, self.away, self.third)
+
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {
             "fixture": self.fixture,
