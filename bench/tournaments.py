@@ -219,8 +219,8 @@ def rebuild_against_fold(database: str) -> None:
 
     from games.matches.stream import evolve as evolve_match
     from games.matches.stream import match_event_from_stored
-    from tournaments.stream import TournamentEvent
-    from tournaments.stream import evolve as evolve_tournament
+    from tournaments.stream.events import decode as decode_tournament_event
+    from tournaments.stream.evolve import evolve as evolve_tournament
 
     say(f"warm-up read: {warm_up(database):.1f} s")
     started = time.perf_counter()
@@ -237,7 +237,7 @@ def rebuild_against_fold(database: str) -> None:
                 )
             elif stream_type == "tournament":
                 tournaments[stream_id] = evolve_tournament(
-                    tournaments.get(stream_id), TournamentEvent(event_type, payload)
+                    tournaments.get(stream_id), decode_tournament_event(event_type, payload)
                 )
             else:
                 others += 1

@@ -79,7 +79,7 @@ from tournaments.models import (
 from tournaments.standings import DEFAULT_TIEBREAKS
 from tournaments.standings.errors import StandingsError
 from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
-from tournaments.stream import TournamentSettings
+from tournaments.state import TournamentSettings
 
 if TYPE_CHECKING:
     ModelAdmin = admin.ModelAdmin[Any]

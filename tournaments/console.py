@@ -14,8 +14,8 @@ from datetime import datetime
 from uuid import UUID
 
 from games.models import Match
-from tournaments import plan
 from tournaments.models import Entrant, Fixture, FixtureStatus
+from tournaments.plan import cut_ties, drawing, knockouts
 from tournaments.services import load_tournament
 from tournaments.state import TournamentState
 
@@ -215,7 +215,7 @@ def rounds_step(state: TournamentState, lines: Sequence[MatchLine]) -> Step:
     if (
         state.settings.format == "swiss"
         and not state.settings.automatic_rounds
-        and plan.swiss_round_due(state) is not None
+        and drawing.swiss_round_due(state) is not None
     ):
         operations.append("publish_swiss_round")
     operations.append("refresh")
@@ -248,12 +248,12 @@ def finish_step(state: TournamentState) -> Step:
 
 def tied_groups(state: TournamentState, entrants: Sequence[EntrantLine]) -> tuple[TiedGroup, ...]:
     """The complete groups whose tie at the cut waits for the organizer's order."""
-    if state.finished or not plan.settles_ties_at_the_cut(state.settings, "organizer"):
+    if state.finished or not cut_ties.settles_ties_at_the_cut(state.settings, "organizer"):
         return ()
     by_id = {entrant.id: entrant for entrant in entrants}
     found = []
-    for stage in plan.group_stages_of(state):
-        tie = plan.group_cut_tie(state, stage.name)
+    for stage in knockouts.group_stages_of(state):
+        tie = knockouts.group_cut_tie(state, stage.name)
         decided = state.group_places.get(stage.name)
         if tie is None or (decided is not None and set(decided) == set(tie.tied)):
             continue

@@ -1,11 +1,11 @@
 """Entrant corrections: rename an entrant, change its players, change seeds before the start.
 
 Each correction is an event on the tournament's stream (`EntrantCorrected`, `EntrantsReseeded`,
-tournaments/stream.py), recorded with the actor and a reason; the events carry ids and which
+tournaments/stream/events.py), recorded with the actor and a reason; the events carry ids and which
 fields changed, and the names go to the Entrant, Player and EntrantPlayer rows in the same
-transaction (decision 0018). The decisions are pure (`tournaments.stream`: `CorrectEntrant`,
-`ReseedEntrants`); this module writes the name rows and runs the commands through the tournament
-services (`services.run`).
+transaction (decision 0018). The decisions are pure (`CorrectEntrant` and `ReseedEntrants` in
+`tournaments.stream.entrants`); this module writes the name rows and runs the commands through
+the tournament services (`services.run`).
 
 A duplicate name (case and spacing aside, within the tournament) is a warning the organizer
 confirms: refused with `duplicate_entrant_name` unless the command says
@@ -24,7 +24,7 @@ from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from common.actors import Actor
-from tournaments import names, stream
+from tournaments import names
 from tournaments.errors import (
     DuplicateEntrantName,
     DuplicateSeed,
@@ -33,7 +33,9 @@ from tournaments.errors import (
 )
 from tournaments.models import Entrant, EntrantPlayer, Player
 from tournaments.services import TournamentCommandResult, run
-from tournaments.stream import CorrectEntrant, ReseedEntrants, TournamentState
+from tournaments.state import TournamentState
+from tournaments.stream.commands import CorrectEntrant, ReseedEntrants
+from tournaments.stream.entrant_checks import check_entrant_correction
 
 __all__ = [
     "DuplicateEntrantName",
@@ -74,7 +76,7 @@ def entrant_correct(
     def correct(state: TournamentState | None) -> CorrectEntrant:
         assert state is not None
         # Refused before any row is written when the tournament cannot take the correction.
-        stream.check_entrant_correction(
+        check_entrant_correction(
             state,
             entrant=entrant_id,
             reason=reason,

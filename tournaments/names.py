@@ -15,7 +15,7 @@ from django.utils.translation import gettext_noop
 
 from tournaments.errors import DuplicateEntrantName, DuplicateSeed, InvalidEntrant
 from tournaments.models import Entrant
-from tournaments.stream import NEW_ENTRANT
+from tournaments.stream.entrant_checks import NEW_ENTRANT
 
 
 def same_name(name: str) -> str:

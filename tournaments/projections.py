@@ -21,13 +21,14 @@ from django.db import transaction
 from games.eventstore.api import RecordedEvent, last_position, read_all
 from games.matches.projections import MATCH_STREAM
 from games.models import Match
-from tournaments import plan, policies
+from tournaments import policies
 from tournaments.formats.bracket import Bracket, Known, WinnerOf
 from tournaments.formats.resolution import BracketState
 from tournaments.formats.threes_knockout import KnockoutTable, TableStatus, ThreesKnockoutState
 from tournaments.models import Checkpoint, Fixture, Tournament, TournamentView
+from tournaments.plan import drawing, fixture_specs
 from tournaments.services import TOURNAMENT_STREAM, load_tournament
-from tournaments.stream import Result, TournamentState
+from tournaments.state import Result, TournamentState
 
 CONSUMER = "tournaments"
 BATCH = 500
@@ -109,7 +110,10 @@ def advance_view(advance: Any) -> dict[str, str] | None:
 
 
 def league_rounds(
-    state: TournamentState, stage: plan.Stage, rows: dict[str, Fixture], matches: dict[UUID, str]
+    state: TournamentState,
+    stage: fixture_specs.Stage,
+    rows: dict[str, Fixture],
+    matches: dict[UUID, str],
 ) -> list[dict[str, Any]]:
     by_round: dict[int, list[dict[str, Any]]] = {}
     for fixture in stage.fixtures:
@@ -141,7 +145,10 @@ def places_view(result: Result | None) -> dict[str, Any]:
 
 
 def threes_rounds(
-    state: TournamentState, stage: plan.Stage, rows: dict[str, Fixture], matches: dict[UUID, str]
+    state: TournamentState,
+    stage: fixture_specs.Stage,
+    rows: dict[str, Fixture],
+    matches: dict[UUID, str],
 ) -> list[dict[str, Any]]:
     """A knockout in tables of three: per round its tables, each with the (two or three)
     entrants known so far, and where its winner goes."""
@@ -171,7 +178,7 @@ def threes_rounds(
                 }
                 | places_view(result)
             )
-        rounds.append({"number": number, "section": plan.KNOCKOUT, "matches": views})
+        rounds.append({"number": number, "section": fixture_specs.KNOCKOUT, "matches": views})
     return rounds
 
 
@@ -196,7 +203,7 @@ def build_view(state: TournamentState, tournament_id: UUID) -> tuple[dict[str, A
     matches = match_statuses(rows.values())
     stages = []
     placements: list[dict[str, int]] = []
-    for stage in plan.stages(state):
+    for stage in drawing.stages(state):
         if stage.bracket is not None and stage.bracket_state is not None:
             rounds = bracket_rounds(stage.bracket, stage.bracket_state, rows, matches)
             placements = [
@@ -207,7 +214,7 @@ def build_view(state: TournamentState, tournament_id: UUID) -> tuple[dict[str, A
             rounds = threes_rounds(state, stage, rows, matches)
             placements = [
                 {"entrant": entrant, "place": place}
-                for entrant, place in plan.threes_placements(state, stage)
+                for entrant, place in drawing.threes_placements(state, stage)
             ]
             kind = "threes_knockout"
         else:
@@ -224,7 +231,7 @@ def build_view(state: TournamentState, tournament_id: UUID) -> tuple[dict[str, A
         "stages": stages,
         "placements": placements,
     }
-    standings = [row.to_dict() for row in plan.overall_standings(state)] if state.started else []
+    standings = [row.to_dict() for row in drawing.overall_standings(state)] if state.started else []
     return bracket, standings
 
 

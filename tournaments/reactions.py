@@ -16,8 +16,10 @@ from common.actors import Actor
 from games.eventstore.api import AppendResult, EventMetadata
 from games.matches import services as match_services
 from games.models import Match
-from tournaments import plan
-from tournaments.stream import ENTRANT_WITHDREW, FIXTURE_CREATED, TournamentState
+from tournaments.plan import knockouts
+from tournaments.state import TournamentState
+from tournaments.stream.events import EntrantWithdrew, decode
+from tournaments.stream.fixture_events import FixtureCreated
 
 
 def actor_of(metadata: EventMetadata) -> Actor:
@@ -34,14 +36,15 @@ def react_inline(
     tournament_id: UUID, state: TournamentState, appended: AppendResult, metadata: EventMetadata
 ) -> None:
     actor = actor_of(metadata)
-    created = [e.payload for e in appended.events if e.event_type == FIXTURE_CREATED]
+    events = [decode(e.event_type, e.payload) for e in appended.events]
+    created = [e for e in events if isinstance(e, FixtureCreated)]
     rules = state.settings.match_rules
     for fixture in created:
-        sides = seated(fixture)
+        sides = fixture.entrants
         # At tables of three the field may force a table of two: a two-player match.
         size = len(sides) if rules["table_size"] == 3 else rules["table_size"]
         match_services.match_create(
-            match_id=UUID(fixture["match_id"]),
+            match_id=UUID(fixture.match_id),
             table_size=size,
             best_of=rules["best_of"],
             scoring=rules["scoring"],
@@ -49,17 +52,15 @@ def react_inline(
             variant=variant_at(rules["variant"], size),
             side_refs=[{"entrant": entrant} for entrant in sides],
             actor=actor,
-            decider=plan.match_decider(state, fixture["fixture"]),
+            decider=knockouts.match_decider(state, fixture.fixture),
         )
     withdrawals = [
-        (e.payload["entrant"], e.payload.get("reason") or "withdrawn")
-        for e in appended.events
-        if e.event_type == ENTRANT_WITHDREW
+        (e.entrant, e.reason or "withdrawn") for e in events if isinstance(e, EntrantWithdrew)
     ]
     withdrawals.extend(
         (entrant, "withdrawn")
         for fixture in created
-        for entrant in seated(fixture)
+        for entrant in fixture.entrants
         if state.entrants[entrant].withdrawn
     )
     for entrant, reason in withdrawals:
@@ -75,12 +76,6 @@ def variant_at(variant: dict[str, Any] | None, table_size: int) -> dict[str, Any
         return variant
     kept = {k: v for k, v in variant.items() if k not in THREE_PLAYER_OPTIONS}
     return kept or None
-
-
-def seated(fixture: dict[str, Any]) -> list[int]:
-    """The entrants of a `FixtureCreated` payload in seat order (a third at tables of three)."""
-    third = fixture.get("third")
-    return [fixture["home"], fixture["away"], *([] if third is None else [third])]
 
 
 def forfeit_open_fixtures(

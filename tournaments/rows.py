@@ -29,14 +29,9 @@ from tournaments.models import Entrant, Fixture, Tournament
 from tournaments.models import Table as TableRow
 from tournaments.state import Fixture as FixtureFact
 from tournaments.state import TournamentState
-from tournaments.stream import (
-    ENTRANTS_RESEEDED,
-    ENTRANTS_SEEDED,
-    TOURNAMENT_CREATED,
-    TournamentEvent,
-    fold,
-    seeds_in_force,
-)
+from tournaments.stream.entrant_checks import seeds_in_force
+from tournaments.stream.events import ENTRANTS_RESEEDED, ENTRANTS_SEEDED, TOURNAMENT_CREATED, decode
+from tournaments.stream.evolve import fold
 
 TOURNAMENT_FIELDS = ("status", "version", "format", "table_size", "settings", "updated_at")
 ENTRANT_FIELDS = ("seed", "checked_in", "withdrawn")
@@ -299,7 +294,7 @@ def fold_tournament(tournament_id: UUID) -> Folded | None:
     events = read_stream(stream_id=tournament_id)
     if not events:
         return None
-    state = fold(TournamentEvent(e.event_type, e.payload) for e in events)
+    state = fold(decode(e.event_type, e.payload) for e in events)
     # The loads that follow (the views' rebuild, the next command) fold nothing again.
     folded.remember_on_commit(
         tournament_id,

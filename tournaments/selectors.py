@@ -48,8 +48,7 @@ from tournaments.services import (
     TournamentNotFound,
     load_tournament,
 )
-from tournaments.state import CheckInWindow
-from tournaments.stream import TournamentState
+from tournaments.state import CheckInWindow, TournamentState
 
 LEAGUE_FORMATS = (Format.ROUND_ROBIN, Format.SWISS)
 """Formats without a bracket: the standings decide the champion."""

@@ -39,7 +39,7 @@ from games.eventstore.pipeline import Outcome, StreamKind, run_command
 from games.matches import services as match_services
 from games.models import Match
 from games.rules import Table, Variant
-from tournaments import folded, names, plan, reactions, rows, stream
+from tournaments import folded, names, reactions, rows
 from tournaments.errors import (
     EntrantNotFound,
     InvalidEntrant,
@@ -54,9 +54,10 @@ from tournaments.errors import (
     TournamentNotStarted,
 )
 from tournaments.models import Entrant, EntrantPlayer, Fixture, Player, Tournament
+from tournaments.plan import rankings
 from tournaments.signals import tournament_events_appended_on_commit
-from tournaments.stream import (
-    MATCH_SCHEDULED,
+from tournaments.state import Result, TournamentSettings, TournamentState
+from tournaments.stream.commands import (
     PLAYERS_PER_ENTRANT,
     TABLE_SIZES,
     AdvanceTournament,
@@ -71,18 +72,17 @@ from tournaments.stream import (
     PublishSwissRound,
     RecordResult,
     RegisterEntrant,
-    Result,
     ScheduleMatches,
     SeedEntrants,
     StartTournament,
     TournamentCommand,
-    TournamentEvent,
-    TournamentSettings,
-    TournamentState,
     WithdrawEntrant,
-    fold,
-    no_show_forfeiter,
 )
+from tournaments.stream.decide import decide as decide_command
+from tournaments.stream.events import TournamentEvent, decode, encode
+from tournaments.stream.evolve import fold
+from tournaments.stream.fixture_events import MATCH_SCHEDULED
+from tournaments.stream.tables import no_show_forfeiter
 
 __all__ = [
     "PLAYERS_PER_ENTRANT",
@@ -139,7 +139,7 @@ def load_stream(
 
 
 def tournament_events(events: Iterable[RecordedEvent]) -> Iterator[TournamentEvent]:
-    return (TournamentEvent(e.event_type, e.payload) for e in events)
+    return (decode(e.event_type, e.payload) for e in events)
 
 
 def load_latest(tournament_id: UUID) -> tuple[TournamentState | None, int]:
@@ -220,7 +220,7 @@ TOURNAMENT_KIND: StreamKind[TournamentState, TournamentEvent] = StreamKind(
     stream_type=TOURNAMENT_STREAM,
     load=load_for_command,
     fold=lambda events, state: fold(events, state),
-    encode=lambda event: NewEvent(event.type, event.payload),
+    encode=lambda event: NewEvent(*encode(event)),
     replay=replay_from,
     project=rows.project_appended,
     react=reactions.react_inline,
@@ -258,7 +258,7 @@ def run(
                 gettext_noop("there is no tournament %(tournament)s"), tournament=tournament_id
             )
         decided = command(state) if callable(command) else command
-        return stream.decide(state, decided)
+        return decide_command(state, decided)
 
     if idempotency_key is not None and actor.causation_id is None:
         # Every event the command causes (its matches' too) names it.
@@ -333,7 +333,7 @@ def tournament_create(
     command = CreateTournament(
         name=name, settings=settings, club=None if club is None else club.pk, public=public
     )
-    stream.decide(None, command)  # refused before the match rules are checked, as it always was
+    decide_command(None, command)  # refused before the match rules are checked, as it always was
     match_services.match_format_of(scoring=scoring, best_of=best_of, rounds=rounds)
     Table(table_size, Variant.from_dict(variant or {}))
     tournament_id = uuid.uuid4()
@@ -372,7 +372,7 @@ def entrant_register(
         # Refused before any row is written when the tournament cannot take the entrant.
         assert state is not None
         with names.seed_holders_named(new_name=name):
-            stream.decide(state, RegisterEntrant(entrant=0, players=len(players), seed=seed))
+            decide_command(state, RegisterEntrant(entrant=0, players=len(players), seed=seed))
         names.check_name_is_free(
             tournament_id=tournament_id, name=name, confirmed=confirm_duplicate_name
         )
@@ -576,7 +576,7 @@ def result_of(state: TournamentState | None, match: Match) -> Result:
     if fixture is None:
         return Result(winner=None)
     assert state is not None  # a fixture was found in it
-    return plan.result_at_table(
+    return rankings.result_at_table(
         state,
         fixture.entrants,
         winner=match.winner,

@@ -30,7 +30,7 @@ from accounts.models import DeviceToken, DeviceTokenState, User
 from accounts.services import InvalidDeviceToken, device_token_create
 from tournaments.selectors import tournament_get
 from tournaments.services import TournamentError
-from tournaments.stream import TournamentSettings
+from tournaments.state import TournamentSettings
 
 CARD_SERIALS = 200
 """How many times a table's card may be retired (revoked, expired) and made again."""

@@ -42,12 +42,12 @@ from games.models import Match
 from games.rules import RuleViolation
 from tournaments import projections, publishing, services
 from tournaments.models import Checkpoint, Fixture, FixtureStatus, TournamentStatus
-from tournaments.stream import (
+from tournaments.stream.events import TOURNAMENT_STARTED
+from tournaments.stream.fixture_events import (
     FIXTURE_CREATED,
     FIXTURE_RESET,
     RESULT_RECORDED,
     SWISS_ROUND_PAIRED,
-    TOURNAMENT_STARTED,
 )
 
 logger = logging.getLogger(__name__)

@@ -12,21 +12,18 @@ from hypothesis import strategies as st
 
 from games.matches import stream as matches
 from games.rules import DEFAULT_VARIANT, MatchFormat
-from tournaments import plan
-from tournaments.stream import (
+from tournaments.plan import knockouts, rankings
+from tournaments.state import Fixture, Result, TournamentSettings, TournamentState
+from tournaments.stream.commands import (
     CreateTournament,
     DecideGroupPlaces,
     DecideLevelMatch,
-    Fixture,
     RecordResult,
     RegisterEntrant,
-    Result,
     StartTournament,
-    TournamentSettings,
-    TournamentState,
-    decide,
-    fold,
 )
+from tournaments.stream.decide import decide
+from tournaments.stream.evolve import fold
 
 TOURNAMENT = uuid.UUID(int=29)
 
@@ -64,13 +61,13 @@ def started(format: str, entrants: int, table_size: int = 2, **options: Any) -> 
 
 def played(state: TournamentState, fixture: Fixture, data: st.DataObject) -> Result:
     """The fixture's match played round by round until it is over, and its result as the
-    tournament records it (`plan.result_at_table`, as the services do from the match's row)."""
+    tournament records it (`rankings.result_at_table`, as the services do from the match's row)."""
     rules = state.settings
     seats = len(fixture.entrants)
     match_format = (
         MatchFormat.best_of(rules.best_of)
         if rules.scoring == "rounds"
-        else MatchFormat("points", rules.rounds or 1, plan.match_decider(state, fixture.id))  # type: ignore[arg-type]
+        else MatchFormat("points", rules.rounds or 1, knockouts.match_decider(state, fixture.id))  # type: ignore[arg-type]
     )
     sides: tuple[dict[str, Any], ...] = tuple({} for _ in range(seats))
     match = matches.fold(
@@ -82,7 +79,7 @@ def played(state: TournamentState, fixture: Fixture, data: st.DataObject) -> Res
         match = matches.fold(matches.decide(match, matches.StartNextRound(None)), match)
         entered = matches.EnterRoundPoints(len(match.rounds), points)
         match = matches.fold(matches.decide(match, entered), match)
-    return plan.result_at_table(
+    return rankings.result_at_table(
         state,
         fixture.entrants,
         winner=match.winner,
@@ -101,14 +98,16 @@ def settled_by_the_organizer(state: TournamentState, data: st.DataObject) -> Tou
         for f in state.fixtures.values()
         if f.id in state.results
         and state.results[f.id].winner is None
-        and plan.is_knockout_fixture(state, f.id)
+        and knockouts.is_knockout_fixture(state, f.id)
     ]
     if level:
         fixture = level[0]
-        winner = data.draw(st.sampled_from(plan.level_leaders(fixture, state.results[fixture.id])))
+        winner = data.draw(
+            st.sampled_from(knockouts.level_leaders(fixture, state.results[fixture.id]))
+        )
         return run(state, DecideLevelMatch(TOURNAMENT, fixture.match_id, winner, "lot"))
-    for group in plan.group_stages_of(state):
-        tie = plan.group_cut_tie(state, group.name)
+    for group in knockouts.group_stages_of(state):
+        tie = knockouts.group_cut_tie(state, group.name)
         decided = state.group_places.get(group.name)
         if tie is not None and (decided is None or set(decided) != set(tie.tied)):
             order = data.draw(st.permutations(tie.tied))
@@ -140,5 +139,5 @@ def every_knockout_match_has_a_winner(state: TournamentState) -> bool:
     return all(
         result.winner is not None
         for fixture_id, result in state.results.items()
-        if plan.is_knockout_fixture(state, fixture_id)
+        if knockouts.is_knockout_fixture(state, fixture_id)
     )

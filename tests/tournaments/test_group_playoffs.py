@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from tournaments import plan
 from tournaments.errors import (
     GroupNotComplete,
     GroupNotFound,
@@ -16,21 +15,19 @@ from tournaments.errors import (
     InvalidGroupOrder,
     ReasonRequired,
 )
-from tournaments.stream import (
-    FIXTURE_RESET,
-    GROUP_PLACES_DECIDED,
+from tournaments.plan import cut_ties, drawing, knockouts
+from tournaments.state import Fixture, Result, TournamentSettings, TournamentState
+from tournaments.stream.commands import (
     CreateTournament,
     DecideGroupPlaces,
-    Fixture,
     RecordResult,
     RegisterEntrant,
-    Result,
     StartTournament,
-    TournamentSettings,
-    TournamentState,
-    decide,
-    fold,
 )
+from tournaments.stream.decide import decide
+from tournaments.stream.events import GROUP_PLACES_DECIDED, encode
+from tournaments.stream.evolve import fold
+from tournaments.stream.fixture_events import FixtureReset
 
 TOURNAMENT = uuid.UUID(int=1229)
 LEVEL = Result(winner=None, rounds=(1, 1), points=(120, 120))
@@ -77,7 +74,7 @@ def playoff_fixtures(state: TournamentState) -> list[Fixture]:
 
 
 def knockout_entrants(state: TournamentState) -> list[int]:
-    last = plan.stages(state)[-1]
+    last = drawing.stages(state)[-1]
     assert last.bracket is not None, "no knockout yet"
     return list(last.bracket.entrants)
 
@@ -91,11 +88,11 @@ def test_two_entrants_tied_at_the_cut_play_one_playoff_match_and_the_knockout_wa
     match, match_b = playoff_fixtures(state)
     assert (match.id, match.stage, {match.home, match.away}) == ("A-PO-1", "A", {1, 4})
     assert (match_b.id, match_b.stage, {match_b.home, match_b.away}) == ("B-PO-1", "B", {2, 3})
-    assert plan.match_decider(state, match.id) == "round"
-    assert plan.stages(state)[-1].bracket is None
+    assert knockouts.match_decider(state, match.id) == "round"
+    assert drawing.stages(state)[-1].bracket is None
 
     state = record(state, match, won_by(match, 4))
-    assert plan.stages(state)[-1].bracket is None
+    assert drawing.stages(state)[-1].bracket is None
     state = record(state, match_b, won_by(match_b, 3))
 
     assert sorted(knockout_entrants(state)) == [3, 4]
@@ -103,13 +100,13 @@ def test_two_entrants_tied_at_the_cut_play_one_playoff_match_and_the_knockout_wa
 
 def test_a_playoff_does_not_count_in_the_standings() -> None:
     state = play_groups_level(started(4, group_size=2))
-    before = plan.overall_standings(state)
+    before = drawing.overall_standings(state)
 
     for match in playoff_fixtures(state):
         state = record(state, match, won_by(match, match.away))
 
     assert sorted(knockout_entrants(state)) == [3, 4]
-    assert plan.overall_standings(state) == before
+    assert drawing.overall_standings(state) == before
 
 
 def test_three_tied_for_one_place_play_a_short_knockout_reseeded_every_round() -> None:
@@ -123,7 +120,7 @@ def test_three_tied_for_one_place_play_a_short_knockout_reseeded_every_round() -
     assert final.round > first[0].round
     state = record(state, final, won_by(final, 5))
 
-    assert plan.stages(state)[-1].bracket is None  # group B still plays its own
+    assert drawing.stages(state)[-1].bracket is None  # group B still plays its own
     for fixture in [f for f in playoff_fixtures(state) if f.stage == "B"]:
         state = record(state, fixture, won_by(fixture, fixture.home))
     for fixture in [
@@ -142,7 +139,7 @@ def test_four_tied_for_three_places_play_a_knockout_then_the_rest_play_again() -
             break
         for fixture in waiting:
             state = record(state, fixture, won_by(fixture, max(fixture.entrants)))
-    knockout = plan.stages(state)[-1]
+    knockout = drawing.stages(state)[-1]
     assert knockout.bracket is not None
     assert sorted(knockout_entrants(state)) == [3, 4, 5]
     # The first knockout's winner (5) is first, its final's loser second, the next one's third.
@@ -192,7 +189,7 @@ def test_a_corrected_group_result_that_removes_the_tie_resets_the_playoff() -> N
 
     events = decide(state, RecordResult(TOURNAMENT, group_match.match_id, won_by(group_match, 4)))
 
-    assert [e.payload["fixture"] for e in events if e.type == FIXTURE_RESET] == [playoff.id]
+    assert [e.fixture for e in events if isinstance(e, FixtureReset)] == [playoff.id]
     state = fold(events, state)
     assert [f.id for f in playoff_fixtures(state)] == ["B-PO-1"]
 
@@ -202,13 +199,13 @@ def test_a_corrected_playoff_result_resets_the_later_playoff_matches_and_the_kno
     for _ in range(5):
         for fixture in [f for f in playoff_fixtures(state) if f.id not in state.results]:
             state = record(state, fixture, won_by(fixture, fixture.away))
-    assert plan.stages(state)[-1].bracket is not None
+    assert drawing.stages(state)[-1].bracket is not None
     first = next(f for f in playoff_fixtures(state) if f.id == "A-PO-1")
     second = next(f for f in playoff_fixtures(state) if f.id == "A-PO-2")
 
     events = decide(state, RecordResult(TOURNAMENT, first.match_id, won_by(first, first.home)))
 
-    reset = [e.payload["fixture"] for e in events if e.type == FIXTURE_RESET]
+    reset = [e.fixture for e in events if isinstance(e, FixtureReset)]
     assert second.id in reset
     assert any(not key.startswith(("A-", "B-")) for key in reset)  # the knockout's final
     state = fold(events, state)
@@ -236,7 +233,7 @@ def test_a_group_result_corrected_after_the_knockout_redraws_it_and_keeps_the_pl
         state, RecordResult(TOURNAMENT, group_b.match_id, won_by(group_b, group_b.away))
     )
 
-    reset = [e.payload["fixture"] for e in events if e.type == FIXTURE_RESET]
+    reset = [e.fixture for e in events if isinstance(e, FixtureReset)]
     assert playoff.id not in reset
     assert {semi.id for semi in semis} <= set(reset)
     state = fold(events, state)
@@ -253,13 +250,13 @@ def organizer_tie() -> TournamentState:
 def test_under_the_organizers_rule_the_knockout_waits_for_the_groups_places() -> None:
     state = organizer_tie()
     assert playoff_fixtures(state) == []
-    assert plan.stages(state)[-1].bracket is None
+    assert drawing.stages(state)[-1].bracket is None
 
     events = decide(state, DecideGroupPlaces(TOURNAMENT, "A", (4, 1), " sorteggio "))
-    assert events[0].type == GROUP_PLACES_DECIDED
-    assert events[0].payload == {"group": "A", "order": [4, 1], "reason": "sorteggio"}
+    assert encode(events[0])[0] == GROUP_PLACES_DECIDED
+    assert encode(events[0])[1] == {"group": "A", "order": [4, 1], "reason": "sorteggio"}
     state = fold(events, state)
-    assert plan.stages(state)[-1].bracket is None
+    assert drawing.stages(state)[-1].bracket is None
     state = run(state, DecideGroupPlaces(TOURNAMENT, "B", (2, 3), "accordo"))
 
     assert sorted(knockout_entrants(state)) == [2, 4]
@@ -299,12 +296,12 @@ def test_only_a_complete_group_tied_at_the_cut_under_the_organizers_rule_is_deci
 def test_a_corrected_group_result_that_changes_the_tie_sets_the_decision_aside() -> None:
     state = run(organizer_tie(), DecideGroupPlaces(TOURNAMENT, "A", (4, 1), "lot"))
     state = run(state, DecideGroupPlaces(TOURNAMENT, "B", (2, 3), "lot"))
-    assert plan.stages(state)[-1].bracket is not None
+    assert drawing.stages(state)[-1].bracket is not None
     [group_a] = [f for f in state.fixtures.values() if f.id.startswith("A-R")]
 
     events = decide(state, RecordResult(TOURNAMENT, group_a.match_id, won_by(group_a, 1)))
 
-    assert any(e.type == FIXTURE_RESET for e in events)
+    assert any(isinstance(e, FixtureReset) for e in events)
     state = fold(events, state)
     assert sorted(knockout_entrants(state)) == [1, 2]
 
@@ -312,7 +309,7 @@ def test_a_corrected_group_result_that_changes_the_tie_sets_the_decision_aside()
 def test_a_tournament_created_before_cut_ties_followed_the_rule_still_lets_the_seed_decide() -> (
     None
 ):
-    from tournaments.stream import TournamentSettings
+    from tournaments.state import TournamentSettings
 
     recorded = {"format": "groups_then_knockout", "table_size": 2, "level_knockout": "organizer"}
 
@@ -320,4 +317,4 @@ def test_a_tournament_created_before_cut_ties_followed_the_rule_still_lets_the_s
 
     assert settings.cut_ties_by_rule is False
     assert TournamentSettings("groups_then_knockout", 2).to_dict()["cut_ties_by_rule"] is True
-    assert not plan.settles_ties_at_the_cut(settings, "organizer")
+    assert not cut_ties.settles_ties_at_the_cut(settings, "organizer")

@@ -15,30 +15,25 @@ from tests.tournaments.played import (
     run,
     started,
 )
-from tournaments import plan
 from tournaments.errors import (
     EntrantNotFound,
     InvalidTournament,
     MatchNotLevel,
     ReasonRequired,
 )
-from tournaments.stream import (
-    LEVEL_MATCH_DECIDED,
-    RESULT_RECORDED,
-    TOURNAMENT_CREATED,
+from tournaments.plan import drawing, knockouts
+from tournaments.state import Fixture, Result, TournamentSettings, TournamentState
+from tournaments.stream.commands import (
     CreateTournament,
     DecideLevelMatch,
-    Fixture,
     RecordResult,
     RegisterEntrant,
-    Result,
     StartTournament,
-    TournamentEvent,
-    TournamentSettings,
-    TournamentState,
-    decide,
-    fold,
 )
+from tournaments.stream.decide import decide
+from tournaments.stream.events import TOURNAMENT_CREATED, TournamentEvent, decode, encode
+from tournaments.stream.evolve import fold
+from tournaments.stream.fixture_events import LEVEL_MATCH_DECIDED, RESULT_RECORDED
 
 LEVEL = Result(winner=None, rounds=(1, 1), points=(120, 120))
 
@@ -67,7 +62,7 @@ def test_an_unknown_rule_for_level_knockout_matches_is_refused() -> None:
 
 def test_a_tournament_recorded_before_the_rule_folds_with_no_rule_and_no_decider() -> None:
     old_settings = {"format": "single_elimination", "table_size": 2, "scoring": "points"}
-    state = fold([TournamentEvent(TOURNAMENT_CREATED, {"name": "Old", "settings": old_settings})])
+    state = fold([decode(TOURNAMENT_CREATED, {"name": "Old", "settings": old_settings})])
 
     assert state.settings.level_knockout is None
 
@@ -86,17 +81,17 @@ def test_knockout_matches_get_a_deciding_round_only_under_that_rule_and_points(
 ) -> None:
     state = started("single_elimination", 4, level_knockout=rule, scoring=scoring)
 
-    assert plan.match_decider(state, first_fixture(state).id) == decider
+    assert knockouts.match_decider(state, first_fixture(state).id) == decider
 
 
 def test_group_matches_never_get_a_deciding_round_but_the_knockout_does() -> None:
     state = started("groups_then_knockout", 4, group_size=4, advance_per_group=2)
 
-    assert all(plan.match_decider(state, f) == "none" for f in state.fixtures)
+    assert all(knockouts.match_decider(state, f) == "none" for f in state.fixtures)
     state = play_groups(state)
-    knockout = [f for f in state.fixtures if plan.is_knockout_fixture(state, f)]
+    knockout = [f for f in state.fixtures if knockouts.is_knockout_fixture(state, f)]
     assert knockout
-    assert all(plan.match_decider(state, f) == "round" for f in knockout)
+    assert all(knockouts.match_decider(state, f) == "round" for f in knockout)
 
 
 def play_groups(state: TournamentState) -> TournamentState:
@@ -114,9 +109,9 @@ def test_under_the_higher_seed_rule_a_level_knockout_match_goes_to_the_higher_se
 
     recorded = record(state, fixture, LEVEL)
 
-    assert recorded[0].type == RESULT_RECORDED
-    assert recorded[0].payload["winner"] == min(fixture.home, fixture.away)
-    assert recorded[0].payload["decided_by"] == "higher_seed"
+    assert encode(recorded[0])[0] == RESULT_RECORDED
+    assert encode(recorded[0])[1]["winner"] == min(fixture.home, fixture.away)
+    assert encode(recorded[0])[1]["decided_by"] == "higher_seed"
     again = fold(recorded, state)
     assert record(again, fixture, LEVEL) == []
 
@@ -127,8 +122,8 @@ def test_a_level_group_match_stays_level_whatever_the_rule() -> None:
 
     recorded = record(state, fixture, LEVEL)
 
-    assert recorded[0].payload["winner"] is None
-    assert "decided_by" not in recorded[0].payload
+    assert encode(recorded[0])[1]["winner"] is None
+    assert "decided_by" not in encode(recorded[0])[1]
 
 
 # The organizer.
@@ -146,8 +141,8 @@ def test_the_organizer_names_the_winner_of_a_level_knockout_match_with_a_reason(
 
     events = decide(state, DecideLevelMatch(TOURNAMENT, fixture.match_id, fixture.away, " lot "))
 
-    assert events[0].type == LEVEL_MATCH_DECIDED
-    assert events[0].payload == {"fixture": fixture.id, "winner": fixture.away, "reason": "lot"}
+    assert encode(events[0])[0] == LEVEL_MATCH_DECIDED
+    assert encode(events[0])[1] == {"fixture": fixture.id, "winner": fixture.away, "reason": "lot"}
     decided = fold(events, state)
     assert decided.results[fixture.id].winner == fixture.away
     assert decided.results[fixture.id].decided_by == "organizer"
@@ -160,7 +155,7 @@ def test_the_organizers_decision_stands_when_the_same_level_result_is_synced_aga
 
     assert record(decided, fixture, LEVEL) == []
     changed = record(decided, fixture, Result(fixture.away, (0, 2), (100, 140)))
-    assert changed[0].payload["winner"] == fixture.away
+    assert encode(changed[0])[1]["winner"] == fixture.away
 
 
 @pytest.mark.parametrize(
@@ -207,7 +202,7 @@ KNOCKOUT_FORMATS = [
 @given(
     form=st.sampled_from(KNOCKOUT_FORMATS),
     scoring=st.sampled_from(SCORINGS),
-    rule=st.sampled_from(plan.LEVEL_KNOCKOUT_RULES),
+    rule=st.sampled_from(knockouts.LEVEL_KNOCKOUT_RULES),
     entrants=st.integers(min_value=2, max_value=7),
     data=st.data(),
 )
@@ -240,7 +235,7 @@ GROUP_OPTIONS = st.fixed_dictionaries(
 @given(
     options=GROUP_OPTIONS,
     scoring=st.sampled_from(SCORINGS),
-    rule=st.sampled_from(plan.LEVEL_KNOCKOUT_RULES),
+    rule=st.sampled_from(knockouts.LEVEL_KNOCKOUT_RULES),
     groups=st.integers(min_value=2, max_value=3),
     short=st.booleans(),
     data=st.data(),
@@ -268,7 +263,7 @@ def test_groups_tied_at_the_cut_are_settled_and_every_knockout_match_gets_a_winn
     if rule != "deciding_round":
         assert not playoffs
     assert every_knockout_match_has_a_winner(state)
-    knockout = plan.stages(state)[-1]
+    knockout = drawing.stages(state)[-1]
     assert knockout.bracket is not None
 
 
@@ -288,7 +283,7 @@ def test_a_tie_for_a_knockout_place_that_the_tie_breaks_leave_goes_to_the_higher
     for fixture in list(state.fixtures.values()):
         state = fold(record(state, fixture, LEVEL), state)
 
-    knockout = plan.stages(state)[-1]
+    knockout = drawing.stages(state)[-1]
     assert knockout.bracket is not None
     [final] = knockout.fixtures
     assert {final.home, final.away} == {4, 3}

@@ -2,21 +2,16 @@
 
 import pytest
 
-from tournaments import plan
-from tournaments.stream import (
+from tournaments.plan import drawing, fixture_specs, knockouts
+from tournaments.state import Result, TournamentSettings, TournamentState
+from tournaments.stream.events import (
     ENTRANT_REGISTERED,
-    FIXTURE_CREATED,
-    RESULT_RECORDED,
-    SWISS_ROUND_PAIRED,
     TOURNAMENT_CREATED,
     TOURNAMENT_STARTED,
-    Result,
-    TournamentEvent,
-    TournamentSettings,
-    TournamentState,
-    evolve,
-    fold,
+    decode,
 )
+from tournaments.stream.evolve import evolve, fold
+from tournaments.stream.fixture_events import FIXTURE_CREATED, RESULT_RECORDED, SWISS_ROUND_PAIRED
 
 
 def started(format: str, entrants: int, **settings: object) -> TournamentState:
@@ -24,23 +19,25 @@ def started(format: str, entrants: int, **settings: object) -> TournamentState:
     order = list(range(1, entrants + 1))
     return fold(
         [
-            TournamentEvent(TOURNAMENT_CREATED, {"name": "Club", "settings": options.to_dict()}),
-            *(TournamentEvent(ENTRANT_REGISTERED, {"entrant": e, "seed": e}) for e in order),
-            TournamentEvent(TOURNAMENT_STARTED, {"order": order}),
+            decode(TOURNAMENT_CREATED, {"name": "Club", "settings": options.to_dict()}),
+            *(decode(ENTRANT_REGISTERED, {"entrant": e, "seed": e}) for e in order),
+            decode(TOURNAMENT_STARTED, {"order": order}),
         ]
     )
 
 
 def play_all(state: TournamentState, *, home_wins: bool = True) -> TournamentState:
     """Create and decide every fixture that becomes known, until none is left."""
-    while fixtures := plan.fixtures_to_create(state):
+    while fixtures := drawing.fixtures_to_create(state):
         for fixture in fixtures:
             state = record(state, fixture, fixture.home if home_wins else fixture.away)
     return state
 
 
-def record(state: TournamentState, fixture: plan.FixtureSpec, winner: int) -> TournamentState:
-    created = TournamentEvent(
+def record(
+    state: TournamentState, fixture: fixture_specs.FixtureSpec, winner: int
+) -> TournamentState:
+    created = decode(
         FIXTURE_CREATED,
         {
             "fixture": fixture.id,
@@ -53,7 +50,7 @@ def record(state: TournamentState, fixture: plan.FixtureSpec, winner: int) -> To
     )
     home_won = winner == fixture.home
     result = Result(winner, (2, 0) if home_won else (0, 2), (130, 110) if home_won else (110, 130))
-    recorded = TournamentEvent(RESULT_RECORDED, {"fixture": fixture.id, **result.to_dict()})
+    recorded = decode(RESULT_RECORDED, {"fixture": fixture.id, **result.to_dict()})
     return fold([created, recorded], state)
 
 
@@ -61,8 +58,8 @@ def record(state: TournamentState, fixture: plan.FixtureSpec, winner: int) -> To
 def test_single_elimination_plays_down_to_one_champion(entrants: int) -> None:
     state = play_all(started("single_elimination", entrants))
 
-    (stage,) = plan.stages(state)
-    assert plan.is_complete(state)
+    (stage,) = drawing.stages(state)
+    assert drawing.is_complete(state)
     assert stage.bracket_state is not None
     assert stage.bracket_state.champion == 1
     assert len(state.results) == entrants - 1
@@ -71,27 +68,27 @@ def test_single_elimination_plays_down_to_one_champion(entrants: int) -> None:
 def test_double_elimination_finishes_with_at_most_two_grand_finals() -> None:
     state = play_all(started("double_elimination", 6), home_wins=False)
 
-    assert plan.is_complete(state)
+    assert drawing.is_complete(state)
     assert 2 * 6 - 2 <= len(state.results) <= 2 * 6 - 1
 
 
 def test_round_robin_creates_every_pairing_at_once() -> None:
     state = started("round_robin", 5)
 
-    fixtures = plan.fixtures_to_create(state)
+    fixtures = drawing.fixtures_to_create(state)
 
     assert len(fixtures) == 10
-    assert plan.is_complete(play_all(state))
+    assert drawing.is_complete(play_all(state))
 
 
 def test_swiss_rounds_are_paired_one_at_a_time_and_the_bye_counts_as_a_win() -> None:
     state = started("swiss", 5, swiss_rounds=3)
     for number in (1, 2, 3):
-        assert plan.swiss_round_due(state) == number
-        paired = plan.next_swiss_round(state, number)
+        assert drawing.swiss_round_due(state) == number
+        paired = drawing.next_swiss_round(state, number)
         state = evolve(
             state,
-            TournamentEvent(
+            decode(
                 SWISS_ROUND_PAIRED,
                 {
                     "round": number,
@@ -102,35 +99,35 @@ def test_swiss_rounds_are_paired_one_at_a_time_and_the_bye_counts_as_a_win() -> 
         )
         state = play_all(state)
 
-    assert plan.swiss_round_due(state) is None
-    assert plan.is_complete(state)
-    rows = plan.overall_standings(state)
+    assert drawing.swiss_round_due(state) is None
+    assert drawing.is_complete(state)
+    rows = drawing.overall_standings(state)
     assert sum(row.played for row in rows) == 2 * 2 * 3 + 3
     assert sum(row.match_points for row in rows) == 2 * (2 * 3 + 3)
 
 
 def test_groups_then_knockout_builds_the_bracket_once_the_groups_are_done() -> None:
     state = started("groups_then_knockout", 8, group_size=4, advance_per_group=2)
-    group_fixtures = plan.fixtures_to_create(state)
+    group_fixtures = drawing.fixtures_to_create(state)
     assert {f.stage for f in group_fixtures} == {"A", "B"}
 
     state = play_all(state)
 
-    names = [stage.name for stage in plan.stages(state)]
+    names = [stage.name for stage in drawing.stages(state)]
     assert names == ["A", "B", "knockout"]
-    assert plan.is_complete(state)
+    assert drawing.is_complete(state)
 
 
 def test_a_changed_result_resets_the_fixtures_that_followed_from_it() -> None:
     state = started("single_elimination", 4)
-    first_round = plan.fixtures_to_create(state)
+    first_round = drawing.fixtures_to_create(state)
     for fixture in first_round:
         state = record(state, fixture, fixture.home)
-    (final,) = plan.fixtures_to_create(state)
+    (final,) = drawing.fixtures_to_create(state)
     state = record(state, final, final.home)
     changed = first_round[0]
 
-    resets = plan.resets_after(state, changed.id, Result(changed.away))
+    resets = knockouts.resets_after(state, changed.id, Result(changed.away))
 
     assert resets == (final.id,)
 
@@ -139,7 +136,7 @@ def test_a_group_result_that_changes_the_qualifiers_redraws_the_whole_knockout()
     state = play_all(started("groups_then_knockout", 8, group_size=4, advance_per_group=2))
     knockout_keys = {key for key in state.fixtures if not key.startswith(("A-", "B-"))}
     group_a = [
-        plan.FixtureSpec(f.id, f.home, f.away, f.stage, f.round)
+        fixture_specs.FixtureSpec(f.id, f.home, f.away, f.stage, f.round)
         for f in state.fixtures.values()
         if f.stage == "A"
     ]
@@ -147,7 +144,7 @@ def test_a_group_result_that_changes_the_qualifiers_redraws_the_whole_knockout()
     outcomes = set()
     for fixture in group_a:
         flipped = Result(fixture.away, (0, 2), (40, 200))
-        outcomes.add(frozenset(plan.resets_after(state, fixture.id, flipped)))
+        outcomes.add(frozenset(knockouts.resets_after(state, fixture.id, flipped)))
 
     assert knockout_keys
     assert frozenset(knockout_keys) in outcomes
@@ -159,24 +156,21 @@ def test_a_swiss_round_after_a_withdrawal_pairs_the_others_and_keeps_the_withdra
 ):
     state = fold(
         [
-            TournamentEvent(
+            decode(
                 "TournamentCreated",
                 {
                     "name": "Swiss",
                     "settings": TournamentSettings("swiss", 2, swiss_rounds=3).to_dict(),
                 },
             ),
-            *(
-                TournamentEvent("EntrantRegistered", {"entrant": e, "seed": None})
-                for e in (1, 2, 3, 4)
-            ),
-            TournamentEvent("TournamentStarted", {"order": [1, 2, 3, 4]}),
-            TournamentEvent(
+            *(decode("EntrantRegistered", {"entrant": e, "seed": None}) for e in (1, 2, 3, 4)),
+            decode("TournamentStarted", {"order": [1, 2, 3, 4]}),
+            decode(
                 "SwissRoundPaired",
                 {"round": 1, "pairings": [["S1-1", 1, 3], ["S1-2", 2, 4]], "bye": None},
             ),
             *(
-                TournamentEvent(
+                decode(
                     "ResultRecorded",
                     {
                         "fixture": key,
@@ -188,11 +182,11 @@ def test_a_swiss_round_after_a_withdrawal_pairs_the_others_and_keeps_the_withdra
                 )
                 for key, winner in (("S1-1", 1), ("S1-2", 2))
             ),
-            TournamentEvent("EntrantWithdrew", {"entrant": 3, "reason": "gone"}),
+            decode("EntrantWithdrew", {"entrant": 3, "reason": "gone"}),
         ]
     )
 
-    paired = plan.next_swiss_round(state, 2)
+    paired = drawing.next_swiss_round(state, 2)
 
     assert {e for _, entrants in paired.tables for e in entrants} | {paired.bye} - {None} == {
         1,

@@ -1,4 +1,4 @@
-"""The pure guards and events of entrant corrections (tournaments/stream.py), without a
+"""The pure guards and events of entrant corrections (tournaments/stream/), without a
 database: what a reseed decides and how the state folds it."""
 
 from collections.abc import Mapping
@@ -12,25 +12,25 @@ from tournaments.errors import EntrantNotFound as CorrectedEntrantUnknown
 from tournaments.errors import ReasonRequired as CorrectionReasonMissing
 from tournaments.errors import TournamentAlreadyStarted as SeedsFixedAtStart
 from tournaments.errors import TournamentError as CorrectionRefused
-from tournaments.stream import (
+from tournaments.state import TournamentSettings, TournamentState
+from tournaments.stream.commands import CorrectEntrant, ReseedEntrants
+from tournaments.stream.decide import decide
+from tournaments.stream.entrant_checks import (
+    check_entrant_correction,
+    check_seed_is_free,
+    seeds_in_force,
+)
+from tournaments.stream.events import (
     ENTRANT_CORRECTED,
     ENTRANT_REGISTERED,
     ENTRANT_WITHDREW,
     ENTRANTS_SEEDED,
     TOURNAMENT_CREATED,
     TOURNAMENT_STARTED,
-    CorrectEntrant,
-    ReseedEntrants,
     TournamentEvent,
-    TournamentSettings,
-    TournamentState,
-    check_entrant_correction,
-    check_seed_is_free,
-    decide,
-    evolve,
-    fold,
-    seeds_in_force,
+    decode,
 )
+from tournaments.stream.evolve import evolve, fold
 
 
 def decide_reseed(
@@ -44,9 +44,9 @@ def registered(seeds: list[int | None], table_size: int = 2) -> TournamentState:
     settings = TournamentSettings(format="round_robin", table_size=table_size)
     return fold(
         [
-            TournamentEvent(TOURNAMENT_CREATED, {"name": "Club", "settings": settings.to_dict()}),
+            decode(TOURNAMENT_CREATED, {"name": "Club", "settings": settings.to_dict()}),
             *(
-                TournamentEvent(ENTRANT_REGISTERED, {"entrant": entrant, "seed": seed})
+                decode(ENTRANT_REGISTERED, {"entrant": entrant, "seed": seed})
                 for entrant, seed in enumerate(seeds, start=1)
             ),
         ]
@@ -62,16 +62,14 @@ def test_a_swap_is_one_event_with_the_seeds_that_changed() -> None:
 
     events = decide_reseed(state, seeds={1: 2, 2: 1, 3: 3}, reason=" ranking ")
 
-    assert events == [
-        TournamentEvent("EntrantsReseeded", {"seeds": [[1, 2], [2, 1]], "reason": "ranking"})
-    ]
+    assert events == [decode("EntrantsReseeded", {"seeds": [[1, 2], [2, 1]], "reason": "ranking"})]
     assert seeds_in_force(then(state, *events)) == {1: 2, 2: 1, 3: 3}
 
 
 def test_a_reseed_after_a_fixed_seeding_keeps_the_others_positions_and_drops_the_order() -> None:
     state = then(
         registered([None, None, None]),
-        TournamentEvent(ENTRANTS_SEEDED, {"order": [3, 1, 2], "method": "random"}),
+        decode(ENTRANTS_SEEDED, {"order": [3, 1, 2], "method": "random"}),
     )
 
     reseeded = then(state, *decide_reseed(state, seeds={3: 3, 2: 1}, reason="swap"))
@@ -98,7 +96,7 @@ def test_a_reseed_the_tournament_cannot_take_is_refused(
 
 def test_seeds_are_fixed_at_the_start_and_a_reason_is_needed() -> None:
     state = registered([1, 2])
-    started = then(state, TournamentEvent(TOURNAMENT_STARTED, {"order": [1, 2]}))
+    started = then(state, decode(TOURNAMENT_STARTED, {"order": [1, 2]}))
 
     with pytest.raises(SeedsFixedAtStart) as refused:
         decide_reseed(started, seeds={1: 2, 2: 1}, reason="late")
@@ -109,7 +107,7 @@ def test_seeds_are_fixed_at_the_start_and_a_reason_is_needed() -> None:
 
 
 def test_the_seed_of_a_withdrawn_entrant_is_free() -> None:
-    state = then(registered([1, 2]), TournamentEvent(ENTRANT_WITHDREW, {"entrant": 1}))
+    state = then(registered([1, 2]), decode(ENTRANT_WITHDREW, {"entrant": 1}))
 
     check_seed_is_free(state, 1)
     with pytest.raises(SeedTaken) as taken:
@@ -128,7 +126,7 @@ def test_a_correction_records_ids_and_what_changed_and_folds_to_the_same_state()
     )
 
     assert events == [
-        TournamentEvent(
+        decode(
             ENTRANT_CORRECTED,
             {"entrant": 2, "changed": ["name", "players"], "players": [7, 8], "reason": "typo"},
         )

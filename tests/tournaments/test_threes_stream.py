@@ -15,27 +15,23 @@ from tests.tournaments.played import (
     run,
     started,
 )
-from tournaments import plan
 from tournaments.errors import InvalidTournament, MatchNotLevel, TooFewEntrants
+from tournaments.plan import drawing, knockouts, rankings
 from tournaments.standings.errors import InvalidStandingsConfig, UnknownTiebreak
-from tournaments.stream import (
-    FIXTURE_CREATED,
-    FIXTURE_RESET,
+from tournaments.state import EntrantRecord, Fixture, Result, TournamentSettings, TournamentState
+from tournaments.stream.commands import (
     CreateTournament,
     DecideLevelMatch,
-    EntrantRecord,
-    Fixture,
     RecordResult,
     RegisterEntrant,
-    Result,
     StartTournament,
-    TournamentSettings,
-    TournamentState,
     WithdrawEntrant,
-    decide,
-    fold,
-    no_show_forfeiter,
 )
+from tournaments.stream.decide import decide
+from tournaments.stream.events import encode
+from tournaments.stream.evolve import fold
+from tournaments.stream.fixture_events import FIXTURE_CREATED, FixtureCreated, FixtureReset
+from tournaments.stream.tables import no_show_forfeiter
 
 
 def started_at_three(format: str, entrants: int, **options: Any) -> TournamentState:
@@ -48,7 +44,7 @@ def at_table(state: TournamentState, fixture: Fixture, points: tuple[int, ...]) 
     """The result of a one-round match at the fixture's table with these card points."""
     best = max(points)
     leaders = [seat for seat, p in enumerate(points) if p == best]
-    return plan.result_at_table(
+    return rankings.result_at_table(
         state,
         fixture.entrants,
         winner=leaders[0] if len(leaders) == 1 else None,
@@ -122,14 +118,11 @@ def test_a_fixture_at_three_records_its_third_entrant_and_only_then() -> None:
         StartTournament(TOURNAMENT),
     )
 
-    (created,) = [e for e in events if e.type == FIXTURE_CREATED]
-    assert sorted([created.payload["home"], created.payload["away"], created.payload["third"]]) == [
-        1,
-        2,
-        3,
-    ]
+    (created,) = [e for e in events if isinstance(e, FixtureCreated)]
+    _, stored = encode(created)
+    assert sorted([stored["home"], stored["away"], stored["third"]]) == [1, 2, 3]
     two_sided = started_two_sided()
-    assert all("third" not in e.payload for e in two_sided if e.type == FIXTURE_CREATED)
+    assert all("third" not in encode(e)[1] for e in two_sided if encode(e)[0] == FIXTURE_CREATED)
 
 
 def started_two_sided() -> list[Any]:
@@ -160,7 +153,7 @@ def test_a_forfeiting_entrant_is_placed_last_and_the_others_by_their_play() -> N
     state = started_at_three("round_robin", 3)
     fixture = first(state)
 
-    result = plan.result_at_table(
+    result = rankings.result_at_table(
         state, fixture.entrants, winner=2, forfeited_by=0, rounds=(1, 0, 1), points=(60, 20, 40)
     )
 
@@ -174,7 +167,7 @@ def test_the_match_winner_is_placed_first_whatever_the_totals_say() -> None:
     fixture = first(state)
 
     # A deciding round won by the third seat after a level first round.
-    result = plan.result_at_table(
+    result = rankings.result_at_table(
         state, fixture.entrants, winner=2, forfeited_by=None, rounds=(0, 0, 1), points=(80, 40, 80)
     )
 
@@ -196,8 +189,8 @@ def test_under_the_higher_seed_rule_a_level_table_goes_to_the_best_seeded_of_its
 
     recorded = decide(state, RecordResult(TOURNAMENT, fixture.match_id, result))
 
-    assert recorded[0].payload["winner"] == 2
-    assert recorded[0].payload["decided_by"] == "higher_seed"
+    assert encode(recorded[0])[1]["winner"] == 2
+    assert encode(recorded[0])[1]["decided_by"] == "higher_seed"
 
 
 def test_the_organizer_decides_a_level_table_between_the_entrants_who_shared_first() -> None:
@@ -231,7 +224,7 @@ def test_a_changed_winner_at_a_knockout_table_resets_the_table_it_fed() -> None:
     changed = at_table(state, table, (10, 40, 70))
     events = decide(state, RecordResult(TOURNAMENT, table.match_id, changed))
 
-    assert [e.payload["fixture"] for e in events if e.type == FIXTURE_RESET] == ["K2-1"]
+    assert [e.fixture for e in events if isinstance(e, FixtureReset)] == ["K2-1"]
     after = fold(events, state)
     assert table.entrants[2] in after.fixtures["K2-1"].entrants
 
@@ -276,7 +269,7 @@ FORMATS = [
 @given(
     form=st.sampled_from(FORMATS),
     scoring=st.sampled_from(SCORINGS),
-    rule=st.sampled_from(plan.LEVEL_KNOCKOUT_RULES),
+    rule=st.sampled_from(knockouts.LEVEL_KNOCKOUT_RULES),
     entrants=st.integers(min_value=3, max_value=10),
     data=st.data(),
 )
@@ -295,7 +288,7 @@ def test_every_format_at_three_finishes_with_a_winner_at_every_knockout_table(
     assert state.finished
     assert every_knockout_match_has_a_winner(state)
     assert all(len(fixture.entrants) in (2, 3) for fixture in state.fixtures.values())
-    rows = plan.overall_standings(state)
+    rows = drawing.overall_standings(state)
     assert sorted(row.entrant for row in rows) == list(range(1, entrants + 1))
     assert [row.rank for row in rows] == sorted(row.rank for row in rows)
 

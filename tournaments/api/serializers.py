@@ -11,7 +11,6 @@ from rest_framework import serializers
 
 from common.api.serializing import Serializer
 from games.api.serializers import VariantField
-from tournaments import plan
 from tournaments.models import (
     DecidedBy,
     Entrant,
@@ -21,6 +20,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
+from tournaments.plan import rankings
 from tournaments.services import TABLE_SIZES
 
 SEEDING_METHODS = ("given", "random")
@@ -168,7 +168,7 @@ class TournamentOutput(Serializer):
         )
         if table_size != 3:
             return None
-        return plan.placing_scoring_in_force(settings.get("placing_scoring"))
+        return rankings.placing_scoring_in_force(settings.get("placing_scoring"))
 
 
 class TournamentMatchOutput(Serializer):

@@ -74,8 +74,8 @@ from tournaments.formats.round_robin import (
 )
 from tournaments.formats.single_elimination import (
     THIRD_PLACE,
+    bracket_line_seeds,
     bracket_size,
-    seeding_order,
     single_elimination_bracket,
 )
 from tournaments.formats.swiss import (
@@ -103,9 +103,9 @@ from tournaments.formats.threes_knockout import (
     ThreesKnockout,
     ThreesKnockoutState,
     resolve_threes_knockout,
+    threes_bracket_line_seeds,
     threes_bracket_size,
     threes_knockout_bracket,
-    threes_seeding_order,
 )
 
 __all__ = [
@@ -158,6 +158,7 @@ __all__ = [
     "UnknownSlot",
     "WinnerNotInSlot",
     "WinnerOf",
+    "bracket_line_seeds",
     "bracket_size",
     "byes_per_round",
     "dependent_slots",
@@ -175,14 +176,13 @@ __all__ = [
     "resolve_threes_knockout",
     "round_robin_schedule",
     "round_robin_threes_schedule",
-    "seeding_order",
     "single_elimination_bracket",
     "slots_to_reset",
     "snake_groups",
     "swiss_round",
     "swiss_threes_round",
     "table_sizes",
+    "threes_bracket_line_seeds",
     "threes_bracket_size",
     "threes_knockout_bracket",
-    "threes_seeding_order",
 ]

@@ -8,10 +8,11 @@ and folded into a `BracketState` by `tournaments.formats.resolution.resolve`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
-from typing import Literal
+from typing import Literal, TypeVar
 
 from common.explained import gettext_noop
 from tournaments.formats.errors import UnknownSlot
@@ -131,12 +132,7 @@ class Bracket:
         return {slot.id: slot for slot in self.slots}
 
     def slot(self, slot_id: str) -> Slot:
-        try:
-            return self._by_id[slot_id]
-        except KeyError:
-            raise UnknownSlot.because(
-                gettext_noop("this bracket has no slot %(slot)r"), slot=slot_id
-            ) from None
+        return slot_of(self._by_id, slot_id)
 
     def has_slot(self, slot_id: str) -> bool:
         return slot_id in self._by_id
@@ -185,3 +181,16 @@ def _round_id(section: Section, number: int) -> str:
     if section in (Section.GRAND_FINAL, Section.THIRD_PLACE):
         return section.value if number == 1 else f"{section.value}{number}"
     return f"{section.value}{number}"
+
+
+Slotted = TypeVar("Slotted")
+
+
+def slot_of(by_id: Mapping[str, Slotted], slot_id: str) -> Slotted:
+    """The slot (or its state, or a table) `slot_id` names, or `UnknownSlot`."""
+    try:
+        return by_id[slot_id]
+    except KeyError:
+        raise UnknownSlot.because(
+            gettext_noop("this bracket has no slot %(slot)r"), slot=slot_id
+        ) from None

@@ -24,8 +24,8 @@ from tournaments.formats.round_robin import (
     snake_groups,
 )
 from tournaments.formats.single_elimination import (
+    bracket_line_seeds,
     bracket_size,
-    seeding_order,
     single_elimination_bracket,
 )
 
@@ -152,7 +152,7 @@ def knockout_seeds(
     if total < 2:
         raise InvalidStandings.because(gettext_noop("the knockout needs at least two qualifiers"))
 
-    order = seeding_order(bracket_size(total))
+    order = bracket_line_seeds(bracket_size(total))
     opponent = {}
     for index in range(0, len(order), 2):
         opponent[order[index]] = order[index + 1]

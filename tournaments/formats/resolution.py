@@ -14,11 +14,19 @@ from enum import StrEnum
 from functools import cached_property
 
 from common.explained import gettext_noop
-from tournaments.formats.bracket import BYE, Bracket, Bye, Known, Slot, Source, WinnerOf
+from tournaments.formats.bracket import (
+    BYE,
+    Bracket,
+    Bye,
+    Known,
+    Slot,
+    Source,
+    WinnerOf,
+    slot_of,
+)
 from tournaments.formats.errors import (
     InvalidEntrant,
     SlotNotPlayable,
-    UnknownSlot,
     WinnerNotInSlot,
 )
 
@@ -85,12 +93,7 @@ class BracketState:
         return {state.slot_id: state for state in self.slots}
 
     def slot(self, slot_id: str) -> SlotState:
-        try:
-            return self._by_id[slot_id]
-        except KeyError:
-            raise UnknownSlot.because(
-                gettext_noop("this bracket has no slot %(slot)r"), slot=slot_id
-            ) from None
+        return slot_of(self._by_id, slot_id)
 
     @property
     def ready(self) -> tuple[str, ...]:

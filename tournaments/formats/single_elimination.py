@@ -34,7 +34,7 @@ def bracket_size(entrant_count: int) -> int:
     return size
 
 
-def seeding_order(size: int) -> tuple[int, ...]:
+def bracket_line_seeds(size: int) -> tuple[int, ...]:
     """Seeds (from 1) in bracket order, top to bottom, for a bracket of `size` lines.
 
     Consecutive pairs are the first-round matches: for 8, `1 8 4 5 2 7 3 6` gives 1v8, 4v5,
@@ -53,7 +53,7 @@ def seeding_order(size: int) -> tuple[int, ...]:
 
 def first_round_sources(entrants: Sequence[int], size: int) -> list[tuple[Source, Source]]:
     """The first-round pairs of a `size` bracket: seeds beyond the field are byes."""
-    order = seeding_order(size)
+    order = bracket_line_seeds(size)
 
     def source(seed: int) -> Source:
         return Known(entrants[seed - 1]) if seed <= len(entrants) else BYE

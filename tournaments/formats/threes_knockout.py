@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from common.explained import gettext_noop
-from tournaments.formats.bracket import BYE, Bye, Known, WinnerOf
+from tournaments.formats.bracket import BYE, Bye, Known, WinnerOf, slot_of
 from tournaments.formats.entrants import check_entrants
-from tournaments.formats.errors import SlotNotPlayable, UnknownSlot, WinnerNotInSlot
+from tournaments.formats.errors import SlotNotPlayable, WinnerNotInSlot
+from tournaments.formats.resolution import NOT_PLAYABLE, SlotStatus
 
 ThreesSource = Known | Bye | WinnerOf
 
@@ -79,7 +80,7 @@ def threes_bracket_size(entrant_count: int) -> int:
     return size
 
 
-def threes_seeding_order(size: int) -> tuple[int, ...]:
+def threes_bracket_line_seeds(size: int) -> tuple[int, ...]:
     """Seeds in bracket order for `size` (a power of three) lines; consecutive threes are the
     first round's tables. Each seed `s` of the order for `m` lines becomes the table `s`,
     `2m + 1 - s`, `3m + 1 - s` (for 9 lines 1-6-9, 2-5-8, 3-4-7): as in 0007's standard order,
@@ -98,7 +99,7 @@ def threes_knockout_bracket(entrants: Sequence[int]) -> ThreesKnockout:
     """The knockout of `entrants` (seed order), byes to the top seeds."""
     field = check_entrants(entrants)
     size = threes_bracket_size(len(field))
-    order = threes_seeding_order(size)
+    order = threes_bracket_line_seeds(size)
 
     def source(seed: int) -> ThreesSource:
         return Known(field[seed - 1]) if seed <= len(field) else BYE
@@ -129,57 +130,64 @@ def resolve_threes_knockout(
     """Fold the results (table id -> winner) into who sits where and who advanced."""
     tables = knockout.tables
     for table_id in winners:
-        if table_id not in tables:
-            raise UnknownSlot.because(
-                gettext_noop("this bracket has no slot %(slot)r"), slot=table_id
-            )
+        slot_of(tables, table_id)
     states: dict[str, KnockoutTableState] = {}
     # Per table: its winner, `None` while undecided, `BYE` when it is empty.
     advanced: dict[str, int | Bye | None] = {}
     for round_ in knockout.rounds:
         for table in round_:
-            seats: list[int] = []
-            undecided = False
-            for source in table.sources:
-                if isinstance(source, Known):
-                    seats.append(source.entrant)
-                elif isinstance(source, WinnerOf):
-                    came = advanced[source.slot]
-                    if came is None:
-                        undecided = True
-                    elif isinstance(came, int):
-                        seats.append(came)
-            winner = winners.get(table.id)
-            if undecided:
-                status, result = TableStatus.PENDING, None
-            elif not seats:
-                status, result = TableStatus.EMPTY, None
-            elif len(seats) == 1:
-                status, result = TableStatus.WALKOVER, seats[0]
-            elif winner is None:
-                status, result = TableStatus.READY, None
-            else:
-                status, result = TableStatus.DONE, winner
-            if winner is not None and status is TableStatus.PENDING:
-                raise SlotNotPlayable.because(
-                    gettext_noop("%(slot)s takes no result: its entrants are not known yet"),
-                    slot=table.id,
-                )
-            if winner is not None and status is TableStatus.WALKOVER:
-                raise SlotNotPlayable.because(
-                    gettext_noop("%(slot)s takes no result: one side is a bye"), slot=table.id
-                )
-            if winner is not None and status is TableStatus.EMPTY:
-                raise SlotNotPlayable.because(
-                    gettext_noop("%(slot)s takes no result: both sides are byes"), slot=table.id
-                )
-            if status is TableStatus.DONE and winner not in seats:
-                raise WinnerNotInSlot.because(
-                    gettext_noop("entrant %(winner)s does not play at table %(slot)s"),
-                    winner=winner,
-                    slot=table.id,
-                )
-            states[table.id] = KnockoutTableState(table.id, tuple(seats), status, result)
-            advanced[table.id] = BYE if status is TableStatus.EMPTY else result
+            state = _table_state(table, advanced, winners.get(table.id))
+            states[table.id] = state
+            advanced[table.id] = BYE if state.status is TableStatus.EMPTY else state.winner
     final = states[knockout.rounds[-1][0].id]
     return ThreesKnockoutState(tables=states, champion=final.winner)
+
+
+def _table_state(
+    table: KnockoutTable, advanced: Mapping[str, int | Bye | None], winner: int | None
+) -> KnockoutTableState:
+    """Who sits at `table` (from the tables before it), its status and its winner; a result
+    `winner` the table cannot take is refused."""
+    seats, undecided = _seated(table, advanced)
+    status, result = _status(seats, undecided, winner)
+    if winner is not None and status not in (TableStatus.READY, TableStatus.DONE):
+        raise SlotNotPlayable.because(NOT_PLAYABLE[SlotStatus(status)], slot=table.id)
+    if status is TableStatus.DONE and winner not in seats:
+        raise WinnerNotInSlot.because(
+            gettext_noop("entrant %(winner)s does not play at table %(slot)s"),
+            winner=winner,
+            slot=table.id,
+        )
+    return KnockoutTableState(table.id, tuple(seats), status, result)
+
+
+def _seated(
+    table: KnockoutTable, advanced: Mapping[str, int | Bye | None]
+) -> tuple[list[int], bool]:
+    """The entrants known at `table`, in source order, and whether a source is undecided."""
+    seats: list[int] = []
+    undecided = False
+    for source in table.sources:
+        if isinstance(source, Known):
+            seats.append(source.entrant)
+        elif isinstance(source, WinnerOf):
+            came = advanced[source.slot]
+            if came is None:
+                undecided = True
+            elif isinstance(came, int):
+                seats.append(came)
+    return seats, undecided
+
+
+def _status(
+    seats: list[int], undecided: bool, winner: int | None
+) -> tuple[TableStatus, int | None]:
+    if undecided:
+        return TableStatus.PENDING, None
+    if not seats:
+        return TableStatus.EMPTY, None
+    if len(seats) == 1:
+        return TableStatus.WALKOVER, seats[0]
+    if winner is None:
+        return TableStatus.READY, None
+    return TableStatus.DONE, winner

@@ -14,18 +14,18 @@ from tournaments.standings.errors import (
     UnknownEntrant,
     UnknownTiebreak,
 )
-from tournaments.standings.placings import (
-    DEFAULT_PLACING_CONFIG,
+from tournaments.standings.placing_records import (
     PLACING_TIEBREAK_NAMES,
     PLACING_TIEBREAKS,
-    PLACING_TIEBREAKS_DEFAULT,
     PlacingRecord,
-    PlacingScoring,
+    build_placing_records,
+)
+from tournaments.standings.placing_results import PlacingScoring, Seat, TableResult
+from tournaments.standings.placings import (
+    DEFAULT_PLACING_CONFIG,
+    PLACING_TIEBREAKS_DEFAULT,
     PlacingStandingRow,
     PlacingStandingsConfig,
-    Seat,
-    TableResult,
-    build_placing_records,
     compute_placing_standings,
 )
 from tournaments.standings.records import EntrantRecord, Game, Outcome, build_records
@@ -34,7 +34,6 @@ from tournaments.standings.scoring import Scoring
 from tournaments.standings.table import (
     DEFAULT_CONFIG,
     StandingRow,
-    StandingRowDict,
     compute_standings,
 )
 from tournaments.standings.tiebreaks import TIEBREAK_NAMES, TIEBREAKS, Tiebreak, TiebreakValue
@@ -64,7 +63,6 @@ __all__ = [
     "Scoring",
     "Seat",
     "StandingRow",
-    "StandingRowDict",
     "StandingsConfig",
     "StandingsError",
     "TableResult",

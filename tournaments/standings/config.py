@@ -1,6 +1,6 @@
 """The organizer's choices: match points per outcome and the ordered tie-breaks."""
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
@@ -41,38 +41,57 @@ class StandingsConfig:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "StandingsConfig":
         """Read a config stored as JSON: missing keys take defaults, unknown keys are refused."""
-        check_keys(data, {"scoring", "tiebreaks"}, "standings config")
-        scoring_data = data.get("scoring", {})
-        if not isinstance(scoring_data, Mapping):
-            raise InvalidStandingsConfig.because(
-                gettext_noop("scoring must be an object of match points per outcome")
-            )
-        check_keys(scoring_data, {item.name for item in fields(Scoring)}, "scoring")
-        for key, value in scoring_data.items():
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidStandingsConfig.because(
-                    gettext_noop("scoring %(key)s must be an integer, not %(value)r"),
-                    key=key,
-                    value=value,
-                )
-        tiebreaks = data.get("tiebreaks", DEFAULT_TIEBREAKS)
-        if not isinstance(tiebreaks, list | tuple) or not all(
-            isinstance(name, str) for name in tiebreaks
-        ):
-            raise InvalidStandingsConfig.because(
-                gettext_noop("tiebreaks must be a list of tie-break names")
-            )
-        return cls(scoring=Scoring(**scoring_data), tiebreaks=tuple(tiebreaks))
+        scoring_data = scoring_of(data, {item.name for item in fields(Scoring)})
+        check_integers(scoring_data.items())
+        tiebreaks = tiebreaks_of(data, DEFAULT_TIEBREAKS)
+        return cls(scoring=Scoring(**scoring_data), tiebreaks=tiebreaks)
 
 
-def check_tiebreaks_are_known(names: tuple[str, ...]) -> None:
+def scoring_of(data: Mapping[str, Any], allowed: set[str]) -> Mapping[str, Any]:
+    """The scoring object of a config stored as JSON (its keys among `allowed`), once the config
+    has no unknown keys."""
+    check_keys(data, {"scoring", "tiebreaks"}, "standings config")
+    scoring_data = data.get("scoring", {})
+    if not isinstance(scoring_data, Mapping):
+        raise InvalidStandingsConfig.because(
+            gettext_noop("scoring must be an object of match points per outcome")
+        )
+    check_keys(scoring_data, allowed, "scoring")
+    return scoring_data
+
+
+def check_integers(scoring: Iterable[tuple[str, Any]]) -> None:
+    for key, value in scoring:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InvalidStandingsConfig.because(
+                gettext_noop("scoring %(key)s must be an integer, not %(value)r"),
+                key=key,
+                value=value,
+            )
+
+
+def tiebreaks_of(data: Mapping[str, Any], default: tuple[str, ...]) -> tuple[str, ...]:
+    """The tie-break names of a config stored as JSON (`default` when it names none)."""
+    tiebreaks = data.get("tiebreaks", default)
+    if not isinstance(tiebreaks, list | tuple) or not all(
+        isinstance(name, str) for name in tiebreaks
+    ):
+        raise InvalidStandingsConfig.because(
+            gettext_noop("tiebreaks must be a list of tie-break names")
+        )
+    return tuple(tiebreaks)
+
+
+def check_tiebreaks_are_known(
+    names: tuple[str, ...], known: tuple[str, ...] = TIEBREAK_NAMES
+) -> None:
     if not names:
         raise InvalidStandingsConfig.because(
             gettext_noop("at least one tie-break is needed (usually match_points)")
         )
     for name in names:
-        if name not in TIEBREAK_NAMES:
-            raise UnknownTiebreak(name, TIEBREAK_NAMES)
+        if name not in known:
+            raise UnknownTiebreak(name, known)
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
         raise DuplicateTiebreak.because(

@@ -1,13 +1,17 @@
 """Each entrant's record: the totals of its results and the games the tie-breaks look at."""
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import Enum
 from typing import NamedTuple
 
-from common.explained import gettext_noop
-from tournaments.standings.errors import DuplicateEntrant, UnknownEntrant
-from tournaments.standings.results import Entrant, MatchResult
+from tournaments.standings.results import (
+    Entrant,
+    MatchResult,
+    check_entrants_known,
+    entrants_by_id,
+)
 from tournaments.standings.scoring import Scoring
 
 
@@ -27,18 +31,31 @@ class Game:
 
 
 @dataclass(frozen=True, slots=True)
-class EntrantRecord:
-    entrant: Entrant
+class Totals:
+    """What an entrant's results add up to: the columns of its standings row, in order."""
+
     match_points: int
     played: int
     won: int
     tied: int
     lost: int
-    byes: int
     rounds_won: int
     rounds_lost: int
     points_for: int
     points_against: int
+
+    def totals(self) -> dict[str, int]:
+        """The totals alone, by name, in order."""
+        return {name: getattr(self, name) for name in TOTALS}
+
+
+TOTALS = tuple(item.name for item in fields(Totals))
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantRecord(Totals):
+    entrant: Entrant
+    byes: int
     games: tuple[Game, ...]
 
     @property
@@ -54,40 +71,15 @@ class Side(NamedTuple):
     points: int
 
 
-@dataclass(slots=True)
-class _Totals:
-    match_points: int = 0
-    won: int = 0
-    tied: int = 0
-    lost: int = 0
-    byes: int = 0
-    rounds_won: int = 0
-    rounds_lost: int = 0
-    points_for: int = 0
-    points_against: int = 0
-
-
 def build_records(
     entrants: Iterable[Entrant], results: Iterable[MatchResult], scoring: Scoring
 ) -> dict[int, EntrantRecord]:
     """Fold the results into one record per entrant (entrants without results get zeros)."""
-    by_id: dict[int, Entrant] = {}
-    for entrant in entrants:
-        if entrant.id in by_id:
-            raise DuplicateEntrant.because(
-                gettext_noop("entrant %(entrant)s is listed more than once"), entrant=entrant.id
-            )
-        by_id[entrant.id] = entrant
-    totals = {entrant_id: _Totals() for entrant_id in by_id}
+    by_id = entrants_by_id(entrants)
+    totals: dict[int, Counter[str]] = {entrant_id: Counter() for entrant_id in by_id}
     games: dict[int, list[Game]] = {entrant_id: [] for entrant_id in by_id}
     for result in results:
-        for entrant_id in result.entrants:
-            if entrant_id not in by_id:
-                raise UnknownEntrant.because(
-                    gettext_noop("entrant %(entrant)s is not in this standings: %(result)s"),
-                    entrant=entrant_id,
-                    result=result,
-                )
+        check_entrants_known(result.entrants, by_id, result)
         if result.second is None:
             add_bye(totals[result.first], scoring)
             continue
@@ -121,39 +113,34 @@ def match_points_for(outcome: Outcome, forfeit: bool, scoring: Scoring) -> int:
     return scoring.forfeit_loss if forfeit else scoring.loss
 
 
-def add_bye(totals: _Totals, scoring: Scoring) -> None:
-    totals.byes += 1
-    totals.won += 1
-    totals.match_points += scoring.bye
+def add_bye(totals: Counter[str], scoring: Scoring) -> None:
+    totals.update(byes=1, won=1, match_points=scoring.bye)
 
 
-def add_game(totals: _Totals, outcome: Outcome, match_points: int, own: Side, other: Side) -> None:
-    totals.match_points += match_points
-    totals.rounds_won += own.rounds
-    totals.rounds_lost += other.rounds
-    totals.points_for += own.points
-    totals.points_against += other.points
-    if outcome is Outcome.WIN:
-        totals.won += 1
-    elif outcome is Outcome.TIE:
-        totals.tied += 1
-    else:
-        totals.lost += 1
+def add_game(
+    totals: Counter[str], outcome: Outcome, match_points: int, own: Side, other: Side
+) -> None:
+    totals.update(
+        {
+            "match_points": match_points,
+            "rounds_won": own.rounds,
+            "rounds_lost": other.rounds,
+            "points_for": own.points,
+            "points_against": other.points,
+            OUTCOME_TOTAL[outcome]: 1,
+        }
+    )
 
 
-def freeze(entrant: Entrant, totals: _Totals, games: list[Game]) -> EntrantRecord:
+OUTCOME_TOTAL = {Outcome.WIN: "won", Outcome.TIE: "tied", Outcome.LOSS: "lost"}
+
+
+def freeze(entrant: Entrant, totals: Counter[str], games: list[Game]) -> EntrantRecord:
+    totals["played"] = totals["won"] + totals["tied"] + totals["lost"]
     return EntrantRecord(
+        **{name: totals[name] for name in TOTALS},
         entrant=entrant,
-        match_points=totals.match_points,
-        played=totals.won + totals.tied + totals.lost,
-        won=totals.won,
-        tied=totals.tied,
-        lost=totals.lost,
-        byes=totals.byes,
-        rounds_won=totals.rounds_won,
-        rounds_lost=totals.rounds_lost,
-        points_for=totals.points_for,
-        points_against=totals.points_against,
+        byes=totals["byes"],
         # Sorted so that a record does not depend on the order the results came in.
         games=tuple(
             sorted(games, key=lambda game: (game.opponent, game.outcome.value, game.match_points))

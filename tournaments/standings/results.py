@@ -1,9 +1,10 @@
 """The inputs: entrants and the results of their matches."""
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from common.explained import gettext_noop
-from tournaments.standings.errors import InvalidResult
+from tournaments.standings.errors import DuplicateEntrant, InvalidResult, UnknownEntrant
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,3 +91,28 @@ def check_bye_is_consistent(result: MatchResult) -> None:
         raise InvalidResult.because(
             gettext_noop("a bye credits no rounds or card points: %(result)s"), result=result
         )
+
+
+def entrants_by_id(entrants: Iterable[Entrant]) -> dict[int, Entrant]:
+    """The standings' entrants by id; an entrant listed twice is refused."""
+    by_id: dict[int, Entrant] = {}
+    for entrant in entrants:
+        if entrant.id in by_id:
+            raise DuplicateEntrant.because(
+                gettext_noop("entrant %(entrant)s is listed more than once"), entrant=entrant.id
+            )
+        by_id[entrant.id] = entrant
+    return by_id
+
+
+def check_entrants_known(
+    entrant_ids: Iterable[int], by_id: Mapping[int, Entrant], result: object
+) -> None:
+    """Every entrant of `result` is in the standings."""
+    for entrant_id in entrant_ids:
+        if entrant_id not in by_id:
+            raise UnknownEntrant.because(
+                gettext_noop("entrant %(entrant)s is not in this standings: %(result)s"),
+                entrant=entrant_id,
+                result=result,
+            )

@@ -6,10 +6,10 @@ the games between the members. Higher values rank first, except for `seed` (seed
 means "does not apply" and ranks after every value.
 """
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from tournaments.standings.ranking import head_to_head_totals
 from tournaments.standings.records import Outcome, Records
 
 TiebreakValue = int | float | None
@@ -38,21 +38,11 @@ def head_to_head(records: Records, group: Sequence[int]) -> dict[int, TiebreakVa
     It applies only when every pair in the group met equally often (at least once); otherwise a
     member who met more of the others would collect more points, and every value is `None`.
     """
-    members = set(group)
-    points: dict[int, int] = dict.fromkeys(group, 0)
-    meetings: Counter[tuple[int, int]] = Counter()
-    for entrant in group:
-        for game in records[entrant].games:
-            if game.opponent in members:
-                points[entrant] += game.match_points
-                if entrant < game.opponent:
-                    meetings[(entrant, game.opponent)] += 1
-    # Every pair met, and equally often: counted from the meetings, not from every pair of
-    # the group (half a million of them when 1,024 entrants are level at the start).
-    pairs = len(members) * (len(members) - 1) // 2
-    if len(meetings) != pairs or len(set(meetings.values())) != 1:
-        return dict.fromkeys(group, None)
-    return dict(points)
+    points = head_to_head_totals(
+        group,
+        lambda entrant: ((game.opponent, game.match_points) for game in records[entrant].games),
+    )
+    return dict.fromkeys(group, None) if points is None else dict(points)
 
 
 def opponents_scores(records: Records, entrant: int) -> list[int]:

@@ -20,8 +20,8 @@ from tournaments.formats import (
     LoserOf,
     SlotStatus,
     WinnerOf,
+    bracket_line_seeds,
     resolve,
-    seeding_order,
     single_elimination_bracket,
 )
 
@@ -35,12 +35,12 @@ def test_eight_seeds_are_paired_1v8_4v5_2v7_3v6_in_bracket_order() -> None:
 
 
 def test_sixteen_seeds_follow_the_standard_order() -> None:
-    assert seeding_order(16) == (1, 16, 8, 9, 4, 13, 5, 12, 2, 15, 7, 10, 3, 14, 6, 11)
+    assert bracket_line_seeds(16) == (1, 16, 8, 9, 4, 13, 5, 12, 2, 15, 7, 10, 3, 14, 6, 11)
 
 
 @pytest.mark.parametrize("size", [2, 4, 8, 16, 32, 64, 128, 256])
 def test_the_top_seeds_are_spread_so_they_meet_as_late_as_possible(size: int) -> None:
-    order = seeding_order(size)
+    order = bracket_line_seeds(size)
     # Seeds 1..2^j sit in distinct parts of size / 2^j lines: seeds 1 and 2 in different
     # halves (they can meet only in the final), seeds 1 to 4 in different quarters, and so on.
     parts = 1

@@ -15,27 +15,27 @@ from tournaments.formats import (
     UnknownSlot,
     WinnerNotInSlot,
     resolve_threes_knockout,
+    threes_bracket_line_seeds,
     threes_bracket_size,
     threes_knockout_bracket,
-    threes_seeding_order,
 )
 
 
-def test_the_seeding_order_of_nine_lines_gives_the_top_seed_the_weakest_table() -> None:
-    assert threes_seeding_order(3) == (1, 2, 3)
-    assert threes_seeding_order(9) == (1, 6, 9, 2, 5, 8, 3, 4, 7)
+def test_the_bracket_line_seeds_of_nine_lines_give_the_top_seed_the_weakest_table() -> None:
+    assert threes_bracket_line_seeds(3) == (1, 2, 3)
+    assert threes_bracket_line_seeds(9) == (1, 6, 9, 2, 5, 8, 3, 4, 7)
 
 
 @pytest.mark.parametrize("size", [3, 9, 27, 81, 243])
 def test_the_top_seeds_can_only_meet_in_the_last_rounds(size: int) -> None:
-    order = threes_seeding_order(size)
+    order = threes_bracket_line_seeds(size)
 
     assert sorted(order) == list(range(1, size + 1))
     tables = [order[start : start + 3] for start in range(0, size, 3)]
     # Each first-round table holds exactly one of the top third of the seeds...
     assert all(sum(seed <= size // 3 for seed in table) == 1 for table in tables)
     # ...and the top third is itself seeded like a bracket of a third the size.
-    assert tuple(min(table) for table in tables) == threes_seeding_order(size // 3)
+    assert tuple(min(table) for table in tables) == threes_bracket_line_seeds(size // 3)
 
 
 @pytest.mark.parametrize("count", range(2, 82))

@@ -13,7 +13,9 @@ from games.matches import services as match_services
 from tests.tournaments.builders import ORGANIZER, new_tournament
 from tournaments import folded, services
 from tournaments.models import Fixture
-from tournaments.stream import TournamentEvent, TournamentState, fold
+from tournaments.state import TournamentState
+from tournaments.stream.events import decode
+from tournaments.stream.evolve import fold
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +31,7 @@ def empty_memo() -> Iterator[None]:
 
 def full_fold(tournament_id: uuid.UUID) -> tuple[TournamentState, int]:
     events = read_stream(stream_id=tournament_id)
-    return fold(TournamentEvent(e.event_type, e.payload) for e in events), events[-1].stream_version
+    return fold(decode(e.event_type, e.payload) for e in events), events[-1].stream_version
 
 
 def register(tournament_id: uuid.UUID, name: str) -> None:

@@ -18,13 +18,8 @@ from tests.tournaments.tasks.builders import (
     started_tournament,
 )
 from tournaments import services, tasks
-from tournaments.stream import (
-    EntrantRecord,
-    Fixture,
-    TournamentSettings,
-    TournamentState,
-    no_show_forfeiter,
-)
+from tournaments.state import EntrantRecord, Fixture, TournamentSettings, TournamentState
+from tournaments.stream.tables import no_show_forfeiter
 
 pytestmark = pytest.mark.django_db
 

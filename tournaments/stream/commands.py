@@ -1,0 +1,185 @@
+"""The commands a tournament carries out (imperative). Those that may create fixtures name the
+tournament: a fixture's match id is derived from it, so a retried command creates nothing twice.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TypeAlias
+
+from tournaments.state import Result, TournamentSettings
+
+TABLE_SIZES = (2, 3, 4, 6)
+PLAYERS_PER_ENTRANT = {2: 1, 3: 1, 4: 2, 6: 3}
+"""Players per entrant: one at two and three (each for himself), a pair at four, a trio at six."""
+THREES_FORMATS = ("single_elimination", "round_robin", "swiss", "groups_then_knockout")
+"""The formats played at tables of three (decision record 0031): no double elimination."""
+SEEDING_METHODS = ("given", "random")
+
+
+@dataclass(frozen=True)
+class CreateTournament:
+    name: str
+    settings: TournamentSettings
+    club: int | None = None
+    public: bool = True
+
+
+@dataclass(frozen=True)
+class RegisterEntrant:
+    entrant: int
+    players: int
+    """How many players the entrant brings (their names stay in the name tables)."""
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class CheckInEntrant:
+    entrant: int
+    now: datetime | None = None
+    """When (the check-in window is checked, and the entrant's matches at a table whose other
+    side is here already are called); None: no window check, no call."""
+
+
+@dataclass(frozen=True)
+class OpenCheckIn:
+    """Open the check-in window (again, after a close), until `closes_at` when given."""
+
+    now: datetime
+    closes_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class CloseCheckIn:
+    now: datetime
+
+
+@dataclass(frozen=True)
+class WithdrawEntrant:
+    entrant: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class SeedEntrants:
+    method: str = "given"
+    random_seed: int | None = None
+
+
+@dataclass(frozen=True)
+class StartTournament:
+    tournament: uuid.UUID
+    only_checked_in: bool = False
+    """Withdraw every entrant that has not checked in ("did not check in"), then start."""
+
+
+@dataclass(frozen=True)
+class PublishSwissRound:
+    tournament: uuid.UUID
+
+
+@dataclass(frozen=True)
+class AdvanceTournament:
+    tournament: uuid.UUID
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    """Record the result of one of the tournament's matches (a new or a changed one)."""
+
+    tournament: uuid.UUID
+    match_id: str
+    result: Result
+
+
+@dataclass(frozen=True)
+class ScheduleMatches:
+    """Give every waiting fixture a free table, a start time and (with the no-show rule) a
+    deadline. `underway`: the match ids being played already (they need no table)."""
+
+    now: datetime
+    underway: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class AssignTable:
+    """Put a fixture's match at a table; a fixture holding it takes the mover's table."""
+
+    match_id: str
+    table: int
+    now: datetime
+
+
+@dataclass(frozen=True)
+class CallMatch:
+    """Call a fixture's match to its table (to `table` first, when given): the no-show clock
+    starts now."""
+
+    match_id: str
+    now: datetime
+    table: int | None = None
+
+
+@dataclass(frozen=True)
+class CorrectEntrant:
+    """Record a correction of an entrant's name and/or players, made in the name rows (the
+    event says what changed and the players' ids, never a name)."""
+
+    entrant: int
+    reason: str
+    changed: tuple[str, ...] = ()
+    players: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class ReseedEntrants:
+    """Give entrants new seeds (None: no seed) before the start, all at once."""
+
+    seeds: tuple[tuple[int, int | None], ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class DecideLevelMatch:
+    """Name the winner (an entrant of the fixture) of a knockout match that ended level, and
+    say why."""
+
+    tournament: uuid.UUID
+    match_id: str
+    winner: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class DecideGroupPlaces:
+    """Order the entrants of a complete group tied at its qualification cut (entrant ids, best
+    first: every tied entrant once), and say why."""
+
+    tournament: uuid.UUID
+    group: str
+    order: tuple[int, ...]
+    reason: str
+
+
+TournamentCommand: TypeAlias = (
+    CreateTournament
+    | RegisterEntrant
+    | CheckInEntrant
+    | WithdrawEntrant
+    | SeedEntrants
+    | StartTournament
+    | PublishSwissRound
+    | AdvanceTournament
+    | RecordResult
+    | ScheduleMatches
+    | AssignTable
+    | CorrectEntrant
+    | ReseedEntrants
+    | CallMatch
+    | OpenCheckIn
+    | CloseCheckIn
+    | DecideLevelMatch
+    | DecideGroupPlaces
+)

@@ -1,0 +1,124 @@
+"""The checks on entrants that deciding a command shares with the services: known entrants,
+player counts, reasons and seeds, and the order of the entrants by seed."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from common.explained import gettext_noop
+from tournaments.errors import (
+    DuplicateSeed,
+    EntrantNotFound,
+    InvalidEntrant,
+    InvalidTournament,
+    ReasonRequired,
+)
+from tournaments.state import EntrantRecord, TournamentState
+from tournaments.stream.commands import PLAYERS_PER_ENTRANT
+
+
+def known_entrant(state: TournamentState, entrant_id: int) -> EntrantRecord:
+    record = state.entrants.get(entrant_id)
+    if record is None:
+        raise EntrantNotFound.because(
+            gettext_noop("entrant %(entrant)s is not registered in this tournament"),
+            entrant=entrant_id,
+        )
+    return record
+
+
+def entrant_order(
+    state: TournamentState, *, method: str, random_seed: int | None
+) -> tuple[int, ...]:
+    """The active entrants in seed order: by the seeds given at registration (then registration
+    order), or shuffled from a recorded random seed."""
+    active = list(state.active_entrants)
+    if method == "given":
+        return tuple(sorted(active, key=lambda e: (state.entrants[e].seed or 10**9, e)))
+    if method == "random":
+        shuffled = sorted(active)
+        random.Random(random_seed).shuffle(shuffled)
+        return tuple(shuffled)
+    raise InvalidTournament.because(
+        gettext_noop("seeding is 'given' or 'random', not %(method)r"), method=method
+    )
+
+
+def check_reason_given(reason: str) -> str:
+    """The reason, trimmed; a correction without one is refused (the log must say why)."""
+    trimmed = reason.strip()
+    if not trimmed:
+        raise ReasonRequired.because(
+            gettext_noop("say why: the reason is recorded with the correction")
+        )
+    return trimmed
+
+
+def check_player_count(state: TournamentState, count: int) -> None:
+    needed = PLAYERS_PER_ENTRANT[state.settings.table_size]
+    if count != needed:
+        raise InvalidEntrant.because(
+            gettext_noop(
+                "an entrant at tables of %(size)s needs %(needed)s player(s); this one has "
+                "%(given)s"
+            ),
+            size=state.settings.table_size,
+            needed=needed,
+            given=count,
+        )
+
+
+def check_seed_is_valid(seed: int | None) -> None:
+    if seed is not None and seed < 1:
+        raise InvalidEntrant.because(gettext_noop("seeds start at 1"))
+
+
+def seeds_in_force(state: TournamentState) -> dict[int, int | None]:
+    """Each entrant's seed as readers see it: its position in a seeding order fixed before the
+    start, else the seed it was given (at registration or by a reseed)."""
+    position = {entrant: index for index, entrant in enumerate(state.seeding or (), start=1)}
+    return {
+        entrant: position.get(entrant, record.seed) for entrant, record in state.entrants.items()
+    }
+
+
+NEW_ENTRANT = -1
+"""Stands for an entrant not registered yet, among the others' seeds."""
+
+
+def check_seeds_are_distinct(state: TournamentState, seeds: Mapping[int, int | None]) -> None:
+    """No two active entrants hold one seed (a withdrawn entrant's seed is free)."""
+    holders: dict[int, list[int]] = {}
+    for entrant, seed in seeds.items():
+        record = state.entrants.get(entrant)
+        if seed is not None and (record is None or not record.withdrawn):
+            holders.setdefault(seed, []).append(entrant)
+    for seed, entrants in sorted(holders.items()):
+        if len(entrants) > 1:
+            refused = DuplicateSeed.because(
+                gettext_noop("seed %(seed)s would be held by more than one entrant: %(entrants)s"),
+                seed=seed,
+                entrants=", ".join(f"#{entrant}" for entrant in entrants),
+            )
+            refused.entrants = tuple(entrants)
+            raise refused
+
+
+def check_seed_is_free(state: TournamentState, seed: int | None) -> None:
+    """A new entrant's seed: valid, and held by no active entrant yet."""
+    check_seed_is_valid(seed)
+    if seed is not None:
+        check_seeds_are_distinct(state, {**seeds_in_force(state), NEW_ENTRANT: seed})
+
+
+def check_entrant_correction(
+    state: TournamentState, *, entrant: int, reason: str, player_count: int | None
+) -> str:
+    """Whether `entrant` can be renamed or given these many players (at any time: names are
+    not facts of the draw); the trimmed reason."""
+    trimmed = check_reason_given(reason)
+    known_entrant(state, entrant)
+    if player_count is not None:
+        check_player_count(state, player_count)
+    return trimmed

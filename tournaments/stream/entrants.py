@@ -1,0 +1,157 @@
+"""Deciding the entrants' commands: registration, check-in and its window, withdrawal,
+seeding, and corrections (issue 11 §3: an organizer renames an entrant, changes its players, or
+changes seeds before the start; the events carry ids and which fields changed, decision 0018).
+"""
+
+from __future__ import annotations
+
+from common.explained import gettext_noop
+from tournaments.errors import (
+    CheckInClosed,
+    InvalidEntrant,
+    InvalidTournament,
+    RegistrationClosed,
+    TournamentAlreadyStarted,
+)
+from tournaments.state import TournamentState
+from tournaments.stream.commands import (
+    CheckInEntrant,
+    CloseCheckIn,
+    CorrectEntrant,
+    OpenCheckIn,
+    RegisterEntrant,
+    ReseedEntrants,
+    SeedEntrants,
+    WithdrawEntrant,
+)
+from tournaments.stream.entrant_checks import (
+    check_entrant_correction,
+    check_player_count,
+    check_reason_given,
+    check_seed_is_free,
+    check_seed_is_valid,
+    check_seeds_are_distinct,
+    entrant_order,
+    known_entrant,
+    seeds_in_force,
+)
+from tournaments.stream.events import CheckInClosed as CheckInWindowClosed
+from tournaments.stream.events import (
+    CheckInOpened,
+    EntrantCheckedIn,
+    EntrantCorrected,
+    EntrantRegistered,
+    EntrantsReseeded,
+    EntrantsSeeded,
+    EntrantWithdrew,
+    TournamentEvent,
+)
+from tournaments.stream.evolve import evolve
+from tournaments.stream.tables import both_here, called, iso
+
+
+def register_entrant(state: TournamentState, command: RegisterEntrant) -> list[TournamentEvent]:
+    if state.started:
+        raise RegistrationClosed.because(
+            gettext_noop("the tournament has started: registration is closed")
+        )
+    check_player_count(state, command.players)
+    check_seed_is_free(state, command.seed)
+    return [EntrantRegistered(command.entrant, seed=command.seed)]
+
+
+def check_in_entrant(state: TournamentState, command: CheckInEntrant) -> list[TournamentEvent]:
+    if known_entrant(state, command.entrant).checked_in:
+        return []
+    if command.now is not None and not state.check_in.accepts(command.now):
+        raise CheckInClosed.because(
+            gettext_noop("check-in is closed: the organizer can open it again")
+        )
+    checked_in = EntrantCheckedIn(command.entrant)
+    if command.now is None:
+        return [checked_in]
+    after = evolve(state, checked_in)
+    return [
+        checked_in,
+        *(
+            called(after, fixture, now=command.now, by="check-in")
+            for fixture in after.fixtures.values()
+            if command.entrant in fixture.entrants and both_here(after, fixture)
+        ),
+    ]
+
+
+def open_check_in(state: TournamentState, command: OpenCheckIn) -> list[TournamentEvent]:
+    if command.closes_at is not None and command.closes_at <= command.now:
+        raise InvalidTournament.because(gettext_noop("the check-in must close after it opens"))
+    window = state.check_in
+    open_already = window.accepts(command.now) and window.opened_at is not None
+    if open_already and window.closes_at == iso(command.closes_at):
+        return []
+    return [CheckInOpened(opened_at=command.now.isoformat(), closes_at=iso(command.closes_at))]
+
+
+def close_check_in(state: TournamentState, command: CloseCheckIn) -> list[TournamentEvent]:
+    if not state.check_in.accepts(command.now):
+        return []
+    return [CheckInWindowClosed(closed_at=command.now.isoformat())]
+
+
+def withdraw_entrant(state: TournamentState, command: WithdrawEntrant) -> list[TournamentEvent]:
+    if known_entrant(state, command.entrant).withdrawn:
+        return []
+    return [EntrantWithdrew(command.entrant, reason=command.reason)]
+
+
+def seed_entrants(state: TournamentState, command: SeedEntrants) -> list[TournamentEvent]:
+    if state.started:
+        raise TournamentAlreadyStarted.because(
+            gettext_noop("seeding is fixed once the tournament starts")
+        )
+    order = entrant_order(state, method=command.method, random_seed=command.random_seed)
+    if command.method == "random" and command.random_seed is None:
+        raise InvalidTournament.because(gettext_noop("a random seeding needs its random_seed"))
+    return [EntrantsSeeded(order, method=command.method, random_seed=command.random_seed)]
+
+
+CORRECTED_FIELDS = ("name", "players")
+
+
+def correct_entrant(state: TournamentState, command: CorrectEntrant) -> list[TournamentEvent]:
+    reason = check_entrant_correction(
+        state,
+        entrant=command.entrant,
+        reason=command.reason,
+        player_count=None if command.players is None else len(command.players),
+    )
+    unknown = set(command.changed) - set(CORRECTED_FIELDS)
+    if unknown:
+        raise ValueError(f"only {CORRECTED_FIELDS} are corrected, not {sorted(unknown)}")
+    if not command.changed:
+        return []
+    players = None
+    if "players" in command.changed:
+        if command.players is None:
+            raise ValueError("a correction of the players records their ids")
+        players = tuple(command.players)
+    changed = tuple(name for name in CORRECTED_FIELDS if name in command.changed)
+    return [EntrantCorrected(command.entrant, changed, reason=reason, players=players)]
+
+
+def reseed_entrants(state: TournamentState, command: ReseedEntrants) -> list[TournamentEvent]:
+    reason = check_reason_given(command.reason)
+    if state.started:
+        raise TournamentAlreadyStarted.because(
+            gettext_noop("seeds can be changed only before the tournament starts")
+        )
+    if not command.seeds:
+        raise InvalidEntrant.because(gettext_noop("give at least one entrant's seed"))
+    for entrant, seed in command.seeds:
+        known_entrant(state, entrant)
+        check_seed_is_valid(seed)
+    in_force = seeds_in_force(state)
+    changes = {entrant: seed for entrant, seed in command.seeds if in_force[entrant] != seed}
+    if not changes:
+        return []
+    check_seeds_are_distinct(state, {**in_force, **changes})
+    return [EntrantsReseeded(tuple(sorted(changes.items())), reason=reason)]

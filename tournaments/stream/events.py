@@ -1,0 +1,278 @@
+"""The tournament's events: one frozen dataclass per fact the tournament records.
+
+Events carry ids, never names (decision 0018). They meet the event store as a type string and
+a JSON payload only through `encode` and `decode` (the payloads as they were always stored);
+everything else reads their typed fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeAlias, get_args
+
+from tournaments.state import TournamentSettings
+from tournaments.stream.fixture_events import (
+    FixtureCreated,
+    FixtureReset,
+    LevelMatchDecided,
+    MatchCalled,
+    MatchScheduled,
+    ResultRecorded,
+    SwissRoundPaired,
+)
+
+TOURNAMENT_CREATED = "TournamentCreated"
+ENTRANT_REGISTERED = "EntrantRegistered"
+ENTRANT_CHECKED_IN = "EntrantCheckedIn"
+ENTRANT_WITHDREW = "EntrantWithdrew"
+ENTRANTS_SEEDED = "EntrantsSeeded"
+TOURNAMENT_STARTED = "TournamentStarted"
+TOURNAMENT_FINISHED = "TournamentFinished"
+CHECK_IN_OPENED = "CheckInOpened"
+CHECK_IN_CLOSED = "CheckInClosed"
+ENTRANT_CORRECTED = "EntrantCorrected"
+ENTRANTS_RESEEDED = "EntrantsReseeded"
+GROUP_PLACES_DECIDED = "GroupPlacesDecided"
+
+
+@dataclass(frozen=True)
+class TournamentCreated:
+    TYPE: ClassVar[str] = TOURNAMENT_CREATED
+    name: str
+    settings: TournamentSettings
+    club: int | None = None
+    public: bool = True
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "settings": self.settings.to_dict(),
+            "club": self.club,
+            "public": self.public,
+        }
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> TournamentCreated:
+        return cls(
+            name=payload["name"],
+            settings=TournamentSettings.from_dict(payload["settings"]),
+            club=payload.get("club"),
+            public=payload.get("public", True),
+        )
+
+
+@dataclass(frozen=True)
+class EntrantRegistered:
+    TYPE: ClassVar[str] = ENTRANT_REGISTERED
+    entrant: int
+    seed: int | None = None
+    late: bool = False
+    """Recorded only when true (by earlier versions)."""
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"entrant": self.entrant, "seed": self.seed, **({"late": True} if self.late else {})}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> EntrantRegistered:
+        return cls(payload["entrant"], payload.get("seed"), payload.get("late", False))
+
+
+@dataclass(frozen=True)
+class EntrantCheckedIn:
+    TYPE: ClassVar[str] = ENTRANT_CHECKED_IN
+    entrant: int
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"entrant": self.entrant}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> EntrantCheckedIn:
+        return cls(payload["entrant"])
+
+
+@dataclass(frozen=True)
+class EntrantWithdrew:
+    TYPE: ClassVar[str] = ENTRANT_WITHDREW
+    entrant: int
+    reason: str = ""
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"entrant": self.entrant, "reason": self.reason}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> EntrantWithdrew:
+        return cls(payload["entrant"], payload.get("reason") or "")
+
+
+@dataclass(frozen=True)
+class EntrantsSeeded:
+    TYPE: ClassVar[str] = ENTRANTS_SEEDED
+    order: tuple[int, ...]
+    method: str
+    random_seed: int | None = None
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"order": list(self.order), "method": self.method, "random_seed": self.random_seed}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> EntrantsSeeded:
+        return cls(tuple(payload["order"]), payload["method"], payload.get("random_seed"))
+
+
+@dataclass(frozen=True)
+class TournamentStarted:
+    TYPE: ClassVar[str] = TOURNAMENT_STARTED
+    order: tuple[int, ...]
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"order": list(self.order)}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> TournamentStarted:
+        return cls(tuple(payload["order"]))
+
+
+@dataclass(frozen=True)
+class TournamentFinished:
+    TYPE: ClassVar[str] = TOURNAMENT_FINISHED
+
+    def to_payload(self) -> dict[str, Any]:
+        return {}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> TournamentFinished:
+        return cls()
+
+
+@dataclass(frozen=True)
+class CheckInOpened:
+    TYPE: ClassVar[str] = CHECK_IN_OPENED
+    opened_at: str
+    closes_at: str | None
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"opened_at": self.opened_at, "closes_at": self.closes_at}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> CheckInOpened:
+        return cls(payload["opened_at"], payload["closes_at"])
+
+
+@dataclass(frozen=True)
+class CheckInClosed:
+    TYPE: ClassVar[str] = CHECK_IN_CLOSED
+    closed_at: str
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"closed_at": self.closed_at}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> CheckInClosed:
+        return cls(payload["closed_at"])
+
+
+@dataclass(frozen=True)
+class EntrantCorrected:
+    """An entrant's name and/or players corrected in the name rows: which fields changed and,
+    when the players changed, their ids in seat order (a renamed player keeps their id; a
+    replaced one gets a new id)."""
+
+    TYPE: ClassVar[str] = ENTRANT_CORRECTED
+    entrant: int
+    changed: tuple[str, ...]
+    reason: str
+    players: tuple[int, ...] | None = None
+
+    def to_payload(self) -> dict[str, Any]:
+        payload: dict[str, Any] = {"entrant": self.entrant, "changed": list(self.changed)}
+        if self.players is not None:
+            payload["players"] = list(self.players)
+        payload["reason"] = self.reason
+        return payload
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> EntrantCorrected:
+        players = payload.get("players")
+        return cls(
+            entrant=payload["entrant"],
+            changed=tuple(payload["changed"]),
+            reason=payload.get("reason") or "",
+            players=None if players is None else tuple(players),
+        )
+
+
+@dataclass(frozen=True)
+class EntrantsReseeded:
+    """The seeds that changed (None: no seed). A seeding order fixed earlier (EntrantsSeeded)
+    gives way to the seeds, its positions kept as seeds."""
+
+    TYPE: ClassVar[str] = ENTRANTS_RESEEDED
+    seeds: tuple[tuple[int, int | None], ...]
+    reason: str
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"seeds": [[entrant, seed] for entrant, seed in self.seeds], "reason": self.reason}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> EntrantsReseeded:
+        seeds = tuple((int(entrant), seed) for entrant, seed in payload["seeds"])
+        return cls(seeds, payload.get("reason") or "")
+
+
+@dataclass(frozen=True)
+class GroupPlacesDecided:
+    """The organizer ordered the entrants of a group tied at its qualification cut (`order`:
+    entrant ids, best first), under the organizer's rule (decision 0029, amended)."""
+
+    TYPE: ClassVar[str] = GROUP_PLACES_DECIDED
+    group: str
+    order: tuple[int, ...]
+    reason: str
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"group": self.group, "order": list(self.order), "reason": self.reason}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> GroupPlacesDecided:
+        return cls(payload["group"], tuple(payload["order"]), payload.get("reason") or "")
+
+
+TournamentEvent: TypeAlias = (
+    TournamentCreated
+    | EntrantRegistered
+    | EntrantCheckedIn
+    | EntrantWithdrew
+    | EntrantsSeeded
+    | TournamentStarted
+    | SwissRoundPaired
+    | FixtureCreated
+    | MatchScheduled
+    | ResultRecorded
+    | FixtureReset
+    | TournamentFinished
+    | MatchCalled
+    | CheckInOpened
+    | CheckInClosed
+    | EntrantCorrected
+    | EntrantsReseeded
+    | LevelMatchDecided
+    | GroupPlacesDecided
+)
+
+EVENT_CLASSES: dict[str, type[TournamentEvent]] = {
+    cls.TYPE: cls for cls in get_args(TournamentEvent)
+}
+"""Every event class by its stored type string."""
+
+
+def encode(event: TournamentEvent) -> tuple[str, dict[str, Any]]:
+    """The event as the store keeps it: its type string and its JSON payload."""
+    return event.TYPE, event.to_payload()
+
+
+def decode(event_type: str, payload: dict[str, Any]) -> TournamentEvent:
+    """The event stored as `event_type` with `payload` (at its latest schema version)."""
+    cls = EVENT_CLASSES.get(event_type)
+    if cls is None:
+        raise ValueError(f"unknown tournament event {event_type!r}")
+    return cls.from_payload(payload)

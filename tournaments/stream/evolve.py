@@ -1,0 +1,205 @@
+"""Folding: the tournament state after each of its events (`evolve`), or after many (`fold`).
+
+Each event type has its handler, registered with the type it folds, so mypy checks that every
+handler reads the fields its event has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any, TypeVar
+
+from tournaments.state import CheckInWindow, EntrantRecord, Fixture, TournamentState
+from tournaments.stream.entrant_checks import seeds_in_force
+from tournaments.stream.events import (
+    CheckInClosed,
+    CheckInOpened,
+    EntrantCheckedIn,
+    EntrantCorrected,
+    EntrantRegistered,
+    EntrantsReseeded,
+    EntrantsSeeded,
+    EntrantWithdrew,
+    GroupPlacesDecided,
+    TournamentCreated,
+    TournamentEvent,
+    TournamentFinished,
+    TournamentStarted,
+)
+from tournaments.stream.fixture_events import (
+    FixtureCreated,
+    FixtureReset,
+    LevelMatchDecided,
+    MatchCalled,
+    MatchScheduled,
+    ResultRecorded,
+    SwissRoundPaired,
+)
+
+
+def evolve(state: TournamentState | None, event: TournamentEvent) -> TournamentState:
+    if isinstance(event, TournamentCreated):
+        return TournamentState(name=event.name, settings=event.settings)
+    if state is None:
+        raise ValueError(f"{event.TYPE} before {TournamentCreated.TYPE}")
+    return HANDLERS[type(event)](state, event)
+
+
+def fold(
+    events: Iterable[TournamentEvent], state: TournamentState | None = None
+) -> TournamentState:
+    for recorded in events:
+        state = evolve(state, recorded)
+    if state is None:
+        raise ValueError("no events to fold")
+    return state
+
+
+def _with_entrant(state: TournamentState, entrant: int, **changes: Any) -> TournamentState:
+    entrants = dict(state.entrants)
+    entrants[entrant] = replace(entrants.get(entrant, EntrantRecord()), **changes)
+    return replace(state, entrants=entrants)
+
+
+def _registered(state: TournamentState, event: EntrantRegistered) -> TournamentState:
+    return _with_entrant(state, event.entrant, seed=event.seed, late=event.late)
+
+
+def _checked_in(state: TournamentState, event: EntrantCheckedIn) -> TournamentState:
+    return _with_entrant(state, event.entrant, checked_in=True)
+
+
+def _withdrew(state: TournamentState, event: EntrantWithdrew) -> TournamentState:
+    return _with_entrant(state, event.entrant, withdrawn=True)
+
+
+def _seeded(state: TournamentState, event: EntrantsSeeded) -> TournamentState:
+    return replace(state, seeding=event.order, seeding_method=event.method)
+
+
+def _started(state: TournamentState, event: TournamentStarted) -> TournamentState:
+    return replace(state, order=event.order)
+
+
+def _swiss_paired(state: TournamentState, event: SwissRoundPaired) -> TournamentState:
+    return replace(state, swiss_rounds=(*state.swiss_rounds, event.pairing))
+
+
+def _fixture_created(state: TournamentState, event: FixtureCreated) -> TournamentState:
+    fixture = Fixture(
+        id=event.fixture,
+        match_id=event.match_id,
+        home=event.home,
+        away=event.away,
+        stage=event.stage,
+        round=event.round,
+        sequence=len(state.fixtures) + len(state.retired),
+        third=event.third,
+    )
+    return replace(state, fixtures={**state.fixtures, fixture.id: fixture})
+
+
+def _scheduled(state: TournamentState, event: MatchScheduled) -> TournamentState:
+    fixture = replace(
+        state.fixtures[event.fixture], table=event.table, scheduled_at=event.scheduled_at
+    )
+    if event.deadline is not None:
+        # Recorded before matches were called (issue 11): the clock started at the scheduling.
+        fixture = replace(fixture, called_at=event.scheduled_at, deadline=event.deadline)
+    return replace(state, fixtures={**state.fixtures, fixture.id: fixture})
+
+
+def _called(state: TournamentState, event: MatchCalled) -> TournamentState:
+    fixture = replace(
+        state.fixtures[event.fixture], called_at=event.called_at, deadline=event.deadline
+    )
+    return replace(state, fixtures={**state.fixtures, fixture.id: fixture})
+
+
+def _check_in_opened(state: TournamentState, event: CheckInOpened) -> TournamentState:
+    window = CheckInWindow(opened_at=event.opened_at, closes_at=event.closes_at)
+    return replace(state, check_in=window)
+
+
+def _check_in_closed(state: TournamentState, event: CheckInClosed) -> TournamentState:
+    return replace(state, check_in=replace(state.check_in, closed_at=event.closed_at))
+
+
+def _result_recorded(state: TournamentState, event: ResultRecorded) -> TournamentState:
+    return replace(state, results={**state.results, event.fixture: event.result})
+
+
+def _level_match_decided(state: TournamentState, event: LevelMatchDecided) -> TournamentState:
+    result = replace(state.results[event.fixture], winner=event.winner, decided_by="organizer")
+    return replace(state, results={**state.results, event.fixture: result})
+
+
+def _fixture_reset(state: TournamentState, event: FixtureReset) -> TournamentState:
+    retired = state.fixtures.get(event.fixture)
+    fixtures = {k: v for k, v in state.fixtures.items() if k != event.fixture}
+    results = {k: v for k, v in state.results.items() if k != event.fixture}
+    return replace(
+        state,
+        fixtures=fixtures,
+        results=results,
+        resets=state.resets + 1,
+        retired=state.retired if retired is None else (*state.retired, retired),
+    )
+
+
+def _finished(state: TournamentState, event: TournamentFinished) -> TournamentState:
+    return replace(state, finished=True)
+
+
+def _corrected(state: TournamentState, event: EntrantCorrected) -> TournamentState:
+    # Names and players are rows (decision 0018): nothing the tournament folds changes.
+    return state
+
+
+def _reseeded(state: TournamentState, event: EntrantsReseeded) -> TournamentState:
+    seeds = seeds_in_force(state) | dict(event.seeds)
+    entrants = {
+        entrant: replace(record, seed=seeds.get(entrant, record.seed))
+        for entrant, record in state.entrants.items()
+    }
+    return replace(state, entrants=entrants, seeding=None, seeding_method=None)
+
+
+def _group_places_decided(state: TournamentState, event: GroupPlacesDecided) -> TournamentState:
+    return replace(state, group_places={**state.group_places, event.group: event.order})
+
+
+Folded = TypeVar("Folded", bound=TournamentEvent)
+Handler = Callable[[TournamentState, Any], TournamentState]
+
+
+def _handler(
+    event_type: type[Folded], handler: Callable[[TournamentState, Folded], TournamentState]
+) -> tuple[type[Folded], Handler]:
+    """`handler` for `event_type` (typed together, so the handler folds that event)."""
+    return event_type, handler
+
+
+HANDLERS: dict[type, Handler] = dict(  # every event type but TournamentCreated
+    [
+        _handler(EntrantRegistered, _registered),
+        _handler(EntrantCheckedIn, _checked_in),
+        _handler(EntrantWithdrew, _withdrew),
+        _handler(EntrantsSeeded, _seeded),
+        _handler(TournamentStarted, _started),
+        _handler(SwissRoundPaired, _swiss_paired),
+        _handler(FixtureCreated, _fixture_created),
+        _handler(MatchScheduled, _scheduled),
+        _handler(ResultRecorded, _result_recorded),
+        _handler(FixtureReset, _fixture_reset),
+        _handler(TournamentFinished, _finished),
+        _handler(MatchCalled, _called),
+        _handler(CheckInOpened, _check_in_opened),
+        _handler(CheckInClosed, _check_in_closed),
+        _handler(EntrantCorrected, _corrected),
+        _handler(EntrantsReseeded, _reseeded),
+        _handler(LevelMatchDecided, _level_match_decided),
+        _handler(GroupPlacesDecided, _group_places_decided),
+    ]
+)
