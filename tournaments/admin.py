@@ -54,8 +54,9 @@ from games.admin import (
 from games.eventstore.api import EventStoreError, last_position
 from games.models import Match
 from games.rules import RuleViolation
-from tournaments import corrections, projections, selectors, services, sheets
+from tournaments import corrections, projections, selectors, sheets
 from tournaments.console import Evening, evening
+from tournaments.errors import EntrantNotFound, InvalidGroupOrder, InvalidTournament
 from tournaments.forms import (
     EntrantCorrectForm,
     EntrantImportForm,
@@ -68,7 +69,6 @@ from tournaments.forms import (
     TournamentCreateForm,
     WithdrawForm,
     ask_to_confirm_duplicate_name,
-    entrants_import,
 )
 from tournaments.models import (
     Entrant,
@@ -79,6 +79,7 @@ from tournaments.models import (
     TournamentStatus,
     TournamentView,
 )
+from tournaments.services import erasure, registration, running, scheduling
 from tournaments.standings import DEFAULT_TIEBREAKS
 from tournaments.standings.errors import StandingsError
 from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
@@ -331,7 +332,7 @@ class TournamentAdmin(TournamentsAddAdmin):
         return events_link(tournament.id)
 
     def create(self, request: HttpRequest, form: TournamentCreateForm) -> Tournament:
-        return services.tournament_create(**form.service_arguments(), actor=actor_of(request))
+        return registration.tournament_create(**form.service_arguments(), actor=actor_of(request))
 
     # The change page: the console of one tournament.
 
@@ -499,12 +500,15 @@ class TournamentAdmin(TournamentsAddAdmin):
         refusals: list[str] = []
         if form.is_bound and form.is_valid():
             lines = form.cleaned_data["file"]
-            refusals = entrants_import(
-                tournament_id=tournament.id,
-                lines=lines,
-                actor=actor_of(request),
-                confirm_duplicate_names=form.cleaned_data["confirm_duplicate_names"],
-            )
+            refusals = [
+                f"line {line}: {error_detail(exc)}"
+                for line, exc in registration.entrants_import(
+                    tournament_id=tournament.id,
+                    lines=lines,
+                    actor=actor_of(request),
+                    confirm_duplicate_names=form.cleaned_data["confirm_duplicate_names"],
+                )
+            ]
             if not refusals:
                 refresh_view(tournament.id)
                 self.message_user(
@@ -605,7 +609,7 @@ class TournamentAdmin(TournamentsAddAdmin):
 
 
 def seed_given(request: HttpRequest, tournament: Tournament) -> str:
-    seeded = services.tournament_seed(
+    seeded = registration.tournament_seed(
         tournament_id=tournament.id, method="given", actor=actor_of(request)
     )
     return f"seeded by the given seeds ({len(seeded.state.seeding or ())} entrants)."
@@ -615,9 +619,9 @@ def seed_random(request: HttpRequest, tournament: Tournament) -> str:
     """With the random seed typed on the tournament's page, or one drawn now."""
     given = request.POST.get("random_seed", "").strip()
     if given and not given.isdigit():
-        raise services.InvalidTournament(f"a random seed is a whole number, not {given!r}")
+        raise InvalidTournament(f"a random seed is a whole number, not {given!r}")
     random_seed = int(given) if given else secrets.randbelow(RANDOM_SEED_LIMIT) + 1
-    seeded = services.tournament_seed(
+    seeded = registration.tournament_seed(
         tournament_id=tournament.id,
         method="random",
         random_seed=random_seed,
@@ -630,12 +634,12 @@ def seed_random(request: HttpRequest, tournament: Tournament) -> str:
 
 
 def start(request: HttpRequest, tournament: Tournament) -> str:
-    state = services.tournament_start(tournament_id=tournament.id, actor=actor_of(request)).state
+    state = running.tournament_start(tournament_id=tournament.id, actor=actor_of(request)).state
     return f"started: {len(state.fixtures)} matches created."
 
 
 def start_checked_in(request: HttpRequest, tournament: Tournament) -> str:
-    result = services.tournament_start(
+    result = running.tournament_start(
         tournament_id=tournament.id, only_checked_in=True, actor=actor_of(request)
     )
     absent = sum(1 for e in result.events if e.event_type == "EntrantWithdrew")
@@ -651,11 +655,11 @@ def check_in_entrant(request: HttpRequest, tournament: Tournament) -> str:
         tournament=tournament, id=int_field(request, "entrant")
     ).first()
     if entrant is None:
-        raise services.EntrantNotFound.because(
+        raise EntrantNotFound.because(
             gettext_noop("entrant %(entrant)s is not registered in this tournament"),
             entrant=request.POST.get("entrant"),
         )
-    services.entrant_check_in(
+    registration.entrant_check_in(
         tournament_id=tournament.id, entrant_id=entrant.id, actor=actor_of(request)
     )
     return f"{entrant.name} checked in."
@@ -667,11 +671,11 @@ def call_match(request: HttpRequest, tournament: Tournament) -> str:
         tournament=tournament, match_id=request.POST.get("match", "")
     ).first()
     if fixture is None:
-        raise services.InvalidTournament.because(
+        raise InvalidTournament.because(
             gettext_noop("match %(match)s is not a match of a tournament"),
             match=request.POST.get("match"),
         )
-    services.fixture_call(match_id=fixture.match_id, actor=actor_of(request))
+    scheduling.fixture_call(match_id=fixture.match_id, actor=actor_of(request))
     return f"{fixture.key} called to table {fixture.table}."
 
 
@@ -685,7 +689,7 @@ def decide_group_places(request: HttpRequest, tournament: Tournament) -> str:
         if key.startswith("place_") and key.removeprefix("place_").isdigit()
     }
     if sorted(places.values()) != list(range(1, len(places) + 1)):
-        raise services.InvalidGroupOrder.because(
+        raise InvalidGroupOrder.because(
             gettext_noop(
                 "give each tied entrant of group %(group)s a different place, 1 to %(count)s"
             ),
@@ -693,7 +697,7 @@ def decide_group_places(request: HttpRequest, tournament: Tournament) -> str:
             count=len(places),
         )
     order = sorted(places, key=lambda entrant: places[entrant])
-    services.group_places_decide(
+    running.group_places_decide(
         tournament_id=tournament.id,
         group=group,
         order=order,
@@ -710,22 +714,22 @@ def int_field(request: HttpRequest, name: str) -> int:
 
 
 def open_check_in(request: HttpRequest, tournament: Tournament) -> str:
-    services.check_in_open(tournament_id=tournament.id, actor=actor_of(request))
+    registration.check_in_open(tournament_id=tournament.id, actor=actor_of(request))
     return "check-in is open."
 
 
 def close_check_in(request: HttpRequest, tournament: Tournament) -> str:
-    services.check_in_close(tournament_id=tournament.id, actor=actor_of(request))
+    registration.check_in_close(tournament_id=tournament.id, actor=actor_of(request))
     return "check-in is closed: later check-ins are refused until it opens again."
 
 
 def publish_swiss_round(request: HttpRequest, tournament: Tournament) -> str:
-    state = services.swiss_round_publish(tournament_id=tournament.id, actor=actor_of(request)).state
+    state = running.swiss_round_publish(tournament_id=tournament.id, actor=actor_of(request)).state
     return f"Swiss round {len(state.swiss_rounds)} published."
 
 
 def schedule(request: HttpRequest, tournament: Tournament) -> str:
-    called = services.fixture_schedule(tournament_id=tournament.id, actor=actor_of(request))
+    called = scheduling.fixture_schedule(tournament_id=tournament.id, actor=actor_of(request))
     tables = ", ".join(f"{f.key} at table {f.table}" for f in called)
     return f"tables given: {tables}." if tables else "no match waits for a free table."
 
@@ -805,7 +809,7 @@ class EntrantAdmin(TournamentsAddAdmin):
     def create(self, request: HttpRequest, form: EntrantRegisterForm) -> Entrant:
         data = form.cleaned_data
         try:
-            registered = services.entrant_register(
+            registered = registration.entrant_register(
                 tournament_id=data["tournament"].id,
                 name=data["name"],
                 players=data["players"],
@@ -817,7 +821,7 @@ class EntrantAdmin(TournamentsAddAdmin):
             ask_to_confirm_duplicate_name(form)  # the warning itself shows on the form
             raise
         refresh_view(registered.tournament_id)
-        return Entrant.objects.get(id=services.registered_entrant_id(registered))
+        return Entrant.objects.get(id=registration.registered_entrant_id(registered))
 
     # The change page: corrections.
 
@@ -922,7 +926,7 @@ class EntrantAdmin(TournamentsAddAdmin):
                 self,
                 request,
                 partial(
-                    services.entrant_check_in,
+                    registration.entrant_check_in,
                     tournament_id=entrant.tournament_id,
                     entrant_id=entrant.id,
                     actor=actor_of(request),
@@ -949,7 +953,7 @@ class EntrantAdmin(TournamentsAddAdmin):
                 self,
                 request,
                 partial(
-                    services.entrant_withdraw,
+                    registration.entrant_withdraw,
                     tournament_id=entrant.tournament_id,
                     entrant_id=entrant.id,
                     reason=form.cleaned_data["reason"],
@@ -1056,7 +1060,7 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         synced = run_service(
             self,
             request,
-            partial(services.fixture_result_sync, match_id=match.id, actor=actor_of(request)),
+            partial(running.fixture_result_sync, match_id=match.id, actor=actor_of(request)),
             subject=sides_of(match),
         )
         fixture = Fixture.objects.filter(match_id=match.id).first()
@@ -1071,7 +1075,9 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
             called = run_service(
                 self,
                 request,
-                partial(services.fixture_call, match_id=fixture.match_id, actor=actor_of(request)),
+                partial(
+                    scheduling.fixture_call, match_id=fixture.match_id, actor=actor_of(request)
+                ),
                 subject=str(fixture),
             )
             if called is not None:
@@ -1106,7 +1112,7 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
             self,
             request,
             partial(
-                services.fixture_table_assign,
+                scheduling.fixture_table_assign,
                 match_id=fixture.match_id,
                 table=table,
                 actor=actor_of(request),
@@ -1150,7 +1156,7 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
             self,
             request,
             partial(
-                services.fixture_level_decide,
+                running.fixture_level_decide,
                 match_id=fixture.match_id,
                 winner=winner,
                 reason=form.cleaned_data["reason"],
@@ -1214,7 +1220,7 @@ class PlayerAdmin(ActionsOnlyAdmin):
         run_service(
             self,
             request,
-            partial(services.player_link, player=players[0], username=username),
+            partial(erasure.player_link, player=players[0], username=username),
             success=f"{players[0]} signs in as {username}.",
         )
         return None
@@ -1238,7 +1244,7 @@ class PlayerAdmin(ActionsOnlyAdmin):
         # The views hold entrant ids only (names are added when read): nothing to refresh.
         erased = already = 0
         for player in players:
-            if services.player_erase(player=player, actor=actor_of(request)):
+            if erasure.player_erase(player=player, actor=actor_of(request)):
                 erased += 1
             else:
                 already += 1

@@ -16,7 +16,7 @@ from uuid import UUID
 from games.models import Match
 from tournaments import plan
 from tournaments.models import Entrant, Fixture, FixtureStatus
-from tournaments.services import load_tournament
+from tournaments.services.pipeline import load_tournament
 from tournaments.state import TournamentState
 
 DONE, NOW, LATER = "done", "now", "later"

@@ -32,7 +32,7 @@ from tournaments.errors import (
     ReasonRequired,
 )
 from tournaments.models import Entrant, EntrantPlayer, Player
-from tournaments.services import TournamentCommandResult, run
+from tournaments.services.pipeline import TournamentCommandResult, run
 from tournaments.stream import CorrectEntrant, ReseedEntrants, TournamentState
 
 __all__ = [

@@ -1,28 +1,21 @@
 """The organizer's forms: what the admin asks before it calls a tournament service.
 
-The forms only read and check input; the services decide and append. `entrants_import` registers
-a whole CSV file through `entrant_register`, in one transaction: all lines or none.
+The forms only read and check input; the services decide and append (a CSV file of entrants is
+parsed here into `EntrantLine`s, which `registration.entrants_import` registers).
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
 from typing import Any
-from uuid import UUID
 
 from django import forms
-from django.db import transaction
 
-from games.admin import error_detail
-from games.eventstore.api import EventStoreError
 from games.models import Scoring
-from games.rules import RuleViolation
-from games.services import Actor
-from tournaments import services
 from tournaments.corrections import KEEP_SEED, Keep, PlayerCorrection
 from tournaments.models import Entrant, Format, Player, Tournament, TournamentStatus
+from tournaments.services.registration import EntrantLine
 
 TABLE_SIZES = [
     (2, "Singles: tables of 2"),
@@ -357,14 +350,6 @@ def split_players(text: str) -> tuple[list[str], str]:
 # The CSV import.
 
 
-@dataclass(frozen=True)
-class EntrantLine:
-    line: int
-    name: str
-    players: list[str]
-    seed: int | None
-
-
 def parse_entrant_lines(text: str) -> tuple[list[EntrantLine], list[str]]:
     """The entrants of a `name,players,seed` file and an error per bad line (with its number).
 
@@ -448,31 +433,3 @@ class EntrantImportForm(forms.Form):
                 [*errors, "Nothing was imported: correct these lines and upload the file again."]
             )
         return lines
-
-
-def entrants_import(
-    *,
-    tournament_id: UUID,
-    lines: list[EntrantLine],
-    actor: Actor,
-    confirm_duplicate_names: bool = False,
-) -> list[str]:
-    """Register every line through `entrant_register`, or none: any refusal rolls all back.
-    Returns the refusals, one per line."""
-    errors = []
-    with transaction.atomic():
-        for line in lines:
-            try:
-                services.entrant_register(
-                    tournament_id=tournament_id,
-                    name=line.name,
-                    players=line.players,
-                    seed=line.seed,
-                    confirm_duplicate_name=confirm_duplicate_names,
-                    actor=actor,
-                )
-            except (RuleViolation, EventStoreError) as exc:
-                errors.append(f"line {line.line}: {error_detail(exc)}")
-        if errors:
-            transaction.set_rollback(True)
-    return errors

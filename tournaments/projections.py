@@ -25,8 +25,8 @@ from tournaments import plan, policies
 from tournaments.formats.bracket import Bracket, Known, WinnerOf
 from tournaments.formats.resolution import BracketState
 from tournaments.formats.threes_knockout import KnockoutTable, TableStatus, ThreesKnockoutState
-from tournaments.models import Checkpoint, Fixture, Tournament, TournamentView
-from tournaments.services import TOURNAMENT_STREAM, load_tournament
+from tournaments.models import Checkpoint, Fixture, FixtureStatus, Tournament, TournamentView
+from tournaments.services.pipeline import TOURNAMENT_STREAM, load_tournament
 from tournaments.stream import Result, TournamentState
 
 CONSUMER = "tournaments"
@@ -38,7 +38,7 @@ BATCH = 500
 
 def fixture_rows(tournament_id: UUID) -> dict[str, Fixture]:
     """The live (not reset) fixture rows by key."""
-    rows = Fixture.objects.filter(tournament_id=tournament_id).exclude(status="reset")
+    rows = Fixture.objects.filter(tournament_id=tournament_id).exclude(status=FixtureStatus.RESET)
     return {row.key: row for row in rows}
 
 

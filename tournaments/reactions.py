@@ -14,7 +14,7 @@ from uuid import UUID
 
 from games import services as match_services
 from games.eventstore.api import AppendResult, EventMetadata
-from games.models import Match
+from games.models import Match, MatchStatus
 from games.services import Actor
 from tournaments import plan
 from tournaments.stream import ENTRANT_WITHDREW, FIXTURE_CREATED, TournamentState
@@ -91,7 +91,7 @@ def forfeit_open_fixtures(
         if entrant_id not in fixture.entrants or fixture.id in state.results:
             continue
         match = Match.objects.filter(id=fixture.match_id).first()
-        if match is None or match.status == "finished":
+        if match is None or match.status == MatchStatus.FINISHED:
             continue
         side = fixture.entrants.index(entrant_id)
         match_services.match_forfeit(

@@ -25,7 +25,7 @@ from django.db import connection, transaction
 from games.eventstore.api import AppendResult, RecordedEvent, read_stream
 from games.models import Match
 from tournaments import folded
-from tournaments.models import Entrant, Fixture, Tournament
+from tournaments.models import Entrant, Fixture, FixtureStatus, Tournament
 from tournaments.models import Table as TableRow
 from tournaments.state import Fixture as FixtureFact
 from tournaments.state import TournamentState
@@ -87,7 +87,7 @@ def expected_fixture(
     state: TournamentState, fixture: FixtureFact, match_status: str
 ) -> dict[str, Any]:
     status = state.fixture_status(fixture, match_status)
-    result = state.results.get(fixture.id) if status != "reset" else None
+    result = state.results.get(fixture.id) if status != FixtureStatus.RESET else None
     return {
         "key": fixture.id,
         "stage": fixture.stage,

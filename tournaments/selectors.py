@@ -28,7 +28,7 @@ from games.eventstore.api import last_position_of_streams, read_stream
 from games.models import Match, MatchStatus
 from games.side_names import SideRefs
 from tournaments import rows
-from tournaments.errors import TournamentMatchNotFound
+from tournaments.errors import EntrantNotFound, TournamentMatchNotFound, TournamentNotFound
 from tournaments.models import (
     Checkpoint,
     Entrant,
@@ -41,13 +41,8 @@ from tournaments.models import (
     TournamentView,
 )
 from tournaments.projections import CONSUMER
-from tournaments.services import (
-    ERASED_PLAYER,
-    EntrantNotFound,
-    TournamentCommandResult,
-    TournamentNotFound,
-    load_tournament,
-)
+from tournaments.services.erasure import ERASED_PLAYER
+from tournaments.services.pipeline import TournamentCommandResult, load_tournament
 from tournaments.state import CheckInWindow
 from tournaments.stream import TournamentState
 

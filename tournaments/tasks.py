@@ -36,12 +36,13 @@ from django.db import DatabaseError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from games.eventstore.api import WrongExpectedVersion, read_all
-from games.models import Match
+from games.models import Match, MatchStatus
 from games.projections import MATCH_STREAM
 from games.rules import RuleViolation
 from games.services import Actor
-from tournaments import projections, publishing, services
+from tournaments import projections, publishing
 from tournaments.models import Checkpoint, Fixture, FixtureStatus, TournamentStatus
+from tournaments.services import pipeline, scheduling
 from tournaments.stream import (
     FIXTURE_CREATED,
     FIXTURE_RESET,
@@ -184,7 +185,7 @@ def log_has_unconsumed_events() -> bool:
         read_all(
             after=position or 0,
             limit=1,
-            stream_types=[services.TOURNAMENT_STREAM, MATCH_STREAM],
+            stream_types=[pipeline.TOURNAMENT_STREAM, MATCH_STREAM],
         )
     )
 
@@ -213,18 +214,18 @@ def consume_exclusively() -> int | None:
 def schedule(tournament_id: UUID, *, now: datetime | None = None) -> list[Fixture]:
     """Give the tournament's ready fixtures the free tables; their deadlines are swept by the
     catch-up, not armed as delayed messages."""
-    return services.fixture_schedule(tournament_id=tournament_id, actor=SCHEDULER, now=now)
+    return scheduling.fixture_schedule(tournament_id=tournament_id, actor=SCHEDULER, now=now)
 
 
 def is_unstarted(match_id: UUID) -> bool:
-    return Match.objects.filter(id=match_id, status="not_started").exists()
+    return Match.objects.filter(id=match_id, status=MatchStatus.NOT_STARTED).exists()
 
 
 def forfeit_if_no_show(match_id: UUID, *, now: datetime | None = None) -> bool:
     """Forfeit the match if it is past its deadline and has not started; returns whether it
     did. Refused only because the match started or was decided meanwhile: nothing to do."""
     try:
-        return services.fixture_forfeit_no_show(match_id=match_id, actor=SCHEDULER, now=now)
+        return scheduling.fixture_forfeit_no_show(match_id=match_id, actor=SCHEDULER, now=now)
     except RuleViolation:
         if is_unstarted(match_id):
             raise
@@ -249,9 +250,9 @@ def overdue_unstarted_matches(now: datetime) -> list[UUID]:
     """Matches of ready fixtures past their no-show deadline that have not started."""
     overdue = Fixture.objects.filter(status=FixtureStatus.READY, deadline__lte=now)
     return list(
-        Match.objects.filter(id__in=overdue.values("match_id"), status="not_started").values_list(
-            "id", flat=True
-        )
+        Match.objects.filter(
+            id__in=overdue.values("match_id"), status=MatchStatus.NOT_STARTED
+        ).values_list("id", flat=True)
     )
 
 

@@ -21,7 +21,7 @@ from games.api.commands import (
 )
 from games.api.schema import error_responses
 from games.api.serializers import Serializer
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.access import TournamentAccess
 from tournaments.api.schema import (
     TAG,
@@ -30,6 +30,7 @@ from tournaments.api.schema import (
     tournament_command_schema,
 )
 from tournaments.api.serializers import TournamentMatchOutput
+from tournaments.services import registration, scheduling
 from tournaments.state import CheckInWindow
 
 MAX_TABLE = 10_000
@@ -92,7 +93,7 @@ class CheckInOpenApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.check_in_open(
+        result = registration.check_in_open(
             tournament_id=tournament_id,
             closes_at=data.get("closes_at"),
             actor=actor_of(request),
@@ -115,7 +116,7 @@ class CheckInCloseApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         validated_input(NoInput, request.data)
-        result = services.check_in_close(
+        result = registration.check_in_close(
             tournament_id=tournament_id,
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
@@ -157,7 +158,7 @@ class MatchCallApi(JsonApi):
     def post(self, request: Request, tournament_id: UUID, match_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
         selectors.check_match_of_tournament(tournament_id=tournament_id, match_id=match_id)
-        result = services.fixture_call(
+        result = scheduling.fixture_call(
             match_id=match_id,
             table=data.get("table"),
             actor=actor_of(request),

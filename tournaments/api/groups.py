@@ -13,11 +13,12 @@ from accounts.permissions import Action
 from games.api.base import JsonApi
 from games.api.commands import actor_of, command_response, idempotency_key_of, validated_input
 from games.api.serializers import Serializer
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.access import TournamentAccess
 from tournaments.api.level_matches import MAX_REASON
 from tournaments.api.schema import VERSION_CONFLICT, tournament_command_schema
 from tournaments.api.serializers import TournamentOutput
+from tournaments.services import running
 
 MAX_ORDER = 64
 GROUP_LABEL_MAX_LENGTH = 8
@@ -63,7 +64,7 @@ class GroupPlacesDecideApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID, label: str) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.group_places_decide(
+        result = running.group_places_decide(
             tournament_id=tournament_id,
             group=label,
             order=data["order"],

@@ -12,10 +12,11 @@ from accounts.permissions import Action
 from games.api.base import JsonApi
 from games.api.commands import actor_of, command_response, idempotency_key_of, validated_input
 from games.api.serializers import Serializer
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.access import TournamentAccess
 from tournaments.api.schema import VERSION_CONFLICT, tournament_command_schema
 from tournaments.api.serializers import TournamentMatchOutput
+from tournaments.services import running
 
 MAX_REASON = 500
 
@@ -53,7 +54,7 @@ class LevelMatchDecideApi(JsonApi):
     def post(self, request: Request, tournament_id: UUID, match_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
         selectors.check_match_of_tournament(tournament_id=tournament_id, match_id=match_id)
-        result = services.fixture_level_decide(
+        result = running.fixture_level_decide(
             match_id=match_id,
             winner=data["winner"],
             reason=data["reason"],

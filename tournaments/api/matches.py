@@ -23,7 +23,7 @@ from games.api.commands import (
 )
 from games.api.schema import error_responses
 from games.api.serializers import Serializer
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.access import TournamentAccess
 from tournaments.api.conditional import NOT_MODIFIED, conditional_read
 from tournaments.api.pagination import (
@@ -41,6 +41,7 @@ from tournaments.api.schema import (
     tournament_command_schema,
 )
 from tournaments.api.serializers import FIXTURE_STATUSES, TournamentMatchOutput, match_document
+from tournaments.services import running
 
 STAGE_MAX_LENGTH = 40
 
@@ -147,7 +148,7 @@ class SwissRoundPublishApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         validated_input(NoInput, request.data)
-        result = services.swiss_round_publish(
+        result = running.swiss_round_publish(
             tournament_id=tournament_id,
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),

@@ -20,7 +20,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.services import TABLE_SIZES
+from tournaments.stream import TABLE_SIZES
 
 SEEDING_METHODS = ("given", "random")
 

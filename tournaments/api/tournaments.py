@@ -21,7 +21,7 @@ from games.api.commands import (
 from games.api.matches import MAX_PLANNED_ROUNDS
 from games.api.schema import error_responses
 from games.api.serializers import ScoringField, Serializer, VariantField
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.access import TournamentAccess, TournamentCreateAccess, club_for_new_tournament
 from tournaments.api.pagination import (
     NEXT_AFTER_HELP,
@@ -45,6 +45,7 @@ from tournaments.api.serializers import (
     TournamentOutput,
 )
 from tournaments.models import TournamentStatus
+from tournaments.services import registration, running
 
 MAX_TABLES = 500
 """Tables are rows created with the tournament: a bound against mistakes, not a rule."""
@@ -206,7 +207,7 @@ class TournamentCreateApi(JsonApi):
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request.data)
         club = club_for_new_tournament(request.user, data.pop("club", None))
-        tournament = services.tournament_create(**data, club=club, actor=actor_of(request))
+        tournament = registration.tournament_create(**data, club=club, actor=actor_of(request))
         return tournament_response(tournament.id, status_code=status.HTTP_201_CREATED)
 
     class QuerySerializer(PageQuery):
@@ -318,7 +319,7 @@ class TournamentSeedApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.tournament_seed(
+        result = registration.tournament_seed(
             tournament_id=tournament_id,
             method=data["method"],
             random_seed=data.get("random_seed"),
@@ -360,7 +361,7 @@ class TournamentStartApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.tournament_start(
+        result = running.tournament_start(
             tournament_id=tournament_id,
             only_checked_in=data["only_checked_in"],
             actor=actor_of(request),

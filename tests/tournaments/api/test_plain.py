@@ -20,10 +20,11 @@ from tests.tournaments.api.builders import (
     tournament_url,
 )
 from tests.tournaments.api.test_tables_of_three import create, play_out, register
-from tournaments import projections, selectors, services, tasks
+from tournaments import projections, selectors, tasks
 from tournaments.api.plain import represent
 from tournaments.api.results import BracketOutput, StandingOutput
 from tournaments.api.serializers import TournamentMatchOutput, match_document
+from tournaments.services import scheduling
 from tournaments.tasks import SCHEDULER
 
 FORMATS: list[dict[str, Any]] = [
@@ -99,7 +100,7 @@ def test_the_match_list_writes_each_match_as_its_serializer_does(
     played, _ = started_tournament(organizer, 5, format="single_elimination", third_place=True)
     play_round(organizer, played, home_wins)
     called, _ = started_tournament(organizer, 2, no_show_minutes=0)
-    services.fixture_schedule(tournament_id=UUID(called), actor=SCHEDULER)
+    scheduling.fixture_schedule(tournament_id=UUID(called), actor=SCHEDULER)
     (match,) = matches(anonymous, called)
     created(post(organizer, tournament_url(called, "matches", match["id"], "call")))
     tasks.catch_up_all()

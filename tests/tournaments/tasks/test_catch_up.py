@@ -20,8 +20,9 @@ from tests.tournaments.tasks.builders import (
     play,
     started_tournament,
 )
-from tournaments import services, tasks
+from tournaments import tasks
 from tournaments.models import Fixture, Tournament, TournamentView
+from tournaments.services import scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -129,14 +130,14 @@ def test_a_tournament_that_fails_to_schedule_does_not_hold_the_others_back(
 ) -> None:
     broken = started_tournament("round_robin", 2)
     healthy = started_tournament("round_robin", 2)
-    schedule = services.fixture_schedule
+    schedule = scheduling.fixture_schedule
 
     def fixture_schedule(*, tournament_id: Any, **kwargs: Any) -> list[Fixture]:
         if tournament_id == broken:
             raise RuntimeError("boom")
         return schedule(tournament_id=tournament_id, **kwargs)
 
-    monkeypatch.setattr(services, "fixture_schedule", fixture_schedule)
+    monkeypatch.setattr(scheduling, "fixture_schedule", fixture_schedule)
 
     done = tasks.catch_up_all()
 
@@ -189,12 +190,12 @@ def test_a_forfeit_that_lost_a_race_with_another_is_a_no_op(
     (final,) = fixtures(tournament_id)
     check_in(tournament_id, final.home_id)
     call(final.match_id)
-    forfeit = services.fixture_forfeit_no_show
+    forfeit = scheduling.fixture_forfeit_no_show
 
     def forfeited_meanwhile(**kwargs: Any) -> bool:
         forfeit(**kwargs)
         raise RuleViolation("the match is over")
 
-    monkeypatch.setattr(services, "fixture_forfeit_no_show", forfeited_meanwhile)
+    monkeypatch.setattr(scheduling, "fixture_forfeit_no_show", forfeited_meanwhile)
 
     assert tasks.forfeit_no_show(str(final.match_id)) is False

@@ -20,7 +20,8 @@ from tests.tournaments.tasks.builders import (
     new_tournament,
     started_tournament,
 )
-from tournaments import publishing, services, tasks
+from tournaments import publishing, tasks
+from tournaments.services import running
 
 pytestmark = pytest.mark.django_db
 
@@ -114,7 +115,7 @@ def test_starting_a_tournament_enqueues_its_scheduling_and_the_consumer(
     sent.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+        running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
     assert ("tournaments.tasks.schedule_ready_matches", (str(tournament_id),), {}) in sent
     assert set(names(sent)) == {"consume_log", "schedule_ready_matches"}

@@ -22,8 +22,9 @@ from games import services as match_services
 from games.models import Match
 from games.rules.simulate import simulate_round
 from games.services import Actor, CommandResult
-from tournaments import projections, services
-from tournaments.models import Fixture, Tournament
+from tournaments import projections
+from tournaments.models import Fixture, FixtureStatus, Tournament
+from tournaments.services import registration, running, scheduling
 
 CUP_NAME = "Demo: Coppa del Circolo (singles)"
 SWISS_NAME = "Demo: Swiss evening"
@@ -144,19 +145,19 @@ class Demo:
 
     def register(self, tournament_id: UUID, names: tuple[str, ...]) -> None:
         for seed, name in enumerate(names, start=1):
-            registered = services.entrant_register(
+            registered = registration.entrant_register(
                 tournament_id=tournament_id, name=name, players=[name], seed=seed, actor=ACTOR
             )
-            services.entrant_check_in(
+            registration.entrant_check_in(
                 tournament_id=tournament_id,
-                entrant_id=services.registered_entrant_id(registered),
+                entrant_id=registration.registered_entrant_id(registered),
                 actor=ACTOR,
             )
         self.say(f"  {len(names)} entrants registered and checked in")
 
     def cup(self, size: DemoSize) -> None:
         self.say(f"{size.cup_name}: single elimination, {size.cup_entrants} singles, best of 3")
-        tournament = services.tournament_create(
+        tournament = registration.tournament_create(
             name=size.cup_name,
             format="single_elimination",
             table_size=2,
@@ -165,8 +166,8 @@ class Demo:
             actor=ACTOR,
         )
         self.register(tournament.id, NAMES[: size.cup_entrants])
-        services.tournament_seed(tournament_id=tournament.id, method="given", actor=ACTOR)
-        services.tournament_start(tournament_id=tournament.id, actor=ACTOR)
+        registration.tournament_seed(tournament_id=tournament.id, method="given", actor=ACTOR)
+        running.tournament_start(tournament_id=tournament.id, actor=ACTOR)
         for number, ways in enumerate(size.cup_rounds, start=1):
             self.play_round(tournament.id, number, ways, live_round=2)
 
@@ -176,7 +177,7 @@ class Demo:
             f"{size.swiss_rounds} rounds, "
             "one game a match"
         )
-        tournament = services.tournament_create(
+        tournament = registration.tournament_create(
             name=size.swiss_name,
             format="swiss",
             table_size=2,
@@ -187,13 +188,13 @@ class Demo:
         )
         names = NAMES[len(NAMES) - size.swiss_entrants :]
         self.register(tournament.id, names)
-        services.tournament_seed(
+        registration.tournament_seed(
             tournament_id=tournament.id,
             method="random",
             random_seed=SWISS_RANDOM_SEED,
             actor=ACTOR,
         )
-        services.tournament_start(tournament_id=tournament.id, actor=ACTOR)
+        running.tournament_start(tournament_id=tournament.id, actor=ACTOR)
         for number, ways in enumerate(size.swiss_played, start=1):
             self.play_round(tournament.id, number, ways, live_round=1)
 
@@ -202,7 +203,7 @@ class Demo:
             f"{size.threes_name}: Swiss at tables of three, {size.threes_entrants} singles, "
             f"{size.threes_rounds} rounds, one game a match"
         )
-        tournament = services.tournament_create(
+        tournament = registration.tournament_create(
             name=size.threes_name,
             format="swiss",
             table_size=3,
@@ -213,28 +214,28 @@ class Demo:
         )
         start = (len(NAMES) - size.threes_entrants) // 2
         self.register(tournament.id, NAMES[start : start + size.threes_entrants])
-        services.tournament_seed(
+        registration.tournament_seed(
             tournament_id=tournament.id,
             method="random",
             random_seed=THREES_RANDOM_SEED,
             actor=ACTOR,
         )
-        services.tournament_start(tournament_id=tournament.id, actor=ACTOR)
+        running.tournament_start(tournament_id=tournament.id, actor=ACTOR)
         for number, ways in enumerate(size.threes_played, start=1):
             self.play_round(tournament.id, number, ways, live_round=1)
 
     def play_round(
         self, tournament_id: UUID, number: int, ways: tuple[str, ...], *, live_round: int
     ) -> None:
-        services.fixture_schedule(tournament_id=tournament_id, actor=ACTOR)
+        scheduling.fixture_schedule(tournament_id=tournament_id, actor=ACTOR)
         fixtures = Fixture.objects.filter(
-            tournament_id=tournament_id, round=number, status="ready"
+            tournament_id=tournament_id, round=number, status=FixtureStatus.READY
         ).order_by("key")
         for fixture, way in zip(fixtures, ways, strict=False):
             if way == WAIT:
                 continue
             self.play_match(fixture.match_id, way, live_round=live_round)
-            services.fixture_result_sync(match_id=fixture.match_id, actor=ACTOR)
+            running.fixture_result_sync(match_id=fixture.match_id, actor=ACTOR)
         counts = {SAID[way]: ways.count(way) for way in SAID if way in ways}
         self.say(f"  round {number}: " + ", ".join(f"{n} {way}" for way, n in counts.items()))
 
