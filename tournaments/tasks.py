@@ -9,8 +9,9 @@
   deadlines: every called, unstarted match past its deadline is forfeited (by the side absent).
   No message waits on a due time, so a Redis that comes back empty or a killed worker loses no
   deadline, and the worker holds no delayed message when Redis goes away.
-- `forfeit_no_show(match_id)`: forfeit one match if it is past its deadline; only for messages
-  an earlier version queued, nothing sends it any more.
+- `forfeit_queued_no_show(match_id)` (task name `tournaments.tasks.forfeit_no_show`): forfeit
+  one match if it is past its deadline; only for messages an earlier version queued, nothing
+  sends it any more.
 
 Tasks take ids and call the services; running one twice changes nothing the first run did not.
 Work is enqueued after the caller's transaction commits (`*_on_commit`), and not at all when
@@ -68,20 +69,22 @@ WAKE_UP_EXPIRES = 5 * 60
 """Seconds after which a queued consumer wake-up is dropped: a later run or the catch-up covers
 whatever it was for, so a backlog built while no worker ran is not worked off one by one."""
 
-tournament_task = shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    ignore_result=True,
+TOURNAMENT_TASK_OPTIONS: dict[str, Any] = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "ignore_result": True,
     # A deadlock with another tournament writer (both lock a tournament row and the event
     # store's append lock, in different orders) or a stale stream version: the transaction
     # rolled back whole, so the task is simply run again.
-    autoretry_for=(OperationalError, WrongExpectedVersion),
-    retry_backoff=1,
-    retry_backoff_max=30,
-    retry_jitter=True,
-    max_retries=5,
-)
+    "autoretry_for": (OperationalError, WrongExpectedVersion),
+    "retry_backoff": 1,
+    "retry_backoff_max": 30,
+    "retry_jitter": True,
+    "max_retries": 5,
+}
 """The options of the tasks Celery retries itself (the catch-up is retried by the next tick)."""
+
+tournament_task = shared_task(**TOURNAMENT_TASK_OPTIONS)
 
 
 # Enqueueing after commit.
@@ -221,7 +224,7 @@ def is_unstarted(match_id: UUID) -> bool:
     return Match.objects.filter(id=match_id, status=MatchStatus.NOT_STARTED).exists()
 
 
-def forfeit_if_no_show(match_id: UUID, *, now: datetime | None = None) -> bool:
+def forfeit_overdue_match(match_id: UUID, *, now: datetime | None = None) -> bool:
     """Forfeit the match if it is past its deadline and has not started; returns whether it
     did. Refused only because the match started or was decided meanwhile: nothing to do."""
     try:
@@ -287,7 +290,7 @@ def catch_up_all(*, now: datetime | None = None) -> CatchUp:
     consumed = done.attempt(consume_exclusively, "consuming the log")
     done.consumed += consumed or 0
     for match_id in overdue_unstarted_matches(now):
-        if done.attempt(partial(forfeit_if_no_show, match_id, now=now), f"forfeit {match_id}"):
+        if done.attempt(partial(forfeit_overdue_match, match_id, now=now), f"forfeit {match_id}"):
             done.forfeited.append(match_id)
     if done.forfeited:
         consumed = done.attempt(consume_exclusively, "consuming the forfeits")
@@ -313,11 +316,12 @@ def schedule_ready_matches(tournament_id: str) -> int:
     return len(schedule(UUID(tournament_id)))
 
 
-@tournament_task
-def forfeit_no_show(match_id: str) -> bool:
-    """Kept for the delayed messages an earlier version queued: forfeits the match if it is due,
-    and leaves a deadline still to come to the catch-up's sweep."""
-    return forfeit_if_no_show(UUID(match_id))
+@shared_task(name="tournaments.tasks.forfeit_no_show", **TOURNAMENT_TASK_OPTIONS)
+def forfeit_queued_no_show(match_id: str) -> bool:
+    """Kept for the delayed messages an earlier version queued (under the task name
+    `tournaments.tasks.forfeit_no_show`): forfeits the match if it is due, and leaves a deadline
+    still to come to the catch-up's sweep."""
+    return forfeit_overdue_match(UUID(match_id))
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)

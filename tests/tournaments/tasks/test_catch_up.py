@@ -177,9 +177,13 @@ def test_the_no_show_task_forfeits_once_and_then_does_nothing() -> None:
     check_in(tournament_id, final.home_id)
     call(final.match_id)
 
-    assert tasks.forfeit_no_show(str(final.match_id)) is True
-    assert tasks.forfeit_no_show(str(final.match_id)) is False
+    assert tasks.forfeit_queued_no_show(str(final.match_id)) is True
+    assert tasks.forfeit_queued_no_show(str(final.match_id)) is False
     assert event_types(final.match_id).count("MatchForfeited") == 1
+
+
+def test_the_no_show_task_keeps_the_name_queued_messages_carry() -> None:
+    assert tasks.forfeit_queued_no_show.name == "tournaments.tasks.forfeit_no_show"
 
 
 def test_a_forfeit_that_lost_a_race_with_another_is_a_no_op(
@@ -198,4 +202,4 @@ def test_a_forfeit_that_lost_a_race_with_another_is_a_no_op(
 
     monkeypatch.setattr(scheduling, "fixture_forfeit_no_show", forfeited_meanwhile)
 
-    assert tasks.forfeit_no_show(str(final.match_id)) is False
+    assert tasks.forfeit_queued_no_show(str(final.match_id)) is False

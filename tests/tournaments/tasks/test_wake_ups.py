@@ -34,7 +34,7 @@ def sent(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Sent:
     settings.CELERY_WAKE_UPS = True
     monkeypatch.setattr(tasks.pending_wake_up, "due", float("-inf"))
     calls: Sent = []
-    for task in (tasks.consume_log, tasks.schedule_ready_matches, tasks.forfeit_no_show):
+    for task in (tasks.consume_log, tasks.schedule_ready_matches, tasks.forfeit_queued_no_show):
 
         def apply_async(
             args: tuple[Any, ...] = (),
@@ -150,7 +150,7 @@ def test_a_no_show_task_queued_by_an_earlier_version_before_the_deadline_does_no
     sent.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
-        assert tasks.forfeit_no_show(str(final.match_id)) is False
+        assert tasks.forfeit_queued_no_show(str(final.match_id)) is False
 
     assert sent == []
     assert Match.objects.get(id=final.match_id).status == "not_started"
@@ -167,7 +167,7 @@ def test_without_wake_ups_nothing_is_enqueued(
         (final,) = fixtures(tournament_id)
         check_in(tournament_id, final.home_id)
         call(final.match_id)
-        assert tasks.forfeit_no_show(str(final.match_id)) is True
+        assert tasks.forfeit_queued_no_show(str(final.match_id)) is True
         tasks.catch_up_all()
 
     assert sent == []
