@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from time import monotonic
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 from uuid import UUID
 
 from celery import Task, shared_task
@@ -55,6 +55,8 @@ from tournaments.stream import (
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
+P = ParamSpec("P")
+R = TypeVar("R")
 
 SCHEDULER = Actor(device="tournament-scheduler")
 
@@ -69,22 +71,24 @@ WAKE_UP_EXPIRES = 5 * 60
 """Seconds after which a queued consumer wake-up is dropped: a later run or the catch-up covers
 whatever it was for, so a backlog built while no worker ran is not worked off one by one."""
 
-TOURNAMENT_TASK_OPTIONS: dict[str, Any] = {
-    "acks_late": True,
-    "reject_on_worker_lost": True,
-    "ignore_result": True,
-    # A deadlock with another tournament writer (both lock a tournament row and the event
-    # store's append lock, in different orders) or a stale stream version: the transaction
-    # rolled back whole, so the task is simply run again.
-    "autoretry_for": (OperationalError, WrongExpectedVersion),
-    "retry_backoff": 1,
-    "retry_backoff_max": 30,
-    "retry_jitter": True,
-    "max_retries": 5,
-}
-"""The options of the tasks Celery retries itself (the catch-up is retried by the next tick)."""
 
-tournament_task = shared_task(**TOURNAMENT_TASK_OPTIONS)
+def tournament_task(*, name: str) -> Callable[[Callable[P, R]], Task[P, R]]:
+    """A task Celery retries itself (the catch-up is retried by the next tick), registered under
+    `name`: queued messages carry it, so it stays when the function is renamed."""
+    return shared_task(
+        name=name,
+        acks_late=True,
+        reject_on_worker_lost=True,
+        ignore_result=True,
+        # A deadlock with another tournament writer (both lock a tournament row and the event
+        # store's append lock, in different orders) or a stale stream version: the transaction
+        # rolled back whole, so the task is simply run again.
+        autoretry_for=(OperationalError, WrongExpectedVersion),
+        retry_backoff=1,
+        retry_backoff_max=30,
+        retry_jitter=True,
+        max_retries=5,
+    )
 
 
 # Enqueueing after commit.
@@ -306,17 +310,17 @@ def catch_up_all(*, now: datetime | None = None) -> CatchUp:
 # The tasks.
 
 
-@tournament_task
+@tournament_task(name="tournaments.tasks.consume_log")
 def consume_log() -> int:
     return consume_exclusively() or 0
 
 
-@tournament_task
+@tournament_task(name="tournaments.tasks.schedule_ready_matches")
 def schedule_ready_matches(tournament_id: str) -> int:
     return len(schedule(UUID(tournament_id)))
 
 
-@shared_task(name="tournaments.tasks.forfeit_no_show", **TOURNAMENT_TASK_OPTIONS)
+@tournament_task(name="tournaments.tasks.forfeit_no_show")
 def forfeit_queued_no_show(match_id: str) -> bool:
     """Kept for the delayed messages an earlier version queued (under the task name
     `tournaments.tasks.forfeit_no_show`): forfeits the match if it is due, and leaves a deadline

@@ -182,7 +182,9 @@ def test_the_no_show_task_forfeits_once_and_then_does_nothing() -> None:
     assert event_types(final.match_id).count("MatchForfeited") == 1
 
 
-def test_the_no_show_task_keeps_the_name_queued_messages_carry() -> None:
+def test_the_tasks_keep_the_names_queued_messages_carry() -> None:
+    assert tasks.consume_log.name == "tournaments.tasks.consume_log"
+    assert tasks.schedule_ready_matches.name == "tournaments.tasks.schedule_ready_matches"
     assert tasks.forfeit_queued_no_show.name == "tournaments.tasks.forfeit_no_show"
 
 
