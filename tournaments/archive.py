@@ -44,7 +44,7 @@ from games.eventstore.api import (
 )
 from games.models import MatchSide
 from tournaments.models import Entrant, EntrantPlayer, Player, Tournament
-from tournaments.selectors import check_tournament_exists
+from tournaments.selectors.lookup import check_tournament_exists
 from tournaments.stream import ENTRANT_CORRECTED
 
 FORMAT = "briscola-tournament-archive"

@@ -29,7 +29,7 @@ from accounts.keys import derived_device_key, hash_key
 from accounts.models import DeviceToken, DeviceTokenState, User
 from accounts.services import InvalidDeviceToken, device_token_create
 from tournaments.errors import TournamentError
-from tournaments.selectors import tournament_get
+from tournaments.selectors.lookup import tournament_get
 from tournaments.stream import TournamentSettings
 
 CARD_SERIALS = 200

@@ -33,7 +33,7 @@ from games.admin import (
 )
 from games.eventstore.api import EventStoreError
 from games.rules import RuleViolation
-from tournaments import corrections, selectors, sheets
+from tournaments import corrections, sheets
 from tournaments.admin.adding import TournamentsAddAdmin
 from tournaments.admin.bracket import (
     bracket_columns,
@@ -59,6 +59,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
+from tournaments.selectors import fixtures, projected
 from tournaments.services import registration
 from tournaments.standings import DEFAULT_TIEBREAKS
 from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
@@ -152,7 +153,7 @@ class TournamentAdmin(TournamentsAddAdmin):
         view_of(tournament)
         may_change = self.has_change_permission(request)
         tonight = evening(tournament_id=tournament.id, now=timezone.now())
-        rows = selectors.tournament_standings(tournament_id=tournament.id)
+        rows = projected.tournament_standings(tournament_id=tournament.id)
         at_three = tournament.table_size == 3
         default = PLACING_TIEBREAKS_DEFAULT if at_three else DEFAULT_TIEBREAKS
         tiebreaks, standings = standings_table(
@@ -164,14 +165,14 @@ class TournamentAdmin(TournamentsAddAdmin):
             "sheets": sheet_links(tournament),
             "overdue": [
                 (fixture.key, reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
-                for fixture in selectors.overdue_fixtures(
+                for fixture in fixtures.overdue_fixtures(
                     tournament_id=tournament.id, now=timezone.now()
                 )
             ],
             "standings": standings,
             "tiebreaks": tiebreaks,
             "at_three": at_three,
-            "bracket": bracket_columns(selectors.tournament_bracket(tournament_id=tournament.id)),
+            "bracket": bracket_columns(projected.tournament_bracket(tournament_id=tournament.id)),
             "operations": self.operations_for(tournament, tonight) if may_change else [],
             "evening": tonight,
             "steps": [

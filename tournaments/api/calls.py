@@ -21,7 +21,6 @@ from games.api.commands import (
 )
 from games.api.schema import error_responses
 from games.api.serializers import Serializer
-from tournaments import selectors
 from tournaments.access import TournamentAccess
 from tournaments.api.schema import (
     TAG,
@@ -30,6 +29,7 @@ from tournaments.api.schema import (
     tournament_command_schema,
 )
 from tournaments.api.serializers import TournamentMatchOutput
+from tournaments.selectors import answers, fixtures
 from tournaments.services import registration, scheduling
 from tournaments.state import CheckInWindow
 
@@ -51,7 +51,7 @@ class CheckInWindowOutput(Serializer):
 
 
 def window_body(window: CheckInWindow) -> dict[str, Any]:
-    return CheckInWindowOutput(selectors.check_in_window_view(window)).data
+    return CheckInWindowOutput(answers.check_in_window_view(window)).data
 
 
 class CheckInWindowApi(JsonApi):
@@ -67,7 +67,7 @@ class CheckInWindowApi(JsonApi):
         },
     )
     def get(self, request: Request, tournament_id: UUID) -> Response:
-        return Response(window_body(selectors.check_in_window(tournament_id=tournament_id)))
+        return Response(window_body(answers.check_in_window(tournament_id=tournament_id)))
 
 
 class CheckInOpenApi(JsonApi):
@@ -157,12 +157,12 @@ class MatchCallApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID, match_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        selectors.check_match_of_tournament(tournament_id=tournament_id, match_id=match_id)
+        fixtures.check_match_of_tournament(tournament_id=tournament_id, match_id=match_id)
         result = scheduling.fixture_call(
             match_id=match_id,
             table=data.get("table"),
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
         )
-        fixture = selectors.tournament_fixture(tournament_id=tournament_id, match_id=match_id)
+        fixture = fixtures.tournament_fixture(tournament_id=tournament_id, match_id=match_id)
         return command_response(result, TournamentMatchOutput(fixture).data)

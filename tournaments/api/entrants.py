@@ -18,7 +18,6 @@ from games.api.commands import (
     validated_input,
 )
 from games.api.serializers import Serializer
-from tournaments import selectors
 from tournaments.access import TournamentAccess
 from tournaments.api.schema import (
     ENTRANT_NOT_FOUND,
@@ -27,6 +26,7 @@ from tournaments.api.schema import (
     tournament_command_schema,
 )
 from tournaments.api.serializers import EntrantOutput
+from tournaments.selectors import answers
 from tournaments.services import pipeline, registration
 
 NAME_MAX_LENGTH = 200
@@ -37,7 +37,7 @@ MAX_SEED = 2**31 - 1
 def entrant_response(result: pipeline.TournamentCommandResult, entrant_id: int) -> Response:
     """The entrant as the command left it: 201 when the command recorded something; 200 when
     the entrant was already so, or for a repeated idempotency key (the first answer)."""
-    entrant = selectors.entrant_as_left(result=result, entrant_id=entrant_id)
+    entrant = answers.entrant_as_left(result=result, entrant_id=entrant_id)
     return Response(
         EntrantOutput(entrant).data,
         status=status.HTTP_201_CREATED if result.recorded else status.HTTP_200_OK,

@@ -18,9 +18,10 @@ from rest_framework.response import Response
 from accounts.permissions import Action
 from games.api.base import JsonApi
 from games.api.schema import error_responses
-from tournaments import archive, exports, selectors
+from tournaments import archive, exports
 from tournaments.access import TournamentAccess
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND
+from tournaments.selectors import lookup
 
 CSV = "csv"
 ICS = "ics"
@@ -122,7 +123,7 @@ class ScheduleApi(FileApi):
         ),
     )
     def get(self, request: Request, tournament_id: UUID) -> HttpResponse:
-        selectors.check_tournament_exists(tournament_id)
+        lookup.check_tournament_exists(tournament_id)
         response = HttpResponse(
             exports.schedule_ical(tournament_id=tournament_id),
             content_type="text/calendar; charset=utf-8",

@@ -13,11 +13,11 @@ from accounts.permissions import Action
 from games.api.base import JsonApi
 from games.api.commands import actor_of, command_response, idempotency_key_of, validated_input
 from games.api.serializers import Serializer
-from tournaments import selectors
 from tournaments.access import TournamentAccess
 from tournaments.api.level_matches import MAX_REASON
 from tournaments.api.schema import VERSION_CONFLICT, tournament_command_schema
 from tournaments.api.serializers import TournamentOutput
+from tournaments.selectors import answers
 from tournaments.services import running
 
 MAX_ORDER = 64
@@ -72,5 +72,5 @@ class GroupPlacesDecideApi(JsonApi):
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
         )
-        tournament = selectors.tournament_as_left(result=result)
+        tournament = answers.tournament_as_left(result=result)
         return command_response(result, TournamentOutput(tournament).data)

@@ -12,10 +12,10 @@ from accounts.permissions import Action
 from games.api.base import JsonApi
 from games.api.commands import actor_of, command_response, idempotency_key_of, validated_input
 from games.api.serializers import Serializer
-from tournaments import selectors
 from tournaments.access import TournamentAccess
 from tournaments.api.schema import VERSION_CONFLICT, tournament_command_schema
 from tournaments.api.serializers import TournamentMatchOutput
+from tournaments.selectors import fixtures
 from tournaments.services import running
 
 MAX_REASON = 500
@@ -53,7 +53,7 @@ class LevelMatchDecideApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID, match_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        selectors.check_match_of_tournament(tournament_id=tournament_id, match_id=match_id)
+        fixtures.check_match_of_tournament(tournament_id=tournament_id, match_id=match_id)
         result = running.fixture_level_decide(
             match_id=match_id,
             winner=data["winner"],
@@ -61,5 +61,5 @@ class LevelMatchDecideApi(JsonApi):
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
         )
-        fixture = selectors.tournament_fixture(tournament_id=tournament_id, match_id=match_id)
+        fixture = fixtures.tournament_fixture(tournament_id=tournament_id, match_id=match_id)
         return command_response(result, TournamentMatchOutput(fixture).data)

@@ -23,7 +23,6 @@ from games.api.commands import (
 )
 from games.api.schema import error_responses
 from games.api.serializers import Serializer
-from tournaments import selectors
 from tournaments.access import TournamentAccess
 from tournaments.api.conditional import NOT_MODIFIED, conditional_read
 from tournaments.api.pagination import (
@@ -41,6 +40,7 @@ from tournaments.api.schema import (
     tournament_command_schema,
 )
 from tournaments.api.serializers import FIXTURE_STATUSES, TournamentMatchOutput, match_document
+from tournaments.selectors import answers, fixtures
 from tournaments.services import running
 
 STAGE_MAX_LENGTH = 40
@@ -104,7 +104,7 @@ class TournamentMatchListApi(JsonApi):
         now = timezone.now()
 
         def build() -> HttpResponseBase:
-            page = selectors.tournament_fixture_page(
+            page = fixtures.tournament_fixture_page(
                 tournament_id=tournament_id,
                 status=query.get("status"),
                 stage=query.get("stage"),
@@ -153,5 +153,5 @@ class SwissRoundPublishApi(JsonApi):
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
         )
-        body = selectors.swiss_round_as_left(result=result)
+        body = answers.swiss_round_as_left(result=result)
         return command_response(result, self.OutputSerializer(body).data)

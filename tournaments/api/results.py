@@ -22,13 +22,13 @@ from rest_framework.response import Response
 from games.api.base import JsonApi
 from games.api.schema import error_responses
 from games.api.serializers import Serializer
-from tournaments import selectors
 from tournaments.access import TournamentAccess
 from tournaments.api.conditional import NOT_MODIFIED, conditional_read
 from tournaments.api.exports import CSV, CsvRenderer, FileApi, csv_standings_response
 from tournaments.api.plain import represent
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND
 from tournaments.api.serializers import DecidedByField, FormatField, TournamentStatusField
+from tournaments.selectors import lookup, projected
 
 PROJECTED = (
     "Projected asynchronously from the event log: a result shows here once the tournament "
@@ -122,12 +122,12 @@ class StandingListApi(FileApi):
     )
     def get(self, request: Request, tournament_id: UUID) -> HttpResponseBase:
         if request.accepted_renderer.format == CSV:
-            selectors.check_tournament_exists(tournament_id)
+            lookup.check_tournament_exists(tournament_id)
 
         def build() -> HttpResponseBase:
             if request.accepted_renderer.format == CSV:
                 return csv_standings_response(tournament_id)
-            rows = selectors.tournament_standings(tournament_id=tournament_id)
+            rows = projected.tournament_standings(tournament_id=tournament_id)
             return Response(represent(StandingOutput, rows))
 
         return conditional_read(request, tournament_id, "standings", build)
@@ -262,7 +262,7 @@ class BracketDetailApi(JsonApi):
     )
     def get(self, request: Request, tournament_id: UUID) -> HttpResponseBase:
         def build() -> HttpResponseBase:
-            bracket = selectors.tournament_bracket(tournament_id=tournament_id)
+            bracket = projected.tournament_bracket(tournament_id=tournament_id)
             return Response(represent(BracketOutput, bracket))
 
         return conditional_read(request, tournament_id, "bracket", build)

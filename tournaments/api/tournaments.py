@@ -21,7 +21,6 @@ from games.api.commands import (
 from games.api.matches import MAX_PLANNED_ROUNDS
 from games.api.schema import error_responses
 from games.api.serializers import ScoringField, Serializer, VariantField
-from tournaments import selectors
 from tournaments.access import TournamentAccess, TournamentCreateAccess, club_for_new_tournament
 from tournaments.api.pagination import (
     NEXT_AFTER_HELP,
@@ -45,6 +44,7 @@ from tournaments.api.serializers import (
     TournamentOutput,
 )
 from tournaments.models import TournamentStatus
+from tournaments.selectors import answers, lookup
 from tournaments.services import registration, running
 
 MAX_TABLES = 500
@@ -55,7 +55,7 @@ MAX_MINUTES = 24 * 60
 
 
 def tournament_response(tournament_id: UUID, *, status_code: int = status.HTTP_200_OK) -> Response:
-    tournament = selectors.tournament_get(tournament_id=tournament_id)
+    tournament = lookup.tournament_get(tournament_id=tournament_id)
     return Response(TournamentOutput(tournament).data, status=status_code)
 
 
@@ -248,7 +248,7 @@ class TournamentCreateApi(JsonApi):
     )
     def get(self, request: Request) -> Response:
         query = validated_query(self.QuerySerializer, request.query_params)
-        page = selectors.tournament_page(
+        page = lookup.tournament_page(
             status=query.get("status"),
             reader=request.user,
             after=query.get("after"),
@@ -367,5 +367,5 @@ class TournamentStartApi(JsonApi):
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
         )
-        tournament = selectors.tournament_as_left(result=result)
+        tournament = answers.tournament_as_left(result=result)
         return command_response(result, TournamentOutput(tournament).data)

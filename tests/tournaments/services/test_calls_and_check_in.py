@@ -24,9 +24,11 @@ from tests.tournaments.tasks.builders import (
     new_tournament,
     started_tournament,
 )
-from tournaments import selectors, tasks
+from tournaments import tasks
 from tournaments.errors import CheckInClosed, InvalidTournament, TooFewEntrants
 from tournaments.models import Entrant, Fixture, Tournament
+from tournaments.selectors import answers
+from tournaments.selectors import fixtures as fixtures_selectors
 from tournaments.services import registration, running, scheduling
 
 pytestmark = pytest.mark.django_db
@@ -254,7 +256,7 @@ def test_a_match_never_called_is_never_forfeited_however_late_it_is() -> None:
     assert scheduling.fixture_forfeit_no_show(
         match_id=final.match_id, actor=ORGANIZER, now=far
     ) is (False)
-    assert selectors.overdue_fixtures(tournament_id=tournament_id, now=far) == []
+    assert fixtures_selectors.overdue_fixtures(tournament_id=tournament_id, now=far) == []
     assert "MatchForfeited" not in event_types(final.match_id)
     assert Match.objects.get(id=final.match_id).status == "not_started"
 
@@ -283,14 +285,14 @@ def test_a_called_match_with_both_sides_absent_is_not_forfeited_but_overdue() ->
     call(final.match_id, now=start)
     deadline = start + timedelta(minutes=MINUTES)
     early = deadline - timedelta(seconds=1)
-    assert selectors.overdue_fixtures(tournament_id=tournament_id, now=early) == []
+    assert fixtures_selectors.overdue_fixtures(tournament_id=tournament_id, now=early) == []
 
     done = tasks.catch_up_all(now=deadline + timedelta(minutes=1))
 
     assert done.forfeited == []
     assert done.failures == 0
     assert "MatchForfeited" not in event_types(final.match_id)
-    overdue = selectors.overdue_fixtures(tournament_id=tournament_id, now=deadline)
+    overdue = fixtures_selectors.overdue_fixtures(tournament_id=tournament_id, now=deadline)
     assert [fixture.key for fixture in overdue] == [final.key]
 
 
@@ -332,7 +334,7 @@ def test_a_closed_check_in_refuses_check_ins_until_the_organizer_opens_it_again(
         "EntrantCheckedIn",
     ]
     assert Entrant.objects.get(id=second).checked_in
-    assert selectors.check_in_window(tournament_id=tournament_id).accepts(timezone.now())
+    assert answers.check_in_window(tournament_id=tournament_id).accepts(timezone.now())
 
 
 def test_opening_an_open_window_or_closing_a_closed_one_records_nothing() -> None:
@@ -358,7 +360,7 @@ def test_a_window_past_its_closing_time_refuses_check_ins(
     closes_at = opened + timedelta(minutes=30)
     registration.check_in_open(tournament_id=tournament_id, actor=ORGANIZER, closes_at=closes_at)
     check_in_seeds(tournament_id, 1)  # before it closes
-    window = selectors.check_in_window(tournament_id=tournament_id)
+    window = answers.check_in_window(tournament_id=tournament_id)
     assert window.closes_at == closes_at.isoformat()
 
     monkeypatch.setattr(timezone, "now", lambda: closes_at + timedelta(seconds=1))

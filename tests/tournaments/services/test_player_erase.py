@@ -13,8 +13,9 @@ from tests.eventstore.builders import event_rows
 from tests.games.services.builders import old_match_created
 from tests.tournaments.admin.builders import ready_fixtures, started, win_by_points
 from tests.tournaments.builders import ORGANIZER
-from tournaments import projections, selectors
+from tournaments import projections
 from tournaments.models import Entrant, Fixture, FixtureStatus, Player
+from tournaments.selectors import projected
 from tournaments.services import erasure, registration, running
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +71,7 @@ def test_erasing_one_of_a_pair_keeps_the_partners_name() -> None:
 
     erasure.player_erase(player=player_named("Bruno"), actor=ERASER)
 
-    names = selectors.entrant_names(tournament_id=tournament_id)
+    names = projected.entrant_names(tournament_id=tournament_id)
     assert sorted(names.values()) == ["Ada / erased player", "I Leoni 2"]
     (fixture,) = ready_fixtures(tournament_id)[:1]
     match = Match.objects.get(id=fixture.match_id)
@@ -83,7 +84,7 @@ def test_erasing_both_of_a_pair_leaves_no_name() -> None:
     erasure.player_erase(player=player_named("Ada"), actor=ERASER)
     erasure.player_erase(player=player_named("Bruno"), actor=ERASER)
 
-    names = selectors.entrant_names(tournament_id=tournament_id)
+    names = projected.entrant_names(tournament_id=tournament_id)
     assert "erased player / erased player" in names.values()
 
 
@@ -102,12 +103,12 @@ def test_erasing_twice_is_harmless() -> None:
     tournament_id = started("single_elimination", 4)
     player = player_named("Player 1")
     erasure.player_erase(player=player, actor=ERASER)
-    names, before = selectors.entrant_names(tournament_id=tournament_id), event_rows()
+    names, before = projected.entrant_names(tournament_id=tournament_id), event_rows()
 
     again = erasure.player_erase(player=player, actor=ERASER)
 
     assert not again
-    assert selectors.entrant_names(tournament_id=tournament_id) == names
+    assert projected.entrant_names(tournament_id=tournament_id) == names
     assert event_rows() == before
 
 
@@ -119,8 +120,8 @@ def test_standings_and_bracket_read_erased_player_and_the_views_need_no_new_proj
 
     erasure.player_erase(player=player_named("Player 1"), actor=ERASER)
 
-    standings = selectors.tournament_standings(tournament_id=tournament_id)
-    bracket = selectors.tournament_bracket(tournament_id=tournament_id)
+    standings = projected.tournament_standings(tournament_id=tournament_id)
+    bracket = projected.tournament_bracket(tournament_id=tournament_id)
     assert next(row["name"] for row in standings if row["entrant"] == entrant.id) == (
         "erased player"
     )
