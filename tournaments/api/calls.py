@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,14 +18,13 @@ from games.api.commands import (
     idempotency_key_of,
     validated_input,
 )
-from games.api.schema import error_responses
 from games.api.serializers import Serializer
 from tournaments.access import TournamentAccess
 from tournaments.api.schema import (
-    TAG,
     TOURNAMENT_NOT_FOUND,
     VERSION_CONFLICT,
     tournament_command_schema,
+    tournament_read_schema,
 )
 from tournaments.api.serializers import TournamentMatchOutput
 from tournaments.selectors import answers, fixtures
@@ -57,14 +55,10 @@ def window_body(window: CheckInWindow) -> dict[str, Any]:
 class CheckInWindowApi(JsonApi):
     permission_classes = [TournamentAccess]
 
-    @extend_schema(
+    @tournament_read_schema(
         operation_id="check_in_window_get",
         summary="The check-in window: whether entrants may check in now",
-        tags=[TAG],
-        responses={
-            200: CheckInWindowOutput,
-            **error_responses(TOURNAMENT_NOT_FOUND, write=False),
-        },
+        response=CheckInWindowOutput,
     )
     def get(self, request: Request, tournament_id: UUID) -> Response:
         return Response(window_body(answers.check_in_window(tournament_id=tournament_id)))

@@ -24,9 +24,10 @@ from games.api.schema import error_responses
 from games.api.serializers import Serializer
 from tournaments.access import TournamentAccess
 from tournaments.api.conditional import NOT_MODIFIED, conditional_read
-from tournaments.api.exports import CSV, CsvRenderer, FileApi, csv_standings_response
+from tournaments.api.exports import CSV, CsvRenderer, csv_standings_response
+from tournaments.api.files import FileApi
 from tournaments.api.plain import represent
-from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND
+from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND, tournament_read_schema
 from tournaments.api.serializers import DecidedByField, FormatField, TournamentStatusField
 from tournaments.selectors import lookup, projected
 
@@ -249,16 +250,12 @@ class BracketOutput(Serializer):
 class BracketDetailApi(JsonApi):
     permission_classes = [TournamentAccess]
 
-    @extend_schema(
+    @tournament_read_schema(
         operation_id="tournament_bracket",
         summary="The stages, their rounds and matches, and where each winner and loser goes",
         description=PROJECTED,
-        tags=[TAG],
-        responses={
-            200: BracketOutput,
-            **NOT_MODIFIED,
-            **error_responses(TOURNAMENT_NOT_FOUND, write=False),
-        },
+        response=BracketOutput,
+        answers=NOT_MODIFIED,
     )
     def get(self, request: Request, tournament_id: UUID) -> HttpResponseBase:
         def build() -> HttpResponseBase:

@@ -35,6 +35,7 @@ from tournaments.api.schema import (
     TOURNAMENT_NOT_FOUND,
     VERSION_CONFLICT,
     tournament_command_schema,
+    tournament_read_schema,
 )
 from tournaments.api.serializers import (
     TIEBREAKS_HELP,
@@ -261,14 +262,10 @@ class TournamentCreateApi(JsonApi):
 class TournamentDetailApi(JsonApi):
     permission_classes = [TournamentAccess]
 
-    @extend_schema(
+    @tournament_read_schema(
         operation_id="tournament_get",
         summary="A tournament, its settings and its entrants",
-        tags=[TAG],
-        responses={
-            200: TournamentOutput,
-            **error_responses(TOURNAMENT_NOT_FOUND, write=False),
-        },
+        response=TournamentOutput,
     )
     def get(self, request: Request, tournament_id: UUID) -> Response:
         return tournament_response(tournament_id)
