@@ -29,6 +29,7 @@ from uuid import UUID
 
 from django.core.management.color import no_style
 from django.db import connection, transaction
+from django.db.models import QuerySet
 from django.utils.translation import gettext_noop
 
 from accounts.models import Club
@@ -294,6 +295,13 @@ class ImportedArchive:
     club: str | None
 
 
+def refuse_taken_ids(rows: QuerySet[Entrant] | QuerySet[Player], message: str) -> None:
+    """Refuse the import when any of the archive's ids is taken here (`message` names them)."""
+    taken = sorted(rows.values_list("id", flat=True))
+    if taken:
+        raise ArchiveRefused.because(message, ids=", ".join(map(str, taken)))
+
+
 def tournament_archive_import(
     *, archive: Archive, on_event: Callable[[], None] | None = None
 ) -> ImportedArchive:
@@ -309,26 +317,20 @@ def tournament_archive_import(
                 gettext_noop("tournament %(tournament)s exists here already: nothing imported"),
                 tournament=tournament_id,
             )
-        entrant_ids = [entrant["id"] for entrant in archive.entrants]
-        taken = sorted(Entrant.objects.filter(id__in=entrant_ids).values_list("id", flat=True))
-        if taken:
-            raise ArchiveRefused.because(
-                gettext_noop(
-                    "entrant ids %(ids)s are used here by another tournament (the events refer "
-                    "to entrants by id): nothing imported"
-                ),
-                ids=", ".join(map(str, taken)),
-            )
-        player_ids = [player["id"] for player in archive.players]
-        taken = sorted(Player.objects.filter(id__in=player_ids).values_list("id", flat=True))
-        if taken:
-            raise ArchiveRefused.because(
-                gettext_noop(
-                    "player ids %(ids)s are used here already (the events refer to players by "
-                    "id): nothing imported"
-                ),
-                ids=", ".join(map(str, taken)),
-            )
+        refuse_taken_ids(
+            Entrant.objects.filter(id__in=[entrant["id"] for entrant in archive.entrants]),
+            gettext_noop(
+                "entrant ids %(ids)s are used here by another tournament (the events refer "
+                "to entrants by id): nothing imported"
+            ),
+        )
+        refuse_taken_ids(
+            Player.objects.filter(id__in=[player["id"] for player in archive.players]),
+            gettext_noop(
+                "player ids %(ids)s are used here already (the events refer to players by "
+                "id): nothing imported"
+            ),
+        )
         club_slug = archive.tournament.get("club")
         club = Club.objects.filter(slug=club_slug).first() if club_slug else None
         created_at = datetime.fromisoformat(archive.tournament["created_at"])

@@ -166,10 +166,7 @@ class Demo:
             actor=ACTOR,
         )
         self.register(tournament.id, NAMES[: size.cup_entrants])
-        registration.tournament_seed(tournament_id=tournament.id, method="given", actor=ACTOR)
-        running.tournament_start(tournament_id=tournament.id, actor=ACTOR)
-        for number, ways in enumerate(size.cup_rounds, start=1):
-            self.play_round(tournament.id, number, ways, live_round=2)
+        self.seed_start_and_play(tournament.id, size.cup_rounds, live_round=2)
 
     def swiss(self, size: DemoSize) -> None:
         self.say(
@@ -188,15 +185,9 @@ class Demo:
         )
         names = NAMES[len(NAMES) - size.swiss_entrants :]
         self.register(tournament.id, names)
-        registration.tournament_seed(
-            tournament_id=tournament.id,
-            method="random",
-            random_seed=SWISS_RANDOM_SEED,
-            actor=ACTOR,
+        self.seed_start_and_play(
+            tournament.id, size.swiss_played, live_round=1, random_seed=SWISS_RANDOM_SEED
         )
-        running.tournament_start(tournament_id=tournament.id, actor=ACTOR)
-        for number, ways in enumerate(size.swiss_played, start=1):
-            self.play_round(tournament.id, number, ways, live_round=1)
 
     def threes(self, size: DemoSize) -> None:
         self.say(
@@ -214,15 +205,29 @@ class Demo:
         )
         start = (len(NAMES) - size.threes_entrants) // 2
         self.register(tournament.id, NAMES[start : start + size.threes_entrants])
+        self.seed_start_and_play(
+            tournament.id, size.threes_played, live_round=1, random_seed=THREES_RANDOM_SEED
+        )
+
+    def seed_start_and_play(
+        self,
+        tournament_id: UUID,
+        rounds: tuple[tuple[str, ...], ...],
+        *,
+        live_round: int,
+        random_seed: int | None = None,
+    ) -> None:
+        """Seed (by the given seeds, or at random from `random_seed`), start, and play `rounds`:
+        each round's matches played the way it names, in key order."""
         registration.tournament_seed(
-            tournament_id=tournament.id,
-            method="random",
-            random_seed=THREES_RANDOM_SEED,
+            tournament_id=tournament_id,
+            method="given" if random_seed is None else "random",
+            random_seed=random_seed,
             actor=ACTOR,
         )
-        running.tournament_start(tournament_id=tournament.id, actor=ACTOR)
-        for number, ways in enumerate(size.threes_played, start=1):
-            self.play_round(tournament.id, number, ways, live_round=1)
+        running.tournament_start(tournament_id=tournament_id, actor=ACTOR)
+        for number, ways in enumerate(rounds, start=1):
+            self.play_round(tournament_id, number, ways, live_round=live_round)
 
     def play_round(
         self, tournament_id: UUID, number: int, ways: tuple[str, ...], *, live_round: int
