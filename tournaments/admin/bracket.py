@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import urlencode
 from uuid import UUID
 
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 
 from games.eventstore.api import last_position
@@ -133,6 +134,27 @@ def sheet_links(tournament: Tournament) -> list[dict[str, Any]]:
             }
         )
     return links
+
+
+def round_sheet_response(request: HttpRequest, tournament_id: UUID, kind: str) -> HttpResponse:
+    """A printable sheet of a round (`?stage=&round=`; the current round without them): PDF, or
+    the HTML it is drawn from with `?format=html`."""
+    number = request.GET.get("round", "")
+    context = sheets.round_sheet(
+        tournament_id=tournament_id,
+        stage=request.GET.get("stage"),
+        round_number=int(number) if number.isdigit() else None,
+    )
+    html = sheets.sheet_html(kind, context)
+    if request.GET.get("format") == "html":
+        return HttpResponse(html)
+    response = HttpResponse(
+        sheets.sheet_pdf(html, base_url=request.build_absolute_uri("/")),
+        content_type="application/pdf",
+    )
+    name = f"{kind.replace('_', '-')}-{context['stage']}-{context['round']}.pdf"
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    return response
 
 
 def places_of(match: dict[str, Any]) -> list[int | None]:

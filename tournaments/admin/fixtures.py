@@ -3,9 +3,11 @@ rounds and the organizer's decisions on level matches go through services."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
+from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import (
@@ -142,21 +144,18 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
     def assign_table(
         self, request: HttpRequest, queryset: QuerySet[Fixture]
     ) -> TemplateResponse | None:
-        fixtures = list(queryset)
-        if len(fixtures) != 1:
-            self.message_user(request, "Select one fixture to give a table.", messages.WARNING)
-            return None
-        (fixture,) = fixtures
-        form = action_form(request, TableAssignForm, initial={"table": fixture.table})
-        if not (form.is_bound and form.is_valid()):
-            return action_form_page(
-                self,
-                request,
-                form=form,
-                objects=fixtures,
-                title="Assign a table",
-                action="assign_table",
-            )
+        chosen = self.one_fixture_form(
+            request,
+            queryset,
+            TableAssignForm,
+            to="give a table",
+            title="Assign a table",
+            action="assign_table",
+            initial=lambda fixture: {"table": fixture.table},
+        )
+        if not isinstance(chosen, tuple):
+            return chosen
+        fixture, form = chosen
         table = form.cleaned_data["table"]
         moved = run_service(
             self,
@@ -182,21 +181,17 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
     def decide_level(
         self, request: HttpRequest, queryset: QuerySet[Fixture]
     ) -> TemplateResponse | None:
-        fixtures = list(queryset)
-        if len(fixtures) != 1:
-            self.message_user(request, "Select one fixture to decide.", messages.WARNING)
-            return None
-        (fixture,) = fixtures
-        form = action_form(request, LevelMatchDecideForm)
-        if not (form.is_bound and form.is_valid()):
-            return action_form_page(
-                self,
-                request,
-                form=form,
-                objects=fixtures,
-                title="Decide a level match",
-                action="decide_level",
-            )
+        chosen = self.one_fixture_form(
+            request,
+            queryset,
+            LevelMatchDecideForm,
+            to="decide",
+            title="Decide a level match",
+            action="decide_level",
+        )
+        if not isinstance(chosen, tuple):
+            return chosen
+        fixture, form = chosen
         side = form.cleaned_data["winner"]
         winner = {"home": fixture.home_id, "away": fixture.away_id, "third": fixture.third_id}[side]
         if winner is None:
@@ -218,6 +213,33 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
             refresh_view(fixture.tournament_id)
             self.message_user(request, f"{fixture.key}: the {side} side goes through.")
         return None
+
+    def one_fixture_form(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[Fixture],
+        form_class: type[forms.Form],
+        *,
+        to: str,
+        title: str,
+        action: str,
+        initial: Callable[[Fixture], dict[str, Any]] | None = None,
+    ) -> tuple[Fixture, forms.Form] | TemplateResponse | None:
+        """The one selected fixture and the action's valid form; else what the action answers:
+        a warning when not exactly one fixture is selected, the form's page until it is valid."""
+        fixtures = list(queryset)
+        if len(fixtures) != 1:
+            self.message_user(request, f"Select one fixture to {to}.", messages.WARNING)
+            return None
+        (fixture,) = fixtures
+        form = action_form(
+            request, form_class, **({} if initial is None else {"initial": initial(fixture)})
+        )
+        if not (form.is_bound and form.is_valid()):
+            return action_form_page(
+                self, request, form=form, objects=fixtures, title=title, action=action
+            )
+        return fixture, form
 
     @admin.action(description="Forfeit the match (choose the side)", permissions=["change"])
     def forfeit(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> TemplateResponse | None:

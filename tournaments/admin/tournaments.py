@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
@@ -38,6 +39,7 @@ from tournaments.admin.adding import TournamentsAddAdmin
 from tournaments.admin.bracket import (
     bracket_columns,
     refresh_view,
+    round_sheet_response,
     sheet_links,
     standings_table,
     table_card_links,
@@ -232,23 +234,7 @@ class TournamentAdmin(TournamentsAddAdmin):
         tournament = self.get_object(request, unquote(object_id))
         if tournament is None or kind not in sheets.SHEETS:
             raise Http404("no such tournament or sheet")
-        stage = request.GET.get("stage")
-        number = request.GET.get("round", "")
-        context = sheets.round_sheet(
-            tournament_id=tournament.id,
-            stage=stage,
-            round_number=int(number) if number.isdigit() else None,
-        )
-        html = sheets.sheet_html(kind, context)
-        if request.GET.get("format") == "html":
-            return HttpResponse(html)
-        response = HttpResponse(
-            sheets.sheet_pdf(html, base_url=request.build_absolute_uri("/")),
-            content_type="application/pdf",
-        )
-        name = f"{kind.replace('_', '-')}-{context['stage']}-{context['round']}.pdf"
-        response["Content-Disposition"] = f'inline; filename="{name}"'
-        return response
+        return round_sheet_response(request, tournament.id, kind)
 
     def run_view(self, request: HttpRequest, object_id: str, operation: str) -> HttpResponse:
         """A console button: one operation on one tournament, then back to its page."""
@@ -264,11 +250,7 @@ class TournamentAdmin(TournamentsAddAdmin):
 
     def import_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         """Register the entrants of a CSV file: all its lines, or none."""
-        if not self.has_change_permission(request):
-            raise PermissionDenied
-        tournament = self.get_object(request, unquote(object_id))
-        if tournament is None:
-            raise Http404("no such tournament")
+        tournament = self.tournament_to_change(request, object_id)
         form = EntrantImportForm(
             request.POST if request.method == "POST" else None,
             request.FILES if request.method == "POST" else None,
@@ -291,25 +273,19 @@ class TournamentAdmin(TournamentsAddAdmin):
                     request, f"{len(lines)} entrants imported into {tournament}.", messages.SUCCESS
                 )
                 return HttpResponseRedirect(self.change_url(tournament))
-        context = {
-            **self.admin_site.each_context(request),
-            "title": f"Import entrants into {tournament}",
-            "opts": self.opts,
-            "original": tournament,
-            "form": form,
-            "refusals": refusals,
-            "media": self.media + form.media,
-        }
-        return TemplateResponse(request, "admin/tournaments/import_entrants.html", context)
+        return self.form_page(
+            request,
+            tournament,
+            form,
+            title=f"Import entrants into {tournament}",
+            template="admin/tournaments/import_entrants.html",
+            refusals=refusals,
+        )
 
     def seeds_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         """The Seeds form of a tournament's page, sent as one reseed; shown on a page of its own
         when something is to be fixed (or when asked for)."""
-        if not self.has_change_permission(request):
-            raise PermissionDenied
-        tournament = self.get_object(request, unquote(object_id))
-        if tournament is None:
-            raise Http404("no such tournament")
+        tournament = self.tournament_to_change(request, object_id)
         form = seeds_form(tournament, request.POST if request.method == "POST" else None)
         if form.is_bound and form.is_valid():
             changed = form.changed_seeds()
@@ -331,15 +307,44 @@ class TournamentAdmin(TournamentsAddAdmin):
                     request, f"{tournament}: {len(changed)} seed(s) changed.", messages.SUCCESS
                 )
                 return HttpResponseRedirect(self.change_url(tournament))
+        return self.form_page(
+            request,
+            tournament,
+            form,
+            title=f"Seeds of {tournament}",
+            template="admin/tournaments/seeds.html",
+        )
+
+    def tournament_to_change(self, request: HttpRequest, object_id: str) -> Tournament:
+        """The tournament of a page that changes it: 403 without the permission, 404 if none."""
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        tournament: Tournament | None = self.get_object(request, unquote(object_id))
+        if tournament is None:
+            raise Http404("no such tournament")
+        return tournament
+
+    def form_page(
+        self,
+        request: HttpRequest,
+        tournament: Tournament,
+        form: forms.Form,
+        *,
+        title: str,
+        template: str,
+        **extra: Any,
+    ) -> TemplateResponse:
+        """A page of its own for one of the tournament's forms."""
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Seeds of {tournament}",
+            "title": title,
             "opts": self.opts,
             "original": tournament,
             "form": form,
+            **extra,
             "media": self.media + form.media,
         }
-        return TemplateResponse(request, "admin/tournaments/seeds.html", context)
+        return TemplateResponse(request, template, context)
 
     # The operations: changelist actions, and buttons on a tournament's page.
 
