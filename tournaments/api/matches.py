@@ -26,11 +26,11 @@ from games.api.serializers import Serializer
 from tournaments.access import TournamentAccess
 from tournaments.api.conditional import NOT_MODIFIED, conditional_read
 from tournaments.api.pagination import (
-    NEXT_AFTER_HELP,
     CursorField,
     PageQuery,
     cursor_of,
     fixture_key,
+    page_output,
     page_parameters,
 )
 from tournaments.api.schema import (
@@ -58,14 +58,13 @@ class TournamentMatchListApi(JsonApi):
         class Meta:
             ref_name = "TournamentMatchQuery"
 
-    class OutputSerializer(Serializer):
-        matches = TournamentMatchOutput(
+    OutputSerializer = page_output(
+        "matches",
+        TournamentMatchOutput(
             many=True, help_text="This page's matches, in the order they were created."
-        )
-        next_after = serializers.CharField(allow_null=True, help_text=NEXT_AFTER_HELP)
-
-        class Meta:
-            ref_name = "TournamentMatchPage"
+        ),
+        ref_name="TournamentMatchPage",
+    )
 
     @extend_schema(
         operation_id="tournament_matches",

@@ -23,10 +23,10 @@ from games.api.schema import error_responses
 from games.api.serializers import ScoringField, Serializer, VariantField
 from tournaments.access import TournamentAccess, TournamentCreateAccess, club_for_new_tournament
 from tournaments.api.pagination import (
-    NEXT_AFTER_HELP,
     CursorField,
     PageQuery,
     cursor_of,
+    page_output,
     page_parameters,
     tournament_key,
 )
@@ -218,14 +218,13 @@ class TournamentCreateApi(JsonApi):
         class Meta:
             ref_name = "TournamentListQuery"
 
-    class PageOutputSerializer(Serializer):
-        tournaments = TournamentSummaryOutput(
+    PageOutputSerializer = page_output(
+        "tournaments",
+        TournamentSummaryOutput(
             many=True, help_text="Newest first (then by id): this page's tournaments."
-        )
-        next_after = serializers.CharField(allow_null=True, help_text=NEXT_AFTER_HELP)
-
-        class Meta:
-            ref_name = "TournamentPage"
+        ),
+        ref_name="TournamentPage",
+    )
 
     @extend_schema(
         operation_id="tournament_list",
