@@ -295,11 +295,24 @@ class ImportedArchive:
     club: str | None
 
 
-def refuse_taken_ids(rows: QuerySet[Entrant] | QuerySet[Player], message: str) -> None:
-    """Refuse the import when any of the archive's ids is taken here (`message` names them)."""
+TAKEN_IDS = {
+    "entrant": gettext_noop(
+        "entrant ids %(ids)s are used here by another tournament (the events refer "
+        "to entrants by id): nothing imported"
+    ),
+    "player": gettext_noop(
+        "player ids %(ids)s are used here already (the events refer to players by "
+        "id): nothing imported"
+    ),
+}
+"""Why an import is refused when some of its entrant or player ids are taken here."""
+
+
+def refuse_taken_ids(kind: str, rows: QuerySet[Entrant] | QuerySet[Player]) -> None:
+    """Refuse the import when any of the archive's ids of this `kind` is taken here."""
     taken = sorted(rows.values_list("id", flat=True))
     if taken:
-        raise ArchiveRefused.because(message, ids=", ".join(map(str, taken)))
+        raise ArchiveRefused.because(TAKEN_IDS[kind], ids=", ".join(map(str, taken)))
 
 
 def tournament_archive_import(
@@ -318,18 +331,10 @@ def tournament_archive_import(
                 tournament=tournament_id,
             )
         refuse_taken_ids(
-            Entrant.objects.filter(id__in=[entrant["id"] for entrant in archive.entrants]),
-            gettext_noop(
-                "entrant ids %(ids)s are used here by another tournament (the events refer "
-                "to entrants by id): nothing imported"
-            ),
+            "entrant", Entrant.objects.filter(id__in=[row["id"] for row in archive.entrants])
         )
         refuse_taken_ids(
-            Player.objects.filter(id__in=[player["id"] for player in archive.players]),
-            gettext_noop(
-                "player ids %(ids)s are used here already (the events refer to players by "
-                "id): nothing imported"
-            ),
+            "player", Player.objects.filter(id__in=[row["id"] for row in archive.players])
         )
         club_slug = archive.tournament.get("club")
         club = Club.objects.filter(slug=club_slug).first() if club_slug else None

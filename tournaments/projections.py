@@ -19,7 +19,7 @@ from uuid import UUID
 from django.db import transaction
 
 from games.eventstore.api import RecordedEvent, last_position, read_all
-from games.models import Match
+from games.models import Match, MatchStatus
 from games.projections import MATCH_STREAM
 from tournaments import plan, policies
 from tournaments.formats.bracket import Bracket, Known, WinnerOf
@@ -72,8 +72,8 @@ def status_of(row: Fixture | None, matches: dict[UUID, str], resolved: str) -> s
     """`finished`/`in_progress`/`ready` from the match when there is one, else the bracket's."""
     if row is None:
         return resolved
-    match_status = matches.get(row.match_id, "not_started")
-    return {"not_started": "ready"}.get(match_status, match_status)
+    match_status = matches.get(row.match_id, MatchStatus.NOT_STARTED)
+    return FixtureStatus.READY if match_status == MatchStatus.NOT_STARTED else match_status
 
 
 def bracket_rounds(

@@ -23,7 +23,7 @@ from uuid import UUID
 from django.db import connection
 
 from games.eventstore.api import AppendResult, RecordedEvent
-from games.models import Match
+from games.models import Match, MatchStatus
 from tournaments.models import Entrant, Fixture, FixtureStatus, Tournament
 from tournaments.models import Table as TableRow
 from tournaments.state import Fixture as FixtureFact
@@ -175,7 +175,9 @@ def save_fixtures(
     columns: dict[str, list[Any]] = {name: [] for name in FIXTURE_FIELDS}
     for fixture in fixtures:
         match_ids.append(UUID(fixture.match_id))
-        expected = expected_fixture(state, fixture, statuses.get(fixture.match_id, "not_started"))
+        expected = expected_fixture(
+            state, fixture, statuses.get(fixture.match_id, MatchStatus.NOT_STARTED)
+        )
         for name in FIXTURE_FIELDS:
             columns[name].append(expected[name])
     columns["places"] = [None if p is None else json.dumps(p) for p in columns["places"]]

@@ -19,7 +19,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
-from tournaments.models import Player, Tournament
+from tournaments.models import FixtureStatus, Player, Tournament
 from tournaments.pages.drawing import draw
 from tournaments.selectors import lookup, projected, public
 from tournaments.standings import DEFAULT_TIEBREAKS
@@ -28,7 +28,7 @@ from tournaments.templatetags.tournament_pages import tiebreak_value
 
 POLL_SECONDS = 5
 """How often the live parts poll; the setting TOURNAMENT_POLL_SECONDS overrides it (tests)."""
-CURRENT_STATUSES = ("ready", "in_progress")
+CURRENT_STATUSES = (FixtureStatus.READY, FixtureStatus.IN_PROGRESS)
 
 
 def poll_seconds() -> int:
@@ -136,7 +136,7 @@ def with_places(fixtures: list[dict[str, Any]], table_size: int) -> list[dict[st
     if table_size != 3:
         return fixtures
     for fixture in fixtures:
-        finished = fixture["status"] == "finished"
+        finished = fixture["status"] == FixtureStatus.FINISHED
         if finished and not fixture.get("places") and len(fixture["entrants"]) == 2:
             winner = fixture.get("winner")
             fixture["places"] = [

@@ -11,6 +11,7 @@ from uuid import UUID
 from django.utils import timezone
 
 from games.eventstore.api import read_stream
+from games.models import MatchStatus
 from tournaments import rows
 from tournaments.models import (
     Entrant,
@@ -82,7 +83,7 @@ def swiss_round_as_left(*, result: TournamentCommandResult) -> dict[str, Any]:
 def fixture_in_state(fixture: Fixture, state: TournamentState) -> Fixture:
     """The row as `state` has it, its match not started yet (`rows`)."""
     recorded = state.fixtures[fixture.key]
-    for name, value in rows.expected_fixture(state, recorded, "not_started").items():
+    for name, value in rows.expected_fixture(state, recorded, MatchStatus.NOT_STARTED).items():
         setattr(fixture, name, value)
     return fixture
 

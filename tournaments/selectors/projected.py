@@ -12,6 +12,7 @@ from tournaments.models import (
     Entrant,
     Format,
     Tournament,
+    TournamentStatus,
     TournamentView,
 )
 from tournaments.selectors.lookup import (
@@ -116,7 +117,7 @@ def champion_of(
         if placement["place"] == 1:
             champion: int = placement["entrant"]
             return champion
-    if bracket["format"] not in LEAGUE_FORMATS or bracket["status"] != "finished":
+    if bracket["format"] not in LEAGUE_FORMATS or bracket["status"] != TournamentStatus.FINISHED:
         return None
     first = [row["entrant"] for row in standings_of() if row["rank"] == 1]
     return first[0] if len(first) == 1 else None
