@@ -1,21 +1,21 @@
 """The organizer's forms: what the admin asks before it calls a tournament service.
 
 The forms only read and check input; the services decide and append (a CSV file of entrants is
-parsed here into `EntrantLine`s, which `registration.entrants_import` registers).
+read by `tournaments.entrants_csv` into `ImportedEntrant`s, which `registration.entrants_import`
+registers).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from django import forms
 
 from games.models import Scoring
 from tournaments.corrections import KEEP_SEED, Keep, PlayerCorrection
+from tournaments.entrants_csv import parse_entrant_lines, split_players
 from tournaments.models import Entrant, Format, Player, Tournament, TournamentStatus
-from tournaments.services.registration import EntrantLine
+from tournaments.services.registration import ImportedEntrant
 
 TABLE_SIZES = [
     (2, "Singles: tables of 2"),
@@ -28,8 +28,6 @@ LEVEL_KNOCKOUT_CHOICES = [
     ("higher_seed", "The higher seed goes through"),
     ("organizer", "The organizer decides, giving a reason"),
 ]
-PLAYER_SEPARATOR = ";"
-CSV_COLUMNS = ("name", "players", "seed")
 MAX_CSV_BYTES = 1_000_000
 
 
@@ -340,71 +338,6 @@ class TableAssignForm(forms.Form):
     )
 
 
-def split_players(text: str) -> tuple[list[str], str]:
-    players = [name.strip() for name in text.split(PLAYER_SEPARATOR)]
-    if not all(players):
-        return players, f"players are names separated by '{PLAYER_SEPARATOR}'; none may be empty"
-    return players, ""
-
-
-# The CSV import.
-
-
-def parse_entrant_lines(text: str) -> tuple[list[EntrantLine], list[str]]:
-    """The entrants of a `name,players,seed` file and an error per bad line (with its number).
-
-    A first line naming the columns is skipped; blank lines are ignored; the seed may be blank.
-    """
-    lines: list[EntrantLine] = []
-    errors: list[str] = []
-    first_line_of: dict[tuple[str, object], int] = {}
-    reader = csv.reader(io.StringIO(text))
-    try:
-        for row in reader:
-            cells = [cell.strip() for cell in row]
-            number = reader.line_num
-            if not any(cells):
-                continue
-            if number == 1 and tuple(cell.lower() for cell in cells) in (
-                CSV_COLUMNS,
-                CSV_COLUMNS[:2],
-            ):
-                continue
-            entrant, problem = parse_entrant_line(number, cells)
-            if entrant is None:
-                errors.append(f"line {number}: {problem}")
-                continue
-            for kind, value in (("name", entrant.name), ("seed", entrant.seed)):
-                if value is None:
-                    continue
-                first = first_line_of.setdefault((kind, value), number)
-                if first != number:
-                    errors.append(f"line {number}: the {kind} {value} is also on line {first}")
-            lines.append(entrant)
-    except csv.Error as exc:
-        errors.append(f"line {reader.line_num}: not readable as CSV ({exc})")
-    if not lines and not errors:
-        errors.append("the file has no entrants")
-    return lines, errors
-
-
-def parse_entrant_line(number: int, cells: list[str]) -> tuple[EntrantLine | None, str]:
-    if len(cells) not in (2, 3):
-        return None, f"expected the columns {','.join(CSV_COLUMNS)}, found {len(cells)} column(s)"
-    name, players_text, seed_text = (*cells, "")[:3]
-    if not name:
-        return None, "the name is empty"
-    players, problem = split_players(players_text)
-    if problem:
-        return None, problem
-    seed = None
-    if seed_text:
-        if not seed_text.isdigit() or int(seed_text) < 1:
-            return None, f"the seed is a whole number from 1, not {seed_text!r}"
-        seed = int(seed_text)
-    return EntrantLine(number, name, players, seed), ""
-
-
 class EntrantImportForm(forms.Form):
     file = forms.FileField(
         help_text=(
@@ -419,7 +352,7 @@ class EntrantImportForm(forms.Form):
         "Unticked, such lines are refused (and nothing is imported).",
     )
 
-    def clean_file(self) -> list[EntrantLine]:
+    def clean_file(self) -> list[ImportedEntrant]:
         upload = self.cleaned_data["file"]
         if upload.size > MAX_CSV_BYTES:
             raise forms.ValidationError("the file is larger than 1 MB")

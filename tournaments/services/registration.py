@@ -251,7 +251,7 @@ def check_in_close(
 
 
 @dataclass(frozen=True)
-class EntrantLine:
+class ImportedEntrant:
     """One entrant of an imported file, with the number of its line."""
 
     line: int
@@ -263,7 +263,7 @@ class EntrantLine:
 def entrants_import(
     *,
     tournament_id: UUID,
-    lines: Sequence[EntrantLine],
+    lines: Sequence[ImportedEntrant],
     actor: Actor,
     confirm_duplicate_names: bool = False,
 ) -> list[tuple[int, RuleViolation | EventStoreError]]:
