@@ -174,11 +174,11 @@ def generated_tournaments(entrants: int) -> list[BenchTournament]:
 def generate_tournament(format: str, label: str, entrants: int) -> BenchTournament:
     """Create, register `entrants` singles, start: as an organizer's console would."""
     from common.actors import Actor
-    from tournaments import services
+    from tournaments.services import registration, running
 
     actor = Actor(device="bench")
     started = time.perf_counter()
-    tournament = services.tournament_create(
+    tournament = registration.tournament_create(
         name=tournament_name(format, entrants),
         format=format,
         table_size=2,
@@ -188,7 +188,7 @@ def generate_tournament(format: str, label: str, entrants: int) -> BenchTourname
     )
     progress = Progress(f"{label}: entrants registered", entrants, every=max(1, entrants // 8))
     for number in range(1, entrants + 1):
-        services.entrant_register(
+        registration.entrant_register(
             tournament_id=tournament.id,
             name=f"Entrant {number:05d}",
             players=[f"Player {number:05d}"],
@@ -196,7 +196,7 @@ def generate_tournament(format: str, label: str, entrants: int) -> BenchTourname
         )
         progress.tick()
     start_at = time.perf_counter()
-    services.tournament_start(tournament_id=tournament.id, actor=actor)
+    running.tournament_start(tournament_id=tournament.id, actor=actor)
     say(f"  {label}: started ({time.perf_counter() - start_at:.1f} s)")
     figure(
         f"{label} generated",

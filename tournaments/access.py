@@ -30,8 +30,8 @@ from accounts.permissions import (
 )
 from accounts.selectors import has_role
 from common.db import server_bound_cursor
+from tournaments.errors import InvalidTournament, TournamentNotFound
 from tournaments.models import EntrantPlayer, Fixture, FixtureStatus, Player, Tournament
-from tournaments.services import InvalidTournament, TournamentNotFound
 
 """Tournament matches are played by two sides."""
 

@@ -11,18 +11,21 @@ class TournamentsConfig(AppConfig):
         from games.matches.rebuilding import register_projector
         from games.side_names import register_side_namer
         from games.signals import match_events_appended
-        from tournaments import access, projections, rows, selectors, signals, tasks
+        from tournaments import access, projections, rows_rebuild, signals, tasks
+        from tournaments.selectors.side_names import match_side_names, matches_with_entrant_named
 
         register_place_resolver("tournament", access.fixture_place)
 
-        register_projector("tournament rows", rebuild=rows.rebuild_rows, verify=rows.verify_rows)
+        register_projector(
+            "tournament rows", rebuild=rows_rebuild.rebuild_rows, verify=rows_rebuild.verify_rows
+        )
         register_projector(
             "tournament", rebuild=projections.rebuild_views, verify=projections.verify_views
         )
         register_side_namer(
             "tournament",
-            names=selectors.match_side_names,
-            search=selectors.matches_with_entrant_named,
+            names=match_side_names,
+            search=matches_with_entrant_named,
         )
         match_events_appended.connect(
             tasks.consume_log_after_match_events, dispatch_uid="tournaments.consume_log"

@@ -29,6 +29,7 @@ from uuid import UUID
 
 from django.core.management.color import no_style
 from django.db import connection, transaction
+from django.db.models import QuerySet
 from django.utils.translation import gettext_noop
 
 from accounts.models import Club
@@ -44,7 +45,7 @@ from games.eventstore.api import (
 )
 from games.models import MatchSide
 from tournaments.models import Entrant, EntrantPlayer, Player, Tournament
-from tournaments.selectors import check_tournament_exists
+from tournaments.selectors.lookup import check_tournament_exists
 from tournaments.stream.events import ENTRANT_CORRECTED
 
 FORMAT = "briscola-tournament-archive"
@@ -294,6 +295,26 @@ class ImportedArchive:
     club: str | None
 
 
+TAKEN_IDS = {
+    "entrant": gettext_noop(
+        "entrant ids %(ids)s are used here by another tournament (the events refer "
+        "to entrants by id): nothing imported"
+    ),
+    "player": gettext_noop(
+        "player ids %(ids)s are used here already (the events refer to players by "
+        "id): nothing imported"
+    ),
+}
+"""Why an import is refused when some of its entrant or player ids are taken here."""
+
+
+def refuse_taken_ids(kind: str, rows: QuerySet[Entrant] | QuerySet[Player]) -> None:
+    """Refuse the import when any of the archive's ids of this `kind` is taken here."""
+    taken = sorted(rows.values_list("id", flat=True))
+    if taken:
+        raise ArchiveRefused.because(TAKEN_IDS[kind], ids=", ".join(map(str, taken)))
+
+
 def tournament_archive_import(
     *, archive: Archive, on_event: Callable[[], None] | None = None
 ) -> ImportedArchive:
@@ -309,26 +330,12 @@ def tournament_archive_import(
                 gettext_noop("tournament %(tournament)s exists here already: nothing imported"),
                 tournament=tournament_id,
             )
-        entrant_ids = [entrant["id"] for entrant in archive.entrants]
-        taken = sorted(Entrant.objects.filter(id__in=entrant_ids).values_list("id", flat=True))
-        if taken:
-            raise ArchiveRefused.because(
-                gettext_noop(
-                    "entrant ids %(ids)s are used here by another tournament (the events refer "
-                    "to entrants by id): nothing imported"
-                ),
-                ids=", ".join(map(str, taken)),
-            )
-        player_ids = [player["id"] for player in archive.players]
-        taken = sorted(Player.objects.filter(id__in=player_ids).values_list("id", flat=True))
-        if taken:
-            raise ArchiveRefused.because(
-                gettext_noop(
-                    "player ids %(ids)s are used here already (the events refer to players by "
-                    "id): nothing imported"
-                ),
-                ids=", ".join(map(str, taken)),
-            )
+        refuse_taken_ids(
+            "entrant", Entrant.objects.filter(id__in=[row["id"] for row in archive.entrants])
+        )
+        refuse_taken_ids(
+            "player", Player.objects.filter(id__in=[row["id"] for row in archive.players])
+        )
         club_slug = archive.tournament.get("club")
         club = Club.objects.filter(slug=club_slug).first() if club_slug else None
         created_at = datetime.fromisoformat(archive.tournament["created_at"])

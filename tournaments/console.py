@@ -3,7 +3,8 @@
 A read model for the tournament's admin page (issue 12 §3): registration, check-in, seeding, the
 start, the rounds (each match's table, call and state, overdue and disputed ones flagged), the
 next round and the finish, each step with the operations that can run now. It reads the folded
-tournament and the rows; every operation it offers calls a service (tournaments/admin.py).
+tournament and the rows; every operation it offers calls a service
+(tournaments/admin/operations.py).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from uuid import UUID
 from games.models import Match
 from tournaments.models import Entrant, Fixture, FixtureStatus
 from tournaments.plan import cut_ties, drawing, knockouts
-from tournaments.services import load_tournament
+from tournaments.services.pipeline import load_tournament
 from tournaments.state import TournamentState
 
 DONE, NOW, LATER = "done", "now", "later"

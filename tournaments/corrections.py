@@ -32,7 +32,7 @@ from tournaments.errors import (
     ReasonRequired,
 )
 from tournaments.models import Entrant, EntrantPlayer, Player
-from tournaments.services import TournamentCommandResult, run
+from tournaments.services.pipeline import TournamentCommandResult, run
 from tournaments.state import TournamentState
 from tournaments.stream.commands import CorrectEntrant, ReseedEntrants
 from tournaments.stream.entrant_checks import check_entrant_correction

@@ -13,8 +13,9 @@ from uuid import UUID
 from django.utils.translation import gettext
 from icalendar import Calendar, Event
 
-from tournaments import selectors
 from tournaments.models import Tournament
+from tournaments.selectors import fixtures as fixtures_selectors
+from tournaments.selectors import projected, public
 
 STANDING_COLUMNS = (
     "rank",
@@ -57,8 +58,8 @@ PRODUCT_ID = "-//briscola-tournaments//schedule//IT"
 def standings_csv(*, tournament_id: UUID) -> str:
     """The overall standings, best first: a header row and one row per entrant (only the header
     before the start). The players are in seat order, separated by ` / `."""
-    rows = selectors.tournament_standings(tournament_id=tournament_id)
-    players = selectors.entrant_player_names(tournament_id=tournament_id)
+    rows = projected.tournament_standings(tournament_id=tournament_id)
+    players = public.entrant_player_names(tournament_id=tournament_id)
     tiebreaks: list[str] = []
     for row in rows:
         tiebreaks += [name for name in row["tiebreaks"] if name not in tiebreaks]
@@ -89,7 +90,7 @@ def schedule_ical(*, tournament_id: UUID) -> bytes:
     names, its start and the tournament's `match_minutes`. The stamp is the tournament's last
     change, so the same tournament always gives the same file."""
     tournament = Tournament.objects.get(id=tournament_id)
-    fixtures = selectors.tournament_fixtures(tournament_id=tournament_id)
+    fixtures = fixtures_selectors.tournament_fixtures(tournament_id=tournament_id)
     minutes = int(tournament.settings.get("match_minutes", 30))
     calendar = Calendar()
     calendar.add("prodid", PRODUCT_ID)

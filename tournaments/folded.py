@@ -8,8 +8,8 @@ it is trusted only when the event at V is still the one it was folded from (same
 position), which the load checks by reading the stream from V on: a stream moved on by another
 process is folded from there, a log rebuilt under the process is folded again from the start.
 
-The load keeps its row lock (`tournaments.services.load_for_command`): the memo only shortens
-what is read and folded after the lock is taken.
+The load keeps its row lock (`tournaments.services.pipeline.load_for_command`): the memo only
+shortens what is read and folded after the lock is taken.
 """
 
 from __future__ import annotations

@@ -1,28 +1,21 @@
 """The organizer's forms: what the admin asks before it calls a tournament service.
 
-The forms only read and check input; the services decide and append. `entrants_import` registers
-a whole CSV file through `entrant_register`, in one transaction: all lines or none.
+The forms only read and check input; the services decide and append (a CSV file of entrants is
+read by `tournaments.entrants_csv` into `ImportedEntrant`s, which `registration.entrants_import`
+registers).
 """
 
 from __future__ import annotations
 
-import csv
-import io
-from dataclasses import dataclass
 from typing import Any
-from uuid import UUID
 
 from django import forms
-from django.db import transaction
 
-from common.actors import Actor
-from common.admin import error_detail
-from games.eventstore.api import EventStoreError
 from games.models import Scoring
-from games.rules import RuleViolation
-from tournaments import services
 from tournaments.corrections import KEEP_SEED, Keep, PlayerCorrection
+from tournaments.entrants_csv import parse_entrant_lines, split_players
 from tournaments.models import Entrant, Format, Player, Tournament, TournamentStatus
+from tournaments.services.registration import ImportedEntrant
 
 TABLE_SIZES = [
     (2, "Singles: tables of 2"),
@@ -35,8 +28,6 @@ LEVEL_KNOCKOUT_CHOICES = [
     ("higher_seed", "The higher seed goes through"),
     ("organizer", "The organizer decides, giving a reason"),
 ]
-PLAYER_SEPARATOR = ";"
-CSV_COLUMNS = ("name", "players", "seed")
 MAX_CSV_BYTES = 1_000_000
 
 
@@ -347,79 +338,6 @@ class TableAssignForm(forms.Form):
     )
 
 
-def split_players(text: str) -> tuple[list[str], str]:
-    players = [name.strip() for name in text.split(PLAYER_SEPARATOR)]
-    if not all(players):
-        return players, f"players are names separated by '{PLAYER_SEPARATOR}'; none may be empty"
-    return players, ""
-
-
-# The CSV import.
-
-
-@dataclass(frozen=True)
-class EntrantLine:
-    line: int
-    name: str
-    players: list[str]
-    seed: int | None
-
-
-def parse_entrant_lines(text: str) -> tuple[list[EntrantLine], list[str]]:
-    """The entrants of a `name,players,seed` file and an error per bad line (with its number).
-
-    A first line naming the columns is skipped; blank lines are ignored; the seed may be blank.
-    """
-    lines: list[EntrantLine] = []
-    errors: list[str] = []
-    first_line_of: dict[tuple[str, object], int] = {}
-    reader = csv.reader(io.StringIO(text))
-    try:
-        for row in reader:
-            cells = [cell.strip() for cell in row]
-            number = reader.line_num
-            if not any(cells):
-                continue
-            if number == 1 and tuple(cell.lower() for cell in cells) in (
-                CSV_COLUMNS,
-                CSV_COLUMNS[:2],
-            ):
-                continue
-            entrant, problem = parse_entrant_line(number, cells)
-            if entrant is None:
-                errors.append(f"line {number}: {problem}")
-                continue
-            for kind, value in (("name", entrant.name), ("seed", entrant.seed)):
-                if value is None:
-                    continue
-                first = first_line_of.setdefault((kind, value), number)
-                if first != number:
-                    errors.append(f"line {number}: the {kind} {value} is also on line {first}")
-            lines.append(entrant)
-    except csv.Error as exc:
-        errors.append(f"line {reader.line_num}: not readable as CSV ({exc})")
-    if not lines and not errors:
-        errors.append("the file has no entrants")
-    return lines, errors
-
-
-def parse_entrant_line(number: int, cells: list[str]) -> tuple[EntrantLine | None, str]:
-    if len(cells) not in (2, 3):
-        return None, f"expected the columns {','.join(CSV_COLUMNS)}, found {len(cells)} column(s)"
-    name, players_text, seed_text = (*cells, "")[:3]
-    if not name:
-        return None, "the name is empty"
-    players, problem = split_players(players_text)
-    if problem:
-        return None, problem
-    seed = None
-    if seed_text:
-        if not seed_text.isdigit() or int(seed_text) < 1:
-            return None, f"the seed is a whole number from 1, not {seed_text!r}"
-        seed = int(seed_text)
-    return EntrantLine(number, name, players, seed), ""
-
-
 class EntrantImportForm(forms.Form):
     file = forms.FileField(
         help_text=(
@@ -434,7 +352,7 @@ class EntrantImportForm(forms.Form):
         "Unticked, such lines are refused (and nothing is imported).",
     )
 
-    def clean_file(self) -> list[EntrantLine]:
+    def clean_file(self) -> list[ImportedEntrant]:
         upload = self.cleaned_data["file"]
         if upload.size > MAX_CSV_BYTES:
             raise forms.ValidationError("the file is larger than 1 MB")
@@ -448,31 +366,3 @@ class EntrantImportForm(forms.Form):
                 [*errors, "Nothing was imported: correct these lines and upload the file again."]
             )
         return lines
-
-
-def entrants_import(
-    *,
-    tournament_id: UUID,
-    lines: list[EntrantLine],
-    actor: Actor,
-    confirm_duplicate_names: bool = False,
-) -> list[str]:
-    """Register every line through `entrant_register`, or none: any refusal rolls all back.
-    Returns the refusals, one per line."""
-    errors = []
-    with transaction.atomic():
-        for line in lines:
-            try:
-                services.entrant_register(
-                    tournament_id=tournament_id,
-                    name=line.name,
-                    players=line.players,
-                    seed=line.seed,
-                    confirm_duplicate_name=confirm_duplicate_names,
-                    actor=actor,
-                )
-            except (RuleViolation, EventStoreError) as exc:
-                errors.append(f"line {line.line}: {error_detail(exc)}")
-        if errors:
-            transaction.set_rollback(True)
-    return errors

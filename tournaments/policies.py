@@ -12,11 +12,11 @@ from __future__ import annotations
 from uuid import UUID
 
 from common.actors import Actor
-from tournaments import services
+from tournaments.services import running
 
 SYSTEM = Actor(device="tournament-consumer")
 
 
 def match_moved(*, match_id: UUID, actor: Actor = SYSTEM) -> bool:
     """The tournament follows one of its matches; returns whether it recorded anything."""
-    return services.fixture_result_sync(match_id=match_id, actor=actor)
+    return running.fixture_result_sync(match_id=match_id, actor=actor)

@@ -20,14 +20,14 @@ from django.db import transaction
 
 from games.eventstore.api import RecordedEvent, last_position, read_all
 from games.matches.projections import MATCH_STREAM
-from games.models import Match
+from games.models import Match, MatchStatus
 from tournaments import policies
 from tournaments.formats.bracket import Bracket, Known, WinnerOf
 from tournaments.formats.resolution import BracketState
 from tournaments.formats.threes_knockout import KnockoutTable, TableStatus, ThreesKnockoutState
-from tournaments.models import Checkpoint, Fixture, Tournament, TournamentView
+from tournaments.models import Checkpoint, Fixture, FixtureStatus, Tournament, TournamentView
 from tournaments.plan import drawing, fixture_specs
-from tournaments.services import TOURNAMENT_STREAM, load_tournament
+from tournaments.services.pipeline import TOURNAMENT_STREAM, load_tournament
 from tournaments.state import Result, TournamentState
 
 CONSUMER = "tournaments"
@@ -39,7 +39,7 @@ BATCH = 500
 
 def fixture_rows(tournament_id: UUID) -> dict[str, Fixture]:
     """The live (not reset) fixture rows by key."""
-    rows = Fixture.objects.filter(tournament_id=tournament_id).exclude(status="reset")
+    rows = Fixture.objects.filter(tournament_id=tournament_id).exclude(status=FixtureStatus.RESET)
     return {row.key: row for row in rows}
 
 
@@ -73,8 +73,8 @@ def status_of(row: Fixture | None, matches: dict[UUID, str], resolved: str) -> s
     """`finished`/`in_progress`/`ready` from the match when there is one, else the bracket's."""
     if row is None:
         return resolved
-    match_status = matches.get(row.match_id, "not_started")
-    return {"not_started": "ready"}.get(match_status, match_status)
+    match_status = matches.get(row.match_id, MatchStatus.NOT_STARTED)
+    return FixtureStatus.READY if match_status == MatchStatus.NOT_STARTED else match_status
 
 
 def bracket_rounds(

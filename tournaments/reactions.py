@@ -15,7 +15,7 @@ from uuid import UUID
 from common.actors import Actor
 from games.eventstore.api import AppendResult, EventMetadata
 from games.matches import services as match_services
-from games.models import Match
+from games.models import Match, MatchStatus
 from tournaments.plan import knockouts
 from tournaments.state import TournamentState
 from tournaments.stream.events import EntrantWithdrew, decode
@@ -86,7 +86,7 @@ def forfeit_open_fixtures(
         if entrant_id not in fixture.entrants or fixture.id in state.results:
             continue
         match = Match.objects.filter(id=fixture.match_id).first()
-        if match is None or match.status == "finished":
+        if match is None or match.status == MatchStatus.FINISHED:
             continue
         side = fixture.entrants.index(entrant_id)
         match_services.match_forfeit(

@@ -8,30 +8,28 @@ never derived.
 
 One definition (`expected_*`) serves the inline projection (in the command's transaction, for the
 rows the command touched), the consumer (a fixture's status follows its match), the rebuild (every
-row refilled) and the verification (every row compared, each difference naming row and field).
+row refilled) and the verification (every row compared, each difference naming row and field;
+both in `tournaments.rows_rebuild`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from django.db import connection, transaction
+from django.db import connection
 
-from games.eventstore.api import AppendResult, RecordedEvent, read_stream
-from games.models import Match
-from tournaments import folded
-from tournaments.models import Entrant, Fixture, Tournament
+from games.eventstore.api import AppendResult, RecordedEvent
+from games.models import Match, MatchStatus
+from tournaments.models import Entrant, Fixture, FixtureStatus, Tournament
 from tournaments.models import Table as TableRow
 from tournaments.state import Fixture as FixtureFact
 from tournaments.state import TournamentState
 from tournaments.stream.entrant_checks import seeds_in_force
-from tournaments.stream.events import ENTRANTS_RESEEDED, ENTRANTS_SEEDED, TOURNAMENT_CREATED, decode
-from tournaments.stream.evolve import fold
+from tournaments.stream.events import ENTRANTS_RESEEDED, ENTRANTS_SEEDED, TOURNAMENT_CREATED
 
 TOURNAMENT_FIELDS = ("status", "version", "format", "table_size", "settings", "updated_at")
 ENTRANT_FIELDS = ("seed", "checked_in", "withdrawn")
@@ -82,7 +80,7 @@ def expected_fixture(
     state: TournamentState, fixture: FixtureFact, match_status: str
 ) -> dict[str, Any]:
     status = state.fixture_status(fixture, match_status)
-    result = state.results.get(fixture.id) if status != "reset" else None
+    result = state.results.get(fixture.id) if status != FixtureStatus.RESET else None
     return {
         "key": fixture.id,
         "stage": fixture.stage,
@@ -173,7 +171,9 @@ def save_fixtures(
     columns: dict[str, list[Any]] = {name: [] for name in FIXTURE_FIELDS}
     for fixture in fixtures:
         match_ids.append(UUID(fixture.match_id))
-        expected = expected_fixture(state, fixture, statuses.get(fixture.match_id, "not_started"))
+        expected = expected_fixture(
+            state, fixture, statuses.get(fixture.match_id, MatchStatus.NOT_STARTED)
+        )
         for name in FIXTURE_FIELDS:
             columns[name].append(expected[name])
     columns["places"] = [None if p is None else json.dumps(p) for p in columns["places"]]
@@ -276,128 +276,3 @@ def touched_entrants(state: TournamentState, events: Iterable[RecordedEvent]) ->
 def project_fixture_of_match(tournament_id: UUID, state: TournamentState, match_id: str) -> None:
     """A fixture's row after its match moved (the consumer's part: `in_progress` and back)."""
     save_fixtures(tournament_id, state, [f for f in every_fixture(state) if f.match_id == match_id])
-
-
-# Rebuilding and verifying.
-
-
-@dataclass(frozen=True)
-class Folded:
-    tournament_id: UUID
-    state: TournamentState
-    version: int
-    created_at: datetime
-    updated_at: datetime
-
-
-def fold_tournament(tournament_id: UUID) -> Folded | None:
-    events = read_stream(stream_id=tournament_id)
-    if not events:
-        return None
-    state = fold(decode(e.event_type, e.payload) for e in events)
-    # The loads that follow (the views' rebuild, the next command) fold nothing again.
-    folded.remember_on_commit(
-        tournament_id,
-        folded.Folded(state, events[-1].stream_version, events[-1].global_position),
-    )
-    return Folded(
-        tournament_id=tournament_id,
-        state=state,
-        version=events[-1].stream_version,
-        created_at=events[0].recorded_at,
-        updated_at=events[-1].recorded_at,
-    )
-
-
-def rebuild_rows() -> int:
-    """Refill every tournament's derived rows and columns from the log; returns the tournaments
-    rebuilt. Fixture rows the log does not know are deleted."""
-    ids = list(Tournament.objects.order_by("created_at").values_list("id", flat=True))
-    for tournament_id in ids:
-        with transaction.atomic():
-            log = fold_tournament(tournament_id)
-            if log is None:
-                continue
-            state = log.state
-            save_tournament(
-                tournament_id,
-                state,
-                version=log.version,
-                created_at=log.created_at,
-                updated_at=log.updated_at,
-                created=True,
-            )
-            save_tables(tournament_id, state)
-            save_entrants(state, state.entrants)
-            fixtures = every_fixture(state)
-            known = [UUID(f.match_id) for f in fixtures]
-            Fixture.objects.filter(tournament_id=tournament_id).exclude(match_id__in=known).delete()
-            save_fixtures(tournament_id, state, fixtures)
-    return len(ids)
-
-
-def verify_rows() -> list[str]:
-    """Every derived row compared with a fresh fold: one line per difference, naming the
-    tournament, the row and the field."""
-    differences: list[str] = []
-    for tournament in Tournament.objects.order_by("created_at"):
-        log = fold_tournament(tournament.id)
-        if log is None:
-            differences.append(f"tournament {tournament.id}: no events in the log")
-            continue
-        differences.extend(differences_of(tournament, log))
-    return differences
-
-
-def differences_of(tournament: Tournament, log: Folded) -> list[str]:
-    state, label = log.state, f"tournament {tournament.id}:"
-    found: list[str] = []
-    expected = expected_tournament(state, version=log.version, updated_at=log.updated_at)
-    found.extend(
-        f"{label} {name} is {value!r}, the log says {want!r}"
-        for name, value, want in changed(tournament, expected)
-    )
-    tables = set(TableRow.objects.filter(tournament=tournament).values_list("number", flat=True))
-    wanted = set(range(1, state.settings.tables + 1))
-    found.extend(f"{label} table {n} is missing" for n in sorted(wanted - tables))
-    found.extend(f"{label} table {n} is not in the log" for n in sorted(tables - wanted))
-    entrants = {row.id: row for row in Entrant.objects.filter(tournament=tournament)}
-    seeds = seeds_in_force(state)
-    for entrant_id in state.entrants:
-        row = entrants.get(entrant_id)
-        if row is None:
-            found.append(f"{label} entrant {entrant_id} is missing")
-            continue
-        found.extend(
-            f"{label} entrant {entrant_id} {name} is {value!r}, the log says {want!r}"
-            for name, value, want in changed(row, expected_entrant(state, entrant_id, seeds))
-        )
-    fixtures = every_fixture(state)
-    rows = {str(row.match_id): row for row in Fixture.objects.filter(tournament=tournament)}
-    statuses = match_statuses(f.match_id for f in fixtures)
-    for fixture in fixtures:
-        fixture_row = rows.pop(fixture.match_id, None)
-        where, match = f"{label} fixture {fixture.id}", f"(match {fixture.match_id})"
-        if fixture_row is None:
-            found.append(f"{where} is missing {match}")
-            continue
-        want_fixture = expected_fixture(
-            state, fixture, statuses.get(fixture.match_id, "not_started")
-        )
-        found.extend(
-            f"{where} {name} is {value!r}, the log says {want!r} {match}"
-            for name, value, want in changed(fixture_row, want_fixture)
-        )
-    found.extend(
-        f"{label} fixture {row.key} is not in the log (match {match_id})"
-        for match_id, row in rows.items()
-    )
-    return found
-
-
-def changed(row: Any, expected: dict[str, Any]) -> list[tuple[str, Any, Any]]:
-    return [
-        (name, getattr(row, name), want)
-        for name, want in expected.items()
-        if getattr(row, name) != want
-    ]

@@ -12,8 +12,8 @@ from uuid import UUID
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from tournaments import selectors
 from tournaments.models import Fixture, FixtureStatus, Tournament
+from tournaments.selectors import public
 from tournaments.state import TournamentSettings
 
 SPARE_ROWS = 2
@@ -90,7 +90,7 @@ def round_sheet(
     settings = TournamentSettings.from_dict(tournament.settings)
     matches = [
         row
-        for row in selectors.tournament_fixtures_named(tournament_id=tournament_id)
+        for row in public.tournament_fixtures_named(tournament_id=tournament_id)
         if row["stage"] == stage and row["round"] == round_number
     ]
     matches.sort(key=lambda row: (row["table"] is None, row["table"] or 0))

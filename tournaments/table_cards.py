@@ -28,8 +28,8 @@ from django.utils.translation import gettext, gettext_noop
 from accounts.keys import derived_device_key, hash_key
 from accounts.models import DeviceToken, DeviceTokenState, User
 from accounts.services import InvalidDeviceToken, device_token_create
-from tournaments.selectors import tournament_get
-from tournaments.services import TournamentError
+from tournaments.errors import TournamentError
+from tournaments.selectors.lookup import tournament_get
 from tournaments.state import TournamentSettings
 
 CARD_SERIALS = 200

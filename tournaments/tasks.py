@@ -9,8 +9,9 @@
   deadlines: every called, unstarted match past its deadline is forfeited (by the side absent).
   No message waits on a due time, so a Redis that comes back empty or a killed worker loses no
   deadline, and the worker holds no delayed message when Redis goes away.
-- `forfeit_no_show(match_id)`: forfeit one match if it is past its deadline; only for messages
-  an earlier version queued, nothing sends it any more.
+- `forfeit_queued_no_show(match_id)` (task name `tournaments.tasks.forfeit_no_show`): forfeit
+  one match if it is past its deadline; only for messages an earlier version queued, nothing
+  sends it any more.
 
 Tasks take ids and call the services; running one twice changes nothing the first run did not.
 Work is enqueued after the caller's transaction commits (`*_on_commit`), and not at all when
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from time import monotonic
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 from uuid import UUID
 
 from celery import Task, shared_task
@@ -38,10 +39,11 @@ from django.utils import timezone
 from common.actors import Actor
 from games.eventstore.api import WrongExpectedVersion, read_all
 from games.matches.projections import MATCH_STREAM
-from games.models import Match
+from games.models import Match, MatchStatus
 from games.rules import RuleViolation
-from tournaments import projections, publishing, services
+from tournaments import projections, publishing
 from tournaments.models import Checkpoint, Fixture, FixtureStatus, TournamentStatus
+from tournaments.services import pipeline, scheduling
 from tournaments.stream.events import TOURNAMENT_STARTED
 from tournaments.stream.fixture_events import (
     FIXTURE_CREATED,
@@ -53,6 +55,8 @@ from tournaments.stream.fixture_events import (
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
+P = ParamSpec("P")
+R = TypeVar("R")
 
 SCHEDULER = Actor(device="tournament-scheduler")
 
@@ -67,20 +71,24 @@ WAKE_UP_EXPIRES = 5 * 60
 """Seconds after which a queued consumer wake-up is dropped: a later run or the catch-up covers
 whatever it was for, so a backlog built while no worker ran is not worked off one by one."""
 
-tournament_task = shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    ignore_result=True,
-    # A deadlock with another tournament writer (both lock a tournament row and the event
-    # store's append lock, in different orders) or a stale stream version: the transaction
-    # rolled back whole, so the task is simply run again.
-    autoretry_for=(OperationalError, WrongExpectedVersion),
-    retry_backoff=1,
-    retry_backoff_max=30,
-    retry_jitter=True,
-    max_retries=5,
-)
-"""The options of the tasks Celery retries itself (the catch-up is retried by the next tick)."""
+
+def tournament_task(*, name: str) -> Callable[[Callable[P, R]], Task[P, R]]:
+    """A task Celery retries itself (the catch-up is retried by the next tick), registered under
+    `name`: queued messages carry it, so it stays when the function is renamed."""
+    return shared_task(
+        name=name,
+        acks_late=True,
+        reject_on_worker_lost=True,
+        ignore_result=True,
+        # A deadlock with another tournament writer (both lock a tournament row and the event
+        # store's append lock, in different orders) or a stale stream version: the transaction
+        # rolled back whole, so the task is simply run again.
+        autoretry_for=(OperationalError, WrongExpectedVersion),
+        retry_backoff=1,
+        retry_backoff_max=30,
+        retry_jitter=True,
+        max_retries=5,
+    )
 
 
 # Enqueueing after commit.
@@ -184,7 +192,7 @@ def log_has_unconsumed_events() -> bool:
         read_all(
             after=position or 0,
             limit=1,
-            stream_types=[services.TOURNAMENT_STREAM, MATCH_STREAM],
+            stream_types=[pipeline.TOURNAMENT_STREAM, MATCH_STREAM],
         )
     )
 
@@ -213,18 +221,18 @@ def consume_exclusively() -> int | None:
 def schedule(tournament_id: UUID, *, now: datetime | None = None) -> list[Fixture]:
     """Give the tournament's ready fixtures the free tables; their deadlines are swept by the
     catch-up, not armed as delayed messages."""
-    return services.fixture_schedule(tournament_id=tournament_id, actor=SCHEDULER, now=now)
+    return scheduling.fixture_schedule(tournament_id=tournament_id, actor=SCHEDULER, now=now)
 
 
 def is_unstarted(match_id: UUID) -> bool:
-    return Match.objects.filter(id=match_id, status="not_started").exists()
+    return Match.objects.filter(id=match_id, status=MatchStatus.NOT_STARTED).exists()
 
 
-def forfeit_if_no_show(match_id: UUID, *, now: datetime | None = None) -> bool:
+def forfeit_overdue_match(match_id: UUID, *, now: datetime | None = None) -> bool:
     """Forfeit the match if it is past its deadline and has not started; returns whether it
     did. Refused only because the match started or was decided meanwhile: nothing to do."""
     try:
-        return services.fixture_forfeit_no_show(match_id=match_id, actor=SCHEDULER, now=now)
+        return scheduling.fixture_forfeit_no_show(match_id=match_id, actor=SCHEDULER, now=now)
     except RuleViolation:
         if is_unstarted(match_id):
             raise
@@ -249,9 +257,9 @@ def overdue_unstarted_matches(now: datetime) -> list[UUID]:
     """Matches of ready fixtures past their no-show deadline that have not started."""
     overdue = Fixture.objects.filter(status=FixtureStatus.READY, deadline__lte=now)
     return list(
-        Match.objects.filter(id__in=overdue.values("match_id"), status="not_started").values_list(
-            "id", flat=True
-        )
+        Match.objects.filter(
+            id__in=overdue.values("match_id"), status=MatchStatus.NOT_STARTED
+        ).values_list("id", flat=True)
     )
 
 
@@ -286,7 +294,7 @@ def catch_up_all(*, now: datetime | None = None) -> CatchUp:
     consumed = done.attempt(consume_exclusively, "consuming the log")
     done.consumed += consumed or 0
     for match_id in overdue_unstarted_matches(now):
-        if done.attempt(partial(forfeit_if_no_show, match_id, now=now), f"forfeit {match_id}"):
+        if done.attempt(partial(forfeit_overdue_match, match_id, now=now), f"forfeit {match_id}"):
             done.forfeited.append(match_id)
     if done.forfeited:
         consumed = done.attempt(consume_exclusively, "consuming the forfeits")
@@ -302,21 +310,22 @@ def catch_up_all(*, now: datetime | None = None) -> CatchUp:
 # The tasks.
 
 
-@tournament_task
+@tournament_task(name="tournaments.tasks.consume_log")
 def consume_log() -> int:
     return consume_exclusively() or 0
 
 
-@tournament_task
+@tournament_task(name="tournaments.tasks.schedule_ready_matches")
 def schedule_ready_matches(tournament_id: str) -> int:
     return len(schedule(UUID(tournament_id)))
 
 
-@tournament_task
-def forfeit_no_show(match_id: str) -> bool:
-    """Kept for the delayed messages an earlier version queued: forfeits the match if it is due,
-    and leaves a deadline still to come to the catch-up's sweep."""
-    return forfeit_if_no_show(UUID(match_id))
+@tournament_task(name="tournaments.tasks.forfeit_no_show")
+def forfeit_queued_no_show(match_id: str) -> bool:
+    """Kept for the delayed messages an earlier version queued (under the task name
+    `tournaments.tasks.forfeit_no_show`): forfeits the match if it is due, and leaves a deadline
+    still to come to the catch-up's sweep."""
+    return forfeit_overdue_match(UUID(match_id))
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)

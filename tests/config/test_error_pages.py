@@ -109,7 +109,7 @@ def test_an_exception_under_the_api_with_debug_on_answers_500_in_json(
     def broken(**_: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("tournaments.api.tournaments.selectors.tournament_list", broken)
+    monkeypatch.setattr("tournaments.api.tournaments.lookup.tournament_list", broken)
 
     response = Client(raise_request_exception=False).get("/api/v1/tournaments/")
 

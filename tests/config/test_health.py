@@ -3,7 +3,7 @@ from django.test import Client, override_settings
 
 from common.actors import Actor
 from tournaments.projections import consume
-from tournaments.services import tournament_create
+from tournaments.services.registration import tournament_create
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from common.actors import Actor
-from tournaments.services import tournament_create
+from tournaments.services.registration import tournament_create
 
 pytestmark = pytest.mark.django_db
 

@@ -29,8 +29,8 @@ from tests.games.api.builders import (
     start_round,
 )
 from tests.tournaments.api.builders import started_tournament, tournament_url
+from tournaments.errors import TournamentError
 from tournaments.formats.errors import FormatError
-from tournaments.services import TournamentError
 from tournaments.standings.errors import StandingsError
 
 ROOT = Path(settings.BASE_DIR)

@@ -29,8 +29,8 @@ from tests.tournaments.api.builders import (
     tournament_url,
 )
 from tournaments import projections
-from tournaments import services as tournament_services
 from tournaments.models import Player
+from tournaments.services import scheduling
 
 PERSONAS = (
     "anonymous",
@@ -69,9 +69,7 @@ class World:
             tournament_id, _ = started_tournament(self.organizer, 2, tables=4, **fields)
             projections.consume()
             [match] = matches(self.organizer, tournament_id)
-            tournament_services.fixture_table_assign(
-                match_id=match["id"], table=THIS_TABLE, actor=Actor()
-            )
+            scheduling.fixture_table_assign(match_id=match["id"], table=THIS_TABLE, actor=Actor())
             Player.objects.filter(entries__id=match["entrants"][0]).update(
                 user=self.users["player"]
             )
@@ -198,7 +196,7 @@ def tournament_at_tables(world: World, *tables: int) -> tuple[str, dict[int, str
     projections.consume()
     at: dict[int, str] = {}
     for table, match in zip(tables, matches(world.organizer, tournament_id), strict=True):
-        tournament_services.fixture_table_assign(match_id=match["id"], table=table, actor=Actor())
+        scheduling.fixture_table_assign(match_id=match["id"], table=table, actor=Actor())
         at[table] = match["id"]
     scorer, _ = get_user_model().objects.get_or_create(username="scorer")
     accounts.role_grant(user=scorer, role=Role.SCORER, tournament_id=UUID(tournament_id))

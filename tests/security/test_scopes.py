@@ -36,8 +36,8 @@ from tests.tournaments.api.builders import (
     tournaments,
 )
 from tournaments import projections
-from tournaments import services as tournament_services
 from tournaments.models import Player
+from tournaments.services import scheduling
 
 
 @pytest.fixture
@@ -64,7 +64,7 @@ def two_tables(world: World) -> tuple[str, dict[int, str]]:
     projections.consume()
     at: dict[int, str] = {}
     for table, match in zip((3, 4), matches(world.organizer, tournament_id), strict=True):
-        tournament_services.fixture_table_assign(match_id=match["id"], table=table, actor=Actor())
+        scheduling.fixture_table_assign(match_id=match["id"], table=table, actor=Actor())
         at[table] = match["id"]
     scorer, _ = get_user_model().objects.get_or_create(username="scorer")
     accounts.role_grant(user=scorer, role=Role.SCORER, tournament_id=UUID(tournament_id))

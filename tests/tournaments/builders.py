@@ -7,7 +7,7 @@ import uuid
 from typing import Any
 
 from common.actors import Actor
-from tournaments import services
+from tournaments.services import registration
 
 ORGANIZER = Actor(device="test")
 
@@ -16,11 +16,11 @@ def new_tournament(
     format: str = "single_elimination", entrants: int = 4, **options: Any
 ) -> uuid.UUID:
     settings = {"table_size": 2, "best_of": 1} | options
-    tournament = services.tournament_create(
+    tournament = registration.tournament_create(
         name="Circolo", format=format, actor=ORGANIZER, **settings
     )
     for number in range(1, entrants + 1):
-        services.entrant_register(
+        registration.entrant_register(
             tournament_id=tournament.id,
             name=f"Player {number}",
             players=[f"Player {number}"],

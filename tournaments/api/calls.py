@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,17 +13,17 @@ from accounts.actors import actor_of
 from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import NoInput, command_response, idempotency_key_of, validated_input
-from common.api.schema import error_responses
 from common.api.serializing import Serializer
-from tournaments import selectors, services
 from tournaments.access import TournamentAccess
 from tournaments.api.schema import (
-    TAG,
     TOURNAMENT_NOT_FOUND,
     VERSION_CONFLICT,
     tournament_command_schema,
+    tournament_read_schema,
 )
 from tournaments.api.serializers import TournamentMatchOutput
+from tournaments.selectors import answers, fixtures
+from tournaments.services import registration, scheduling
 from tournaments.state import CheckInWindow
 
 MAX_TABLE = 10_000
@@ -45,23 +44,19 @@ class CheckInWindowOutput(Serializer):
 
 
 def window_body(window: CheckInWindow) -> dict[str, Any]:
-    return CheckInWindowOutput(selectors.check_in_window_view(window)).data
+    return CheckInWindowOutput(answers.check_in_window_view(window)).data
 
 
 class CheckInWindowApi(JsonApi):
     permission_classes = [TournamentAccess]
 
-    @extend_schema(
+    @tournament_read_schema(
         operation_id="check_in_window_get",
         summary="The check-in window: whether entrants may check in now",
-        tags=[TAG],
-        responses={
-            200: CheckInWindowOutput,
-            **error_responses(TOURNAMENT_NOT_FOUND, write=False),
-        },
+        response=CheckInWindowOutput,
     )
     def get(self, request: Request, tournament_id: UUID) -> Response:
-        return Response(window_body(selectors.check_in_window(tournament_id=tournament_id)))
+        return Response(window_body(answers.check_in_window(tournament_id=tournament_id)))
 
 
 class CheckInOpenApi(JsonApi):
@@ -87,7 +82,7 @@ class CheckInOpenApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.check_in_open(
+        result = registration.check_in_open(
             tournament_id=tournament_id,
             closes_at=data.get("closes_at"),
             actor=actor_of(request),
@@ -110,7 +105,7 @@ class CheckInCloseApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         validated_input(NoInput, request.data)
-        result = services.check_in_close(
+        result = registration.check_in_close(
             tournament_id=tournament_id,
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
@@ -151,12 +146,12 @@ class MatchCallApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID, match_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        selectors.check_match_of_tournament(tournament_id=tournament_id, match_id=match_id)
-        result = services.fixture_call(
+        fixtures.check_match_of_tournament(tournament_id=tournament_id, match_id=match_id)
+        result = scheduling.fixture_call(
             match_id=match_id,
             table=data.get("table"),
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
         )
-        fixture = selectors.tournament_fixture(tournament_id=tournament_id, match_id=match_id)
+        fixture = fixtures.tournament_fixture(tournament_id=tournament_id, match_id=match_id)
         return command_response(result, TournamentMatchOutput(fixture).data)

@@ -1,5 +1,5 @@
 """Conditional reads: the tournament's standings, bracket and matches carry an ETag that
-changes with what they show (`selectors.tournament_projected_state`: the tournament stream's
+changes with what they show (`public.tournament_projected_state`: the tournament stream's
 version, the log position its stored projection was folded to, its entrants' names), so a
 client that polls gets 304 Not Modified, and no body, until something moved (issue 13 §4).
 
@@ -31,7 +31,7 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments import selectors
+from tournaments.selectors import public
 
 NOT_MODIFIED = {
     304: OpenApiResponse(
@@ -129,7 +129,7 @@ def conditional_read(
     it already; with its ETag. An answer that shows which deadlines have passed (the match
     list's `overdue`) gives the `now` it is built for: the matches overdue then are in the
     key, so the answer changes when another deadline passes."""
-    state = selectors.tournament_projected_state(tournament_id=tournament_id, now=now)
+    state = public.tournament_projected_state(tournament_id=tournament_id, now=now)
     key = read_key(request, kind, tournament_id, state)
     etag = etag_of(request, key)
     wanted = request.headers.get("If-None-Match")

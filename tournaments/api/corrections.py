@@ -19,7 +19,7 @@ from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import REASON_MAX_LENGTH, idempotency_key_of, validated_input
 from common.api.serializing import Serializer
-from tournaments import corrections, selectors
+from tournaments import corrections
 from tournaments.access import TournamentAccess
 from tournaments.api.entrants import MAX_SEED, NAME_MAX_LENGTH
 from tournaments.api.schema import (
@@ -28,6 +28,7 @@ from tournaments.api.schema import (
     tournament_command_schema,
 )
 from tournaments.api.serializers import EntrantOutput
+from tournaments.selectors import answers
 
 MAX_PLAYERS = 3
 """A trio, at tables of 6: the services refuse a count that does not fit the table."""
@@ -134,7 +135,7 @@ class EntrantCorrectApi(JsonApi):
             actor=actor_of(request, reason=data["reason"]),
             idempotency_key=idempotency_key_of(request),
         )
-        entrant = selectors.entrant_as_left(result=result, entrant_id=entrant_id)
+        entrant = answers.entrant_as_left(result=result, entrant_id=entrant_id)
         return Response(EntrantOutput(entrant).data)
 
 
@@ -185,5 +186,5 @@ class EntrantsReseedApi(JsonApi):
             actor=actor_of(request, reason=data["reason"]),
             idempotency_key=idempotency_key_of(request),
         )
-        entrants = selectors.tournament_as_left(result=result)["entrants"]
+        entrants = answers.tournament_as_left(result=result)["entrants"]
         return Response(EntrantOutput(entrants, many=True).data)

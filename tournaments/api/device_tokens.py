@@ -20,9 +20,9 @@ from common.api.base import JsonApi
 from common.api.commands import NoInput, validated_input
 from common.api.schema import error_responses
 from common.api.serializing import Serializer
-from tournaments import services
 from tournaments.access import TournamentAccess
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND, tournament_command_schema
+from tournaments.services import device_tokens
 
 MAX_TABLE_NUMBER = 500
 
@@ -118,7 +118,7 @@ class DeviceTokenListApi(JsonApi):
     def post(self, request: Request, tournament_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
         minutes = data.get("expires_in_minutes")
-        token, key = services.scorer_device_token_issue(
+        token, key = device_tokens.scorer_device_token_issue(
             tournament_id=tournament_id,
             username=data["scorer"],
             device=data["name"],
@@ -146,5 +146,7 @@ class DeviceTokenRevokeApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID, token_id: int) -> Response:
         validated_input(NoInput, request.data)
-        token = services.scorer_device_token_revoke(tournament_id=tournament_id, token_id=token_id)
+        token = device_tokens.scorer_device_token_revoke(
+            tournament_id=tournament_id, token_id=token_id
+        )
         return Response(DeviceTokenOutput(token).data, status=status.HTTP_200_OK)

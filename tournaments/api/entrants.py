@@ -13,7 +13,6 @@ from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import REASON_MAX_LENGTH, NoInput, idempotency_key_of, validated_input
 from common.api.serializing import Serializer
-from tournaments import selectors, services
 from tournaments.access import TournamentAccess
 from tournaments.api.schema import (
     ENTRANT_NOT_FOUND,
@@ -22,16 +21,18 @@ from tournaments.api.schema import (
     tournament_command_schema,
 )
 from tournaments.api.serializers import EntrantOutput
+from tournaments.selectors import answers
+from tournaments.services import pipeline, registration
 
 NAME_MAX_LENGTH = 200
 MAX_SEED = 2**31 - 1
 """The seed column's range; the services refuse seeds below 1 (`invalid_entrant`)."""
 
 
-def entrant_response(result: services.TournamentCommandResult, entrant_id: int) -> Response:
+def entrant_response(result: pipeline.TournamentCommandResult, entrant_id: int) -> Response:
     """The entrant as the command left it: 201 when the command recorded something; 200 when
     the entrant was already so, or for a repeated idempotency key (the first answer)."""
-    entrant = selectors.entrant_as_left(result=result, entrant_id=entrant_id)
+    entrant = answers.entrant_as_left(result=result, entrant_id=entrant_id)
     return Response(
         EntrantOutput(entrant).data,
         status=status.HTTP_201_CREATED if result.recorded else status.HTTP_200_OK,
@@ -84,7 +85,7 @@ class EntrantRegisterApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.entrant_register(
+        result = registration.entrant_register(
             tournament_id=tournament_id,
             name=data["name"],
             players=data["players"],
@@ -93,7 +94,7 @@ class EntrantRegisterApi(JsonApi):
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
         )
-        return entrant_response(result, services.registered_entrant_id(result))
+        return entrant_response(result, registration.registered_entrant_id(result))
 
 
 class EntrantCheckInApi(JsonApi):
@@ -113,7 +114,7 @@ class EntrantCheckInApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID, entrant_id: int) -> Response:
         validated_input(NoInput, request.data)
-        result = services.entrant_check_in(
+        result = registration.entrant_check_in(
             tournament_id=tournament_id,
             entrant_id=entrant_id,
             actor=actor_of(request),
@@ -149,7 +150,7 @@ class EntrantWithdrawApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID, entrant_id: int) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.entrant_withdraw(
+        result = registration.entrant_withdraw(
             tournament_id=tournament_id,
             entrant_id=entrant_id,
             reason=data["reason"],

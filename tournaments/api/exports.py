@@ -11,32 +11,19 @@ from uuid import UUID
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
-from rest_framework.response import Response
 
 from accounts.permissions import Action
-from common.api.base import JsonApi
 from common.api.schema import error_responses
-from tournaments import archive, exports, selectors
+from tournaments import archive, exports
 from tournaments.access import TournamentAccess
+from tournaments.api.files import FileApi, FileRenderer
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND
+from tournaments.selectors import lookup
 
 CSV = "csv"
 ICS = "ics"
 JSONL = "jsonl"
-
-
-class FileRenderer(BaseRenderer):
-    """Names a file format for DRF's content negotiation; the view writes the file itself."""
-
-    def render(
-        self,
-        data: Any,
-        accepted_media_type: str | None = None,
-        renderer_context: Any = None,
-    ) -> Any:
-        raise NotImplementedError("the view answers its file itself")
 
 
 class CsvRenderer(FileRenderer):
@@ -55,18 +42,6 @@ class JsonLinesRenderer(FileRenderer):
     media_type = "application/jsonl"
     format = JSONL
     charset = "utf-8"
-
-
-class FileApi(JsonApi):
-    """A view that answers a file: errors are answered in JSON whatever format was asked."""
-
-    def finalize_response(
-        self, request: Request, response: Response, *args: Any, **kwargs: Any
-    ) -> Response:
-        if isinstance(response, Response):
-            request.accepted_renderer = JSONRenderer()
-            request.accepted_media_type = JSONRenderer.media_type
-        return super().finalize_response(request, response, *args, **kwargs)
 
 
 def attachment(response: HttpResponse, filename: str) -> None:
@@ -122,7 +97,7 @@ class ScheduleApi(FileApi):
         ),
     )
     def get(self, request: Request, tournament_id: UUID) -> HttpResponse:
-        selectors.check_tournament_exists(tournament_id)
+        lookup.check_tournament_exists(tournament_id)
         response = HttpResponse(
             exports.schedule_ical(tournament_id=tournament_id),
             content_type="text/calendar; charset=utf-8",

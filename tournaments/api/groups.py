@@ -14,11 +14,12 @@ from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import command_response, idempotency_key_of, validated_input
 from common.api.serializing import Serializer
-from tournaments import selectors, services
 from tournaments.access import TournamentAccess
 from tournaments.api.level_matches import MAX_REASON
 from tournaments.api.schema import VERSION_CONFLICT, tournament_command_schema
 from tournaments.api.serializers import TournamentOutput
+from tournaments.selectors import answers
+from tournaments.services import running
 
 MAX_ORDER = 64
 GROUP_LABEL_MAX_LENGTH = 8
@@ -64,7 +65,7 @@ class GroupPlacesDecideApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID, label: str) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.group_places_decide(
+        result = running.group_places_decide(
             tournament_id=tournament_id,
             group=label,
             order=data["order"],
@@ -72,5 +73,5 @@ class GroupPlacesDecideApi(JsonApi):
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
         )
-        tournament = selectors.tournament_as_left(result=result)
+        tournament = answers.tournament_as_left(result=result)
         return command_response(result, TournamentOutput(tournament).data)

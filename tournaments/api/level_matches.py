@@ -13,10 +13,11 @@ from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import command_response, idempotency_key_of, validated_input
 from common.api.serializing import Serializer
-from tournaments import selectors, services
 from tournaments.access import TournamentAccess
 from tournaments.api.schema import VERSION_CONFLICT, tournament_command_schema
 from tournaments.api.serializers import TournamentMatchOutput
+from tournaments.selectors import fixtures
+from tournaments.services import running
 
 MAX_REASON = 500
 
@@ -53,13 +54,13 @@ class LevelMatchDecideApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID, match_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        selectors.check_match_of_tournament(tournament_id=tournament_id, match_id=match_id)
-        result = services.fixture_level_decide(
+        fixtures.check_match_of_tournament(tournament_id=tournament_id, match_id=match_id)
+        result = running.fixture_level_decide(
             match_id=match_id,
             winner=data["winner"],
             reason=data["reason"],
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
         )
-        fixture = selectors.tournament_fixture(tournament_id=tournament_id, match_id=match_id)
+        fixture = fixtures.tournament_fixture(tournament_id=tournament_id, match_id=match_id)
         return command_response(result, TournamentMatchOutput(fixture).data)

@@ -23,15 +23,14 @@ from common.api.commands import (
 )
 from common.api.schema import error_responses
 from common.api.serializing import Serializer
-from tournaments import selectors, services
 from tournaments.access import TournamentAccess
 from tournaments.api.conditional import NOT_MODIFIED, conditional_read
 from tournaments.api.pagination import (
-    NEXT_AFTER_HELP,
     CursorField,
     PageQuery,
     cursor_of,
     fixture_key,
+    page_output,
     page_parameters,
 )
 from tournaments.api.schema import (
@@ -41,6 +40,8 @@ from tournaments.api.schema import (
     tournament_command_schema,
 )
 from tournaments.api.serializers import FIXTURE_STATUSES, TournamentMatchOutput, match_document
+from tournaments.selectors import answers, fixtures
+from tournaments.services import running
 
 STAGE_MAX_LENGTH = 40
 
@@ -57,14 +58,13 @@ class TournamentMatchListApi(JsonApi):
         class Meta:
             ref_name = "TournamentMatchQuery"
 
-    class OutputSerializer(Serializer):
-        matches = TournamentMatchOutput(
+    OutputSerializer = page_output(
+        "matches",
+        TournamentMatchOutput(
             many=True, help_text="This page's matches, in the order they were created."
-        )
-        next_after = serializers.CharField(allow_null=True, help_text=NEXT_AFTER_HELP)
-
-        class Meta:
-            ref_name = "TournamentMatchPage"
+        ),
+        ref_name="TournamentMatchPage",
+    )
 
     @extend_schema(
         operation_id="tournament_matches",
@@ -103,7 +103,7 @@ class TournamentMatchListApi(JsonApi):
         now = timezone.now()
 
         def build() -> HttpResponseBase:
-            page = selectors.tournament_fixture_page(
+            page = fixtures.tournament_fixture_page(
                 tournament_id=tournament_id,
                 status=query.get("status"),
                 stage=query.get("stage"),
@@ -147,10 +147,10 @@ class SwissRoundPublishApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         validated_input(NoInput, request.data)
-        result = services.swiss_round_publish(
+        result = running.swiss_round_publish(
             tournament_id=tournament_id,
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
         )
-        body = selectors.swiss_round_as_left(result=result)
+        body = answers.swiss_round_as_left(result=result)
         return command_response(result, self.OutputSerializer(body).data)

@@ -110,3 +110,17 @@ def page_parameters(rows: str) -> list[OpenApiParameter]:
 NEXT_AFTER_HELP = (
     "Send as `after` for the next page; null on the last page. An opaque string: keep it as it is."
 )
+
+
+def page_output(
+    rows: str, page: serializers.Field[Any, Any, Any, Any], *, ref_name: str
+) -> type[Serializer]:
+    """The answer of a paginated list: its `page` of `rows` (a serializer with `many=True`),
+    then `next_after`; named `ref_name` in the schema."""
+    fields = {
+        rows: page,
+        "next_after": serializers.CharField(allow_null=True, help_text=NEXT_AFTER_HELP),
+        "Meta": type("Meta", (), {"ref_name": ref_name}),
+    }
+    output: type[Serializer] = type(ref_name, (Serializer,), fields)
+    return output

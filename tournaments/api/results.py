@@ -22,12 +22,13 @@ from rest_framework.response import Response
 from common.api.base import JsonApi
 from common.api.schema import error_responses
 from common.api.serializing import Serializer, represent
-from tournaments import selectors
 from tournaments.access import TournamentAccess
 from tournaments.api.conditional import NOT_MODIFIED, conditional_read
-from tournaments.api.exports import CSV, CsvRenderer, FileApi, csv_standings_response
-from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND
+from tournaments.api.exports import CSV, CsvRenderer, csv_standings_response
+from tournaments.api.files import FileApi
+from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND, tournament_read_schema
 from tournaments.api.serializers import DecidedByField, FormatField, TournamentStatusField
+from tournaments.selectors import lookup, projected
 
 PROJECTED = (
     "Projected asynchronously from the event log: a result shows here once the tournament "
@@ -121,12 +122,12 @@ class StandingListApi(FileApi):
     )
     def get(self, request: Request, tournament_id: UUID) -> HttpResponseBase:
         if request.accepted_renderer.format == CSV:
-            selectors.check_tournament_exists(tournament_id)
+            lookup.check_tournament_exists(tournament_id)
 
         def build() -> HttpResponseBase:
             if request.accepted_renderer.format == CSV:
                 return csv_standings_response(tournament_id)
-            rows = selectors.tournament_standings(tournament_id=tournament_id)
+            rows = projected.tournament_standings(tournament_id=tournament_id)
             return Response(represent(StandingOutput, rows))
 
         return conditional_read(request, tournament_id, "standings", build)
@@ -248,20 +249,16 @@ class BracketOutput(Serializer):
 class BracketDetailApi(JsonApi):
     permission_classes = [TournamentAccess]
 
-    @extend_schema(
+    @tournament_read_schema(
         operation_id="tournament_bracket",
         summary="The stages, their rounds and matches, and where each winner and loser goes",
         description=PROJECTED,
-        tags=[TAG],
-        responses={
-            200: BracketOutput,
-            **NOT_MODIFIED,
-            **error_responses(TOURNAMENT_NOT_FOUND, write=False),
-        },
+        response=BracketOutput,
+        answers=NOT_MODIFIED,
     )
     def get(self, request: Request, tournament_id: UUID) -> HttpResponseBase:
         def build() -> HttpResponseBase:
-            bracket = selectors.tournament_bracket(tournament_id=tournament_id)
+            bracket = projected.tournament_bracket(tournament_id=tournament_id)
             return Response(represent(BracketOutput, bracket))
 
         return conditional_read(request, tournament_id, "bracket", build)

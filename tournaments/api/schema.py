@@ -73,3 +73,26 @@ def tournament_command_schema(
         responses=dict(sorted(responses.items())),
         parameters=[IDEMPOTENCY_KEY, DEVICE] if idempotent else [DEVICE],
     )
+
+
+def tournament_read_schema(
+    *,
+    operation_id: str,
+    summary: str,
+    response: type[BaseSerializer[Any]],
+    description: str | None = None,
+    answers: Mapping[int, Any] | None = None,
+) -> Callable[[F], F]:
+    """The schema of a read of one tournament: its answer, any other `answers` (e.g. 304), and
+    404 when there is no such tournament."""
+    return extend_schema(
+        operation_id=operation_id,
+        summary=summary,
+        description=description,
+        tags=[TAG],
+        responses={
+            200: response,
+            **(answers or {}),
+            **error_responses(TOURNAMENT_NOT_FOUND, write=False),
+        },
+    )

@@ -12,8 +12,8 @@ from common.api.base import JsonApi
 from common.api.schema import error_responses
 from common.api.serializing import Serializer
 from games.api.serializers import MatchStatusField
-from tournaments import selectors
 from tournaments.api.schema import TAG
+from tournaments.selectors import scorers
 
 
 class ScorerTournamentOutput(Serializer):
@@ -49,7 +49,7 @@ class ScorerMatchListApi(JsonApi):
         description="For a device token limited to a tournament or tables: that tournament's "
         "matches at those tables. For a signed-in user: the matches of the tournaments and "
         "clubs they organize, those they score (at their tables when their role names tables), "
-        f"and the free-standing matches they created. At most {selectors.SCORER_MATCHES_LIMIT}.",
+        f"and the free-standing matches they created. At most {scorers.SCORER_MATCHES_LIMIT}.",
         tags=[TAG],
         responses={
             200: ScorerMatchOutput(many=True),
@@ -63,5 +63,5 @@ class ScorerMatchListApi(JsonApi):
         },
     )
     def get(self, request: Request) -> Response:
-        found = selectors.scorer_matches(user=request.user, device=scoped_device(request.auth))
+        found = scorers.scorer_matches(user=request.user, device=scoped_device(request.auth))
         return Response(ScorerMatchOutput(found, many=True).data)

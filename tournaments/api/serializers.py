@@ -21,7 +21,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.plan import rankings
-from tournaments.services import TABLE_SIZES
+from tournaments.stream.commands import TABLE_SIZES
 
 SEEDING_METHODS = ("given", "random")
 

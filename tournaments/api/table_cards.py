@@ -3,52 +3,37 @@
 
 from __future__ import annotations
 
-from typing import Any
 from uuid import UUID
 
 from django.http import HttpResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
-from rest_framework.response import Response
 
 from accounts.permissions import Action
-from common.api.base import JsonApi
 from common.api.schema import error_responses
 from tournaments import table_cards
 from tournaments.access import TournamentAccess
+from tournaments.api.files import FileApi, FileRenderer
 from tournaments.api.schema import TAG
 
 PDF = "pdf"
 
 
-class CardRenderer(BaseRenderer):
-    """Names a format the card is drawn in, for DRF's content negotiation; the view draws it."""
-
-    def render(
-        self,
-        data: Any,
-        accepted_media_type: str | None = None,
-        renderer_context: Any = None,
-    ) -> Any:
-        raise NotImplementedError("the table card view answers its card itself")
-
-
-class SvgRenderer(CardRenderer):
+class SvgRenderer(FileRenderer):
     media_type = "image/svg+xml"
     format = "svg"
     charset = "utf-8"
 
 
-class PdfRenderer(CardRenderer):
+class PdfRenderer(FileRenderer):
     media_type = "application/pdf"
     format = PDF
     charset = None
 
 
-class TableCardApi(JsonApi):
+class TableCardApi(FileApi):
     permission_classes = [TournamentAccess]
     access = {"get": Action.ORGANIZE}
     renderer_classes = [SvgRenderer, PdfRenderer]
@@ -114,12 +99,3 @@ class TableCardApi(JsonApi):
         # The card carries a working key: no cache may keep it.
         response["Cache-Control"] = "no-store"
         return response
-
-    def finalize_response(
-        self, request: Request, response: Response, *args: Any, **kwargs: Any
-    ) -> Response:
-        """Errors are answered in JSON whatever format was asked for."""
-        if isinstance(response, Response):
-            request.accepted_renderer = JSONRenderer()
-            request.accepted_media_type = JSONRenderer.media_type
-        return super().finalize_response(request, response, *args, **kwargs)

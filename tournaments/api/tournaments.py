@@ -22,13 +22,12 @@ from common.api.schema import error_responses
 from common.api.serializing import Serializer
 from games.api.matches import MAX_PLANNED_ROUNDS
 from games.api.serializers import ScoringField, VariantField
-from tournaments import selectors, services
 from tournaments.access import TournamentAccess, TournamentCreateAccess, club_for_new_tournament
 from tournaments.api.pagination import (
-    NEXT_AFTER_HELP,
     CursorField,
     PageQuery,
     cursor_of,
+    page_output,
     page_parameters,
     tournament_key,
 )
@@ -37,6 +36,7 @@ from tournaments.api.schema import (
     TOURNAMENT_NOT_FOUND,
     VERSION_CONFLICT,
     tournament_command_schema,
+    tournament_read_schema,
 )
 from tournaments.api.serializers import (
     TIEBREAKS_HELP,
@@ -46,6 +46,8 @@ from tournaments.api.serializers import (
     TournamentOutput,
 )
 from tournaments.models import TournamentStatus
+from tournaments.selectors import answers, lookup
+from tournaments.services import registration, running
 
 MAX_TABLES = 500
 """Tables are rows created with the tournament: a bound against mistakes, not a rule."""
@@ -55,7 +57,7 @@ MAX_MINUTES = 24 * 60
 
 
 def tournament_response(tournament_id: UUID, *, status_code: int = status.HTTP_200_OK) -> Response:
-    tournament = selectors.tournament_get(tournament_id=tournament_id)
+    tournament = lookup.tournament_get(tournament_id=tournament_id)
     return Response(TournamentOutput(tournament).data, status=status_code)
 
 
@@ -207,7 +209,7 @@ class TournamentCreateApi(JsonApi):
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request.data)
         club = club_for_new_tournament(request.user, data.pop("club", None))
-        tournament = services.tournament_create(**data, club=club, actor=actor_of(request))
+        tournament = registration.tournament_create(**data, club=club, actor=actor_of(request))
         return tournament_response(tournament.id, status_code=status.HTTP_201_CREATED)
 
     class QuerySerializer(PageQuery):
@@ -217,14 +219,13 @@ class TournamentCreateApi(JsonApi):
         class Meta:
             ref_name = "TournamentListQuery"
 
-    class PageOutputSerializer(Serializer):
-        tournaments = TournamentSummaryOutput(
+    PageOutputSerializer = page_output(
+        "tournaments",
+        TournamentSummaryOutput(
             many=True, help_text="Newest first (then by id): this page's tournaments."
-        )
-        next_after = serializers.CharField(allow_null=True, help_text=NEXT_AFTER_HELP)
-
-        class Meta:
-            ref_name = "TournamentPage"
+        ),
+        ref_name="TournamentPage",
+    )
 
     @extend_schema(
         operation_id="tournament_list",
@@ -248,7 +249,7 @@ class TournamentCreateApi(JsonApi):
     )
     def get(self, request: Request) -> Response:
         query = validated_query(self.QuerySerializer, request.query_params)
-        page = selectors.tournament_page(
+        page = lookup.tournament_page(
             status=query.get("status"),
             reader=request.user,
             after=query.get("after"),
@@ -261,14 +262,10 @@ class TournamentCreateApi(JsonApi):
 class TournamentDetailApi(JsonApi):
     permission_classes = [TournamentAccess]
 
-    @extend_schema(
+    @tournament_read_schema(
         operation_id="tournament_get",
         summary="A tournament, its settings and its entrants",
-        tags=[TAG],
-        responses={
-            200: TournamentOutput,
-            **error_responses(TOURNAMENT_NOT_FOUND, write=False),
-        },
+        response=TournamentOutput,
     )
     def get(self, request: Request, tournament_id: UUID) -> Response:
         return tournament_response(tournament_id)
@@ -319,7 +316,7 @@ class TournamentSeedApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.tournament_seed(
+        result = registration.tournament_seed(
             tournament_id=tournament_id,
             method=data["method"],
             random_seed=data.get("random_seed"),
@@ -361,11 +358,11 @@ class TournamentStartApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.tournament_start(
+        result = running.tournament_start(
             tournament_id=tournament_id,
             only_checked_in=data["only_checked_in"],
             actor=actor_of(request),
             idempotency_key=idempotency_key_of(request),
         )
-        tournament = selectors.tournament_as_left(result=result)
+        tournament = answers.tournament_as_left(result=result)
         return command_response(result, TournamentOutput(tournament).data)

@@ -2,7 +2,7 @@
 
 The tournament page and its projector screen poll themselves (htmx, every few seconds) for
 their live part. Each answer carries an ETag made from the tournament's position in the log
-(`selectors.tournament_log_position`), so a poll of an unchanged tournament costs a 304.
+(`public.tournament_log_position`), so a poll of an unchanged tournament costs a 304.
 """
 
 from __future__ import annotations
@@ -19,16 +19,16 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
-from tournaments import selectors
-from tournaments.models import Player, Tournament
+from tournaments.models import FixtureStatus, Player, Tournament
 from tournaments.pages.drawing import draw
+from tournaments.selectors import lookup, projected, public
 from tournaments.standings import DEFAULT_TIEBREAKS
 from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
 from tournaments.templatetags.tournament_pages import tiebreak_value
 
 POLL_SECONDS = 5
 """How often the live parts poll; the setting TOURNAMENT_POLL_SECONDS overrides it (tests)."""
-CURRENT_STATUSES = ("ready", "in_progress")
+CURRENT_STATUSES = (FixtureStatus.READY, FixtureStatus.IN_PROGRESS)
 
 
 def poll_seconds() -> int:
@@ -36,14 +36,14 @@ def poll_seconds() -> int:
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    tournaments = selectors.tournament_list(reader=request.user).select_related("club")
+    tournaments = lookup.tournament_list(reader=request.user).select_related("club")
     return render(request, "tournaments/tournament_list.html", {"tournaments": tournaments})
 
 
 def readable_tournament(request: HttpRequest, tournament_id: UUID) -> Tournament:
     """The tournament if the visitor may read it; 404 otherwise, as the API answers."""
     tournament = (
-        selectors.tournament_list(reader=request.user)
+        lookup.tournament_list(reader=request.user)
         .select_related("club")
         .filter(id=tournament_id)
         .first()
@@ -55,7 +55,7 @@ def readable_tournament(request: HttpRequest, tournament_id: UUID) -> Tournament
 
 def live_state(tournament_id: UUID) -> str:
     """Changes whenever the page could: what the tournament's readers see, or the language."""
-    return f"{get_language()}-{selectors.tournament_read_state(tournament_id=tournament_id)}"
+    return f"{get_language()}-{public.tournament_read_state(tournament_id=tournament_id)}"
 
 
 def page_owner(request: HttpRequest) -> str:
@@ -100,12 +100,12 @@ def live_response(
 
 
 def standings_context(tournament: Tournament) -> dict[str, Any]:
-    rows = selectors.tournament_standings(tournament_id=tournament.id)
+    rows = projected.tournament_standings(tournament_id=tournament.id)
     at_three = tournament.table_size == 3
     # In the configured order (the projection's JSON keeps no key order).
     default = PLACING_TIEBREAKS_DEFAULT if at_three else DEFAULT_TIEBREAKS
     tiebreaks = list(tournament.settings.get("tiebreaks") or default) if rows else []
-    players = selectors.entrant_players(tournament_id=tournament.id)
+    players = public.entrant_players(tournament_id=tournament.id)
     byes = at_three and any(row.get("byes") for row in rows)
     counts = (
         ["played", *(["byes"] if byes else []), "first", "second", "third"]
@@ -136,7 +136,7 @@ def with_places(fixtures: list[dict[str, Any]], table_size: int) -> list[dict[st
     if table_size != 3:
         return fixtures
     for fixture in fixtures:
-        finished = fixture["status"] == "finished"
+        finished = fixture["status"] == FixtureStatus.FINISHED
         if finished and not fixture.get("places") and len(fixture["entrants"]) == 2:
             winner = fixture.get("winner")
             fixture["places"] = [
@@ -169,9 +169,9 @@ def tournament_detail(request: HttpRequest, tournament_id: UUID) -> HttpResponse
     tournament = readable_tournament(request, tournament_id)
 
     def build() -> dict[str, Any]:
-        bracket = selectors.tournament_bracket(tournament_id=tournament.id)
+        bracket = projected.tournament_bracket(tournament_id=tournament.id)
         fixtures = with_places(
-            selectors.tournament_fixtures_named(tournament_id=tournament.id),
+            public.tournament_fixtures_named(tournament_id=tournament.id),
             tournament.table_size,
         )
         champion = bracket.get("champion")
@@ -195,7 +195,7 @@ def tournament_screen(request: HttpRequest, tournament_id: UUID) -> HttpResponse
     tournament = readable_tournament(request, tournament_id)
 
     def build() -> dict[str, Any]:
-        fixtures = selectors.tournament_fixtures_named(tournament_id=tournament.id)
+        fixtures = public.tournament_fixtures_named(tournament_id=tournament.id)
         current = [f for f in fixtures if f["status"] in CURRENT_STATUSES]
         current.sort(key=lambda f: (f["table"] is None, f["table"] or 0, f["key"]))
         return {"tournament": tournament, **standings_context(tournament), "current": current}
@@ -210,8 +210,8 @@ def tournament_screen(request: HttpRequest, tournament_id: UUID) -> HttpResponse
 
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     try:
-        player = selectors.player_get(player_id=player_id, reader=request.user)
+        player = public.player_get(player_id=player_id, reader=request.user)
     except Player.DoesNotExist:
         raise Http404("no such player") from None
-    entries = selectors.player_matches(player=player, reader=request.user)
+    entries = public.player_matches(player=player, reader=request.user)
     return render(request, "tournaments/player_detail.html", {"player": player, "entries": entries})

@@ -9,6 +9,7 @@ from django import template
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from tournaments.models import FixtureStatus, Format, TournamentStatus
 from tournaments.pages.labels import decided_by_text, place_text
 from tournaments.standings import PlacingScoring
 
@@ -18,22 +19,22 @@ NOT_APPLICABLE = "\N{EN DASH}"
 DEFAULT_PLACE_POINTS = PlacingScoring().places
 DEFAULT_BYE_POINTS = PlacingScoring().bye
 
-FORMATS = {
-    "single_elimination": _("Single elimination"),
-    "double_elimination": _("Double elimination"),
-    "round_robin": _("Round robin"),
-    "swiss": _("Swiss"),
-    "groups_then_knockout": _("Groups then knockout"),
+FORMATS: dict[str, Any] = {
+    Format.SINGLE_ELIMINATION: _("Single elimination"),
+    Format.DOUBLE_ELIMINATION: _("Double elimination"),
+    Format.ROUND_ROBIN: _("Round robin"),
+    Format.SWISS: _("Swiss"),
+    Format.GROUPS_THEN_KNOCKOUT: _("Groups then knockout"),
 }
-TOURNAMENT_STATUSES = {
-    "registration": _("Registration open"),
-    "in_progress": pgettext_lazy("tournament", "In progress"),
-    "finished": pgettext_lazy("tournament", "Finished"),
+TOURNAMENT_STATUSES: dict[str, Any] = {
+    TournamentStatus.REGISTRATION: _("Registration open"),
+    TournamentStatus.IN_PROGRESS: pgettext_lazy("tournament", "In progress"),
+    TournamentStatus.FINISHED: pgettext_lazy("tournament", "Finished"),
 }
-MATCH_STATUSES = {
-    "ready": pgettext_lazy("match", "Waiting to start"),
-    "in_progress": pgettext_lazy("match", "Playing"),
-    "finished": pgettext_lazy("match", "Finished"),
+MATCH_STATUSES: dict[str, Any] = {
+    FixtureStatus.READY: pgettext_lazy("match", "Waiting to start"),
+    FixtureStatus.IN_PROGRESS: pgettext_lazy("match", "Playing"),
+    FixtureStatus.FINISHED: pgettext_lazy("match", "Finished"),
 }
 STAGES = {
     "main": _("Bracket"),

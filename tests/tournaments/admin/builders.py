@@ -9,13 +9,13 @@ from django.urls import reverse
 from games.eventstore.api import read_stream
 from games.matches import services as match_services
 from tests.tournaments.builders import ORGANIZER, new_tournament
-from tournaments import services
 from tournaments.models import Fixture
+from tournaments.services import running
 
 
 def started(format: str = "single_elimination", entrants: int = 4, **options: Any) -> uuid.UUID:
     tournament_id = new_tournament(format, entrants, **options)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     return tournament_id
 
 
@@ -24,7 +24,7 @@ def win_by_points(match_id: uuid.UUID, points: tuple[int, int] = (80, 40)) -> No
     match_services.round_points_enter(
         match_id=match_id, round_number=1, points=points, actor=ORGANIZER
     )
-    services.fixture_result_sync(match_id=match_id, actor=ORGANIZER)
+    running.fixture_result_sync(match_id=match_id, actor=ORGANIZER)
 
 
 def ready_fixtures(tournament_id: uuid.UUID) -> list[Fixture]:

@@ -21,8 +21,8 @@ from tests.tournaments.admin.builders import (
     win_by_points,
 )
 from tests.tournaments.builders import ORGANIZER, new_tournament
-from tournaments import services
 from tournaments.models import Entrant, Fixture, Tournament
+from tournaments.services import scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -213,7 +213,7 @@ def test_calling_a_match_to_its_table_appends_match_called_and_starts_its_deadli
     admin_client: Client, admin_user: AbstractBaseUser
 ) -> None:
     tournament_id = started(tables=3, no_show_minutes=10)
-    services.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+    scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
     fixture = ready_fixtures(tournament_id)[0]
     before = len(event_types(tournament_id))
 
@@ -243,7 +243,7 @@ def test_calling_a_match_without_a_table_is_refused_with_a_message(admin_client:
 
 def test_assigning_a_table_in_use_swaps_the_two_matches(admin_client: Client) -> None:
     tournament_id = started(tables=2)
-    services.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+    scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
     first, second = ready_fixtures(tournament_id)
     tables = (first.table, second.table)
     before = len(event_types(tournament_id))

@@ -10,8 +10,8 @@ from django.urls import reverse
 from games.eventstore.api import read_stream
 from tests.tournaments.admin.builders import act
 from tests.tournaments.builders import ORGANIZER, new_tournament
-from tournaments import services
 from tournaments.models import Entrant, Fixture
+from tournaments.services import registration, running, scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +60,7 @@ def test_starting_with_the_checked_in_only_from_the_page_withdraws_the_absent(
     tournament_id = new_tournament(format="round_robin", entrants=3)
     present = list(Entrant.objects.filter(tournament_id=tournament_id).order_by("seed")[:2])
     for entrant in present:
-        services.entrant_check_in(
+        registration.entrant_check_in(
             tournament_id=tournament_id, entrant_id=entrant.id, actor=ORGANIZER
         )
 
@@ -74,8 +74,8 @@ def test_starting_with_the_checked_in_only_from_the_page_withdraws_the_absent(
 
 def test_calling_a_match_from_the_fixtures_list_records_the_call(admin_client: Client) -> None:
     tournament_id = new_tournament(entrants=2, no_show_minutes=10)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
-    services.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
     fixture = Fixture.objects.get(tournament_id=tournament_id)
 
     _, messages = act(admin_client, "tournaments_fixture", "call_to_table", [fixture.pk])

@@ -13,8 +13,9 @@ from django.utils import timezone
 from games.eventstore.api import read_stream
 from games.matches import services as match_services
 from tests.tournaments.builders import ORGANIZER, new_tournament
-from tournaments import services, tasks
+from tournaments import tasks
 from tournaments.models import Entrant, Fixture
+from tournaments.services import running, scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -105,10 +106,10 @@ def test_once_started_the_rounds_list_the_matches_with_their_tables_and_a_call_b
 
 def test_overdue_and_disputed_matches_are_flagged_on_the_evening(admin_client: Client) -> None:
     tournament_id = new_tournament(entrants=4, tables=2, no_show_minutes=10)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
-    services.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
     late, played = Fixture.objects.filter(tournament_id=tournament_id).order_by("id")
-    services.fixture_call(
+    scheduling.fixture_call(
         match_id=late.match_id, actor=ORGANIZER, now=timezone.now() - timedelta(hours=1)
     )
     match_services.round_start(match_id=played.match_id, briscola=None, actor=ORGANIZER)
@@ -147,13 +148,13 @@ def tied_groups_tournament() -> UUID:
         best_of=3,
         level_knockout="organizer",
     )
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     for fixture in Fixture.objects.filter(tournament_id=tournament_id):
         match_services.round_start(match_id=fixture.match_id, briscola=None, actor=ORGANIZER)
         match_services.round_points_enter(
             match_id=fixture.match_id, round_number=1, points=(60, 60), actor=ORGANIZER
         )
-        services.fixture_result_sync(match_id=fixture.match_id, actor=ORGANIZER)
+        running.fixture_result_sync(match_id=fixture.match_id, actor=ORGANIZER)
     return tournament_id
 
 

@@ -14,8 +14,8 @@ from django.urls import reverse
 from games.eventstore.api import RecordedEvent, read_stream
 from tests.tournaments.admin.builders import started
 from tests.tournaments.builders import ORGANIZER, new_tournament
-from tournaments import services
 from tournaments.models import Entrant, Player
+from tournaments.services import registration, running
 
 pytestmark = pytest.mark.django_db
 
@@ -211,7 +211,7 @@ def test_an_entrant_cannot_be_deleted(admin_client: Client) -> None:
 
 def test_the_tournaments_page_lists_every_entrant_with_a_seed_input(admin_client: Client) -> None:
     tournament_id = new_tournament(entrants=3)
-    services.entrant_withdraw(
+    registration.entrant_withdraw(
         tournament_id=tournament_id,
         entrant_id=entrant_named(tournament_id, "Player 3").id,
         reason="ill",
@@ -285,7 +285,7 @@ def test_a_seeds_form_with_two_entrants_on_one_seed_comes_back_with_the_error(
 def test_a_seeds_form_sent_after_the_start_is_refused_on_the_page(admin_client: Client) -> None:
     tournament_id = new_tournament(entrants=2)
     first, second = (entrant_named(tournament_id, f"Player {n}") for n in (1, 2))
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
     page = admin_client.get(tournament_page(tournament_id))
     response = admin_client.post(

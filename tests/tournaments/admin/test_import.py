@@ -9,7 +9,7 @@ from django.urls import reverse
 from games.eventstore.api import read_stream
 from tests.tournaments.admin.builders import started
 from tests.tournaments.builders import new_tournament
-from tournaments.forms import parse_entrant_lines
+from tournaments.entrants_csv import parse_entrant_lines
 from tournaments.models import Entrant, Player
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,9 @@ from django.urls import reverse
 from tests.tournaments.admin.builders import ready_fixtures, started, win_by_points
 from tests.tournaments.builders import ORGANIZER
 from tests.tournaments.tasks.builders import check_in
-from tournaments import projections, services, tasks
+from tournaments import projections, tasks
 from tournaments.models import Entrant, TournamentView
+from tournaments.services import scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -146,11 +147,11 @@ def test_a_tournaments_page_links_each_tables_printable_card(admin_client: Clien
 
 def test_a_tournaments_page_lists_its_overdue_matches(admin_client: Client) -> None:
     tournament_id = started("single_elimination", 4, tables=2, no_show_minutes=0)
-    services.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+    scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
     first, second = ready_fixtures(tournament_id)
     check_in(tournament_id, second.home_id)  # one side present: forfeited, not overdue
     for fixture in (first, second):
-        services.fixture_call(match_id=fixture.match_id, actor=ORGANIZER)
+        scheduling.fixture_call(match_id=fixture.match_id, actor=ORGANIZER)
     tasks.catch_up_all()
     projections.consume()
 

@@ -15,8 +15,9 @@ from games.matches import services as match_services
 from tests.tournaments.admin.builders import act, event_types, events_after, ready_fixtures
 from tests.tournaments.admin.test_add import add_tournament
 from tests.tournaments.builders import ORGANIZER, new_tournament
-from tournaments import projections, services
+from tournaments import projections
 from tournaments.models import Fixture, Tournament
+from tournaments.services import running, scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ FIXTURES = "tournaments_fixture"
 
 def started_at_three(format: str = "swiss", entrants: int = 5, **options: object) -> UUID:
     tournament_id = new_tournament(format, entrants, table_size=3, **options)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     return tournament_id
 
 
@@ -34,7 +35,7 @@ def play_by_points(fixture: Fixture, points: list[int]) -> None:
     match_services.round_points_enter(
         match_id=fixture.match_id, round_number=1, points=points, actor=ORGANIZER
     )
-    services.fixture_result_sync(match_id=fixture.match_id, actor=ORGANIZER)
+    running.fixture_result_sync(match_id=fixture.match_id, actor=ORGANIZER)
 
 
 def play_first_round(tournament_id: UUID) -> list[Fixture]:
@@ -133,7 +134,7 @@ def test_the_console_lists_each_table_of_three_with_its_three_entrants(
     admin_client: Client,
 ) -> None:
     tournament_id = started_at_three(entrants=5, swiss_rounds=2)
-    services.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+    scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
     three, two = sorted(ready_fixtures(tournament_id), key=lambda f: -len(f.entrant_ids))
 
     html = console(admin_client, tournament_id)
@@ -221,7 +222,7 @@ def test_a_two_sided_match_has_no_third_entrant_to_send_through(admin_client: Cl
     tournament_id = new_tournament(
         "single_elimination", 2, scoring="points", rounds=1, level_knockout="organizer"
     )
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     (fixture,) = ready_fixtures(tournament_id)
     play_by_points(fixture, [60, 60])
     before = len(event_types(tournament_id))

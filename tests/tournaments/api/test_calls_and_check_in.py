@@ -20,7 +20,7 @@ from tests.tournaments.api.builders import (
     started_tournament,
     tournament_url,
 )
-from tournaments import services
+from tournaments.services import scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -164,7 +164,7 @@ def test_a_match_is_called_by_itself_when_both_sides_have_checked_in_at_its_tabl
 ) -> None:
     tournament_id, _ = started_tournament(organizer, 2, no_show_minutes=5)
     [match] = matches(organizer, tournament_id)
-    services.fixture_table_assign(match_id=match["id"], table=1, actor=Actor())
+    scheduling.fixture_table_assign(match_id=match["id"], table=1, actor=Actor())
     first, second = match["entrants"]
     check_in(organizer, tournament_id, first)
     assert matches(organizer, tournament_id)[0]["called_at"] is None

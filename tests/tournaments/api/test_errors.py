@@ -15,8 +15,8 @@ from tests.tournaments.api.builders import (
     register,
     tournament_url,
 )
-from tournaments import services
 from tournaments.formats.errors import InvalidFormatOption
+from tournaments.services import pipeline, registration
 from tournaments.standings.errors import UnknownTiebreak
 
 UNKNOWN = uuid.uuid4()
@@ -204,18 +204,18 @@ def test_a_write_that_loses_a_race_is_a_version_conflict(
     organizer: APIClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tournament_id = create_tournament(organizer)["id"]
-    load = services.load_tournament
+    load = pipeline.load_tournament
 
     def load_then_lose_the_race(*, tournament_id: uuid.UUID) -> tuple[Any, int]:
         """Read the tournament, then let another registration in before appending."""
         stale = load(tournament_id=tournament_id)
-        monkeypatch.setattr(services, "load_tournament", load)
-        services.entrant_register(
+        monkeypatch.setattr(pipeline, "load_tournament", load)
+        registration.entrant_register(
             tournament_id=tournament_id, name="First", players=["First"], actor=Actor()
         )
         return stale
 
-    monkeypatch.setattr(services, "load_tournament", load_then_lose_the_race)
+    monkeypatch.setattr(pipeline, "load_tournament", load_then_lose_the_race)
     response = post(
         organizer, tournament_url(tournament_id, "entrants"), {"name": "Late", "players": ["Late"]}
     )

@@ -18,7 +18,8 @@ from tests.tournaments.api.builders import (
     tournament_url,
     win,
 )
-from tournaments import projections, services, tasks
+from tournaments import projections, tasks
+from tournaments.services import scheduling
 from tournaments.tasks import SCHEDULER
 
 MATCH_FIELDS = {
@@ -204,7 +205,7 @@ def test_a_match_past_its_no_show_deadline_with_both_sides_absent_is_listed_as_o
 ) -> None:
     tournament_id, _ = started_tournament(organizer, 2, no_show_minutes=0)
     assert matches(anonymous, tournament_id)[0]["overdue"] is False  # no table, no deadline yet
-    services.fixture_schedule(tournament_id=UUID(tournament_id), actor=SCHEDULER)
+    scheduling.fixture_schedule(tournament_id=UUID(tournament_id), actor=SCHEDULER)
     (scheduled,) = matches(anonymous, tournament_id)
     assert (scheduled["called_at"], scheduled["deadline"], scheduled["overdue"]) == (
         None,
@@ -226,7 +227,7 @@ def test_with_the_no_show_rule_off_no_match_is_ever_overdue(
     organizer: APIClient, anonymous: APIClient
 ) -> None:
     tournament_id, _ = started_tournament(organizer, 2)
-    services.fixture_schedule(tournament_id=UUID(tournament_id), actor=SCHEDULER)
+    scheduling.fixture_schedule(tournament_id=UUID(tournament_id), actor=SCHEDULER)
 
     (final,) = matches(anonymous, tournament_id)
     assert (final["table"], final["deadline"], final["overdue"]) == (1, None, False)

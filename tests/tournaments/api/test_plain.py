@@ -21,9 +21,12 @@ from tests.tournaments.api.builders import (
     tournament_url,
 )
 from tests.tournaments.api.test_tables_of_three import create, play_out, register
-from tournaments import projections, selectors, services, tasks
+from tournaments import projections, tasks
 from tournaments.api.results import BracketOutput, StandingOutput
 from tournaments.api.serializers import TournamentMatchOutput, match_document
+from tournaments.selectors import fixtures as fixtures_selectors
+from tournaments.selectors import projected
+from tournaments.services import scheduling
 from tournaments.tasks import SCHEDULER
 
 FORMATS: list[dict[str, Any]] = [
@@ -36,8 +39,8 @@ FORMATS: list[dict[str, Any]] = [
 
 
 def assert_same_as_the_serializers(tournament_id: Any) -> None:
-    standings = selectors.tournament_standings(tournament_id=tournament_id)
-    bracket = selectors.tournament_bracket(tournament_id=tournament_id)
+    standings = projected.tournament_standings(tournament_id=tournament_id)
+    bracket = projected.tournament_bracket(tournament_id=tournament_id)
 
     assert represent(StandingOutput, standings) == StandingOutput(standings, many=True).data
     assert represent(BracketOutput, bracket) == BracketOutput(bracket).data
@@ -83,8 +86,8 @@ def test_a_tournament_not_started_has_an_empty_bracket_in_the_same_shape(
 
 def assert_matches_same_as_the_serializers(tournament_id: Any) -> None:
     now = timezone.now()
-    page = selectors.tournament_fixture_page(tournament_id=tournament_id, limit=500)
-    fixtures = selectors.tournament_fixtures(tournament_id=tournament_id)
+    page = fixtures_selectors.tournament_fixture_page(tournament_id=tournament_id, limit=500)
+    fixtures = fixtures_selectors.tournament_fixtures(tournament_id=tournament_id)
 
     documents = [match_document(row, now) for row in page.rows]
 
@@ -99,7 +102,7 @@ def test_the_match_list_writes_each_match_as_its_serializer_does(
     played, _ = started_tournament(organizer, 5, format="single_elimination", third_place=True)
     play_round(organizer, played, home_wins)
     called, _ = started_tournament(organizer, 2, no_show_minutes=0)
-    services.fixture_schedule(tournament_id=UUID(called), actor=SCHEDULER)
+    scheduling.fixture_schedule(tournament_id=UUID(called), actor=SCHEDULER)
     (match,) = matches(anonymous, called)
     created(post(organizer, tournament_url(called, "matches", match["id"], "call")))
     tasks.catch_up_all()

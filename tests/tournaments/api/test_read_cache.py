@@ -15,10 +15,11 @@ from rest_framework.test import APIClient
 from common.actors import Actor
 from tests.games.api.builders import start_round
 from tests.tournaments.api.builders import four_started, matches, tournament_url, win
-from tournaments import corrections, projections, services
+from tournaments import corrections, projections
 from tournaments.api import conditional
 from tournaments.api.conditional import Body, BodyCache
 from tournaments.models import Entrant, Fixture, Player
+from tournaments.services import erasure
 
 READS = ["standings", "standings?format=csv", "bracket", "matches", "matches?status=ready"]
 ORGANIZER = Actor(device="test")
@@ -98,7 +99,7 @@ def test_an_erased_player_reads_erased_player_at_once_in_a_read_answered_before(
     before = read(anonymous, started, what)
     verdi = Player.objects.get(entries__tournament_id=started, name="Verdi")
 
-    services.player_erase(player=verdi, actor=ORGANIZER)
+    erasure.player_erase(player=verdi, actor=ORGANIZER)
     after = read(anonymous, started, what)
 
     assert b"Verdi" in before.content
@@ -197,7 +198,7 @@ def test_erasing_the_player_of_an_entrant_whose_name_stays_the_same_changes_the_
     Entrant.objects.filter(id=entrant.id).update(name="erased player")
     before = read(anonymous, started, "standings?format=csv")
 
-    services.player_erase(player=Player.objects.get(name="Neri"), actor=ORGANIZER)
+    erasure.player_erase(player=Player.objects.get(name="Neri"), actor=ORGANIZER)
     after = read(anonymous, started, "standings?format=csv")
 
     assert b"Neri" in before.content

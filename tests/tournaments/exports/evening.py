@@ -10,8 +10,9 @@ from accounts.services import club_create
 from common.actors import Actor
 from games.matches import services as match_services
 from games.models import Match, Round
-from tournaments import corrections, projections, services
+from tournaments import corrections, projections
 from tournaments.models import Entrant, Fixture
+from tournaments.services import registration, running, scheduling
 
 ORGANIZER = Actor(device="export-test")
 
@@ -51,7 +52,7 @@ def play_to_winner(match_id: UUID, side: int) -> None:
 
 
 def club_evening(*, club_slug: str = "circolo-export") -> UUID:
-    tournament = services.tournament_create(
+    tournament = registration.tournament_create(
         name="Serata al Circolo",
         format="round_robin",
         table_size=2,
@@ -62,8 +63,8 @@ def club_evening(*, club_slug: str = "circolo-export") -> UUID:
         club=club_create(name="Circolo dell'Export", slug=club_slug),
     )
     entrant_ids = [
-        services.registered_entrant_id(
-            services.entrant_register(
+        registration.registered_entrant_id(
+            registration.entrant_register(
                 tournament_id=tournament.id,
                 name=name,
                 players=[name],
@@ -75,14 +76,14 @@ def club_evening(*, club_slug: str = "circolo-export") -> UUID:
     ]
     for number, entrant_id in enumerate(entrant_ids[:4], start=1):
         # With idempotency keys, as a desk tablet sends them: the archive carries them.
-        services.entrant_check_in(
+        registration.entrant_check_in(
             tournament_id=tournament.id,
             entrant_id=entrant_id,
             actor=ORGANIZER,
             idempotency_key=f"desk-{number}",
         )
-    services.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
-    services.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
+    scheduling.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
     first, second, *_ = open_match_ids(tournament.id)
     enter_round(first, [60, 60])  # a tied round: replayed, it does not count
     play_to_winner(first, 0)
@@ -113,15 +114,15 @@ def club_evening(*, club_slug: str = "circolo-export") -> UUID:
             reason="a substitute",
             actor=ORGANIZER,
         )
-    services.entrant_withdraw(
+    registration.entrant_withdraw(
         tournament_id=tournament.id, entrant_id=entrant_ids[4], reason="ill", actor=ORGANIZER
     )
     consume()
-    services.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
+    scheduling.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
     for match_id in open_match_ids(tournament.id)[:2]:
         play_to_winner(match_id, 0)
     consume()
-    services.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
+    scheduling.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
     consume()
     assert Entrant.objects.filter(tournament_id=tournament.id, withdrawn=True).count() == 1
     return tournament.id
@@ -130,7 +131,7 @@ def club_evening(*, club_slug: str = "circolo-export") -> UUID:
 def threes_evening(*, club_slug: str = "circolo-tre") -> UUID:
     """A Swiss evening at tables of three (decision record 0031): seven entrants (two tables
     and a bye a round), the first round played with a forfeit, the second paired and begun."""
-    tournament = services.tournament_create(
+    tournament = registration.tournament_create(
         name="Briscola a tre",
         format="swiss",
         table_size=3,
@@ -142,16 +143,16 @@ def threes_evening(*, club_slug: str = "circolo-tre") -> UUID:
         club=club_create(name="Circolo a Tre", slug=club_slug),
     )
     for seed, name in enumerate(["Ada", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina"], 1):
-        services.entrant_register(
+        registration.entrant_register(
             tournament_id=tournament.id, name=name, players=[name], seed=seed, actor=ORGANIZER
         )
-    services.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
-    services.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
+    scheduling.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
     first, second = open_match_ids(tournament.id)
     enter_round(first, [50, 50, 20])  # level at the top: 1st shared
     match_services.match_forfeit(match_id=second, side=2, reason="left early", actor=ORGANIZER)
     consume()
-    services.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
+    scheduling.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
     enter_round(open_match_ids(tournament.id)[0], [70, 40, 10])
     consume()
     return tournament.id

@@ -14,7 +14,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.tournaments.exports.evening import ORGANIZER, club_evening
-from tournaments import services, sheets
+from tournaments import sheets
+from tournaments.services import registration, running, scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ def sheet_url(tournament_id: UUID, kind: str, query: str = "") -> str:
 
 def pairs_at_tables() -> UUID:
     """Four pairs at two tables of four, scheduled: two matches in the first round."""
-    tournament = services.tournament_create(
+    tournament = registration.tournament_create(
         name="Coppia d'Assi",
         format="round_robin",
         table_size=4,
@@ -34,14 +35,14 @@ def pairs_at_tables() -> UUID:
         actor=ORGANIZER,
     )
     for home, partner in [("Ada", "Bice"), ("Carlo", "Dora"), ("Ezio", "Fede"), ("Gino", "Ida")]:
-        services.entrant_register(
+        registration.entrant_register(
             tournament_id=tournament.id,
             name=f"{home} e {partner}",
             players=[home, partner],
             actor=ORGANIZER,
         )
-    services.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
-    services.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
+    scheduling.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
     return tournament.id
 
 
@@ -156,7 +157,7 @@ def test_seats_in_playing_order_let_the_sides_take_turns(
 
 def a_swiss_at_tables_of_three(**options: Any) -> UUID:
     """Five singles at tables of three, scheduled: a table of three and a table of two."""
-    tournament = services.tournament_create(
+    tournament = registration.tournament_create(
         name="Briscola a tre",
         format="swiss",
         table_size=3,
@@ -167,11 +168,11 @@ def a_swiss_at_tables_of_three(**options: Any) -> UUID:
         **options,
     )
     for name in ("Ada", "Bruno", "Carla", "Dino", "Ezio"):
-        services.entrant_register(
+        registration.entrant_register(
             tournament_id=tournament.id, name=name, players=[name], actor=ORGANIZER
         )
-    services.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
-    services.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
+    scheduling.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
     return tournament.id
 
 

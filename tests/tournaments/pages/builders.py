@@ -8,8 +8,9 @@ from typing import Any
 from games.matches import services as match_services
 from tests.tournaments.builders import ORGANIZER, new_tournament
 from tests.tournaments.tasks.builders import play
-from tournaments import projections, services
+from tournaments import projections
 from tournaments.models import Fixture, FixtureStatus
+from tournaments.services import running
 
 __all__ = [
     "ORGANIZER",
@@ -26,7 +27,7 @@ __all__ = [
 def started(format: str = "single_elimination", entrants: int = 4, **options: Any) -> uuid.UUID:
     """A started tournament of singles `Player 1`... (seeded in that order), projected."""
     tournament_id = new_tournament(format, entrants, **options)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     projections.consume()
     return tournament_id
 
@@ -58,4 +59,4 @@ def play_points(fixture: Fixture, points: list[int]) -> None:
     match_services.round_points_enter(
         match_id=fixture.match_id, round_number=1, points=points, actor=ORGANIZER
     )
-    services.fixture_result_sync(match_id=fixture.match_id, actor=ORGANIZER)
+    running.fixture_result_sync(match_id=fixture.match_id, actor=ORGANIZER)

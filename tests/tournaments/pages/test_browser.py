@@ -23,8 +23,9 @@ from tests.tournaments.pages.builders import (
     started_at_three,
 )
 from tests.workers import Worker
-from tournaments import projections, services
+from tournaments import projections
 from tournaments.models import Entrant, Fixture
+from tournaments.services import running, scheduling
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -71,7 +72,7 @@ def test_the_standings_change_after_a_result_without_a_reload(
 ) -> None:
     settings.TOURNAMENT_POLL_SECONDS = 1
     tournament_id = new_tournament("round_robin", 4)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     fourth = entrant_id(tournament_id, "Player 4")
     navigations: list[str] = []
 
@@ -96,7 +97,7 @@ def test_the_projector_view_shows_the_pairings_at_their_tables_in_large_type(
     browser_page: Page, live_server: LiveServer
 ) -> None:
     tournament_id = started("swiss", 4, tables=2)
-    services.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+    scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
     browser_page.set_viewport_size({"width": 1280, "height": 720})
 
     browser_page.goto(f"{live_server.url}/tournaments/{tournament_id}/screen/")

@@ -20,8 +20,9 @@ from tests.tournaments.pages.builders import (
     ready_fixtures,
     started,
 )
-from tournaments import projections, services
+from tournaments import projections
 from tournaments.models import Entrant, Fixture, Player
+from tournaments.services import erasure, running, scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +31,7 @@ def private_tournament() -> tuple[uuid.UUID, Club]:
     """A started private tournament of a club, and that club."""
     club = club_create(name="Circolo Privato")
     tournament_id = new_tournament("round_robin", 3, club=club, public=False)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     projections.consume()
     return tournament_id, club
 
@@ -181,7 +182,7 @@ def test_the_etag_differs_between_languages(client: Client) -> None:
 
 def test_the_screen_shows_the_current_pairings_with_their_tables(client: Client) -> None:
     tournament_id = started("single_elimination", 4, tables=2)
-    services.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+    scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
     projections.consume()
 
     html = client.get(f"/tournaments/{tournament_id}/screen/").content.decode()
@@ -210,7 +211,7 @@ def test_a_player_page_lists_their_matches_with_opponents_and_results(client: Cl
 def test_an_erased_player_reads_as_erased(client: Client) -> None:
     tournament_id = started("single_elimination", 4)
     player = Player.objects.get(name="Player 4")
-    services.player_erase(player=player, actor=ORGANIZER)
+    erasure.player_erase(player=player, actor=ORGANIZER)
 
     player_page = client.get(f"/players/{player.id}/").content.decode()
     tournament_page = client.get(f"/tournaments/{tournament_id}/").content.decode()

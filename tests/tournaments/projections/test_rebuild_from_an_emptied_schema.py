@@ -22,8 +22,9 @@ from games.matches import services as match_services
 from games.models import Match, Round
 from games.rules import RuleViolation
 from tests.tournaments.projections import snapshots
-from tournaments import corrections, projections, services, tasks
+from tournaments import corrections, projections, tasks
 from tournaments.models import Entrant, Fixture, Tournament
+from tournaments.services import registration, running, scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -82,7 +83,7 @@ def random_tournament(data: st.DataObject, format: str) -> UUID:
         options["group_size"] = data.draw(st.sampled_from([3, 4]), label="group_size")
     if format in ("single_elimination", "double_elimination"):
         options["third_place"] = format == "single_elimination" and data.draw(st.booleans())
-    tournament = services.tournament_create(
+    tournament = registration.tournament_create(
         name="Rebuilt",
         format=format,
         actor=ORGANIZER,
@@ -93,21 +94,21 @@ def random_tournament(data: st.DataObject, format: str) -> UUID:
     entrant_ids = []
     for number in range(1, count + 1):
         seed = data.draw(st.sampled_from([number, None]), label="seed")
-        result = services.entrant_register(
+        result = registration.entrant_register(
             tournament_id=tournament.id,
             name=f"Entrant {number}",
             players=[f"Player {number}.{p}" for p in range(players)],
             seed=seed,
             actor=ORGANIZER,
         )
-        entrant_ids.append(services.registered_entrant_id(result))
+        entrant_ids.append(registration.registered_entrant_id(result))
     for entrant_id in entrant_ids:
         if data.draw(st.booleans(), label="checks in before the start"):
-            services.entrant_check_in(
+            registration.entrant_check_in(
                 tournament_id=tournament.id, entrant_id=entrant_id, actor=ORGANIZER
             )
     if count > smallest and data.draw(st.booleans(), label="withdraws before the start"):
-        services.entrant_withdraw(
+        registration.entrant_withdraw(
             tournament_id=tournament.id,
             entrant_id=data.draw(st.sampled_from(entrant_ids)),
             reason="ill",
@@ -115,7 +116,7 @@ def random_tournament(data: st.DataObject, format: str) -> UUID:
         )
     seeding = data.draw(st.sampled_from([None, "given", "random"]), label="seeding")
     if seeding is not None:
-        services.tournament_seed(
+        registration.tournament_seed(
             tournament_id=tournament.id,
             method=seeding,
             random_seed=data.draw(st.integers(0, 1000)) if seeding == "random" else None,
@@ -133,12 +134,12 @@ def random_tournament(data: st.DataObject, format: str) -> UUID:
         )
     only_checked_in = data.draw(st.booleans(), label="start with the checked-in only")
     attempt(
-        lambda: services.tournament_start(
+        lambda: running.tournament_start(
             tournament_id=tournament.id, only_checked_in=only_checked_in, actor=ORGANIZER
         )
     )
     if Tournament.objects.get(id=tournament.id).status != "in_progress":
-        services.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
+        running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
     return tournament.id
 
 
@@ -260,24 +261,24 @@ def step(data: st.DataObject, tournament_id: UUID) -> None:
         withdrawn = Entrant.objects.filter(tournament_id=tournament_id, withdrawn=True).count()
         entrant = data.draw(st.sampled_from(entrants), label="entrant")
         if action == "check in":
-            services.entrant_check_in(
+            registration.entrant_check_in(
                 tournament_id=tournament_id, entrant_id=entrant.id, actor=ORGANIZER
             )
         elif withdrawn < 2 and len(entrants) > 2:
-            services.entrant_withdraw(
+            registration.entrant_withdraw(
                 tournament_id=tournament_id, entrant_id=entrant.id, reason="gone", actor=ORGANIZER
             )
     elif action == "schedule":
-        services.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+        scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
     elif action == "assign a table" and matches:
         match = data.draw(st.sampled_from(matches), label="match")
         table = data.draw(st.integers(1, tournament.settings["tables"]), label="table")
         attempt(
-            lambda: services.fixture_table_assign(match_id=match.id, table=table, actor=ORGANIZER)
+            lambda: scheduling.fixture_table_assign(match_id=match.id, table=table, actor=ORGANIZER)
         )
     elif action == "call a match" and matches:
         match = data.draw(st.sampled_from(matches), label="called match")
-        attempt(lambda: services.fixture_call(match_id=match.id, actor=ORGANIZER))
+        attempt(lambda: scheduling.fixture_call(match_id=match.id, actor=ORGANIZER))
     elif action == "rename an entrant":
         renamed = data.draw(
             st.sampled_from(list(Entrant.objects.filter(tournament_id=tournament_id))),
@@ -295,7 +296,7 @@ def step(data: st.DataObject, tournament_id: UUID) -> None:
         done = tasks.catch_up_all(now=timezone.now() + timedelta(minutes=minutes))
         assert done.failures == 0
     elif action == "publish the next round":
-        attempt(lambda: services.swiss_round_publish(tournament_id=tournament_id, actor=ORGANIZER))
+        attempt(lambda: running.swiss_round_publish(tournament_id=tournament_id, actor=ORGANIZER))
 
 
 def play_to_the_end(data: st.DataObject, tournament_id: UUID) -> None:
@@ -305,7 +306,7 @@ def play_to_the_end(data: st.DataObject, tournament_id: UUID) -> None:
         consume_until_quiet()
         if tournament_format(tournament_id) == "swiss":
             attempt(
-                lambda: services.swiss_round_publish(tournament_id=tournament_id, actor=ORGANIZER)
+                lambda: running.swiss_round_publish(tournament_id=tournament_id, actor=ORGANIZER)
             )
         matches = open_matches(tournament_id)
         if not matches:

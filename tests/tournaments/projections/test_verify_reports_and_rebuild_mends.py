@@ -21,8 +21,9 @@ from common.actors import Actor
 from games.eventstore.api import read_stream
 from games.matches import services as match_services
 from tests.tournaments.projections.snapshots import rebuild, verify
-from tournaments import projections, services
+from tournaments import projections
 from tournaments.models import Entrant, Fixture, Table, Tournament
+from tournaments.services import registration, running, scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +49,7 @@ class StartedTournament:
 
 
 def started_tournament() -> StartedTournament:
-    tournament = services.tournament_create(
+    tournament = registration.tournament_create(
         name="Verified",
         format="round_robin",
         table_size=2,
@@ -58,8 +59,8 @@ def started_tournament() -> StartedTournament:
         actor=ORGANIZER,
     )
     entrants = [
-        services.registered_entrant_id(
-            services.entrant_register(
+        registration.registered_entrant_id(
+            registration.entrant_register(
                 tournament_id=tournament.id,
                 name=f"Entrant {number}",
                 players=[f"Player {number}"],
@@ -70,20 +71,20 @@ def started_tournament() -> StartedTournament:
         for number in range(1, 6)
     ]
     for entrant_id in entrants[:2]:
-        services.entrant_check_in(
+        registration.entrant_check_in(
             tournament_id=tournament.id, entrant_id=entrant_id, actor=ORGANIZER
         )
-    services.entrant_withdraw(
+    registration.entrant_withdraw(
         tournament_id=tournament.id, entrant_id=entrants[4], reason="ill", actor=ORGANIZER
     )
-    services.tournament_seed(tournament_id=tournament.id, method="given", actor=ORGANIZER)
-    services.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
-    first, second = services.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
+    registration.tournament_seed(tournament_id=tournament.id, method="given", actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
+    first, second = scheduling.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
     match_services.round_start(match_id=first.match_id, briscola=None, actor=ORGANIZER)
     match_services.round_points_enter(
         match_id=first.match_id, round_number=1, points=[50, 70], actor=ORGANIZER
     )
-    services.fixture_call(match_id=second.match_id, actor=ORGANIZER)
+    scheduling.fixture_call(match_id=second.match_id, actor=ORGANIZER)
     projections.consume()
     finished = Fixture.objects.get(match_id=first.match_id)
     scheduled = Fixture.objects.get(match_id=second.match_id)
@@ -299,7 +300,7 @@ def test_verify_names_the_corrupted_row_and_field_and_a_rebuild_mends_it(corrupt
 
 
 def test_a_winner_decided_by_the_higher_seed_is_in_the_row_verified_and_rebuilt() -> None:
-    tournament = services.tournament_create(
+    tournament = registration.tournament_create(
         name="Level final",
         format="single_elimination",
         table_size=2,
@@ -309,20 +310,20 @@ def test_a_winner_decided_by_the_higher_seed_is_in_the_row_verified_and_rebuilt(
         actor=ORGANIZER,
     )
     for number in (1, 2):
-        services.entrant_register(
+        registration.entrant_register(
             tournament_id=tournament.id,
             name=f"Entrant {number}",
             players=[f"Player {number}"],
             seed=number,
             actor=ORGANIZER,
         )
-    services.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
     [final] = Fixture.objects.filter(tournament_id=tournament.id)
     match_services.round_start(match_id=final.match_id, briscola=None, actor=ORGANIZER)
     match_services.round_points_enter(
         match_id=final.match_id, round_number=1, points=(60, 60), actor=ORGANIZER
     )
-    services.fixture_result_sync(match_id=final.match_id, actor=ORGANIZER)
+    running.fixture_result_sync(match_id=final.match_id, actor=ORGANIZER)
     projections.consume()
     final.refresh_from_db()
     assert final.decided_by == "higher_seed"

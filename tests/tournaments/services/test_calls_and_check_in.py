@@ -24,9 +24,12 @@ from tests.tournaments.tasks.builders import (
     new_tournament,
     started_tournament,
 )
-from tournaments import selectors, services, tasks
+from tournaments import tasks
 from tournaments.errors import CheckInClosed, InvalidTournament, TooFewEntrants
 from tournaments.models import Entrant, Fixture, Tournament
+from tournaments.selectors import answers
+from tournaments.selectors import fixtures as fixtures_selectors
+from tournaments.services import registration, running, scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +44,7 @@ def at_a_table(
     whose first match was given a table at `now`: the tournament and that match's fixture."""
     settings = {"no_show_minutes": MINUTES} | options
     tournament_id = started_tournament("single_elimination", entrants, tables=tables, **settings)
-    services.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER, now=now)
+    scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER, now=now)
     first = fixtures(tournament_id, table__isnull=False)[0]
     return tournament_id, first
 
@@ -67,7 +70,7 @@ def test_the_organizers_call_starts_the_no_show_clock_at_the_call() -> None:
     assert (final.scheduled_at, final.called_at, final.deadline) == (scheduled_at, None, None)
     called_at = scheduled_at + timedelta(minutes=7)
 
-    result = services.fixture_call(match_id=final.match_id, actor=ORGANIZER, now=called_at)
+    result = scheduling.fixture_call(match_id=final.match_id, actor=ORGANIZER, now=called_at)
 
     final.refresh_from_db()
     assert final.called_at == called_at
@@ -102,7 +105,7 @@ def test_a_call_with_a_table_moves_the_match_to_that_table_first() -> None:
     before = version_of(tournament_id)
     called_at = timezone.now()
 
-    services.fixture_call(match_id=final.match_id, actor=ORGANIZER, table=3, now=called_at)
+    scheduling.fixture_call(match_id=final.match_id, actor=ORGANIZER, table=3, now=called_at)
 
     final.refresh_from_db()
     assert (final.table, final.called_at) == (3, called_at)
@@ -133,7 +136,7 @@ def test_calling_a_called_match_again_records_nothing_and_keeps_its_deadline() -
     call(final.match_id, now=first_call)
     before = version_of(tournament_id)
 
-    again = services.fixture_call(
+    again = scheduling.fixture_call(
         match_id=final.match_id, actor=ORGANIZER, now=first_call + timedelta(minutes=3)
     )
 
@@ -168,13 +171,13 @@ def test_the_second_side_checking_in_calls_the_match_at_its_table() -> None:
 def test_a_match_whose_sides_both_checked_in_is_called_when_it_is_given_a_table() -> None:
     tournament_id = new_tournament("single_elimination", 2, no_show_minutes=MINUTES)
     check_in_seeds(tournament_id, 1, 2)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     (final,) = fixtures(tournament_id)
     assert (final.table, final.called_at) == (None, None)  # no table yet: nothing to call
     before = version_of(tournament_id)
     now = timezone.now()
 
-    services.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER, now=now)
+    scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER, now=now)
 
     assert stream_after(tournament_id, before) == [
         (
@@ -199,11 +202,11 @@ def test_a_match_whose_sides_both_checked_in_is_called_when_it_is_given_a_table(
 def test_a_match_whose_sides_both_checked_in_is_called_when_a_table_is_assigned_to_it() -> None:
     tournament_id = new_tournament("single_elimination", 2, tables=2, no_show_minutes=MINUTES)
     check_in_seeds(tournament_id, 1, 2)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     (final,) = fixtures(tournament_id)
     before = version_of(tournament_id)
 
-    services.fixture_table_assign(match_id=final.match_id, table=2, actor=ORGANIZER)
+    scheduling.fixture_table_assign(match_id=final.match_id, table=2, actor=ORGANIZER)
 
     recorded = stream_after(tournament_id, before)
     assert [event_type for event_type, _ in recorded] == ["MatchScheduled", "MatchCalled"]
@@ -217,7 +220,7 @@ def test_a_match_whose_sides_both_checked_in_is_called_when_a_table_is_assigned_
 def test_scheduling_returns_each_fixture_it_gave_a_table_once_when_it_also_called_it() -> None:
     tournament_id = new_tournament("single_elimination", 2, no_show_minutes=MINUTES)
     check_in_seeds(tournament_id, 1, 2)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
     done = tasks.catch_up_all()
 
@@ -229,10 +232,10 @@ def test_scheduling_returns_each_fixture_it_gave_a_table_once_when_it_also_calle
 def test_assigning_a_table_returns_each_moved_fixture_once_when_it_also_called_it() -> None:
     tournament_id = new_tournament("single_elimination", 2, tables=2, no_show_minutes=MINUTES)
     check_in_seeds(tournament_id, 1, 2)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     (final,) = fixtures(tournament_id)
 
-    moved = services.fixture_table_assign(match_id=final.match_id, table=2, actor=ORGANIZER)
+    moved = scheduling.fixture_table_assign(match_id=final.match_id, table=2, actor=ORGANIZER)
 
     assert events_of_type(tournament_id, "MatchCalled")[0]["by"] == "check-in"
     assert [fixture.key for fixture in moved] == [final.key]
@@ -250,10 +253,10 @@ def test_a_match_never_called_is_never_forfeited_however_late_it_is() -> None:
     done = tasks.catch_up_all(now=far)
 
     assert done.forfeited == []
-    assert services.fixture_forfeit_no_show(match_id=final.match_id, actor=ORGANIZER, now=far) is (
-        False
-    )
-    assert selectors.overdue_fixtures(tournament_id=tournament_id, now=far) == []
+    assert scheduling.fixture_forfeit_no_show(
+        match_id=final.match_id, actor=ORGANIZER, now=far
+    ) is (False)
+    assert fixtures_selectors.overdue_fixtures(tournament_id=tournament_id, now=far) == []
     assert "MatchForfeited" not in event_types(final.match_id)
     assert Match.objects.get(id=final.match_id).status == "not_started"
 
@@ -282,14 +285,14 @@ def test_a_called_match_with_both_sides_absent_is_not_forfeited_but_overdue() ->
     call(final.match_id, now=start)
     deadline = start + timedelta(minutes=MINUTES)
     early = deadline - timedelta(seconds=1)
-    assert selectors.overdue_fixtures(tournament_id=tournament_id, now=early) == []
+    assert fixtures_selectors.overdue_fixtures(tournament_id=tournament_id, now=early) == []
 
     done = tasks.catch_up_all(now=deadline + timedelta(minutes=1))
 
     assert done.forfeited == []
     assert done.failures == 0
     assert "MatchForfeited" not in event_types(final.match_id)
-    overdue = selectors.overdue_fixtures(tournament_id=tournament_id, now=deadline)
+    overdue = fixtures_selectors.overdue_fixtures(tournament_id=tournament_id, now=deadline)
     assert [fixture.key for fixture in overdue] == [final.key]
 
 
@@ -299,7 +302,7 @@ def test_a_called_match_with_both_sides_absent_is_not_forfeited_but_overdue() ->
 def test_a_tournament_that_never_opens_check_in_takes_check_ins_at_any_time() -> None:
     tournament_id = new_tournament("single_elimination", 4)
     check_in_seeds(tournament_id, 1)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
     check_in_seeds(tournament_id, 2)
 
@@ -313,14 +316,14 @@ def test_a_closed_check_in_refuses_check_ins_until_the_organizer_opens_it_again(
     first, second = entrant_of_seed(tournament_id, 1), entrant_of_seed(tournament_id, 2)
     before = version_of(tournament_id)
 
-    services.check_in_open(tournament_id=tournament_id, actor=ORGANIZER)
+    registration.check_in_open(tournament_id=tournament_id, actor=ORGANIZER)
     check_in(tournament_id, first)
-    services.check_in_close(tournament_id=tournament_id, actor=ORGANIZER)
+    registration.check_in_close(tournament_id=tournament_id, actor=ORGANIZER)
     with pytest.raises(CheckInClosed) as refused:
         check_in(tournament_id, second)
     assert refused.value.code == "check_in_closed"
     assert not Entrant.objects.get(id=second).checked_in
-    services.check_in_open(tournament_id=tournament_id, actor=ORGANIZER)
+    registration.check_in_open(tournament_id=tournament_id, actor=ORGANIZER)
     check_in(tournament_id, second)
 
     assert [event_type for event_type, _ in stream_after(tournament_id, before)] == [
@@ -331,17 +334,17 @@ def test_a_closed_check_in_refuses_check_ins_until_the_organizer_opens_it_again(
         "EntrantCheckedIn",
     ]
     assert Entrant.objects.get(id=second).checked_in
-    assert selectors.check_in_window(tournament_id=tournament_id).accepts(timezone.now())
+    assert answers.check_in_window(tournament_id=tournament_id).accepts(timezone.now())
 
 
 def test_opening_an_open_window_or_closing_a_closed_one_records_nothing() -> None:
     tournament_id = new_tournament("single_elimination", 2)
-    services.check_in_open(tournament_id=tournament_id, actor=ORGANIZER)
+    registration.check_in_open(tournament_id=tournament_id, actor=ORGANIZER)
     before = version_of(tournament_id)
 
-    opened_again = services.check_in_open(tournament_id=tournament_id, actor=ORGANIZER)
-    services.check_in_close(tournament_id=tournament_id, actor=ORGANIZER)
-    closed_again = services.check_in_close(tournament_id=tournament_id, actor=ORGANIZER)
+    opened_again = registration.check_in_open(tournament_id=tournament_id, actor=ORGANIZER)
+    registration.check_in_close(tournament_id=tournament_id, actor=ORGANIZER)
+    closed_again = registration.check_in_close(tournament_id=tournament_id, actor=ORGANIZER)
 
     assert (list(opened_again.events), list(closed_again.events)) == ([], [])
     assert [event_type for event_type, _ in stream_after(tournament_id, before)] == [
@@ -355,9 +358,9 @@ def test_a_window_past_its_closing_time_refuses_check_ins(
     tournament_id = new_tournament("single_elimination", 2)
     opened = timezone.now()
     closes_at = opened + timedelta(minutes=30)
-    services.check_in_open(tournament_id=tournament_id, actor=ORGANIZER, closes_at=closes_at)
+    registration.check_in_open(tournament_id=tournament_id, actor=ORGANIZER, closes_at=closes_at)
     check_in_seeds(tournament_id, 1)  # before it closes
-    window = selectors.check_in_window(tournament_id=tournament_id)
+    window = answers.check_in_window(tournament_id=tournament_id)
     assert window.closes_at == closes_at.isoformat()
 
     monkeypatch.setattr(timezone, "now", lambda: closes_at + timedelta(seconds=1))
@@ -378,7 +381,7 @@ def test_a_window_cannot_be_opened_with_a_closing_time_already_past() -> None:
     before = version_of(tournament_id)
 
     with pytest.raises(InvalidTournament) as refused:
-        services.check_in_open(
+        registration.check_in_open(
             tournament_id=tournament_id,
             actor=ORGANIZER,
             closes_at=timezone.now() - timedelta(minutes=1),
@@ -398,7 +401,7 @@ def test_a_start_with_the_checked_in_only_withdraws_the_others_and_pairs_those_p
     absent = entrant_of_seed(tournament_id, 4)
     before = version_of(tournament_id)
 
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER, only_checked_in=True)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER, only_checked_in=True)
 
     recorded = stream_after(tournament_id, before)
     assert recorded[:2] == [
@@ -419,9 +422,7 @@ def test_a_start_with_the_checked_in_only_refuses_with_fewer_than_two_present() 
     before = version_of(tournament_id)
 
     with pytest.raises(TooFewEntrants) as refused:
-        services.tournament_start(
-            tournament_id=tournament_id, actor=ORGANIZER, only_checked_in=True
-        )
+        running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER, only_checked_in=True)
 
     assert refused.value.code == "too_few_entrants"
     assert "checked in" in str(refused.value)
@@ -434,7 +435,7 @@ def test_a_start_without_the_option_keeps_the_entrants_who_did_not_check_in() ->
     tournament_id = new_tournament("single_elimination", 4)
     check_in_seeds(tournament_id, 1)
 
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
     assert "EntrantWithdrew" not in event_types(tournament_id)
     playing = {e for f in fixtures(tournament_id) for e in (f.home_id, f.away_id)}

@@ -12,7 +12,6 @@ import pytest
 from common.actors import Actor
 from games.eventstore.api import RecordedEvent, read_stream
 from tests.tournaments.builders import new_tournament
-from tournaments import services
 from tournaments.corrections import (
     DuplicateEntrantName,
     DuplicateSeed,
@@ -21,7 +20,9 @@ from tournaments.corrections import (
     entrant_correct,
     entrants_reseed,
 )
+from tournaments.errors import InvalidEntrant, TournamentAlreadyStarted, TournamentError
 from tournaments.models import Entrant, EntrantPlayer, Player
+from tournaments.services import erasure, registration, running
 
 pytestmark = pytest.mark.django_db
 
@@ -41,11 +42,11 @@ def player_names(entrant: Entrant) -> list[str]:
 
 
 def pairs(*teams: tuple[str, list[str]]) -> UUID:
-    tournament = services.tournament_create(
+    tournament = registration.tournament_create(
         name="Coppia", format="round_robin", table_size=4, best_of=1, actor=ORGANIZER
     )
     for name, players in teams:
-        services.entrant_register(
+        registration.entrant_register(
             tournament_id=tournament.id, name=name, players=players, actor=ORGANIZER
         )
     return tournament.id
@@ -186,7 +187,7 @@ def test_a_correction_the_tournament_cannot_take_is_refused_and_changes_no_row(
     before = len(read_stream(stream_id=tournament_id))
     arguments: dict[str, Any] = {"entrant_id": entrant.id, "reason": "fix"} | change
 
-    with pytest.raises(services.TournamentError) as refused:
+    with pytest.raises(TournamentError) as refused:
         entrant_correct(tournament_id=tournament_id, actor=ORGANIZER, **arguments)
 
     assert refused.value.code == code
@@ -198,9 +199,9 @@ def test_a_correction_the_tournament_cannot_take_is_refused_and_changes_no_row(
 def test_an_erased_player_is_replaced_not_renamed() -> None:
     tournament_id = new_tournament(entrants=2)
     entrant = entrant_named(tournament_id, "Player 1")
-    services.player_erase(player=Player.objects.get(name="Player 1"), actor=ORGANIZER)
+    erasure.player_erase(player=Player.objects.get(name="Player 1"), actor=ORGANIZER)
 
-    with pytest.raises(services.InvalidEntrant, match="was erased: replace them"):
+    with pytest.raises(InvalidEntrant, match="was erased: replace them"):
         entrant_correct(
             tournament_id=tournament_id,
             entrant_id=entrant.id,
@@ -212,7 +213,7 @@ def test_an_erased_player_is_replaced_not_renamed() -> None:
 
 def test_names_can_be_corrected_after_the_start() -> None:
     tournament_id = new_tournament(entrants=2)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     entrant = entrant_named(tournament_id, "Player 2")
 
     result = entrant_correct(
@@ -234,13 +235,13 @@ def test_registering_a_name_already_taken_is_refused_until_confirmed() -> None:
     tournament_id = new_tournament(entrants=1)
 
     with pytest.raises(DuplicateEntrantName) as warned:
-        services.entrant_register(
+        registration.entrant_register(
             tournament_id=tournament_id,
             name="  player   1 ",
             players=["Somebody"],
             actor=ORGANIZER,
         )
-    confirmed = services.entrant_register(
+    confirmed = registration.entrant_register(
         tournament_id=tournament_id,
         name="  player   1 ",
         players=["Somebody"],
@@ -279,7 +280,7 @@ def test_the_same_name_in_another_tournament_needs_no_confirmation() -> None:
     new_tournament(entrants=1)
     other = new_tournament(entrants=0)
 
-    registered = services.entrant_register(
+    registered = registration.entrant_register(
         tournament_id=other, name="Player 1", players=["Player 1"], actor=ORGANIZER
     )
 
@@ -293,7 +294,7 @@ def test_registering_a_seed_another_entrant_holds_is_duplicate_seed() -> None:
     tournament_id = new_tournament(entrants=2)
 
     with pytest.raises(DuplicateSeed) as refused:
-        services.entrant_register(
+        registration.entrant_register(
             tournament_id=tournament_id, name="Late", players=["Late"], seed=1, actor=ORGANIZER
         )
 
@@ -304,14 +305,14 @@ def test_registering_a_seed_another_entrant_holds_is_duplicate_seed() -> None:
 
 def test_a_withdrawn_entrants_seed_is_free_again() -> None:
     tournament_id = new_tournament(entrants=2)
-    services.entrant_withdraw(
+    registration.entrant_withdraw(
         tournament_id=tournament_id,
         entrant_id=entrant_named(tournament_id, "Player 1").id,
         reason="ill",
         actor=ORGANIZER,
     )
 
-    registered = services.entrant_register(
+    registered = registration.entrant_register(
         tournament_id=tournament_id, name="Late", players=["Late"], seed=1, actor=ORGANIZER
     )
 
@@ -383,7 +384,7 @@ def test_a_reseed_with_a_seed_below_one_no_seeds_or_a_stranger_is_refused(
     first = entrant_named(tournament_id, "Player 1").id
     given = {first if entrant == "first" else entrant: seed for entrant, seed in seeds.items()}
 
-    with pytest.raises(services.TournamentError) as refused:
+    with pytest.raises(TournamentError) as refused:
         entrants_reseed(tournament_id=tournament_id, seeds=given, reason="x", actor=ORGANIZER)
 
     assert refused.value.code == code
@@ -391,10 +392,10 @@ def test_a_reseed_with_a_seed_below_one_no_seeds_or_a_stranger_is_refused(
 
 def test_a_reseed_after_the_start_is_tournament_started() -> None:
     tournament_id = new_tournament(entrants=2)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     first, second = (entrant_named(tournament_id, f"Player {n}").id for n in (1, 2))
 
-    with pytest.raises(services.TournamentAlreadyStarted) as refused:
+    with pytest.raises(TournamentAlreadyStarted) as refused:
         entrants_reseed(
             tournament_id=tournament_id, seeds={first: 2, second: 1}, reason="late", actor=ORGANIZER
         )
@@ -432,7 +433,7 @@ def test_the_start_draws_by_the_corrected_seeds() -> None:
         actor=ORGANIZER,
     )
 
-    started = services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    started = running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
     assert started.state.order == (ids[4], ids[2], ids[3], ids[1])
     first_round = {(f.home, f.away) for f in started.state.fixtures.values()}
@@ -441,7 +442,7 @@ def test_the_start_draws_by_the_corrected_seeds() -> None:
 
 def test_a_reseed_after_a_random_seeding_keeps_the_drawn_positions_of_the_others() -> None:
     tournament_id = new_tournament(entrants=4)
-    seeded = services.tournament_seed(
+    seeded = registration.tournament_seed(
         tournament_id=tournament_id, method="random", random_seed=7, actor=ORGANIZER
     )
     drawn = list(seeded.state.seeding or ())
@@ -450,7 +451,7 @@ def test_a_reseed_after_a_random_seeding_keeps_the_drawn_positions_of_the_others
     entrants_reseed(
         tournament_id=tournament_id, seeds={top: 4, bottom: 1}, reason="swap", actor=ORGANIZER
     )
-    started = services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    started = running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
     assert started.state.order == (bottom, drawn[1], drawn[2], top)
     rows = dict(Entrant.objects.filter(tournament_id=tournament_id).values_list("id", "seed"))

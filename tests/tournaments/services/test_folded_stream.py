@@ -11,8 +11,9 @@ from django.db import transaction
 from games.eventstore.api import read_stream
 from games.matches import services as match_services
 from tests.tournaments.builders import ORGANIZER, new_tournament
-from tournaments import folded, services
+from tournaments import folded
 from tournaments.models import Fixture
+from tournaments.services import pipeline, registration, running
 from tournaments.state import TournamentState
 from tournaments.stream.events import decode
 from tournaments.stream.evolve import fold
@@ -35,7 +36,7 @@ def full_fold(tournament_id: uuid.UUID) -> tuple[TournamentState, int]:
 
 
 def register(tournament_id: uuid.UUID, name: str) -> None:
-    services.entrant_register(
+    registration.entrant_register(
         tournament_id=tournament_id, name=name, players=[name], actor=ORGANIZER
     )
 
@@ -49,7 +50,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         first_versions.append(arguments.get("from_version", 1))
         return read_stream(**arguments)
 
-    monkeypatch.setattr("tournaments.services.read_stream", reading)
+    monkeypatch.setattr("tournaments.services.pipeline.read_stream", reading)
     return first_versions
 
 
@@ -84,7 +85,7 @@ def test_a_command_rolled_back_after_a_committed_one_leaves_the_memo_where_it_wa
         transaction.set_rollback(True)  # the request fails after the command
 
     assert folded.recall(tournament_id) == before
-    assert services.load_tournament(tournament_id=tournament_id) == full_fold(tournament_id)
+    assert pipeline.load_tournament(tournament_id=tournament_id) == full_fold(tournament_id)
     assert len(full_fold(tournament_id)[0].entrants) == 4
 
 
@@ -99,7 +100,7 @@ def test_a_command_reads_only_the_events_after_the_remembered_version(
         register(tournament_id, "Late")
 
     assert reads == [9]
-    assert services.load_tournament(tournament_id=tournament_id) == full_fold(tournament_id)
+    assert pipeline.load_tournament(tournament_id=tournament_id) == full_fold(tournament_id)
 
 
 def test_events_another_process_appended_are_folded_onto_the_remembered_state(
@@ -110,14 +111,14 @@ def test_events_another_process_appended_are_folded_onto_the_remembered_state(
     remembered = folded.recall(tournament_id)
     # Appended by "another process": its commit never reaches this process's memo.
     register(tournament_id, "Fifth")
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     folded.forget_all()
     assert remembered is not None
     folded.memo.remember(tournament_id, remembered)
     reads.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
-        state, version = services.load_tournament(tournament_id=tournament_id)
+        state, version = pipeline.load_tournament(tournament_id=tournament_id)
 
     assert reads == [remembered.version]
     assert (state, version) == full_fold(tournament_id)
@@ -142,7 +143,7 @@ def test_a_remembered_state_whose_event_is_not_at_its_position_is_folded_again(
         tournament_id, folded.Folded(wrong.state, known.version, known.position + 10_000)
     )
 
-    assert services.load_tournament(tournament_id=tournament_id) == full_fold(tournament_id)
+    assert pipeline.load_tournament(tournament_id=tournament_id) == full_fold(tournament_id)
 
 
 def test_a_remembered_version_the_stream_does_not_reach_is_folded_again() -> None:
@@ -150,7 +151,7 @@ def test_a_remembered_version_the_stream_does_not_reach_is_folded_again() -> Non
     state, version = full_fold(tournament_id)
     folded.memo.remember(tournament_id, folded.Folded(state, version + 3, 10**9))
 
-    assert services.load_tournament(tournament_id=tournament_id) == (state, version)
+    assert pipeline.load_tournament(tournament_id=tournament_id) == (state, version)
 
 
 def test_syncing_a_match_that_moved_folds_nothing_already_remembered(
@@ -158,7 +159,7 @@ def test_syncing_a_match_that_moved_folds_nothing_already_remembered(
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         tournament_id = new_tournament("single_elimination", 4)
-        services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+        running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     _, version = full_fold(tournament_id)
     fixture = Fixture.objects.filter(tournament_id=tournament_id).first()
     assert fixture is not None
@@ -166,7 +167,7 @@ def test_syncing_a_match_that_moved_folds_nothing_already_remembered(
     reads.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
-        recorded = services.fixture_result_sync(match_id=fixture.match_id, actor=ORGANIZER)
+        recorded = running.fixture_result_sync(match_id=fixture.match_id, actor=ORGANIZER)
 
     assert not recorded
     assert reads == [version]
@@ -181,7 +182,7 @@ def test_a_tournament_played_through_with_the_memo_is_the_tournament_the_log_fol
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         tournament_id = new_tournament(format, 5)
-        services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+        running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     while ready := list(Fixture.objects.filter(tournament_id=tournament_id, status="ready")):
         for fixture in ready:
             with django_capture_on_commit_callbacks(execute=True):
@@ -191,9 +192,9 @@ def test_a_tournament_played_through_with_the_memo_is_the_tournament_the_log_fol
                 match_services.round_points_enter(
                     match_id=fixture.match_id, round_number=1, points=[80, 40], actor=ORGANIZER
                 )
-                services.fixture_result_sync(match_id=fixture.match_id, actor=ORGANIZER)
+                running.fixture_result_sync(match_id=fixture.match_id, actor=ORGANIZER)
             known = folded.recall(tournament_id)
             assert known is not None
             assert (known.state, known.version) == full_fold(tournament_id)
 
-    assert services.load_tournament(tournament_id=tournament_id)[0].finished
+    assert pipeline.load_tournament(tournament_id=tournament_id)[0].finished

@@ -9,8 +9,9 @@ from common.actors import Actor
 from games.eventstore import pipeline
 from games.eventstore.api import last_position, read_stream
 from tests.tournaments.builders import new_tournament
-from tournaments import services
 from tournaments.models import Entrant, EntrantPlayer, Player
+from tournaments.services import pipeline as tournament_pipeline
+from tournaments.services import registration, running
 
 pytestmark = pytest.mark.django_db
 
@@ -19,8 +20,8 @@ ORGANIZER = Actor(user_id=None, device="admin")
 
 def register_rossi(
     tournament_id: UUID, *, confirm_duplicate_name: bool = False
-) -> services.TournamentCommandResult:
-    return services.entrant_register(
+) -> tournament_pipeline.TournamentCommandResult:
+    return registration.entrant_register(
         tournament_id=tournament_id,
         name="Rossi",
         players=["Rossi"],
@@ -46,21 +47,21 @@ def test_a_retry_that_misses_the_key_before_deciding_rolls_its_rows_back_and_rep
 
     assert retry.duplicate
     assert not retry.recorded
-    assert services.registered_entrant_id(retry) == services.registered_entrant_id(first)
+    assert registration.registered_entrant_id(retry) == registration.registered_entrant_id(first)
     assert (Entrant.objects.count(), Player.objects.count(), EntrantPlayer.objects.count()) == rows
     assert last_position() == events
 
 
 def test_a_replayed_start_ends_with_the_matches_the_start_created() -> None:
     tournament_id = new_tournament(entrants=4)
-    first = services.tournament_start(
+    first = running.tournament_start(
         tournament_id=tournament_id, actor=ORGANIZER, idempotency_key="start"
     )
-    services.entrant_check_in(
+    registration.entrant_check_in(
         tournament_id=tournament_id, entrant_id=min(first.state.entrants), actor=ORGANIZER
     )
 
-    retry = services.tournament_start(
+    retry = running.tournament_start(
         tournament_id=tournament_id, actor=ORGANIZER, idempotency_key="start"
     )
 
@@ -74,7 +75,7 @@ def test_every_event_of_a_keyed_command_names_the_command_that_caused_it() -> No
     tournament_id = new_tournament(entrants=2)
     before = len(read_stream(stream_id=tournament_id))
 
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER, idempotency_key="go")
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER, idempotency_key="go")
 
     appended = read_stream(stream_id=tournament_id, from_version=before + 1)
     assert len(appended) > 1

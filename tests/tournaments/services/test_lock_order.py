@@ -13,8 +13,8 @@ from django.db import connection, transaction
 from common.actors import Actor
 from tests.eventstore.builders import append, in_threads
 from tests.workers import wait_for
-from tournaments import services
 from tournaments.models import Tournament
+from tournaments.services import pipeline, registration
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,11 +35,11 @@ def waiting_for_a_row_lock() -> bool:
 
 
 def test_a_command_waiting_for_its_tournament_does_not_hold_the_log() -> None:
-    tournament = services.tournament_create(
+    tournament = registration.tournament_create(
         name="Circolo", format="swiss", table_size=2, actor=ORGANIZER
     )
-    entrant = services.registered_entrant_id(
-        services.entrant_register(
+    entrant = registration.registered_entrant_id(
+        registration.entrant_register(
             tournament_id=tournament.id, name="Anna", players=["Anna"], actor=ORGANIZER
         )
     )
@@ -58,7 +58,9 @@ def test_a_command_waiting_for_its_tournament_does_not_hold_the_log() -> None:
     def checker() -> float:
         row_locked.wait(WAIT)
         check_in_started.set()
-        services.entrant_check_in(tournament_id=tournament.id, entrant_id=entrant, actor=ORGANIZER)
+        registration.entrant_check_in(
+            tournament_id=tournament.id, entrant_id=entrant, actor=ORGANIZER
+        )
         return 0.0
 
     def other_writer() -> float:
@@ -75,4 +77,4 @@ def test_a_command_waiting_for_its_tournament_does_not_hold_the_log() -> None:
     _, _, append_took = in_threads(lambda i: work[i](), 3)
 
     assert append_took < 2.0
-    assert services.load_tournament(tournament_id=tournament.id)[0].entrants[entrant].checked_in
+    assert pipeline.load_tournament(tournament_id=tournament.id)[0].entrants[entrant].checked_in

@@ -17,7 +17,8 @@ from tests.tournaments.tasks.builders import (
     fixtures,
     started_tournament,
 )
-from tournaments import services, tasks
+from tournaments import tasks
+from tournaments.services import scheduling
 from tournaments.state import EntrantRecord, Fixture, TournamentSettings, TournamentState
 from tournaments.stream.tables import no_show_forfeiter
 
@@ -39,7 +40,7 @@ def test_with_the_rule_off_by_default_no_deadline_is_set_and_nothing_is_forfeite
     assert events_of_type(tournament_id, "MatchScheduled")[0]["deadline"] is None
     assert done.forfeited == []
     assert (
-        services.fixture_forfeit_no_show(
+        scheduling.fixture_forfeit_no_show(
             match_id=final.match_id, actor=tasks.SCHEDULER, now=start + A_DAY_LATER
         )
         is False

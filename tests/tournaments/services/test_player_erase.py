@@ -13,8 +13,10 @@ from tests.eventstore.builders import event_rows
 from tests.games.services.builders import old_match_created
 from tests.tournaments.admin.builders import ready_fixtures, started, win_by_points
 from tests.tournaments.builders import ORGANIZER
-from tournaments import projections, selectors, services
+from tournaments import projections
 from tournaments.models import Entrant, Fixture, FixtureStatus, Player
+from tournaments.selectors import projected
+from tournaments.services import erasure, registration, running
 
 pytestmark = pytest.mark.django_db
 
@@ -26,18 +28,18 @@ def player_named(name: str) -> Player:
 
 
 def pairs_tournament() -> uuid.UUID:
-    tournament = services.tournament_create(
+    tournament = registration.tournament_create(
         name="Coppia", format="round_robin", table_size=4, best_of=1, actor=ORGANIZER
     )
     for number, players in enumerate([["Ada", "Bruno"], ["Carla", "Dino"]], start=1):
-        services.entrant_register(
+        registration.entrant_register(
             tournament_id=tournament.id,
             name=f"I Leoni {number}",
             players=players,
             seed=number,
             actor=ORGANIZER,
         )
-    services.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
     return tournament.id
 
 
@@ -55,7 +57,7 @@ def test_erasing_a_single_blanks_the_name_and_the_entrant_reads_erased_player() 
     tournament_id = started("single_elimination", 4)
     player = player_named("Player 1")
 
-    erased = services.player_erase(player=player, actor=ERASER)
+    erased = erasure.player_erase(player=player, actor=ERASER)
 
     player.refresh_from_db()
     entrant = Entrant.objects.get(tournament_id=tournament_id, players=player)
@@ -67,9 +69,9 @@ def test_erasing_a_single_blanks_the_name_and_the_entrant_reads_erased_player() 
 def test_erasing_one_of_a_pair_keeps_the_partners_name() -> None:
     tournament_id = pairs_tournament()
 
-    services.player_erase(player=player_named("Bruno"), actor=ERASER)
+    erasure.player_erase(player=player_named("Bruno"), actor=ERASER)
 
-    names = selectors.entrant_names(tournament_id=tournament_id)
+    names = projected.entrant_names(tournament_id=tournament_id)
     assert sorted(names.values()) == ["Ada / erased player", "I Leoni 2"]
     (fixture,) = ready_fixtures(tournament_id)[:1]
     match = Match.objects.get(id=fixture.match_id)
@@ -79,10 +81,10 @@ def test_erasing_one_of_a_pair_keeps_the_partners_name() -> None:
 def test_erasing_both_of_a_pair_leaves_no_name() -> None:
     tournament_id = pairs_tournament()
 
-    services.player_erase(player=player_named("Ada"), actor=ERASER)
-    services.player_erase(player=player_named("Bruno"), actor=ERASER)
+    erasure.player_erase(player=player_named("Ada"), actor=ERASER)
+    erasure.player_erase(player=player_named("Bruno"), actor=ERASER)
 
-    names = selectors.entrant_names(tournament_id=tournament_id)
+    names = projected.entrant_names(tournament_id=tournament_id)
     assert "erased player / erased player" in names.values()
 
 
@@ -92,7 +94,7 @@ def test_erasure_changes_no_event_and_appends_none() -> None:
     projections.consume()
     before = event_rows()
 
-    services.player_erase(player=player_named("Player 1"), actor=ERASER)
+    erasure.player_erase(player=player_named("Player 1"), actor=ERASER)
 
     assert event_rows() == before
 
@@ -100,13 +102,13 @@ def test_erasure_changes_no_event_and_appends_none() -> None:
 def test_erasing_twice_is_harmless() -> None:
     tournament_id = started("single_elimination", 4)
     player = player_named("Player 1")
-    services.player_erase(player=player, actor=ERASER)
-    names, before = selectors.entrant_names(tournament_id=tournament_id), event_rows()
+    erasure.player_erase(player=player, actor=ERASER)
+    names, before = projected.entrant_names(tournament_id=tournament_id), event_rows()
 
-    again = services.player_erase(player=player, actor=ERASER)
+    again = erasure.player_erase(player=player, actor=ERASER)
 
     assert not again
-    assert selectors.entrant_names(tournament_id=tournament_id) == names
+    assert projected.entrant_names(tournament_id=tournament_id) == names
     assert event_rows() == before
 
 
@@ -116,10 +118,10 @@ def test_standings_and_bracket_read_erased_player_and_the_views_need_no_new_proj
     projections.consume()
     entrant = Entrant.objects.get(tournament_id=tournament_id, name="Player 1")
 
-    services.player_erase(player=player_named("Player 1"), actor=ERASER)
+    erasure.player_erase(player=player_named("Player 1"), actor=ERASER)
 
-    standings = selectors.tournament_standings(tournament_id=tournament_id)
-    bracket = selectors.tournament_bracket(tournament_id=tournament_id)
+    standings = projected.tournament_standings(tournament_id=tournament_id)
+    bracket = projected.tournament_bracket(tournament_id=tournament_id)
     assert next(row["name"] for row in standings if row["entrant"] == entrant.id) == (
         "erased player"
     )
@@ -146,7 +148,7 @@ def test_a_match_created_before_events_carried_entrant_ids_is_named_through_its_
     )
     home_player = fixture.home.players.get()
 
-    services.player_erase(player=home_player, actor=ERASER)
+    erasure.player_erase(player=home_player, actor=ERASER)
 
     old = Match.objects.get(id=old_id)
     assert old.sides == [{}, {}]

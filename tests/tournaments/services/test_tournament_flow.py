@@ -6,8 +6,9 @@ from games.matches import services as match_services
 from games.matches.selectors import match_side_names
 from games.models import Match
 from tests.tournaments.builders import ORGANIZER, new_tournament
-from tournaments import services
+from tournaments.errors import RegistrationClosed
 from tournaments.models import Fixture, Tournament
+from tournaments.services import registration, running
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +19,7 @@ def win_by_score(match_id: uuid.UUID, side: int) -> None:
     match_services.round_points_enter(
         match_id=match_id, round_number=1, points=points, actor=ORGANIZER
     )
-    services.fixture_result_sync(match_id=match_id, actor=ORGANIZER)
+    running.fixture_result_sync(match_id=match_id, actor=ORGANIZER)
 
 
 def open_fixtures(tournament_id: uuid.UUID) -> list[Fixture]:
@@ -28,7 +29,7 @@ def open_fixtures(tournament_id: uuid.UUID) -> list[Fixture]:
 def test_a_single_elimination_is_played_to_its_champion() -> None:
     tournament_id = new_tournament("single_elimination", 4)
 
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     assert sorted(f.key for f in open_fixtures(tournament_id)) == ["R1-1", "R1-2"]
     while fixtures := open_fixtures(tournament_id):
         for fixture in fixtures:
@@ -44,7 +45,7 @@ def test_a_single_elimination_is_played_to_its_champion() -> None:
 def test_matches_are_created_with_the_tournaments_rules_and_their_sides_are_its_entrants() -> None:
     tournament_id = new_tournament("round_robin", 3)
 
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
     fixtures = open_fixtures(tournament_id)
     assert len(fixtures) == 3
@@ -56,7 +57,7 @@ def test_matches_are_created_with_the_tournaments_rules_and_their_sides_are_its_
 
 def test_a_corrected_result_resets_the_matches_that_followed_from_it() -> None:
     tournament_id = new_tournament("single_elimination", 4)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     semi = Fixture.objects.get(tournament_id=tournament_id, key="R1-1")
     win_by_score(semi.match_id, side=0)
     other = Fixture.objects.get(tournament_id=tournament_id, key="R1-2")
@@ -70,7 +71,7 @@ def test_a_corrected_result_resets_the_matches_that_followed_from_it() -> None:
     match_services.round_points_enter(
         match_id=semi.match_id, round_number=2, points=[30, 90], actor=ORGANIZER
     )
-    services.fixture_result_sync(match_id=semi.match_id, actor=ORGANIZER)
+    running.fixture_result_sync(match_id=semi.match_id, actor=ORGANIZER)
 
     final.refresh_from_db()
     assert final.status == "reset"
@@ -81,10 +82,10 @@ def test_a_corrected_result_resets_the_matches_that_followed_from_it() -> None:
 
 def test_a_withdrawal_forfeits_the_entrants_open_matches() -> None:
     tournament_id = new_tournament("round_robin", 3)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     leaving = Fixture.objects.filter(tournament_id=tournament_id)[0].home_id
 
-    services.entrant_withdraw(
+    registration.entrant_withdraw(
         tournament_id=tournament_id, entrant_id=leaving, reason="ill", actor=ORGANIZER
     )
 
@@ -96,7 +97,7 @@ def test_a_withdrawal_forfeits_the_entrants_open_matches() -> None:
 
 def test_swiss_rounds_follow_each_other_until_the_configured_number() -> None:
     tournament_id = new_tournament("swiss", 6, swiss_rounds=3)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
     rounds_seen = set()
     while fixtures := open_fixtures(tournament_id):
@@ -110,17 +111,17 @@ def test_swiss_rounds_follow_each_other_until_the_configured_number() -> None:
 
 def test_registration_closes_when_the_tournament_starts() -> None:
     tournament_id = new_tournament("round_robin", 2)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
-    with pytest.raises(services.RegistrationClosed):
-        services.entrant_register(
+    with pytest.raises(RegistrationClosed):
+        registration.entrant_register(
             tournament_id=tournament_id, name="Late", players=["Late"], actor=ORGANIZER
         )
 
 
 def test_a_corrected_group_result_that_changes_the_qualifiers_redraws_the_knockout() -> None:
     tournament_id = new_tournament("groups_then_knockout", 8, group_size=4, advance_per_group=2)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     for fixture in open_fixtures(tournament_id):
         win_by_score(fixture.match_id, side=0)
     first_knockout = {f.key: f.match_id for f in open_fixtures(tournament_id)}
@@ -136,7 +137,7 @@ def test_a_corrected_group_result_that_changes_the_qualifiers_redraws_the_knocko
         match_services.round_points_enter(
             match_id=fixture.match_id, round_number=2, points=[20, 100], actor=ORGANIZER
         )
-        services.fixture_result_sync(match_id=fixture.match_id, actor=ORGANIZER)
+        running.fixture_result_sync(match_id=fixture.match_id, actor=ORGANIZER)
 
     old = Fixture.objects.filter(match_id__in=first_knockout.values())
     assert {f.status for f in old} == {"reset"}

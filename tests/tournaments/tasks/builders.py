@@ -14,15 +14,15 @@ from django.db import connections
 from games.eventstore.api import read_stream
 from games.matches import services as match_services
 from tests.tournaments.builders import ORGANIZER, new_tournament
-from tournaments import services
 from tournaments.models import Entrant, Fixture
+from tournaments.services import registration, running, scheduling
 
 __all__ = ["ORGANIZER", "new_tournament"]
 
 
 def started_tournament(format: str, entrants: int, **options: Any) -> uuid.UUID:
     tournament_id = new_tournament(format, entrants, **options)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     return tournament_id
 
 
@@ -69,7 +69,7 @@ def other_session() -> Iterator[psycopg.Connection[Any]]:
 def check_in(tournament_id: uuid.UUID, *entrant_ids: int) -> None:
     """Record the entrants as present at the venue (what the no-show rule asks of a side)."""
     for entrant_id in entrant_ids:
-        services.entrant_check_in(
+        registration.entrant_check_in(
             tournament_id=tournament_id, entrant_id=entrant_id, actor=ORGANIZER
         )
 
@@ -83,4 +83,4 @@ def check_in_seeds(tournament_id: uuid.UUID, *seeds: int) -> None:
 def call(match_id: uuid.UUID, *, now: datetime | None = None) -> None:
     """The organizer calls the match to its table: with the no-show rule on, its deadline runs
     from `now` (the clock of the test; the real one when not given)."""
-    services.fixture_call(match_id=match_id, actor=ORGANIZER, now=now)
+    scheduling.fixture_call(match_id=match_id, actor=ORGANIZER, now=now)

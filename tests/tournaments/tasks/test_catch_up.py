@@ -20,8 +20,9 @@ from tests.tournaments.tasks.builders import (
     play,
     started_tournament,
 )
-from tournaments import services, tasks
+from tournaments import tasks
 from tournaments.models import Fixture, Tournament, TournamentView
+from tournaments.services import scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -129,14 +130,14 @@ def test_a_tournament_that_fails_to_schedule_does_not_hold_the_others_back(
 ) -> None:
     broken = started_tournament("round_robin", 2)
     healthy = started_tournament("round_robin", 2)
-    schedule = services.fixture_schedule
+    schedule = scheduling.fixture_schedule
 
     def fixture_schedule(*, tournament_id: Any, **kwargs: Any) -> list[Fixture]:
         if tournament_id == broken:
             raise RuntimeError("boom")
         return schedule(tournament_id=tournament_id, **kwargs)
 
-    monkeypatch.setattr(services, "fixture_schedule", fixture_schedule)
+    monkeypatch.setattr(scheduling, "fixture_schedule", fixture_schedule)
 
     done = tasks.catch_up_all()
 
@@ -176,9 +177,15 @@ def test_the_no_show_task_forfeits_once_and_then_does_nothing() -> None:
     check_in(tournament_id, final.home_id)
     call(final.match_id)
 
-    assert tasks.forfeit_no_show(str(final.match_id)) is True
-    assert tasks.forfeit_no_show(str(final.match_id)) is False
+    assert tasks.forfeit_queued_no_show(str(final.match_id)) is True
+    assert tasks.forfeit_queued_no_show(str(final.match_id)) is False
     assert event_types(final.match_id).count("MatchForfeited") == 1
+
+
+def test_the_tasks_keep_the_names_queued_messages_carry() -> None:
+    assert tasks.consume_log.name == "tournaments.tasks.consume_log"
+    assert tasks.schedule_ready_matches.name == "tournaments.tasks.schedule_ready_matches"
+    assert tasks.forfeit_queued_no_show.name == "tournaments.tasks.forfeit_no_show"
 
 
 def test_a_forfeit_that_lost_a_race_with_another_is_a_no_op(
@@ -189,12 +196,12 @@ def test_a_forfeit_that_lost_a_race_with_another_is_a_no_op(
     (final,) = fixtures(tournament_id)
     check_in(tournament_id, final.home_id)
     call(final.match_id)
-    forfeit = services.fixture_forfeit_no_show
+    forfeit = scheduling.fixture_forfeit_no_show
 
     def forfeited_meanwhile(**kwargs: Any) -> bool:
         forfeit(**kwargs)
         raise RuleViolation("the match is over")
 
-    monkeypatch.setattr(services, "fixture_forfeit_no_show", forfeited_meanwhile)
+    monkeypatch.setattr(scheduling, "fixture_forfeit_no_show", forfeited_meanwhile)
 
-    assert tasks.forfeit_no_show(str(final.match_id)) is False
+    assert tasks.forfeit_queued_no_show(str(final.match_id)) is False

@@ -29,8 +29,9 @@ from tests.tournaments.tasks.builders import (
     play,
 )
 from tests.workers import Worker, WorkerFactory, wait_for
-from tournaments import publishing, services
+from tournaments import publishing
 from tournaments.models import Tournament
+from tournaments.services import running
 from tournaments.tasks import consume_log
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -103,7 +104,7 @@ def test_the_consumer_catches_up_after_redis_returns(
     private_redis.fail(fault)
 
     tournament_id = new_tournament("single_elimination", 2)
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     (final,) = fixtures(tournament_id)
     play(final.match_id, winner=0)
     assert Match.objects.get(id=final.match_id).status == "finished"
@@ -132,7 +133,7 @@ def test_the_worker_survives_five_redis_outages_and_no_deadline_is_lost_with_red
     worker = start_worker(catch_up_seconds=1)
     tournament_id = new_tournament("single_elimination", 2, no_show_minutes=1)
     check_in_seeds(tournament_id, 1)  # the home side is present, the away side is not
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     (final,) = wait_for(
         lambda: fixtures(tournament_id, table__isnull=False),
         what="the final at a table",

@@ -20,7 +20,8 @@ from tests.tournaments.tasks.builders import (
     new_tournament,
     started_tournament,
 )
-from tournaments import publishing, services, tasks
+from tournaments import publishing, tasks
+from tournaments.services import running
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +34,7 @@ def sent(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Sent:
     settings.CELERY_WAKE_UPS = True
     monkeypatch.setattr(tasks.pending_wake_up, "due", float("-inf"))
     calls: Sent = []
-    for task in (tasks.consume_log, tasks.schedule_ready_matches, tasks.forfeit_no_show):
+    for task in (tasks.consume_log, tasks.schedule_ready_matches, tasks.forfeit_queued_no_show):
 
         def apply_async(
             args: tuple[Any, ...] = (),
@@ -114,7 +115,7 @@ def test_starting_a_tournament_enqueues_its_scheduling_and_the_consumer(
     sent.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+        running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
     assert ("tournaments.tasks.schedule_ready_matches", (str(tournament_id),), {}) in sent
     assert set(names(sent)) == {"consume_log", "schedule_ready_matches"}
@@ -149,7 +150,7 @@ def test_a_no_show_task_queued_by_an_earlier_version_before_the_deadline_does_no
     sent.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
-        assert tasks.forfeit_no_show(str(final.match_id)) is False
+        assert tasks.forfeit_queued_no_show(str(final.match_id)) is False
 
     assert sent == []
     assert Match.objects.get(id=final.match_id).status == "not_started"
@@ -166,7 +167,7 @@ def test_without_wake_ups_nothing_is_enqueued(
         (final,) = fixtures(tournament_id)
         check_in(tournament_id, final.home_id)
         call(final.match_id)
-        assert tasks.forfeit_no_show(str(final.match_id)) is True
+        assert tasks.forfeit_queued_no_show(str(final.match_id)) is True
         tasks.catch_up_all()
 
     assert sent == []

@@ -27,8 +27,9 @@ from tests.tournaments.tasks.builders import (
     started_tournament,
 )
 from tests.workers import Worker, WorkerFactory, flush_test_redis, wait_for
-from tournaments import services, tasks
+from tournaments import tasks
 from tournaments.models import Fixture, Tournament, TournamentView
+from tournaments.services import running
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -122,7 +123,7 @@ def test_a_match_not_started_by_its_deadline_is_forfeited_by_beats_sweep_and_rec
     worker = start_worker(catch_up_seconds=1)  # beat embedded, sweeping every second
     tournament_id = new_tournament("single_elimination", 2, no_show_minutes=0)
     check_in_seeds(tournament_id, 1)  # the home side is present, the away side is not
-    services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     (final,) = wait_for(scheduled(tournament_id, 1), what="the final at a table", log=worker.log)
     call(final.match_id)  # the no-show clock starts
 

@@ -23,8 +23,9 @@ from games.matches import services as match_services
 from games.matches.execution import CommandResult
 from games.models import Match
 from games.rules.simulate import simulate_round
-from tournaments import projections, services
-from tournaments.models import Fixture, Tournament
+from tournaments import projections
+from tournaments.models import Fixture, FixtureStatus, Tournament
+from tournaments.services import registration, running, scheduling
 
 CUP_NAME = "Demo: Coppa del Circolo (singles)"
 SWISS_NAME = "Demo: Swiss evening"
@@ -145,19 +146,19 @@ class Demo:
 
     def register(self, tournament_id: UUID, names: tuple[str, ...]) -> None:
         for seed, name in enumerate(names, start=1):
-            registered = services.entrant_register(
+            registered = registration.entrant_register(
                 tournament_id=tournament_id, name=name, players=[name], seed=seed, actor=ACTOR
             )
-            services.entrant_check_in(
+            registration.entrant_check_in(
                 tournament_id=tournament_id,
-                entrant_id=services.registered_entrant_id(registered),
+                entrant_id=registration.registered_entrant_id(registered),
                 actor=ACTOR,
             )
         self.say(f"  {len(names)} entrants registered and checked in")
 
     def cup(self, size: DemoSize) -> None:
         self.say(f"{size.cup_name}: single elimination, {size.cup_entrants} singles, best of 3")
-        tournament = services.tournament_create(
+        tournament = registration.tournament_create(
             name=size.cup_name,
             format="single_elimination",
             table_size=2,
@@ -166,10 +167,7 @@ class Demo:
             actor=ACTOR,
         )
         self.register(tournament.id, NAMES[: size.cup_entrants])
-        services.tournament_seed(tournament_id=tournament.id, method="given", actor=ACTOR)
-        services.tournament_start(tournament_id=tournament.id, actor=ACTOR)
-        for number, ways in enumerate(size.cup_rounds, start=1):
-            self.play_round(tournament.id, number, ways, live_round=2)
+        self.seed_start_and_play(tournament.id, size.cup_rounds, live_round=2)
 
     def swiss(self, size: DemoSize) -> None:
         self.say(
@@ -177,7 +175,7 @@ class Demo:
             f"{size.swiss_rounds} rounds, "
             "one game a match"
         )
-        tournament = services.tournament_create(
+        tournament = registration.tournament_create(
             name=size.swiss_name,
             format="swiss",
             table_size=2,
@@ -188,22 +186,16 @@ class Demo:
         )
         names = NAMES[len(NAMES) - size.swiss_entrants :]
         self.register(tournament.id, names)
-        services.tournament_seed(
-            tournament_id=tournament.id,
-            method="random",
-            random_seed=SWISS_RANDOM_SEED,
-            actor=ACTOR,
+        self.seed_start_and_play(
+            tournament.id, size.swiss_played, live_round=1, random_seed=SWISS_RANDOM_SEED
         )
-        services.tournament_start(tournament_id=tournament.id, actor=ACTOR)
-        for number, ways in enumerate(size.swiss_played, start=1):
-            self.play_round(tournament.id, number, ways, live_round=1)
 
     def threes(self, size: DemoSize) -> None:
         self.say(
             f"{size.threes_name}: Swiss at tables of three, {size.threes_entrants} singles, "
             f"{size.threes_rounds} rounds, one game a match"
         )
-        tournament = services.tournament_create(
+        tournament = registration.tournament_create(
             name=size.threes_name,
             format="swiss",
             table_size=3,
@@ -214,28 +206,42 @@ class Demo:
         )
         start = (len(NAMES) - size.threes_entrants) // 2
         self.register(tournament.id, NAMES[start : start + size.threes_entrants])
-        services.tournament_seed(
-            tournament_id=tournament.id,
-            method="random",
-            random_seed=THREES_RANDOM_SEED,
+        self.seed_start_and_play(
+            tournament.id, size.threes_played, live_round=1, random_seed=THREES_RANDOM_SEED
+        )
+
+    def seed_start_and_play(
+        self,
+        tournament_id: UUID,
+        rounds: tuple[tuple[str, ...], ...],
+        *,
+        live_round: int,
+        random_seed: int | None = None,
+    ) -> None:
+        """Seed (by the given seeds, or at random from `random_seed`), start, and play `rounds`:
+        each round's matches played the way it names, in key order."""
+        registration.tournament_seed(
+            tournament_id=tournament_id,
+            method="given" if random_seed is None else "random",
+            random_seed=random_seed,
             actor=ACTOR,
         )
-        services.tournament_start(tournament_id=tournament.id, actor=ACTOR)
-        for number, ways in enumerate(size.threes_played, start=1):
-            self.play_round(tournament.id, number, ways, live_round=1)
+        running.tournament_start(tournament_id=tournament_id, actor=ACTOR)
+        for number, ways in enumerate(rounds, start=1):
+            self.play_round(tournament_id, number, ways, live_round=live_round)
 
     def play_round(
         self, tournament_id: UUID, number: int, ways: tuple[str, ...], *, live_round: int
     ) -> None:
-        services.fixture_schedule(tournament_id=tournament_id, actor=ACTOR)
+        scheduling.fixture_schedule(tournament_id=tournament_id, actor=ACTOR)
         fixtures = Fixture.objects.filter(
-            tournament_id=tournament_id, round=number, status="ready"
+            tournament_id=tournament_id, round=number, status=FixtureStatus.READY
         ).order_by("key")
         for fixture, way in zip(fixtures, ways, strict=False):
             if way == WAIT:
                 continue
             self.play_match(fixture.match_id, way, live_round=live_round)
-            services.fixture_result_sync(match_id=fixture.match_id, actor=ACTOR)
+            running.fixture_result_sync(match_id=fixture.match_id, actor=ACTOR)
         counts = {SAID[way]: ways.count(way) for way in SAID if way in ways}
         self.say(f"  round {number}: " + ", ".join(f"{n} {way}" for way, n in counts.items()))
 

@@ -1,0 +1,275 @@
+"""Entrants: registered and corrected through services, checked in and withdrawn."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import partial
+from typing import Any
+from uuid import UUID
+
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.admin.utils import unquote
+from django.db.models import Model, QuerySet
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseRedirect,
+)
+from django.template.response import TemplateResponse
+
+from common.admin import (
+    ReadOnlyInline,
+    action_form,
+    action_form_page,
+    actor_of,
+    error_detail,
+    run_service,
+)
+from games.eventstore.api import EventStoreError
+from games.rules import RuleViolation
+from tournaments import corrections
+from tournaments.admin.adding import TournamentsAddAdmin
+from tournaments.admin.bracket import (
+    refresh_view,
+)
+from tournaments.forms import (
+    EntrantCorrectForm,
+    EntrantRegisterForm,
+    WithdrawForm,
+    ask_to_confirm_duplicate_name,
+)
+from tournaments.models import (
+    Entrant,
+    EntrantPlayer,
+    Player,
+    TournamentStatus,
+)
+from tournaments.services import registration
+
+
+class EntrantInline(ReadOnlyInline):
+    model = Entrant
+    show_change_link = True
+    fields = ("name", "players_named", "seed", "checked_in", "withdrawn", "registered_at")
+    readonly_fields = fields
+
+    @admin.display(description="players")
+    def players_named(self, entrant: Entrant) -> str:
+        return players_of(entrant)
+
+
+def players_of(entrant: Entrant) -> str:
+    return ", ".join(str(player) for player in entrant.players.order_by("entrantplayer__position"))
+
+
+@admin.register(Entrant)
+class EntrantAdmin(TournamentsAddAdmin):
+    """Entrants are registered and corrected through services: the change page is a form of
+    the corrections (name, players, seed, and why), never a model save. Delete stays refused:
+    withdraw an entrant instead."""
+
+    add_form_class = EntrantRegisterForm
+    list_display = ("name", "tournament", "players_named", "seed", "checked_in", "withdrawn")
+    list_filter = ("tournament", "checked_in", "withdrawn")
+    list_select_related = ("tournament",)
+    search_fields = ("name", "players__name")
+    readonly_fields = (
+        "tournament",
+        "name",
+        "players_named",
+        "seed",
+        "checked_in",
+        "withdrawn",
+        "registered_at",
+    )
+    fields = readonly_fields
+    actions = ("check_in", "withdraw")
+
+    @admin.display(description="players")
+    def players_named(self, entrant: Entrant) -> str:
+        return players_of(entrant)
+
+    def add_form_initial(self, request: HttpRequest) -> dict[str, Any]:
+        return {"tournament": request.GET.get("tournament")}
+
+    def create(self, request: HttpRequest, form: EntrantRegisterForm) -> Entrant:
+        data = form.cleaned_data
+        try:
+            registered = registration.entrant_register(
+                tournament_id=data["tournament"].id,
+                name=data["name"],
+                players=data["players"],
+                seed=data["seed"],
+                confirm_duplicate_name=data["confirm_duplicate_name"],
+                actor=actor_of(request),
+            )
+        except corrections.DuplicateEntrantName:
+            ask_to_confirm_duplicate_name(form)  # the warning itself shows on the form
+            raise
+        refresh_view(registered.tournament_id)
+        return Entrant.objects.get(id=registration.registered_entrant_id(registered))
+
+    # The change page: corrections.
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        # An entrant's page is the corrections form (change_view), which calls the services.
+        return admin.ModelAdmin.has_change_permission(self, request, obj)
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        entrant = self.get_object(request, unquote(object_id))
+        if entrant is None or not self.has_change_permission(request, entrant):
+            return super().change_view(request, object_id, form_url, extra_context)
+        players = seated_players(entrant)
+        form = EntrantCorrectForm(
+            request.POST if request.method == "POST" else None,
+            entrant=entrant,
+            players=players,
+            started=entrant.tournament.status != TournamentStatus.REGISTRATION,
+        )
+        if form.is_bound and form.is_valid():
+            changed = self.correct(request, entrant, form, players)
+            if changed is not None:
+                return HttpResponseRedirect(self.change_url(entrant))
+        adminform = helpers.AdminForm(
+            form,  # type: ignore[arg-type]  # the helpers take any form at run time
+            list(form.fieldsets),
+            {},
+            model_admin=self,
+        )
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Correct {entrant}",
+            "subtitle": entrant_standing(entrant),
+            "adminform": adminform,
+            "object_id": object_id,
+            "original": entrant,
+            "is_popup": False,
+            "to_field": None,
+            "media": self.media + adminform.media,
+            "inline_admin_formsets": [],
+            "errors": helpers.AdminErrorList(form, []),  # type: ignore[arg-type]
+            "preserved_filters": self.get_preserved_filters(request),
+            "show_save_and_continue": False,
+            "show_save_and_add_another": False,
+            **(extra_context or {}),
+        }
+        return self.render_change_form(
+            request, context, change=True, obj=entrant, form_url=form_url
+        )
+
+    def correct(
+        self,
+        request: HttpRequest,
+        entrant: Entrant,
+        form: EntrantCorrectForm,
+        players: list[Player],
+    ) -> list[str] | None:
+        """Carry out the form's corrections; the fields changed, or None when refused (the
+        reason is on the form)."""
+        name = form.corrected_name()
+        seated = form.corrected_players(players)
+        seed = form.corrected_seed()
+        changed = [
+            label for label, value in (("name", name), ("players", seated)) if value is not None
+        ] + ([] if seed is corrections.KEEP_SEED else ["seed"])
+        if not changed:
+            self.message_user(request, "Nothing changed: nothing recorded.", messages.INFO)
+            return []
+        try:
+            corrections.entrant_amend(
+                tournament_id=entrant.tournament_id,
+                entrant_id=entrant.id,
+                name=name,
+                players=seated,
+                seed=seed,
+                reason=form.cleaned_data["reason"],
+                confirm_duplicate_name=form.cleaned_data["confirm_duplicate_name"],
+                actor=actor_of(request),
+            )
+        except corrections.DuplicateEntrantName as warning:
+            form.warn_of_duplicate_name(warning.detail)
+            return None
+        except (RuleViolation, EventStoreError) as exc:
+            form.add_error(None, error_detail(exc))
+            return None
+        refresh_view(entrant.tournament_id)
+        self.log_change(request, entrant, [{"changed": {"fields": changed}}])
+        self.message_user(
+            request, f"{name or entrant.name}: {', '.join(changed)} corrected.", messages.SUCCESS
+        )
+        return changed
+
+    @admin.action(description="Check in", permissions=["change"])
+    def check_in(self, request: HttpRequest, queryset: QuerySet[Entrant]) -> None:
+        for entrant in queryset:
+            run_service(
+                self,
+                request,
+                partial(
+                    registration.entrant_check_in,
+                    tournament_id=entrant.tournament_id,
+                    entrant_id=entrant.id,
+                    actor=actor_of(request),
+                ),
+                success=f"{entrant} checked in.",
+                subject=str(entrant),
+            )
+        refresh_views(entrant.tournament_id for entrant in queryset)
+
+    @admin.action(
+        description="Withdraw (forfeits their matches still to play)", permissions=["change"]
+    )
+    def withdraw(
+        self, request: HttpRequest, queryset: QuerySet[Entrant]
+    ) -> TemplateResponse | None:
+        entrants = list(queryset)
+        form = action_form(request, WithdrawForm)
+        if not (form.is_bound and form.is_valid()):
+            return action_form_page(
+                self, request, form=form, objects=entrants, title="Withdraw", action="withdraw"
+            )
+        for entrant in entrants:
+            run_service(
+                self,
+                request,
+                partial(
+                    registration.entrant_withdraw,
+                    tournament_id=entrant.tournament_id,
+                    entrant_id=entrant.id,
+                    reason=form.cleaned_data["reason"],
+                    actor=actor_of(request),
+                ),
+                success=f"{entrant} withdrew.",
+                subject=str(entrant),
+            )
+        refresh_views(entrant.tournament_id for entrant in entrants)
+        return None
+
+
+def seated_players(entrant: Entrant) -> list[Player]:
+    return [
+        membership.player
+        for membership in EntrantPlayer.objects.filter(entrant=entrant)
+        .select_related("player")
+        .order_by("position")
+    ]
+
+
+def entrant_standing(entrant: Entrant) -> str:
+    """The entrant's tournament and where it stands, above its corrections form."""
+    facts = [str(entrant.tournament), "checked in" if entrant.checked_in else "not checked in"]
+    if entrant.withdrawn:
+        facts.append("withdrawn")
+    return " · ".join(facts)
+
+
+def refresh_views(tournament_ids: Iterable[UUID]) -> None:
+    for tournament_id in set(tournament_ids):
+        refresh_view(tournament_id)

@@ -1,0 +1,195 @@
+"""The console's operations: each calls one service for one tournament and says what it did
+(a refusal raises); the buttons of a tournament's page and the changelist actions run them."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import (
+    HttpRequest,
+)
+from django.utils.translation import gettext_noop
+
+from common.admin import actor_of
+from tournaments import projections
+from tournaments.errors import EntrantNotFound, InvalidGroupOrder, InvalidTournament
+from tournaments.forms import (
+    SeedsForm,
+)
+from tournaments.models import (
+    Entrant,
+    Fixture,
+    Tournament,
+)
+from tournaments.services import registration, running, scheduling
+
+RANDOM_SEED_LIMIT = 1_000_000
+
+
+def seed_given(request: HttpRequest, tournament: Tournament) -> str:
+    seeded = registration.tournament_seed(
+        tournament_id=tournament.id, method="given", actor=actor_of(request)
+    )
+    return f"seeded by the given seeds ({len(seeded.state.seeding or ())} entrants)."
+
+
+def seed_random(request: HttpRequest, tournament: Tournament) -> str:
+    """With the random seed typed on the tournament's page, or one drawn now."""
+    given = request.POST.get("random_seed", "").strip()
+    if given and not given.isdigit():
+        raise InvalidTournament(f"a random seed is a whole number, not {given!r}")
+    random_seed = int(given) if given else secrets.randbelow(RANDOM_SEED_LIMIT) + 1
+    seeded = registration.tournament_seed(
+        tournament_id=tournament.id,
+        method="random",
+        random_seed=random_seed,
+        actor=actor_of(request),
+    )
+    return (
+        f"seeded at random with the random seed {random_seed}, recorded with the seeding "
+        f"({len(seeded.state.seeding or ())} entrants)."
+    )
+
+
+def start(request: HttpRequest, tournament: Tournament) -> str:
+    state = running.tournament_start(tournament_id=tournament.id, actor=actor_of(request)).state
+    return f"started: {len(state.fixtures)} matches created."
+
+
+def start_checked_in(request: HttpRequest, tournament: Tournament) -> str:
+    result = running.tournament_start(
+        tournament_id=tournament.id, only_checked_in=True, actor=actor_of(request)
+    )
+    absent = sum(1 for e in result.events if e.event_type == "EntrantWithdrew")
+    return (
+        f"started with the {len(result.state.order or ())} entrants checked in "
+        f"({absent} withdrawn for not checking in): {len(result.state.fixtures)} matches created."
+    )
+
+
+def check_in_entrant(request: HttpRequest, tournament: Tournament) -> str:
+    """The entrant named by the button (`entrant`), checked in."""
+    entrant = Entrant.objects.filter(
+        tournament=tournament, id=int_field(request, "entrant")
+    ).first()
+    if entrant is None:
+        raise EntrantNotFound.because(
+            gettext_noop("entrant %(entrant)s is not registered in this tournament"),
+            entrant=request.POST.get("entrant"),
+        )
+    registration.entrant_check_in(
+        tournament_id=tournament.id, entrant_id=entrant.id, actor=actor_of(request)
+    )
+    return f"{entrant.name} checked in."
+
+
+def call_match(request: HttpRequest, tournament: Tournament) -> str:
+    """The match named by the button (`match`), called to its table."""
+    fixture = Fixture.objects.filter(
+        tournament=tournament, match_id=request.POST.get("match", "")
+    ).first()
+    if fixture is None:
+        raise InvalidTournament.because(
+            gettext_noop("match %(match)s is not a match of a tournament"),
+            match=request.POST.get("match"),
+        )
+    scheduling.fixture_call(match_id=fixture.match_id, actor=actor_of(request))
+    return f"{fixture.key} called to table {fixture.table}."
+
+
+def decide_group_places(request: HttpRequest, tournament: Tournament) -> str:
+    """The group named by the form (`group`), its tied entrants ordered by the places typed
+    (`place_<entrant id>`: 1 is the best), with the `reason`."""
+    group = request.POST.get("group", "")
+    places = {
+        int(key.removeprefix("place_")): int_field(request, key)
+        for key in request.POST
+        if key.startswith("place_") and key.removeprefix("place_").isdigit()
+    }
+    if sorted(places.values()) != list(range(1, len(places) + 1)):
+        raise InvalidGroupOrder.because(
+            gettext_noop(
+                "give each tied entrant of group %(group)s a different place, 1 to %(count)s"
+            ),
+            group=group,
+            count=len(places),
+        )
+    order = sorted(places, key=lambda entrant: places[entrant])
+    running.group_places_decide(
+        tournament_id=tournament.id,
+        group=group,
+        order=order,
+        reason=request.POST.get("reason", ""),
+        actor=actor_of(request),
+    )
+    named = dict(Entrant.objects.filter(id__in=order).values_list("id", "name"))
+    return f"group {group}: places decided ({', '.join(named.get(e, f'#{e}') for e in order)})."
+
+
+def int_field(request: HttpRequest, name: str) -> int:
+    value = request.POST.get(name, "")
+    return int(value) if value.isdigit() else 0
+
+
+def open_check_in(request: HttpRequest, tournament: Tournament) -> str:
+    registration.check_in_open(tournament_id=tournament.id, actor=actor_of(request))
+    return "check-in is open."
+
+
+def close_check_in(request: HttpRequest, tournament: Tournament) -> str:
+    registration.check_in_close(tournament_id=tournament.id, actor=actor_of(request))
+    return "check-in is closed: later check-ins are refused until it opens again."
+
+
+def run_swiss_round_publish(request: HttpRequest, tournament: Tournament) -> str:
+    """The service `swiss_round_publish` for one tournament, and the round it published."""
+    state = running.swiss_round_publish(tournament_id=tournament.id, actor=actor_of(request)).state
+    return f"Swiss round {len(state.swiss_rounds)} published."
+
+
+def schedule(request: HttpRequest, tournament: Tournament) -> str:
+    called = scheduling.fixture_schedule(tournament_id=tournament.id, actor=actor_of(request))
+    tables = ", ".join(f"{f.key} at table {f.table}" for f in called)
+    return f"tables given: {tables}." if tables else "no match waits for a free table."
+
+
+def seeds_form(tournament: Tournament, data: Any = None) -> SeedsForm:
+    """Every entrant still in the tournament, seeded first."""
+    entrants = sorted(
+        Entrant.objects.filter(tournament=tournament, withdrawn=False),
+        key=lambda entrant: (entrant.seed is None, entrant.seed or 0, entrant.id),
+    )
+    return SeedsForm(data, entrants=entrants)
+
+
+def refresh(request: HttpRequest, tournament: Tournament) -> str:
+    """What the consumer does when the worker runs: record results, advance, project."""
+    processed = projections.consume()
+    return f"bracket and standings brought up to date ({processed} new events read)."
+
+
+@dataclass(frozen=True)
+class Operation:
+    label: str
+    run: Callable[[HttpRequest, Tournament], str]
+
+
+OPERATIONS = {
+    "seed_given": Operation("Seed by the given seeds", seed_given),
+    "seed_random": Operation("Seed at random", seed_random),
+    "start": Operation("Start the tournament", start),
+    "start_checked_in": Operation(
+        "Start with the checked-in entrants only (the others withdraw)", start_checked_in
+    ),
+    "open_check_in": Operation("Open check-in", open_check_in),
+    "check_in_entrant": Operation("Check in", check_in_entrant),
+    "call_match": Operation("Call to its table", call_match),
+    "decide_group_places": Operation("Decide the places", decide_group_places),
+    "close_check_in": Operation("Close check-in", close_check_in),
+    "publish_swiss_round": Operation("Publish the next Swiss round", run_swiss_round_publish),
+    "schedule": Operation("Give waiting matches the free tables", schedule),
+    "refresh": Operation("Bring bracket and standings up to date", refresh),
+}

@@ -1,0 +1,93 @@
+"""Players: their personal data, and its erasure (decision record 0018)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import (
+    HttpRequest,
+)
+from django.template.response import TemplateResponse
+
+from common.admin import ActionsOnlyAdmin, action_form, action_form_page, actor_of, run_service
+from tournaments.forms import (
+    PlayerEraseForm,
+    PlayerLinkForm,
+)
+from tournaments.models import (
+    Entrant,
+    Player,
+)
+from tournaments.services import erasure
+
+
+@admin.register(Player)
+class PlayerAdmin(ActionsOnlyAdmin):
+    """Players are created by registering entrants; here they are read, and erased. Erasing
+    changes only these ordinary tables: no event is appended or changed."""
+
+    list_display = ("__str__", "user", "erased", "entrants_named")
+    list_filter = ("erased",)
+    search_fields = ("name", "user__username")
+    readonly_fields = ("__str__", "user", "erased", "entrants_named")
+    fields = readonly_fields
+    actions = ("link", "erase")
+
+    @admin.display(description="entrants")
+    def entrants_named(self, player: Player) -> str:
+        return ", ".join(f"{entrant} ({entrant.tournament})" for entrant in entrants_of(player))
+
+    @admin.action(description="Link to a user account", permissions=["change"])
+    def link(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
+        players = list(queryset)
+        form = action_form(request, PlayerLinkForm)
+        if len(players) != 1:
+            self.message_user(request, "Link one player at a time.", messages.ERROR)
+            return None
+        if not (form.is_bound and form.is_valid()):
+            return action_form_page(
+                self, request, form=form, objects=players, title="Link to an account", action="link"
+            )
+        username = form.cleaned_data["username"]
+        run_service(
+            self,
+            request,
+            partial(erasure.player_link, player=players[0], username=username),
+            success=f"{players[0]} signs in as {username}.",
+        )
+        return None
+
+    @admin.action(description="Erase personal data", permissions=["change"])
+    def erase(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
+        players = list(queryset)
+        form = action_form(request, PlayerEraseForm)
+        if not (form.is_bound and form.is_valid()):
+            return action_form_page(
+                self,
+                request,
+                form=form,
+                objects=players,
+                title="Erase personal data",
+                action="erase",
+                help_text="Each player's name is blanked and reads `erased player` everywhere: "
+                "entrants, standings, brackets, matches and replays. The event log is not "
+                "touched. This cannot be undone.",
+            )
+        # The views hold entrant ids only (names are added when read): nothing to refresh.
+        erased = already = 0
+        for player in players:
+            if erasure.player_erase(player=player, actor=actor_of(request)):
+                erased += 1
+            else:
+                already += 1
+        said = f"{erased} player(s) erased."
+        if already:
+            said += f" {already} had been erased already: nothing more to erase."
+        self.message_user(request, said, messages.SUCCESS)
+        return None
+
+
+def entrants_of(player: Player) -> list[Entrant]:
+    return list(Entrant.objects.filter(players=player).select_related("tournament").distinct())

@@ -1,0 +1,381 @@
+"""Tournaments: the console of one tournament (bracket, standings, the evening's steps and
+the operations that can run now), the CSV import of entrants, the seeds and the printable
+sheets."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, QuerySet
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+
+from common.admin import actor_of, error_detail, run_service
+from games.eventstore.admin import events_link, events_url
+from games.eventstore.api import EventStoreError
+from games.rules import RuleViolation
+from tournaments import corrections, sheets
+from tournaments.admin.adding import TournamentsAddAdmin
+from tournaments.admin.bracket import (
+    bracket_columns,
+    refresh_view,
+    round_sheet_response,
+    sheet_links,
+    standings_table,
+    table_card_links,
+    view_of,
+)
+from tournaments.admin.entrants import (
+    EntrantInline,
+)
+from tournaments.admin.operations import (
+    OPERATIONS,
+    seeds_form,
+)
+from tournaments.console import Evening, evening
+from tournaments.forms import (
+    EntrantImportForm,
+    TournamentCreateForm,
+)
+from tournaments.models import (
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.selectors import fixtures, projected
+from tournaments.services import registration
+from tournaments.standings import DEFAULT_TIEBREAKS
+from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
+
+
+@admin.register(Tournament)
+class TournamentAdmin(TournamentsAddAdmin):
+    add_form_class = TournamentCreateForm
+    list_display = ("name", "format", "table_size", "status", "entrant_count", "created_at")
+    list_filter = ("status", "format", "table_size")
+    search_fields = ("name",)
+    inlines = (EntrantInline,)
+    readonly_fields = (
+        "name",
+        "format",
+        "table_size",
+        "status",
+        "settings_listed",
+        "version",
+        "created_at",
+        "updated_at",
+        "events",
+    )
+    fields = readonly_fields
+    actions = ("seed_given", "seed_random", "start", "publish_swiss_round", "schedule")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
+        tournaments: QuerySet[Tournament] = super().get_queryset(request)
+        return tournaments.annotate(entrants_registered=Count("entrants"))
+
+    @admin.display(description="entrants", ordering="entrants_registered")
+    def entrant_count(self, tournament: Tournament) -> int:
+        return int(getattr(tournament, "entrants_registered", 0))
+
+    @admin.display(description="settings")
+    def settings_listed(self, tournament: Tournament) -> str:
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "", "<li>{}: {}</li>", sorted((k, str(v)) for k, v in tournament.settings.items())
+            ),
+        )
+
+    @admin.display(description="event log")
+    def events(self, tournament: Tournament) -> str:
+        return events_link(tournament.id)
+
+    def create(self, request: HttpRequest, form: TournamentCreateForm) -> Tournament:
+        return registration.tournament_create(**form.service_arguments(), actor=actor_of(request))
+
+    # The change page: the console of one tournament.
+
+    def get_urls(self) -> list[URLPattern]:
+        wrap = self.admin_site.admin_view
+        return [
+            path(
+                "<path:object_id>/run/<str:operation>/",
+                wrap(self.run_view),
+                name="tournaments_tournament_run",
+            ),
+            path(
+                "<path:object_id>/import-entrants/",
+                wrap(self.import_view),
+                name="tournaments_tournament_import_entrants",
+            ),
+            path(
+                "<path:object_id>/seeds/",
+                wrap(self.seeds_view),
+                name="tournaments_tournament_seeds",
+            ),
+            path(
+                "<path:object_id>/sheets/<str:kind>/",
+                wrap(self.sheet_view),
+                name="tournaments_tournament_sheet",
+            ),
+            *super().get_urls(),
+        ]
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        tournament = self.get_object(request, unquote(object_id))
+        context = {} if tournament is None else self.console(request, tournament)
+        return super().change_view(request, object_id, form_url, context | (extra_context or {}))
+
+    def console(self, request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+        view_of(tournament)
+        may_change = self.has_change_permission(request)
+        tonight = evening(tournament_id=tournament.id, now=timezone.now())
+        rows = projected.tournament_standings(tournament_id=tournament.id)
+        at_three = tournament.table_size == 3
+        default = PLACING_TIEBREAKS_DEFAULT if at_three else DEFAULT_TIEBREAKS
+        tiebreaks, standings = standings_table(
+            rows, tournament.settings.get("tiebreaks") or (default if rows else ())
+        )
+        filtered = f"?tournament__id__exact={tournament.id}"
+        return {
+            "table_cards": table_card_links(tournament),
+            "sheets": sheet_links(tournament),
+            "overdue": [
+                (fixture.key, reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
+                for fixture in fixtures.overdue_fixtures(
+                    tournament_id=tournament.id, now=timezone.now()
+                )
+            ],
+            "standings": standings,
+            "tiebreaks": tiebreaks,
+            "at_three": at_three,
+            "bracket": bracket_columns(projected.tournament_bracket(tournament_id=tournament.id)),
+            "operations": self.operations_for(tournament, tonight) if may_change else [],
+            "evening": tonight,
+            "steps": [
+                {
+                    "step": step,
+                    "operations": self.operations_for(tournament, tonight, only=step.operations)
+                    if may_change
+                    else [],
+                }
+                for step in tonight.steps
+            ],
+            "may_change": may_change,
+            "seeds_form": seeds_form(tournament)
+            if self.has_change_permission(request)
+            and tournament.status == TournamentStatus.REGISTRATION
+            else None,
+            "links": [
+                ("Event log", events_url(tournament.id)),
+                ("Entrants", reverse("admin:tournaments_entrant_changelist") + filtered),
+                ("Fixtures", reverse("admin:tournaments_fixture_changelist") + filtered),
+                (
+                    "Add an entrant",
+                    f"{reverse('admin:tournaments_entrant_add')}?tournament={tournament.id}",
+                ),
+                (
+                    "Import entrants (CSV)",
+                    reverse("admin:tournaments_tournament_import_entrants", args=[tournament.id]),
+                ),
+                ("Bracket (API)", reverse("api-v1:tournament-bracket", args=[tournament.id])),
+                ("Standings (API)", reverse("api-v1:tournament-standings", args=[tournament.id])),
+            ],
+        }
+
+    def operations_for(
+        self,
+        tournament: Tournament,
+        tonight: Evening,
+        *,
+        only: Sequence[str] | None = None,
+    ) -> list[dict[str, str]]:
+        """The buttons of the operations that can run now (`only`: one step's)."""
+        names = tonight.operations if only is None else only
+        return [
+            {
+                "name": name,
+                "label": OPERATIONS[name].label,
+                "url": reverse("admin:tournaments_tournament_run", args=[tournament.id, name]),
+            }
+            for name in dict.fromkeys(names)
+        ]
+
+    def sheet_view(self, request: HttpRequest, object_id: str, kind: str) -> HttpResponse:
+        """A printable sheet of a round (`?stage=&round=`; the current round without them): PDF,
+        or the HTML it is drawn from with `?format=html`."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        tournament = self.get_object(request, unquote(object_id))
+        if tournament is None or kind not in sheets.SHEETS:
+            raise Http404("no such tournament or sheet")
+        return round_sheet_response(request, tournament.id, kind)
+
+    def run_view(self, request: HttpRequest, object_id: str, operation: str) -> HttpResponse:
+        """A console button: one operation on one tournament, then back to its page."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        tournament = self.get_object(request, unquote(object_id))
+        if tournament is None or operation not in OPERATIONS:
+            raise Http404("no such tournament or operation")
+        self.run_operation(request, tournament, operation)
+        return HttpResponseRedirect(self.change_url(tournament))
+
+    def import_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """Register the entrants of a CSV file: all its lines, or none."""
+        tournament = self.tournament_to_change(request, object_id)
+        form = EntrantImportForm(
+            request.POST if request.method == "POST" else None,
+            request.FILES if request.method == "POST" else None,
+        )
+        refusals: list[str] = []
+        if form.is_bound and form.is_valid():
+            lines = form.cleaned_data["file"]
+            refusals = [
+                f"line {line}: {error_detail(exc)}"
+                for line, exc in registration.entrants_import(
+                    tournament_id=tournament.id,
+                    lines=lines,
+                    actor=actor_of(request),
+                    confirm_duplicate_names=form.cleaned_data["confirm_duplicate_names"],
+                )
+            ]
+            if not refusals:
+                refresh_view(tournament.id)
+                self.message_user(
+                    request, f"{len(lines)} entrants imported into {tournament}.", messages.SUCCESS
+                )
+                return HttpResponseRedirect(self.change_url(tournament))
+        return self.form_page(
+            request,
+            tournament,
+            form,
+            title=f"Import entrants into {tournament}",
+            template="admin/tournaments/import_entrants.html",
+            refusals=refusals,
+        )
+
+    def seeds_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The Seeds form of a tournament's page, sent as one reseed; shown on a page of its own
+        when something is to be fixed (or when asked for)."""
+        tournament = self.tournament_to_change(request, object_id)
+        form = seeds_form(tournament, request.POST if request.method == "POST" else None)
+        if form.is_bound and form.is_valid():
+            changed = form.changed_seeds()
+            if not changed:
+                self.message_user(request, "No seed changed: nothing recorded.", messages.INFO)
+                return HttpResponseRedirect(self.change_url(tournament))
+            try:
+                corrections.entrants_reseed(
+                    tournament_id=tournament.id,
+                    seeds=changed,
+                    reason=form.cleaned_data["reason"],
+                    actor=actor_of(request),
+                )
+            except (RuleViolation, EventStoreError) as exc:
+                form.add_error(None, error_detail(exc))
+            else:
+                refresh_view(tournament.id)
+                self.message_user(
+                    request, f"{tournament}: {len(changed)} seed(s) changed.", messages.SUCCESS
+                )
+                return HttpResponseRedirect(self.change_url(tournament))
+        return self.form_page(
+            request,
+            tournament,
+            form,
+            title=f"Seeds of {tournament}",
+            template="admin/tournaments/seeds.html",
+        )
+
+    def tournament_to_change(self, request: HttpRequest, object_id: str) -> Tournament:
+        """The tournament of a page that changes it: 403 without the permission, 404 if none."""
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        tournament: Tournament | None = self.get_object(request, unquote(object_id))
+        if tournament is None:
+            raise Http404("no such tournament")
+        return tournament
+
+    def form_page(
+        self,
+        request: HttpRequest,
+        tournament: Tournament,
+        form: forms.Form,
+        *,
+        title: str,
+        template: str,
+        **extra: Any,
+    ) -> TemplateResponse:
+        """A page of its own for one of the tournament's forms."""
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "opts": self.opts,
+            "original": tournament,
+            "form": form,
+            **extra,
+            "media": self.media + form.media,
+        }
+        return TemplateResponse(request, template, context)
+
+    # The operations: changelist actions, and buttons on a tournament's page.
+
+    def run_operation(self, request: HttpRequest, tournament: Tournament, name: str) -> None:
+        said = run_service(
+            self,
+            request,
+            partial(OPERATIONS[name].run, request, tournament),
+            subject=str(tournament),
+        )
+        if said is not None:
+            refresh_view(tournament.id)
+            self.message_user(request, f"{tournament}: {said}", messages.SUCCESS)
+
+    def for_each(self, request: HttpRequest, queryset: QuerySet[Tournament], name: str) -> None:
+        for tournament in queryset:
+            self.run_operation(request, tournament, name)
+
+    @admin.action(description="Seed by the seeds given at registration", permissions=["change"])
+    def seed_given(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        self.for_each(request, queryset, "seed_given")
+
+    @admin.action(
+        description="Seed at random (the random seed is recorded)", permissions=["change"]
+    )
+    def seed_random(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        self.for_each(request, queryset, "seed_random")
+
+    @admin.action(description="Start (creates the first matches)", permissions=["change"])
+    def start(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        self.for_each(request, queryset, "start")
+
+    @admin.action(description="Publish the next Swiss round", permissions=["change"])
+    def publish_swiss_round(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        self.for_each(request, queryset, "publish_swiss_round")
+
+    @admin.action(description="Call waiting matches to free tables", permissions=["change"])
+    def schedule(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        self.for_each(request, queryset, "schedule")
