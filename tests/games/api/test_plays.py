@@ -16,7 +16,7 @@ from tests.games.api.builders import (
     score_round,
     start_round,
 )
-from tests.rules.builders import physical_round, play_to_the_holders_last_card
+from tests.games.rules.builders import physical_round, play_to_the_holders_last_card
 
 
 def play(client: APIClient, match_id: str, body: dict[str, Any], **headers: str) -> Any:

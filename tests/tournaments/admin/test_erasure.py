@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from tests.eventstore.builders import event_rows
 from tests.games.api.builders import match_url, round_url
+from tests.games.eventstore.builders import event_rows
 from tests.tournaments.admin.builders import act, ready_fixtures, started, win_by_points
 from tests.tournaments.api.builders import tournament_url
 from tournaments import projections

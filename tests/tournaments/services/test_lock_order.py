@@ -11,7 +11,7 @@ import pytest
 from django.db import transaction
 
 from games.services import Actor
-from tests.eventstore.builders import append, in_threads
+from tests.games.eventstore.builders import append, in_threads
 from tournaments import services
 from tournaments.models import Tournament
 

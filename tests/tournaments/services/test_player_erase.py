@@ -9,7 +9,7 @@ from games import projections as match_projections
 from games.models import Match
 from games.selectors import match_side_names
 from games.services import Actor
-from tests.eventstore.builders import event_rows
+from tests.games.eventstore.builders import event_rows
 from tests.games.services.builders import old_match_created
 from tests.tournaments.admin.builders import ready_fixtures, started, win_by_points
 from tests.tournaments.builders import ORGANIZER
