@@ -8,6 +8,7 @@ from typing import Any
 
 from games.services import Actor
 from tournaments import services
+from tournaments.models import Fixture
 
 ORGANIZER = Actor(device="test")
 
@@ -28,3 +29,7 @@ def new_tournament(
             actor=ORGANIZER,
         )
     return tournament.id
+
+
+def open_fixtures(tournament_id: uuid.UUID) -> list[Fixture]:
+    return list(Fixture.objects.filter(tournament_id=tournament_id, status="ready"))

@@ -7,7 +7,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from pytest_django.live_server_helper import LiveServer
 from rest_framework.test import APIClient
 
-from tests.conftest import PHONE
+from tests.browser import PHONE
 from tests.games.api.builders import create_match, legal_round, play_cards, start_round
 
 pytestmark = pytest.mark.django_db(transaction=True)

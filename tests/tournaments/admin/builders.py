@@ -49,3 +49,23 @@ def act(
     response = client.post(url, data)
     page = client.get(response["Location"]) if response.status_code == 302 else response
     return response, [str(message) for message in page.context["messages"]]
+
+
+TOURNAMENT_FORM = {
+    "name": "Coppa di primavera",
+    "format": "swiss",
+    "table_size": "4",
+    "scoring": "rounds",
+    "best_of": "3",
+    "swiss_rounds": "5",
+    "advance_per_group": "2",
+    "tables": "6",
+    "no_show_minutes": "15",
+    "automatic_rounds": "on",
+    "grand_final_reset": "on",
+    "level_knockout": "higher_seed",
+}
+
+
+def add_tournament(client: Client, **changes: Any) -> Any:
+    return client.post(reverse("admin:tournaments_tournament_add"), TOURNAMENT_FORM | changes)

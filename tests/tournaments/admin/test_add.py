@@ -1,35 +1,14 @@
-from typing import Any
-
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 from django.urls import reverse
 
 from games.eventstore.api import read_stream
-from tests.tournaments.admin.builders import started
+from tests.tournaments.admin.builders import TOURNAMENT_FORM, add_tournament, started
 from tests.tournaments.builders import new_tournament
 from tournaments.models import Entrant, Tournament
 
 pytestmark = pytest.mark.django_db
-
-TOURNAMENT_FORM = {
-    "name": "Coppa di primavera",
-    "format": "swiss",
-    "table_size": "4",
-    "scoring": "rounds",
-    "best_of": "3",
-    "swiss_rounds": "5",
-    "advance_per_group": "2",
-    "tables": "6",
-    "no_show_minutes": "15",
-    "automatic_rounds": "on",
-    "grand_final_reset": "on",
-    "level_knockout": "higher_seed",
-}
-
-
-def add_tournament(client: Client, **changes: Any) -> Any:
-    return client.post(reverse("admin:tournaments_tournament_add"), TOURNAMENT_FORM | changes)
 
 
 def test_the_add_form_creates_the_tournament_through_the_service(

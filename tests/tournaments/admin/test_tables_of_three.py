@@ -12,8 +12,13 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services as match_services
-from tests.tournaments.admin.builders import act, event_types, events_after, ready_fixtures
-from tests.tournaments.admin.test_add import add_tournament
+from tests.tournaments.admin.builders import (
+    act,
+    add_tournament,
+    event_types,
+    events_after,
+    ready_fixtures,
+)
 from tests.tournaments.builders import ORGANIZER, new_tournament
 from tournaments import projections, services
 from tournaments.models import Fixture, Tournament

@@ -19,7 +19,7 @@ from tests.tournaments.api.builders import (
     started_tournament,
     tournament_url,
 )
-from tests.tournaments.api.test_tables_of_three import create, play_out, register
+from tests.tournaments.api.threes import create, play_out, register
 from tournaments import projections, selectors, services, tasks
 from tournaments.api.plain import represent
 from tournaments.api.results import BracketOutput, StandingOutput

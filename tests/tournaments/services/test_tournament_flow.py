@@ -5,7 +5,7 @@ import pytest
 from games import services as match_services
 from games.models import Match
 from games.selectors import match_side_names
-from tests.tournaments.builders import ORGANIZER, new_tournament
+from tests.tournaments.builders import ORGANIZER, new_tournament, open_fixtures
 from tournaments import services
 from tournaments.models import Fixture, Tournament
 
@@ -19,10 +19,6 @@ def win_by_score(match_id: uuid.UUID, side: int) -> None:
         match_id=match_id, round_number=1, points=points, actor=ORGANIZER
     )
     services.fixture_result_sync(match_id=match_id, actor=ORGANIZER)
-
-
-def open_fixtures(tournament_id: uuid.UUID) -> list[Fixture]:
-    return list(Fixture.objects.filter(tournament_id=tournament_id, status="ready"))
 
 
 def test_a_single_elimination_is_played_to_its_champion() -> None:

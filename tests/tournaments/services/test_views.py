@@ -1,8 +1,7 @@
 import pytest
 
 from games import services as match_services
-from tests.tournaments.builders import ORGANIZER, new_tournament
-from tests.tournaments.services.test_tournament_flow import open_fixtures
+from tests.tournaments.builders import ORGANIZER, new_tournament, open_fixtures
 from tournaments import projections, services
 from tournaments.models import Fixture, TournamentView
 
