@@ -21,7 +21,8 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from bench._private_redis import PrivateRedis
 from config import cache as guarded_cache
-from tests.games.api.builders import create_match, p99, timed_writes
+from tests.factories.matches import ApiMatchFactory
+from tests.games.api.builders import p99, timed_writes
 
 pytestmark = pytest.mark.django_db
 
@@ -65,7 +66,7 @@ def test_the_throttles_count_in_the_redis_cache_while_it_answers(
     redis_cache: PrivateRedis,
 ) -> None:
     client = scorer()
-    create_match(client)
+    ApiMatchFactory.create(client=client)
 
     assert any(key.startswith(b"cache:") for key in redis_keys(redis_cache))
     assert not guarded_cache.breaker.is_open(time.monotonic())
@@ -84,7 +85,7 @@ def test_writes_never_wait_on_a_cache_redis_that_is_stopped_or_frozen(
     redis_cache: PrivateRedis, fault: str
 ) -> None:
     client = scorer()
-    create_match(client)  # the throttles counted in Redis
+    ApiMatchFactory.create(client=client)  # the throttles counted in Redis
 
     redis_cache.fail(fault)
     durations = timed_writes(client, rounds=5)

@@ -19,15 +19,9 @@ from accounts.services import AccountsError
 from common.explained import gettext_noop
 from games.rules import RuleViolation
 from games.rules.errors import NotYourTurn
-from tests.games.api.builders import (
-    API,
-    create_match,
-    legal_round,
-    play_body,
-    post,
-    round_url,
-    start_round,
-)
+from tests.factories.api import API
+from tests.factories.matches import ApiMatchFactory
+from tests.games.api.builders import legal_round, play_body, post, round_url, start_round
 from tests.tournaments.api.builders import started_tournament, tournament_url
 from tournaments.formats.errors import FormatError
 from tournaments.services import TournamentError
@@ -68,7 +62,7 @@ def in_both_languages(send: Any) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def a_match_with_a_round(scorer: APIClient) -> tuple[str, list[Any]]:
     briscola, plays = legal_round()
-    match_id = create_match(scorer)["id"]
+    match_id = ApiMatchFactory.create(client=scorer)["id"]
     start_round(scorer, match_id, briscola=briscola)
     return match_id, plays
 

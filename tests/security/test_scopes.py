@@ -17,18 +17,11 @@ from games.eventstore.api import last_position
 from games.rules import parse_card
 from games.rules.replay import play_card
 from games.services import Actor
-from tests.games.api.builders import (
-    API,
-    created,
-    dealt_state,
-    legal_plays,
-    legal_round,
-    play_body,
-    post,
-)
+from tests.factories.api import API
+from tests.factories.tournaments import ApiTournamentFactory
+from tests.games.api.builders import created, dealt_state, legal_plays, legal_round, play_body, post
 from tests.security.roles import World, make_world
 from tests.tournaments.api.builders import (
-    create_tournament,
     matches,
     register,
     started_tournament,
@@ -235,7 +228,7 @@ def test_in_a_dealt_round_of_pairs_a_player_sees_their_partners_hand_once_the_st
     world: World,
 ) -> None:
     organizer = world.organizer
-    tournament_id = create_tournament(organizer, table_size=4)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer, table_size=4)["id"]
     for n in (1, 2):
         register(organizer, tournament_id, f"Pair {n}", players=[f"P{n}a", f"P{n}b"], seed=n)
     created(post(organizer, tournament_url(tournament_id, "start")))

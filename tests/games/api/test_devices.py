@@ -4,7 +4,7 @@ from rest_framework.test import APIClient
 
 from accounts.services import device_token_create
 from games.eventstore.api import read_stream
-from tests.games.api.builders import create_match
+from tests.factories.matches import ApiMatchFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -15,7 +15,7 @@ def test_a_device_tokens_visible_prefix_is_recorded_as_the_device() -> None:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
 
-    match = create_match(client)
+    match = ApiMatchFactory.create(client=client)
 
     (created,) = read_stream(stream_id=match["id"])
     assert created.metadata.device == token.prefix

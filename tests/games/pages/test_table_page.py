@@ -20,7 +20,8 @@ from games import rules
 from games.eventstore.api import read_stream
 from games.matches.stream import CARD_CORRECTED, CARD_PLAYED, PLAY_UNDONE
 from games.rules import Play
-from tests.games.api.builders import API, created, legal_round, post
+from tests.factories.api import API
+from tests.games.api.builders import created, legal_round, post
 from tests.security.roles import World, make_world, tournament_at_tables
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from tests.games.api.builders import API, created, match_url, post, round_url
+from tests.factories.api import API
+from tests.games.api.builders import created, match_url, post, round_url
 from tests.tournaments.api.builders import matches, tournament_url
 from tests.tournaments.api.threes import create, play_out, register
 from tournaments import projections

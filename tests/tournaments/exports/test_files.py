@@ -16,8 +16,8 @@ from django.core.management import call_command
 from icalendar import Calendar
 from rest_framework.test import APIClient
 
+from tests.factories.tournaments import TournamentFactory
 from tests.tournaments.api.builders import matches, tournament_url
-from tests.tournaments.builders import new_tournament
 from tests.tournaments.exports.evening import club_evening
 from tournaments.models import Fixture
 
@@ -69,7 +69,7 @@ def test_the_standings_csv_is_also_chosen_by_the_accept_header(staff: APIClient)
 
 
 def test_before_the_start_the_standings_csv_is_its_header_alone(staff: APIClient) -> None:
-    tournament_id = new_tournament("round_robin", entrants=3)
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=3).id
 
     response = staff.get(tournament_url(tournament_id, "standings") + "?format=csv")
 
@@ -138,7 +138,7 @@ def test_the_schedule_reads_the_same_twice(staff: APIClient) -> None:
 
 
 def test_a_tournament_without_start_times_has_an_empty_calendar(staff: APIClient) -> None:
-    tournament_id = new_tournament("round_robin", entrants=3)
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=3).id
 
     response = staff.get(tournament_url(tournament_id, "schedule"))
 

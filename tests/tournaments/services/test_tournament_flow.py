@@ -5,7 +5,8 @@ import pytest
 from games import services as match_services
 from games.models import Match
 from games.selectors import match_side_names
-from tests.tournaments.builders import ORGANIZER, new_tournament, open_fixtures
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
+from tests.tournaments.builders import open_fixtures
 from tournaments import services
 from tournaments.models import Fixture, Tournament
 
@@ -22,7 +23,7 @@ def win_by_score(match_id: uuid.UUID, side: int) -> None:
 
 
 def test_a_single_elimination_is_played_to_its_champion() -> None:
-    tournament_id = new_tournament("single_elimination", 4)
+    tournament_id = TournamentFactory.create(format="single_elimination", entrants=4).id
 
     services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     assert sorted(f.key for f in open_fixtures(tournament_id)) == ["R1-1", "R1-2"]
@@ -38,7 +39,7 @@ def test_a_single_elimination_is_played_to_its_champion() -> None:
 
 
 def test_matches_are_created_with_the_tournaments_rules_and_their_sides_are_its_entrants() -> None:
-    tournament_id = new_tournament("round_robin", 3)
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=3).id
 
     services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
@@ -51,7 +52,7 @@ def test_matches_are_created_with_the_tournaments_rules_and_their_sides_are_its_
 
 
 def test_a_corrected_result_resets_the_matches_that_followed_from_it() -> None:
-    tournament_id = new_tournament("single_elimination", 4)
+    tournament_id = TournamentFactory.create(format="single_elimination", entrants=4).id
     services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     semi = Fixture.objects.get(tournament_id=tournament_id, key="R1-1")
     win_by_score(semi.match_id, side=0)
@@ -76,7 +77,7 @@ def test_a_corrected_result_resets_the_matches_that_followed_from_it() -> None:
 
 
 def test_a_withdrawal_forfeits_the_entrants_open_matches() -> None:
-    tournament_id = new_tournament("round_robin", 3)
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=3).id
     services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     leaving = Fixture.objects.filter(tournament_id=tournament_id)[0].home_id
 
@@ -91,7 +92,7 @@ def test_a_withdrawal_forfeits_the_entrants_open_matches() -> None:
 
 
 def test_swiss_rounds_follow_each_other_until_the_configured_number() -> None:
-    tournament_id = new_tournament("swiss", 6, swiss_rounds=3)
+    tournament_id = TournamentFactory.create(format="swiss", entrants=6, swiss_rounds=3).id
     services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
     rounds_seen = set()
@@ -105,7 +106,7 @@ def test_swiss_rounds_follow_each_other_until_the_configured_number() -> None:
 
 
 def test_registration_closes_when_the_tournament_starts() -> None:
-    tournament_id = new_tournament("round_robin", 2)
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=2).id
     services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
     with pytest.raises(services.RegistrationClosed):
@@ -115,7 +116,9 @@ def test_registration_closes_when_the_tournament_starts() -> None:
 
 
 def test_a_corrected_group_result_that_changes_the_qualifiers_redraws_the_knockout() -> None:
-    tournament_id = new_tournament("groups_then_knockout", 8, group_size=4, advance_per_group=2)
+    tournament_id = TournamentFactory.create(
+        format="groups_then_knockout", entrants=8, group_size=4, advance_per_group=2
+    ).id
     services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     for fixture in open_fixtures(tournament_id):
         win_by_score(fixture.match_id, side=0)

@@ -1,7 +1,8 @@
 import pytest
 
 from games import services as match_services
-from tests.tournaments.builders import ORGANIZER, new_tournament, open_fixtures
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
+from tests.tournaments.builders import open_fixtures
 from tournaments import projections, services
 from tournaments.models import Fixture, TournamentView
 
@@ -19,7 +20,7 @@ def score(match_id: object, points: list[int]) -> None:
 
 
 def test_the_consumer_records_results_advances_the_bracket_and_projects_the_view() -> None:
-    tournament_id = new_tournament("single_elimination", 3)
+    tournament_id = TournamentFactory.create(format="single_elimination", entrants=3).id
     services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     (semi,) = open_fixtures(tournament_id)
 
@@ -41,7 +42,7 @@ def test_the_consumer_records_results_advances_the_bracket_and_projects_the_view
 
 
 def test_consuming_twice_changes_nothing_and_rebuild_gives_the_same_views() -> None:
-    tournament_id = new_tournament("round_robin", 4)
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=4).id
     services.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     for fixture in open_fixtures(tournament_id)[:3]:
         score(fixture.match_id, [70, 50])
