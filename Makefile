@@ -56,6 +56,7 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy .
 	$(BIN)/lint-imports
+	$(BIN)/python manage.py makemigrations --check --dry-run
 
 format: install
 	$(BIN)/ruff check --fix .

@@ -8,11 +8,12 @@ sign-in is refused there for a cool-down.
   `LOGIN_FAILURES_PER_ADDRESS`, is locked for `LOGIN_LOCKOUT_SECONDS`; its count starts again
   from zero after that.
 - While locked, the admin's login form (`LockoutAdminAuthenticationForm`) refuses before it checks
-  any password, so the right password is refused too, with a message saying for how long; the
-  form also counts every attempt against the `login` rate of its address
-  (`accounts.throttling.LoginRateThrottle`). `with_refusal_status` turns such a refusal into a 429
-  with `Retry-After`; config.urls installs both on the admin site.
-- A successful sign-in (`user_logged_in`) forgets its username's failures, not its address's.
+  any password, so the right password is refused too, with a message saying for how long; it
+  refuses the same way an address that used up its `login` rate of failed sign-ins
+  (`accounts.throttling.LoginRateThrottle`). `with_refusal_status` turns such a refusal into a
+  429 with `Retry-After`; config.urls installs both on the admin site.
+- A successful sign-in never counts as a failure, nor against the `login` rate; it
+  (`user_logged_in`) forgets its username's failures, not its address's.
 
 Usernames count case-insensitively (whether or not the database compares them so); usernames
 and addresses appear in cache keys only hashed. Unknown usernames count and lock like known ones,
@@ -120,8 +121,9 @@ def login_lock_remaining(*, request: HttpRequest | None, username: str | None) -
 
 
 def login_refusal(*, request: HttpRequest | None, username: str | None) -> LoginRefusal | None:
-    """Why this sign-in attempt must be refused now, or None. The attempt counts against its
-    address's `login` rate unless it is refused for a lock."""
+    """Why this sign-in attempt must be refused now, or None. Nothing is counted here: only a
+    failure counts (`login_failure_record`), so a successful sign-in is never refused for the
+    ones before it."""
     try:
         locks = login_lock_remaining(request=request, username=username)
     except RedisError as error:
@@ -143,7 +145,7 @@ def login_refusal(*, request: HttpRequest | None, username: str | None) -> Login
     if request is None:
         return None
     throttle = LoginRateThrottle()
-    if throttle.allow_request(request, None):
+    if not throttle.over_budget(request):
         return None
     seconds = int(throttle.wait())
     message = gettext("Too many sign-in attempts from this network. Try again in %(wait)s.")
@@ -151,12 +153,14 @@ def login_refusal(*, request: HttpRequest | None, username: str | None) -> Login
 
 
 def login_failure_record(*, request: HttpRequest | None, username: str | None) -> None:
-    """Count a failed sign-in against its username and address; lock the ones that reach their
-    limit."""
+    """Count a failed sign-in against its username and address (and the address's `login`
+    rate); lock the ones that reach their limit."""
     try:
         for kind, ident in identities(request=request, username=username):
             if count_failure(kind, ident) >= failures_allowed(kind):
                 lock(kind, ident)
+        if request is not None:
+            LoginRateThrottle().failed(request)
     except RedisError as error:
         logger.warning("failed sign-in not counted: the cache failed: %s", error)
 

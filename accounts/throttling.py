@@ -5,8 +5,9 @@ environment, so all gunicorn workers and machines count together).
 - `ClientRateThrottle` (scope `user`): authenticated requests, per device token when the request
   came with one (each tablet its own budget, even when an organizer issued several for one
   scorer), else per user (a user token or a browser session).
-- `LoginRateThrottle` (scope `login`): sign-in attempts per client address, for the admin's
-  login form (accounts.login) and any future endpoint that hands out tokens.
+- `LoginRateThrottle` (scope `login`): failed sign-ins per client address, for the sign-in
+  forms (accounts.login) and any future endpoint that hands out tokens; a successful sign-in
+  is never counted.
 
 The first two are the API's default throttle classes (settings `REST_FRAMEWORK`), so every API
 view has them. Rates come from `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]` when the throttle is
@@ -109,13 +110,34 @@ class ClientRateThrottle(SettingsRateThrottle):
 
 
 class LoginRateThrottle(SettingsRateThrottle):
-    """Sign-in attempts (successful or not) per client address. Works on a Django request too,
-    for the admin's login form."""
+    """Failed sign-ins per client address: `failed` counts one, `over_budget` asks before a
+    password is checked without counting anything, so a successful sign-in costs nothing. Works
+    on a Django request too, for the sign-in forms."""
 
     scope = "login"
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+    def failed(self, request: Any) -> None:
+        """Count one failed sign-in (past the budget, the failure is not stored)."""
+        self.allow_request(request, None)
+
+    def over_budget(self, request: Any) -> bool:
+        """Whether the address already has as many failures in the window as the rate allows
+        (`wait` then says for how long); False when the cache cannot be reached."""
+        if self.rate is None or self.num_requests is None or self.duration is None:
+            return False
+        try:
+            history = self.cache.get(self.get_cache_key(request, None), [])
+        except RedisUnavailable:
+            return False  # the cache failed moments ago, which was logged then
+        except RedisError as error:
+            logger.warning("throttle %s not checked: the cache failed: %s", self.scope, error)
+            return False
+        self.now = self.timer()
+        self.history = [moment for moment in history if moment > self.now - self.duration]
+        return len(self.history) >= self.num_requests
 
 
 class TokenIssueThrottle(ClientRateThrottle):

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 import psycopg
 
-from bench._support import LOOPBACK, BenchError, CpuMeter, CpuUse, connect
+from bench._cpu import CpuMeter, CpuUse
+from bench._support import LOOPBACK, BenchError, connect
 from games.rules import MatchFormat, Play, RoundOutcome, Table, start_match
 from games.rules.simulate import simulate_rounds
 

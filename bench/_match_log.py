@@ -28,13 +28,13 @@ from games.matches.stream import (
     CreateMatch,
     MatchAggregate,
     MatchCommand,
-    MatchEvent,
     PlayCardInRound,
     SideRef,
     StartNextRound,
     UndoLastPlay,
     decide,
     evolve,
+    match_event_from_stored,
     schema_version_of,
 )
 from games.rules import DEFAULT_VARIANT, TABLE_SIZES, MatchFormat, Table
@@ -90,7 +90,7 @@ def play_match(rng: random.Random, table_size: int) -> list[EncodedEvent]:
         nonlocal state
         for event in decide(state, command):
             state = evolve(state, event)
-            events.append((event.type, json.dumps(event.payload, separators=(",", ":"))))
+            events.append((event.type, json.dumps(event.to_payload(), separators=(",", ":"))))
         assert state is not None
         return state
 
@@ -255,7 +255,9 @@ def plain_fold(database: str, *, on_event: Callable[[], None]) -> dict[Any, Matc
         cursor.itersize = 5000
         cursor.execute(PLAIN_READ, [MATCH_STREAM])
         for stream_id, event_type, payload in cursor:
-            states[stream_id] = evolve(states.get(stream_id), MatchEvent(event_type, payload))
+            states[stream_id] = evolve(
+                states.get(stream_id), match_event_from_stored(event_type, payload)
+            )
             on_event()
     say(f"  plain fold: {len(states):,} streams folded")
     return states

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import redis
 
-from bench._support import free_port
+from bench._server import free_port
 
 STARTUP_TIMEOUT = 10.0
 STOP_TIMEOUT = 15.0

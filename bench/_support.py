@@ -1,4 +1,5 @@
-"""What the benchmark scripts share: bench databases, the app under gunicorn, figures and verdicts.
+"""What the benchmark scripts share: bench databases, figures and verdicts, a script's run
+(the app under gunicorn is bench/_server.py, CPU time bench/_cpu.py).
 
 Everything runs on this machine and talks over loopback only: PostgreSQL at 127.0.0.1:5432 (user
 postgres, trust authentication, as `make services` sets it up) and gunicorn on a free local port.
@@ -6,19 +7,14 @@ postgres, trust authentication, as `make services` sets it up) and gunicorn on a
 
 from __future__ import annotations
 
-import contextlib
-import http.client
-import json
 import math
 import os
 import platform
 import signal
-import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -81,6 +77,23 @@ def percentile(sorted_values: Sequence[float], percent: float) -> float:
         raise ValueError("no values")
     rank = max(1, math.ceil(percent / 100 * len(sorted_values)))
     return sorted_values[rank - 1]
+
+
+REBUILD_RATIO_TARGET = 2.0
+"""Issue 13: rebuilding the projections takes at most this many times a plain fold of the same
+log (bench/append.py's match log, bench/tournaments.py's generated tournaments)."""
+
+
+def rebuild_verdict(rebuild_seconds: float, fold_seconds: float) -> None:
+    """The rebuild's time against the plain fold's, and PASS or MISS against the target."""
+    ratio = rebuild_seconds / fold_seconds
+    figure("ratio rebuild / plain fold (time)", f"{ratio:.2f}x")
+    verdict(
+        f"target rebuild within {REBUILD_RATIO_TARGET:g}x of the plain fold",
+        met=ratio <= REBUILD_RATIO_TARGET,
+        measured=f"{ratio:.2f}x",
+        target=f"<= {REBUILD_RATIO_TARGET:g}x",
+    )
 
 
 def milliseconds(seconds: float) -> str:
@@ -288,239 +301,6 @@ def manage(*arguments: str, database: str, backends: Backends = BENCH) -> str:
     return result.stdout
 
 
-# The app under gunicorn.
-
-
-@dataclass(frozen=True)
-class ServerOptions:
-    workers: int
-    worker_class: str
-    threads: int
-    app: str = "config.wsgi:application"
-
-    def describe(self) -> str:
-        shape = f"{self.workers} workers"
-        if self.worker_class == "gthread":
-            shape += f" x {self.threads} threads"
-        return f"gunicorn {self.app}, {self.worker_class}, {shape}"
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind((LOOPBACK, 0))
-        return int(probe.getsockname()[1])
-
-
-@dataclass(frozen=True)
-class Server:
-    port: int
-    process_group: int
-    """The master's pid, which is also the process group of the master and its workers."""
-
-
-@contextmanager
-def gunicorn(
-    options: ServerOptions,
-    *,
-    database: str,
-    log_path: Path,
-    wake_ups: bool = True,
-    backends: Backends = BENCH,
-    startup_seconds: float = 60,
-) -> Iterator[Server]:
-    """Serve the app on a free loopback port. Always stops the server and its workers."""
-    port = free_port()
-    command = [
-        str(VENV_BIN / "gunicorn"),
-        options.app,
-        f"--bind={LOOPBACK}:{port}",
-        f"--workers={options.workers}",
-        f"--worker-class={options.worker_class}",
-        f"--threads={options.threads}",
-        "--timeout=60",
-        "--graceful-timeout=10",
-        "--keep-alive=30",
-        "--log-level=warning",
-    ]
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(log_path, "wb") as log:
-        # A session of its own: the server and its workers form one process group, stopped
-        # together at the end even if the master died first.
-        server = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=django_environment(database, wake_ups=wake_ups, backends=backends),
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
-        wait_until_healthy(server, port, log_path, startup_seconds)
-        yield Server(port, server.pid)
-    finally:
-        stop_process_group(server)
-
-
-def wait_until_healthy(
-    server: subprocess.Popen[bytes], port: int, log_path: Path, timeout: float
-) -> None:
-    """Wait for /healthz to say the database answers (Redis is needed only for wake-ups)."""
-    deadline = time.monotonic() + timeout
-    last_problem = "no answer yet"
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise BenchError(
-                f"gunicorn exited with status {server.returncode} before serving; its log "
-                f"({log_path}) says:\n{tail(log_path)}"
-            )
-        try:
-            status, body = http_get(port, "/healthz")
-        except OSError as error:
-            last_problem = str(error)
-        else:
-            checks = body.get("checks", {}) if isinstance(body, dict) else {}
-            if status == 200 or checks.get("database") == "ok":
-                if status != 200:
-                    say(f"note: /healthz answered {status} ({checks}); the bench needs only the DB")
-                return
-            last_problem = f"/healthz answered {status}: {body}"
-        time.sleep(0.2)
-    raise BenchError(
-        f"the app did not become healthy within {timeout:.0f} s ({last_problem}); gunicorn log "
-        f"({log_path}) says:\n{tail(log_path)}"
-    )
-
-
-def http_get(port: int, path: str) -> tuple[int, object]:
-    conn = http.client.HTTPConnection(LOOPBACK, port, timeout=5)
-    try:
-        conn.request("GET", path)
-        response = conn.getresponse()
-        raw = response.read()
-    finally:
-        conn.close()
-    try:
-        return response.status, json.loads(raw)
-    except ValueError:
-        return response.status, raw[:200].decode(errors="replace")
-
-
-def stop_process_group(process: subprocess.Popen[bytes], grace_seconds: float = 15) -> None:
-    """SIGTERM to the process this run started (a group leader), then SIGKILL to its group."""
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=grace_seconds)
-        except subprocess.TimeoutExpired:
-            say(f"process {process.pid} ignored SIGTERM for {grace_seconds:.0f} s: killing it")
-    with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone
-        os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=grace_seconds)
-
-
-def tail(path: Path, lines: int = 15) -> str:
-    """The distinct error lines of a log (the cause is often far above its end), then its end."""
-    try:
-        text = path.read_text(errors="replace").splitlines()
-    except OSError as error:
-        return f"(cannot read it: {error})"
-    errors = [line for line in text if not line[:1].isspace() and "Error" in line.split(":")[0]]
-    causes = list(dict.fromkeys(errors))[:5]
-    return "\n".join([*causes, "...", *text[-lines:]] if causes else text[-lines:]) or "(empty)"
-
-
-# CPU time: other processes share the cores, so rates vary between runs; CPU per append does not.
-
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-@dataclass(frozen=True)
-class CpuUse:
-    """CPU seconds used while writing: by the app server (None without one), by this
-    database's PostgreSQL backends, and by this process (the load generator)."""
-
-    app: float | None
-    postgres: float
-    client: float
-
-    @property
-    def total(self) -> float:
-        return (self.app or 0.0) + self.postgres + self.client
-
-    def per(self, count: int) -> str:
-        """Milliseconds per operation, in total and by part."""
-        parts = [] if self.app is None else [f"app server {self.app / count * 1000:.2f}"]
-        parts += [
-            f"PostgreSQL {self.postgres / count * 1000:.2f}",
-            f"load generator {self.client / count * 1000:.2f}",
-        ]
-        return f"{self.total / count * 1000:.2f} ms ({', '.join(parts)})"
-
-
-def process_stat(pid: int) -> tuple[int, float] | None:
-    """A process's group and the CPU seconds it used (user + system), from /proc (Linux)."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    fields = text[text.rindex(")") + 2 :].split()  # from field 3 (state) on
-    return int(fields[2]), (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-
-
-def process_group_cpu(group: int) -> float:
-    total = 0.0
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            stat = process_stat(int(entry.name))
-            if stat is not None and stat[0] == group:
-                total += stat[1]
-    return total
-
-
-class CpuMeter:
-    """Measures CpuUse between `start` and `stop`. PostgreSQL backends are those connected to
-    `database` (a backend that connects meanwhile counts from its start; keep connections open
-    until after `stop`); the app server is gunicorn's process group, when there is one."""
-
-    def __init__(
-        self, database: str, app_group: int | None = None, *, port: int = POSTGRES_PORT
-    ) -> None:
-        self.database = database
-        self.app_group = app_group
-        self.port = port
-        self.backends: dict[int, float] = {}
-        self.app = 0.0
-        self.client = 0.0
-
-    def backend_cpu(self) -> dict[int, float]:
-        with connect(self.database, autocommit=True, port=self.port) as conn:
-            rows = conn.execute(
-                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()"
-                " AND backend_type = 'client backend'",
-                [self.database],
-            ).fetchall()
-        used = {}
-        for (pid,) in rows:
-            stat = process_stat(pid)
-            if stat is not None:
-                used[pid] = stat[1]
-        return used
-
-    def start(self) -> None:
-        self.backends = self.backend_cpu()
-        self.app = 0.0 if self.app_group is None else process_group_cpu(self.app_group)
-        self.client = time.process_time()
-
-    def stop(self) -> CpuUse:
-        client = time.process_time() - self.client
-        app = None if self.app_group is None else process_group_cpu(self.app_group) - self.app
-        postgres = sum(
-            used - self.backends.get(pid, 0.0) for pid, used in self.backend_cpu().items()
-        )
-        return CpuUse(app, postgres, client)
-
-
 # Progress over long loops.
 
 
@@ -554,3 +334,33 @@ class Progress:
         if self.count == self.total and self.then:
             say(f"  {self.label}: {self.then}")
         self.next_report = self.next_stop()
+
+
+# A script's run.
+
+
+def run_script(
+    script: str,
+    body: Callable[[], None],
+    *,
+    machine: Callable[[], str] | None = None,
+    load_at_the_end: bool = False,
+) -> int:
+    """A benchmark script's run: SIGTERM stops it, the machine (by default with PostgreSQL's
+    version), the code and the load average are printed, then `body` runs; a BenchError or
+    Ctrl-C ends it with a line on stderr and the exit status 1 or 130."""
+    stop_on_sigterm()
+    try:
+        figure("machine", machine() if machine else machine_summary(postgres_version()))
+        figure("code", code_version())
+        figure("load average at the start", load_average())
+        body()
+    except BenchError as error:
+        say(f"{script}: {error}")
+        return 1
+    except KeyboardInterrupt:
+        say(f"{script}: interrupted")
+        return 130
+    if load_at_the_end:
+        figure("load average at the end", load_average())
+    return 0

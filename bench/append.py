@@ -40,47 +40,36 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench._load import (
-    FLOOR_PATH,
-    FLOOR_TABLE,
-    FloorClient,
-    LoadResult,
-    RawInserter,
-    ScoredRound,
-    Scorer,
-    create_raw_table,
-    run_writers,
-    scored_rounds,
+from bench._append_runs import (
+    API_DATABASE,
+    floor_run,
+    rate_of,
+    raw_run,
+    serve_scorers,
 )
+from bench._load import LoadResult, scored_rounds
 from bench._match_log import GENERATOR, cached_log, load_log, plain_fold, vacuum_analyze, warm_up
+from bench._server import ServerOptions, gunicorn
 from bench._support import (
     OUT_DIR,
     BenchError,
-    CpuMeter,
     Progress,
-    Server,
-    ServerOptions,
-    code_version,
-    connect,
     database_exists,
     drop_database,
     empty_bench_redis,
     figure,
-    gunicorn,
     load_average,
-    machine_summary,
     manage,
     milliseconds,
     percentile,
-    postgres_version,
     prepare_database,
+    rebuild_verdict,
+    run_script,
     say,
     setup_django,
-    stop_on_sigterm,
     verdict,
 )
 
-API_DATABASE = "briscola_bench"
 LOG_DATABASE_PREFIX = "briscola_bench_log_"
 BENCH_USER = "bench-scorer"
 
@@ -90,8 +79,6 @@ CARD_P99_TARGET_SECONDS = 0.050
 """Issue 13: the 99th percentile of the card plays' latency."""
 BATCH_SHARE_TARGET = 0.50
 """Issue 13: cards/s through plays/batch/, a whole round a request, against raw inserts/s."""
-REBUILD_RATIO_TARGET = 2.0
-"""Issue 13: the rebuild may take at most this many times the plain fold's time."""
 
 QUICK = {"clients": 4, "rounds": 2, "events": 20_000, "raw_rows": 200}
 FULL = {"clients": 8, "rounds": 10, "events": 1_000_000, "raw_rows": 0}
@@ -247,78 +234,6 @@ def write_phases(args: argparse.Namespace) -> None:
     )
 
 
-def rate_of(result: LoadResult) -> float:
-    """Operations per second: requests, appends or inserts, whatever the writers counted."""
-    return result.count() / result.seconds
-
-
-def floor_run(
-    args: argparse.Namespace, server: Server, token: str, requests: int, when: str
-) -> LoadResult:
-    """The framework floor (bench/wsgi.py): as many clients as scorers, each appending to a
-    stream of its own with increasing expected versions, on a fresh floor table."""
-    create_raw_table(API_DATABASE, FLOOR_TABLE)
-    say(f"floor ({when}): {args.clients} clients x {requests} POST {FLOOR_PATH}")
-    # Untimed: a few requests per client, so every worker has connected and imported.
-    warm_ups = [FloorClient(server.port, token, 10) for _ in range(args.clients)]
-    check_errors(
-        "floor warm-up",
-        run_writers(warm_ups, max_seconds=args.max_seconds, meter=CpuMeter(API_DATABASE)),
-    )
-    clients = [FloorClient(server.port, token, requests) for _ in range(args.clients)]
-    meter = CpuMeter(API_DATABASE, app_group=server.process_group)
-    result = run_writers(clients, max_seconds=args.max_seconds, meter=meter)
-    check_errors("floor", result)
-    latencies = result.latencies("floor")
-    p50, p99 = (milliseconds(percentile(latencies, share)) for share in (50, 99))
-    figure(
-        f"floor requests/s ({when})",
-        f"{rate_of(result):,.0f} ({result.count():,} in {result.seconds:.1f} s; "
-        f"p50 {p50}, p99 {p99})",
-    )
-    figure(f"floor CPU per request ({when})", result.cpu.per(result.count()))
-    return result
-
-
-def serve_scorers(
-    args: argparse.Namespace,
-    server: Server,
-    token: str,
-    rounds: list[list[ScoredRound]],
-    *,
-    batch: bool,
-) -> LoadResult:
-    """Scorers entering rounds through the API: card by card, or with `batch` each round's
-    cards in one request (plays/batch/); checked against the log's growth."""
-    before = event_count(API_DATABASE)
-    way = "a round per request (plays/batch/)" if batch else "card by card"
-    say(f"API: {args.clients} scorers x {args.rounds} rounds, {way}")
-    keys = args.idempotency_keys
-    # Untimed: one round per scorer, so every worker has connected and imported what its
-    # first requests import lazily before the clock starts.
-    warm_up_rounds = scored_rounds(
-        clients=args.clients, rounds=1, table_size=args.table_size, seed=args.seed - 1
-    )
-    warm_ups = [
-        Scorer(server.port, token, r, best_of=1, idempotency_keys=keys) for r in warm_up_rounds
-    ]
-    warm_up = run_writers(warm_ups, max_seconds=args.max_seconds, meter=CpuMeter(API_DATABASE))
-    check_errors("API warm-up", warm_up)
-    before += warm_up.count()
-    scorers = [
-        Scorer(server.port, token, r, best_of=args.best_of, idempotency_keys=keys, batch=batch)
-        for r in rounds
-    ]
-    meter = CpuMeter(API_DATABASE, app_group=server.process_group)
-    result = run_writers(scorers, max_seconds=args.max_seconds, meter=meter)
-    check_errors("API", result)
-    appended = event_count(API_DATABASE) - before
-    answered = result.count("create") + result.count("start") + result.cards
-    if appended != answered:
-        raise BenchError(f"the API answered {answered} appends but the log grew {appended}")
-    return result
-
-
 def batch_figures(args: argparse.Namespace, result: LoadResult) -> LoadResult:
     if not result.cards:
         raise BenchError(f"no batch was played within --max-seconds {args.max_seconds:g}")
@@ -362,36 +277,6 @@ def api_figures(args: argparse.Namespace, result: LoadResult) -> LoadResult:
     figure("API CPU per append", result.cpu.per(result.count()))
     figure("load average after the API run", load_average())
     return result
-
-
-def raw_run(args: argparse.Namespace, rows_per_writer: int, when: str) -> LoadResult:
-    """Raw INSERT + COMMIT writers on a fresh copy of the event table."""
-    create_raw_table(API_DATABASE)
-    say(f"raw ({when}): {args.clients} writers x {rows_per_writer} single-row INSERT + COMMIT")
-    writers = [RawInserter(API_DATABASE, rows_per_writer) for _ in range(args.clients)]
-    result = run_writers(writers, max_seconds=args.max_seconds, meter=CpuMeter(API_DATABASE))
-    check_errors("raw INSERT", result)
-    rate = result.count() / result.seconds
-    latencies = result.latencies("insert")
-    p50, p99 = (milliseconds(percentile(latencies, share)) for share in (50, 99))
-    figure(
-        f"raw inserts/s ({when})",
-        f"{rate:,.0f} ({result.count():,} in {result.seconds:.1f} s; p50 {p50}, p99 {p99})",
-    )
-    figure(f"raw CPU per insert ({when})", result.cpu.per(result.count()))
-    return result
-
-
-def check_errors(phase: str, result: LoadResult) -> None:
-    if result.errors:
-        more = f" (and {len(result.errors) - 1} more)" if len(result.errors) > 1 else ""
-        raise BenchError(f"{phase} writer failed: {result.errors[0]}{more}")
-
-
-def event_count(database: str) -> int:
-    with connect(database) as conn:
-        row = conn.execute("SELECT count(*) FROM eventstore_event").fetchone()
-    return int(row[0]) if row else 0
 
 
 # 3: rebuilding the projections against a plain fold.
@@ -438,14 +323,7 @@ def log_phase(args: argparse.Namespace) -> None:
         raise BenchError(f"the rebuild wrote {written} matches, the plain fold saw {len(states)}")
     rebuild_rate = info.events / rebuild_seconds
     figure("rebuild_projections events/s", f"{rebuild_rate:,.0f} ({rebuild_seconds:.1f} s)")
-    ratio = rebuild_seconds / fold_seconds
-    figure("ratio rebuild / plain fold (time)", f"{ratio:.2f}x")
-    verdict(
-        f"target rebuild within {REBUILD_RATIO_TARGET:g}x of the plain fold",
-        met=ratio <= REBUILD_RATIO_TARGET,
-        measured=f"{ratio:.2f}x",
-        target=f"<= {REBUILD_RATIO_TARGET:g}x",
-    )
+    rebuild_verdict(rebuild_seconds, fold_seconds)
     figure("load average after the log phase", load_average())
 
 
@@ -468,22 +346,14 @@ def timed_rebuild(database: str, events: int) -> tuple[float, int]:
 
 def main() -> int:
     args = parse_arguments()
-    stop_on_sigterm()
-    try:
-        figure("machine", machine_summary(postgres_version()))
-        figure("code", code_version())
-        figure("load average at the start", load_average())
-        if args.only != "log":
-            write_phases(args)
-        if args.only != "api":
-            log_phase(args)
-    except BenchError as error:
-        say(f"bench/append.py: {error}")
-        return 1
-    except KeyboardInterrupt:
-        say("bench/append.py: interrupted")
-        return 130
-    return 0
+    return run_script("bench/append.py", lambda: run_phases(args))
+
+
+def run_phases(args: argparse.Namespace) -> None:
+    if args.only != "log":
+        write_phases(args)
+    if args.only != "api":
+        log_phase(args)
 
 
 if __name__ == "__main__":

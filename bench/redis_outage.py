@@ -31,23 +31,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._load import Scorer, WriterResult, scored_rounds
 from bench._private_redis import PrivateRedis
+from bench._server import ServerOptions, gunicorn
 from bench._support import (
     OUT_DIR,
     Backends,
-    BenchError,
-    ServerOptions,
-    code_version,
     figure,
-    gunicorn,
-    load_average,
-    machine_summary,
     manage,
     milliseconds,
     percentile,
-    postgres_version,
     prepare_database,
+    run_script,
     say,
-    stop_on_sigterm,
     verdict,
 )
 
@@ -122,26 +116,18 @@ def parse_arguments() -> argparse.Namespace:
 
 def main() -> int:
     args = parse_arguments()
-    stop_on_sigterm()
     OUT_DIR.mkdir(parents=True, exist_ok=True)
-    try:
-        figure("machine", machine_summary(postgres_version()))
-        figure("code", code_version())
-        figure("load average at the start", load_average())
-        prepare_database(DATABASE, fresh=args.fresh)
-        token = manage("issue_token", BENCH_USER, database=DATABASE).strip()
-        options = ServerOptions(workers=args.workers, worker_class="sync", threads=1)
-        figure("server", options.describe())
-        for number, fault in enumerate(("up", "stopped", "frozen"), start=1):
-            say(f"phase {number}: Redis {fault}")
-            report(fault, measure(fault, options, token, args.rounds, seed=number))
-    except BenchError as error:
-        say(f"bench/redis_outage.py: {error}")
-        return 1
-    except KeyboardInterrupt:
-        say("bench/redis_outage.py: interrupted")
-        return 130
-    return 0
+    return run_script("bench/redis_outage.py", lambda: run_phases(args))
+
+
+def run_phases(args: argparse.Namespace) -> None:
+    prepare_database(DATABASE, fresh=args.fresh)
+    token = manage("issue_token", BENCH_USER, database=DATABASE).strip()
+    options = ServerOptions(workers=args.workers, worker_class="sync", threads=1)
+    figure("server", options.describe())
+    for number, fault in enumerate(("up", "stopped", "frozen"), start=1):
+        say(f"phase {number}: Redis {fault}")
+        report(fault, measure(fault, options, token, args.rounds, seed=number))
 
 
 if __name__ == "__main__":

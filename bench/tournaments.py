@@ -34,60 +34,36 @@ from __future__ import annotations
 
 import argparse
 import io
-import itertools
-import json
 import os
 import platform
-import random
 import sys
-import threading
 import time
 from argparse import RawDescriptionHelpFormatter as RawHelp
 from collections.abc import Callable
-from dataclasses import dataclass
-from http import HTTPStatus
 from pathlib import Path
 from typing import Any
-from uuid import UUID
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench._load import ApiClient, Writer, WriterResult, run_writers
+from bench._reads import BenchTournament, serve_reads
 from bench._support import (
-    OUT_DIR,
     BenchError,
-    CpuMeter,
     Progress,
-    Server,
-    ServerOptions,
-    code_version,
     connect,
     database_exists,
     drop_database,
     figure,
-    gunicorn,
     load_average,
-    milliseconds,
-    percentile,
     prepare_database,
+    rebuild_verdict,
+    run_script,
     say,
     setup_django,
-    stop_on_sigterm,
-    verdict,
 )
-from tournaments.formats import SwissEntrant, swiss_round
+from bench._swiss import swiss_section
 
 SWISS_SIZES = (1_024, 4_096, 10_000)
-SWISS_TARGET_SECONDS = 2.0
-"""Issue 13, section 4: a Swiss round of 4,096 or 10,000 entrants is paired within 2 s."""
-
 READS_DATABASE_PREFIX = "briscola_bench_tournaments_"
-CONSTANT_PATH = "/bench/constant/"
-READ_SHARE_TARGET = 0.50
-"""Issue 13 §4: each read's requests/s against the constant GET's, same server, same clients."""
-READ_P99_TARGET_SECONDS = 0.100
-REBUILD_RATIO_TARGET = 2.0
-"""Issue 13 §4: rebuild_projections over the generated tournaments within 2x a plain fold."""
 
 QUICK = {"entrants": 64, "clients": 20, "seconds": 2.0}
 FULL = {"entrants": 1_024, "clients": 50, "seconds": 10.0}
@@ -131,104 +107,7 @@ def sizes(text: str) -> tuple[int, ...]:
     return values
 
 
-# Swiss pairing.
-
-
-def swiss_section(args: argparse.Namespace) -> None:
-    for size in args.sizes:
-        times = swiss_stage(size, args.rounds, random.Random(f"{args.seed}-{size}"))
-        worst = max(times, key=lambda timed: timed[1])
-        verdict(
-            f"swiss {size:,} entrants, worst round",
-            met=worst[1] <= SWISS_TARGET_SECONDS,
-            measured=f"{worst[1]:.3f} s, CPU {worst[2]:.3f} s, in round {worst[0]}",
-            target=f"<= {SWISS_TARGET_SECONDS:.0f} s per round",
-        )
-    for size in args.sizes:
-        seconds, cpu, rematches = swiss_exhausted_round(size)
-        verdict(
-            f"swiss {size:,} entrants, a round that exhausts the search limit",
-            met=seconds <= SWISS_TARGET_SECONDS,
-            measured=f"{seconds:.3f} s, CPU {cpu:.3f} s, {rematches} rematches",
-            target=f"<= {SWISS_TARGET_SECONDS:.0f} s per round",
-        )
-
-
-def swiss_exhausted_round(size: int) -> tuple[float, float, int]:
-    """Times a round where the search spends its whole limit: seconds, CPU seconds, rematches.
-
-    The last `closed` entrants (score 0, the others 1) have all met each other: every one of
-    them needs an opponent from above, which the search, pairing from the top, finds out only
-    near the bottom of each branch.
-    """
-    closed = min(13, size - 1)
-    entrants = list(range(1, size + 1))
-    standings = [
-        SwissEntrant(entrant, 1 if entrant <= size - closed else 0) for entrant in entrants
-    ]
-    past = list(itertools.combinations(entrants[size - closed :], 2))
-    started, started_cpu = time.perf_counter(), time.process_time()
-    round_ = swiss_round(
-        rounds=closed + 1, round_number=closed, standings=standings, past_pairings=past
-    )
-    seconds, cpu = time.perf_counter() - started, time.process_time() - started_cpu
-    return seconds, cpu, round_.rematches
-
-
-def swiss_stage(size: int, rounds: int, rng: random.Random) -> list[tuple[int, float, float]]:
-    """Plays a Swiss stage of `rounds` rounds on `size` entrants; (round, seconds, CPU seconds)
-    of each."""
-    say(f"swiss: {size:,} entrants, {rounds} rounds")
-    entrants = list(range(1, size + 1))
-    seed_order = {entrant: index for index, entrant in enumerate(entrants)}
-
-    def rank(entrant: int) -> tuple[float, int]:
-        return -scores[entrant], seed_order[entrant]
-
-    scores = dict.fromkeys(entrants, 0.0)
-    met: list[tuple[int, int]] = []
-    byes: list[int] = []
-    times = []
-    for number in range(1, rounds + 1):
-        standings = [
-            SwissEntrant(entrant, scores[entrant])
-            for entrant in sorted(
-                entrants, key=lambda entrant: (-scores[entrant], seed_order[entrant])
-            )
-        ]
-        started, started_cpu = time.perf_counter(), time.process_time()
-        round_ = swiss_round(
-            rounds=rounds, round_number=number, standings=standings, past_pairings=met, byes=byes
-        )
-        seconds, cpu = time.perf_counter() - started, time.process_time() - started_cpu
-        times.append((number, seconds, cpu))
-        figure(
-            f"swiss {size:,} entrants, round {number}",
-            f"{seconds:.3f} s (CPU {cpu:.3f} s), {len(round_.pairings):,} pairings, "
-            f"{round_.rematches} rematches",
-        )
-        for pairing in round_.pairings:
-            met.append((pairing.home, pairing.away))
-            outcome = rng.random()
-            if outcome < 0.1:
-                scores[pairing.home] += 0.5
-                scores[pairing.away] += 0.5
-            else:
-                scores[pairing.home if outcome < 0.55 else pairing.away] += 1
-        if round_.bye is not None:
-            byes.append(round_.bye)
-            scores[round_.bye] += 1
-    return times
-
-
-# Reads of a big tournament under load.
-
-
-@dataclass(frozen=True)
-class BenchTournament:
-    format: str
-    label: str
-    id: UUID
+# The reads: two generated tournaments, the rebuild against a plain fold, the served reads.
 
 
 FORMATS = (("swiss", "Swiss"), ("single_elimination", "single elimination"))
@@ -338,8 +217,8 @@ def rebuild_against_fold(database: str) -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from games.matches.stream import MatchEvent
     from games.matches.stream import evolve as evolve_match
+    from games.matches.stream import match_event_from_stored
     from tournaments.stream import TournamentEvent
     from tournaments.stream import evolve as evolve_tournament
 
@@ -354,7 +233,7 @@ def rebuild_against_fold(database: str) -> None:
         for stream_type, stream_id, event_type, payload in cursor:
             if stream_type == "match":
                 matches[stream_id] = evolve_match(
-                    matches.get(stream_id), MatchEvent(event_type, payload)
+                    matches.get(stream_id), match_event_from_stored(event_type, payload)
                 )
             elif stream_type == "tournament":
                 tournaments[stream_id] = evolve_tournament(
@@ -378,14 +257,7 @@ def rebuild_against_fold(database: str) -> None:
     for line in output.getvalue().splitlines():
         say(f"  {line}")
     figure("rebuild_projections", f"{rebuild_seconds:.2f} s")
-    ratio = rebuild_seconds / fold_seconds
-    figure("ratio rebuild / plain fold (time)", f"{ratio:.2f}x")
-    verdict(
-        f"target rebuild within {REBUILD_RATIO_TARGET:g}x of the plain fold",
-        met=ratio <= REBUILD_RATIO_TARGET,
-        measured=f"{ratio:.2f}x",
-        target=f"<= {REBUILD_RATIO_TARGET:g}x",
-    )
+    rebuild_verdict(rebuild_seconds, fold_seconds)
 
 
 def warm_up(database: str) -> float:
@@ -396,158 +268,28 @@ def warm_up(database: str) -> float:
     return time.perf_counter() - started
 
 
-class Poller(Writer):
-    """A page polling one read as an anonymous reader: GETs until told to stop. Full body, or
-    with `revalidate` the ETag it got first in If-None-Match (expecting 304 Not Modified)."""
-
-    def __init__(self, port: int, path: str, *, revalidate: bool) -> None:
-        self.client = ApiClient(port, None, idempotency_keys=False)
-        self.path = path
-        self.revalidate = revalidate
-        self.headers: dict[str, str] = {}
-        self.body = b""
-
-    def open(self) -> None:
-        status, body, _seconds = self.client.send("GET", self.path)
-        if status != HTTPStatus.OK:
-            raise BenchError(f"GET {self.path} answered {status}: {body[:300]!r}")
-        self.body = body
-        etag = self.client.last_headers.get("ETag")
-        if self.revalidate:
-            if etag is None:
-                raise BenchError(f"GET {self.path} answered without an ETag")
-            self.headers = {"If-None-Match": etag}
-
-    def run(self, result: WriterResult, stop: threading.Event) -> None:
-        expected = HTTPStatus.NOT_MODIFIED if self.revalidate else HTTPStatus.OK
-        while not stop.is_set():
-            status, body, seconds = self.client.send("GET", self.path, headers=self.headers)
-            if status != expected:
-                raise BenchError(f"GET {self.path} answered {status}: {body[:300]!r}")
-            result.record("read", seconds)
-
-    def close(self) -> None:
-        self.client.close()
-
-
-@dataclass(frozen=True)
-class ReadFigures:
-    rate: float
-    p50: float
-    p99: float
-    body: bytes
-
-
-def poll(
-    args: argparse.Namespace,
-    server: Server,
-    database: str,
-    label: str,
-    path: str,
-    *,
-    revalidate: bool = False,
-) -> ReadFigures:
-    """`args.clients` pollers on one path for `args.seconds`; prints and returns the figures."""
-    pollers = [Poller(server.port, path, revalidate=revalidate) for _ in range(args.clients)]
-    meter = CpuMeter(database, app_group=server.process_group)
-    result = run_writers(pollers, max_seconds=args.seconds, meter=meter)
-    if result.errors:
-        more = f" (and {len(result.errors) - 1} more)" if len(result.errors) > 1 else ""
-        raise BenchError(f"{label}: {result.errors[0]}{more}")
-    latencies = result.latencies("read")
-    if not latencies:
-        raise BenchError(f"{label}: no request was answered within {args.seconds:g} s")
-    figures = ReadFigures(
-        result.count() / result.seconds,
-        percentile(latencies, 50),
-        percentile(latencies, 99),
-        pollers[0].body,
-    )
-    figure(
-        label,
-        f"{figures.rate:,.0f} requests/s ({result.count():,} in {result.seconds:.1f} s), "
-        f"p50 {milliseconds(figures.p50)}, p99 {milliseconds(figures.p99)}; CPU per request "
-        f"{result.cpu.per(result.count())}",
-    )
-    return figures
-
-
-def serve_reads(
-    args: argparse.Namespace, database: str, tournaments: list[BenchTournament]
-) -> None:
-    options = ServerOptions(args.workers, "sync", 1, "bench.wsgi:application")
-    say(f"reads: {options.describe()}; {args.clients} clients, {args.seconds:g} s a phase")
-    with gunicorn(
-        options, database=database, log_path=OUT_DIR / "gunicorn-reads.log", wake_ups=False
-    ) as server:
-        figure("reads server", f"{options.describe()}, DEBUG off")
-        figure("reads clients", f"{args.clients} concurrent, {args.seconds:g} s a phase")
-        constant = poll(args, server, database, "constant GET", CONSTANT_PATH)
-        for tournament in tournaments:
-            for read in READS:
-                path = f"/api/v1/tournaments/{tournament.id}/{read}/"
-                label = f"{tournament.label} {read}"
-                full = poll(args, server, database, f"{label} full body", path)
-                figure(f"{label} body", describe_body(read, full.body))
-                again = poll(
-                    args, server, database, f"{label} revalidating (304)", path, revalidate=True
-                )
-                share = full.rate / constant.rate
-                verdict(
-                    f"target {label}",
-                    met=share >= READ_SHARE_TARGET and full.p99 <= READ_P99_TARGET_SECONDS,
-                    measured=f"{share:.0%} of the constant GET, p99 {milliseconds(full.p99)}; "
-                    f"revalidating {again.rate / constant.rate:.0%}, p99 "
-                    f"{milliseconds(again.p99)}",
-                    target=f">= {READ_SHARE_TARGET:.0%} of the constant GET's requests/s and "
-                    f"p99 <= {milliseconds(READ_P99_TARGET_SECONDS)}, full body",
-                )
-            figure(f"load average after the {tournament.label} reads", load_average())
-
-
-READS = ("standings", "bracket", "matches")
-
-
-def describe_body(read: str, body: bytes) -> str:
-    """The answer's size, and for the match list how many matches its (first) page holds."""
-    size = f"{len(body) / 1024:.1f} KiB"
-    if read != "matches":
-        return size
-    answer = json.loads(body)
-    if isinstance(answer, list):
-        return f"{size}, {len(answer)} matches (one unpaginated list)"
-    return (
-        f"{size}, {len(answer['matches'])} matches on the first page, next_after "
-        f"{answer.get('next_after')!r}"
-    )
-
-
 Section = Callable[[argparse.Namespace], None]
 SECTIONS: dict[str, Section] = {"swiss": swiss_section, "reads": reads_section}
 
 
 def main() -> int:
     args = parse_arguments()
-    stop_on_sigterm()
-    figure(
-        "machine",
-        f"{os.cpu_count()} cores, {platform.system()} {platform.release()}, "
-        f"Python {platform.python_version()}",
+    return run_script(
+        "bench/tournaments.py", lambda: run_sections(args), machine=machine, load_at_the_end=True
     )
-    figure("code", code_version())
-    figure("load average at the start", load_average())
-    try:
-        for name, section in SECTIONS.items():
-            if args.only in (None, name):
-                section(args)
-    except BenchError as error:
-        say(f"bench/tournaments.py: {error}")
-        return 1
-    except KeyboardInterrupt:
-        say("bench/tournaments.py: interrupted")
-        return 130
-    figure("load average at the end", load_average())
-    return 0
+
+
+def run_sections(args: argparse.Namespace) -> None:
+    for name, section in SECTIONS.items():
+        if args.only in (None, name):
+            section(args)
+
+
+def machine() -> str:
+    return (
+        f"{os.cpu_count()} cores, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}"
+    )
 
 
 if __name__ == "__main__":

@@ -15,9 +15,9 @@ class GamesConfig(AppConfig):
         # Before anything reads the log: MatchCreated 1 named its sides, 2 refers to them.
         from games.eventstore.api import register_upcaster
         from games.eventstore.upcasters import upcasters
-        from games.matches.stream import MATCH_CREATED, match_created_v1_to_v2
+        from games.matches.stream import MatchCreated, match_created_v1_to_v2
 
-        if not upcasters.applies_to(event_type=MATCH_CREATED, schema_version=1):
+        if not upcasters.applies_to(event_type=MatchCreated.type, schema_version=1):
             register_upcaster(
-                event_type=MATCH_CREATED, from_version=1, upcaster=match_created_v1_to_v2
+                event_type=MatchCreated.type, from_version=1, upcaster=match_created_v1_to_v2
             )

@@ -24,7 +24,13 @@ from games.eventstore.api import (
     WrittenWithAppend,
     iter_all,
 )
-from games.matches.stream import MatchAggregate, MatchEvent, MatchRound, evolve
+from games.matches.stream import (
+    MatchAggregate,
+    MatchEvent,
+    MatchRound,
+    evolve,
+    match_event_from_stored,
+)
 from games.models import Match, Round
 
 MATCH_STREAM = "match"
@@ -217,7 +223,7 @@ def projection_ctes(round_count: int) -> str:
 
 
 def match_event(event: RecordedEvent) -> MatchEvent:
-    return MatchEvent(event.event_type, event.payload)
+    return match_event_from_stored(event.event_type, event.payload)
 
 
 @dataclass

@@ -254,7 +254,7 @@ MATCH_KIND: StreamKind[MatchAggregate, MatchEvent] = StreamKind(
     load=load_for_command,
     fold=lambda events, state: fold(events, state),
     encode=lambda event: NewEvent(
-        event.type, event.payload, schema_version=schema_version_of(event.type)
+        event.type, event.to_payload(), schema_version=schema_version_of(event.type)
     ),
     replay=replay_from,
     project=project_match,

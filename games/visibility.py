@@ -20,7 +20,7 @@ from uuid import UUID
 
 from accounts.permissions import Place, is_organizer, is_superuser
 from games.access import match_place, seats_of
-from games.matches.stream import ROUND_STARTED
+from games.matches.stream import RoundStarted
 from games.projections import MATCH_STREAM
 from games.rules import Card, RoundState, fold_events
 from games.services import MatchNotFound
@@ -115,7 +115,7 @@ def reveals_deck(*, stream_type: str, event_type: str, payload: Mapping[str, Any
     """Whether an event records a dealt round's deck (the start of a round dealt by the server)."""
     return (
         stream_type == MATCH_STREAM
-        and event_type == ROUND_STARTED
+        and event_type == RoundStarted.type
         and payload.get(DECK_FIELD) is not None
     )
 

@@ -64,7 +64,8 @@ from games.rules.replay import (
     start_round,
     undo_last_play,
 )
-from games.rules.round import RoundState, decide, evolve
+from games.rules.round import decide, evolve
+from games.rules.round_state import RoundState
 from games.rules.tables import TABLE_SIZES, Table
 from games.rules.tricks import Play, Trick, winning_play
 from games.rules.variants import DEFAULT_VARIANT, Variant

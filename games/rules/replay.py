@@ -9,7 +9,8 @@ from games.rules.cards import Card, cards_of
 from games.rules.commands import Command, PlayCard, StartRound
 from games.rules.errors import NothingToUndo, RuleViolation
 from games.rules.events import RoundEvent
-from games.rules.round import RoundState, decide, evolve
+from games.rules.round import decide, evolve
+from games.rules.round_state import RoundState
 from games.rules.tricks import Play
 
 

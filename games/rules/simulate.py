@@ -5,7 +5,7 @@ from collections.abc import Iterator
 
 from games.rules.commands import StartRound
 from games.rules.replay import legal_cards, play_card, start_round
-from games.rules.round import RoundState
+from games.rules.round_state import RoundState
 from games.rules.tables import Table
 from games.rules.tricks import Play
 from games.rules.variants import DEFAULT_VARIANT, Variant

@@ -27,7 +27,7 @@ from games.rules.cards import Card, DeckNames, card_text, parse_card
 from games.rules.commands import StartRound
 from games.rules.errors import InvalidInput, RuleViolation
 from games.rules.replay import Rejection, replay_round
-from games.rules.round import RoundState
+from games.rules.round_state import RoundState
 from games.rules.tables import Table
 from games.rules.tricks import Play, points_of
 from games.rules.variants import Variant

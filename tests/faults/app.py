@@ -14,14 +14,8 @@ from typing import Any
 import redis
 
 from bench._private_redis import PrivateRedis
-from bench._support import (
-    Backends,
-    Server,
-    ServerOptions,
-    django_environment,
-    gunicorn,
-    manage,
-)
+from bench._server import Server, ServerOptions, gunicorn
+from bench._support import Backends, django_environment, manage
 from tests.faults.scorers import Scorer, Step
 from tests.faults.stack import Postgres, gunicorn_workers, wait_until
 from tests.workers import Worker

@@ -1,6 +1,6 @@
 """The fault suite's own services: a PostgreSQL 15 cluster and a Redis server on free loopback
 ports (tests/private_redis.py), which the experiments stop, kill and freeze, and the app on
-them (gunicorn and Celery workers: bench/_support.py, tests/tournaments/tasks/conftest.py).
+them (gunicorn and Celery workers: bench/_server.py, tests/tournaments/tasks/conftest.py).
 
 Never the shared services (5432, 6379): other test runs use those. Debian's cluster tools
 (`pg_createcluster`, `pg_ctlcluster`) make and run the cluster as root; every cluster is named
@@ -22,7 +22,8 @@ import psycopg
 from psycopg import sql
 
 from bench._private_redis import PrivateRedis
-from bench._support import LOOPBACK, Backends, free_port
+from bench._server import free_port
+from bench._support import LOOPBACK, Backends
 
 T = TypeVar("T")
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from bench._cpu import CpuMeter
 from bench._load import API, run_writers
-from bench._support import CpuMeter
 from tests.faults.app import PROFILE, App
 from tests.faults.checks import (
     FaultInjector,

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
+from bench._cpu import CpuMeter
 from bench._load import Writer, WriterResult, run_writers
-from bench._support import CpuMeter
 from tests.faults.app import PROFILE, App
 from tests.faults.checks import (
     verify_projections,

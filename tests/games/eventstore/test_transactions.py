@@ -132,7 +132,8 @@ def wait_until_an_append_waits_for_the_lock() -> bool:
     with connection.cursor() as cursor:
         while time.monotonic() < deadline:
             cursor.execute(
-                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+                "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
             )
             row = cursor.fetchone()
             if row and row[0] > 0:

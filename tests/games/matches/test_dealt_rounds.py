@@ -4,7 +4,6 @@ and every card played, undone or corrected must come from its seat's hand."""
 import pytest
 
 from games.matches.stream import (
-    ROUND_STARTED,
     BriscolaDealtByServer,
     CorrectCard,
     DealtRoundTakesCardsOnly,
@@ -17,6 +16,7 @@ from games.matches.stream import (
     VoidRound,
     decide,
     fold,
+    match_event_from_stored,
 )
 from games.rules import (
     CardNotInHand,
@@ -39,8 +39,8 @@ def test_a_round_dealt_by_the_server_records_its_deck_and_turns_up_its_briscola(
 
     [event] = decide(match, StartNextRound(briscola=None, deck=deck))
 
-    assert event.type == ROUND_STARTED
-    assert event.payload == {
+    assert event.type == "RoundStarted"
+    assert event.to_payload() == {
         "round": 1,
         "dealer": 0,
         "briscola": deck[6].code,
@@ -67,7 +67,7 @@ def test_a_physical_round_is_not_dealt_and_its_event_carries_no_deck() -> None:
 
     [event] = decide(match, StartNextRound(briscola=parse_card("7D")))
 
-    assert "deck" not in event.payload
+    assert "deck" not in event.to_payload()
     assert not run(match, StartNextRound(briscola=parse_card("7D"))).rounds[0].is_dealt
 
 
@@ -203,7 +203,7 @@ def test_folding_the_events_of_a_dealt_round_gives_the_same_state() -> None:
 
 
 def test_a_round_started_event_without_a_deck_still_folds_as_a_physical_round() -> None:
-    old_event = MatchEvent(ROUND_STARTED, {"round": 1, "dealer": 0, "briscola": "7D"})
+    old_event = match_event_from_stored("RoundStarted", {"round": 1, "dealer": 0, "briscola": "7D"})
 
     folded = fold([old_event], new_match())
 

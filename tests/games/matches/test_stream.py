@@ -16,9 +16,9 @@ from games.matches.stream import (
     ReasonRequired,
     ResultAlreadyConfirmed,
     ResultAlreadyDisputed,
+    RoundAlreadyVoided,
     RoundNotFound,
     RoundNotLatest,
-    RoundVoided,
     SideRef,
     StartNextRound,
     UndoLastPlay,
@@ -240,9 +240,9 @@ def test_voiding_an_earlier_round_lets_the_next_one_count_in_its_place() -> None
 def test_a_voided_round_accepts_no_more_entries() -> None:
     match = run(new_match(), StartNextRound(briscola=parse_card("7D")), VoidRound(1, "misdeal"))
 
-    with pytest.raises(RoundVoided):
+    with pytest.raises(RoundAlreadyVoided):
         decide(match, PlayCardInRound(1, 1, parse_card("1C")))
-    with pytest.raises(RoundVoided):
+    with pytest.raises(RoundAlreadyVoided):
         decide(match, VoidRound(1))
 
 
@@ -269,7 +269,7 @@ def test_a_side_disputes_a_finished_result_with_its_reason_and_the_result_stands
     events = decide(match, DisputeResult(1, "  we had 62, not 40  "))
     disputed = fold(events, match)
 
-    assert [(event.type, event.payload) for event in events] == [
+    assert [(event.type, event.to_payload()) for event in events] == [
         ("ResultDisputed", {"side": 1, "reason": "we had 62, not 40"})
     ]
     assert disputed.disputed_by == {1}

@@ -6,11 +6,11 @@ from games.matches.stream import (
     CreateMatch,
     EnterRoundPoints,
     MatchAggregate,
-    MatchEvent,
     SideRef,
     StartNextRound,
     decide,
     fold,
+    match_event_from_stored,
 )
 from games.rules import DEFAULT_VARIANT, InvalidVariant, MatchFormat, Variant
 from tests.games.matches.builders import run, scored_round
@@ -26,7 +26,7 @@ def match_at_three(variant: Variant, match_format: MatchFormat) -> MatchAggregat
 def test_a_match_created_with_the_default_rule_records_the_variant_as_before() -> None:
     [created] = decide(None, CreateMatch(3, MatchFormat.best_of(1), THREE_SIDES, DEFAULT_VARIANT))
 
-    assert created.payload["variant"] == {
+    assert created.to_payload()["variant"] == {
         "hand_size": 3,
         "three_ranks_as_three": False,
         "removed_card_for_three": "2B",
@@ -36,7 +36,7 @@ def test_a_match_created_with_the_default_rule_records_the_variant_as_before() -
 
 def test_an_old_stream_at_three_folds_its_entered_points_to_the_most_points() -> None:
     recorded = [
-        MatchEvent(
+        match_event_from_stored(
             "MatchCreated",
             {
                 "table_size": 3,

@@ -18,7 +18,7 @@ from accounts import services as accounts
 from accounts.models import User
 from games import rules
 from games.eventstore.api import read_stream
-from games.matches.stream import CARD_CORRECTED, CARD_PLAYED, PLAY_UNDONE
+from games.matches.stream import CardCorrected, CardPlayed, PlayUndone
 from games.rules import Play
 from tests.factories.api import API
 from tests.games.api.builders import created, legal_round, post
@@ -44,11 +44,11 @@ def played_cards(match_id: str) -> list[tuple[int, str]]:
     cards: list[tuple[int, str]] = []
     for event in read_stream(stream_id=UUID(match_id)):
         payload = event.payload
-        if event.event_type == CARD_PLAYED:
+        if event.event_type == CardPlayed.type:
             cards.append((payload["seat"], payload["card"]))
-        elif event.event_type == PLAY_UNDONE:
+        elif event.event_type == PlayUndone.type:
             cards.pop()
-        elif event.event_type == CARD_CORRECTED:
+        elif event.event_type == CardCorrected.type:
             cards[payload["play_index"]] = (payload["seat"], payload["card"])
     return cards
 
@@ -57,7 +57,7 @@ def card_events(match_id: str) -> list[str]:
     return [
         event.payload["card"]
         for event in read_stream(stream_id=UUID(match_id))
-        if event.event_type == CARD_PLAYED
+        if event.event_type == CardPlayed.type
     ]
 
 

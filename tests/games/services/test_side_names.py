@@ -61,7 +61,7 @@ def test_a_side_cannot_be_described_by_a_name_in_the_match_stream() -> None:
     by_name = CreateMatch(2, MatchFormat.best_of(3), ({"name": "Anna"}, {}), DEFAULT_VARIANT)  # type: ignore[dict-item]
 
     (event,) = decide(None, by_id)
-    assert event.payload["sides"] == [{"entrant": 7}, {}]
+    assert event.to_payload()["sides"] == [{"entrant": 7}, {}]
     with pytest.raises(InvalidSide):
         decide(None, by_name)
 

@@ -8,10 +8,11 @@ import threading
 import time
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 
 from games.services import Actor
 from tests.games.eventstore.builders import append, in_threads
+from tests.workers import wait_for
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -19,6 +20,18 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 ORGANIZER = Actor(user_id=1)
 WAIT = 10  # seconds; only reached when a test is about to fail
+
+
+def waiting_for_a_row_lock() -> bool:
+    """Whether a session of the test database waits for a lock it was not granted (the
+    check-in, for the tournament's row), as `pg_locks` shows it."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT EXISTS (SELECT 1 FROM pg_locks JOIN pg_stat_activity USING (pid) "
+            "WHERE NOT pg_locks.granted AND pg_stat_activity.datname = current_database())"
+        )
+        row = cursor.fetchone()
+    return bool(row and row[0])
 
 
 def test_a_command_waiting_for_its_tournament_does_not_hold_the_log() -> None:
@@ -51,7 +64,7 @@ def test_a_command_waiting_for_its_tournament_does_not_hold_the_log() -> None:
     def other_writer() -> float:
         """A scorer at another table appends while the check-in waits for the tournament."""
         check_in_started.wait(WAIT)
-        time.sleep(0.3)  # the check-in is now waiting
+        wait_for(waiting_for_a_row_lock, timeout=WAIT, what="the check-in to wait", log=lambda: "")
         started = time.monotonic()
         append()
         took = time.monotonic() - started

@@ -5,12 +5,13 @@ everything else (scheduling, no-show forfeits, recording results, advancing) is 
 Every wait is bounded; the fixtures stop every worker they started.
 """
 
-import time
 import uuid
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+import redis
+from django.conf import settings
 from django.db import connection
 
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
@@ -42,6 +43,20 @@ def scheduled(tournament_id: uuid.UUID, count: int) -> Callable[[], list[Fixture
 
 def finished(tournament_id: uuid.UUID) -> Callable[[], bool]:
     return lambda: Tournament.objects.get(id=tournament_id).status == "finished"
+
+
+def idle(worker: Worker) -> bool:
+    """Whether the ready worker can have nothing to do: no message waits in the broker's queues
+    and it received no task (so nothing it does can change the tables)."""
+    client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    try:
+        queued = sum(
+            client.llen(key) for key in client.scan_iter("celery*") if client.type(key) == b"list"
+        )
+    finally:
+        client.close()
+    received = [message for message in worker.log_messages() if message.endswith("] received")]
+    return queued == 0 and received == []
 
 
 def waiting_for_the_tournament_row_lock() -> int:
@@ -198,7 +213,7 @@ def test_the_catch_up_does_the_work_of_messages_that_were_lost(
         format="single_elimination", entrants=4, tables=2, started=True
     ).id
     worker = start_worker()
-    time.sleep(0.5)
+    assert idle(worker)
     assert fixtures(tournament_id, table__isnull=False) == []
 
     tasks.catch_up.delay()  # what beat sends every 30 s
@@ -208,7 +223,7 @@ def test_the_catch_up_does_the_work_of_messages_that_were_lost(
     for semi in semis:
         play(semi.match_id, winner=0)
     worker = start_worker()
-    time.sleep(0.5)
+    assert idle(worker)
     assert fixtures(tournament_id, status="finished") == []
 
     tasks.catch_up.delay()

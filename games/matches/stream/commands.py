@@ -1,0 +1,107 @@
+"""Match commands, in the imperative: what a table (or the organizer) asks of a match."""
+
+from dataclasses import dataclass
+
+from games.matches.stream.events import SideRef
+from games.rules import Card, MatchFormat, Variant
+
+
+@dataclass(frozen=True, slots=True)
+class CreateMatch:
+    table_size: int
+    match_format: MatchFormat
+    sides: tuple[SideRef, ...]
+    variant: Variant
+    first_dealer: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StartNextRound:
+    """`briscola` may be None for a table that will enter only the round's points.
+
+    A round dealt by the server gives the shuffled `deck` (every card of the table's deck, in
+    dealing order) and no briscola: the deck turns it up.
+    """
+
+    briscola: Card | None
+    dealer: int | None = None
+    deck: tuple[Card, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCardInRound:
+    round: int
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCardsInRound:
+    """Several cards of one round at once (an offline queue, a score sheet typed in after the
+    game): each is checked against the round as the cards before it left it, and all are
+    recorded, or none (the failing card's index in `plays` is on the error as `play_index`)."""
+
+    round: int
+    plays: tuple[tuple[int, Card], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EnterRoundPoints:
+    round: int
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UndoLastPlay:
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectCard:
+    round: int
+    play_index: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class VoidRound:
+    round: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmResult:
+    """Confirming withdraws the side's dispute, if it had one."""
+
+    side: int
+
+
+@dataclass(frozen=True, slots=True)
+class DisputeResult:
+    """A side says the recorded result is wrong: a flag for the organizer, who corrects or voids
+    rounds as usual. The result itself does not change."""
+
+    side: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ForfeitMatch:
+    side: int
+    """The side that forfeits."""
+    reason: str = ""
+
+
+RoundCommand = (
+    StartNextRound
+    | PlayCardInRound
+    | PlayCardsInRound
+    | EnterRoundPoints
+    | UndoLastPlay
+    | CorrectCard
+    | VoidRound
+)
+"""The commands that start a round or enter into one."""
+ResultCommand = ConfirmResult | DisputeResult | ForfeitMatch
+"""The commands about the match's result."""
+MatchCommand = CreateMatch | RoundCommand | ResultCommand

@@ -1,0 +1,330 @@
+"""decide: a command against the state -> the events it records, or a RuleViolation."""
+
+from typing import assert_never
+
+from common.explained import gettext_noop
+from games.matches.stream.commands import (
+    ConfirmResult,
+    CorrectCard,
+    CreateMatch,
+    DisputeResult,
+    EnterRoundPoints,
+    ForfeitMatch,
+    MatchCommand,
+    PlayCardInRound,
+    PlayCardsInRound,
+    ResultCommand,
+    RoundCommand,
+    StartNextRound,
+    UndoLastPlay,
+    VoidRound,
+)
+from games.matches.stream.errors import (
+    BriscolaDealtByServer,
+    CardsAlreadyEntered,
+    DealtRoundTakesCardsOnly,
+    InvalidSide,
+    MatchAlreadyCreated,
+    MatchNotFinished,
+    PlayNotFound,
+    PointsAlreadyEntered,
+    ReasonRequired,
+    ResultAlreadyConfirmed,
+    ResultAlreadyDisputed,
+    RoundAlreadyVoided,
+    RoundNotFound,
+    RoundNotLatest,
+)
+from games.matches.stream.events import (
+    CardCorrected,
+    CardPlayed,
+    MatchCreated,
+    MatchEvent,
+    MatchForfeited,
+    PlayUndone,
+    ResultConfirmed,
+    ResultDisputed,
+    RoundPointsEntered,
+    RoundStarted,
+    RoundVoided,
+    check_side_refs_carry_ids,
+)
+from games.matches.stream.evolving import fold
+from games.matches.stream.state import (
+    MatchAggregate,
+    MatchRound,
+    cards_of,
+    replace_play,
+    round_start,
+)
+from games.rules import (
+    Card,
+    MatchAlreadyFinished,
+    NothingToUndo,
+    Play,
+    RoundInProgress,
+    RuleViolation,
+    Table,
+    play_card,
+    replay_round,
+    score_only_round,
+    start_command_of,
+    start_round,
+)
+
+
+def decide(state: MatchAggregate | None, command: MatchCommand) -> list[MatchEvent]:
+    if isinstance(command, CreateMatch):
+        return decide_create(state, command)
+    if state is None:
+        raise RoundNotFound.because(gettext_noop("the match does not exist"))
+    match command:
+        case ConfirmResult() | DisputeResult() | ForfeitMatch():
+            return decide_on_result(state, command)
+        case (
+            StartNextRound()
+            | PlayCardInRound()
+            | PlayCardsInRound()
+            | EnterRoundPoints()
+            | UndoLastPlay()
+            | CorrectCard()
+            | VoidRound()
+        ):
+            return decide_in_round(state, command)
+    raise TypeError(f"not a match command: {command!r}")
+
+
+def decide_in_round(state: MatchAggregate, command: RoundCommand) -> list[MatchEvent]:
+    match command:
+        case StartNextRound():
+            return decide_start_round(state, command)
+        case PlayCardInRound():
+            return decide_play(state, command)
+        case PlayCardsInRound():
+            return decide_plays(state, command)
+        case EnterRoundPoints():
+            return decide_points(state, command)
+        case UndoLastPlay():
+            return decide_undo(state, command)
+        case CorrectCard():
+            return decide_correction(state, command)
+        case VoidRound():
+            return decide_void(state, command)
+        case _:
+            assert_never(command)
+
+
+def decide_on_result(state: MatchAggregate, command: ResultCommand) -> list[MatchEvent]:
+    match command:
+        case ConfirmResult():
+            return decide_confirmation(state, command)
+        case DisputeResult():
+            return decide_dispute(state, command)
+        case ForfeitMatch():
+            return decide_forfeit(state, command)
+        case _:
+            assert_never(command)
+
+
+def decide_create(state: MatchAggregate | None, command: CreateMatch) -> list[MatchEvent]:
+    if state is not None:
+        raise MatchAlreadyCreated.because(gettext_noop("this match already exists"))
+    table = Table(command.table_size, command.variant)
+    table.check_seat_exists(command.first_dealer)
+    if len(command.sides) != table.side_count:
+        raise InvalidSide.because(
+            gettext_noop("a table of %(size)s has %(sides)s sides; name each of them once"),
+            size=table.size,
+            sides=table.side_count,
+        )
+    check_side_refs_carry_ids(command.sides)
+    return [
+        MatchCreated(
+            table_size=table.size,
+            match_format=command.match_format,
+            sides=tuple(dict(side) for side in command.sides),
+            variant=command.variant,
+            first_dealer=command.first_dealer,
+        )
+    ]
+
+
+def decide_start_round(state: MatchAggregate, command: StartNextRound) -> list[MatchEvent]:
+    state.check_match_goes_on()
+    if state.round_in_progress is not None:
+        raise RoundInProgress.because(
+            gettext_noop("round %(round)s is still being played"),
+            round=state.round_in_progress.number,
+        )
+    dealer = state.next_dealer if command.dealer is None else command.dealer
+    state.table.check_seat_exists(dealer)
+    if command.deck is not None:
+        return [dealt_round_started(state, command.deck, dealer, command.briscola)]
+    if command.briscola is not None:
+        start_round(round_start(state.setup, dealer, command.briscola))
+    return [RoundStarted(round=len(state.rounds) + 1, dealer=dealer, briscola=command.briscola)]
+
+
+def dealt_round_started(
+    state: MatchAggregate, deck: tuple[Card, ...], dealer: int, briscola: Card | None
+) -> RoundStarted:
+    """A round dealt from `deck`: the rules check the deck; the deck turns up the briscola."""
+    if briscola is not None:
+        raise BriscolaDealtByServer.because(
+            gettext_noop(
+                "the server deals this round: the briscola is the card its deck turns up, "
+                "so do not name one"
+            )
+        )
+    cards = start_round(round_start(state.setup, dealer, None, deck))
+    return RoundStarted(
+        round=len(state.rounds) + 1, dealer=dealer, briscola=cards.briscola, deck=tuple(deck)
+    )
+
+
+def open_round(state: MatchAggregate, number: int) -> MatchRound:
+    """A round that still accepts entries: it exists, was not voided, the match goes on."""
+    match_round = state.round(number)
+    if match_round.voided:
+        raise RoundAlreadyVoided.because(gettext_noop("round %(round)s was voided"), round=number)
+    if state.forfeited_by is not None:
+        raise MatchAlreadyFinished.because(gettext_noop("the match was forfeited"))
+    return match_round
+
+
+def decide_play(state: MatchAggregate, command: PlayCardInRound) -> list[MatchEvent]:
+    cards = cards_of(open_round(state, command.round))
+    play_card(cards, Play(command.seat, command.card))
+    return [CardPlayed(round=command.round, seat=command.seat, card=command.card)]
+
+
+def decide_plays(state: MatchAggregate, command: PlayCardsInRound) -> list[MatchEvent]:
+    events: list[MatchEvent] = []
+    for index, (seat, card) in enumerate(command.plays):
+        try:
+            played = decide_play(state, PlayCardInRound(command.round, seat, card))
+        except RuleViolation as error:
+            raise error.at(play_index=index) from None
+        events.extend(played)
+        state = fold(played, state)
+    return events
+
+
+def decide_points(state: MatchAggregate, command: EnterRoundPoints) -> list[MatchEvent]:
+    match_round = open_round(state, command.round)
+    if match_round.is_dealt:
+        raise DealtRoundTakesCardsOnly.because(
+            gettext_noop(
+                "round %(round)s was dealt by the server: enter its cards, not its points"
+            ),
+            round=command.round,
+        )
+    if match_round.plays:
+        raise CardsAlreadyEntered.because(
+            gettext_noop("cards were already entered for round %(round)s: its points are derived"),
+            round=command.round,
+        )
+    if match_round.outcome is not None:
+        raise PointsAlreadyEntered.because(
+            gettext_noop("round %(round)s already has its points"), round=command.round
+        )
+    score_only_round(state.table.size, command.points, state.table.variant.three_winner)
+    return [RoundPointsEntered(round=command.round, points=tuple(command.points))]
+
+
+def decide_undo(state: MatchAggregate, command: UndoLastPlay) -> list[MatchEvent]:
+    match_round = open_round(state, command.round)
+    if match_round is not state.live_rounds[-1]:
+        raise RoundNotLatest.because(
+            gettext_noop("round %(round)s is not the latest round: void it instead"),
+            round=command.round,
+        )
+    plays = cards_of(match_round).plays
+    if not plays:
+        raise NothingToUndo.because(
+            gettext_noop("no card has been played in round %(round)s"), round=command.round
+        )
+    last = plays[-1]
+    return [
+        PlayUndone(round=command.round, play_index=len(plays) - 1, seat=last.seat, card=last.card)
+    ]
+
+
+def decide_correction(state: MatchAggregate, command: CorrectCard) -> list[MatchEvent]:
+    match_round = open_round(state, command.round)
+    cards = cards_of(match_round)
+    plays = cards.plays
+    if not 0 <= command.play_index < len(plays):
+        raise PlayNotFound.because(
+            gettext_noop("round %(round)s has no play %(play)s"),
+            round=command.round,
+            play=command.play_index,
+        )
+    previous = plays[command.play_index]
+    corrected = replace_play(plays, command.play_index, command.card)
+    rejection = replay_round(start_command_of(cards), corrected).rejection
+    if rejection is not None:
+        violation = rejection.violation
+        raise type(violation).because(
+            gettext_noop("with this correction play %(play)s is illegal: %(reason)s"),
+            play=rejection.play_index,
+            reason=violation,
+        )
+    return [
+        CardCorrected(
+            round=command.round,
+            play_index=command.play_index,
+            seat=previous.seat,
+            card=command.card,
+            previous_card=previous.card,
+        )
+    ]
+
+
+def decide_void(state: MatchAggregate, command: VoidRound) -> list[MatchEvent]:
+    open_round(state, command.round)
+    return [RoundVoided(round=command.round, reason=command.reason)]
+
+
+def decide_confirmation(state: MatchAggregate, command: ConfirmResult) -> list[MatchEvent]:
+    state.check_side_exists(command.side)
+    if not state.is_finished:
+        raise MatchNotFinished.because(
+            gettext_noop("a result can be confirmed once the match is over")
+        )
+    if command.side in state.confirmed_by:
+        raise ResultAlreadyConfirmed.because(
+            gettext_noop("side %(side)s already confirmed the result"), side=command.side
+        )
+    return [ResultConfirmed(side=command.side)]
+
+
+def decide_dispute(state: MatchAggregate, command: DisputeResult) -> list[MatchEvent]:
+    state.check_side_exists(command.side)
+    reason = command.reason.strip()
+    if not reason:
+        raise ReasonRequired.because(
+            gettext_noop("say why the result is wrong: the organizer reads the reason")
+        )
+    if not state.is_finished:
+        raise MatchNotFinished.because(
+            gettext_noop("a result can be disputed once the match is over")
+        )
+    if command.side in state.confirmed_by:
+        raise ResultAlreadyConfirmed.because(
+            gettext_noop(
+                "side %(side)s already confirmed the result: ask the organizer to correct it"
+            ),
+            side=command.side,
+        )
+    if command.side in state.disputed_by:
+        raise ResultAlreadyDisputed.because(
+            gettext_noop("side %(side)s already disputed the result"), side=command.side
+        )
+    return [ResultDisputed(side=command.side, reason=reason)]
+
+
+def decide_forfeit(state: MatchAggregate, command: ForfeitMatch) -> list[MatchEvent]:
+    state.check_side_exists(command.side)
+    state.check_match_goes_on()
+    return [MatchForfeited(side=command.side, reason=command.reason)]

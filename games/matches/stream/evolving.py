@@ -1,0 +1,152 @@
+"""evolve: the state after one recorded event. Events were legal when recorded; folding them
+again re-runs the rules, so a stream that no longer replays fails loudly rather than silently."""
+
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import assert_never
+
+from games.matches.stream.events import (
+    CardCorrected,
+    CardPlayed,
+    MatchCreated,
+    MatchEvent,
+    MatchForfeited,
+    PlayUndone,
+    ResultConfirmed,
+    ResultDisputed,
+    ResultEvent,
+    RoundEvent,
+    RoundPointsEntered,
+    RoundStarted,
+    RoundVoided,
+)
+from games.matches.stream.state import (
+    MatchAggregate,
+    MatchRound,
+    MatchSetup,
+    cards_of,
+    replace_play,
+    round_start,
+)
+from games.rules import (
+    Play,
+    RoundOutcome,
+    Table,
+    play_card,
+    replay_round,
+    start_command_of,
+    start_round,
+    undo_last_play,
+)
+
+
+def evolve(state: MatchAggregate | None, event: MatchEvent) -> MatchAggregate:
+    if isinstance(event, MatchCreated):
+        return created(event)
+    if state is None:
+        raise ValueError(f"{event.type} before MatchCreated")
+    match event:
+        case ResultConfirmed() | ResultDisputed() | MatchForfeited():
+            return with_result_event(state, event)
+        case _:
+            return with_round_event(state, event)
+
+
+def fold(events: Iterable[MatchEvent], state: MatchAggregate | None = None) -> MatchAggregate:
+    for event in events:
+        state = evolve(state, event)
+    if state is None:
+        raise ValueError("no events to fold")
+    return state
+
+
+def created(event: MatchCreated) -> MatchAggregate:
+    setup = MatchSetup(
+        table=Table(event.table_size, event.variant),
+        match_format=event.match_format,
+        sides=event.sides,
+        first_dealer=event.first_dealer,
+    )
+    return MatchAggregate(setup)
+
+
+def with_round_event(state: MatchAggregate, event: RoundEvent) -> MatchAggregate:
+    match event:
+        case RoundStarted():
+            return with_new_round(state, event)
+        case CardPlayed():
+            return with_round(state, event.round, played(event))
+        case PlayUndone():
+            return with_round(state, event.round, undone)
+        case CardCorrected():
+            return with_round(state, event.round, corrected(event))
+        case RoundPointsEntered():
+            outcome = RoundOutcome.from_points(event.points, state.table.variant.three_winner)
+            return with_round(state, event.round, lambda r: replace(r, entered=outcome))
+        case RoundVoided():
+            reason = event.reason
+            return with_round(
+                state, event.round, lambda r: replace(r, voided=True, void_reason=reason)
+            )
+        case _:
+            assert_never(event)
+
+
+def with_result_event(state: MatchAggregate, event: ResultEvent) -> MatchAggregate:
+    match event:
+        case ResultConfirmed():
+            return replace(
+                state,
+                confirmed_by=state.confirmed_by | {event.side},
+                disputed_by=state.disputed_by - {event.side},
+            )
+        case ResultDisputed():
+            return replace(state, disputed_by=state.disputed_by | {event.side})
+        case MatchForfeited():
+            return replace(state, forfeited_by=event.side, forfeit_reason=event.reason)
+        case _:
+            assert_never(event)
+
+
+def with_new_round(state: MatchAggregate, event: RoundStarted) -> MatchAggregate:
+    briscola, dealer = event.briscola, event.dealer
+    cards = (
+        None
+        if briscola is None
+        else start_round(round_start(state.setup, dealer, briscola, event.deck))
+    )
+    new_round = MatchRound(
+        number=event.round,
+        dealer=dealer,
+        leader=state.table.next_seat(dealer),
+        briscola=briscola,
+        cards=cards,
+    )
+    return replace(state, rounds=(*state.rounds, new_round))
+
+
+RoundChange = Callable[[MatchRound], MatchRound]
+
+
+def with_round(state: MatchAggregate, number: int, change: RoundChange) -> MatchAggregate:
+    rounds = list(state.rounds)
+    rounds[number - 1] = change(rounds[number - 1])
+    return replace(state, rounds=tuple(rounds))
+
+
+def played(event: CardPlayed) -> RoundChange:
+    play = Play(event.seat, event.card)
+    return lambda r: replace(r, cards=play_card(cards_of(r), play))
+
+
+def undone(match_round: MatchRound) -> MatchRound:
+    return replace(match_round, cards=undo_last_play(cards_of(match_round)))
+
+
+def corrected(event: CardCorrected) -> RoundChange:
+    def apply(match_round: MatchRound) -> MatchRound:
+        cards = cards_of(match_round)
+        plays = replace_play(cards.plays, event.play_index, event.card)
+        return replace(match_round, cards=replay_round(start_command_of(cards), plays).state)
+
+    return apply

@@ -1,0 +1,223 @@
+"""The state folded from a match's events: its setup, its rounds, and what follows from them
+(the rules' record, replays of ties, the dealer, the winner). Nothing here is ever typed in."""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Literal
+
+from common.explained import gettext_noop
+from games.matches.stream.errors import InvalidSide, PointsAlreadyEntered, RoundNotFound
+from games.matches.stream.events import SideRef
+from games.rules import (
+    Card,
+    MatchAlreadyFinished,
+    MatchFormat,
+    MatchState,
+    MissingBriscola,
+    Play,
+    RoundOutcome,
+    RoundState,
+    StartRound,
+    Table,
+    Variant,
+    start_match,
+)
+
+MatchStatus = Literal["not_started", "in_progress", "finished"]
+RoundStatus = Literal["in_progress", "finished", "voided"]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSetup:
+    table: Table
+    match_format: MatchFormat
+    sides: tuple[SideRef, ...]
+    first_dealer: int
+
+    @property
+    def variant(self) -> Variant:
+        return self.table.variant
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRound:
+    number: int
+    """1 for the first round started in the match; voided rounds keep their numbers."""
+    dealer: int
+    leader: int
+    briscola: Card | None
+    cards: RoundState | None
+    """The card-by-card state; None when the round was started without a briscola."""
+    entered: RoundOutcome | None = None
+    """The outcome a scorer entered as points only."""
+    voided: bool = False
+    void_reason: str = ""
+
+    @property
+    def plays(self) -> tuple[Play, ...]:
+        return () if self.cards is None else self.cards.plays
+
+    @property
+    def is_dealt(self) -> bool:
+        """Dealt by the server: every hand is known, and every card must come from one."""
+        return self.cards is not None and self.cards.is_dealt
+
+    @property
+    def outcome(self) -> RoundOutcome | None:
+        if self.entered is not None:
+            return self.entered
+        return None if self.cards is None else self.cards.outcome
+
+    @property
+    def status(self) -> RoundStatus:
+        if self.voided:
+            return "voided"
+        return "in_progress" if self.outcome is None else "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchAggregate:
+    setup: MatchSetup
+    rounds: tuple[MatchRound, ...] = ()
+    confirmed_by: frozenset[int] = frozenset()
+    disputed_by: frozenset[int] = frozenset()
+    """The sides whose dispute of the result is open (not withdrawn by confirming since)."""
+    forfeited_by: int | None = None
+    forfeit_reason: str = ""
+
+    @property
+    def table(self) -> Table:
+        return self.setup.table
+
+    def round(self, number: int) -> MatchRound:
+        if not 1 <= number <= len(self.rounds):
+            raise RoundNotFound.because(
+                gettext_noop("the match has no round %(round)s"), round=number
+            )
+        return self.rounds[number - 1]
+
+    @property
+    def live_rounds(self) -> tuple[MatchRound, ...]:
+        """The rounds that were not voided, in order."""
+        return tuple(match_round for match_round in self.rounds if not match_round.voided)
+
+    @property
+    def round_in_progress(self) -> MatchRound | None:
+        live = self.live_rounds
+        return live[-1] if live and live[-1].outcome is None else None
+
+    @property
+    def record(self) -> MatchState:
+        """The rules' view of the match: the finished, not voided rounds in order."""
+        return fold_record(self.setup, self.live_rounds)
+
+    @property
+    def replay_of(self) -> dict[int, int]:
+        """Round number -> the number of the tied round it replays (a best-of match's rounds,
+        and the deciding rounds of a match scored by points)."""
+        match_format = self.setup.match_format
+        live = self.live_rounds
+        return {
+            current.number: previous.number
+            for index, (previous, current) in enumerate(pairwise(live))
+            if previous.outcome is not None
+            and previous.outcome.is_tie
+            and (match_format.scoring == "best_of" or index >= match_format.rounds)
+        }
+
+    @property
+    def deciding_round_due(self) -> bool:
+        """Level after its fixed rounds, the match goes on with a deciding round (decision
+        record 0029): due until one is won."""
+        return self.forfeited_by is None and self.record.deciding_round_due
+
+    @property
+    def next_dealer(self) -> int:
+        """The seat after the last dealer of a round that was not voided (a void is re-dealt)."""
+        live = self.live_rounds
+        return self.setup.first_dealer if not live else self.table.next_seat(live[-1].dealer)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.forfeited_by is not None or self.record.is_finished
+
+    @property
+    def status(self) -> MatchStatus:
+        if self.is_finished:
+            return "finished"
+        return "in_progress" if self.rounds else "not_started"
+
+    @property
+    def winner(self) -> int | None:
+        if self.forfeited_by is None:
+            return self.record.winner
+        return winner_after_forfeit(self.record, self.forfeited_by)
+
+    def check_side_exists(self, side: int) -> None:
+        if type(side) is not int or not 0 <= side < self.table.side_count:
+            raise InvalidSide.because(
+                gettext_noop("side must be 0 to %(last)s, not %(side)r"),
+                last=self.table.side_count - 1,
+                side=side,
+            )
+
+    def check_match_goes_on(self) -> None:
+        if self.is_finished:
+            raise MatchAlreadyFinished.because(gettext_noop("the match is over"))
+
+
+def fold_record(setup: MatchSetup, live_rounds: Iterable[MatchRound]) -> MatchState:
+    record = start_match(
+        table_size=setup.table.size,
+        match_format=setup.match_format,
+        first_dealer=setup.first_dealer,
+    )
+    for match_round in live_rounds:
+        if match_round.outcome is None:
+            break
+        record = record.record_round(match_round.outcome)
+    return record
+
+
+def winner_after_forfeit(record: MatchState, forfeited_by: int) -> int | None:
+    """The other side wins; at a three-player table the one ahead of the two, if any."""
+    others = [side for side in range(record.table.side_count) if side != forfeited_by]
+    if len(others) == 1:
+        return others[0]
+    standing = {side: (record.round_wins[side], record.total_points[side]) for side in others}
+    best = max(standing.values())
+    ahead = [side for side, score in standing.items() if score == best]
+    return ahead[0] if len(ahead) == 1 else None
+
+
+# Shared by deciding and evolving.
+
+
+def cards_of(match_round: MatchRound) -> RoundState:
+    """The round's card-by-card state, for a round that takes cards."""
+    if match_round.entered is not None:
+        raise PointsAlreadyEntered.because(
+            gettext_noop("round %(round)s was scored by points only"), round=match_round.number
+        )
+    if match_round.cards is None:
+        raise MissingBriscola.because(
+            gettext_noop("round %(round)s was started without a briscola"), round=match_round.number
+        )
+    return match_round.cards
+
+
+def replace_play(plays: Sequence[Play], index: int, card: Card) -> tuple[Play, ...]:
+    return (*plays[:index], Play(plays[index].seat, card), *plays[index + 1 :])
+
+
+def round_start(
+    setup: MatchSetup, dealer: int, briscola: Card | None, deck: tuple[Card, ...] | None = None
+) -> StartRound:
+    return StartRound(
+        table_size=setup.table.size,
+        dealer=dealer,
+        briscola=briscola,
+        variant=setup.variant,
+        deck=deck,
+    )
