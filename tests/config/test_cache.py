@@ -15,12 +15,11 @@ import redis
 from django.core.cache import cache, caches
 from django.test import override_settings
 from redis.exceptions import RedisError
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts.models import User
 from bench._private_redis import PrivateRedis
 from config import cache as guarded_cache
+from tests.factories.accounts import UserFactory, token_client
 from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import p99, timed_writes
 
@@ -56,10 +55,7 @@ def redis_cache(tmp_path: Path) -> Iterator[PrivateRedis]:
 
 
 def scorer() -> APIClient:
-    client = APIClient()
-    user = User.objects.create_user(username="scorer")
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
-    return client
+    return token_client(UserFactory.create(username="scorer"))
 
 
 def test_the_throttles_count_in_the_redis_cache_while_it_answers(

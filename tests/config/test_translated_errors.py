@@ -10,7 +10,6 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import translation
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts import services as accounts_services
@@ -19,6 +18,7 @@ from accounts.services import AccountsError
 from common.explained import gettext_noop
 from games.rules import RuleViolation
 from games.rules.errors import NotYourTurn
+from tests.factories.accounts import UserFactory, token_client
 from tests.factories.api import API
 from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import legal_round, play_body, post, round_url, start_round
@@ -33,10 +33,7 @@ ENGLISH = {"HTTP_ACCEPT_LANGUAGE": "en"}
 
 
 def client_of(username: str) -> APIClient:
-    user = get_user_model().objects.create_user(username=username)
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
-    return client
+    return token_client(UserFactory.create(username=username))
 
 
 @pytest.fixture

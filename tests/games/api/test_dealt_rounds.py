@@ -4,14 +4,13 @@ requester is shown of the hands while the round is played and once it is over.""
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import projections
 from games.rules import Card, Play, RoundState, card_text, legal_cards, parse_card
 from games.rules.replay import play_card
 from games.visibility import PUBLIC, Viewer
+from tests.factories.accounts import UserFactory, token_client
 from tests.factories.api import API
 from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import (
@@ -33,10 +32,10 @@ from tests.games.api.builders import (
 @pytest.fixture
 def organizer(db: None) -> APIClient:
     """A superuser's client: passes every role check, and sees everything."""
-    user = get_user_model().objects.create_superuser(username="organizer", password="secret")
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
-    return client
+    user = UserFactory.create(
+        username="organizer", password="secret", is_staff=True, is_superuser=True
+    )
+    return token_client(user)
 
 
 def start_dealt_round(client: APIClient, match_id: str, **fields: Any) -> dict[str, Any]:

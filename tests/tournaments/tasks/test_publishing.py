@@ -11,13 +11,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from bench._private_redis import PrivateRedis
 from games.models import Match
+from tests.factories.accounts import UserFactory, token_client
 from tests.factories.matches import ApiMatchFactory
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.games.api.builders import p99, timed_writes
@@ -37,10 +36,7 @@ CATCH_UP_BOUND = 30.0
 
 
 def scorer_client() -> APIClient:
-    user = get_user_model().objects.create_user(username="scorer")
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
-    return client
+    return token_client(UserFactory.create(username="scorer"))
 
 
 @pytest.fixture
