@@ -87,7 +87,7 @@ class ThreesTournamentFactory(TournamentFactory):
 
 class ApiTournamentFactory(Factory[dict[str, Any]]):
     """A tournament of singles in registration, best of one round, created through the API by
-    `client` (an organizer): the API's answer."""
+    `client` (an organizer): the API's answer. `build()` gives the body it would send."""
 
     class Meta:
         model = dict

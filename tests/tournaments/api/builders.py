@@ -10,8 +10,6 @@ from tests.factories.tournaments import ApiTournamentFactory
 from tests.games.api.builders import created, post, score_round
 from tournaments import projections
 
-SINGLES = {"name": "Circolo", "format": "single_elimination", "table_size": 2, "best_of": 1}
-
 
 def tournament_url(tournament_id: str | UUID, *parts: object) -> str:
     return "/".join([f"{API}/tournaments/{tournament_id}", *map(str, parts)]) + "/"

@@ -10,7 +10,6 @@ from tests.factories.api import API
 from tests.factories.tournaments import ApiTournamentFactory
 from tests.games.api.builders import match_url, post, start_round
 from tests.tournaments.api.builders import (
-    SINGLES,
     home_wins,
     matches,
     play_round,
@@ -243,7 +242,8 @@ def test_the_no_show_rule_is_set_at_creation_and_refuses_negative_minutes(
         ApiTournamentFactory.create(client=organizer, no_show_minutes=None)["no_show_minutes"]
         is None
     )
-    refused = post(organizer, f"{API}/tournaments/", {**SINGLES, "no_show_minutes": -1})
+    body = ApiTournamentFactory.build(no_show_minutes=-1)
+    refused = post(organizer, f"{API}/tournaments/", body)
     assert (refused.status_code, refused.json()["code"]) == (400, "invalid_input")
 
 
