@@ -17,6 +17,7 @@ from games.eventstore.api import last_position
 from games.rules import parse_card
 from games.rules.replay import play_card
 from games.services import Actor
+from tests.factories.accounts import UserFactory
 from tests.factories.api import API
 from tests.factories.tournaments import ApiTournamentFactory
 from tests.games.api.builders import created, dealt_state, legal_plays, legal_round, play_body, post
@@ -141,7 +142,7 @@ def test_a_revoked_device_token_signs_in_no_more(world: World) -> None:
 
 def test_a_device_token_is_issued_only_to_a_scorer_of_the_tournament(world: World) -> None:
     tournament_id, _ = two_tables(world)
-    get_user_model().objects.create_user(username="stranger")
+    UserFactory.create(username="stranger")
 
     response = world.organizer.post(
         tournament_url(tournament_id, "device-tokens"),

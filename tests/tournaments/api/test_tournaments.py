@@ -3,11 +3,11 @@
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from accounts.models import Role
 from accounts.services import club_create, role_grant
+from tests.factories.accounts import UserFactory
 from tests.factories.api import API
 from tests.factories.tournaments import ApiTournamentFactory
 from tests.games.api.builders import post
@@ -134,7 +134,7 @@ def test_a_malformed_creation_is_invalid_input_naming_the_field(
 
 def test_an_organizer_signed_in_with_a_session_may_create_a_tournament(db: None) -> None:
     client = APIClient()
-    user = get_user_model().objects.create_user(username="browser")
+    user = UserFactory.create(username="browser")
     role_grant(user=user, role=Role.ORGANIZER, club=club_create(name="Circolo"))
     client.force_login(user)
 

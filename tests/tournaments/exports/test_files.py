@@ -11,11 +11,11 @@ from typing import Any
 from uuid import UUID, uuid4
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from icalendar import Calendar
 from rest_framework.test import APIClient
 
+from tests.factories.accounts import UserFactory
 from tests.factories.tournaments import TournamentFactory
 from tests.tournaments.api.builders import matches, tournament_url
 from tests.tournaments.exports.evening import club_evening
@@ -27,7 +27,9 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def staff() -> APIClient:
     client = APIClient()
-    client.force_authenticate(get_user_model().objects.create_superuser(username="export-staff"))
+    client.force_authenticate(
+        UserFactory.create(username="export-staff", is_staff=True, is_superuser=True)
+    )
     return client
 
 

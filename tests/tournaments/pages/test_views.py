@@ -7,11 +7,11 @@ import re
 import uuid
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts.models import Club, Role
 from accounts.services import club_create, role_grant
+from tests.factories.accounts import UserFactory
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.builders import play
 from tests.tournaments.pages.builders import play_ready, ready_fixtures
@@ -33,7 +33,7 @@ def private_tournament() -> tuple[uuid.UUID, Club]:
 
 
 def member_client(club: Club) -> Client:
-    user = get_user_model().objects.create_user(username="member")
+    user = UserFactory.create(username="member")
     role_grant(user=user, role=Role.ORGANIZER, club=club)
     client = Client()
     client.force_login(user)
