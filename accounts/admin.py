@@ -9,27 +9,20 @@ message after it is created; the admin stores and shows only its hash's prefix a
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.postgres.forms import SimpleArrayField
-from django.db.models import Model, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
 from accounts import services
 from accounts.models import Club, DeviceToken, DeviceTokenState, Role, RoleGrant, User
-from config.admin import ServiceAddAdmin
-
-if TYPE_CHECKING:
-    ModelAdmin = admin.ModelAdmin[Any]
-    TabularInline = admin.TabularInline[Any, Any]
-else:  # generic only in django-stubs
-    ModelAdmin = admin.ModelAdmin
-    TabularInline = admin.TabularInline
+from common.admin import ReadOnlyInline, ServiceAddAdmin
 
 admin.site.register(User, UserAdmin)
 
@@ -60,18 +53,10 @@ class ClubCreateForm(forms.Form):
     )
 
 
-class RoleGrantInline(TabularInline):
+class RoleGrantInline(ReadOnlyInline):
     model = RoleGrant
     fields = ("user", "role", "granted_by", "granted_at")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
 
 
 @admin.register(Club)

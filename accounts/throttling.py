@@ -13,7 +13,7 @@ The first two are the API's default throttle classes (settings `REST_FRAMEWORK`)
 view has them. Rates come from `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]` when the throttle is
 made (at every request), not when this module was imported, so `override_settings` works; a rate
 of None switches a scope off. A refusal is DRF's `Throttled`: 429 `throttled` with `Retry-After`
-(config/exceptions.py). The client address is DRF's: `REMOTE_ADDR`, or the address the
+(common/exceptions.py). The client address is DRF's: `REMOTE_ADDR`, or the address the
 `NUM_PROXIES`-th proxy saw, from `X-Forwarded-For`. See docs/decisions/0014-throttling.md.
 """
 
@@ -31,7 +31,7 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
 from accounts.models import DeviceToken
-from config.cache import RedisUnavailable
+from common.cache import RedisUnavailable
 
 logger = logging.getLogger(__name__)
 

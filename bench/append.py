@@ -24,8 +24,8 @@ Full size takes about 3 minutes (plus ~30 s the first time, to generate the log)
    raw inserts/s.
 4. Log: a log of at least --events match events (whole simulated matches, COPY-loaded into
    briscola_bench_log_<events>, kept for the next run), folded plainly from a server-side cursor
-   and then rebuilt into the projections with games.projections.rebuild(); prints events/s of
-   both and their ratio. Target: the rebuild within 2x of the plain fold.
+   and then rebuilt into the projections with games.matches.rebuilding.rebuild(); prints
+   events/s of both and their ratio. Target: the rebuild within 2x of the plain fold.
 Figures go to stdout, progress to stderr. Targets are reported as PASS or MISS, never raised.
 The bench databases are the only ones touched; --fresh drops and recreates them.
 """
@@ -328,11 +328,12 @@ def log_phase(args: argparse.Namespace) -> None:
 
 
 def timed_rebuild(database: str, events: int) -> tuple[float, int]:
-    """games.projections.rebuild() in this process, with Django set up on the log database."""
+    """games.matches.rebuilding.rebuild() in this process, with Django set up on the log
+    database."""
     setup_django(database)
     from django.db import connection
 
-    from games.projections import rebuild
+    from games.matches.rebuilding import rebuild
 
     progress = Progress("rebuild", events, then="every event folded; writing the projection rows")
     try:

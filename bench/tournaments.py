@@ -173,7 +173,7 @@ def generated_tournaments(entrants: int) -> list[BenchTournament]:
 
 def generate_tournament(format: str, label: str, entrants: int) -> BenchTournament:
     """Create, register `entrants` singles, start: as an organizer's console would."""
-    from games.services import Actor
+    from common.actors import Actor
     from tournaments import services
 
     actor = Actor(device="bench")

@@ -3,7 +3,7 @@
 An error is raised from a message template and its parameters,
 `NotYourTurn.because(gettext_noop("seat %(seat)s cannot play now: ..."), seat=1, ...)`: its
 `detail` is the English text (the command line, the logs and the tests read it) and the API says
-`gettext(template) % params` in the request's language (config/exceptions.py, decision 0022).
+`gettext(template) % params` in the request's language (common/exceptions.py, decision 0022).
 Standard library only, so the pure packages (rules, formats, standings) can raise them.
 """
 

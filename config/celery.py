@@ -8,7 +8,7 @@ from celery.signals import before_task_publish, task_prerun, worker_init
 from kombu.transport import redis as kombu_redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from config.observability import add_request_id_to_task, adopt_task_request_id
+from common.observability import add_request_id_to_task, adopt_task_request_id
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 

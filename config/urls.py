@@ -54,10 +54,10 @@ urlpatterns = [
     path("api-auth/", include((api_session, "rest_framework"))),
 ]
 
-handler400 = "config.exceptions.bad_request"
-handler403 = "config.exceptions.permission_denied"
-handler404 = "config.exceptions.not_found"
-handler500 = "config.exceptions.server_error"
+handler400 = "common.exceptions.bad_request"
+handler403 = "common.exceptions.permission_denied"
+handler404 = "common.exceptions.not_found"
+handler500 = "common.exceptions.server_error"
 
 admin.site.login_form = LockoutAdminAuthenticationForm
 admin.site.site_header = "Briscola tournaments"

@@ -23,9 +23,9 @@ from accounts.permissions import Place, PlaceAccess, side_refusal
 from games import folded
 from games.eventstore.api import RecordedEvent, read_stream_beside
 from games.eventstore.models import Event
+from games.matches.loading import MatchNotFound
+from games.matches.projections import MATCH_STREAM
 from games.models import Match, MatchStatus
-from games.projections import MATCH_STREAM
-from games.services import MatchNotFound
 
 PlaceResolver = Callable[[UUID, Callable[[], Exception]], Place | None]
 """Given a match id (and the error for a hidden match), its place, or None if not the resolver's."""

@@ -2,7 +2,7 @@
 
 Match and round rows are projections of the match streams: the admin shows them and never
 writes them. Its actions (forfeit, void a round) call the match services, so each is an event
-with the organizer as its actor. The helpers here are shared with the tournaments admin.
+with the organizer as its actor. The tournaments admin runs the same actions on its fixtures.
 """
 
 from __future__ import annotations
@@ -10,131 +10,32 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.admin.views.main import ChangeList
-from django.db.models import Model, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from config.observability import current_request_id
-from games import selectors, services
-from games.eventstore.api import EventStoreError
+from common.admin import (
+    ReadOnlyInline,
+    ReadOnlyProjectionAdmin,
+    actor_of,
+    run_service,
+    submitted_action_form,
+)
+from games.eventstore.admin import events_link
+from games.matches import selectors, services
 from games.models import Match, Round
-from games.rules import RuleViolation
-from games.services import Actor
 
 if TYPE_CHECKING:
     ModelAdmin = admin.ModelAdmin[Any]
-    TabularInline = admin.TabularInline[Any, Any]
 else:  # generic only in django-stubs
     ModelAdmin = admin.ModelAdmin
-    TabularInline = admin.TabularInline
-
-T = TypeVar("T")
-
-SERVICE_FORM_TEMPLATE = "admin/tournaments/service_form.html"
-
-
-# Shared by every organizer's action.
-
-
-def actor_of(request: HttpRequest) -> Actor:
-    """The organizer behind an admin request, as recorded on the events it appends."""
-    return Actor(user_id=request.user.id, device="admin", correlation_id=current_request_id())
-
-
-def error_detail(exc: RuleViolation | EventStoreError) -> str:
-    return exc.detail if isinstance(exc, RuleViolation) else exc.message
-
-
-def run_service(
-    model_admin: ModelAdmin,
-    request: HttpRequest,
-    call: Callable[[], T],
-    *,
-    success: str | None = None,
-    subject: str = "",
-) -> T | None:
-    """Call a service; a refusal becomes an error message on the page, not a 500."""
-    try:
-        result = call()
-    except (RuleViolation, EventStoreError) as exc:
-        prefix = f"{subject}: " if subject else ""
-        model_admin.message_user(request, prefix + error_detail(exc), messages.ERROR)
-        return None
-    if success:
-        model_admin.message_user(request, success, messages.SUCCESS)
-    return result
-
-
-def events_url(stream_id: uuid.UUID) -> str:
-    """The event log admin, filtered to one stream."""
-    return f"{reverse('admin:eventstore_event_changelist')}?q={stream_id}"
-
-
-def events_link(stream_id: uuid.UUID) -> str:
-    return format_html('<a href="{}">Events of this stream</a>', events_url(stream_id))
-
-
-def action_form(request: HttpRequest, form_class: type[forms.Form], **kwargs: Any) -> forms.Form:
-    """An action's own form: bound once its intermediate page was submitted."""
-    if "apply" in request.POST:
-        return form_class(request.POST, **kwargs)
-    return form_class(**kwargs)
-
-
-def action_form_page(
-    model_admin: ModelAdmin,
-    request: HttpRequest,
-    *,
-    form: forms.Form,
-    objects: Sequence[Model],
-    title: str,
-    action: str,
-    help_text: str = "",
-) -> TemplateResponse:
-    """The intermediate page of an action that needs more than a click (a side, a reason)."""
-    context = {
-        **model_admin.admin_site.each_context(request),
-        "title": title,
-        "help_text": help_text,
-        "opts": model_admin.model._meta,
-        "objects": objects,
-        "form": form,
-        "action": action,
-        "selected": request.POST.getlist(ACTION_CHECKBOX_NAME),
-        "select_across": request.POST.get("select_across", "0"),
-        "media": model_admin.media + form.media,
-    }
-    return TemplateResponse(request, SERVICE_FORM_TEMPLATE, context)
-
-
-class ActionsOnlyAdmin(ModelAdmin):
-    """Rows listed and viewed, never added, edited or deleted here: changes go through the
-    actions, which call services (they need the change permission, so the list has it)."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        # The list-level permission enables the actions; a row's page stays view-only.
-        return obj is None and super().has_change_permission(request)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-
-class ReadOnlyProjectionAdmin(ActionsOnlyAdmin):
-    """Rows derived from events: listed and viewed, never added, edited or deleted here.
-
-    Organizers still get the actions (they need the change permission): those call services.
-    """
 
 
 # Forms of the match actions.
@@ -185,6 +86,22 @@ def latest_round(match_id: uuid.UUID) -> int | None:
     )
 
 
+def run_on_match(
+    model_admin: ModelAdmin,
+    request: HttpRequest,
+    match: Match,
+    call: Callable[[], object],
+    *,
+    done: str,
+    after: Callable[[Match], None],
+) -> None:
+    """Call a match service (a refusal becomes a message naming the match); `after` follows."""
+    named = sides_of(match)
+    result = run_service(model_admin, request, call, success=f"{named}: {done}", subject=named)
+    if result is not None:
+        after(match)
+
+
 def forfeit_matches(
     model_admin: ModelAdmin,
     request: HttpRequest,
@@ -195,34 +112,30 @@ def forfeit_matches(
 ) -> TemplateResponse | None:
     """The forfeit action: ask for the side and the reason, then forfeit each match."""
     matches = selectors.with_side_names(matches=matches)
-    form = action_form(request, ForfeitForm, sides=side_labels(matches))
-    if not (form.is_bound and form.is_valid()):
-        return action_form_page(
-            model_admin,
-            request,
-            form=form,
-            objects=matches,
-            title="Forfeit a match",
-            action=action,
-            help_text="The other side wins the match; the rounds played so far are kept.",
-        )
+    form = submitted_action_form(
+        model_admin,
+        request,
+        ForfeitForm,
+        objects=matches,
+        title="Forfeit a match",
+        action=action,
+        help_text="The other side wins the match; the rounds played so far are kept.",
+        sides=side_labels(matches),
+    )
+    if isinstance(form, TemplateResponse):
+        return form
     side, reason = form.cleaned_data["side"], form.cleaned_data["reason"]
     for match in matches:
-        done = run_service(
-            model_admin,
-            request,
-            partial(
-                services.match_forfeit,
-                match_id=match.id,
-                side=side,
-                reason=reason,
-                actor=actor_of(request),
-            ),
-            success=f"{sides_of(match)}: side {side} forfeited.",
-            subject=sides_of(match),
+        forfeit = partial(
+            services.match_forfeit,
+            match_id=match.id,
+            side=side,
+            reason=reason,
+            actor=actor_of(request),
         )
-        if done is not None:
-            after(match)
+        run_on_match(
+            model_admin, request, match, forfeit, done=f"side {side} forfeited.", after=after
+        )
     return None
 
 
@@ -236,17 +149,17 @@ def void_rounds(
 ) -> TemplateResponse | None:
     """The void action: ask for the round and the reason, then void it in each match."""
     matches = selectors.with_side_names(matches=matches)
-    form = action_form(request, RoundVoidForm)
-    if not (form.is_bound and form.is_valid()):
-        return action_form_page(
-            model_admin,
-            request,
-            form=form,
-            objects=matches,
-            title="Void a round",
-            action=action,
-            help_text="A voided round no longer counts; the next round is dealt again.",
-        )
+    form = submitted_action_form(
+        model_admin,
+        request,
+        RoundVoidForm,
+        objects=matches,
+        title="Void a round",
+        action=action,
+        help_text="A voided round no longer counts; the next round is dealt again.",
+    )
+    if isinstance(form, TemplateResponse):
+        return form
     reason = form.cleaned_data["reason"]
     for match in matches:
         number = form.cleaned_data["round_number"] or latest_round(match.id)
@@ -255,41 +168,18 @@ def void_rounds(
                 request, f"{sides_of(match)}: no round to void.", messages.ERROR
             )
             continue
-        done = run_service(
-            model_admin,
-            request,
-            partial(
-                services.round_void,
-                match_id=match.id,
-                round_number=number,
-                reason=reason,
-                actor=actor_of(request),
-            ),
-            success=f"{sides_of(match)}: round {number} voided.",
-            subject=sides_of(match),
+        void = partial(
+            services.round_void,
+            match_id=match.id,
+            round_number=number,
+            reason=reason,
+            actor=actor_of(request),
         )
-        if done is not None:
-            after(match)
+        run_on_match(model_admin, request, match, void, done=f"round {number} voided.", after=after)
     return None
 
 
 # The match admin.
-
-
-class ReadOnlyInline(TabularInline):
-    """Rows shown for reading only: derived from events, never edited here."""
-
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
 
 
 class RoundInline(ReadOnlyInline):

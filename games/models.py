@@ -39,7 +39,7 @@ class Match(models.Model):
     sides = models.JSONField(
         help_text='Who each side is, by ids, as the events say: [{"entrant": id}] for a '
         "tournament's match, [{}] for a free-standing one; side 0 first. Names are resolved "
-        "when read (games.selectors.side_names_of)."
+        "when read (games.matches.selectors.side_names_of)."
     )
     variant = models.JSONField()
     first_dealer = models.PositiveSmallIntegerField(default=0)
@@ -74,7 +74,7 @@ class Match(models.Model):
 
     side_names: list[str] | None = None
     """Not a column: the sides' names, once a reader resolved them from the ordinary tables
-    (`games.selectors.with_side_names`); the row itself holds no name."""
+    (`games.matches.selectors.with_side_names`); the row itself holds no name."""
 
     def __str__(self) -> str:
         if self.side_names is None:

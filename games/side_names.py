@@ -4,7 +4,8 @@ but from ordinary tables, at read time.
 A free-standing match names its sides in `games.models.MatchSide`. A side that refers to
 something an app built on games owns (`{"entrant": 17}` for a tournament's entrant) is named by
 that app: it registers a `SideNamer` in its AppConfig.ready(), so games imports none of it (as
-with the projectors in `games.projections`). Reads go through `games.selectors.side_names_of`.
+with the projectors in `games.matches.projections`). Reads go through
+`games.matches.selectors.side_names_of`.
 """
 
 from __future__ import annotations

@@ -20,10 +20,10 @@ from uuid import UUID
 
 from accounts.permissions import Place, is_organizer, is_superuser
 from games.access import match_place, seats_of
+from games.matches.loading import MatchNotFound
+from games.matches.projections import MATCH_STREAM
 from games.matches.stream import RoundStarted
-from games.projections import MATCH_STREAM
 from games.rules import Card, RoundState, fold_events
-from games.services import MatchNotFound
 
 HandsView = dict[str, list[str]]
 """Hands by seat (a JSON object's keys are strings: `"0"`), each in canonical card order."""

@@ -35,22 +35,19 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_noop
 
-from config.admin import ServiceAddAdmin
-from games.admin import (
+from common.admin import (
     ActionsOnlyAdmin,
     ReadOnlyInline,
     ReadOnlyProjectionAdmin,
+    ServiceAddAdmin,
     action_form,
     action_form_page,
     actor_of,
     error_detail,
-    events_link,
-    events_url,
-    forfeit_matches,
     run_service,
-    sides_of,
-    void_rounds,
 )
+from games.admin import forfeit_matches, sides_of, void_rounds
+from games.eventstore.admin import events_link, events_url
 from games.eventstore.api import EventStoreError, last_position
 from games.models import Match
 from games.rules import RuleViolation

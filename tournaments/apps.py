@@ -8,7 +8,7 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         # Wired here because games must not import tournaments (docs/decisions/0009).
         from games.access import register_place_resolver
-        from games.projections import register_projector
+        from games.matches.rebuilding import register_projector
         from games.side_names import register_side_namer
         from games.signals import match_events_appended
         from tournaments import access, projections, rows, selectors, signals, tasks

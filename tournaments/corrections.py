@@ -23,7 +23,7 @@ from uuid import UUID
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
-from games.services import Actor
+from common.actors import Actor
 from tournaments import names, stream
 from tournaments.errors import (
     DuplicateEntrantName,

@@ -15,11 +15,11 @@ from uuid import UUID
 from django import forms
 from django.db import transaction
 
-from games.admin import error_detail
+from common.actors import Actor
+from common.admin import error_detail
 from games.eventstore.api import EventStoreError
 from games.models import Scoring
 from games.rules import RuleViolation
-from games.services import Actor
 from tournaments import services
 from tournaments.corrections import KEEP_SEED, Keep, PlayerCorrection
 from tournaments.models import Entrant, Format, Player, Tournament, TournamentStatus

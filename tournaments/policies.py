@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from games.services import Actor
+from common.actors import Actor
 from tournaments import services
 
 SYSTEM = Actor(device="tournament-consumer")

@@ -19,8 +19,8 @@ from uuid import UUID
 from django.db import transaction
 
 from games.eventstore.api import RecordedEvent, last_position, read_all
+from games.matches.projections import MATCH_STREAM
 from games.models import Match
-from games.projections import MATCH_STREAM
 from tournaments import plan, policies
 from tournaments.formats.bracket import Bracket, Known, WinnerOf
 from tournaments.formats.resolution import BracketState

@@ -32,7 +32,7 @@ from celery import Task
 from django.conf import settings
 from kombu import Connection
 
-from config.breaker import Breaker
+from common.breaker import Breaker
 from config.celery import app
 
 logger = logging.getLogger(__name__)

@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from games import services as match_services
+from common.actors import Actor
 from games.eventstore.api import AppendResult, EventMetadata
+from games.matches import services as match_services
 from games.models import Match
-from games.services import Actor
 from tournaments import plan
 from tournaments.stream import ENTRANT_WITHDREW, FIXTURE_CREATED, TournamentState
 

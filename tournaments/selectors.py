@@ -23,8 +23,8 @@ from django.utils.translation import gettext_noop
 from accounts.models import DeviceToken, Role, RoleGrant
 from accounts.permissions import is_signed_in, is_superuser
 from common.db import server_bound_cursor
-from games import selectors as match_selectors
 from games.eventstore.api import last_position_of_streams, read_stream
+from games.matches import selectors as match_selectors
 from games.models import Match, MatchStatus
 from games.side_names import SideRefs
 from tournaments import rows

@@ -33,12 +33,12 @@ from accounts.services import (
     device_token_create,
     device_token_revoke,
 )
-from games import services as match_services
-from games.eventstore.api import AppendResult, NewEvent, RecordedEvent, read_stream
+from common.actors import Actor
+from games.eventstore.api import AppendResult, EventMetadata, NewEvent, RecordedEvent, read_stream
 from games.eventstore.pipeline import Outcome, StreamKind, run_command
+from games.matches import services as match_services
 from games.models import Match
 from games.rules import Table, Variant
-from games.services import Actor
 from tournaments import folded, names, plan, reactions, rows, stream
 from tournaments.errors import (
     EntrantNotFound,
@@ -267,7 +267,7 @@ def run(
         TOURNAMENT_KIND,
         stream_id=tournament_id,
         decide=decide,
-        metadata=actor.metadata(),
+        metadata=EventMetadata.of(actor),
         idempotency_key=idempotency_key,
         fingerprint=None
         if idempotency_key is None

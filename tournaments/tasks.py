@@ -35,11 +35,11 @@ from django.conf import settings
 from django.db import DatabaseError, OperationalError, connection, transaction
 from django.utils import timezone
 
+from common.actors import Actor
 from games.eventstore.api import WrongExpectedVersion, read_all
+from games.matches.projections import MATCH_STREAM
 from games.models import Match
-from games.projections import MATCH_STREAM
 from games.rules import RuleViolation
-from games.services import Actor
 from tournaments import projections, publishing, services
 from tournaments.models import Checkpoint, Fixture, FixtureStatus, TournamentStatus
 from tournaments.stream import (

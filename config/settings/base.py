@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "django_htmx",
     "django_prometheus",
+    "common",
     "accounts",
     "games",
     "games.eventstore",
@@ -38,13 +39,13 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
-    "config.observability.RequestIdMiddleware",
+    "common.observability.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "config.exceptions.ApiErrorEnvelopeMiddleware",
+    "common.exceptions.ApiErrorEnvelopeMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -182,10 +183,10 @@ REDIS_FAILURE_PAUSE = env.float("REDIS_FAILURE_PAUSE", default=30.0)
 # unless CACHE_REDIS_URL names another one.
 # Short socket timeouts: when Redis is away, the throttles let requests through (logged) rather
 # than hang them (docs/decisions/0014-throttling.md); and after a failure the cache is skipped
-# for `failure_pause` seconds rather than waited on by every request (config/cache.py, 0021).
+# for `failure_pause` seconds rather than waited on by every request (common/cache.py, 0021).
 CACHES = {
     "default": {
-        "BACKEND": "config.cache.RedisCache",
+        "BACKEND": "common.cache.RedisCache",
         "LOCATION": env("CACHE_REDIS_URL", default=next_redis_database(REDIS_URL)),
         "KEY_PREFIX": "cache",
         "OPTIONS": {
@@ -249,8 +250,22 @@ REST_FRAMEWORK = {
     # to X-Forwarded-For (a load balancer: 1); anything else a client could forge.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
+    "EXCEPTION_HANDLER": "common.exceptions.api_exception_handler",
 }
+
+API_DOMAIN_ERRORS = [
+    "games.rules.RuleViolation",
+    "tournaments.formats.errors.FormatError",
+    "tournaments.standings.errors.StandingsError",
+    "accounts.services.AccountsError",
+    "games.eventstore.api.EventStoreError",
+]
+"""The errors a client can cause and fix: the API answers each with its `code` and its detail in
+the request's language (common/exceptions.py)."""
+
+ADMIN_REFUSALS = ["games.rules.RuleViolation", "games.eventstore.api.EventStoreError"]
+"""The errors an organizer's action can meet and fix: the admin shows them as a message on the
+page, not a 500 (common/admin.py)."""
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "briscola-tournaments API",
@@ -260,18 +275,18 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # The API's PATCH bodies are read whole (games.api.commands.validated_input), with their
+    # The API's PATCH bodies are read whole (common.api.commands.validated_input), with their
     # required fields, not as DRF's partial updates: the schema says them as they are read.
     "COMPONENT_SPLIT_PATCH": False,
 }
 
-# One JSON object a line, with the request id (config/observability.py); LOG_FORMAT=text for
+# One JSON object a line, with the request id (common/observability.py); LOG_FORMAT=text for
 # plain lines. Celery keeps this configuration instead of installing its own.
 LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "json": {"()": "config.observability.JsonLinesFormatter"},
+        "json": {"()": "common.observability.JsonLinesFormatter"},
         "text": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
     },
     "handlers": {

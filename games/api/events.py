@@ -11,12 +11,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.permissions import Action, StaffOnly
-from games import selectors
+from common.api.base import JsonApi
+from common.api.commands import validated_query
+from common.api.schema import error_responses
+from common.api.serializing import Serializer
 from games.access import MatchAccess
-from games.api.base import JsonApi
-from games.api.commands import validated_query, viewer
-from games.api.schema import error_responses
-from games.api.serializers import EventOutput, Serializer
+from games.api.responses import viewer
+from games.api.serializers import EventOutput
+from games.matches import selectors
 from games.visibility import Viewer, viewer_of
 
 TAG = "events"

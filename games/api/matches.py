@@ -10,29 +10,23 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.actors import actor_of
 from accounts.permissions import Action, Authenticated
-from games import selectors, services
+from common.api.base import JsonApi
+from common.api.commands import REASON_MAX_LENGTH, validated_input
+from common.api.schema import command_schema, error_responses
+from common.api.serializing import Serializer, data_of
 from games.access import MatchAccess, check_acting_side
-from games.api.base import JsonApi
-from games.api.commands import (
-    REASON_MAX_LENGTH,
-    actor_of,
-    match_created_response,
-    match_response,
-    validated_input,
-    viewer,
-)
-from games.api.schema import command_schema, error_responses
+from games.api.responses import match_command, match_created_response, viewer
 from games.api.serializers import (
     MatchOutput,
     ScoringField,
     SeatField,
-    Serializer,
     SideField,
     TableSizeField,
     VariantField,
-    data_of,
 )
+from games.matches import selectors, services
 
 MAX_PLANNED_ROUNDS = 100
 RANDOM_UUID_VERSION = 4
@@ -170,10 +164,7 @@ class ResultConfirmApi(JsonApi):
     def post(self, request: Request, match_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
         check_acting_side(request, data["side"])
-        result = services.result_confirm(
-            match_id=match_id, side=data["side"], actor=actor_of(request)
-        )
-        return match_response(result, viewer=viewer(request, match_id))
+        return match_command(request, services.result_confirm, match_id=match_id, side=data["side"])
 
 
 class ResultDisputeApi(JsonApi):
@@ -210,13 +201,14 @@ class ResultDisputeApi(JsonApi):
     def post(self, request: Request, match_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
         check_acting_side(request, data["side"])
-        result = services.result_dispute(
+        return match_command(
+            request,
+            services.result_dispute,
             match_id=match_id,
             side=data["side"],
             reason=data["reason"],
-            actor=actor_of(request, reason=data["reason"]),
+            actor_reason=data["reason"],
         )
-        return match_response(result, viewer=viewer(request, match_id))
 
 
 class MatchForfeitApi(JsonApi):
@@ -241,10 +233,11 @@ class MatchForfeitApi(JsonApi):
     )
     def post(self, request: Request, match_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.match_forfeit(
+        return match_command(
+            request,
+            services.match_forfeit,
             match_id=match_id,
             side=data["side"],
             reason=data["reason"],
-            actor=actor_of(request, reason=data["reason"]),
+            actor_reason=data["reason"],
         )
-        return match_response(result, viewer=viewer(request, match_id))

@@ -11,31 +11,28 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.actors import actor_of
 from accounts.permissions import Action
-from games import selectors, services
-from games.access import MatchAccess
-from games.api.base import JsonApi
-from games.api.commands import (
+from common.api.base import JsonApi
+from common.api.commands import (
     REASON_MAX_LENGTH,
-    CommandInput,
-    actor_of,
     command_response,
     idempotency_key_of,
-    round_response,
     validated_input,
-    viewer,
 )
-from games.api.schema import command_schema
+from common.api.schema import command_schema
+from common.api.serializing import Serializer, data_of
+from games.access import MatchAccess
+from games.api.responses import CommandInput, round_command, viewer
 from games.api.serializers import (
     CARD_HELP,
     CARD_MAX_LENGTH,
     RoundCommandOutput,
     RoundOutput,
     SeatField,
-    Serializer,
     TrickOutput,
-    data_of,
 )
+from games.matches import selectors, services
 
 TAG = "plays"
 RULE_ERRORS = (
@@ -183,15 +180,14 @@ class CardBatchApi(JsonApi):
     )
     def post(self, request: Request, match_id: UUID, round_number: int) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.cards_play(
+        return round_command(
+            request,
+            services.cards_play,
             match_id=match_id,
             round_number=round_number,
+            data=data,
             plays=data["plays"],
-            expected_version=data.get("expected_version"),
-            actor=actor_of(request),
-            idempotency_key=idempotency_key_of(request),
         )
-        return round_response(result, round_number, viewer=viewer(request, match_id))
 
 
 class CardCorrectApi(JsonApi):
@@ -225,13 +221,13 @@ class CardCorrectApi(JsonApi):
         self, request: Request, match_id: UUID, round_number: int, play_index: int
     ) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.card_correct(
+        return round_command(
+            request,
+            services.card_correct,
             match_id=match_id,
             round_number=round_number,
+            data=data,
+            actor_reason=data.get("reason"),
             play_index=play_index,
             card=data["card"],
-            expected_version=data.get("expected_version"),
-            actor=actor_of(request, reason=data.get("reason")),
-            idempotency_key=idempotency_key_of(request),
         )
-        return round_response(result, round_number, viewer=viewer(request, match_id))

@@ -11,21 +11,19 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.actors import actor_of
 from accounts.permissions import Action
-from games import selectors, services
-from games.access import MatchAccess
-from games.api.base import JsonApi
-from games.api.commands import (
+from common.api.base import JsonApi
+from common.api.commands import (
     REASON_MAX_LENGTH,
-    CommandInput,
-    actor_of,
     idempotency_key_of,
-    round_response,
     validated_input,
     validated_query,
-    viewer,
 )
-from games.api.schema import command_schema, error_responses
+from common.api.schema import command_schema, error_responses
+from common.api.serializing import Serializer
+from games.access import MatchAccess
+from games.api.responses import CommandInput, round_command, round_response, viewer
 from games.api.serializers import (
     CARD_HELP,
     CARD_MAX_LENGTH,
@@ -38,9 +36,9 @@ from games.api.serializers import (
     RoundCommandOutput,
     RoundOutput,
     SeatField,
-    Serializer,
     TrickOutput,
 )
+from games.matches import selectors, services
 
 TAG = "rounds"
 ROUND_NOT_FOUND = {404: "`match_not_found`, `round_not_found`."}
@@ -167,15 +165,14 @@ class RoundPointsEnterApi(JsonApi):
     )
     def post(self, request: Request, match_id: UUID, round_number: int) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.round_points_enter(
+        return round_command(
+            request,
+            services.round_points_enter,
             match_id=match_id,
             round_number=round_number,
+            data=data,
             points=data["points"],
-            expected_version=data.get("expected_version"),
-            actor=actor_of(request),
-            idempotency_key=idempotency_key_of(request),
         )
-        return round_response(result, round_number, viewer=viewer(request, match_id))
 
 
 class PlayUndoApi(JsonApi):
@@ -205,14 +202,14 @@ class PlayUndoApi(JsonApi):
     )
     def post(self, request: Request, match_id: UUID, round_number: int) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.play_undo(
+        return round_command(
+            request,
+            services.play_undo,
             match_id=match_id,
             round_number=round_number,
-            expected_version=data.get("expected_version"),
-            actor=actor_of(request, reason=data.get("reason")),
-            idempotency_key=idempotency_key_of(request),
+            data=data,
+            actor_reason=data.get("reason"),
         )
-        return round_response(result, round_number, viewer=viewer(request, match_id))
 
 
 class RoundVoidApi(JsonApi):
@@ -239,14 +236,16 @@ class RoundVoidApi(JsonApi):
     )
     def post(self, request: Request, match_id: UUID, round_number: int) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        result = services.round_void(
+        return round_command(
+            request,
+            services.round_void,
             match_id=match_id,
             round_number=round_number,
+            data=data,
+            actor_reason=data["reason"],
+            keyed=False,
             reason=data["reason"],
-            expected_version=data.get("expected_version"),
-            actor=actor_of(request, reason=data["reason"]),
         )
-        return round_response(result, round_number, viewer=viewer(request, match_id))
 
 
 class RoundReplayApi(JsonApi):

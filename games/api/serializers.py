@@ -6,47 +6,20 @@ Sides appear as `side0`, `side1`, `side2` wherever the API names a winner; seats
 
 from __future__ import annotations
 
-import threading
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import selectors
+from common.api.serializing import Serializer
 from games.eventstore.api import RecordedEvent
+from games.matches import selectors
+from games.matches.projections import side_name
+from games.matches.selectors import deal_of
+from games.matches.services import DEALS
 from games.models import Match, MatchStatus, Round, RoundStatus, Scoring
-from games.projections import side_name
 from games.rules import TABLE_SIZES
 from games.rules.outcome import ROUND_POINTS
-from games.selectors import deal_of
-from games.services import DEALS
-
-if TYPE_CHECKING:
-    Serializer = serializers.Serializer[Any]
-else:  # Serializer is generic only in djangorestframework-stubs
-    Serializer = serializers.Serializer
-
-_bound = threading.local()
-
-
-def data_of(
-    serializer_class: type[Serializer], instance: Any, context: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """What `serializer_class(instance, context=context).data` is, without building the
-    serializer's fields again: DRF deep-copies (re-creates) every declared field, nested ones
-    included, for each new serializer, which was a tenth of a card's CPU. Each thread keeps one
-    instance per class with its fields bound once; `context` is set for the call only."""
-    by_class: dict[type[Serializer], Serializer] = _bound.__dict__.setdefault("by_class", {})
-    serializer = by_class.get(serializer_class)
-    if serializer is None:
-        serializer = by_class[serializer_class] = serializer_class()
-    serializer._context = context or {}
-    try:
-        representation: dict[str, Any] = serializer.to_representation(instance)
-        return representation
-    finally:
-        serializer._context = {}
-
 
 MIN_SIDES = 2
 MAX_SIDES = 3

@@ -9,6 +9,8 @@ from django.db.models import IntegerField, Model, OuterRef, QuerySet, Subquery
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
 
 from games.eventstore.models import Event, IdempotencyKey
 
@@ -16,6 +18,15 @@ if TYPE_CHECKING:
     ModelAdmin = admin.ModelAdmin[Any]
 else:  # ModelAdmin is generic only in django-stubs
     ModelAdmin = admin.ModelAdmin
+
+
+def events_url(stream_id: uuid.UUID) -> str:
+    """The event log admin, filtered to one stream."""
+    return f"{reverse('admin:eventstore_event_changelist')}?q={stream_id}"
+
+
+def events_link(stream_id: uuid.UUID) -> str:
+    return format_html('<a href="{}">Events of this stream</a>', events_url(stream_id))
 
 
 class ReadOnlyAdmin(ModelAdmin):

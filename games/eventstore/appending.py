@@ -123,17 +123,8 @@ def append_to_stream(
     succeeded gets its result back rather than a version conflict. `alongside` are writes made
     by the same statement when it appends (the caller's inline projections).
     """
-    _check_stream_type(stream_type)
-    _check_expected_version(expected_version)
-    _check_idempotency(idempotency_key, command_fingerprint)
-    if not events:
-        raise ValueError("An append needs at least one event.")
-    for event in events:
-        _check_new_event(event)
-    metadata = metadata or EventMetadata()
-    if metadata.idempotency_key is not None:
-        raise ValueError("Pass the idempotency key as idempotency_key=, not in the metadata.")
-    metadata = metadata.with_idempotency_key(idempotency_key)
+    _check_append(stream_type, events, expected_version, idempotency_key, command_fingerprint)
+    metadata = _metadata_with_key(metadata, idempotency_key)
 
     events_json = _to_json(
         [
@@ -156,24 +147,12 @@ def append_to_stream(
 
     if alongside is not None:
         params.update(alongside.params)
-    try:
-        rows = _execute_append(params, None if alongside is None else alongside.ctes)
-    except IntegrityError as error:
-        # Only a caller's transaction at REPEATABLE READ or SERIALIZABLE, whose snapshot
-        # predates the lock, or a writer that bypasses the lock gets here: the unique constraint
-        # is the last line of defence for stream versions. Such a snapshot may not show the
-        # version that conflicted, which is at least the one after the expected version.
-        if _violated_constraint(error) != STREAM_VERSION_CONSTRAINT:
-            raise
-        current_version = stream_version(stream_id=stream_id)
-        if expected_version is not ANY_VERSION:
-            current_version = max(current_version, expected_version + 1)
-        raise WrongExpectedVersion(
-            stream_id=stream_id,
-            stream_type=stream_type,
-            expected_version=expected_version,
-            current_version=current_version,
-        ) from error
+    rows = _append_rows(
+        params,
+        None if alongside is None else alongside.ctes,
+        stream_type=stream_type,
+        expected_version=expected_version,
+    )
 
     current_version, current_stream_type, used_fingerprint, used_first_version = rows[0][:4]
     appended = rows[0][4] is not None
@@ -197,16 +176,12 @@ def append_to_stream(
         )
     # The database appended nothing; say why, in the order it checked.
     if used_first_version is not None:
-        if used_fingerprint != command_fingerprint:
-            raise IdempotencyKeyReused(
-                stream_id=stream_id, stream_type=stream_type, idempotency_key=str(idempotency_key)
-            )
-        previous = find_append_by_idempotency_key(
-            stream_id=stream_id, idempotency_key=str(idempotency_key)
+        return _first_append_of_key(
+            stream_id=stream_id,
+            stream_type=stream_type,
+            idempotency_key=str(idempotency_key),
+            same_command=used_fingerprint == command_fingerprint,
         )
-        if previous is None:
-            raise RuntimeError("An idempotency key without its events: they are never removed.")
-        return previous
     if current_stream_type is not None and current_stream_type != stream_type:
         raise StreamTypeMismatch(
             stream_id=stream_id, stream_type=stream_type, existing_stream_type=current_stream_type
@@ -217,6 +192,75 @@ def append_to_stream(
         expected_version=expected_version,
         current_version=current_version,
     )
+
+
+def _check_append(
+    stream_type: str,
+    events: Sequence[NewEvent],
+    expected_version: ExpectedVersion,
+    idempotency_key: str | None,
+    command_fingerprint: str | None,
+) -> None:
+    _check_stream_type(stream_type)
+    _check_expected_version(expected_version)
+    _check_idempotency(idempotency_key, command_fingerprint)
+    if not events:
+        raise ValueError("An append needs at least one event.")
+    for event in events:
+        _check_new_event(event)
+
+
+def _metadata_with_key(
+    metadata: EventMetadata | None, idempotency_key: str | None
+) -> EventMetadata:
+    metadata = metadata or EventMetadata()
+    if metadata.idempotency_key is not None:
+        raise ValueError("Pass the idempotency key as idempotency_key=, not in the metadata.")
+    return metadata.with_idempotency_key(idempotency_key)
+
+
+def _append_rows(
+    params: dict[str, Any],
+    ctes: str | None,
+    *,
+    stream_type: str,
+    expected_version: ExpectedVersion,
+) -> list[tuple[Any, ...]]:
+    """The append's rows; a stream version taken meanwhile is a WrongExpectedVersion."""
+    try:
+        return _execute_append(params, ctes)
+    except IntegrityError as error:
+        # Only a caller's transaction at REPEATABLE READ or SERIALIZABLE, whose snapshot
+        # predates the lock, or a writer that bypasses the lock gets here: the unique constraint
+        # is the last line of defence for stream versions. Such a snapshot may not show the
+        # version that conflicted, which is at least the one after the expected version.
+        if _violated_constraint(error) != STREAM_VERSION_CONSTRAINT:
+            raise
+        stream_id: UUID = params["stream_id"]
+        current_version = stream_version(stream_id=stream_id)
+        if expected_version is not ANY_VERSION:
+            current_version = max(current_version, expected_version + 1)
+        raise WrongExpectedVersion(
+            stream_id=stream_id,
+            stream_type=stream_type,
+            expected_version=expected_version,
+            current_version=current_version,
+        ) from error
+
+
+def _first_append_of_key(
+    *, stream_id: UUID, stream_type: str, idempotency_key: str, same_command: bool
+) -> AppendResult:
+    """The append already made with `idempotency_key`, for the same command; another command
+    with a used key is refused."""
+    if not same_command:
+        raise IdempotencyKeyReused(
+            stream_id=stream_id, stream_type=stream_type, idempotency_key=idempotency_key
+        )
+    previous = find_append_by_idempotency_key(stream_id=stream_id, idempotency_key=idempotency_key)
+    if previous is None:
+        raise RuntimeError("An idempotency key without its events: they are never removed.")
+    return previous
 
 
 def find_append_by_idempotency_key(

@@ -70,6 +70,11 @@ class WrongExpectedVersion(EventStoreError):
         self.expected_version = expected_version
         self.current_version = current_version
 
+    @property
+    def extra(self) -> dict[str, object]:
+        """What the API adds to the error's body: the version to reload at."""
+        return {"current_version": self.current_version}
+
 
 class IdempotencyKeyReused(EventStoreError):
     """The idempotency key was already used on this stream for a different command."""

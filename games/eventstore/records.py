@@ -9,6 +9,8 @@ from datetime import datetime
 from typing import Any, Final, Literal
 from uuid import UUID
 
+from common.actors import Actor
+
 
 class AnyVersion(enum.Enum):
     """The type of `ANY_VERSION`."""
@@ -47,6 +49,17 @@ class EventMetadata:
     reason: str | None = None
     idempotency_key: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, actor: Actor) -> EventMetadata:
+        """The metadata of the events appended by `actor`'s command."""
+        return cls(
+            actor_id=actor.user_id,
+            device=actor.device,
+            reason=actor.reason or None,
+            correlation_id=actor.correlation_id,
+            causation_id=actor.causation_id,
+        )
 
     def __post_init__(self) -> None:
         clashes = sorted(set(self.extra) & set(_NAMED_METADATA_FIELDS))

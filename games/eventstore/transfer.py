@@ -64,57 +64,41 @@ def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str | bytes) else value
 
 
+def _stored_rows(statement: str, stream_ids: Collection[UUID]) -> list[dict[str, Any]]:
+    """The rows `statement` selects for the streams `%(ids)s`, by column name."""
+    with connection.cursor() as cursor:
+        cursor.execute(statement, {"ids": list(stream_ids)})
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
 def read_stored_events(*, stream_ids: Collection[UUID]) -> list[StoredEvent]:
     """Every event of these streams as stored, in global order."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"""
-            SELECT global_position, stream_id, stream_type, stream_version, event_type,
-                   schema_version, payload, metadata, recorded_at
-            FROM {EVENT_TABLE} WHERE stream_id = ANY(%(ids)s) ORDER BY global_position
-            """,
-            {"ids": list(stream_ids)},
-        )
-        rows = cursor.fetchall()
+    rows = _stored_rows(
+        f"""
+        SELECT global_position, stream_id, stream_type, stream_version, event_type,
+               schema_version, payload, metadata, recorded_at
+        FROM {EVENT_TABLE} WHERE stream_id = ANY(%(ids)s) ORDER BY global_position
+        """,
+        stream_ids,
+    )
     return [
-        StoredEvent(
-            global_position=row[0],
-            stream_id=row[1],
-            stream_type=row[2],
-            stream_version=row[3],
-            event_type=row[4],
-            schema_version=row[5],
-            payload=_json(row[6]),
-            metadata=_json(row[7]),
-            recorded_at=row[8],
-        )
+        StoredEvent(**row | {"payload": _json(row["payload"]), "metadata": _json(row["metadata"])})
         for row in rows
     ]
 
 
 def read_stored_keys(*, stream_ids: Collection[UUID]) -> list[StoredKey]:
     """The idempotency keys used on these streams, in the order they were first used."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"""
-            SELECT stream_id, key, command_fingerprint, first_version, last_version, recorded_at
-            FROM {IDEMPOTENCY_KEY_TABLE} WHERE stream_id = ANY(%(ids)s)
-            ORDER BY first_position, stream_id, key
-            """,
-            {"ids": list(stream_ids)},
-        )
-        rows = cursor.fetchall()
-    return [
-        StoredKey(
-            stream_id=row[0],
-            key=row[1],
-            command_fingerprint=row[2],
-            first_version=row[3],
-            last_version=row[4],
-            recorded_at=row[5],
-        )
-        for row in rows
-    ]
+    rows = _stored_rows(
+        f"""
+        SELECT stream_id, key, command_fingerprint, first_version, last_version, recorded_at
+        FROM {IDEMPOTENCY_KEY_TABLE} WHERE stream_id = ANY(%(ids)s)
+        ORDER BY first_position, stream_id, key
+        """,
+        stream_ids,
+    )
+    return [StoredKey(**row) for row in rows]
 
 
 def existing_streams(*, stream_ids: Collection[UUID]) -> set[UUID]:

@@ -8,7 +8,7 @@ from django.db import connection
 from tqdm import tqdm
 
 from games.eventstore.models import Event
-from games.projections import MATCH_STREAM
+from games.matches.projections import MATCH_STREAM
 
 
 def match_event_count() -> int:

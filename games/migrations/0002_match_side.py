@@ -13,7 +13,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='match',
             name='sides',
-            field=models.JSONField(help_text='Who each side is, by ids, as the events say: [{"entrant": id}] for a tournament\'s match, [{}] for a free-standing one; side 0 first. Names are resolved when read (games.selectors.side_names_of).'),
+            field=models.JSONField(help_text='Who each side is, by ids, as the events say: [{"entrant": id}] for a tournament\'s match, [{}] for a free-standing one; side 0 first. Names are resolved when read (games.matches.selectors.side_names_of).'),
         ),
         migrations.CreateModel(
             name='MatchSide',

@@ -14,10 +14,10 @@ from django.shortcuts import render
 
 from accounts.permissions import Action, Place, refusal
 from games.access import match_place
+from games.matches.loading import MatchNotFound
 from games.matches.stream import RoundNotFound
 from games.pages.selectors import match_page, round_replay_page
 from games.rules import InvalidInput
-from games.services import MatchNotFound
 from games.visibility import viewer_of
 
 

@@ -1,8 +1,8 @@
 """What the match and replay pages show, read through the API's selectors and visibility rules.
 
 The pages show a viewer exactly what the API's match and replay reads show them: the hands come
-from `games.selectors.round_replay` with the viewer `games.visibility.viewer_of` resolves, never
-from the rows directly.
+from `games.matches.selectors.round_replay` with the viewer `games.visibility.viewer_of`
+resolves, never from the rows directly.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from games import selectors
+from games.matches import selectors
 from games.models import Match, Round, Scoring
 from games.rules import Table, Variant
 from games.visibility import Viewer

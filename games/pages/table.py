@@ -15,9 +15,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext, pgettext
 
-from games import selectors
+from games.matches import selectors
+from games.matches.loading import MatchNotFound
 from games.rules import Card, Table, Variant, card_text
-from games.services import MatchNotFound
 
 
 def table(request: HttpRequest) -> HttpResponse:

@@ -3,7 +3,7 @@
 A violation is raised from a message template and its parameters,
 `NotYourTurn.because(gettext_noop("seat %(seat)s cannot play now: ..."), seat=1, ...)`: its
 `detail` is the English text (the command line and the logs show it) and the API renders
-`gettext(template) % params` in the request's language (config/exceptions.py). This package
+`gettext(template) % params` in the request's language (common/exceptions.py). This package
 stays pure: `common.explained.gettext_noop` only marks the templates for Django's
 `makemessages` (decision record 0022).
 """

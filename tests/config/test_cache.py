@@ -1,5 +1,5 @@
 """The shared cache (throttles, sign-in lockout) never holds a request up: after Redis failed it
-is skipped for a pause instead of waited on by every request (config/cache.py, issue 10 §2).
+is skipped for a pause instead of waited on by every request (common/cache.py, issue 10 §2).
 
 Every Redis broken here is a private one, never the shared server.
 """
@@ -18,7 +18,7 @@ from redis.exceptions import RedisError
 from rest_framework.test import APIClient
 
 from bench._private_redis import PrivateRedis
-from config import cache as guarded_cache
+from common import cache as guarded_cache
 from tests.factories.accounts import UserFactory, token_client
 from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import p99, timed_writes
@@ -37,7 +37,7 @@ def redis_cache(tmp_path: Path) -> Iterator[PrivateRedis]:
         server.start()
         caches = {
             "default": {
-                "BACKEND": "config.cache.RedisCache",
+                "BACKEND": "common.cache.RedisCache",
                 "LOCATION": server.url,
                 "KEY_PREFIX": "cache",
                 "OPTIONS": {

@@ -11,7 +11,7 @@ from django.http import HttpResponseNotAllowed, HttpResponseServerError
 from django.test import Client, RequestFactory
 from rest_framework.response import Response
 
-from config.exceptions import ApiErrorEnvelopeMiddleware
+from common.exceptions import ApiErrorEnvelopeMiddleware
 
 
 @pytest.mark.parametrize("path", ["/api/v1/tournaments/", "/api/v1/nowhere/"])

@@ -1,7 +1,7 @@
 import pytest
 from django.test import Client, override_settings
 
-from games.services import Actor
+from common.actors import Actor
 from tournaments.projections import consume
 from tournaments.services import tournament_create
 

@@ -5,7 +5,7 @@ import re
 import pytest
 from django.test import Client
 
-from games.services import Actor
+from common.actors import Actor
 from tournaments.services import tournament_create
 
 pytestmark = pytest.mark.django_db

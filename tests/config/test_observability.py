@@ -12,7 +12,7 @@ import pytest
 from django.http import HttpRequest, HttpResponse
 from django.test import Client
 
-from config.observability import (
+from common.observability import (
     JsonLinesFormatter,
     RequestIdMiddleware,
     add_request_id_to_task,

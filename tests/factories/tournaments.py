@@ -8,7 +8,7 @@ from typing import Any
 from factory.base import Factory
 from rest_framework.test import APIClient
 
-from games.services import Actor
+from common.actors import Actor
 from tests.factories.api import created_by
 from tournaments import projections, services
 from tournaments.models import Fixture, Tournament

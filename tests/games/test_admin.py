@@ -6,8 +6,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.services import Actor
+from common.actors import Actor
+from games.matches import services
 
 pytestmark = pytest.mark.django_db
 

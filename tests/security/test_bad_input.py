@@ -14,7 +14,7 @@ import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
 
-from games.api.base import MAX_JSON_DEPTH
+from common.api.base import MAX_JSON_DEPTH
 from tests.factories.api import API
 from tests.games.api.builders import match_url, round_url
 from tests.security.world import World

@@ -13,10 +13,10 @@ from rest_framework.test import APIClient
 
 from accounts import services as accounts
 from accounts.models import Role
+from common.actors import Actor
 from games.eventstore.api import last_position
 from games.rules import parse_card
 from games.rules.replay import play_card
-from games.services import Actor
 from tests.factories.accounts import UserFactory
 from tests.factories.api import API
 from tests.factories.tournaments import ApiTournamentFactory

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from games import services as match_services
 from games.eventstore.api import read_stream
+from games.matches import services as match_services
 from tests.factories.tournaments import ORGANIZER
 from tournaments import services
 from tournaments.models import Entrant, Fixture

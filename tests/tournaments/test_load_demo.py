@@ -6,8 +6,8 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from games.eventstore.models import Event
+from games.matches.selectors import round_replay
 from games.models import Match, Round
-from games.selectors import round_replay
 from tournaments import tasks
 from tournaments.management.commands.load_demo import (
     CUP_NAME,

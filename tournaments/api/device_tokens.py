@@ -16,10 +16,10 @@ from accounts.models import DeviceToken
 from accounts.permissions import Action
 from accounts.selectors import tournament_device_tokens
 from accounts.throttling import AnonymousRateThrottle, ClientRateThrottle, TokenIssueThrottle
-from games.api.base import JsonApi
-from games.api.commands import NoInput, validated_input
-from games.api.schema import error_responses
-from games.api.serializers import Serializer
+from common.api.base import JsonApi
+from common.api.commands import NoInput, validated_input
+from common.api.schema import error_responses
+from common.api.serializing import Serializer
 from tournaments import services
 from tournaments.access import TournamentAccess
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND, tournament_command_schema

@@ -8,16 +8,11 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.actors import actor_of
 from accounts.permissions import Action
-from games.api.base import JsonApi
-from games.api.commands import (
-    REASON_MAX_LENGTH,
-    NoInput,
-    actor_of,
-    idempotency_key_of,
-    validated_input,
-)
-from games.api.serializers import Serializer
+from common.api.base import JsonApi
+from common.api.commands import REASON_MAX_LENGTH, NoInput, idempotency_key_of, validated_input
+from common.api.serializing import Serializer
 from tournaments import selectors, services
 from tournaments.access import TournamentAccess
 from tournaments.api.schema import (

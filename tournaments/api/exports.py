@@ -16,8 +16,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.permissions import Action
-from games.api.base import JsonApi
-from games.api.schema import error_responses
+from common.api.base import JsonApi
+from common.api.schema import error_responses
 from tournaments import archive, exports, selectors
 from tournaments.access import TournamentAccess
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND

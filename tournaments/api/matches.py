@@ -11,18 +11,18 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.actors import actor_of
 from accounts.permissions import Action
-from games.api.base import JsonApi
-from games.api.commands import (
+from common.api.base import JsonApi
+from common.api.commands import (
     NoInput,
-    actor_of,
     command_response,
     idempotency_key_of,
     validated_input,
     validated_query,
 )
-from games.api.schema import error_responses
-from games.api.serializers import Serializer
+from common.api.schema import error_responses
+from common.api.serializing import Serializer
 from tournaments import selectors, services
 from tournaments.access import TournamentAccess
 from tournaments.api.conditional import NOT_MODIFIED, conditional_read

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
-from games.api.serializers import Serializer
+from common.api.serializing import Serializer
 
 DEFAULT_PAGE = 100
 MAX_PAGE = 500

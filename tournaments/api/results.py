@@ -19,14 +19,13 @@ from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api.base import JsonApi
-from games.api.schema import error_responses
-from games.api.serializers import Serializer
+from common.api.base import JsonApi
+from common.api.schema import error_responses
+from common.api.serializing import Serializer, represent
 from tournaments import selectors
 from tournaments.access import TournamentAccess
 from tournaments.api.conditional import NOT_MODIFIED, conditional_read
 from tournaments.api.exports import CSV, CsvRenderer, FileApi, csv_standings_response
-from tournaments.api.plain import represent
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND
 from tournaments.api.serializers import DecidedByField, FormatField, TournamentStatusField
 

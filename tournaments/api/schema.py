@@ -9,9 +9,9 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.serializers import BaseSerializer
 
-from games.api.commands import IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH
-from games.api.schema import DEVICE, REPEATED_KEY, error_responses
-from games.api.serializers import Serializer
+from common.api.commands import IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH
+from common.api.schema import DEVICE, REPEATED_KEY, error_responses
+from common.api.serializing import Serializer
 
 TAG = "tournaments"
 TOURNAMENT_NOT_FOUND = {404: "`tournament_not_found`."}

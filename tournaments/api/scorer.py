@@ -8,9 +8,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.permissions import SignedIn, scoped_device
-from games.api.base import JsonApi
-from games.api.schema import error_responses
-from games.api.serializers import MatchStatusField, Serializer
+from common.api.base import JsonApi
+from common.api.schema import error_responses
+from common.api.serializing import Serializer
+from games.api.serializers import MatchStatusField
 from tournaments import selectors
 from tournaments.api.schema import TAG
 

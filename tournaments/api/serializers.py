@@ -9,7 +9,8 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api.serializers import Serializer, VariantField
+from common.api.serializing import Serializer
+from games.api.serializers import VariantField
 from tournaments import plan
 from tournaments.models import (
     DecidedBy,

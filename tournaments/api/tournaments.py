@@ -9,18 +9,19 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.actors import actor_of
 from accounts.permissions import Action
-from games.api.base import JsonApi
-from games.api.commands import (
-    actor_of,
+from common.api.base import JsonApi
+from common.api.commands import (
     command_response,
     idempotency_key_of,
     validated_input,
     validated_query,
 )
+from common.api.schema import error_responses
+from common.api.serializing import Serializer
 from games.api.matches import MAX_PLANNED_ROUNDS
-from games.api.schema import error_responses
-from games.api.serializers import ScoringField, Serializer, VariantField
+from games.api.serializers import ScoringField, VariantField
 from tournaments import selectors, services
 from tournaments.access import TournamentAccess, TournamentCreateAccess, club_for_new_tournament
 from tournaments.api.pagination import (

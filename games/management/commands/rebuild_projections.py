@@ -4,7 +4,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from games.management.progress import event_progress
-from games.projections import rebuild, registered_projectors
+from games.matches.rebuilding import rebuild, registered_projectors
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.management.progress import event_progress
-from games.projections import registered_projectors, verify
+from games.matches.rebuilding import registered_projectors, verify
 
 
 class Command(BaseCommand):

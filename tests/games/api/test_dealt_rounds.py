@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import projections
+from games.matches import rebuilding
 from games.rules import Card, Play, RoundState, card_text, legal_cards, parse_card
 from games.rules.replay import play_card
 from games.visibility import PUBLIC, Viewer
@@ -338,11 +338,11 @@ def test_a_round_dealt_at_the_table_reads_as_such_and_has_no_hands(
 def test_the_projections_of_a_dealt_round_rebuild_identically(
     dealt_in_progress: tuple[str, tuple[Card, ...], list[Play]],
 ) -> None:
-    assert projections.verify() == []
+    assert rebuilding.verify() == []
 
-    projections.rebuild()
+    rebuilding.rebuild()
 
-    assert projections.verify() == []
+    assert rebuilding.verify() == []
 
 
 def test_the_cards_a_seat_may_play_in_a_dealt_round_are_listed_only_to_who_sees_its_hand(

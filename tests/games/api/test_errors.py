@@ -7,7 +7,7 @@ import pytest
 from django.test import RequestFactory
 from rest_framework.test import APIClient
 
-from config.exceptions import first_message, server_error, status_for
+from common.exceptions import first_message, server_error, status_for
 from tests.factories.api import API
 from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import match_url, post, round_url, start_round

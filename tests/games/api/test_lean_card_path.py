@@ -8,11 +8,12 @@ from uuid import UUID
 import pytest
 from rest_framework.test import APIClient
 
-from games import folded, projections, services
+from common.actors import Actor
+from games import folded
 from games.eventstore.api import WrongExpectedVersion, read_stream
+from games.matches import execution, rebuilding, services
 from games.matches.stream import CreateMatch, MatchAlreadyCreated
 from games.rules import DEFAULT_VARIANT, MatchFormat
-from games.services import Actor
 from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import (
     dealt_match,
@@ -115,7 +116,7 @@ def test_a_write_landing_after_the_head_was_seen_never_decides_the_command(
         play.card.code for play in plays[:3]
     ]
     # The first attempt, on the stale state, wrote nothing: the projections are the log's fold.
-    assert projections.verify() == []
+    assert rebuilding.verify() == []
 
 
 def test_a_command_expecting_the_version_it_saw_is_refused_when_a_write_landed_since(
@@ -165,7 +166,7 @@ def test_an_id_believed_new_that_a_stream_has_is_refused_after_a_real_read(
     folded.note_head(match_id, folded.EMPTY_STREAM)
 
     with pytest.raises(MatchAlreadyCreated):
-        services.execute(
+        execution.execute(
             match_id=match_id,
             command=CreateMatch(
                 table_size=2,

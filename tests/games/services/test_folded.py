@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 
-from games import folded, services
+from common.actors import Actor
+from games import folded
 from games.eventstore.api import read_stream
+from games.matches import loading, services
+from games.matches.projections import match_event
 from games.matches.stream import fold
-from games.projections import match_event
-from games.services import Actor
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +62,7 @@ def test_newer_events_are_folded_onto_the_remembered_state(
     services.card_play(match_id=match_id, round_number=1, seat=1, card="5C", actor=SCORER)
     assert folded.recall(match_id) == stale
 
-    state, version = services.load_match(match_id=match_id)
+    state, version = loading.load_match(match_id=match_id)
 
     assert version == 3
     assert state == full_fold(match_id)
@@ -81,6 +82,6 @@ def test_a_remembered_state_whose_event_changed_position_is_refolded(
             match_id, folded.Folded(other, known.version, known.position + 1000)
         )
 
-    state, _ = services.load_match(match_id=match_id)
+    state, _ = loading.load_match(match_id=match_id)
 
     assert state.table.size == 2

@@ -2,13 +2,14 @@ import uuid
 
 import pytest
 
-from games import services
+from common.actors import Actor
 from games.eventstore.api import IdempotencyKeyReused, WrongExpectedVersion, read_stream
+from games.matches import services
+from games.matches.loading import MatchNotFound
+from games.matches.selectors import match_side_names
 from games.matches.stream import MatchAlreadyCreated, RoundNotFound
 from games.models import Match, Round
 from games.rules import CardAlreadyPlayed, InvalidCard, InvalidMatchFormat, NotYourTurn
-from games.selectors import match_side_names
-from games.services import Actor, MatchNotFound
 from tests.games.matches.builders import random_plays
 
 pytestmark = pytest.mark.django_db

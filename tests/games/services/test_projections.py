@@ -10,10 +10,10 @@ from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import projections, services
+from common.actors import Actor
+from games.matches import loading, rebuilding, services
 from games.models import Match, Round
 from games.rules import RuleViolation, Table
-from games.services import Actor
 
 pytestmark = pytest.mark.django_db
 
@@ -21,8 +21,8 @@ SCORER = Actor(user_id=1, device="hypothesis")
 
 
 def snapshot() -> tuple[list[dict[str, object]], list[dict[str, object]]]:
-    matches = [projections.comparable(m) for m in Match.objects.order_by("id")]
-    rounds = [projections.comparable(r) for r in Round.objects.order_by("match_id", "number")]
+    matches = [rebuilding.comparable(m) for m in Match.objects.order_by("id")]
+    rounds = [rebuilding.comparable(r) for r in Round.objects.order_by("match_id", "number")]
     return matches, rounds
 
 
@@ -41,7 +41,7 @@ def play_random_match(rng: random.Random, table_size: int) -> uuid.UUID:
 
 
 def random_command(rng: random.Random, match_id: uuid.UUID, table_size: int) -> None:
-    state, _ = services.load_match(match_id=match_id)
+    state, _ = loading.load_match(match_id=match_id)
     current = state.round_in_progress
     deck = Table(table_size).deck
     roll = rng.random()
@@ -104,17 +104,17 @@ def test_rebuild_from_the_log_gives_exactly_the_inline_projections(
     play_random_match(random.Random(seed), table_size)
     inline = snapshot()
 
-    projections.rebuild()
+    rebuilding.rebuild()
 
     assert snapshot() == inline
-    assert projections.verify() == []
+    assert rebuilding.verify() == []
 
 
 def test_verify_reports_a_projection_that_drifted_from_the_log() -> None:
     match_id = services.match_create(table_size=2, sides=["A", "B"], actor=SCORER).match_id
     Match.objects.filter(id=match_id).update(status="finished")
 
-    differences = projections.verify()
+    differences = rebuilding.verify()
 
     assert differences == [
         f"match {match_id}: status is 'finished', the log says 'not_started'",
@@ -124,7 +124,7 @@ def test_verify_reports_a_projection_that_drifted_from_the_log() -> None:
 def test_verify_reports_every_kind_of_difference_across_batches(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(projections, "VERIFY_BATCH", 2)
+    monkeypatch.setattr(rebuilding, "VERIFY_BATCH", 2)
     ids = []
     for _ in range(5):
         match_id = services.match_create(table_size=2, sides=["A", "B"], actor=SCORER).match_id
@@ -137,7 +137,7 @@ def test_verify_reports_every_kind_of_difference_across_batches(
     extra_round.save()
     Match.objects.filter(id=ids[4]).delete()
 
-    differences = projections.verify()
+    differences = rebuilding.verify()
 
     assert f"match {ids[0]} round 1: missing from the table" in differences
     assert any(d.startswith(f"match {ids[2]} round 1: dealer_seat") for d in differences)
@@ -169,10 +169,10 @@ def test_rebuild_restores_open_disputes_and_verify_notices_a_lost_one() -> None:
     inline = snapshot()
     Match.objects.filter(id=match_id).update(disputed_by=[])
 
-    assert projections.verify() == [
+    assert rebuilding.verify() == [
         f"match {match_id}: disputed_by is [], the log says [2]",
     ]
-    projections.rebuild()
+    rebuilding.rebuild()
     assert snapshot() == inline
     assert Match.objects.get(id=match_id).disputed_by == [2]
 
@@ -202,9 +202,9 @@ def registered_projector() -> Iterator[list[str]]:
         calls.append("verify")
         return ["standing 3: points differ"]
 
-    projections.register_projector("other", rebuild=rebuild, verify=verify)
+    rebuilding.register_projector("other", rebuild=rebuild, verify=verify)
     yield calls
-    projections.unregister_projector("other")
+    rebuilding.unregister_projector("other")
 
 
 def test_rebuild_command_rebuilds_registered_projections_after_the_matches(

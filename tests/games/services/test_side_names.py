@@ -12,12 +12,12 @@ import pytest
 from django.apps import apps
 from django.db import connection
 
-from games import projections, selectors, services
+from common.actors import Actor
 from games.eventstore.api import NewEvent, append_to_stream, read_stream
+from games.matches import loading, rebuilding, selectors, services
 from games.matches.stream import CreateMatch, InvalidSide, decide
 from games.models import Match, MatchSide
 from games.rules import DEFAULT_VARIANT, MatchFormat
-from games.services import Actor
 from games.side_names import SideRefs, register_side_namer, unregister_side_namer
 from tests.factories.accounts import UserFactory, token_client
 from tests.factories.api import API
@@ -92,7 +92,7 @@ def test_an_old_match_created_event_is_upcast_to_sides_without_names() -> None:
 
     assert (upcast.schema_version, upcast.payload["sides"]) == (2, [{}, {}])
     assert stored_payload(match_id)["sides"] == V1_SIDES  # the log itself is never rewritten
-    state, _ = services.load_match(match_id=match_id)
+    state, _ = loading.load_match(match_id=match_id)
     assert state.setup.sides == ({}, {})
 
 
@@ -101,9 +101,9 @@ def test_rebuilt_and_verified_projections_take_no_names_from_the_events() -> Non
     old_match_created(old_id)
     new_id = services.match_create(table_size=2, sides=["Carla", "Dino"], actor=SCORER).match_id
 
-    projections.rebuild()
+    rebuilding.rebuild()
 
-    assert projections.verify() == []
+    assert rebuilding.verify() == []
     assert Match.objects.get(id=old_id).sides == [{}, {}]
     rebuilt = Match.objects.get(id=new_id)
     assert rebuilt.sides == [{}, {}]
@@ -120,7 +120,7 @@ def test_the_migration_copies_the_names_of_old_free_standing_matches_only() -> N
         events=[NewEvent("FixtureCreated", {"fixture": "R1-1", "match_id": str(owned)})],
         expected_version=0,
     )
-    projections.rebuild()
+    rebuilding.rebuild()
     Match.objects.filter(id__in=[free_standing, owned]).update(sides=V1_SIDES)  # as it was
     migration = importlib.import_module("games.migrations.0003_side_names_out_of_match_events")
 
@@ -130,7 +130,7 @@ def test_the_migration_copies_the_names_of_old_free_standing_matches_only() -> N
     assert sorted(copied) == [(free_standing, 0, "Anna"), (free_standing, 1, "Bruno")]
     assert Match.objects.get(id=free_standing).sides == [{}, {}]
     assert Match.objects.get(id=owned).sides == [{}, {}]
-    assert projections.verify() == []
+    assert rebuilding.verify() == []
 
 
 @pytest.fixture

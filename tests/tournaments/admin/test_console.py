@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services as match_services
 from games.eventstore.api import read_stream
+from games.matches import services as match_services
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tournaments import services, tasks
 from tournaments.models import Entrant, Fixture

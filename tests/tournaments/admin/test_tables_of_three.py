@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 from django.urls import reverse
 
-from games import services as match_services
+from games.matches import services as match_services
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.admin.builders import act, add_tournament
 from tests.tournaments.builders import event_types, events_after, ready_fixtures

@@ -9,8 +9,8 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from common.actors import Actor
 from games.eventstore.api import read_stream
-from games.services import Actor
 from tests.factories.tournaments import ApiTournamentFactory
 from tests.games.api.builders import post
 from tests.tournaments.api.builders import (

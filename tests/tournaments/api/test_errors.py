@@ -6,8 +6,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from config.exceptions import api_exception_handler, status_for
-from games.services import Actor
+from common.actors import Actor
+from common.exceptions import api_exception_handler, status_for
 from tests.factories.api import API
 from tests.factories.tournaments import ApiTournamentFactory
 from tests.games.api.builders import post

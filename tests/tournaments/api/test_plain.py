@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from common.api.serializing import represent
 from tests.games.api.builders import created, post
 from tests.tournaments.api.builders import (
     home_wins,
@@ -21,7 +22,6 @@ from tests.tournaments.api.builders import (
 )
 from tests.tournaments.api.threes import create, play_out, register
 from tournaments import projections, selectors, services, tasks
-from tournaments.api.plain import represent
 from tournaments.api.results import BracketOutput, StandingOutput
 from tournaments.api.serializers import TournamentMatchOutput, match_document
 from tournaments.tasks import SCHEDULER

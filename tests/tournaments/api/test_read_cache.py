@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.services import Actor
+from common.actors import Actor
 from tests.games.api.builders import start_round
 from tests.tournaments.api.builders import four_started, matches, tournament_url, win
 from tournaments import corrections, projections, services

@@ -7,9 +7,9 @@ from __future__ import annotations
 from uuid import UUID
 
 from accounts.services import club_create
-from games import services as match_services
+from common.actors import Actor
+from games.matches import services as match_services
 from games.models import Match, Round
-from games.services import Actor
 from tournaments import corrections, projections, services
 from tournaments.models import Entrant, Fixture
 

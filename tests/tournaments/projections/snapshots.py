@@ -26,7 +26,7 @@ from tests.factories.accounts import UserFactory
 
 API = "/api/v1"
 LOG_PAGE = 1000
-"""The most events the log's endpoint answers at once (games.selectors.MAX_LOG_PAGE)."""
+"""The most events the log's endpoint answers at once (games.matches.selectors.MAX_LOG_PAGE)."""
 
 FIXTURE_CREATED = "FixtureCreated"
 """The tournament event that names a match it created (a stored fact: its name never changes)."""

@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from accounts.services import club_create
-from games import services as match_services
+from common.actors import Actor
 from games.eventstore.api import last_position
+from games.matches import services as match_services
 from games.models import Match, Round
 from games.rules import RuleViolation
-from games.services import Actor
 from tests.tournaments.projections import snapshots
 from tournaments import corrections, projections, services, tasks
 from tournaments.models import Entrant, Fixture, Tournament

@@ -17,9 +17,9 @@ from uuid import UUID
 import pytest
 from django.db import connection
 
-from games import services as match_services
+from common.actors import Actor
 from games.eventstore.api import read_stream
-from games.services import Actor
+from games.matches import services as match_services
 from tests.tournaments.projections.snapshots import rebuild, verify
 from tournaments import projections, services
 from tournaments.models import Entrant, Fixture, Table, Tournament

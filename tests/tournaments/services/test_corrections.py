@@ -9,8 +9,8 @@ from uuid import UUID
 
 import pytest
 
+from common.actors import Actor
 from games.eventstore.api import RecordedEvent, read_stream
-from games.services import Actor
 from tests.factories.tournaments import TournamentFactory
 from tournaments import services
 from tournaments.corrections import (

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from django.db import transaction
 
-from games import services as match_services
 from games.eventstore.api import read_stream
+from games.matches import services as match_services
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tournaments import folded, services
 from tournaments.models import Fixture

@@ -5,9 +5,9 @@ from uuid import UUID
 
 import pytest
 
+from common.actors import Actor
 from games.eventstore import pipeline
 from games.eventstore.api import last_position, read_stream
-from games.services import Actor
 from tests.factories.tournaments import TournamentFactory
 from tournaments import services
 from tournaments.models import Entrant, EntrantPlayer, Player

@@ -10,7 +10,7 @@ import time
 import pytest
 from django.db import connection, transaction
 
-from games.services import Actor
+from common.actors import Actor
 from tests.games.eventstore.builders import append, in_threads
 from tests.workers import wait_for
 from tournaments import services

@@ -5,10 +5,10 @@ import uuid
 
 import pytest
 
-from games import projections as match_projections
+from common.actors import Actor
+from games.matches import rebuilding as match_rebuilding
+from games.matches.selectors import match_side_names
 from games.models import Match
-from games.selectors import match_side_names
-from games.services import Actor
 from tests.factories.matches import old_match_created
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.games.eventstore.builders import event_rows
@@ -145,7 +145,7 @@ def test_a_match_created_before_events_carried_entrant_ids_is_named_through_its_
     fixture = ready_fixtures(tournament_id)[0]
     old_id = uuid.uuid4()
     old_match_created(old_id, [{"name": fixture.home.name}, {"name": fixture.away.name}])
-    match_projections.rebuild()
+    match_rebuilding.rebuild()
     Fixture.objects.create(
         tournament_id=tournament_id,
         key="OLD-1",

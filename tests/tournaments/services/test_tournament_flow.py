@@ -2,9 +2,9 @@ import uuid
 
 import pytest
 
-from games import services as match_services
+from games.matches import services as match_services
+from games.matches.selectors import match_side_names
 from games.models import Match
-from games.selectors import match_side_names
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.builders import open_fixtures
 from tournaments import services

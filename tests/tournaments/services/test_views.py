@@ -1,6 +1,6 @@
 import pytest
 
-from games import services as match_services
+from games.matches import services as match_services
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.builders import open_fixtures
 from tournaments import projections, services

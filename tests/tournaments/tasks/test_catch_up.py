@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import services as match_services
+from games.matches import services as match_services
 from games.models import Match
 from games.rules import RuleViolation
 from tests.factories.tournaments import ORGANIZER, TournamentFactory

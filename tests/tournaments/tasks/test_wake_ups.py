@@ -9,7 +9,7 @@ from django_celery_beat.models import PeriodicTask
 from django_celery_beat.schedulers import DatabaseScheduler
 
 from config.celery import app
-from games import services as match_services
+from games.matches import services as match_services
 from games.models import Match
 from games.signals import match_events_appended
 from tests.factories.tournaments import ORGANIZER, TournamentFactory

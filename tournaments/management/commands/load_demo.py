@@ -18,10 +18,11 @@ from uuid import UUID
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
-from games import services as match_services
+from common.actors import Actor
+from games.matches import services as match_services
+from games.matches.execution import CommandResult
 from games.models import Match
 from games.rules.simulate import simulate_round
-from games.services import Actor, CommandResult
 from tournaments import projections, services
 from tournaments.models import Fixture, Tournament
 

@@ -1,5 +1,6 @@
 """Match services: each command is decided against the folded stream, appended with its actor,
-and projected inline in the same transaction.
+and projected inline in the same transaction (`games.matches.execution`; the stream is folded by
+`games.matches.loading`).
 
 Services are plain functions with keyword-only arguments, named `<entity>_<action>`. They raise
 `RuleViolation` subclasses (the rules said no) and the event store's errors (a stale version, a
@@ -8,29 +9,20 @@ reused idempotency key); the API turns both into `{"code", "detail"}` responses.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
 from typing import Any, TypedDict, Unpack
 from uuid import UUID
 
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
-from common.explained import Explained
+from common.actors import Actor
 from games import folded
-from games.eventstore.api import (
-    AppendResult,
-    EventMetadata,
-    IdempotencyKeyReused,
-    NewEvent,
-    RecordedEvent,
-    WrittenWithAppend,
-    read_stream,
-)
-from games.eventstore.pipeline import Outcome, Reload, StreamKind, run_command
+from games.eventstore.api import IdempotencyKeyReused
+from games.matches.execution import CommandResult, deck_names_of, execute, fingerprint
+from games.matches.loading import load_match
 from games.matches.stream import (
     ConfirmResult,
     CorrectCard,
@@ -38,231 +30,32 @@ from games.matches.stream import (
     DisputeResult,
     EnterRoundPoints,
     ForfeitMatch,
-    MatchAggregate,
     MatchAlreadyCreated,
-    MatchCommand,
-    MatchEvent,
     MatchSetup,
     PlayCardInRound,
     PlayCardsInRound,
     StartNextRound,
     UndoLastPlay,
     VoidRound,
-    decide,
-    fold,
-    schema_version_of,
 )
-from games.models import Match, MatchSide
-from games.projections import (
-    MATCH_STREAM,
-    match_event,
-    match_written_with_append,
-)
+from games.models import MatchSide
 from games.rules import (
     DEFAULT_VARIANT,
     Card,
-    DeckNames,
     InvalidMatchFormat,
     MatchFormat,
     RuleViolation,
     Variant,
     parse_card,
 )
-from games.signals import match_events_appended_on_commit
-
-RACE_RETRIES = 5
-"""Appends retried after another writer got in first, when the caller named no version."""
-
 
 DEALS = ("table", "server")
 """Who deals a round: the people at the table (a physical round: the scorer names the briscola and
 each card played), or the server (a dealt round: it shuffles and deals, and knows every hand)."""
 
 
-class MatchNotFound(RuleViolation):
-    code = "match_not_found"
-
-
 class InvalidDeal(RuleViolation):
     code = "invalid_deal"
-
-
-@dataclass(frozen=True, kw_only=True)
-class Actor:
-    """Who sends a command, from which device, and why; recorded on every event."""
-
-    user_id: int | None = None
-    device: str | None = None
-    reason: str | None = None
-    correlation_id: str | None = None
-    causation_id: str | None = None
-    """The command the events come from, when one command appends several times."""
-
-    def metadata(self) -> EventMetadata:
-        return EventMetadata(
-            actor_id=self.user_id,
-            device=self.device,
-            reason=self.reason or None,
-            correlation_id=self.correlation_id,
-            causation_id=self.causation_id,
-        )
-
-
-@dataclass(frozen=True, kw_only=True)
-class CommandResult(Outcome[MatchAggregate]):
-    """What a match command left (`games.eventstore.pipeline.Outcome`), named for matches."""
-
-    @property
-    def match_id(self) -> UUID:
-        return self.stream_id
-
-
-def load_match(*, match_id: UUID, to_version: int | None = None) -> tuple[MatchAggregate, int]:
-    """The match folded from its stream (up to `to_version`), and the version folded."""
-    if to_version is None:
-        return load_latest(match_id)
-    events = read_stream(stream_id=match_id, to_version=to_version)
-    if not events:
-        raise MatchNotFound.because(gettext_noop("there is no match %(match)s"), match=match_id)
-    return fold(map(match_event, events)), events[-1].stream_version
-
-
-def load_latest(match_id: UUID) -> tuple[MatchAggregate, int]:
-    """The match as it stands, folding only what this process has not folded before; reading
-    nothing when the request's place already told where the stream stands (`games.folded`)."""
-    known = folded.recall(match_id)
-    head = folded.take_head(match_id)
-    folded.loaded_unread(None)
-    if head is not None:
-        if known is not None and head.at == (known.version, known.position):
-            folded.loaded_unread(match_id)
-            return known.state, known.version
-        if known is None and head == folded.EMPTY_STREAM:
-            # An id this request just drew: no stream has it (were it taken, the append, which
-            # expects an empty stream, would be refused and the command retried after a read).
-            raise MatchNotFound.because(gettext_noop("there is no match %(match)s"), match=match_id)
-        if head.events is not None and head.from_version == (known.version if known else 1):
-            loaded = fold_read(match_id, known, list(head.events))
-            if loaded is not None:
-                folded.loaded_unread(match_id)
-                return loaded
-    from_version = 1 if known is None else known.version
-    loaded = fold_read(match_id, known, read_stream(stream_id=match_id, from_version=from_version))
-    if loaded is None and known is not None:  # the log changed under the memo: fold it all
-        loaded = fold_read(match_id, None, read_stream(stream_id=match_id))
-    if loaded is None:
-        raise MatchNotFound.because(gettext_noop("there is no match %(match)s"), match=match_id)
-    return loaded
-
-
-def fold_read(
-    match_id: UUID, known: folded.Folded[MatchAggregate] | None, events: list[RecordedEvent]
-) -> tuple[MatchAggregate, int] | None:
-    """The match after `events` (`games.eventstore.memo.StreamMemo.fold_read`)."""
-    return folded.memo.fold_read(match_id, known, events, fold_match_events)
-
-
-def fold_match_events(
-    events: Sequence[RecordedEvent], state: MatchAggregate | None
-) -> MatchAggregate:
-    return fold(map(match_event, events), state)
-
-
-def remember(match_id: UUID, state: MatchAggregate, last: RecordedEvent) -> None:
-    folded.remember_on_commit(
-        match_id, folded.Folded(state, last.stream_version, last.global_position)
-    )
-
-
-def fingerprint(match_id: UUID, command: MatchCommand, *, names: Sequence[str] = ()) -> str:
-    """What makes two commands the same. A server deal shuffles afresh on every request, so its
-    deck is left out: a retried dealt start is the same command, answered with the first deal.
-    A creation's side names live outside the event (`MatchSide`) but make it another match."""
-    if isinstance(command, StartNextRound) and command.deck is not None:
-        command = replace(command, deck=())
-    text = f"{match_id}:{command!r}" + (f":{list(names)!r}" if names else "")
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def execute(
-    *,
-    match_id: UUID,
-    command: MatchCommand,
-    actor: Actor,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
-    command_fingerprint: str | None = None,
-) -> CommandResult:
-    """Decide, append and project one command through the command pipeline. A repeated
-    idempotency key returns the first result; without an expected version, a race with another
-    writer is retried. The command's `fingerprint` is computed unless given (a creation's
-    includes the side names)."""
-
-    def decide_command(state: MatchAggregate | None) -> Sequence[MatchEvent]:
-        if state is None and not isinstance(command, CreateMatch):
-            raise MatchNotFound.because(gettext_noop("there is no match %(match)s"), match=match_id)
-        try:
-            return decide(state, command)
-        except Explained:
-            if folded.was_loaded_unread(match_id):
-                raise Reload from None  # refused on a state that a landed write may have moved
-            raise
-
-    outcome = run_command(
-        MATCH_KIND,
-        stream_id=match_id,
-        decide=decide_command,
-        metadata=actor.metadata(),
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        fingerprint=command_fingerprint or fingerprint(match_id, command),
-        retries=RACE_RETRIES,
-    )
-    return CommandResult.of(outcome)
-
-
-def load_for_command(match_id: UUID) -> tuple[MatchAggregate | None, int]:
-    """The match as a command finds it: None and version 0 before its creation."""
-    try:
-        return load_latest(match_id)
-    except MatchNotFound:
-        return None, 0
-
-
-def replay_from(match_id: UUID, first: AppendResult) -> tuple[MatchAggregate, int]:
-    return load_match(match_id=match_id, to_version=first.last_version)
-
-
-def project_match(
-    match_id: UUID, previous: MatchAggregate | None, state: MatchAggregate, appended: AppendResult
-) -> None:
-    """What follows an append besides its rows (written by the append's own statement,
-    `projection_with_append`): the memo, and a new match's deck letters read afresh."""
-    if previous is None:
-        _deck_names.pop(match_id, None)  # a new match: its deck is read again when needed
-    remember(match_id, state, appended.events[-1])
-
-
-def projection_with_append(
-    match_id: UUID, previous: MatchAggregate | None, state: MatchAggregate, version: int
-) -> WrittenWithAppend:
-    return match_written_with_append(state, match_id=match_id, version=version, previous=previous)
-
-
-MATCH_KIND: StreamKind[MatchAggregate, MatchEvent] = StreamKind(
-    stream_type=MATCH_STREAM,
-    load=load_for_command,
-    fold=lambda events, state: fold(events, state),
-    encode=lambda event: NewEvent(
-        event.type, event.to_payload(), schema_version=schema_version_of(event.type)
-    ),
-    replay=replay_from,
-    project=project_match,
-    project_with_append=projection_with_append,
-    transactional=False,
-    notify=lambda match_id, state, appended: match_events_appended_on_commit(match_id=match_id),
-)
-"""How the command pipeline handles match streams."""
 
 
 # The commands.
@@ -390,29 +183,6 @@ def match_card(match_id: UUID, text: str) -> Card:
     letters when its variant names French cards). An unknown match reads Italian letters; the
     command then answers that there is no such match."""
     return parse_card(text, deck_names_of(match_id))
-
-
-DECK_NAMES_REMEMBERED = 4096
-_deck_names: dict[UUID, DeckNames] = {}
-"""Each match's deck letters, once read: a match's variant never changes after its creation,
-so a card costs no query for them after the match's first."""
-
-
-def deck_names_of(match_id: UUID) -> DeckNames:
-    known = _deck_names.get(match_id)
-    if known is not None:
-        return known
-    remembered = folded.recall(match_id)
-    if remembered is not None:
-        return remembered.state.setup.variant.deck_names
-    variant = Match.objects.filter(id=match_id).values_list("variant", flat=True).first()
-    if variant is None:
-        return "italian"  # not remembered: the match may be created later with another deck
-    if len(_deck_names) >= DECK_NAMES_REMEMBERED:
-        _deck_names.clear()
-    deck_names = Variant.from_recorded(variant).deck_names
-    _deck_names[match_id] = deck_names
-    return deck_names
 
 
 def shuffled_deck(setup: MatchSetup) -> tuple[Card, ...]:

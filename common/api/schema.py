@@ -9,8 +9,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 
-from games.api.commands import DEVICE_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH
-from games.api.serializers import Serializer
+from common.api.commands import DEVICE_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH
+from common.api.serializing import Serializer
 
 
 class ErrorOutput(Serializer):

@@ -3,10 +3,11 @@
 The rules core, the match stream and the tournament services raise `RuleViolation`s, the
 accounts services `AccountsError`s, the
 tournament formats `FormatError`s, the standings `StandingsError`s and the event store
-`EventStoreError`s; all carry a stable `code`. DRF's own exceptions (validation, parsing,
-authentication, ...) are reshaped to the same two fields, and so are Django's refusals of a
-request too big to read. See docs/decisions/0005-scorer-api.md and
-docs/decisions/0010-tournament-api.md.
+`EventStoreError`s; all carry a stable `code` (and `extra` facts for the body, if any). The
+settings name them (`API_DOMAIN_ERRORS`), so this module imports none of the apps. DRF's own
+exceptions (validation, parsing, authentication, ...) are reshaped to the same two fields, and
+so are Django's refusals of a request too big to read. See docs/decisions/0005-scorer-api.md
+and docs/decisions/0010-tournament-api.md.
 
 `detail` is in the request's language (LocaleMiddleware activated it: Accept-Language or the
 language cookie), English by default; `code` never changes. Domain errors carry a message
@@ -17,22 +18,18 @@ are translated by DRF's catalogue (decision record 0022).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext, pgettext_lazy
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
-
-from accounts.services import AccountsError
-from games.eventstore.api import EventStoreError, WrongExpectedVersion
-from games.rules import RuleViolation
-from tournaments.formats.errors import FormatError
-from tournaments.standings.errors import StandingsError
 
 API_PATH_PREFIX = "/api/"
 
@@ -57,11 +54,13 @@ CONFLICT_CODES = frozenset(
 """The request was well formed and legal in general, but the match or the tournament is not in a
 state to take it."""
 
-DOMAIN_ERRORS = (RuleViolation, FormatError, StandingsError, AccountsError)
-"""Errors with a stable `code` and a `detail` for people."""
 
-TRANSLATED_ERRORS = (*DOMAIN_ERRORS, EventStoreError)
-"""Errors raised from a message template and its parameters (`because`)."""
+@cache
+def domain_errors() -> tuple[type[Exception], ...]:
+    """The errors of `settings.API_DOMAIN_ERRORS`: each has a stable `code`, is raised from a
+    message template and its parameters, and may carry `extra` facts for the body."""
+    return tuple(import_string(path) for path in settings.API_DOMAIN_ERRORS)
+
 
 WORD_PARAMS: Mapping[str, Mapping[object, object]] = {
     "stream_type": {
@@ -96,14 +95,9 @@ def error_body(code: str, detail: str, **extra: Any) -> dict[str, Any]:
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: domain errors by code, DRF's errors reshaped, anything else 500."""
-    if isinstance(exc, DOMAIN_ERRORS):
-        return domain_error_response(exc.code, translated_detail(exc), **getattr(exc, "extra", {}))
-    if isinstance(exc, WrongExpectedVersion):
-        return domain_error_response(
-            exc.code, translated_detail(exc), current_version=exc.current_version
-        )
-    if isinstance(exc, EventStoreError):
-        return domain_error_response(exc.code, translated_detail(exc))
+    if isinstance(exc, domain_errors()):
+        code: str = getattr(exc, "code")  # noqa: B009 (declared by each error class)
+        return domain_error_response(code, translated_detail(exc), **getattr(exc, "extra", {}))
     if isinstance(exc, exceptions.ValidationError):
         return validation_error_response(exc)
     if isinstance(exc, RequestDataTooBig | TooManyFieldsSent):
@@ -129,7 +123,7 @@ def translated_detail(error: Exception) -> str:
 
 
 def translated_param(name: str, value: object) -> object:
-    if isinstance(value, TRANSLATED_ERRORS):
+    if isinstance(value, domain_errors()):
         return translated_detail(value)
     words = WORD_PARAMS.get(name, {})
     return words.get(value, value) if isinstance(value, str) else value
@@ -216,19 +210,18 @@ def is_api_request(request: HttpRequest) -> bool:
 
 
 def api_or_page(
-    request: HttpRequest, code: str, detail: str, status_code: int, page: Callable[[], HttpResponse]
+    request: HttpRequest, status_code: int, page: Callable[[], HttpResponse]
 ) -> HttpResponse:
     """Django's own error answers: JSON with a code under /api/, Django's page elsewhere."""
     if is_api_request(request):
-        return JsonResponse(error_body(code, detail), status=status_code)
+        body = error_body(API_ERROR_CODES[status_code], api_error_detail(request, status_code))
+        return JsonResponse(body, status=status_code)
     return page()
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return api_or_page(
         request,
-        "not_found",
-        api_error_detail(request, status.HTTP_404_NOT_FOUND),
         status.HTTP_404_NOT_FOUND,
         lambda: defaults.page_not_found(request, exception),
     )
@@ -237,8 +230,6 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 def server_error(request: HttpRequest) -> HttpResponse:
     return api_or_page(
         request,
-        "server_error",
-        api_error_detail(request, status.HTTP_500_INTERNAL_SERVER_ERROR),
         status.HTTP_500_INTERNAL_SERVER_ERROR,
         lambda: defaults.server_error(request),
     )
@@ -247,22 +238,14 @@ def server_error(request: HttpRequest) -> HttpResponse:
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Django's own 400s (a body it could not read, a disallowed host...) before DRF runs."""
     return api_or_page(
-        request,
-        "bad_request",
-        api_error_detail(request, status.HTTP_400_BAD_REQUEST),
-        status.HTTP_400_BAD_REQUEST,
-        lambda: defaults.bad_request(request, exception),
+        request, status.HTTP_400_BAD_REQUEST, lambda: defaults.bad_request(request, exception)
     )
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Django's own 403s (a CSRF failure of a browser session...) before DRF runs."""
     return api_or_page(
-        request,
-        "permission_denied",
-        api_error_detail(request, status.HTTP_403_FORBIDDEN),
-        status.HTTP_403_FORBIDDEN,
-        lambda: defaults.permission_denied(request, exception),
+        request, status.HTTP_403_FORBIDDEN, lambda: defaults.permission_denied(request, exception)
     )
 
 

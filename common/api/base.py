@@ -4,7 +4,7 @@ read strictly.
 Form and multipart bodies are refused (415 `unsupported_media_type`): a form cannot say what the
 schema says (numbers, booleans, lists of objects), and a multipart body that is not a form parsed
 as an empty one, so a garbled body was carried out as a command without options. The size bound
-is Django's `DATA_UPLOAD_MAX_MEMORY_SIZE` (413 `request_too_large`, config/exceptions.py); the
+is Django's `DATA_UPLOAD_MAX_MEMORY_SIZE` (413 `request_too_large`, common/exceptions.py); the
 depth bound keeps the JSON decoder from recursing until it fails (400 `malformed_json`).
 
 DRF's fields are lenient for the sake of HTML forms: a string field takes a number, a number field
@@ -17,14 +17,12 @@ or `reason` must not let a command through without it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext
 from rest_framework import parsers, serializers
 from rest_framework.exceptions import ParseError
 from rest_framework.views import APIView
-
-from accounts.permissions import Action
 
 if TYPE_CHECKING:
     from rest_framework.fields import Field as GenericField
@@ -132,7 +130,7 @@ def is_of_json_type(value: Any, kind: type[Field], json_types: tuple[type, ...])
 
 class JsonApi(APIView):
     """The base of every API view. `permission_classes` says where a request acts and `access`
-    which action each HTTP method takes there (accounts/permissions.py)."""
+    which action each HTTP method takes there (`accounts.permissions.DeclaresAccess`: GET reads
+    unless a view says otherwise)."""
 
     parser_classes = [BoundedJSONParser]
-    access: ClassVar[Mapping[str, Action]] = {"get": Action.READ}

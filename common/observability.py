@@ -2,7 +2,7 @@
 
 A request gets an id (the caller's `X-Request-ID` when it is a plausible one, else a new one),
 answered in `X-Request-ID`, written on every log line of that request, recorded as the
-correlation id of the events it appends (`games.api.commands.actor_of`), and carried in the
+correlation id of the events it appends (`common.api.commands.actor_of`), and carried in the
 headers of the Celery tasks it sends, whose log lines carry it too.
 """
 
@@ -46,7 +46,7 @@ class RequestIdMiddleware:
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
-        request_finished.connect(forget_request_id, dispatch_uid="config.observability")
+        request_finished.connect(forget_request_id, dispatch_uid="common.observability")
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         request_id = request_id_from(request.headers.get(HEADER))

@@ -23,7 +23,7 @@ from django.utils.functional import cached_property
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
-from config.breaker import Breaker
+from common.breaker import Breaker
 
 logger = logging.getLogger(__name__)
 

@@ -1,24 +1,54 @@
-"""Big documents in a serializer's shape without a serializer's cost per field.
+"""A serializer's answer without a serializer's cost: the two fast paths every API shares.
 
-The standings and the bracket of a 1,024-entrant tournament are tens of thousands of values
-that the projection stored as JSON already. A DRF serializer spends most of their answer's
-time looking each one up (`get_attribute`, `SkipField`, ordered dicts); `represent` walks the
-same declared fields, in the same order, with DRF's rules for a missing key (the default, null
-when the field allows it, left out when it is not required), and gives each leaf to its own
-field's `to_representation`, so the answer is the serializer's, value for value (tested on
-every format: tests/tournaments/api/test_plain.py). Plain dicts only: no method fields, no
-`source` other than the field's name.
+`data_of` keeps one bound serializer per class and thread, so an answer does not build the
+serializer's fields again (the card path's rows).
+
+`represent` is for big documents a projection stored as JSON already: the standings and the
+bracket of a 1,024-entrant tournament are tens of thousands of values, and a DRF serializer
+spends most of their answer's time looking each one up (`get_attribute`, `SkipField`, ordered
+dicts). It walks the same declared fields, in the same order, with DRF's rules for a missing
+key (the default, null when the field allows it, left out when it is not required), and gives
+each leaf to its own field's `to_representation`, so the answer is the serializer's, value for
+value (tested on every format: tests/tournaments/api/test_plain.py). Plain dicts only: no
+method fields, no `source` other than the field's name.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rest_framework import serializers
 from rest_framework.fields import empty
+
+if TYPE_CHECKING:
+    Serializer = serializers.Serializer[Any]
+else:  # Serializer is generic only in djangorestframework-stubs
+    Serializer = serializers.Serializer
+
+_bound = threading.local()
+
+
+def data_of(
+    serializer_class: type[Serializer], instance: Any, context: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """What `serializer_class(instance, context=context).data` is, without building the
+    serializer's fields again: DRF deep-copies (re-creates) every declared field, nested ones
+    included, for each new serializer, which was a tenth of a card's CPU. Each thread keeps one
+    instance per class with its fields bound once; `context` is set for the call only."""
+    by_class: dict[type[Serializer], Serializer] = _bound.__dict__.setdefault("by_class", {})
+    serializer = by_class.get(serializer_class)
+    if serializer is None:
+        serializer = by_class[serializer_class] = serializer_class()
+    serializer._context = context or {}
+    try:
+        representation: dict[str, Any] = serializer.to_representation(instance)
+        return representation
+    finally:
+        serializer._context = {}
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,9 +11,10 @@ from django.utils.translation import gettext_noop
 
 from games.eventstore.api import RecordedEvent, read_all, read_stream
 from games.eventstore.models import Event
+from games.matches.loading import MatchNotFound
+from games.matches.projections import MATCH_STREAM, round_row
 from games.matches.stream import MatchAggregate, MatchRound, RoundNotFound
 from games.models import Match, MatchSide, Round
-from games.projections import MATCH_STREAM, round_row
 from games.rules import (
     InvalidInput,
     Play,
@@ -25,7 +26,6 @@ from games.rules import (
     parse_card,
     replay_round,
 )
-from games.services import MatchNotFound
 from games.side_names import registered_side_namers, unnamed_side
 from games.visibility import (
     PUBLIC,

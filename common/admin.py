@@ -1,0 +1,271 @@
+"""What every app's admin shares: rows changed only through actions that call services.
+
+An add page hands a plain form to a service (`ServiceAddAdmin`); rows added this way, and rows
+derived from events, are then only viewed. An action that needs more than a click asks on an
+intermediate page (`action_page`), and a service's refusal becomes a message on the page
+(`run_service`; the settings name the refusals, `ADMIN_REFUSALS`, so this module imports none of
+the apps).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+from django import forms
+from django.conf import settings
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.core.exceptions import PermissionDenied
+from django.db.models import Model
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.module_loading import import_string
+
+from common.actors import Actor
+from common.observability import current_request_id
+
+if TYPE_CHECKING:
+    ModelAdmin = admin.ModelAdmin[Any]
+    TabularInline = admin.TabularInline[Any, Any]
+else:  # generic only in django-stubs
+    ModelAdmin = admin.ModelAdmin
+    TabularInline = admin.TabularInline
+
+T = TypeVar("T")
+
+SERVICE_FORM_TEMPLATE = "admin/common/service_form.html"
+
+
+class ViewedOnlyAdmin(ModelAdmin):
+    """Rows listed and viewed, never edited or deleted here: changes go through the actions,
+    which call services (they need the change permission, so the list has it)."""
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        # The list-level permission enables the actions; a row's page stays view-only.
+        return obj is None and super().has_change_permission(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+
+class ServiceAddAdmin(ViewedOnlyAdmin):
+    """Rows added by a service from a plain form, then only viewed; actions call services."""
+
+    add_form_class: type[forms.Form]
+    refusals: ClassVar[tuple[type[Exception], ...]] = ()
+    """The service's errors that a person fixes: shown on the form, not raised."""
+
+    def create(self, request: HttpRequest, form: Any) -> Model:
+        """Call the service with the form's cleaned data and return what it added."""
+        raise NotImplementedError
+
+    def add_form_initial(self, request: HttpRequest) -> dict[str, Any]:
+        return {}
+
+    def refusal_detail(self, exc: Exception) -> str:
+        return str(getattr(exc, "detail", exc))
+
+    def added_message(self, created: Model) -> str | None:
+        return None
+
+    def change_url(self, obj: Model) -> str:
+        return reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[obj.pk])
+
+    def plain_form_context(
+        self,
+        request: HttpRequest,
+        form: forms.Form,
+        *,
+        title: str,
+        subtitle: str | None = None,
+        object_id: str | None = None,
+        original: Model | None = None,
+        extra_context: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The admin's change-form context around a plain form (the page of any admin form);
+        `form.fieldsets` if it has them."""
+        fieldsets = getattr(form, "fieldsets", ((None, {"fields": list(form.fields)}),))
+        # The admin's helpers take any form at run time; the stubs ask for a ModelForm.
+        adminform = helpers.AdminForm(
+            form,  # type: ignore[arg-type]
+            list(fieldsets),
+            {},
+            model_admin=self,
+        )
+        return {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "subtitle": subtitle,
+            "adminform": adminform,
+            "object_id": object_id,
+            "original": original,
+            "is_popup": False,
+            "to_field": None,
+            "media": self.media + adminform.media,
+            "inline_admin_formsets": [],
+            "errors": helpers.AdminErrorList(form, []),  # type: ignore[arg-type]
+            "preserved_filters": self.get_preserved_filters(request),
+            "show_save_and_continue": False,
+            **(extra_context or {}),
+        }
+
+    def add_view(
+        self,
+        request: HttpRequest,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        data = request.POST if request.method == "POST" else None
+        form = self.add_form_class(data, initial=self.add_form_initial(request))
+        if form.is_bound and form.is_valid():
+            try:
+                created = self.create(request, form)
+            except self.refusals as exc:
+                form.add_error(None, self.refusal_detail(exc))
+            else:
+                self.log_addition(request, created, [{"added": {}}])
+                message = self.added_message(created)
+                if message:
+                    self.message_user(request, message, messages.SUCCESS)
+                if "_addanother" in request.POST:
+                    return HttpResponseRedirect(request.path)
+                return HttpResponseRedirect(self.change_url(created))
+        context = self.plain_form_context(
+            request, form, title=f"Add {self.opts.verbose_name}", extra_context=extra_context
+        )
+        return self.render_change_form(request, context, add=True, form_url=form_url)
+
+
+def actor_of(request: HttpRequest) -> Actor:
+    """The organizer behind an admin request, as recorded on the events it appends."""
+    return Actor(user_id=request.user.id, device="admin", correlation_id=current_request_id())
+
+
+@cache
+def admin_refusals() -> tuple[type[Exception], ...]:
+    """The errors of `settings.ADMIN_REFUSALS`: a service's refusals a person can fix."""
+    return tuple(import_string(path) for path in settings.ADMIN_REFUSALS)
+
+
+def error_detail(exc: Exception) -> str:
+    """A refusal's detail for people: the rules' `detail`, the event store's `message`."""
+    detail = getattr(exc, "detail", None)
+    return detail if isinstance(detail, str) else str(getattr(exc, "message", exc))
+
+
+def run_service(
+    model_admin: ModelAdmin,
+    request: HttpRequest,
+    call: Callable[[], T],
+    *,
+    success: str | None = None,
+    subject: str = "",
+) -> T | None:
+    """Call a service; a refusal becomes an error message on the page, not a 500."""
+    try:
+        result = call()
+    except admin_refusals() as exc:
+        prefix = f"{subject}: " if subject else ""
+        model_admin.message_user(request, prefix + error_detail(exc), messages.ERROR)
+        return None
+    if success:
+        model_admin.message_user(request, success, messages.SUCCESS)
+    return result
+
+
+def action_form(request: HttpRequest, form_class: type[forms.Form], **kwargs: Any) -> forms.Form:
+    """An action's own form: bound once its intermediate page was submitted."""
+    if "apply" in request.POST:
+        return form_class(request.POST, **kwargs)
+    return form_class(**kwargs)
+
+
+def action_form_page(
+    model_admin: ModelAdmin,
+    request: HttpRequest,
+    *,
+    form: forms.Form,
+    objects: Sequence[Model],
+    title: str,
+    action: str,
+    help_text: str = "",
+) -> TemplateResponse:
+    """The intermediate page of an action that needs more than a click (a side, a reason)."""
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": title,
+        "help_text": help_text,
+        "opts": model_admin.model._meta,
+        "objects": objects,
+        "form": form,
+        "action": action,
+        "selected": request.POST.getlist(ACTION_CHECKBOX_NAME),
+        "select_across": request.POST.get("select_across", "0"),
+        "media": model_admin.media + form.media,
+    }
+    return TemplateResponse(request, SERVICE_FORM_TEMPLATE, context)
+
+
+def submitted_action_form(
+    model_admin: ModelAdmin,
+    request: HttpRequest,
+    form_class: type[forms.Form],
+    *,
+    objects: Sequence[Model],
+    title: str,
+    action: str,
+    help_text: str = "",
+    **kwargs: Any,
+) -> forms.Form | TemplateResponse:
+    """An action's form once submitted and valid; until then, its page (for the action to
+    return)."""
+    form = action_form(request, form_class, **kwargs)
+    if form.is_bound and form.is_valid():
+        return form
+    return action_form_page(
+        model_admin,
+        request,
+        form=form,
+        objects=objects,
+        title=title,
+        action=action,
+        help_text=help_text,
+    )
+
+
+class ActionsOnlyAdmin(ViewedOnlyAdmin):
+    """Rows listed and viewed, never added, edited or deleted here: changes go through the
+    actions, which call services (they need the change permission, so the list has it)."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+
+class ReadOnlyProjectionAdmin(ActionsOnlyAdmin):
+    """Rows derived from events: listed and viewed, never added, edited or deleted here.
+
+    Organizers still get the actions (they need the change permission): those call services.
+    """
+
+
+class ReadOnlyInline(TabularInline):
+    """Rows shown for reading only, never edited here (derived from events, or changed by
+    services)."""
+
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False

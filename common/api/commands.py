@@ -1,0 +1,87 @@
+"""What every write does around its service call: validate the body, take the idempotency key,
+and answer 201 (recorded) or 200 (a repeated key: the first answer again). Who is acting is
+`accounts.actors.actor_of`; the answers in a match's shape are `games.api.responses`."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from django.http import QueryDict
+from django.utils.translation import gettext, gettext_lazy
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from common.api.base import json_errors
+from common.api.serializing import Serializer
+
+DEVICE_HEADER = "X-Device"
+REASON_MAX_LENGTH = 500
+REPEATED_PARAMETER = gettext_lazy("Give this parameter once.")
+IDEMPOTENCY_KEY_HEADER = "Idempotency-Key"
+IDEMPOTENCY_KEY_MAX_LENGTH = 128
+"""Within the event store's own limit (200), so that every key the API takes can be stored."""
+
+
+class NoInput(Serializer):
+    """The body of a command that takes no options: none, or `{}`. Read all the same, so that a
+    malformed body or an unknown field is refused like anywhere else."""
+
+
+def validated_input(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
+    """A JSON request body as its serializer reads it, strictly: values of the wrong JSON type and
+    unknown fields are refused (common/api/base.py)."""
+    serializer = serializer_class(data=data)
+    strict_errors = json_errors(serializer, data)
+    if not serializer.is_valid() or strict_errors is not None:
+        raise serializers.ValidationError(merged_errors(serializer.errors, strict_errors))
+    return dict(serializer.validated_data)
+
+
+def merged_errors(errors: Any, more: Any) -> Any:
+    """DRF's errors with `more` added where DRF found nothing wrong (both shaped alike)."""
+    if isinstance(errors, dict) and isinstance(more, dict):
+        return {key: merged_errors(errors.get(key), more.get(key)) for key in errors | more}
+    return errors if errors else more
+
+
+def validated_query(serializer_class: type[Serializer], query: QueryDict) -> dict[str, Any]:
+    """Query parameters as their serializer reads them, with two differences from form input:
+    a parameter given twice is refused (which one would count?), and an empty value is a value
+    (`?limit=` is not a limit, not the default one). Unknown parameters are left alone."""
+    repeated = sorted(name for name, values in query.lists() if len(values) > 1)
+    if repeated:
+        raise serializers.ValidationError({name: [REPEATED_PARAMETER] for name in repeated})
+    serializer = serializer_class(data=query.dict())
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def idempotency_key_of(request: Request) -> str | None:
+    key = request.headers.get(IDEMPOTENCY_KEY_HEADER)
+    if key is None:
+        return None
+    if not 1 <= len(key) <= IDEMPOTENCY_KEY_MAX_LENGTH or not key.isprintable():
+        raise serializers.ValidationError(
+            {
+                IDEMPOTENCY_KEY_HEADER: [
+                    gettext("an idempotency key is 1 to %(most)s printable characters")
+                    % {"most": IDEMPOTENCY_KEY_MAX_LENGTH}
+                ]
+            }
+        )
+    return key
+
+
+class Answered(Protocol):
+    """A command's result, as far as its status goes (the match and tournament services')."""
+
+    @property
+    def duplicate(self) -> bool: ...
+
+
+def command_response(result: Answered, body: Any) -> Response:
+    """201 for a command just recorded; 200 for a repeated idempotency key (nothing recorded)."""
+    return Response(
+        body, status=status.HTTP_200_OK if result.duplicate else status.HTTP_201_CREATED
+    )

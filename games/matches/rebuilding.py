@@ -1,0 +1,217 @@
+"""The match projections rebuilt from the log, and compared with it (`manage.py
+rebuild_projections`, `verify_projections`): the rows come from the same `match_row` and
+`round_rows` as the inline projection, so the two cannot drift apart. Other apps register their
+own projections here (`register_projector`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from django.db import connection, transaction
+
+from games.eventstore.api import RecordedEvent, iter_all
+from games.matches.projections import (
+    MATCH_STREAM,
+    StreamPosition,
+    match_event,
+    match_row,
+    round_rows,
+)
+from games.matches.stream import MatchAggregate, evolve
+from games.models import Match, Round
+
+
+@dataclass
+class FoldedStream:
+    state: MatchAggregate
+    position: StreamPosition
+
+
+def fold_match_log(events: Iterable[RecordedEvent]) -> Iterator[tuple[UUID, FoldedStream]]:
+    """Fold every match stream in the log; yields each stream once, after its last event."""
+    folded: dict[UUID, FoldedStream] = {}
+    for event in events:
+        current = folded.get(event.stream_id)
+        if current is None:
+            folded[event.stream_id] = FoldedStream(
+                evolve(None, match_event(event)),
+                StreamPosition(
+                    event.stream_version,
+                    event.global_position,
+                    event.recorded_at,
+                    event.recorded_at,
+                ),
+            )
+            continue
+        current.state = evolve(current.state, match_event(event))
+        position = current.position
+        position.version = event.stream_version
+        position.last_position = event.global_position
+        position.updated_at = event.recorded_at
+    yield from folded.items()
+
+
+def expected_rows(
+    on_event: Callable[[], None] | None = None,
+) -> Iterator[tuple[Match, list[Round]]]:
+    """The rows every match should have, folded from the whole log."""
+
+    def events() -> Iterator[RecordedEvent]:
+        for event in iter_all(stream_types=[MATCH_STREAM]):
+            if on_event is not None:
+                on_event()
+            yield event
+
+    for match_id, stream in fold_match_log(events()):
+        yield (
+            match_row(stream.state, match_id=match_id, position=stream.position),
+            round_rows(stream.state, match_id=match_id),
+        )
+
+
+def rebuild(*, batch_size: int = 2000, on_event: Callable[[], None] | None = None) -> int:
+    """Drop the match projections and refill them from the log; returns the matches written."""
+    written = 0
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            # DELETE rather than TRUNCATE: it also works in a transaction that already wrote
+            # projection rows (TRUNCATE refuses while their deferred checks are pending).
+            cursor.execute(f"DELETE FROM {Round._meta.db_table}")
+            cursor.execute(f"DELETE FROM {Match._meta.db_table}")
+        matches: list[Match] = []
+        rounds: list[Round] = []
+        for match, match_rounds in expected_rows(on_event):
+            matches.append(match)
+            rounds.extend(match_rounds)
+            if len(matches) >= batch_size:
+                written += flush(matches, rounds)
+        written += flush(matches, rounds)
+    return written
+
+
+def flush(matches: list[Match], rounds: list[Round]) -> int:
+    count = len(matches)
+    Match.objects.bulk_create(matches)
+    Round.objects.bulk_create(rounds)
+    matches.clear()
+    rounds.clear()
+    return count
+
+
+def comparable(row: Match | Round) -> dict[str, Any]:
+    return {
+        field.attname: getattr(row, field.attname)
+        for field in row._meta.concrete_fields
+        if field.name != "id" or isinstance(row, Match)
+    }
+
+
+VERIFY_BATCH = 500
+"""Matches compared per pair of queries (their live rows and their rounds)."""
+
+
+def verify(*, on_event: Callable[[], None] | None = None) -> list[str]:
+    """Compare the live projections with a fold of the log; returns the differences found."""
+    differences: list[str] = []
+    expected_ids: set[UUID] = set()
+    batch: list[tuple[Match, list[Round]]] = []
+    for match, match_rounds in expected_rows(on_event):
+        expected_ids.add(match.id)
+        batch.append((match, match_rounds))
+        if len(batch) == VERIFY_BATCH:
+            differences.extend(compare_batch(batch))
+            batch = []
+    differences.extend(compare_batch(batch))
+    extra = Match.objects.exclude(id__in=expected_ids).values_list("id", flat=True)
+    differences.extend(f"match {match_id}: in the table but not in the log" for match_id in extra)
+    return differences
+
+
+def compare_batch(batch: list[tuple[Match, list[Round]]]) -> list[str]:
+    """The differences of a batch of matches, read from the tables in two queries."""
+    if not batch:
+        return []
+    ids = [match.id for match, _rounds in batch]
+    live = Match.objects.in_bulk(ids)
+    live_rounds: dict[UUID, dict[int, Round]] = {match_id: {} for match_id in ids}
+    for live_round in Round.objects.filter(match_id__in=ids):
+        live_rounds[live_round.match_id][live_round.number] = live_round
+    differences: list[str] = []
+    for expected, expected_rounds in batch:
+        differences.extend(
+            compare_match(
+                expected, expected_rounds, live.get(expected.id), live_rounds[expected.id]
+            )
+        )
+    return differences
+
+
+def compare_match(
+    expected: Match,
+    expected_rounds: list[Round],
+    live: Match | None,
+    live_rounds: dict[int, Round],
+) -> list[str]:
+    if live is None:
+        return [f"match {expected.id}: missing from the table"]
+    differences = describe_differences(f"match {expected.id}", comparable(expected), live)
+    for expected_round in expected_rounds:
+        label = f"match {expected.id} round {expected_round.number}"
+        live_round = live_rounds.pop(expected_round.number, None)
+        if live_round is None:
+            differences.append(f"{label}: missing from the table")
+            continue
+        differences.extend(describe_differences(label, comparable(expected_round), live_round))
+    differences.extend(
+        f"match {expected.id} round {number}: in the table but not in the log"
+        for number in live_rounds
+    )
+    return differences
+
+
+def describe_differences(label: str, expected: dict[str, Any], live: Match | Round) -> list[str]:
+    actual = comparable(live)
+    return [
+        f"{label}: {name} is {actual[name]!r}, the log says {value!r}"
+        for name, value in expected.items()
+        if actual[name] != value
+    ]
+
+
+# The registry of other projections. Apps built on games (tournaments) register theirs in their
+# AppConfig.ready(), so the rebuild and verify commands cover them while games imports none of
+# them. The match projections are not registered: the commands always handle them first, since
+# the others read the match rows.
+
+
+@dataclass(frozen=True)
+class Projector:
+    """One app's projections: `rebuild` drops and refills them, returning how many it wrote;
+    `verify` compares them with the log, returning the differences."""
+
+    name: str
+    rebuild: Callable[[], int]
+    verify: Callable[[], list[str]]
+
+
+_projectors: dict[str, Projector] = {}
+
+
+def register_projector(
+    name: str, *, rebuild: Callable[[], int], verify: Callable[[], list[str]]
+) -> None:
+    """Register (or replace, so a repeated `ready()` is harmless) the projections named `name`."""
+    _projectors[name] = Projector(name=name, rebuild=rebuild, verify=verify)
+
+
+def unregister_projector(name: str) -> None:
+    _projectors.pop(name, None)
+
+
+def registered_projectors() -> list[Projector]:
+    """The registered projections, in registration order."""
+    return list(_projectors.values())
