@@ -10,6 +10,7 @@ from pytest_django.live_server_helper import LiveServer
 from rest_framework.test import APIClient
 
 from accounts import credentials
+from tests.browser import PHONE
 
 
 @pytest.fixture
@@ -35,7 +36,6 @@ def empty_cache() -> None:
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="session")

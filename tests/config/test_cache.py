@@ -15,13 +15,13 @@ import redis
 from django.core.cache import cache, caches
 from django.test import override_settings
 from redis.exceptions import RedisError
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts.models import User
 from bench._private_redis import PrivateRedis
 from common import cache as guarded_cache
-from tests.games.api.builders import create_match, p99, timed_writes
+from tests.factories.accounts import UserFactory, token_client
+from tests.factories.matches import ApiMatchFactory
+from tests.games.api.builders import p99, timed_writes
 
 pytestmark = pytest.mark.django_db
 
@@ -55,17 +55,14 @@ def redis_cache(tmp_path: Path) -> Iterator[PrivateRedis]:
 
 
 def scorer() -> APIClient:
-    client = APIClient()
-    user = User.objects.create_user(username="scorer")
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
-    return client
+    return token_client(UserFactory.create(username="scorer"))
 
 
 def test_the_throttles_count_in_the_redis_cache_while_it_answers(
     redis_cache: PrivateRedis,
 ) -> None:
     client = scorer()
-    create_match(client)
+    ApiMatchFactory.create(client=client)
 
     assert any(key.startswith(b"cache:") for key in redis_keys(redis_cache))
     assert not guarded_cache.breaker.is_open(time.monotonic())
@@ -84,7 +81,7 @@ def test_writes_never_wait_on_a_cache_redis_that_is_stopped_or_frozen(
     redis_cache: PrivateRedis, fault: str
 ) -> None:
     client = scorer()
-    create_match(client)  # the throttles counted in Redis
+    ApiMatchFactory.create(client=client)  # the throttles counted in Redis
 
     redis_cache.fail(fault)
     durations = timed_writes(client, rounds=5)

@@ -10,7 +10,6 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import translation
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts import services as accounts_services
@@ -19,15 +18,10 @@ from accounts.services import AccountsError
 from common.explained import gettext_noop
 from games.rules import RuleViolation
 from games.rules.errors import NotYourTurn
-from tests.games.api.builders import (
-    API,
-    create_match,
-    legal_round,
-    play_body,
-    post,
-    round_url,
-    start_round,
-)
+from tests.factories.accounts import UserFactory, token_client
+from tests.factories.api import API
+from tests.factories.matches import ApiMatchFactory
+from tests.games.api.builders import legal_round, play_body, post, round_url, start_round
 from tests.tournaments.api.builders import started_tournament, tournament_url
 from tournaments.errors import TournamentError
 from tournaments.formats.errors import FormatError
@@ -39,10 +33,7 @@ ENGLISH = {"HTTP_ACCEPT_LANGUAGE": "en"}
 
 
 def client_of(username: str) -> APIClient:
-    user = get_user_model().objects.create_user(username=username)
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
-    return client
+    return token_client(UserFactory.create(username=username))
 
 
 @pytest.fixture
@@ -68,7 +59,7 @@ def in_both_languages(send: Any) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def a_match_with_a_round(scorer: APIClient) -> tuple[str, list[Any]]:
     briscola, plays = legal_round()
-    match_id = create_match(scorer)["id"]
+    match_id = ApiMatchFactory.create(client=scorer)["id"]
     start_round(scorer, match_id, briscola=briscola)
     return match_id, plays
 

@@ -15,7 +15,7 @@ from tests.faults.scorers import Scorer, acknowledged, problems, total
 from tests.faults.stack import StackError, wait_until
 
 if TYPE_CHECKING:
-    from tests.faults.conftest import App
+    from tests.faults.app import App
 
 CATCH_UP_SECONDS = 60.0
 

@@ -1,6 +1,7 @@
 """The fault suite's fixtures: one private PostgreSQL cluster and Redis for the session (with a
 migrated template database and two API tokens), and for each test a database of its own made
-from the template, the app on it under gunicorn (2 workers) and Celery workers on demand.
+from the template, the app on it under gunicorn (2 workers) and Celery workers on demand
+(tests/faults/app.py).
 
 FAULTS_PROFILE=full (`make faults`) runs the experiments at full size; the default is the short
 profile of `make test`. Each test appends its figures to bench/out/faults-<profile>.jsonl.
@@ -9,81 +10,24 @@ profile of `make test`. Each test appends its figures to bench/out/faults-<profi
 from __future__ import annotations
 
 import json
-import os
-import signal
 import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
-import redis
 
 from bench._private_redis import PrivateRedis
-from bench._server import Server, ServerOptions, gunicorn
-from bench._support import OUT_DIR, Backends, django_environment, manage
-from tests.faults.scorers import Scorer, Step
+from bench._support import OUT_DIR, manage
+from tests.faults.app import PROFILE, App, Stack
 from tests.faults.stack import (
     Postgres,
     available,
     backends,
     drop_leftover_clusters,
-    gunicorn_workers,
-    wait_until,
 )
-from tests.workers import Worker
-from tournaments.projections import CONSUMER
 
 TEMPLATE = "faults_template"
-
-
-@dataclass(frozen=True)
-class Profile:
-    name: str
-    scorers: int
-    """Concurrent scorers through the restarts and kills."""
-    rounds: int
-    """Rounds each of them enters (40 cards each at a table of 2)."""
-    redis_cards: int
-    """Cards entered while Redis is stopped, and again while it is frozen. At least 200, so that
-    the p99 tolerates two slow cards (the machine's other work), not one."""
-    race_rounds: int
-    """Rounds two tablets enter together, every card contested."""
-    entrants: int
-    """Entrants of the tournaments played through worker kills (a power of 2)."""
-
-
-SHORT = Profile("short", scorers=3, rounds=2, redis_cards=200, race_rounds=1, entrants=4)
-FULL = Profile("full", scorers=12, rounds=6, redis_cards=400, race_rounds=4, entrants=16)
-PROFILE = FULL if os.environ.get("FAULTS_PROFILE", "short") == "full" else SHORT
-
-WEB = ServerOptions(workers=2, worker_class="sync", threads=1)
-
-
-@dataclass
-class Stack:
-    postgres: Postgres
-    redis: PrivateRedis
-    backends: Backends
-    scorer_token: str
-    organizer_token: str
-
-    def ensure_up(self) -> None:
-        """Bring back what an earlier test may have left stopped or frozen."""
-        if self.redis.frozen:
-            self.redis.thaw()
-        if self.redis.process is None or self.redis.process.poll() is not None:
-            self.redis.process = None
-            self.redis.start()
-        if not self.postgres.answers():
-            self.postgres.start()
-        client = redis.Redis.from_url(self.redis.url)
-        try:
-            client.flushall()
-        finally:
-            client.close()
 
 
 @pytest.fixture(scope="session")
@@ -115,84 +59,6 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     finally:
         redis_server.stop()
         postgres.drop()
-
-
-class App:
-    """The app on a test's own database: gunicorn serving it, Celery workers on demand."""
-
-    def __init__(self, stack: Stack, database: str, directory: Path, exits: ExitStack) -> None:
-        self.stack = stack
-        self.database = database
-        self.directory = directory
-        self.exits = exits
-        self.workers: list[Worker] = []
-        self.servers: list[Server] = []
-
-    @property
-    def server(self) -> Server:
-        return self.servers[0]
-
-    @property
-    def port(self) -> int:
-        return self.server.port
-
-    def serve(self, database: str | None = None) -> Server:
-        """Serve `database` (this app's by default) with a gunicorn of its own."""
-        database = database or self.database
-        log_path = self.directory / f"gunicorn-{len(self.servers) + 1}.log"
-        server = self.exits.enter_context(
-            gunicorn(WEB, database=database, log_path=log_path, backends=self.stack.backends)
-        )
-        self.servers.append(server)
-        return server
-
-    def start_worker(
-        self, *, catch_up_seconds: float | None = None, concurrency: int = 2
-    ) -> Worker:
-        """A Celery worker on this app's database; with `catch_up_seconds`, running beat too."""
-        worker = Worker(
-            self.directory / f"worker-{len(self.workers) + 1}.log",
-            concurrency=concurrency,
-            visibility_timeout=None,
-            environment=django_environment(self.database, backends=self.stack.backends),
-            catch_up_seconds=catch_up_seconds,
-        )
-        self.workers.append(worker)
-        self.exits.callback(worker.stop)
-        worker.wait_until_ready()
-        return worker
-
-    def kill_web_worker(self) -> int:
-        """SIGKILL one of gunicorn's workers (its master starts another); its pid."""
-        pid = wait_until(
-            lambda: gunicorn_workers(self.server.process_group),
-            timeout=30,
-            what="a gunicorn worker",
-        )[0]
-        os.kill(pid, signal.SIGKILL)
-        return pid
-
-    def manage(self, *arguments: str, database: str | None = None) -> str:
-        return manage(*arguments, database=database or self.database, backends=self.stack.backends)
-
-    def rows(self, query: str, params: Any = None, *, database: str | None = None) -> list[Any]:
-        with self.stack.postgres.connect(database or self.database) as conn:
-            return conn.execute(query, params).fetchall()
-
-    def consumer_lag(self) -> int:
-        """Events of the log the tournament consumer has not read yet."""
-        [(head,)] = self.rows("SELECT coalesce(max(global_position), 0) FROM eventstore_event")
-        checkpoint = self.rows(
-            "SELECT position FROM tournaments_checkpoint WHERE name = %s", [CONSUMER]
-        )
-        return int(head) - (int(checkpoint[0][0]) if checkpoint else 0)
-
-    def scorer(
-        self, steps: list[Step], *, timeout: float = 10, patience: float = 120, port: int = 0
-    ) -> Scorer:
-        return Scorer(
-            port or self.port, self.stack.scorer_token, steps, timeout=timeout, patience=patience
-        )
 
 
 @pytest.fixture

@@ -10,15 +10,15 @@ import pytest
 
 from bench._cpu import CpuMeter
 from bench._load import API, run_writers
+from tests.faults.app import PROFILE, App
 from tests.faults.checks import (
     FaultInjector,
     verify_projections,
     version_gaps,
     wait_for_catch_up,
 )
-from tests.faults.conftest import PROFILE, App
+from tests.faults.organizer import Organizer
 from tests.faults.scorers import Ledger, PatientClient, scorer_steps
-from tests.faults.test_tournament_workers import Organizer
 
 pytestmark = pytest.mark.faults
 

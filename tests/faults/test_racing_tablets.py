@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from tests.faults.app import PROFILE, App
 from tests.faults.checks import logged_plays, version_gaps
-from tests.faults.conftest import PROFILE, App
 from tests.faults.scorers import Ledger, PatientClient, scorer_steps
 
 pytestmark = pytest.mark.faults

@@ -12,8 +12,8 @@ import pytest
 
 from bench._load import WriterResult
 from bench._support import percentile
+from tests.faults.app import PROFILE, App
 from tests.faults.checks import consumer_state, log_differences, version_gaps
-from tests.faults.conftest import PROFILE, App
 from tests.faults.scorers import GaveUp, Scorer, Step, scorer_steps
 from tests.faults.stack import StackError, wait_until
 from tests.workers import Worker

@@ -9,6 +9,7 @@ import pytest
 
 from bench._cpu import CpuMeter
 from bench._load import run_writers
+from tests.faults.app import PROFILE, App
 from tests.faults.checks import (
     FaultInjector,
     latency_figures,
@@ -18,7 +19,6 @@ from tests.faults.checks import (
     version_gaps,
     wait_for_catch_up,
 )
-from tests.faults.conftest import PROFILE, App
 from tests.faults.scorers import Gate, scorer_steps
 
 pytestmark = pytest.mark.faults

@@ -3,24 +3,21 @@ each result once and projects the standings and bracket the log says."""
 
 from __future__ import annotations
 
-import math
 import threading
 import time
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 
 from bench._cpu import CpuMeter
-from bench._load import API, Writer, WriterResult, run_writers
+from bench._load import Writer, WriterResult, run_writers
+from tests.faults.app import PROFILE, App
 from tests.faults.checks import (
     verify_projections,
     version_gaps,
     wait_for_catch_up,
 )
-from tests.faults.conftest import PROFILE, App
-from tests.faults.scorers import Ledger, PatientClient, scorer_steps
-from tests.faults.stack import wait_until
+from tests.faults.organizer import Organizer
+from tests.faults.scorers import scorer_steps
 
 pytestmark = pytest.mark.faults
 
@@ -28,67 +25,6 @@ CATCH_UP_INTERVAL = 5.0
 """Beat's catch-up in these tests (30 s in production): the messages a killed worker held stay
 unacknowledged in Redis for the visibility timeout, so a worker started again learns of the
 work from the catch-up or from the next write."""
-
-
-class Organizer:
-    """Runs a single elimination through the API: creates it, registers and starts, then plays
-    every match the workers put at a table (points entered, the better seed wins)."""
-
-    def __init__(self, app: App) -> None:
-        self.ledger = Ledger()
-        self.client = PatientClient(
-            app.port, app.stack.organizer_token, self.ledger, timeout=10, patience=60
-        )
-
-    def created(self, path: str, body: dict[str, object] | None = None) -> Any:
-        status, answer, _ = self.client.call("POST", path, body or {}, key=None)
-        assert status == 201, (path, answer)
-        return answer
-
-    def got(self, path: str) -> Any:
-        status, answer, _ = self.client.call("GET", path, key=None)
-        assert status == 200, (path, answer)
-        return answer
-
-    def play(self, entrants: int, *, after_round: Callable[[int], object] = int) -> str:
-        tournament = self.created(
-            f"{API}/tournaments/",
-            {
-                "name": "Coppa dei guasti",
-                "format": "single_elimination",
-                "table_size": 2,
-                "best_of": 1,
-                "tables": entrants // 2,
-            },
-        )
-        base = f"{API}/tournaments/{tournament['id']}"
-        for n in range(1, entrants + 1):
-            self.created(f"{base}/entrants/", {"name": f"P{n}", "players": [f"P{n}"], "seed": n})
-        self.created(f"{base}/start/")
-        played: set[str] = set()
-        for number in range(int(math.log2(entrants))):
-            expected = entrants // 2 ** (number + 1)
-
-            def at_tables(expected: int = expected) -> list[dict[str, Any]]:
-                ready = self.got(f"{base}/matches/?status=ready&limit=500")["matches"]
-                waiting = [m for m in ready if m["table"] is not None and m["id"] not in played]
-                return waiting if len(waiting) == expected else []
-
-            for match in wait_until(at_tables, timeout=90, what=f"round {number + 1} at tables"):
-                url = f"{API}/matches/{match['id']}/rounds/"
-                self.created(url, {"briscola": None})
-                self.created(f"{url}1/score/", {"points": [90, 30]})
-                played.add(match["id"])
-            after_round(number)
-
-        def finished() -> bool:
-            return bool(self.got(f"{base}/bracket/").get("status") == "finished")
-
-        wait_until(finished, timeout=90, what="the champion")
-        return str(tournament["id"])
-
-    def close(self) -> None:
-        self.client.close()
 
 
 def recorded_results(app: App, tournament_id: str) -> tuple[int, int]:

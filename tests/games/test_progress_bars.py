@@ -5,7 +5,7 @@ import io
 import pytest
 from django.core.management import call_command
 
-from tests.tournaments.tasks.builders import started_tournament
+from tests.factories.tournaments import TournamentFactory
 from tournaments.projections import consume
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +24,7 @@ class Terminal(io.StringIO):
 def test_the_progress_bar_on_a_terminal_is_not_printed_in_red_or_line_by_line(
     command: str,
 ) -> None:
-    started_tournament("single_elimination", 4)
+    TournamentFactory.create(format="single_elimination", entrants=4, started=True)
     consume()
     terminal = Terminal()
 

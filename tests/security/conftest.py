@@ -2,23 +2,28 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts import services
-from accounts.models import Role
+from accounts.models import Club, Role
 from games.eventstore.api import last_position
+from tests.factories.accounts import ClubFactory, UserFactory
 from tests.security.world import World, build_world
 
 
 @pytest.fixture
-def token(db: None) -> Token:
+def club(db: None) -> Club:
+    return ClubFactory.create(name="Club")
+
+
+@pytest.fixture
+def token(club: Club) -> Token:
     """The token of a club's organizer and staff member, who may do everything the API offers
     in the club (and to the matches they create) and read the whole log, so that every request
     gets past the permissions to its input."""
-    user = get_user_model().objects.create_user(username="scorer", is_staff=True)
-    services.role_grant(user=user, role=Role.ORGANIZER, club=services.club_create(name="Club"))
+    user = UserFactory.create(username="scorer", is_staff=True)
+    services.role_grant(user=user, role=Role.ORGANIZER, club=club)
     return Token.objects.create(user=user)
 
 
@@ -31,8 +36,8 @@ def scorer(token: Token) -> APIClient:
 
 
 @pytest.fixture
-def world(scorer: APIClient) -> World:
-    return build_world(scorer)
+def world(scorer: APIClient, club: Club) -> World:
+    return build_world(scorer, club)
 
 
 @contextmanager

@@ -7,30 +7,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from uuid import UUID
 
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts import services as accounts
-from accounts.models import Role, User
-from common.actors import Actor
-from tests.games.api.builders import API
+from accounts.models import Club, Role, User
+from tests.factories.accounts import ClubFactory, UserFactory, token_client
+from tests.factories.api import API
+from tests.factories.tournaments import ApiTournamentFactory, TournamentFactory
 from tests.tournaments.api.builders import (
-    create_tournament,
     groups_tied_at_the_cut,
     home_wins,
     level_knockout_match,
-    matches,
     play_round,
     register_seeded,
     started_tournament,
     tournament_url,
 )
-from tournaments import projections
-from tournaments.models import Player
-from tournaments.services import scheduling
+from tournaments.models import Fixture, Player
 
 PERSONAS = (
     "anonymous",
@@ -50,6 +45,8 @@ class World:
 
     clients: dict[str, APIClient]
     users: dict[str, User]
+    club: Club
+    """The organizer's."""
     cache: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -66,13 +63,16 @@ class World:
         match is at THIS_TABLE, and the player plays its home side."""
 
         def build() -> str:
-            tournament_id, _ = started_tournament(self.organizer, 2, tables=4, **fields)
-            projections.consume()
-            [match] = matches(self.organizer, tournament_id)
-            scheduling.fixture_table_assign(match_id=match["id"], table=THIS_TABLE, actor=Actor())
-            Player.objects.filter(entries__id=match["entrants"][0]).update(
-                user=self.users["player"]
+            tournament = TournamentFactory.create(
+                entrants=2,
+                tables=4,
+                club=self.club,
+                started=True,
+                matches_at_tables=[THIS_TABLE],
+                **fields,
             )
+            [match] = Fixture.objects.filter(tournament_id=tournament.id)
+            Player.objects.filter(entries__id=match.home_id).update(user=self.users["player"])
             for persona, tables in [
                 ("scorer_this_table", [THIS_TABLE]),
                 ("scorer_other_table", [OTHER_TABLE]),
@@ -80,11 +80,11 @@ class World:
                 accounts.role_grant(
                     user=self.users[persona],
                     role=Role.SCORER,
-                    tournament_id=UUID(tournament_id),
+                    tournament_id=tournament.id,
                     tables=tables,
                 )
-            self.cache["match"] = match["id"]
-            return tournament_id
+            self.cache["match"] = str(match.match_id)
+            return str(tournament.id)
 
         return str(self.once(f"tournament {sorted(fields.items())}", build))
 
@@ -122,7 +122,7 @@ class World:
         """A tournament of the organizer's club, open for registration, with two entrants."""
 
         def build() -> tuple[str, list[int]]:
-            tournament_id = str(create_tournament(self.organizer)["id"])
+            tournament_id = str(ApiTournamentFactory.create(client=self.organizer)["id"])
             return tournament_id, register_seeded(self.organizer, tournament_id, 2)
 
         return str(self.once("registration", build)[0])
@@ -174,30 +174,29 @@ class World:
 
 
 def make_world() -> World:
-    users: dict[str, User] = {}
-    clients: dict[str, APIClient] = {"anonymous": APIClient()}
-    club_a = accounts.club_create(name="Club A", slug="club-a")
-    club_b = accounts.club_create(name="Club B", slug="club-b")
-    for persona in PERSONAS[1:]:
-        user = get_user_model().objects.create_user(username=persona)
-        users[persona] = user
-        client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
-        clients[persona] = client
+    club_a = ClubFactory.create(name="Club A", slug="club-a")
+    club_b = ClubFactory.create(name="Club B", slug="club-b")
+    users = {persona: UserFactory.create(username=persona) for persona in PERSONAS[1:]}
+    clients = {"anonymous": APIClient()} | {
+        persona: token_client(user) for persona, user in users.items()
+    }
     accounts.role_grant(user=users["organizer"], role=Role.ORGANIZER, club=club_a)
     accounts.role_grant(user=users["organizer_other_club"], role=Role.ORGANIZER, club=club_b)
-    return World(clients=clients, users=users)
+    return World(clients=clients, users=users, club=club_a)
 
 
 def tournament_at_tables(world: World, *tables: int) -> tuple[str, dict[int, str]]:
     """A started knockout of singles (best of one round) with its matches at `tables`, and a
     scorer of the whole tournament (the user `scorer`)."""
-    tournament_id, _ = started_tournament(world.organizer, 2 * len(tables), tables=max(tables))
-    projections.consume()
-    at: dict[int, str] = {}
-    for table, match in zip(tables, matches(world.organizer, tournament_id), strict=True):
-        scheduling.fixture_table_assign(match_id=match["id"], table=table, actor=Actor())
-        at[table] = match["id"]
+    tournament = TournamentFactory.create(
+        entrants=2 * len(tables),
+        tables=max(tables),
+        club=world.club,
+        started=True,
+        matches_at_tables=tables,
+    )
+    fixtures = Fixture.objects.filter(tournament_id=tournament.id).order_by("id")
+    at = {table: str(fixture.match_id) for table, fixture in zip(tables, fixtures, strict=True)}
     scorer, _ = get_user_model().objects.get_or_create(username="scorer")
-    accounts.role_grant(user=scorer, role=Role.SCORER, tournament_id=UUID(tournament_id))
-    return tournament_id, at
+    accounts.role_grant(user=scorer, role=Role.SCORER, tournament_id=tournament.id)
+    return str(tournament.id), at

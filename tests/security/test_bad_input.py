@@ -15,7 +15,8 @@ from django.conf import settings
 from rest_framework.test import APIClient
 
 from common.api.base import MAX_JSON_DEPTH
-from tests.games.api.builders import API, match_url, round_url
+from tests.factories.api import API
+from tests.games.api.builders import match_url, round_url
 from tests.security.world import World
 from tests.tournaments.api.builders import entrant_url, tournament_url
 

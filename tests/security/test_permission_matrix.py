@@ -18,7 +18,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
-from tests.games.api.builders import API
+from tests.factories.api import API
 from tests.security.roles import PERSONAS, World, make_world
 from tests.tournaments.api.builders import (
     tournament_url,

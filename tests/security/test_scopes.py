@@ -17,18 +17,12 @@ from common.actors import Actor
 from games.eventstore.api import last_position
 from games.rules import parse_card
 from games.rules.replay import play_card
-from tests.games.api.builders import (
-    API,
-    created,
-    dealt_state,
-    legal_plays,
-    legal_round,
-    play_body,
-    post,
-)
+from tests.factories.accounts import UserFactory
+from tests.factories.api import API
+from tests.factories.tournaments import ApiTournamentFactory
+from tests.games.api.builders import created, dealt_state, legal_plays, legal_round, play_body, post
 from tests.security.roles import World, make_world
 from tests.tournaments.api.builders import (
-    create_tournament,
     matches,
     register,
     started_tournament,
@@ -148,7 +142,7 @@ def test_a_revoked_device_token_signs_in_no_more(world: World) -> None:
 
 def test_a_device_token_is_issued_only_to_a_scorer_of_the_tournament(world: World) -> None:
     tournament_id, _ = two_tables(world)
-    get_user_model().objects.create_user(username="stranger")
+    UserFactory.create(username="stranger")
 
     response = world.organizer.post(
         tournament_url(tournament_id, "device-tokens"),
@@ -235,7 +229,7 @@ def test_in_a_dealt_round_of_pairs_a_player_sees_their_partners_hand_once_the_st
     world: World,
 ) -> None:
     organizer = world.organizer
-    tournament_id = create_tournament(organizer, table_size=4)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer, table_size=4)["id"]
     for n in (1, 2):
         register(organizer, tournament_id, f"Pair {n}", players=[f"P{n}a", f"P{n}b"], seed=n)
     created(post(organizer, tournament_url(tournament_id, "start")))

@@ -8,21 +8,13 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
+from accounts.models import Club
 from games.rules import Play
-from tests.games.api.builders import (
-    create_match,
-    legal_round,
-    play_cards,
-    score_round,
-    start_round,
-)
-from tests.tournaments.api.builders import (
-    create_tournament,
-    level_knockout_match,
-    matches,
-    register_seeded,
-    started_tournament,
-)
+from tests.factories.matches import ApiMatchFactory
+from tests.factories.tournaments import ApiTournamentFactory, TournamentFactory
+from tests.games.api.builders import legal_round, play_cards, score_round, start_round
+from tests.tournaments.api.builders import level_knockout_match, matches, register_seeded
+from tournaments.models import Entrant
 
 PLAYS_IN_THE_LIVE_ROUND = 3
 """A whole trick and the first card of the next one: plays 0 to 2 exist."""
@@ -68,35 +60,37 @@ class World:
         ]
 
 
-def build_world(client: APIClient) -> World:
-    live_match = create_match(client)["id"]
+def build_world(client: APIClient, club: Club) -> World:
+    """The world, made by `client`, an organizer of `club`."""
+    live_match = ApiMatchFactory.create(client=client)["id"]
     briscola, plays = legal_round()
     start_round(client, live_match, briscola=briscola)
     play_cards(client, live_match, 1, plays[:PLAYS_IN_THE_LIVE_ROUND])
 
-    points_match = create_match(client, best_of=1)["id"]
+    points_match = ApiMatchFactory.create(client=client, best_of=1)["id"]
     start_round(client, points_match, briscola=None)
 
-    finished_match = create_match(client, best_of=1)["id"]
+    finished_match = ApiMatchFactory.create(client=client, best_of=1)["id"]
     score_round(client, finished_match, 80, 40)
 
-    open_tournament = create_tournament(client)["id"]
+    open_tournament = ApiTournamentFactory.create(client=client)["id"]
     open_entrants = register_seeded(client, open_tournament, 3)
 
-    started, started_entrants = started_tournament(
-        client, 4, format="swiss", automatic_rounds=False
-    )
+    started = TournamentFactory.create(
+        format="swiss", automatic_rounds=False, club=club, started=True
+    ).id
+    started_entrants = Entrant.objects.filter(tournament_id=started).order_by("seed")
     level_tournament, level_match = level_knockout_match(client)
     return World(
         live_match=live_match,
         next_play=plays[PLAYS_IN_THE_LIVE_ROUND],
-        fresh_match=create_match(client)["id"],
+        fresh_match=ApiMatchFactory.create(client=client)["id"],
         points_match=points_match,
         finished_match=finished_match,
         open_tournament=open_tournament,
         open_entrants=open_entrants,
-        started_tournament=started,
-        started_entrants=started_entrants,
+        started_tournament=str(started),
+        started_entrants=list(started_entrants.values_list("id", flat=True)),
         started_match=matches(client, started)[0]["id"],
         level_tournament=level_tournament,
         level_match=level_match["id"],

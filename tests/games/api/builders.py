@@ -11,10 +11,9 @@ from rest_framework.test import APIClient
 from games import rules
 from games.rules import Card, Play, RoundState, StartRound, legal_cards
 from games.rules.replay import play_card
+from tests.factories.api import API
+from tests.factories.matches import TWO_SIDES, ApiMatchFactory
 from tests.games.matches.builders import random_plays
-
-API = "/api/v1"
-TWO_SIDES = [{"name": "Rossi"}, {"name": "Bianchi"}]
 
 
 def match_url(match_id: str | UUID, *parts: object) -> str:
@@ -36,11 +35,6 @@ def created(response: Any) -> dict[str, Any]:
     return body
 
 
-def create_match(client: APIClient, **fields: Any) -> dict[str, Any]:
-    body = {"table_size": 2, "sides": TWO_SIDES, **fields}
-    return created(post(client, f"{API}/matches/", body))
-
-
 def start_round(
     client: APIClient, match_id: str, briscola: str | None = "7D", **fields: Any
 ) -> dict[str, Any]:
@@ -60,7 +54,7 @@ def legal_round(*, table_size: int = 2, dealer: int = 0, seed: int = 1) -> tuple
 
 def dealt_match(client: APIClient, *, seed: int = 1, **fields: Any) -> tuple[str, list[Play]]:
     """A two-player match whose first round (dealt by seat 0) is started; its legal plays."""
-    match = create_match(client, **fields)
+    match = ApiMatchFactory.create(client=client, **fields)
     briscola, plays = legal_round(dealer=0, seed=seed)
     start_round(client, match["id"], briscola=briscola, dealer_seat=0)
     return match["id"], plays

@@ -1,13 +1,13 @@
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+from tests.factories.accounts import UserFactory
 
 
 @pytest.fixture
 def scorer_token(db: None) -> Token:
-    scorer = get_user_model().objects.create_user(username="scorer")
-    return Token.objects.create(user=scorer)
+    return Token.objects.create(user=UserFactory.create(username="scorer"))
 
 
 @pytest.fixture
@@ -27,5 +27,5 @@ def anonymous(db: None) -> APIClient:
 def staff(db: None) -> APIClient:
     """A staff member's session: staff read the whole event log."""
     client = APIClient()
-    client.force_login(get_user_model().objects.create_user(username="staff", is_staff=True))
+    client.force_login(UserFactory.create(username="staff", is_staff=True))
     return client

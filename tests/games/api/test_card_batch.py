@@ -6,8 +6,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.rules import Play
+from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import (
-    create_match,
     dealt_match,
     event_count,
     match_url,
@@ -75,7 +75,7 @@ def test_a_refused_card_in_a_batch_records_none_of_it_and_names_its_index(
 def test_each_rule_refusal_in_a_batch_answers_its_code_and_index(
     scorer: APIClient, plays: list[Any], code: str, index: int
 ) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     start_round(scorer, match["id"], briscola="7D", dealer_seat=1)
 
     response = batch(scorer, match["id"], plays)

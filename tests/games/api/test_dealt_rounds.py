@@ -4,17 +4,16 @@ requester is shown of the hands while the round is played and once it is over.""
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.matches import rebuilding
 from games.rules import Card, Play, RoundState, card_text, legal_cards, parse_card
 from games.rules.replay import play_card
 from games.visibility import PUBLIC, Viewer
+from tests.factories.accounts import UserFactory, token_client
+from tests.factories.api import API
+from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import (
-    API,
-    create_match,
     created,
     dealt_state,
     event_count,
@@ -33,10 +32,10 @@ from tests.games.api.builders import (
 @pytest.fixture
 def organizer(db: None) -> APIClient:
     """A superuser's client: passes every role check, and sees everything."""
-    user = get_user_model().objects.create_superuser(username="organizer", password="secret")
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
-    return client
+    user = UserFactory.create(
+        username="organizer", password="secret", is_staff=True, is_superuser=True
+    )
+    return token_client(user)
 
 
 def start_dealt_round(client: APIClient, match_id: str, **fields: Any) -> dict[str, Any]:
@@ -96,7 +95,7 @@ def current_hands(state: RoundState) -> dict[str, list[str]]:
 def dealt_in_progress(organizer: APIClient) -> tuple[str, tuple[Card, ...], list[Play]]:
     """A match whose first round, dealt by the server, has 9 cards played (the stock still full
     enough that several hands are hidden)."""
-    match_id = create_match(organizer, first_dealer=0)["id"]
+    match_id = ApiMatchFactory.create(client=organizer, first_dealer=0)["id"]
     start_dealt_round(organizer, match_id)
     deck = recorded_deck(organizer, match_id)
     plays = legal_plays(dealt_state(deck), count=9)
@@ -107,7 +106,7 @@ def dealt_in_progress(organizer: APIClient) -> tuple[str, tuple[Card, ...], list
 def test_a_round_dealt_by_the_server_answers_201_with_its_briscola_and_every_hand_to_a_superuser(
     organizer: APIClient,
 ) -> None:
-    match_id = create_match(organizer, first_dealer=0)["id"]
+    match_id = ApiMatchFactory.create(client=organizer, first_dealer=0)["id"]
 
     response = post(organizer, match_url(match_id, "rounds"), {"deal": "server", "briscola": None})
 
@@ -122,7 +121,7 @@ def test_a_round_dealt_by_the_server_answers_201_with_its_briscola_and_every_han
 
 
 def test_naming_a_briscola_with_a_server_deal_is_refused_with_422(organizer: APIClient) -> None:
-    match_id = create_match(organizer)["id"]
+    match_id = ApiMatchFactory.create(client=organizer)["id"]
     before = event_count(organizer, match_id)
 
     response = post(organizer, match_url(match_id, "rounds"), {"deal": "server", "briscola": "7D"})
@@ -133,7 +132,7 @@ def test_naming_a_briscola_with_a_server_deal_is_refused_with_422(organizer: API
 
 
 def test_an_unknown_deal_is_refused_with_400(organizer: APIClient) -> None:
-    match_id = create_match(organizer)["id"]
+    match_id = ApiMatchFactory.create(client=organizer)["id"]
 
     response = post(organizer, match_url(match_id, "rounds"), {"deal": "dealer"})
 
@@ -143,7 +142,7 @@ def test_an_unknown_deal_is_refused_with_400(organizer: APIClient) -> None:
 
 
 def test_a_round_the_table_deals_still_needs_its_briscola(organizer: APIClient) -> None:
-    match_id = create_match(organizer)["id"]
+    match_id = ApiMatchFactory.create(client=organizer)["id"]
 
     response = post(organizer, match_url(match_id, "rounds"), {"deal": "table"})
 
@@ -152,7 +151,7 @@ def test_a_round_the_table_deals_still_needs_its_briscola(organizer: APIClient) 
 
 
 def test_points_only_are_refused_for_a_dealt_round_with_422(organizer: APIClient) -> None:
-    match_id = create_match(organizer)["id"]
+    match_id = ApiMatchFactory.create(client=organizer)["id"]
     start_dealt_round(organizer, match_id)
 
     response = post(organizer, round_url(match_id, 1, "score"), {"points": [60, 60]})
@@ -162,7 +161,7 @@ def test_points_only_are_refused_for_a_dealt_round_with_422(organizer: APIClient
 
 
 def test_a_card_not_in_the_seats_hand_is_refused_with_422(organizer: APIClient) -> None:
-    match_id = create_match(organizer, first_dealer=0)["id"]
+    match_id = ApiMatchFactory.create(client=organizer, first_dealer=0)["id"]
     start_dealt_round(organizer, match_id)
     hands = dealt_state(recorded_deck(organizer, match_id)).hands
     assert hands is not None
@@ -176,7 +175,7 @@ def test_a_card_not_in_the_seats_hand_is_refused_with_422(organizer: APIClient) 
 def test_a_retried_server_deal_with_the_same_key_answers_the_first_deal(
     organizer: APIClient,
 ) -> None:
-    match_id = create_match(organizer)["id"]
+    match_id = ApiMatchFactory.create(client=organizer)["id"]
     url = match_url(match_id, "rounds")
     first = post(organizer, url, {"deal": "server"}, HTTP_IDEMPOTENCY_KEY="deal-1")
     count = event_count(organizer, match_id)
@@ -189,7 +188,7 @@ def test_a_retried_server_deal_with_the_same_key_answers_the_first_deal(
 
 
 def test_undo_and_corrections_in_a_dealt_round_keep_to_the_hands(organizer: APIClient) -> None:
-    match_id = create_match(organizer, first_dealer=0)["id"]
+    match_id = ApiMatchFactory.create(client=organizer, first_dealer=0)["id"]
     start_dealt_round(organizer, match_id)
     deck = recorded_deck(organizer, match_id)
     start = dealt_state(deck)
@@ -216,7 +215,7 @@ def test_undo_and_corrections_in_a_dealt_round_keep_to_the_hands(organizer: APIC
 def test_once_a_dealt_round_is_over_everybody_sees_the_hands_as_dealt(
     organizer: APIClient, anonymous: APIClient
 ) -> None:
-    match_id = create_match(organizer, first_dealer=0)["id"]
+    match_id = ApiMatchFactory.create(client=organizer, first_dealer=0)["id"]
     start_dealt_round(organizer, match_id)
     deck = recorded_deck(organizer, match_id)
     plays = legal_plays(dealt_state(deck))
@@ -287,7 +286,7 @@ def test_a_staff_member_reading_the_log_does_not_see_the_deck_of_a_dealt_round(
 def test_the_play_response_shows_only_the_hands_its_requester_sees(
     organizer: APIClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    match_id = create_match(organizer, first_dealer=0)["id"]
+    match_id = ApiMatchFactory.create(client=organizer, first_dealer=0)["id"]
     start_dealt_round(organizer, match_id)
     deck = recorded_deck(organizer, match_id)
     first, second = legal_plays(dealt_state(deck), count=2)
@@ -326,7 +325,7 @@ def test_a_superuser_sees_every_hand_and_the_deck_in_every_read(
 def test_a_round_dealt_at_the_table_reads_as_such_and_has_no_hands(
     organizer: APIClient, anonymous: APIClient
 ) -> None:
-    match_id = create_match(organizer)["id"]
+    match_id = ApiMatchFactory.create(client=organizer)["id"]
     start_physical_round(organizer, match_id, briscola="7D")
 
     detail = anonymous.get(round_url(match_id, 1)).json()
@@ -366,7 +365,9 @@ def test_six_french_players_with_48_cards_are_dealt_the_eights_and_nines_and_pla
     organizer: APIClient,
 ) -> None:
     variant = {"deck_names": "french", "six_player_deck": 48}
-    match_id = create_match(organizer, table_size=6, first_dealer=0, variant=variant)["id"]
+    match_id = ApiMatchFactory.create(
+        client=organizer, table_size=6, first_dealer=0, variant=variant
+    )["id"]
 
     start_dealt_round(organizer, match_id)
 

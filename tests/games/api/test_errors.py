@@ -8,7 +8,9 @@ from django.test import RequestFactory
 from rest_framework.test import APIClient
 
 from common.exceptions import first_message, server_error, status_for
-from tests.games.api.builders import API, create_match, match_url, post, round_url, start_round
+from tests.factories.api import API
+from tests.factories.matches import ApiMatchFactory
+from tests.games.api.builders import match_url, post, round_url, start_round
 
 
 @pytest.mark.parametrize(
@@ -106,7 +108,7 @@ def assert_is_an_error(response: Any) -> None:
 
 
 def test_no_odd_body_makes_a_write_fail_with_a_server_error(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     start_round(scorer, match["id"])
     urls = [
         match_url(match["id"], "rounds"),

@@ -3,13 +3,15 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from tests.games.api.builders import API, create_match, match_url, score_round
+from tests.factories.api import API
+from tests.factories.matches import ApiMatchFactory
+from tests.games.api.builders import match_url, score_round
 
 LOG = f"{API}/events/"
 
 
 def test_a_matchs_events_are_listed_in_version_order(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     score_round(scorer, match["id"], 70, 50)
 
     response = scorer.get(match_url(match["id"], "events"))
@@ -57,8 +59,8 @@ def test_the_global_log_is_read_page_by_page_with_next_after(
     start = staff.get(LOG, {"after": 0, "limit": 1000}).json()
     while start["events"]:
         start = staff.get(LOG, {"after": start["next_after"], "limit": 1000}).json()
-    first = create_match(scorer)
-    second = create_match(scorer)
+    first = ApiMatchFactory.create(client=scorer)
+    second = ApiMatchFactory.create(client=scorer)
     score_round(scorer, first["id"], 70, 50)
 
     pages = read_log(staff, start["next_after"], limit=2)

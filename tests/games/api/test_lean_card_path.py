@@ -14,8 +14,8 @@ from games.eventstore.api import WrongExpectedVersion, read_stream
 from games.matches import execution, rebuilding, services
 from games.matches.stream import CreateMatch, MatchAlreadyCreated
 from games.rules import DEFAULT_VARIANT, MatchFormat
+from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import (
-    create_match,
     dealt_match,
     legal_round,
     play_body,
@@ -147,12 +147,12 @@ def test_a_head_is_used_by_one_command_only() -> None:
 def test_creating_a_match_makes_four_round_trips_and_reads_nothing_back(
     scorer: APIClient, django_assert_num_queries: Any
 ) -> None:
-    create_match(scorer)  # the token is checked now
+    ApiMatchFactory.create(client=scorer)  # the token is checked now
 
     # BEGIN, the append with its projection (in a savepoint), the sides' names, COMMIT: a new
     # id's stream is known to be empty, and the answer is the state the command left.
     with django_assert_num_queries(4):
-        match = create_match(scorer)
+        match = ApiMatchFactory.create(client=scorer)
 
     assert match["version"] == 1
     assert [side["name"] for side in match["sides"]] == ["Rossi", "Bianchi"]
@@ -161,7 +161,7 @@ def test_creating_a_match_makes_four_round_trips_and_reads_nothing_back(
 def test_an_id_believed_new_that_a_stream_has_is_refused_after_a_real_read(
     scorer: APIClient,
 ) -> None:
-    match_id = UUID(create_match(scorer)["id"])
+    match_id = UUID(ApiMatchFactory.create(client=scorer)["id"])
     folded.memo.entries.pop(match_id)
     folded.note_head(match_id, folded.EMPTY_STREAM)
 

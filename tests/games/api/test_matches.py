@@ -5,23 +5,15 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.api import matches as matches_api
-from tests.games.api.builders import (
-    API,
-    TWO_SIDES,
-    create_match,
-    created,
-    event_count,
-    match_url,
-    post,
-    score_round,
-    start_round,
-)
+from tests.factories.api import API
+from tests.factories.matches import TWO_SIDES, ApiMatchFactory
+from tests.games.api.builders import created, event_count, match_url, post, score_round, start_round
 
 MATCHES = f"{API}/matches/"
 
 
 def test_creating_a_match_answers_201_with_the_match_and_its_defaults(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
 
     assert UUID(match["id"])
     assert match["status"] == "not_started"
@@ -35,7 +27,7 @@ def test_creating_a_match_answers_201_with_the_match_and_its_defaults(scorer: AP
 
 
 def test_a_match_scored_by_points_names_the_rounds_it_plans(scorer: APIClient) -> None:
-    match = create_match(scorer, scoring="points", rounds=4)
+    match = ApiMatchFactory.create(client=scorer, scoring="points", rounds=4)
 
     assert (match["scoring"], match["best_of"], match["rounds_planned"]) == ("points", None, 4)
 
@@ -43,7 +35,7 @@ def test_a_match_scored_by_points_names_the_rounds_it_plans(scorer: APIClient) -
 def test_a_match_may_be_created_with_an_id_chosen_by_the_client(scorer: APIClient) -> None:
     match_id = "3b1f0d6e-5c2a-4e8b-9f47-2d9c8a1e6b30"
 
-    match = create_match(scorer, id=match_id)
+    match = ApiMatchFactory.create(client=scorer, id=match_id)
 
     assert match["id"] == match_id
     assert scorer.get(match_url(match_id)).json() == match
@@ -127,14 +119,14 @@ def test_a_client_chosen_id_that_is_not_random_is_refused_and_nothing_is_created
 
 
 def test_a_three_player_match_names_three_sides(scorer: APIClient) -> None:
-    match = create_match(scorer, table_size=3, sides=[{"name": n} for n in "ABC"])
+    match = ApiMatchFactory.create(client=scorer, table_size=3, sides=[{"name": n} for n in "ABC"])
 
     assert [side["name"] for side in match["sides"]] == ["A", "B", "C"]
     assert match["round_wins"] == [0, 0, 0]
 
 
 def test_a_match_with_a_variant_keeps_its_options(scorer: APIClient) -> None:
-    match = create_match(scorer, variant={"hand_size": 9, "deck_names": "french"})
+    match = ApiMatchFactory.create(client=scorer, variant={"hand_size": 9, "deck_names": "french"})
 
     assert match["variant"]["hand_size"] == 9
     assert match["variant"]["deck_names"] == "french"
@@ -224,7 +216,7 @@ def test_a_browser_session_write_without_its_csrf_token_is_403_permission_denied
 
 
 def test_anyone_may_read_a_match(scorer: APIClient, anonymous: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
 
     response = anonymous.get(match_url(match["id"]))
 
@@ -252,14 +244,14 @@ def test_an_api_url_that_does_not_resolve_is_a_json_404_not_found(
 
 
 def test_an_unsupported_method_is_405_method_not_allowed(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
 
     assert scorer.delete(match_url(match["id"])).json()["code"] == "method_not_allowed"
     assert scorer.get(MATCHES).status_code == 405
 
 
 def test_a_side_confirms_the_result_of_a_finished_match_once(scorer: APIClient) -> None:
-    match = create_match(scorer, best_of=1)
+    match = ApiMatchFactory.create(client=scorer, best_of=1)
     score_round(scorer, match["id"], 70, 50)
 
     confirmed = post(scorer, match_url(match["id"], "confirm"), {"side": 1})
@@ -272,7 +264,7 @@ def test_a_side_confirms_the_result_of_a_finished_match_once(scorer: APIClient) 
 
 
 def test_a_result_cannot_be_confirmed_before_the_match_is_over(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
 
     response = post(scorer, match_url(match["id"], "confirm"), {"side": 0})
 
@@ -281,7 +273,7 @@ def test_a_result_cannot_be_confirmed_before_the_match_is_over(scorer: APIClient
 
 
 def test_a_side_that_does_not_exist_cannot_confirm(scorer: APIClient) -> None:
-    match = create_match(scorer, best_of=1)
+    match = ApiMatchFactory.create(client=scorer, best_of=1)
     score_round(scorer, match["id"], 70, 50)
 
     response = post(scorer, match_url(match["id"], "confirm"), {"side": 2})
@@ -291,7 +283,7 @@ def test_a_side_that_does_not_exist_cannot_confirm(scorer: APIClient) -> None:
 
 
 def test_a_side_disputes_a_finished_result_and_the_result_stands(scorer: APIClient) -> None:
-    match = create_match(scorer, best_of=1)
+    match = ApiMatchFactory.create(client=scorer, best_of=1)
     score_round(scorer, match["id"], 70, 50)
 
     response = post(
@@ -310,7 +302,7 @@ def test_a_side_disputes_a_finished_result_and_the_result_stands(scorer: APIClie
 
 
 def test_a_side_disputes_once_and_withdraws_its_dispute_by_confirming(scorer: APIClient) -> None:
-    match = create_match(scorer, best_of=1)
+    match = ApiMatchFactory.create(client=scorer, best_of=1)
     score_round(scorer, match["id"], 70, 50)
     dispute = match_url(match["id"], "dispute")
     post(scorer, dispute, {"side": 1, "reason": "we had 62 points"})
@@ -338,7 +330,7 @@ def test_a_side_disputes_once_and_withdraws_its_dispute_by_confirming(scorer: AP
 def test_a_dispute_is_refused_with_its_code_and_records_nothing(
     scorer: APIClient, finished: bool, body: dict[str, Any], status: int, code: str
 ) -> None:
-    match = create_match(scorer, best_of=1)
+    match = ApiMatchFactory.create(client=scorer, best_of=1)
     if finished:
         score_round(scorer, match["id"], 70, 50)
     version = scorer.get(match_url(match["id"])).json()["version"]
@@ -350,7 +342,7 @@ def test_a_dispute_is_refused_with_its_code_and_records_nothing(
 
 
 def test_a_forfeit_finishes_the_match_for_the_other_side(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     start_round(scorer, match["id"])
 
     response = post(scorer, match_url(match["id"], "forfeit"), {"side": 0, "reason": "left"})
@@ -363,7 +355,7 @@ def test_a_forfeit_finishes_the_match_for_the_other_side(scorer: APIClient) -> N
 
 
 def test_nothing_more_is_recorded_once_a_match_is_forfeited(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     post(scorer, match_url(match["id"], "forfeit"), {"side": 0, "reason": "left"})
 
     forfeit_again = post(scorer, match_url(match["id"], "forfeit"), {"side": 1, "reason": "x"})
@@ -374,7 +366,7 @@ def test_nothing_more_is_recorded_once_a_match_is_forfeited(scorer: APIClient) -
 
 
 def test_a_forfeit_needs_a_reason(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
 
     response = post(scorer, match_url(match["id"], "forfeit"), {"side": 0})
 
@@ -383,7 +375,7 @@ def test_a_forfeit_needs_a_reason(scorer: APIClient) -> None:
 
 
 def test_a_level_match_asked_for_a_decider_says_a_deciding_round_is_due(scorer: APIClient) -> None:
-    match = create_match(scorer, scoring="points", rounds=2, decider="round")
+    match = ApiMatchFactory.create(client=scorer, scoring="points", rounds=2, decider="round")
     score_round(scorer, match["id"], 70, 50)
     score_round(scorer, match["id"], 50, 70)
 
@@ -407,7 +399,7 @@ def test_a_level_match_asked_for_a_decider_says_a_deciding_round_is_due(scorer: 
 def test_a_free_standing_match_scored_by_points_still_ends_level_by_default(
     scorer: APIClient,
 ) -> None:
-    match = create_match(scorer, scoring="points", rounds=2)
+    match = ApiMatchFactory.create(client=scorer, scoring="points", rounds=2)
     score_round(scorer, match["id"], 70, 50)
     score_round(scorer, match["id"], 50, 70)
 

@@ -4,8 +4,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.rules import parse_card
+from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import (
-    create_match,
     dealt_match,
     event_count,
     match_url,
@@ -16,7 +16,7 @@ from tests.games.api.builders import (
     score_round,
     start_round,
 )
-from tests.rules.builders import physical_round, play_to_the_holders_last_card
+from tests.games.rules.builders import physical_round, play_to_the_holders_last_card
 
 
 def play(client: APIClient, match_id: str, body: dict[str, Any], **headers: str) -> Any:
@@ -92,7 +92,7 @@ def test_an_unreadable_card_is_422_invalid_card(scorer: APIClient, card: str) ->
 
 
 def test_a_card_outside_the_tables_deck_is_422_card_not_in_deck(scorer: APIClient) -> None:
-    match = create_match(scorer, table_size=3, sides=[{"name": n} for n in "ABC"])
+    match = ApiMatchFactory.create(client=scorer, table_size=3, sides=[{"name": n} for n in "ABC"])
     start_round(scorer, match["id"], briscola="7D", dealer_seat=0)
 
     response = play(scorer, match["id"], {"seat": 1, "card": "2B"})
@@ -101,7 +101,7 @@ def test_a_card_outside_the_tables_deck_is_422_card_not_in_deck(scorer: APIClien
 
 
 def test_the_face_up_briscola_is_not_played_before_it_is_drawn(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     start_round(scorer, match["id"], briscola="7D", dealer_seat=0)
 
     response = play(scorer, match["id"], {"seat": 1, "card": "7D"})
@@ -113,7 +113,7 @@ def test_the_briscola_holders_last_card_must_be_the_briscola_so_the_round_can_fi
     scorer: APIClient,
 ) -> None:
     rules_round = play_to_the_holders_last_card(physical_round(dealer=0, briscola="2C"))
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     start_round(scorer, match["id"], briscola="2C", dealer_seat=0)
     play_cards(scorer, match["id"], 1, list(rules_round.plays))
     (last_other,) = [
@@ -149,7 +149,7 @@ def test_a_card_after_the_round_is_over_is_422_round_finished(scorer: APIClient)
 
 
 def test_no_card_is_played_in_a_round_without_a_briscola(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     start_round(scorer, match["id"], briscola=None)
 
     response = play(scorer, match["id"], {"seat": 1, "card": "1C"})
@@ -158,7 +158,7 @@ def test_no_card_is_played_in_a_round_without_a_briscola(scorer: APIClient) -> N
 
 
 def test_no_card_is_played_in_a_round_scored_by_points(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     score_round(scorer, match["id"], 70, 50)
 
     response = play(scorer, match["id"], {"seat": 1, "card": "1C"})
@@ -284,7 +284,7 @@ def test_every_event_records_the_user_and_the_device(scorer: APIClient, scorer_t
 
 
 def test_a_card_written_with_an_alias_is_recorded_by_its_code(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     start_round(scorer, match["id"], briscola="7D", dealer_seat=0)
 
     response = play(scorer, match["id"], {"seat": 1, "card": "ac"})
@@ -295,7 +295,7 @@ def test_a_card_written_with_an_alias_is_recorded_by_its_code(scorer: APIClient)
 def test_a_french_match_takes_cards_in_french_suit_letters_and_answers_canonical_codes(
     scorer: APIClient,
 ) -> None:
-    match_id = create_match(scorer, variant={"deck_names": "french"})["id"]
+    match_id = ApiMatchFactory.create(client=scorer, variant={"deck_names": "french"})["id"]
     start_round(scorer, match_id, briscola="7h", dealer_seat=0)
 
     response = play(scorer, match_id, {"seat": 1, "card": "AC"})
@@ -309,7 +309,7 @@ def test_a_french_match_takes_cards_in_french_suit_letters_and_answers_canonical
 def test_an_italian_suit_letter_in_a_french_match_is_refused_naming_the_french_letters(
     scorer: APIClient,
 ) -> None:
-    match_id = create_match(scorer, variant={"deck_names": "french"})["id"]
+    match_id = ApiMatchFactory.create(client=scorer, variant={"deck_names": "french"})["id"]
     start_round(scorer, match_id, briscola="7H", dealer_seat=0)
     versions = event_count(scorer, match_id)
 
@@ -322,7 +322,7 @@ def test_an_italian_suit_letter_in_a_french_match_is_refused_naming_the_french_l
 
 
 def test_an_italian_match_still_reads_1c_as_the_ace_of_cups(scorer: APIClient) -> None:
-    match_id = create_match(scorer)["id"]
+    match_id = ApiMatchFactory.create(client=scorer)["id"]
     start_round(scorer, match_id, briscola="7D", dealer_seat=0)
 
     response = play(scorer, match_id, {"seat": 1, "card": "1C"})

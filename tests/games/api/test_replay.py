@@ -3,19 +3,13 @@ from rest_framework.test import APIClient
 
 from games import rules
 from games.rules import Play
-from tests.games.api.builders import (
-    create_match,
-    legal_round,
-    play_cards,
-    round_url,
-    score_round,
-    start_round,
-)
+from tests.factories.matches import ApiMatchFactory
+from tests.games.api.builders import legal_round, play_cards, round_url, score_round, start_round
 
 
 def played_round(client: APIClient, *, upto: int | None = None) -> tuple[str, list[Play]]:
     """A match whose first round was entered card by card (the first `upto` cards, or all)."""
-    match = create_match(client)
+    match = ApiMatchFactory.create(client=client)
     briscola, plays = legal_round(dealer=0, seed=7)
     start_round(client, match["id"], briscola=briscola, dealer_seat=0)
     play_cards(client, match["id"], 1, plays[:upto])
@@ -95,7 +89,7 @@ def test_replay_upto_that_is_not_a_count_of_cards_is_400(scorer: APIClient, upto
 def test_the_replay_of_a_round_scored_by_points_has_points_but_no_tricks(
     scorer: APIClient,
 ) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     score_round(scorer, match["id"], 70, 50)
 
     replay = scorer.get(round_url(match["id"], 1, "replay")).json()
@@ -104,7 +98,7 @@ def test_the_replay_of_a_round_scored_by_points_has_points_but_no_tricks(
 
 
 def test_the_replay_of_a_round_that_does_not_exist_is_404(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
 
     response = scorer.get(round_url(match["id"], 1, "replay"))
 

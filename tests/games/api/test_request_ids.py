@@ -3,11 +3,12 @@
 from rest_framework.test import APIClient
 
 from games.eventstore.models import Event
-from tests.games.api.builders import create_match, post, round_url, start_round
+from tests.factories.matches import ApiMatchFactory
+from tests.games.api.builders import post, round_url, start_round
 
 
 def test_the_events_a_request_appends_carry_its_id_as_correlation_id(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     start_round(scorer, match["id"], briscola="7D", dealer_seat=0)
 
     response = post(

@@ -1,8 +1,8 @@
 import pytest
 from rest_framework.test import APIClient
 
+from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import (
-    create_match,
     created,
     event_count,
     legal_round,
@@ -17,7 +17,7 @@ from tests.games.api.builders import (
 
 
 def test_starting_a_round_answers_201_with_the_round_and_the_version(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
 
     response = post(scorer, match_url(match["id"], "rounds"), {"briscola": "7D", "dealer_seat": 1})
 
@@ -41,7 +41,7 @@ def test_starting_a_round_answers_201_with_the_round_and_the_version(scorer: API
 
 
 def test_the_dealer_is_by_default_the_seat_after_the_previous_dealer(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     score_round(scorer, match["id"], 70, 50)
 
     second = start_round(scorer, match["id"])
@@ -52,7 +52,7 @@ def test_the_dealer_is_by_default_the_seat_after_the_previous_dealer(scorer: API
 def test_a_round_without_a_briscola_is_started_for_entering_its_points(
     scorer: APIClient,
 ) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
 
     started = start_round(scorer, match["id"], briscola=None)
 
@@ -60,7 +60,7 @@ def test_a_round_without_a_briscola_is_started_for_entering_its_points(
 
 
 def test_the_briscola_must_be_named_even_when_it_is_null(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
 
     response = post(scorer, match_url(match["id"], "rounds"), {"dealer_seat": 0})
 
@@ -69,7 +69,7 @@ def test_the_briscola_must_be_named_even_when_it_is_null(scorer: APIClient) -> N
 
 
 def test_a_round_cannot_start_while_another_is_in_progress(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     start_round(scorer, match["id"])
 
     response = post(scorer, match_url(match["id"], "rounds"), {"briscola": "1C"})
@@ -78,7 +78,7 @@ def test_a_round_cannot_start_while_another_is_in_progress(scorer: APIClient) ->
 
 
 def test_no_round_starts_once_the_match_is_won(scorer: APIClient) -> None:
-    match = create_match(scorer, best_of=1)
+    match = ApiMatchFactory.create(client=scorer, best_of=1)
     score_round(scorer, match["id"], 70, 50)
 
     response = post(scorer, match_url(match["id"], "rounds"), {"briscola": "1C"})
@@ -95,7 +95,7 @@ def test_a_round_in_a_match_that_does_not_exist_is_404(scorer: APIClient) -> Non
 
 
 def test_an_unreadable_briscola_is_422_invalid_card(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
 
     response = post(scorer, match_url(match["id"], "rounds"), {"briscola": "13D"})
 
@@ -103,7 +103,7 @@ def test_an_unreadable_briscola_is_422_invalid_card(scorer: APIClient) -> None:
 
 
 def test_a_briscola_outside_the_tables_deck_is_422_card_not_in_deck(scorer: APIClient) -> None:
-    match = create_match(scorer, table_size=6)
+    match = ApiMatchFactory.create(client=scorer, table_size=6)
 
     response = post(scorer, match_url(match["id"], "rounds"), {"briscola": "2D"})
 
@@ -111,7 +111,7 @@ def test_a_briscola_outside_the_tables_deck_is_422_card_not_in_deck(scorer: APIC
 
 
 def test_a_dealer_seat_that_does_not_exist_is_422_invalid_seat(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
 
     response = post(scorer, match_url(match["id"], "rounds"), {"briscola": "1C", "dealer_seat": 2})
 
@@ -119,7 +119,7 @@ def test_a_dealer_seat_that_does_not_exist_is_422_invalid_seat(scorer: APIClient
 
 
 def test_a_round_can_be_read_on_its_own(scorer: APIClient, anonymous: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     started = start_round(scorer, match["id"])
 
     response = anonymous.get(round_url(match["id"], 1))
@@ -131,7 +131,7 @@ def test_a_round_can_be_read_on_its_own(scorer: APIClient, anonymous: APIClient)
 def test_a_round_that_does_not_exist_is_404_round_not_found(
     scorer: APIClient, anonymous: APIClient
 ) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     start_round(scorer, match["id"])
 
     for number in (2, 0, 10**20):
@@ -140,7 +140,7 @@ def test_a_round_that_does_not_exist_is_404_round_not_found(
 
 
 def test_entering_a_rounds_points_finishes_it_with_its_result(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     start_round(scorer, match["id"], briscola=None)
 
     response = post(scorer, round_url(match["id"], 1, "score"), {"points": [50, 70]})
@@ -158,7 +158,7 @@ def test_entering_a_rounds_points_finishes_it_with_its_result(scorer: APIClient)
 
 
 def test_a_tied_round_entered_by_points_is_replayed_by_the_next_round(scorer: APIClient) -> None:
-    match = create_match(scorer, best_of=1)
+    match = ApiMatchFactory.create(client=scorer, best_of=1)
 
     tied = score_round(scorer, match["id"], 60, 60)
     after_tie = scorer.get(match_url(match["id"])).json()
@@ -180,7 +180,7 @@ def test_a_tied_round_entered_by_points_is_replayed_by_the_next_round(scorer: AP
 
 
 def test_points_that_do_not_total_120_are_422(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     start_round(scorer, match["id"], briscola=None)
 
     response = post(scorer, round_url(match["id"], 1, "score"), {"points": [70, 70]})
@@ -191,7 +191,7 @@ def test_points_that_do_not_total_120_are_422(scorer: APIClient) -> None:
 def test_points_for_a_round_whose_cards_were_entered_are_422_cards_already_entered(
     scorer: APIClient,
 ) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     briscola, plays = legal_round(dealer=0)
     start_round(scorer, match["id"], briscola=briscola, dealer_seat=0)
     play_cards(scorer, match["id"], 1, plays[:1])
@@ -202,7 +202,7 @@ def test_points_for_a_round_whose_cards_were_entered_are_422_cards_already_enter
 
 
 def test_points_entered_twice_are_409_points_already_entered(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     score_round(scorer, match["id"], 70, 50)
 
     response = post(scorer, round_url(match["id"], 1, "score"), {"points": [50, 70]})
@@ -211,7 +211,7 @@ def test_points_entered_twice_are_409_points_already_entered(scorer: APIClient) 
 
 
 def test_undo_takes_back_the_last_card_and_answers_with_the_round(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     briscola, plays = legal_round(dealer=0)
     start_round(scorer, match["id"], briscola=briscola, dealer_seat=0)
     play_cards(scorer, match["id"], 1, plays[:2])
@@ -225,7 +225,7 @@ def test_undo_takes_back_the_last_card_and_answers_with_the_round(scorer: APICli
 
 
 def test_undo_with_no_card_played_is_422_nothing_to_undo(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     start_round(scorer, match["id"])
 
     response = post(scorer, round_url(match["id"], 1, "undo"))
@@ -234,7 +234,7 @@ def test_undo_with_no_card_played_is_422_nothing_to_undo(scorer: APIClient) -> N
 
 
 def test_undo_in_an_earlier_round_is_409_round_not_latest(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     score_round(scorer, match["id"], 70, 50)
     start_round(scorer, match["id"])
 
@@ -244,7 +244,7 @@ def test_undo_in_an_earlier_round_is_409_round_not_latest(scorer: APIClient) -> 
 
 
 def test_a_voided_round_keeps_its_reason_and_is_dealt_again(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     start_round(scorer, match["id"], dealer_seat=0)
 
     response = post(scorer, round_url(match["id"], 1, "void"), {"reason": "misdeal"})
@@ -261,7 +261,7 @@ def test_a_voided_round_keeps_its_reason_and_is_dealt_again(scorer: APIClient) -
 
 
 def test_a_round_is_voided_only_once(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     start_round(scorer, match["id"])
     post(scorer, round_url(match["id"], 1, "void"), {"reason": "misdeal"})
 
@@ -271,7 +271,7 @@ def test_a_round_is_voided_only_once(scorer: APIClient) -> None:
 
 
 def test_no_card_is_played_in_a_voided_round(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     briscola, plays = legal_round(dealer=0)
     start_round(scorer, match["id"], briscola=briscola, dealer_seat=0)
     post(scorer, round_url(match["id"], 1, "void"), {"reason": "misdeal"})
@@ -282,7 +282,7 @@ def test_no_card_is_played_in_a_voided_round(scorer: APIClient) -> None:
 
 
 def test_a_void_needs_a_reason(scorer: APIClient) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     start_round(scorer, match["id"])
 
     response = post(scorer, round_url(match["id"], 1, "void"), {"reason": ""})
@@ -295,7 +295,7 @@ def test_a_void_needs_a_reason(scorer: APIClient) -> None:
 def test_a_retried_round_start_with_its_idempotency_key_answers_200_with_the_first_round(
     scorer: APIClient,
 ) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     body = {"briscola": "7D"}
     first = post(scorer, match_url(match["id"], "rounds"), body, HTTP_IDEMPOTENCY_KEY="r1")
 
@@ -308,7 +308,7 @@ def test_a_retried_round_start_with_its_idempotency_key_answers_200_with_the_fir
 def test_retried_points_with_their_idempotency_key_answer_200_and_record_nothing(
     scorer: APIClient,
 ) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
     start_round(scorer, match["id"], briscola=None)
     url, body = round_url(match["id"], 1, "score"), {"points": [70, 50]}
     first = post(scorer, url, body, HTTP_IDEMPOTENCY_KEY="score-1")
@@ -323,7 +323,7 @@ def test_retried_points_with_their_idempotency_key_answer_200_and_record_nothing
 def test_a_points_only_round_starts_without_naming_a_briscola_and_takes_its_points(
     scorer: APIClient,
 ) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
 
     started = created(post(scorer, match_url(match["id"], "rounds"), {"points_only": True}))
     scored = post(scorer, round_url(match["id"], 1, "score"), {"points": [70, 50]})
@@ -342,7 +342,7 @@ def test_a_points_only_round_starts_without_naming_a_briscola_and_takes_its_poin
 def test_a_points_only_round_names_no_briscola_and_is_not_dealt_by_the_server(
     scorer: APIClient, body: dict[str, object], field: str
 ) -> None:
-    match = create_match(scorer)
+    match = ApiMatchFactory.create(client=scorer)
 
     response = post(scorer, match_url(match["id"], "rounds"), body)
 

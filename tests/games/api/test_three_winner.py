@@ -6,21 +6,18 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.eventstore.models import Event
-from tests.games.api.builders import (
-    API,
-    TWO_SIDES,
-    create_match,
-    match_url,
-    post,
-    score_round,
-)
+from tests.factories.api import API
+from tests.factories.matches import TWO_SIDES, ApiMatchFactory
+from tests.games.api.builders import match_url, post, score_round
 
 THREE_SIDES = [{"name": name} for name in ("Rossi", "Bianchi", "Verdi")]
 AT_LEAST_61 = {"three_winner": "at_least_61"}
 
 
 def create_three(client: APIClient, **fields: Any) -> dict[str, Any]:
-    return create_match(client, table_size=3, sides=THREE_SIDES, variant=AT_LEAST_61, **fields)
+    return ApiMatchFactory.create(
+        client=client, table_size=3, sides=THREE_SIDES, variant=AT_LEAST_61, **fields
+    )
 
 
 def test_a_round_at_three_where_nobody_reaches_61_has_no_winner_and_is_replayed(
@@ -47,7 +44,7 @@ def test_a_round_at_three_where_nobody_reaches_61_has_no_winner_and_is_replayed(
 def test_the_same_points_under_the_default_rule_give_the_round_to_the_most_points(
     scorer: APIClient,
 ) -> None:
-    match = create_match(scorer, table_size=3, sides=THREE_SIDES, best_of=1)
+    match = ApiMatchFactory.create(client=scorer, table_size=3, sides=THREE_SIDES, best_of=1)
 
     scored = score_round(scorer, match["id"], 50, 40, 30)
     finished = scorer.get(match_url(match["id"])).json()
@@ -77,9 +74,9 @@ def test_under_points_scoring_a_round_without_a_winner_counts_with_no_winner(
 def test_a_match_created_with_the_default_rule_records_the_variant_as_before(
     scorer: APIClient,
 ) -> None:
-    match = create_match(scorer, table_size=3, sides=THREE_SIDES)
-    explicit = create_match(
-        scorer, table_size=3, sides=THREE_SIDES, variant={"three_winner": "most_points"}
+    match = ApiMatchFactory.create(client=scorer, table_size=3, sides=THREE_SIDES)
+    explicit = ApiMatchFactory.create(
+        client=scorer, table_size=3, sides=THREE_SIDES, variant={"three_winner": "most_points"}
     )
 
     recorded = [

@@ -13,8 +13,8 @@ from accounts.models import User
 from games.matches.selectors import replayed_cards, round_get
 from games.rules import parse_card
 from games.templatetags.cards import card_label
+from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import (
-    create_match,
     legal_plays,
     legal_round,
     play_cards,
@@ -48,7 +48,7 @@ def played_on_table(html: str) -> list[str]:
 
 def played_match(scorer: APIClient) -> tuple[str, list[Any]]:
     """Rossi v Bianchi: round 1 a 60-60 tie scored by points, round 2 (its replay) card by card."""
-    match_id = create_match(scorer, best_of=1)["id"]
+    match_id = ApiMatchFactory.create(client=scorer, best_of=1)["id"]
     score_round(scorer, match_id, 60, 60)
     briscola, plays = legal_round(dealer=1, seed=3)
     start_round(scorer, match_id, briscola=briscola)
@@ -78,7 +78,7 @@ def test_the_match_page_shows_the_sides_rounds_points_and_the_tie_with_its_repla
 
 
 def test_the_match_page_shows_confirmations_and_disputes(scorer: APIClient, client: Client) -> None:
-    match_id = create_match(scorer, best_of=1)["id"]
+    match_id = ApiMatchFactory.create(client=scorer, best_of=1)["id"]
     score_round(scorer, match_id, 70, 50)
     post(scorer, f"/api/v1/matches/{match_id}/confirm/", {"side": 0})
     post(scorer, f"/api/v1/matches/{match_id}/dispute/", {"side": 1, "reason": "it was 61"})
@@ -135,7 +135,7 @@ def test_the_replay_shows_trick_winners_and_running_points(
 def test_a_round_of_a_french_deck_match_names_its_cards_the_french_way(
     scorer: APIClient, client: Client
 ) -> None:
-    match_id = create_match(scorer, variant={"deck_names": "french"})["id"]
+    match_id = ApiMatchFactory.create(client=scorer, variant={"deck_names": "french"})["id"]
     start_round(scorer, match_id, briscola="QS")
 
     html = page(client, f"/matches/{match_id}/rounds/1/")
@@ -193,7 +193,7 @@ def test_a_private_tournaments_match_is_not_found_by_outsiders_as_in_the_api(
 def test_the_replay_hides_the_hands_a_viewer_may_not_see_while_the_round_is_played(
     scorer: APIClient, creator: User, client: Client
 ) -> None:
-    match_id = create_match(scorer)["id"]
+    match_id = ApiMatchFactory.create(client=scorer)["id"]
     hands = start_round(scorer, match_id, briscola=None, deal="server")["hands"]
     hidden = [code for seat_hand in hands.values() for code in seat_hand]
     signed_in = Client()
@@ -211,7 +211,7 @@ def test_the_replay_hides_the_hands_a_viewer_may_not_see_while_the_round_is_play
 def test_a_finished_dealt_round_shows_every_hand_as_dealt_to_everybody(
     scorer: APIClient, client: Client
 ) -> None:
-    match_id = create_match(scorer)["id"]
+    match_id = ApiMatchFactory.create(client=scorer)["id"]
     dealt = start_round(scorer, match_id, briscola=None, deal="server")
     state = replayed_cards(round_get(match_id=match_id, round_number=1))
     assert state is not None
@@ -226,7 +226,9 @@ def test_a_finished_dealt_round_shows_every_hand_as_dealt_to_everybody(
 def test_the_match_page_says_a_deciding_round_is_due_and_then_who_won(
     scorer: APIClient, client: Client
 ) -> None:
-    match_id = create_match(scorer, scoring="points", rounds=1, decider="round")["id"]
+    match_id = ApiMatchFactory.create(client=scorer, scoring="points", rounds=1, decider="round")[
+        "id"
+    ]
     score_round(scorer, match_id, 60, 60)
 
     level = page(client, f"/matches/{match_id}/")
@@ -243,7 +245,9 @@ def test_the_match_page_says_a_deciding_round_is_due_and_then_who_won(
 def test_the_match_page_names_the_rounds_after_which_the_match_is_level(
     scorer: APIClient, client: Client
 ) -> None:
-    match_id = create_match(scorer, scoring="points", rounds=2, decider="round")["id"]
+    match_id = ApiMatchFactory.create(client=scorer, scoring="points", rounds=2, decider="round")[
+        "id"
+    ]
     score_round(scorer, match_id, 70, 50)
     score_round(scorer, match_id, 50, 70)
 
@@ -265,8 +269,8 @@ def test_a_round_at_three_where_nobody_reached_61_shows_as_a_tie_and_its_replay(
     scorer: APIClient, client: Client
 ) -> None:
     sides = [{"name": name} for name in ("Rossi", "Bianchi", "Verdi")]
-    match_id = create_match(
-        scorer, table_size=3, sides=sides, best_of=1, variant={"three_winner": "at_least_61"}
+    match_id = ApiMatchFactory.create(
+        client=scorer, table_size=3, sides=sides, best_of=1, variant={"three_winner": "at_least_61"}
     )["id"]
     score_round(scorer, match_id, 50, 40, 30)
     score_round(scorer, match_id, 30, 61, 29)
@@ -284,7 +288,7 @@ def test_a_round_at_three_where_nobody_reached_61_shows_as_a_tie_and_its_replay(
 def test_a_tied_round_of_a_match_scored_by_points_is_not_said_to_be_replayed(
     scorer: APIClient, client: Client
 ) -> None:
-    match_id = create_match(scorer, scoring="points", rounds=2)["id"]
+    match_id = ApiMatchFactory.create(client=scorer, scoring="points", rounds=2)["id"]
     score_round(scorer, match_id, 60, 60)
 
     html = page(client, f"/matches/{match_id}/rounds/1/")

@@ -7,15 +7,16 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from pytest_django.live_server_helper import LiveServer
 from rest_framework.test import APIClient
 
-from tests.conftest import PHONE
-from tests.games.api.builders import create_match, legal_round, play_cards, start_round
+from tests.browser import PHONE
+from tests.factories.matches import ApiMatchFactory
+from tests.games.api.builders import legal_round, play_cards, start_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def match_with_a_round(scorer: APIClient) -> tuple[str, list[str]]:
     """Rossi v Bianchi with one whole round entered card by card; its cards in playing order."""
-    match_id = create_match(scorer)["id"]
+    match_id = ApiMatchFactory.create(client=scorer)["id"]
     briscola, plays = legal_round(dealer=0, seed=5)
     start_round(scorer, match_id, briscola=briscola)
     play_cards(scorer, match_id, 1, plays)

@@ -8,7 +8,6 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 from playwright.sync_api import Page, Route, expect
 from pytest_django.live_server_helper import LiveServer
@@ -20,7 +19,9 @@ from games import rules
 from games.eventstore.api import read_stream
 from games.matches.stream import CardCorrected, CardPlayed, PlayUndone
 from games.rules import Play
-from tests.games.api.builders import API, created, legal_round, post
+from tests.factories.accounts import UserFactory
+from tests.factories.api import API
+from tests.games.api.builders import created, legal_round, post
 from tests.security.roles import World, make_world, tournament_at_tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -151,7 +152,7 @@ def test_without_a_key_or_an_account_the_page_says_where_to_find_one(
 def test_a_four_player_round_tapped_in_by_a_signed_in_creator_ends_as_the_rules_say(
     browser_page: Page, live_server: LiveServer
 ) -> None:
-    creator = get_user_model().objects.create_user(username="creator")
+    creator = UserFactory.create(username="creator")
     api = APIClient()
     api.force_authenticate(creator)
     sides = [{"name": "Rossi e Verdi"}, {"name": "Bianchi e Neri"}]
@@ -382,7 +383,7 @@ def test_the_table_page_speaks_italian_and_keeps_the_key_across_the_language_swi
 def test_a_round_of_french_cards_tapped_in_is_recorded_as_the_cards_tapped(
     browser_page: Page, live_server: LiveServer
 ) -> None:
-    creator = get_user_model().objects.create_user(username="creator")
+    creator = UserFactory.create(username="creator")
     api = APIClient()
     api.force_authenticate(creator)
     sides = [{"name": "Rossi"}, {"name": "Bianchi"}]
@@ -409,7 +410,7 @@ def signed_in_match(
     browser_page: Page, live_server: LiveServer, **body: Any
 ) -> tuple[dict[str, Any], APIClient]:
     """A free-standing match created through the API by a creator signed in on the page."""
-    creator = get_user_model().objects.create_user(username="creator")
+    creator = UserFactory.create(username="creator")
     api = APIClient()
     api.force_authenticate(creator)
     match = created(post(api, f"{API}/matches/", body))

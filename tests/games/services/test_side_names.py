@@ -19,8 +19,10 @@ from games.matches.stream import CreateMatch, InvalidSide, decide
 from games.models import Match, MatchSide
 from games.rules import DEFAULT_VARIANT, MatchFormat
 from games.side_names import SideRefs, register_side_namer, unregister_side_namer
-from tests.games.api.builders import API, created, match_url, post, score_round
-from tests.games.services.builders import V1_SIDES, old_match_created, superuser_client
+from tests.factories.accounts import UserFactory, token_client
+from tests.factories.api import API
+from tests.factories.matches import V1_SIDES, old_match_created
+from tests.games.api.builders import created, match_url, post, score_round
 
 pytestmark = pytest.mark.django_db
 
@@ -169,7 +171,7 @@ def test_a_side_nobody_can_name_reads_by_its_number() -> None:
 
 
 def test_the_scorer_api_still_takes_and_shows_names_while_the_events_hold_none() -> None:
-    client = superuser_client()
+    client = token_client(UserFactory.create(username="lead", is_staff=True, is_superuser=True))
     body = {"table_size": 2, "sides": [{"name": "Rossi"}, {"name": "Bianchi"}]}
 
     match = created(post(client, f"{API}/matches/", body))

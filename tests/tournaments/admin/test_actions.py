@@ -12,17 +12,11 @@ from django.urls import reverse
 
 from games.eventstore.api import read_stream
 from games.models import Match, Round
-from tests.tournaments.admin.builders import (
-    act,
-    event_types,
-    events_after,
-    ready_fixtures,
-    started,
-    win_by_points,
-)
-from tests.tournaments.builders import ORGANIZER, new_tournament
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
+from tests.tournaments.admin.builders import act
+from tests.tournaments.builders import event_types, events_after, ready_fixtures, win_by_points
 from tournaments.models import Entrant, Fixture, Tournament
-from tournaments.services import scheduling
+from tournaments.services import scheduling as tournament_scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +39,7 @@ def assert_recorded_by(stream_id: uuid.UUID, before: int, user: AbstractBaseUser
 def test_seeding_by_the_given_seeds_appends_entrants_seeded(
     admin_client: Client, admin_user: AbstractBaseUser
 ) -> None:
-    tournament_id = new_tournament()
+    tournament_id = TournamentFactory.create().id
     before = len(event_types(tournament_id))
 
     response, said = act(admin_client, TOURNAMENTS, "seed_given", [tournament_id])
@@ -57,7 +51,7 @@ def test_seeding_by_the_given_seeds_appends_entrants_seeded(
 
 
 def test_a_random_seeding_records_its_random_seed(admin_client: Client) -> None:
-    tournament_id = new_tournament()
+    tournament_id = TournamentFactory.create().id
     before = len(event_types(tournament_id))
 
     _, said = act(admin_client, TOURNAMENTS, "seed_random", [tournament_id])
@@ -71,7 +65,7 @@ def test_a_random_seeding_records_its_random_seed(admin_client: Client) -> None:
 def test_a_random_seed_given_on_the_tournaments_page_is_the_one_recorded(
     admin_client: Client,
 ) -> None:
-    tournament_id = new_tournament()
+    tournament_id = TournamentFactory.create().id
     url = reverse("admin:tournaments_tournament_run", args=[tournament_id, "seed_random"])
 
     response = admin_client.post(url, {"random_seed": "4242"})
@@ -84,7 +78,7 @@ def test_a_random_seed_given_on_the_tournaments_page_is_the_one_recorded(
 
 
 def test_starting_appends_the_start_and_the_first_fixtures(admin_client: Client) -> None:
-    tournament_id = new_tournament()
+    tournament_id = TournamentFactory.create().id
     before = len(event_types(tournament_id))
 
     _, said = act(admin_client, TOURNAMENTS, "start", [tournament_id])
@@ -98,7 +92,9 @@ def test_starting_appends_the_start_and_the_first_fixtures(admin_client: Client)
 
 
 def test_publishing_the_next_swiss_round_appends_its_pairings(admin_client: Client) -> None:
-    tournament_id = started("swiss", 4, swiss_rounds=2, automatic_rounds=False)
+    tournament_id = TournamentFactory.create(
+        format="swiss", entrants=4, swiss_rounds=2, automatic_rounds=False, started=True
+    ).id
     for fixture in ready_fixtures(tournament_id):
         win_by_points(fixture.match_id)
     before = len(event_types(tournament_id))
@@ -114,7 +110,7 @@ def test_publishing_the_next_swiss_round_appends_its_pairings(admin_client: Clie
 
 
 def test_calling_waiting_matches_gives_them_tables(admin_client: Client) -> None:
-    tournament_id = started(tables=1)
+    tournament_id = TournamentFactory.create(tables=1, started=True).id
     before = len(event_types(tournament_id))
 
     url = reverse("admin:tournaments_tournament_run", args=[tournament_id, "schedule"])
@@ -125,7 +121,7 @@ def test_calling_waiting_matches_gives_them_tables(admin_client: Client) -> None
 
 
 def test_a_refusal_is_an_error_message_not_a_500(admin_client: Client) -> None:
-    tournament_id = started()
+    tournament_id = TournamentFactory.create(started=True).id
     before = len(event_types(tournament_id))
 
     response = admin_client.post(
@@ -147,7 +143,7 @@ def test_a_refusal_is_an_error_message_not_a_500(admin_client: Client) -> None:
 def test_a_refused_button_on_the_tournaments_page_is_an_error_message(
     admin_client: Client,
 ) -> None:
-    tournament_id = started("single_elimination")
+    tournament_id = TournamentFactory.create(format="single_elimination", started=True).id
     url = reverse("admin:tournaments_tournament_run", args=[tournament_id, "publish_swiss_round"])
 
     response = admin_client.post(url, follow=True)
@@ -159,7 +155,7 @@ def test_a_refused_button_on_the_tournaments_page_is_an_error_message(
 def test_checking_in_appends_one_event_per_entrant_not_yet_in(
     admin_client: Client, admin_user: AbstractBaseUser
 ) -> None:
-    tournament_id = new_tournament()
+    tournament_id = TournamentFactory.create().id
     entrants = list(Entrant.objects.filter(tournament_id=tournament_id)[:2])
     before = len(event_types(tournament_id))
 
@@ -172,7 +168,7 @@ def test_checking_in_appends_one_event_per_entrant_not_yet_in(
 
 
 def test_withdrawing_asks_for_a_reason_then_forfeits_the_open_match(admin_client: Client) -> None:
-    tournament_id = started()
+    tournament_id = TournamentFactory.create(started=True).id
     fixture = ready_fixtures(tournament_id)[0]
     before = len(event_types(tournament_id))
 
@@ -190,7 +186,7 @@ def test_withdrawing_asks_for_a_reason_then_forfeits_the_open_match(admin_client
 def test_assigning_a_table_appends_match_scheduled_with_a_start_time_and_no_deadline(
     admin_client: Client,
 ) -> None:
-    tournament_id = started(tables=3, no_show_minutes=10)
+    tournament_id = TournamentFactory.create(tables=3, no_show_minutes=10, started=True).id
     fixture = ready_fixtures(tournament_id)[0]
     before = len(event_types(tournament_id))
 
@@ -212,8 +208,8 @@ def test_assigning_a_table_appends_match_scheduled_with_a_start_time_and_no_dead
 def test_calling_a_match_to_its_table_appends_match_called_and_starts_its_deadline(
     admin_client: Client, admin_user: AbstractBaseUser
 ) -> None:
-    tournament_id = started(tables=3, no_show_minutes=10)
-    scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(tables=3, no_show_minutes=10, started=True).id
+    tournament_scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
     fixture = ready_fixtures(tournament_id)[0]
     before = len(event_types(tournament_id))
 
@@ -231,7 +227,7 @@ def test_calling_a_match_to_its_table_appends_match_called_and_starts_its_deadli
 
 
 def test_calling_a_match_without_a_table_is_refused_with_a_message(admin_client: Client) -> None:
-    tournament_id = started(tables=3, no_show_minutes=10)
+    tournament_id = TournamentFactory.create(tables=3, no_show_minutes=10, started=True).id
     fixture = ready_fixtures(tournament_id)[0]
     before = len(event_types(tournament_id))
 
@@ -242,8 +238,8 @@ def test_calling_a_match_without_a_table_is_refused_with_a_message(admin_client:
 
 
 def test_assigning_a_table_in_use_swaps_the_two_matches(admin_client: Client) -> None:
-    tournament_id = started(tables=2)
-    scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(tables=2, started=True).id
+    tournament_scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
     first, second = ready_fixtures(tournament_id)
     tables = (first.table, second.table)
     before = len(event_types(tournament_id))
@@ -257,7 +253,7 @@ def test_assigning_a_table_in_use_swaps_the_two_matches(admin_client: Client) ->
 
 
 def test_a_table_that_does_not_exist_is_refused_with_a_message(admin_client: Client) -> None:
-    tournament_id = started(tables=2)
+    tournament_id = TournamentFactory.create(tables=2, started=True).id
     fixture = ready_fixtures(tournament_id)[0]
     before = len(event_types(tournament_id))
 
@@ -270,7 +266,7 @@ def test_a_table_that_does_not_exist_is_refused_with_a_message(admin_client: Cli
 def test_forfeiting_a_fixture_records_the_result_and_advances_the_bracket(
     admin_client: Client, admin_user: AbstractBaseUser
 ) -> None:
-    tournament_id = started()
+    tournament_id = TournamentFactory.create(started=True).id
     fixture = ready_fixtures(tournament_id)[0]
     match_events = len(event_types(fixture.match_id))
 
@@ -288,7 +284,7 @@ def test_forfeiting_a_fixture_records_the_result_and_advances_the_bracket(
 
 
 def test_voiding_a_round_appends_round_voided_with_its_reason(admin_client: Client) -> None:
-    tournament_id = started()
+    tournament_id = TournamentFactory.create(started=True).id
     fixture = ready_fixtures(tournament_id)[0]
     win_by_points(fixture.match_id)
     match_events = len(event_types(fixture.match_id))
@@ -302,7 +298,7 @@ def test_voiding_a_round_appends_round_voided_with_its_reason(admin_client: Clie
 
 
 def test_voiding_a_round_that_does_not_exist_is_an_error_message(admin_client: Client) -> None:
-    tournament_id = started()
+    tournament_id = TournamentFactory.create(started=True).id
     fixture = ready_fixtures(tournament_id)[0]
     win_by_points(fixture.match_id)
 
@@ -317,7 +313,7 @@ def test_voiding_a_round_that_does_not_exist_is_an_error_message(admin_client: C
 def test_the_match_admin_forfeits_and_voids_through_the_match_services(
     admin_client: Client,
 ) -> None:
-    tournament_id = started()
+    tournament_id = TournamentFactory.create(started=True).id
     played, other = ready_fixtures(tournament_id)
     win_by_points(played.match_id)
     events: dict[Any, int] = {m: len(event_types(m)) for m in (played.match_id, other.match_id)}
@@ -337,7 +333,9 @@ def test_the_match_admin_forfeits_and_voids_through_the_match_services(
 def test_deciding_a_level_knockout_match_asks_for_the_side_and_reason_and_records_them(
     admin_client: Client, admin_user: AbstractBaseUser
 ) -> None:
-    tournament_id = started(entrants=2, scoring="points", rounds=1, level_knockout="organizer")
+    tournament_id = TournamentFactory.create(
+        entrants=2, scoring="points", rounds=1, level_knockout="organizer", started=True
+    ).id
     fixture = ready_fixtures(tournament_id)[0]
     win_by_points(fixture.match_id, (60, 60))
     before = len(event_types(tournament_id))

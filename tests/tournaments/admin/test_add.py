@@ -1,35 +1,14 @@
-from typing import Any
-
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 from django.urls import reverse
 
 from games.eventstore.api import read_stream
-from tests.tournaments.admin.builders import started
-from tests.tournaments.builders import new_tournament
+from tests.factories.tournaments import TournamentFactory
+from tests.tournaments.admin.builders import TOURNAMENT_FORM, add_tournament
 from tournaments.models import Entrant, Tournament
 
 pytestmark = pytest.mark.django_db
-
-TOURNAMENT_FORM = {
-    "name": "Coppa di primavera",
-    "format": "swiss",
-    "table_size": "4",
-    "scoring": "rounds",
-    "best_of": "3",
-    "swiss_rounds": "5",
-    "advance_per_group": "2",
-    "tables": "6",
-    "no_show_minutes": "15",
-    "automatic_rounds": "on",
-    "grand_final_reset": "on",
-    "level_knockout": "higher_seed",
-}
-
-
-def add_tournament(client: Client, **changes: Any) -> Any:
-    return client.post(reverse("admin:tournaments_tournament_add"), TOURNAMENT_FORM | changes)
 
 
 def test_the_add_form_creates_the_tournament_through_the_service(
@@ -72,7 +51,9 @@ def test_the_add_form_lists_every_option_of_a_tournament(admin_client: Client) -
 
 
 def test_adding_an_entrant_registers_it_through_the_service(admin_client: Client) -> None:
-    tournament_id = new_tournament("single_elimination", 0, table_size=4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=0, table_size=4
+    ).id
     url = reverse("admin:tournaments_entrant_add")
 
     page = admin_client.get(url, {"tournament": str(tournament_id)})
@@ -92,7 +73,9 @@ def test_adding_an_entrant_registers_it_through_the_service(admin_client: Client
 
 
 def test_an_entrant_the_service_refuses_is_an_error_on_the_form(admin_client: Client) -> None:
-    tournament_id = new_tournament("single_elimination", 0, table_size=4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=0, table_size=4
+    ).id
 
     response = admin_client.post(
         reverse("admin:tournaments_entrant_add"),
@@ -105,7 +88,7 @@ def test_an_entrant_the_service_refuses_is_an_error_on_the_form(admin_client: Cl
 
 
 def test_a_started_tournament_is_not_offered_for_new_entrants(admin_client: Client) -> None:
-    tournament_id = started()
+    tournament_id = TournamentFactory.create(started=True).id
 
     response = admin_client.post(
         reverse("admin:tournaments_entrant_add"),

@@ -8,10 +8,12 @@ from django.test import Client
 from django.urls import reverse
 
 from games.eventstore.api import read_stream
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.admin.builders import act
-from tests.tournaments.builders import ORGANIZER, new_tournament
 from tournaments.models import Entrant, Fixture
-from tournaments.services import registration, running, scheduling
+from tournaments.services import registration
+from tournaments.services import running as tournament_running
+from tournaments.services import scheduling as tournament_scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +32,7 @@ def event_types(stream_id: UUID) -> list[str]:
 def test_the_tournaments_page_offers_check_in_and_a_start_with_the_checked_in_only(
     admin_client: Client,
 ) -> None:
-    tournament_id = new_tournament()
+    tournament_id = TournamentFactory.create().id
 
     page = admin_client.get(reverse("admin:tournaments_tournament_change", args=[tournament_id]))
 
@@ -39,7 +41,7 @@ def test_the_tournaments_page_offers_check_in_and_a_start_with_the_checked_in_on
 
 
 def test_closing_check_in_on_the_page_refuses_a_later_check_in(admin_client: Client) -> None:
-    tournament_id = new_tournament()
+    tournament_id = TournamentFactory.create().id
     entrant = Entrant.objects.filter(tournament_id=tournament_id).first()
     assert entrant is not None
 
@@ -57,7 +59,7 @@ def test_closing_check_in_on_the_page_refuses_a_later_check_in(admin_client: Cli
 def test_starting_with_the_checked_in_only_from_the_page_withdraws_the_absent(
     admin_client: Client,
 ) -> None:
-    tournament_id = new_tournament(format="round_robin", entrants=3)
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=3).id
     present = list(Entrant.objects.filter(tournament_id=tournament_id).order_by("seed")[:2])
     for entrant in present:
         registration.entrant_check_in(
@@ -73,9 +75,9 @@ def test_starting_with_the_checked_in_only_from_the_page_withdraws_the_absent(
 
 
 def test_calling_a_match_from_the_fixtures_list_records_the_call(admin_client: Client) -> None:
-    tournament_id = new_tournament(entrants=2, no_show_minutes=10)
-    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
-    scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(entrants=2, no_show_minutes=10).id
+    tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
     fixture = Fixture.objects.get(tournament_id=tournament_id)
 
     _, messages = act(admin_client, "tournaments_fixture", "call_to_table", [fixture.pk])

@@ -12,10 +12,12 @@ from django.utils import timezone
 
 from games.eventstore.api import read_stream
 from games.matches import services as match_services
-from tests.tournaments.builders import ORGANIZER, new_tournament
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tournaments import tasks
 from tournaments.models import Entrant, Fixture
 from tournaments.services import running, scheduling
+from tournaments.services import running as tournament_running
+from tournaments.services import scheduling as tournament_scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +46,7 @@ def run(client: Client, tournament_id: UUID, operation: str, **fields: str) -> N
 def test_before_the_start_the_evening_offers_check_in_seeding_and_the_start(
     admin_client: Client,
 ) -> None:
-    tournament_id = new_tournament()
+    tournament_id = TournamentFactory.create().id
 
     html = page(admin_client, tournament_id)
 
@@ -68,7 +70,7 @@ def test_before_the_start_the_evening_offers_check_in_seeding_and_the_start(
 
 
 def test_each_entrant_not_yet_here_has_its_own_check_in_button(admin_client: Client) -> None:
-    tournament_id = new_tournament(entrants=3)
+    tournament_id = TournamentFactory.create(entrants=3).id
     first = Entrant.objects.filter(tournament_id=tournament_id).order_by("seed").first()
     assert first is not None
 
@@ -86,7 +88,7 @@ def test_each_entrant_not_yet_here_has_its_own_check_in_button(admin_client: Cli
 def test_once_started_the_rounds_list_the_matches_with_their_tables_and_a_call_button(
     admin_client: Client,
 ) -> None:
-    tournament_id = new_tournament(entrants=4, tables=1, no_show_minutes=10)
+    tournament_id = TournamentFactory.create(entrants=4, tables=1, no_show_minutes=10).id
     run(admin_client, tournament_id, "start")
     run(admin_client, tournament_id, "schedule")
     at_table = Fixture.objects.get(tournament_id=tournament_id, table=1)
@@ -105,9 +107,9 @@ def test_once_started_the_rounds_list_the_matches_with_their_tables_and_a_call_b
 
 
 def test_overdue_and_disputed_matches_are_flagged_on_the_evening(admin_client: Client) -> None:
-    tournament_id = new_tournament(entrants=4, tables=2, no_show_minutes=10)
-    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
-    scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(entrants=4, tables=2, no_show_minutes=10).id
+    tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
     late, played = Fixture.objects.filter(tournament_id=tournament_id).order_by("id")
     scheduling.fixture_call(
         match_id=late.match_id, actor=ORGANIZER, now=timezone.now() - timedelta(hours=1)
@@ -137,9 +139,9 @@ def test_overdue_and_disputed_matches_are_flagged_on_the_evening(admin_client: C
 def tied_groups_tournament() -> UUID:
     """Groups A (seeds 1, 4) and B (seeds 2, 3), one qualifier each, match points only, every
     group match 60-60: both groups wait for the organizer's order."""
-    tournament_id = new_tournament(
-        "groups_then_knockout",
-        4,
+    tournament_id = TournamentFactory.create(
+        format="groups_then_knockout",
+        entrants=4,
         group_size=2,
         advance_per_group=1,
         tiebreaks=["match_points"],
@@ -147,8 +149,8 @@ def tied_groups_tournament() -> UUID:
         rounds=1,
         best_of=3,
         level_knockout="organizer",
-    )
-    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    ).id
+    tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     for fixture in Fixture.objects.filter(tournament_id=tournament_id):
         match_services.round_start(match_id=fixture.match_id, briscola=None, actor=ORGANIZER)
         match_services.round_points_enter(

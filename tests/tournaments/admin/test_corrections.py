@@ -12,10 +12,10 @@ from django.test import Client
 from django.urls import reverse
 
 from games.eventstore.api import RecordedEvent, read_stream
-from tests.tournaments.admin.builders import started
-from tests.tournaments.builders import ORGANIZER, new_tournament
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tournaments.models import Entrant, Player
-from tournaments.services import registration, running
+from tournaments.services import registration as tournament_registration
+from tournaments.services import running
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +56,7 @@ def messages_of(client: Client, response: Any) -> list[str]:
 def test_an_entrants_page_is_a_form_of_its_name_players_seed_and_reason(
     admin_client: Client,
 ) -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     entrant = entrant_named(tournament_id, "Player 1")
 
     page = admin_client.get(entrant_page(entrant))
@@ -82,7 +82,7 @@ def test_an_entrants_page_is_a_form_of_its_name_players_seed_and_reason(
 def test_renaming_on_the_entrants_page_records_a_correction_by_the_organizer(
     admin_client: Client, admin_user: AbstractBaseUser
 ) -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     entrant = entrant_named(tournament_id, "Player 1")
 
     response = admin_client.post(
@@ -103,7 +103,7 @@ def test_renaming_on_the_entrants_page_records_a_correction_by_the_organizer(
 def test_a_player_is_replaced_and_the_seed_changed_from_the_entrants_page(
     admin_client: Client,
 ) -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     entrant = entrant_named(tournament_id, "Player 2")
     before = len(events(tournament_id))
 
@@ -125,7 +125,7 @@ def test_a_player_is_replaced_and_the_seed_changed_from_the_entrants_page(
 
 
 def test_a_duplicate_name_shows_a_warning_and_a_box_to_confirm_it(admin_client: Client) -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     entrant = entrant_named(tournament_id, "Player 2")
     filled = correction(entrant, name="player 1", reason="same name")
 
@@ -147,7 +147,7 @@ def test_a_duplicate_name_shows_a_warning_and_a_box_to_confirm_it(admin_client: 
 def test_a_seed_another_entrant_holds_is_an_error_on_the_page_and_nothing_is_recorded(
     admin_client: Client,
 ) -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     entrant = entrant_named(tournament_id, "Player 2")
     before = len(events(tournament_id))
 
@@ -166,7 +166,7 @@ def test_a_seed_another_entrant_holds_is_an_error_on_the_page_and_nothing_is_rec
 
 
 def test_a_correction_without_a_reason_changes_nothing(admin_client: Client) -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     entrant = entrant_named(tournament_id, "Player 1")
     before = len(events(tournament_id))
 
@@ -181,7 +181,7 @@ def test_a_correction_without_a_reason_changes_nothing(admin_client: Client) -> 
 def test_after_the_start_the_seed_is_fixed_but_names_can_be_corrected(
     admin_client: Client,
 ) -> None:
-    tournament_id = started(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2, started=True).id
     entrant = entrant_named(tournament_id, "Player 1")
     before = len(events(tournament_id))
 
@@ -198,7 +198,7 @@ def test_after_the_start_the_seed_is_fixed_but_names_can_be_corrected(
 
 
 def test_an_entrant_cannot_be_deleted(admin_client: Client) -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     entrant = entrant_named(tournament_id, "Player 1")
     delete = reverse("admin:tournaments_entrant_delete", args=[entrant.pk])
 
@@ -210,8 +210,8 @@ def test_an_entrant_cannot_be_deleted(admin_client: Client) -> None:
 
 
 def test_the_tournaments_page_lists_every_entrant_with_a_seed_input(admin_client: Client) -> None:
-    tournament_id = new_tournament(entrants=3)
-    registration.entrant_withdraw(
+    tournament_id = TournamentFactory.create(entrants=3).id
+    tournament_registration.entrant_withdraw(
         tournament_id=tournament_id,
         entrant_id=entrant_named(tournament_id, "Player 3").id,
         reason="ill",
@@ -233,7 +233,7 @@ def test_the_tournaments_page_lists_every_entrant_with_a_seed_input(admin_client
 def test_swapping_two_seeds_on_the_seeds_form_is_one_reseed(
     admin_client: Client, admin_user: AbstractBaseUser
 ) -> None:
-    tournament_id = new_tournament(entrants=3)
+    tournament_id = TournamentFactory.create(entrants=3).id
     first, second, third = (entrant_named(tournament_id, f"Player {n}") for n in (1, 2, 3))
     before = len(events(tournament_id))
 
@@ -264,7 +264,7 @@ def test_swapping_two_seeds_on_the_seeds_form_is_one_reseed(
 def test_a_seeds_form_with_two_entrants_on_one_seed_comes_back_with_the_error(
     admin_client: Client,
 ) -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     first, second = (entrant_named(tournament_id, f"Player {n}") for n in (1, 2))
     before = len(events(tournament_id))
 
@@ -283,7 +283,7 @@ def test_a_seeds_form_with_two_entrants_on_one_seed_comes_back_with_the_error(
 
 
 def test_a_seeds_form_sent_after_the_start_is_refused_on_the_page(admin_client: Client) -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     first, second = (entrant_named(tournament_id, f"Player {n}") for n in (1, 2))
     running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
@@ -301,7 +301,7 @@ def test_a_seeds_form_sent_after_the_start_is_refused_on_the_page(admin_client: 
 
 
 def test_the_start_after_the_seeds_form_draws_by_the_new_seeds(admin_client: Client) -> None:
-    tournament_id = new_tournament(entrants=4)
+    tournament_id = TournamentFactory.create(entrants=4).id
     entrants = {n: entrant_named(tournament_id, f"Player {n}") for n in (1, 2, 3, 4)}
     new_seeds = {1: 4, 2: 2, 3: 3, 4: 1}
     admin_client.post(
@@ -320,7 +320,7 @@ def test_the_start_after_the_seeds_form_draws_by_the_new_seeds(admin_client: Cli
 
 
 def test_adding_an_entrant_named_like_another_asks_for_confirmation(admin_client: Client) -> None:
-    tournament_id = new_tournament(entrants=1)
+    tournament_id = TournamentFactory.create(entrants=1).id
     url = reverse("admin:tournaments_entrant_add")
     form = {"tournament": str(tournament_id), "name": "PLAYER 1", "players": "Other"}
 
@@ -335,7 +335,7 @@ def test_adding_an_entrant_named_like_another_asks_for_confirmation(admin_client
 
 
 def test_importing_a_name_already_registered_needs_the_box_ticked(admin_client: Client) -> None:
-    tournament_id = new_tournament(entrants=1)
+    tournament_id = TournamentFactory.create(entrants=1).id
     url = reverse("admin:tournaments_tournament_import_entrants", args=[tournament_id])
 
     def upload(**fields: str) -> Any:

@@ -10,10 +10,12 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from tests.eventstore.builders import event_rows
+from tests.factories.tournaments import TournamentFactory
 from tests.games.api.builders import match_url, round_url
-from tests.tournaments.admin.builders import act, ready_fixtures, started, win_by_points
+from tests.games.eventstore.builders import event_rows
+from tests.tournaments.admin.builders import act
 from tests.tournaments.api.builders import tournament_url
+from tests.tournaments.builders import ready_fixtures, win_by_points
 from tournaments import projections
 from tournaments.models import Entrant, Player
 
@@ -27,7 +29,9 @@ NAME = "Player 1"
 def played_tournament() -> tuple[UUID, Entrant, UUID]:
     """A cup of four whose first match (Player 1's) is played; the tournament, Player 1's
     entrant and that match."""
-    tournament_id = started("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True
+    ).id
     entrant = Entrant.objects.get(tournament_id=tournament_id, name=NAME)
     match_id = next(
         f.match_id for f in ready_fixtures(tournament_id) if entrant.id in (f.home_id, f.away_id)
@@ -59,7 +63,7 @@ def every_read(admin_client: Client, tournament_id: UUID, entrant: Entrant, matc
 
 
 def test_the_erase_action_asks_for_confirmation_first(admin_client: Client) -> None:
-    started("single_elimination", 4)
+    TournamentFactory.create(format="single_elimination", entrants=4, started=True)
     player = Player.objects.get(name=NAME)
 
     response = admin_client.post(

@@ -7,8 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.eventstore.api import read_stream
-from tests.tournaments.admin.builders import started
-from tests.tournaments.builders import new_tournament
+from tests.factories.tournaments import TournamentFactory
 from tournaments.entrants_csv import parse_entrant_lines
 from tournaments.models import Entrant, Player
 
@@ -21,7 +20,7 @@ def upload(client: Client, tournament_id: uuid.UUID, text: str) -> Any:
 
 
 def test_a_valid_file_registers_every_entrant_through_the_service(admin_client: Client) -> None:
-    tournament_id = new_tournament("round_robin", 0, table_size=4)
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=0, table_size=4).id
     text = 'name,players,seed\nI Leoni,Ada;Bruno,2\n\n"Rossi, padre e figlio",Carlo; Dario,\n'
 
     response = upload(admin_client, tournament_id, text)
@@ -39,7 +38,7 @@ def test_a_valid_file_registers_every_entrant_through_the_service(admin_client: 
 
 
 def test_a_badly_formed_line_imports_nothing_and_names_its_line(admin_client: Client) -> None:
-    tournament_id = new_tournament("round_robin", 0)
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=0).id
     text = "name,players,seed\nAda,Ada,1\nBruno,Bruno,first\nCarlo\n"
 
     response = upload(admin_client, tournament_id, text)
@@ -53,7 +52,7 @@ def test_a_badly_formed_line_imports_nothing_and_names_its_line(admin_client: Cl
 
 
 def test_a_line_the_service_refuses_rolls_back_the_lines_before_it(admin_client: Client) -> None:
-    tournament_id = new_tournament("round_robin", 0, table_size=4)
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=0, table_size=4).id
     text = "I Leoni,Ada;Bruno,1\nSolo,Carlo,2\n"
 
     response = upload(admin_client, tournament_id, text)
@@ -69,7 +68,7 @@ def test_a_line_the_service_refuses_rolls_back_the_lines_before_it(admin_client:
 
 
 def test_a_started_tournament_takes_no_import(admin_client: Client) -> None:
-    tournament_id = started()
+    tournament_id = TournamentFactory.create(started=True).id
 
     response = upload(admin_client, tournament_id, "Late,Late,\n")
 
@@ -96,7 +95,7 @@ def test_each_bad_line_is_reported_with_its_number(text: str, error: str) -> Non
 
 
 def test_the_import_page_loads(admin_client: Client) -> None:
-    tournament_id = new_tournament()
+    tournament_id = TournamentFactory.create().id
     url = reverse("admin:tournaments_tournament_import_entrants", args=[tournament_id])
 
     assert admin_client.get(url).status_code == 200

@@ -2,12 +2,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.tournaments.admin.builders import ready_fixtures, started, win_by_points
-from tests.tournaments.builders import ORGANIZER
-from tests.tournaments.tasks.builders import check_in
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
+from tests.tournaments.builders import check_in, ready_fixtures, win_by_points
 from tournaments import projections, tasks
 from tournaments.models import Entrant, TournamentView
 from tournaments.services import scheduling
+from tournaments.services import scheduling as tournament_scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -24,13 +24,15 @@ pytestmark = pytest.mark.django_db
     ],
 )
 def test_the_organizers_pages_load_for_a_superuser(admin_client: Client, name: str) -> None:
-    started()
+    TournamentFactory.create(started=True)
 
     assert admin_client.get(reverse(f"admin:{name}")).status_code == 200
 
 
 def test_a_tournaments_page_shows_its_standings_and_its_bracket(admin_client: Client) -> None:
-    tournament_id = started("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True
+    ).id
     first = ready_fixtures(tournament_id)[0]
     win_by_points(first.match_id)
     projections.consume()
@@ -59,7 +61,9 @@ def test_a_tournaments_page_shows_its_standings_and_its_bracket(admin_client: Cl
 def test_a_tournament_without_a_view_gets_one_when_its_page_is_opened(
     admin_client: Client,
 ) -> None:
-    tournament_id = started("swiss", 4, swiss_rounds=2)
+    tournament_id = TournamentFactory.create(
+        format="swiss", entrants=4, swiss_rounds=2, started=True
+    ).id
     TournamentView.objects.filter(tournament_id=tournament_id).delete()
 
     response = admin_client.get(
@@ -74,7 +78,7 @@ def test_a_tournament_without_a_view_gets_one_when_its_page_is_opened(
 
 def test_derived_rows_are_read_only_in_the_admin(admin_client: Client) -> None:
     """An entrant's page is the form of its corrections instead (test_corrections.py)."""
-    tournament_id = started()
+    tournament_id = TournamentFactory.create(started=True).id
     entrant = Entrant.objects.filter(tournament_id=tournament_id)[0]
     fixture = ready_fixtures(tournament_id)[0]
     pages = [
@@ -99,7 +103,7 @@ def test_derived_rows_are_read_only_in_the_admin(admin_client: Client) -> None:
 
 
 def test_a_matchs_page_shows_its_rounds_and_links_to_its_events(admin_client: Client) -> None:
-    tournament_id = started()
+    tournament_id = TournamentFactory.create(started=True).id
     fixture = ready_fixtures(tournament_id)[0]
     win_by_points(fixture.match_id)
 
@@ -113,7 +117,7 @@ def test_a_matchs_page_shows_its_rounds_and_links_to_its_events(admin_client: Cl
 
 
 def test_matches_are_found_by_a_sides_name_or_by_their_id(admin_client: Client) -> None:
-    tournament_id = started()
+    tournament_id = TournamentFactory.create(started=True).id
     fixture = ready_fixtures(tournament_id)[0]
     url = reverse("admin:games_match_changelist")
 
@@ -127,7 +131,9 @@ def test_matches_are_found_by_a_sides_name_or_by_their_id(admin_client: Client) 
 
 
 def test_a_tournaments_page_links_each_tables_printable_card(admin_client: Client) -> None:
-    tournament_id = started("single_elimination", 4, tables=2)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, tables=2, started=True
+    ).id
 
     page = admin_client.get(reverse("admin:tournaments_tournament_change", args=[tournament_id]))
     links = [(card["svg"], card["pdf"]) for card in page.context["table_cards"]]
@@ -146,8 +152,10 @@ def test_a_tournaments_page_links_each_tables_printable_card(admin_client: Clien
 
 
 def test_a_tournaments_page_lists_its_overdue_matches(admin_client: Client) -> None:
-    tournament_id = started("single_elimination", 4, tables=2, no_show_minutes=0)
-    scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, tables=2, no_show_minutes=0, started=True
+    ).id
+    tournament_scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
     first, second = ready_fixtures(tournament_id)
     check_in(tournament_id, second.home_id)  # one side present: forfeited, not overdue
     for fixture in (first, second):

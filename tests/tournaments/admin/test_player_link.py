@@ -1,10 +1,11 @@
 """The organizer links a player to the account they sign in with, from the admin."""
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
-from tests.tournaments.admin.builders import act, started
+from tests.factories.accounts import UserFactory
+from tests.factories.tournaments import TournamentFactory
+from tests.tournaments.admin.builders import act
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db
@@ -13,9 +14,9 @@ PLAYERS = "tournaments_player"
 
 
 def test_linking_a_player_asks_for_the_account_then_links_it(admin_client: Client) -> None:
-    started("single_elimination", 2)
+    TournamentFactory.create(format="single_elimination", entrants=2, started=True)
     player = Player.objects.get(name="Player 1")
-    account = get_user_model().objects.create_user(username="anna")
+    account = UserFactory.create(username="anna")
 
     asked, _ = act(admin_client, PLAYERS, "link", [player.pk])
     linked, said = act(admin_client, PLAYERS, "link", [player.pk], apply="1", username="anna")
@@ -29,7 +30,7 @@ def test_linking_a_player_asks_for_the_account_then_links_it(admin_client: Clien
 
 
 def test_linking_to_an_unknown_account_changes_nothing_and_says_why(admin_client: Client) -> None:
-    started("single_elimination", 2)
+    TournamentFactory.create(format="single_elimination", entrants=2, started=True)
     player = Player.objects.get(name="Player 1")
 
     _, said = act(admin_client, PLAYERS, "link", [player.pk], apply="1", username="nobody")

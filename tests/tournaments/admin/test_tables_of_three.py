@@ -12,12 +12,13 @@ from django.test import Client
 from django.urls import reverse
 
 from games.matches import services as match_services
-from tests.tournaments.admin.builders import act, event_types, events_after, ready_fixtures
-from tests.tournaments.admin.test_add import add_tournament
-from tests.tournaments.builders import ORGANIZER, new_tournament
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
+from tests.tournaments.admin.builders import act, add_tournament
+from tests.tournaments.builders import event_types, events_after, ready_fixtures
 from tournaments import projections
 from tournaments.models import Fixture, Tournament
 from tournaments.services import running, scheduling
+from tournaments.services import running as tournament_running
 
 pytestmark = pytest.mark.django_db
 
@@ -25,8 +26,10 @@ FIXTURES = "tournaments_fixture"
 
 
 def started_at_three(format: str = "swiss", entrants: int = 5, **options: object) -> UUID:
-    tournament_id = new_tournament(format, entrants, table_size=3, **options)
-    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(
+        format=format, entrants=entrants, table_size=3, **options
+    ).id
+    tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     return tournament_id
 
 
@@ -219,10 +222,14 @@ def test_a_level_knockout_table_of_three_can_send_its_third_entrant_through(
 
 
 def test_a_two_sided_match_has_no_third_entrant_to_send_through(admin_client: Client) -> None:
-    tournament_id = new_tournament(
-        "single_elimination", 2, scoring="points", rounds=1, level_knockout="organizer"
-    )
-    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination",
+        entrants=2,
+        scoring="points",
+        rounds=1,
+        level_knockout="organizer",
+    ).id
+    tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     (fixture,) = ready_fixtures(tournament_id)
     play_by_points(fixture, [60, 60])
     before = len(event_types(tournament_id))

@@ -5,10 +5,10 @@ from uuid import UUID
 
 from rest_framework.test import APIClient
 
-from tests.games.api.builders import API, created, post, score_round
+from tests.factories.api import API
+from tests.factories.tournaments import ApiTournamentFactory
+from tests.games.api.builders import created, post, score_round
 from tournaments import projections
-
-SINGLES = {"name": "Circolo", "format": "single_elimination", "table_size": 2, "best_of": 1}
 
 
 def tournament_url(tournament_id: str | UUID, *parts: object) -> str:
@@ -17,11 +17,6 @@ def tournament_url(tournament_id: str | UUID, *parts: object) -> str:
 
 def entrant_url(tournament_id: str | UUID, entrant_id: int, *parts: object) -> str:
     return tournament_url(tournament_id, "entrants", entrant_id, *parts)
-
-
-def create_tournament(client: APIClient, **fields: Any) -> dict[str, Any]:
-    """A tournament of singles, best of one round unless `fields` say otherwise."""
-    return created(post(client, f"{API}/tournaments/", {**SINGLES, **fields}))
 
 
 def register(
@@ -44,7 +39,7 @@ def register_seeded(client: APIClient, tournament_id: str, count: int) -> list[i
 
 def started_tournament(client: APIClient, entrants: int, **fields: Any) -> tuple[str, list[int]]:
     """A started tournament with `entrants` seeded singles: its id and the entrant ids."""
-    tournament_id = create_tournament(client, **fields)["id"]
+    tournament_id = ApiTournamentFactory.create(client=client, **fields)["id"]
     entrant_ids = register_seeded(client, tournament_id, entrants)
     created(post(client, tournament_url(tournament_id, "start")))
     return tournament_id, entrant_ids

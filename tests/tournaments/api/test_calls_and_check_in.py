@@ -11,9 +11,9 @@ from rest_framework.test import APIClient
 
 from common.actors import Actor
 from games.eventstore.api import read_stream
+from tests.factories.tournaments import ApiTournamentFactory
 from tests.games.api.builders import post
 from tests.tournaments.api.builders import (
-    create_tournament,
     entrant_url,
     matches,
     register_seeded,
@@ -36,7 +36,7 @@ def event_types(tournament_id: str) -> list[str]:
 def test_a_tournament_that_never_opened_check_in_takes_check_ins_and_says_it_is_open(
     organizer: APIClient, anonymous: APIClient
 ) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     first, _ = register_seeded(organizer, tournament_id, 2)
 
     window = anonymous.get(tournament_url(tournament_id, "check-in")).json()
@@ -50,7 +50,7 @@ def test_a_tournament_that_never_opened_check_in_takes_check_ins_and_says_it_is_
 def test_a_closed_check_in_refuses_check_ins_with_check_in_closed_until_it_opens_again(
     organizer: APIClient,
 ) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     first, second = register_seeded(organizer, tournament_id, 2)
     opened = post(organizer, tournament_url(tournament_id, "check-in", "open"), None)
     check_in(organizer, tournament_id, first)
@@ -70,7 +70,7 @@ def test_a_closed_check_in_refuses_check_ins_with_check_in_closed_until_it_opens
 
 
 def test_a_check_in_window_closes_by_itself_at_its_time(organizer: APIClient) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     first, _ = register_seeded(organizer, tournament_id, 2)
     soon = timezone.now() + timedelta(minutes=30)
     post(
@@ -97,7 +97,7 @@ def test_a_check_in_window_closes_by_itself_at_its_time(organizer: APIClient) ->
 def test_starting_with_the_checked_in_only_withdraws_the_others_and_pairs_the_rest(
     organizer: APIClient,
 ) -> None:
-    tournament_id = create_tournament(organizer, format="round_robin")["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer, format="round_robin")["id"]
     entrants = register_seeded(organizer, tournament_id, 4)
     for entrant in entrants[:3]:
         check_in(organizer, tournament_id, entrant)
@@ -117,7 +117,7 @@ def test_starting_with_the_checked_in_only_withdraws_the_others_and_pairs_the_re
 
 
 def test_starting_with_the_checked_in_only_needs_two_of_them(organizer: APIClient) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     first, _ = register_seeded(organizer, tournament_id, 2)
     check_in(organizer, tournament_id, first)
 

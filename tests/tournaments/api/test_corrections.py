@@ -9,9 +9,9 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from games.eventstore.api import RecordedEvent, last_position, read_stream
+from tests.factories.tournaments import ApiTournamentFactory
 from tests.games.api.builders import post
 from tests.tournaments.api.builders import (
-    create_tournament,
     entrant_url,
     register,
     register_seeded,
@@ -35,7 +35,7 @@ def seeds_listed(entrants: list[dict[str, Any]]) -> list[tuple[str, int | None]]
 
 @pytest.fixture
 def two_entrants(organizer: APIClient) -> tuple[str, list[int]]:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     return tournament_id, register_seeded(organizer, tournament_id, 2)
 
 
@@ -69,7 +69,7 @@ def test_patching_an_entrants_name_answers_the_entrant_and_records_who_and_why(
 
 
 def test_patching_players_renames_one_and_replaces_another(organizer: APIClient) -> None:
-    tournament_id = create_tournament(organizer, table_size=4)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer, table_size=4)["id"]
     entrant = register(organizer, tournament_id, "I Leoni", ["Ada", "Bruno"])["id"]
     before = last_position()
 
@@ -181,7 +181,7 @@ def test_registering_a_name_already_taken_needs_the_confirmation(
 def test_the_seed_list_swaps_two_seeds_and_answers_every_entrant_in_seed_order(
     organizer: APIClient,
 ) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     first, second, third = register_seeded(organizer, tournament_id, 3)
     before = last_position()
 
@@ -278,7 +278,7 @@ def test_correcting_an_entrant_of_another_tournament_is_entrant_not_found(
     organizer: APIClient, two_entrants: tuple[str, list[int]]
 ) -> None:
     _, (first, _) = two_entrants
-    other = create_tournament(organizer)["id"]
+    other = ApiTournamentFactory.create(client=organizer)["id"]
 
     response = patch(organizer, entrant_url(other, first), {"name": "Ada", "reason": "x"})
 

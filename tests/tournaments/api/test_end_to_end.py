@@ -4,7 +4,8 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
-from tests.games.api.builders import API, created, match_url, post, round_url
+from tests.factories.api import API
+from tests.games.api.builders import created, match_url, post, round_url
 from tests.tournaments.api.builders import matches, tournament_url
 from tournaments import projections
 

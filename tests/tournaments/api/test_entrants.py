@@ -7,9 +7,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.eventstore.api import read_stream
+from tests.factories.tournaments import ApiTournamentFactory
 from tests.games.api.builders import post
 from tests.tournaments.api.builders import (
-    create_tournament,
     entrant_url,
     matches,
     register,
@@ -20,7 +20,7 @@ from tests.tournaments.api.builders import (
 
 
 def test_a_registered_entrant_is_answered_with_its_id_and_seed(organizer: APIClient) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
 
     response = post(
         organizer,
@@ -37,7 +37,7 @@ def test_a_registered_entrant_is_answered_with_its_id_and_seed(organizer: APICli
 
 
 def test_an_entrant_needs_no_seed(organizer: APIClient) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
 
     assert register(organizer, tournament_id, "Rossi")["seed"] is None
 
@@ -49,7 +49,7 @@ def test_an_entrant_needs_no_seed(organizer: APIClient) -> None:
 def test_an_entrant_has_one_player_per_seat_of_its_side(
     organizer: APIClient, table_size: int, players: list[str]
 ) -> None:
-    tournament_id = create_tournament(organizer, table_size=table_size)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer, table_size=table_size)["id"]
 
     entrant = register(organizer, tournament_id, "Circolo Nord", players)
 
@@ -63,7 +63,7 @@ def test_an_entrant_has_one_player_per_seat_of_its_side(
 def test_a_player_count_that_does_not_fit_the_table_is_invalid_entrant(
     organizer: APIClient, table_size: int, players: list[str]
 ) -> None:
-    tournament_id = create_tournament(organizer, table_size=table_size)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer, table_size=table_size)["id"]
 
     response = post(
         organizer, tournament_url(tournament_id, "entrants"), {"name": "Team", "players": players}
@@ -74,7 +74,7 @@ def test_a_player_count_that_does_not_fit_the_table_is_invalid_entrant(
 
 
 def test_a_seed_below_one_is_invalid_entrant(organizer: APIClient) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
 
     response = post(
         organizer,
@@ -98,7 +98,7 @@ def test_a_seed_below_one_is_invalid_entrant(organizer: APIClient) -> None:
 def test_a_malformed_registration_is_invalid_input_naming_the_field(
     organizer: APIClient, body: dict[str, Any], field: str
 ) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
 
     response = post(organizer, tournament_url(tournament_id, "entrants"), body)
 
@@ -120,7 +120,7 @@ def test_registering_after_the_start_is_registration_closed(organizer: APIClient
 def test_checking_in_is_recorded_once_and_answered_200_when_repeated(
     organizer: APIClient,
 ) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     entrant_id = register(organizer, tournament_id, "Rossi")["id"]
     url = entrant_url(tournament_id, entrant_id, "check-in")
 
@@ -139,7 +139,7 @@ def test_checking_in_is_recorded_once_and_answered_200_when_repeated(
 def test_withdrawing_records_the_reason_and_is_answered_200_when_repeated(
     organizer: APIClient,
 ) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     entrant_id = register(organizer, tournament_id, "Rossi")["id"]
     url = entrant_url(tournament_id, entrant_id, "withdraw")
 
@@ -156,7 +156,7 @@ def test_withdrawing_records_the_reason_and_is_answered_200_when_repeated(
 
 
 def test_an_entrant_may_withdraw_without_a_reason(organizer: APIClient) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     entrant_id = register(organizer, tournament_id, "Rossi")["id"]
 
     response = post(organizer, entrant_url(tournament_id, entrant_id, "withdraw"))
@@ -165,7 +165,7 @@ def test_an_entrant_may_withdraw_without_a_reason(organizer: APIClient) -> None:
 
 
 def test_an_entrant_withdrawn_before_the_start_is_not_drawn(organizer: APIClient) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     first, leaving, third = register_seeded(organizer, tournament_id, 3)
     post(organizer, entrant_url(tournament_id, leaving, "withdraw"), {"reason": "ill"})
 
@@ -189,8 +189,8 @@ def test_withdrawing_after_the_start_forfeits_the_entrants_matches(organizer: AP
 def test_an_entrant_of_another_tournament_is_entrant_not_found(
     organizer: APIClient, action: str
 ) -> None:
-    tournament_id = create_tournament(organizer)["id"]
-    other_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
+    other_id = ApiTournamentFactory.create(client=organizer)["id"]
     entrant_id = register(organizer, other_id, "Rossi")["id"]
 
     response = post(organizer, entrant_url(tournament_id, entrant_id, action))

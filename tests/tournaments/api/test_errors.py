@@ -8,15 +8,13 @@ from rest_framework.test import APIClient
 
 from common.actors import Actor
 from common.exceptions import api_exception_handler, status_for
-from tests.games.api.builders import API, post
-from tests.tournaments.api.builders import (
-    create_tournament,
-    entrant_url,
-    register,
-    tournament_url,
-)
+from tests.factories.api import API
+from tests.factories.tournaments import ApiTournamentFactory
+from tests.games.api.builders import post
+from tests.tournaments.api.builders import entrant_url, register, tournament_url
 from tournaments.formats.errors import InvalidFormatOption
 from tournaments.services import pipeline, registration
+from tournaments.services import pipeline as tournament_pipeline
 from tournaments.standings.errors import UnknownTiebreak
 
 UNKNOWN = uuid.uuid4()
@@ -79,7 +77,7 @@ def test_creating_a_tournament_without_credentials_is_not_authenticated(
 def test_every_tournament_write_without_credentials_is_not_authenticated(
     organizer: APIClient, anonymous: APIClient, path: str
 ) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     register(organizer, tournament_id, "Rossi")
 
     response = post(anonymous, tournament_url(tournament_id, path))
@@ -89,7 +87,7 @@ def test_every_tournament_write_without_credentials_is_not_authenticated(
 
 
 def test_a_wrong_token_is_authentication_failed(organizer: APIClient) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     stranger = APIClient()
     stranger.credentials(HTTP_AUTHORIZATION="Token not-a-token")
 
@@ -123,7 +121,7 @@ def test_every_write_to_an_unknown_tournament_is_tournament_not_found(
 
 @pytest.mark.parametrize("path", ["check-in", "withdraw"])
 def test_an_unknown_entrant_is_entrant_not_found(organizer: APIClient, path: str) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
 
     response = post(organizer, entrant_url(tournament_id, 10**9, path))
 
@@ -149,7 +147,7 @@ def test_an_id_of_the_wrong_kind_is_not_found(anonymous: APIClient, url: str) ->
 def test_reading_a_tournament_with_a_write_method_is_method_not_allowed(
     organizer: APIClient,
 ) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
 
     response = post(organizer, tournament_url(tournament_id, "bracket"))
 
@@ -184,7 +182,7 @@ ODD_BODIES: list[Any] = [
 def test_an_odd_body_is_refused_with_a_code_never_a_server_error(
     organizer: APIClient, path: str, body: Any
 ) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     entrant_id = register(organizer, tournament_id, "Rossi")["id"]
     url = {
         "create": f"{API}/tournaments/",
@@ -203,8 +201,8 @@ def test_an_odd_body_is_refused_with_a_code_never_a_server_error(
 def test_a_write_that_loses_a_race_is_a_version_conflict(
     organizer: APIClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tournament_id = create_tournament(organizer)["id"]
-    load = pipeline.load_tournament
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
+    load = tournament_pipeline.load_tournament
 
     def load_then_lose_the_race(*, tournament_id: uuid.UUID) -> tuple[Any, int]:
         """Read the tournament, then let another registration in before appending."""

@@ -9,9 +9,9 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from games.eventstore.api import last_position
+from tests.factories.tournaments import ApiTournamentFactory
 from tests.games.api.builders import created, post
 from tests.tournaments.api.builders import (
-    create_tournament,
     entrant_url,
     home_wins,
     play_round,
@@ -43,7 +43,7 @@ Command = tuple[str, Any, str, Any]
 
 
 def registration(client: APIClient) -> Command:
-    tournament_id = create_tournament(client)["id"]
+    tournament_id = ApiTournamentFactory.create(client=client)["id"]
     url = tournament_url(tournament_id, "entrants")
     return (
         url,
@@ -54,7 +54,7 @@ def registration(client: APIClient) -> Command:
 
 
 def check_in(client: APIClient) -> Command:
-    tournament_id = create_tournament(client)["id"]
+    tournament_id = ApiTournamentFactory.create(client=client)["id"]
     first, second = register_seeded(client, tournament_id, 2)
     return (
         entrant_url(tournament_id, first, "check-in"),
@@ -65,21 +65,21 @@ def check_in(client: APIClient) -> Command:
 
 
 def withdrawal(client: APIClient) -> Command:
-    tournament_id = create_tournament(client)["id"]
+    tournament_id = ApiTournamentFactory.create(client=client)["id"]
     first, _second = register_seeded(client, tournament_id, 2)
     url = entrant_url(tournament_id, first, "withdraw")
     return url, {"reason": "ill"}, url, {"reason": "left early"}
 
 
 def seeding(client: APIClient) -> Command:
-    tournament_id = create_tournament(client)["id"]
+    tournament_id = ApiTournamentFactory.create(client=client)["id"]
     register_seeded(client, tournament_id, 4)
     url = tournament_url(tournament_id, "seed")
     return url, {"method": "random", "random_seed": 4}, url, {"method": "random", "random_seed": 5}
 
 
 def start(client: APIClient) -> Command:
-    tournament_id = create_tournament(client)["id"]
+    tournament_id = ApiTournamentFactory.create(client=client)["id"]
     first, _second = register_seeded(client, tournament_id, 2)
     return (
         tournament_url(tournament_id, "start"),
@@ -159,7 +159,7 @@ def test_an_invalid_key_is_400_and_records_nothing(
 def test_a_retried_registration_answers_the_entrant_as_first_registered_after_it_checked_in(
     organizer: APIClient,
 ) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     body = {"name": "Rossi", "players": ["Rossi"], "seed": 2}
     first = created(with_key(organizer, tournament_url(tournament_id, "entrants"), body))
     created(post(organizer, entrant_url(tournament_id, first["id"], "check-in")))
@@ -173,7 +173,7 @@ def test_a_retried_registration_answers_the_entrant_as_first_registered_after_it
 def test_a_retried_start_answers_the_tournament_as_the_start_left_it(
     organizer: APIClient,
 ) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     entrants = register_seeded(organizer, tournament_id, 4)
     first = created(with_key(organizer, tournament_url(tournament_id, "start")))
     created(post(organizer, entrant_url(tournament_id, entrants[0], "check-in")))
@@ -186,8 +186,8 @@ def test_a_retried_start_answers_the_tournament_as_the_start_left_it(
 
 
 def test_the_same_key_on_another_tournament_is_another_command(organizer: APIClient) -> None:
-    first_id = create_tournament(organizer)["id"]
-    second_id = create_tournament(organizer)["id"]
+    first_id = ApiTournamentFactory.create(client=organizer)["id"]
+    second_id = ApiTournamentFactory.create(client=organizer)["id"]
     body = {"name": "Rossi", "players": ["Rossi"]}
 
     answers = [
@@ -201,7 +201,7 @@ def test_the_same_key_on_another_tournament_is_another_command(organizer: APICli
 def test_without_a_key_a_retried_registration_is_caught_only_as_a_duplicate_name(
     organizer: APIClient,
 ) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     url = tournament_url(tournament_id, "entrants")
     body = {"name": "Rossi", "players": ["Rossi"]}
     first = register(organizer, tournament_id, "Rossi")
@@ -215,7 +215,7 @@ def test_without_a_key_a_retried_registration_is_caught_only_as_a_duplicate_name
 
 @pytest.mark.django_db(transaction=True)
 def test_a_registration_retried_concurrently_registers_once(organizer: APIClient) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     url = tournament_url(tournament_id, "entrants")
     body = {"name": "Rossi", "players": ["Rossi"]}
     barrier = threading.Barrier(2)

@@ -4,9 +4,9 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
+from tests.factories.tournaments import ApiTournamentFactory
 from tests.games.api.builders import match_url, post, score_round
 from tests.tournaments.api.builders import (
-    create_tournament,
     level_knockout_match,
     matches,
     started_tournament,
@@ -98,9 +98,9 @@ def test_an_unknown_rule_is_refused_when_the_tournament_is_created(organizer: AP
         {"name": "C", "format": "single_elimination", "table_size": 2, "level_knockout": "dadi"},
     )
     assert response.status_code in (400, 422)
-    assert create_tournament(organizer, level_knockout="organizer")["level_knockout"] == (
-        "organizer"
-    )
+    assert ApiTournamentFactory.create(client=organizer, level_knockout="organizer")[
+        "level_knockout"
+    ] == ("organizer")
 
 
 # How the winner was decided, readable (issue 12 §2).

@@ -5,7 +5,8 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from tests.tournaments.api.builders import create_tournament, started_tournament, tournaments
+from tests.factories.tournaments import ApiTournamentFactory
+from tests.tournaments.api.builders import started_tournament, tournaments
 from tournaments.models import Tournament
 
 TOURNAMENTS = "/api/v1/tournaments/"
@@ -14,8 +15,8 @@ TOURNAMENTS = "/api/v1/tournaments/"
 def test_anyone_lists_the_tournaments_newest_first(
     organizer: APIClient, anonymous: APIClient
 ) -> None:
-    first = create_tournament(organizer, name="Autumn cup")
-    second = create_tournament(organizer, name="Winter cup")
+    first = ApiTournamentFactory.create(client=organizer, name="Autumn cup")
+    second = ApiTournamentFactory.create(client=organizer, name="Winter cup")
 
     response = anonymous.get(TOURNAMENTS)
 
@@ -33,7 +34,7 @@ def test_anyone_lists_the_tournaments_newest_first(
 
 
 def test_the_list_is_filtered_by_status(organizer: APIClient, anonymous: APIClient) -> None:
-    waiting = create_tournament(organizer, name="Still registering")
+    waiting = ApiTournamentFactory.create(client=organizer, name="Still registering")
     running, _ = started_tournament(organizer, 4)
 
     in_progress = [t["id"] for t in tournaments(anonymous, status="in_progress")]
@@ -52,7 +53,9 @@ def test_an_unknown_status_is_invalid_input(anonymous: APIClient) -> None:
 def test_the_pages_follow_each_other_without_gaps_or_repeats(
     organizer: APIClient, anonymous: APIClient
 ) -> None:
-    created = [create_tournament(organizer, name=f"Cup {n}")["id"] for n in range(7)]
+    created = [
+        ApiTournamentFactory.create(client=organizer, name=f"Cup {n}")["id"] for n in range(7)
+    ]
 
     pages = []
     query: dict[str, Any] = {"limit": 3}
@@ -70,10 +73,10 @@ def test_the_pages_follow_each_other_without_gaps_or_repeats(
 def test_a_tournament_created_while_paging_does_not_shift_the_pages_that_follow(
     organizer: APIClient, anonymous: APIClient
 ) -> None:
-    older = [create_tournament(organizer, name=f"Cup {n}")["id"] for n in range(4)]
+    older = [ApiTournamentFactory.create(client=organizer, name=f"Cup {n}")["id"] for n in range(4)]
     first = anonymous.get(TOURNAMENTS, {"limit": 2}).json()
 
-    create_tournament(organizer, name="Late cup")
+    ApiTournamentFactory.create(client=organizer, name="Late cup")
     second = anonymous.get(TOURNAMENTS, {"limit": 2, "after": first["next_after"]}).json()
 
     listed = [t["id"] for t in first["tournaments"] + second["tournaments"]]
@@ -85,7 +88,7 @@ def test_the_pages_of_a_filtered_list_keep_the_filter(
     organizer: APIClient, anonymous: APIClient
 ) -> None:
     running = [started_tournament(organizer, 2)[0] for _ in range(3)]
-    create_tournament(organizer, name="Still registering")
+    ApiTournamentFactory.create(client=organizer, name="Still registering")
 
     query: dict[str, Any] = {"status": "in_progress", "limit": 2}
     first = anonymous.get(TOURNAMENTS, query).json()
@@ -100,7 +103,7 @@ def test_a_full_last_page_says_there_is_no_next_one(
     organizer: APIClient, anonymous: APIClient
 ) -> None:
     for n in range(2):
-        create_tournament(organizer, name=f"Cup {n}")
+        ApiTournamentFactory.create(client=organizer, name=f"Cup {n}")
 
     page = anonymous.get(TOURNAMENTS, {"limit": 2}).json()
 
@@ -144,7 +147,7 @@ def test_a_cursor_this_list_did_not_give_is_invalid_input(anonymous: APIClient, 
 def test_tournaments_created_at_the_same_moment_are_paged_by_id(
     organizer: APIClient, anonymous: APIClient
 ) -> None:
-    ids = [create_tournament(organizer, name=f"Cup {n}")["id"] for n in range(5)]
+    ids = [ApiTournamentFactory.create(client=organizer, name=f"Cup {n}")["id"] for n in range(5)]
     Tournament.objects.filter(id__in=ids).update(created_at=timezone.now())
 
     listed = []

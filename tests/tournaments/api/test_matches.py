@@ -6,10 +6,10 @@ from uuid import UUID
 import pytest
 from rest_framework.test import APIClient
 
-from tests.games.api.builders import API, match_url, post, start_round
+from tests.factories.api import API
+from tests.factories.tournaments import ApiTournamentFactory
+from tests.games.api.builders import match_url, post, start_round
 from tests.tournaments.api.builders import (
-    SINGLES,
-    create_tournament,
     home_wins,
     matches,
     play_round,
@@ -45,7 +45,7 @@ MATCH_FIELDS = {
 def test_a_tournament_has_no_matches_before_its_start(
     organizer: APIClient, anonymous: APIClient
 ) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     register_seeded(organizer, tournament_id, 4)
 
     assert matches(anonymous, tournament_id) == []
@@ -191,7 +191,7 @@ def test_a_tournament_that_is_not_swiss_has_no_round_to_publish(organizer: APICl
 
 
 def test_a_round_cannot_be_published_before_the_start(organizer: APIClient) -> None:
-    tournament_id = create_tournament(organizer, **SWISS)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer, **SWISS)["id"]
     register_seeded(organizer, tournament_id, 4)
 
     response = post(organizer, tournament_url(tournament_id, "next-round"))
@@ -236,9 +236,15 @@ def test_with_the_no_show_rule_off_no_match_is_ever_overdue(
 def test_the_no_show_rule_is_set_at_creation_and_refuses_negative_minutes(
     organizer: APIClient,
 ) -> None:
-    assert create_tournament(organizer, no_show_minutes=15)["no_show_minutes"] == 15
-    assert create_tournament(organizer, no_show_minutes=None)["no_show_minutes"] is None
-    refused = post(organizer, f"{API}/tournaments/", {**SINGLES, "no_show_minutes": -1})
+    assert (
+        ApiTournamentFactory.create(client=organizer, no_show_minutes=15)["no_show_minutes"] == 15
+    )
+    assert (
+        ApiTournamentFactory.create(client=organizer, no_show_minutes=None)["no_show_minutes"]
+        is None
+    )
+    body = ApiTournamentFactory.build(no_show_minutes=-1)
+    refused = post(organizer, f"{API}/tournaments/", body)
     assert (refused.status_code, refused.json()["code"]) == (400, "invalid_input")
 
 

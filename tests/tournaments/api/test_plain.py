@@ -20,7 +20,7 @@ from tests.tournaments.api.builders import (
     started_tournament,
     tournament_url,
 )
-from tests.tournaments.api.test_tables_of_three import create, play_out, register
+from tests.tournaments.api.threes import create, play_out, register
 from tournaments import projections, tasks
 from tournaments.api.results import BracketOutput, StandingOutput
 from tournaments.api.serializers import TournamentMatchOutput, match_document

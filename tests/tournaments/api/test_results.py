@@ -2,8 +2,8 @@
 
 from rest_framework.test import APIClient
 
+from tests.factories.tournaments import ApiTournamentFactory
 from tests.tournaments.api.builders import (
-    create_tournament,
     home_wins,
     matches,
     play_round,
@@ -41,7 +41,7 @@ def standings(client: APIClient, tournament_id: str) -> list[dict[str, object]]:
 def test_the_standings_are_empty_before_the_start(
     organizer: APIClient, anonymous: APIClient
 ) -> None:
-    tournament_id = create_tournament(organizer, format="round_robin")["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer, format="round_robin")["id"]
     register_seeded(organizer, tournament_id, 3)
     projections.consume()
 
@@ -92,7 +92,7 @@ def test_the_standings_follow_the_results_once_the_consumer_has_read_them(
 def test_a_new_tournament_has_a_bracket_without_stages(
     organizer: APIClient, anonymous: APIClient
 ) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
 
     response = anonymous.get(tournament_url(tournament_id, "bracket"))
 

@@ -9,7 +9,9 @@ from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.games.api.builders import API, create_match, score_round
+from tests.factories.api import API
+from tests.factories.matches import ApiMatchFactory
+from tests.games.api.builders import score_round
 from tests.security.roles import World, make_world, tournament_at_tables
 from tests.tournaments.api.builders import tournament_url
 
@@ -64,8 +66,8 @@ def test_a_scorer_of_the_whole_tournament_lists_every_table_open_ones_first(
 def test_a_user_lists_the_free_standing_matches_they_created_and_nobody_elses(
     world: World,
 ) -> None:
-    mine = create_match(world.clients["player"])
-    create_match(world.clients["organizer_other_club"])
+    mine = ApiMatchFactory.create(client=world.clients["player"])
+    ApiMatchFactory.create(client=world.clients["organizer_other_club"])
 
     listed = world.clients["player"].get(URL).json()
 

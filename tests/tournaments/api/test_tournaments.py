@@ -3,19 +3,15 @@
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from accounts.models import Role
 from accounts.services import club_create, role_grant
-from tests.games.api.builders import API, post
-from tests.tournaments.api.builders import (
-    create_tournament,
-    matches,
-    register,
-    register_seeded,
-    tournament_url,
-)
+from tests.factories.accounts import UserFactory
+from tests.factories.api import API
+from tests.factories.tournaments import ApiTournamentFactory
+from tests.games.api.builders import post
+from tests.tournaments.api.builders import matches, register, register_seeded, tournament_url
 
 CREATE = f"{API}/tournaments/"
 
@@ -48,7 +44,7 @@ def test_a_created_tournament_is_answered_with_its_settings(organizer: APIClient
 
 
 def test_options_left_out_take_the_defaults(organizer: APIClient) -> None:
-    body = create_tournament(organizer, format="round_robin", best_of=3)
+    body = ApiTournamentFactory.create(client=organizer, format="round_robin", best_of=3)
 
     assert body["scoring"] == "rounds"
     assert body["rounds"] is None
@@ -69,14 +65,16 @@ def test_every_format_of_the_contract_can_be_created(organizer: APIClient) -> No
         "groups_then_knockout",
     ]
 
-    created = [create_tournament(organizer, format=name)["format"] for name in formats]
+    created = [
+        ApiTournamentFactory.create(client=organizer, format=name)["format"] for name in formats
+    ]
 
     assert created == formats
 
 
 def test_a_tournament_scored_by_points_takes_its_rounds_and_variant(organizer: APIClient) -> None:
-    body = create_tournament(
-        organizer, scoring="points", rounds=4, variant={"hand_size": 3}, third_place=True
+    body = ApiTournamentFactory.create(
+        client=organizer, scoring="points", rounds=4, variant={"hand_size": 3}, third_place=True
     )
 
     assert (body["scoring"], body["rounds"], body["variant"]) == ("points", 4, {"hand_size": 3})
@@ -136,7 +134,7 @@ def test_a_malformed_creation_is_invalid_input_naming_the_field(
 
 def test_an_organizer_signed_in_with_a_session_may_create_a_tournament(db: None) -> None:
     client = APIClient()
-    user = get_user_model().objects.create_user(username="browser")
+    user = UserFactory.create(username="browser")
     role_grant(user=user, role=Role.ORGANIZER, club=club_create(name="Circolo"))
     client.force_login(user)
 
@@ -146,7 +144,7 @@ def test_an_organizer_signed_in_with_a_session_may_create_a_tournament(db: None)
 
 
 def test_a_tournament_is_read_by_anyone(organizer: APIClient, anonymous: APIClient) -> None:
-    tournament = create_tournament(organizer)
+    tournament = ApiTournamentFactory.create(client=organizer)
     register(organizer, tournament["id"], "Rossi", seed=1)
 
     response = anonymous.get(tournament_url(tournament["id"]))
@@ -159,7 +157,7 @@ def test_a_tournament_is_read_by_anyone(organizer: APIClient, anonymous: APIClie
 def test_starting_seeds_by_the_given_seeds_and_creates_the_first_matches(
     organizer: APIClient,
 ) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     late = register(organizer, tournament_id, "Unseeded")["id"]
     fourth = register(organizer, tournament_id, "Fourth", seed=4)["id"]
     first = register(organizer, tournament_id, "First", seed=1)["id"]
@@ -175,7 +173,7 @@ def test_starting_seeds_by_the_given_seeds_and_creates_the_first_matches(
 
 
 def test_starting_twice_is_a_conflict(organizer: APIClient) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     register_seeded(organizer, tournament_id, 2)
     post(organizer, tournament_url(tournament_id, "start"))
 
@@ -186,7 +184,7 @@ def test_starting_twice_is_a_conflict(organizer: APIClient) -> None:
 
 
 def test_starting_with_a_single_entrant_is_too_few_entrants(organizer: APIClient) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     register_seeded(organizer, tournament_id, 1)
 
     response = post(organizer, tournament_url(tournament_id, "start"))
@@ -197,7 +195,9 @@ def test_starting_with_a_single_entrant_is_too_few_entrants(organizer: APIClient
 
 
 def test_an_option_the_format_cannot_take_is_refused_at_the_start(organizer: APIClient) -> None:
-    tournament_id = create_tournament(organizer, format="round_robin", legs=3)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer, format="round_robin", legs=3)[
+        "id"
+    ]
     register_seeded(organizer, tournament_id, 3)
 
     response = post(organizer, tournament_url(tournament_id, "start"))
@@ -209,7 +209,7 @@ def test_an_option_the_format_cannot_take_is_refused_at_the_start(organizer: API
 
 
 def test_seeding_by_the_given_seeds_puts_unseeded_entrants_last(organizer: APIClient) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     unseeded = register(organizer, tournament_id, "Unseeded")["id"]
     second = register(organizer, tournament_id, "Second", seed=2)["id"]
     first = register(organizer, tournament_id, "First", seed=1)["id"]
@@ -227,7 +227,7 @@ def test_seeding_by_the_given_seeds_puts_unseeded_entrants_last(organizer: APICl
 
 
 def test_a_random_seeding_is_repeated_by_its_random_seed(organizer: APIClient) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     ids = register_seeded(organizer, tournament_id, 8)
     url = tournament_url(tournament_id, "seed")
 
@@ -243,7 +243,7 @@ def test_a_random_seeding_is_repeated_by_its_random_seed(organizer: APIClient) -
 def test_a_seeding_method_that_cannot_be_followed_is_invalid_tournament(
     organizer: APIClient, body: dict[str, Any]
 ) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     register_seeded(organizer, tournament_id, 2)
 
     response = post(organizer, tournament_url(tournament_id, "seed"), body)
@@ -253,7 +253,7 @@ def test_a_seeding_method_that_cannot_be_followed_is_invalid_tournament(
 
 
 def test_seeding_after_the_start_is_a_conflict(organizer: APIClient) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     register_seeded(organizer, tournament_id, 2)
     post(organizer, tournament_url(tournament_id, "start"))
 
@@ -264,7 +264,7 @@ def test_seeding_after_the_start_is_a_conflict(organizer: APIClient) -> None:
 
 
 def test_the_start_follows_the_seeding_order(organizer: APIClient) -> None:
-    tournament_id = create_tournament(organizer)["id"]
+    tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
     ids = register_seeded(organizer, tournament_id, 2)
     post(organizer, tournament_url(tournament_id, "seed"), {"method": "random", "random_seed": 1})
     order = organizer.get(tournament_url(tournament_id)).json()["entrants"]

@@ -11,13 +11,13 @@ from typing import Any
 from uuid import UUID, uuid4
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from icalendar import Calendar
 from rest_framework.test import APIClient
 
+from tests.factories.accounts import UserFactory
+from tests.factories.tournaments import TournamentFactory
 from tests.tournaments.api.builders import matches, tournament_url
-from tests.tournaments.builders import new_tournament
 from tests.tournaments.exports.evening import club_evening
 from tournaments.models import Fixture
 
@@ -27,7 +27,9 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def staff() -> APIClient:
     client = APIClient()
-    client.force_authenticate(get_user_model().objects.create_superuser(username="export-staff"))
+    client.force_authenticate(
+        UserFactory.create(username="export-staff", is_staff=True, is_superuser=True)
+    )
     return client
 
 
@@ -69,7 +71,7 @@ def test_the_standings_csv_is_also_chosen_by_the_accept_header(staff: APIClient)
 
 
 def test_before_the_start_the_standings_csv_is_its_header_alone(staff: APIClient) -> None:
-    tournament_id = new_tournament("round_robin", entrants=3)
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=3).id
 
     response = staff.get(tournament_url(tournament_id, "standings") + "?format=csv")
 
@@ -138,7 +140,7 @@ def test_the_schedule_reads_the_same_twice(staff: APIClient) -> None:
 
 
 def test_a_tournament_without_start_times_has_an_empty_calendar(staff: APIClient) -> None:
-    tournament_id = new_tournament("round_robin", entrants=3)
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=3).id
 
     response = staff.get(tournament_url(tournament_id, "schedule"))
 

@@ -12,16 +12,9 @@ import pytest
 from playwright.sync_api import Browser, Page, Response, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.tournaments.pages.builders import (
-    ORGANIZER,
-    new_tournament,
-    play,
-    play_points,
-    play_ready,
-    ready_fixtures,
-    started,
-    started_at_three,
-)
+from tests.factories.tournaments import ORGANIZER, ThreesTournamentFactory, TournamentFactory
+from tests.tournaments.builders import play, win_by_points
+from tests.tournaments.pages.builders import play_ready, ready_fixtures
 from tests.workers import Worker
 from tournaments import projections
 from tournaments.models import Entrant, Fixture
@@ -38,7 +31,9 @@ def test_the_tournament_page_shows_standings_bracket_and_fixtures_with_their_hoo
     browser_page: Page, live_server: LiveServer, settings: Any
 ) -> None:
     settings.TOURNAMENT_POLL_SECONDS = 1
-    tournament_id = started("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True, projected=True
+    ).id
     first = ready_fixtures(tournament_id)[0]
     play_ready(tournament_id)
     browser_page.goto(f"{live_server.url}/tournaments/{tournament_id}/")
@@ -71,7 +66,7 @@ def test_the_standings_change_after_a_result_without_a_reload(
     browser_page: Page, live_server: LiveServer, worker: Worker, settings: Any
 ) -> None:
     settings.TOURNAMENT_POLL_SECONDS = 1
-    tournament_id = new_tournament("round_robin", 4)
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=4).id
     running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     fourth = entrant_id(tournament_id, "Player 4")
     navigations: list[str] = []
@@ -96,7 +91,9 @@ def test_the_standings_change_after_a_result_without_a_reload(
 def test_the_projector_view_shows_the_pairings_at_their_tables_in_large_type(
     browser_page: Page, live_server: LiveServer
 ) -> None:
-    tournament_id = started("swiss", 4, tables=2)
+    tournament_id = TournamentFactory.create(
+        format="swiss", entrants=4, tables=2, started=True, projected=True
+    ).id
     scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
     browser_page.set_viewport_size({"width": 1280, "height": 720})
 
@@ -113,7 +110,9 @@ def test_the_projector_view_shows_the_pairings_at_their_tables_in_large_type(
 
 
 def test_the_tournament_page_speaks_italian(browser: Browser, live_server: LiveServer) -> None:
-    tournament_id = started("round_robin", 4)
+    tournament_id = TournamentFactory.create(
+        format="round_robin", entrants=4, started=True, projected=True
+    ).id
     context = browser.new_context(locale="it-IT", viewport={"width": 390, "height": 844})
     page = context.new_page()
     errors: list[str] = []
@@ -134,10 +133,10 @@ def test_the_tournament_page_speaks_italian(browser: Browser, live_server: LiveS
 def test_a_tournament_at_tables_of_three_fits_a_phone_with_its_places_in_both_languages(
     browser_page: Page, browser: Browser, live_server: LiveServer
 ) -> None:
-    tournament_id = started_at_three("swiss", 5, swiss_rounds=2)
+    tournament_id = ThreesTournamentFactory.create(format="swiss", entrants=5, swiss_rounds=2).id
     three = next(f for f in ready_fixtures(tournament_id) if f.third_id is not None)
     for fixture in ready_fixtures(tournament_id):
-        play_points(fixture, [50, 50, 20] if fixture.third_id else [80, 40])
+        win_by_points(fixture.match_id, [50, 50, 20] if fixture.third_id else [80, 40])
     projections.consume()
     url = f"{live_server.url}/tournaments/{tournament_id}/"
 

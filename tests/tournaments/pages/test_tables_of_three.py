@@ -10,11 +10,9 @@ import uuid
 import pytest
 from django.test import Client
 
-from tests.tournaments.pages.builders import (
-    play_points,
-    ready_fixtures,
-    started_at_three,
-)
+from tests.factories.tournaments import ThreesTournamentFactory
+from tests.tournaments.builders import win_by_points
+from tests.tournaments.pages.builders import ready_fixtures
 from tournaments import projections
 from tournaments.models import Entrant, Fixture
 
@@ -24,9 +22,11 @@ pytestmark = pytest.mark.django_db
 def first_round_played(entrants: int = 5, **options: object) -> uuid.UUID:
     """A Swiss at tables of three whose first round is played: at the table of three the first
     two seats share first place (50, 50, 20), at a table of two the first seat wins."""
-    tournament_id = started_at_three("swiss", entrants, swiss_rounds=2, **options)
+    tournament_id = ThreesTournamentFactory.create(
+        format="swiss", entrants=entrants, swiss_rounds=2, **options
+    ).id
     for fixture in ready_fixtures(tournament_id):
-        play_points(fixture, [50, 50, 20] if fixture.third_id else [80, 40])
+        win_by_points(fixture.match_id, [50, 50, 20] if fixture.third_id else [80, 40])
     projections.consume()
     return tournament_id
 
@@ -121,10 +121,10 @@ def test_the_bracket_of_a_knockout_at_three_draws_three_names_a_box_with_their_p
 ) -> None:
     # Five in nine lines: seed 1 walks over, seeds 2-5 and 3-4 play tables of two, the
     # three winners meet at the final table.
-    tournament_id = started_at_three("single_elimination", 5)
+    tournament_id = ThreesTournamentFactory.create(format="single_elimination", entrants=5).id
     for _ in range(2):
         for fixture in ready_fixtures(tournament_id):
-            play_points(fixture, [70, 40, 10] if fixture.third_id else [80, 40])
+            win_by_points(fixture.match_id, [70, 40, 10] if fixture.third_id else [80, 40])
         projections.consume()
 
     html = page(client, tournament_id)
@@ -143,7 +143,7 @@ def test_the_bracket_of_a_knockout_at_three_draws_three_names_a_box_with_their_p
 def test_the_projector_view_at_three_seats_three_entrants_and_counts_first_places(
     client: Client,
 ) -> None:
-    tournament_id = started_at_three("swiss", 6, swiss_rounds=2)
+    tournament_id = ThreesTournamentFactory.create(format="swiss", entrants=6, swiss_rounds=2).id
 
     html = client.get(f"/tournaments/{tournament_id}/screen/").content.decode()
 

@@ -7,22 +7,19 @@ import re
 import uuid
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts.models import Club, Role
 from accounts.services import club_create, role_grant
-from tests.tournaments.pages.builders import (
-    ORGANIZER,
-    new_tournament,
-    play,
-    play_ready,
-    ready_fixtures,
-    started,
-)
+from tests.factories.accounts import UserFactory
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
+from tests.tournaments.builders import play
+from tests.tournaments.pages.builders import play_ready, ready_fixtures
 from tournaments import projections
 from tournaments.models import Entrant, Fixture, Player
-from tournaments.services import erasure, running, scheduling
+from tournaments.services import erasure
+from tournaments.services import running as tournament_running
+from tournaments.services import scheduling as tournament_scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -30,14 +27,16 @@ pytestmark = pytest.mark.django_db
 def private_tournament() -> tuple[uuid.UUID, Club]:
     """A started private tournament of a club, and that club."""
     club = club_create(name="Circolo Privato")
-    tournament_id = new_tournament("round_robin", 3, club=club, public=False)
-    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(
+        format="round_robin", entrants=3, club=club, public=False
+    ).id
+    tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     projections.consume()
     return tournament_id, club
 
 
 def member_client(club: Club) -> Client:
-    user = get_user_model().objects.create_user(username="member")
+    user = UserFactory.create(username="member")
     role_grant(user=user, role=Role.ORGANIZER, club=club)
     client = Client()
     client.force_login(user)
@@ -50,7 +49,7 @@ def entrant_id(tournament_id: uuid.UUID, name: str) -> int:
 
 def test_the_list_shows_public_tournaments_with_club_format_and_status(client: Client) -> None:
     club = club_create(name="Circolo del Borgo")
-    public = new_tournament("swiss", 4, club=club)
+    public = TournamentFactory.create(format="swiss", entrants=4, club=club).id
     private, _ = private_tournament()
 
     html = client.get("/tournaments/").content.decode()
@@ -81,7 +80,9 @@ def test_an_unknown_tournament_is_not_found(client: Client) -> None:
 def test_the_standings_rows_carry_the_hooks_and_names_and_explain_every_column(
     client: Client,
 ) -> None:
-    tournament_id = started("round_robin", 4)
+    tournament_id = TournamentFactory.create(
+        format="round_robin", entrants=4, started=True, projected=True
+    ).id
     play_ready(tournament_id)
 
     html = client.get(f"/tournaments/{tournament_id}/").content.decode()
@@ -98,7 +99,9 @@ def test_the_standings_rows_carry_the_hooks_and_names_and_explain_every_column(
 
 
 def test_the_bracket_is_an_svg_with_the_entrants_names(client: Client) -> None:
-    tournament_id = started("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True, projected=True
+    ).id
 
     html = client.get(f"/tournaments/{tournament_id}/").content.decode()
 
@@ -114,7 +117,9 @@ def test_the_bracket_is_an_svg_with_the_entrants_names(client: Client) -> None:
 def test_each_fixture_carries_its_match_and_status_and_links_to_the_match_and_players(
     client: Client,
 ) -> None:
-    tournament_id = started("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True, projected=True
+    ).id
     first, second = ready_fixtures(tournament_id)
     play(first.match_id, winner=0)
     projections.consume()
@@ -129,7 +134,9 @@ def test_each_fixture_carries_its_match_and_status_and_links_to_the_match_and_pl
 
 
 def test_an_unchanged_tournament_answers_a_conditional_request_with_304(client: Client) -> None:
-    tournament_id = started("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True, projected=True
+    ).id
     url = f"/tournaments/{tournament_id}/"
     page = client.get(url)
     etag = page.headers["ETag"]
@@ -144,7 +151,9 @@ def test_an_unchanged_tournament_answers_a_conditional_request_with_304(client: 
 def test_the_poll_gets_the_live_fragment_and_a_304_until_a_result_is_projected(
     client: Client,
 ) -> None:
-    tournament_id = started("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True, projected=True
+    ).id
     url = f"/tournaments/{tournament_id}/"
     page = client.get(url).content.decode()
     fragment_etag = re.search(r'data-etag="([^"]+)"', page)
@@ -170,7 +179,9 @@ def test_the_poll_gets_the_live_fragment_and_a_304_until_a_result_is_projected(
 
 
 def test_the_etag_differs_between_languages(client: Client) -> None:
-    tournament_id = started("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True, projected=True
+    ).id
     url = f"/tournaments/{tournament_id}/"
 
     english = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
@@ -181,8 +192,10 @@ def test_the_etag_differs_between_languages(client: Client) -> None:
 
 
 def test_the_screen_shows_the_current_pairings_with_their_tables(client: Client) -> None:
-    tournament_id = started("single_elimination", 4, tables=2)
-    scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, tables=2, started=True, projected=True
+    ).id
+    tournament_scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
     projections.consume()
 
     html = client.get(f"/tournaments/{tournament_id}/screen/").content.decode()
@@ -195,7 +208,9 @@ def test_the_screen_shows_the_current_pairings_with_their_tables(client: Client)
 
 
 def test_a_player_page_lists_their_matches_with_opponents_and_results(client: Client) -> None:
-    tournament_id = started("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True, projected=True
+    ).id
     play_ready(tournament_id)
     player = Player.objects.get(name="Player 1")
 
@@ -209,7 +224,9 @@ def test_a_player_page_lists_their_matches_with_opponents_and_results(client: Cl
 
 
 def test_an_erased_player_reads_as_erased(client: Client) -> None:
-    tournament_id = started("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True, projected=True
+    ).id
     player = Player.objects.get(name="Player 4")
     erasure.player_erase(player=player, actor=ORGANIZER)
 
@@ -232,7 +249,7 @@ def test_a_player_known_only_from_a_private_tournament_is_not_found(client: Clie
 
 
 def test_a_tournament_in_registration_has_no_standings_or_bracket_yet(client: Client) -> None:
-    tournament_id = new_tournament("single_elimination", 3)
+    tournament_id = TournamentFactory.create(format="single_elimination", entrants=3).id
 
     html = client.get(f"/tournaments/{tournament_id}/").content.decode()
 
@@ -243,7 +260,9 @@ def test_a_tournament_in_registration_has_no_standings_or_bracket_yet(client: Cl
 
 
 def test_fixtures_are_listed_by_stage_in_the_order_the_stages_began(client: Client) -> None:
-    tournament_id = started("double_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="double_elimination", entrants=4, started=True, projected=True
+    ).id
     play_ready(tournament_id)
     play_ready(tournament_id)
 
@@ -256,7 +275,9 @@ def test_fixtures_are_listed_by_stage_in_the_order_the_stages_began(client: Clie
 
 
 def test_a_whole_page_is_not_answered_304_once_its_csrf_token_changed(client: Client) -> None:
-    tournament_id = started("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True, projected=True
+    ).id
     url = f"/tournaments/{tournament_id}/"
     etag = client.get(url)["ETag"]
     client.cookies["csrftoken"] = "x" * 32

@@ -16,13 +16,13 @@ from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
 
-from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.db import connection
 from rest_framework.test import APIClient
 
 from games.eventstore.api import read_stream
+from tests.factories.accounts import UserFactory
 
 API = "/api/v1"
 LOG_PAGE = 1000
@@ -39,7 +39,7 @@ def readers() -> dict[str, APIClient]:
     """A superuser, who may read every GET (the log and the match events included), and an
     anonymous reader, who reads public tournaments: what the public sees depends on the rows
     too (a tournament's match is placed by its fixture row, `tournaments.access`)."""
-    staff = get_user_model().objects.create_superuser(username="rebuild-staff")
+    staff = UserFactory.create(username="rebuild-staff", is_staff=True, is_superuser=True)
     # A server error is an answer to compare like any other, not an exception in the test.
     staff_client = APIClient(raise_request_exception=False)
     staff_client.force_authenticate(staff)

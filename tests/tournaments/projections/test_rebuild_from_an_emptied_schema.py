@@ -25,6 +25,7 @@ from tests.tournaments.projections import snapshots
 from tournaments import corrections, projections, tasks
 from tournaments.models import Entrant, Fixture, Tournament
 from tournaments.services import registration, running, scheduling
+from tournaments.services import registration as tournament_registration
 
 pytestmark = pytest.mark.django_db
 
@@ -63,17 +64,16 @@ FORMATS = [
 ]
 
 
-def random_tournament(data: st.DataObject, format: str) -> UUID:
-    """A tournament of the format with random options and size, seeds, check-ins, maybe a
-    withdrawal and an explicit seeding, started. `format@3`: at tables of three."""
-    format, _, threes = format.partition("@")
+def random_options(
+    data: st.DataObject, format: str, threes: bool, smallest: int
+) -> tuple[dict[str, object], int]:
+    """The format's settings and the number of entrants (`smallest` at least), drawn at random."""
     options: dict[str, object] = {
         "table_size": 3 if threes else data.draw(st.sampled_from([2, 4]), label="table_size"),
         "best_of": data.draw(st.sampled_from([1, 1, 3]), label="best_of"),
         "tables": data.draw(st.integers(1, 3), label="tables"),
         "no_show_minutes": data.draw(st.sampled_from([None, 10]), label="no_show_minutes"),
     }
-    smallest = {"groups_then_knockout": 4, "double_elimination": 3}.get(format, 3 if threes else 2)
     count = data.draw(st.integers(smallest, 7), label="entrants")
     if format == "swiss":
         options["swiss_rounds"] = data.draw(st.integers(2, 3), label="swiss_rounds")
@@ -83,7 +83,16 @@ def random_tournament(data: st.DataObject, format: str) -> UUID:
         options["group_size"] = data.draw(st.sampled_from([3, 4]), label="group_size")
     if format in ("single_elimination", "double_elimination"):
         options["third_place"] = format == "single_elimination" and data.draw(st.booleans())
-    tournament = registration.tournament_create(
+    return options, count
+
+
+def random_tournament(data: st.DataObject, format: str) -> UUID:
+    """A tournament of the format with random options and size, seeds, check-ins, maybe a
+    withdrawal and an explicit seeding, started. `format@3`: at tables of three."""
+    format, _, threes = format.partition("@")
+    smallest = {"groups_then_knockout": 4, "double_elimination": 3}.get(format, 3 if threes else 2)
+    options, count = random_options(data, format, bool(threes), smallest)
+    tournament = tournament_registration.tournament_create(
         name="Rebuilt",
         format=format,
         actor=ORGANIZER,

@@ -13,16 +13,14 @@ from django.utils import timezone
 
 from games.eventstore.api import read_stream
 from games.models import Match
-from tests.tournaments.tasks.builders import (
-    ORGANIZER,
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
+from tests.tournaments.builders import (
     call,
     check_in,
     check_in_seeds,
     event_types,
     events_of_type,
     fixtures,
-    new_tournament,
-    started_tournament,
 )
 from tournaments import tasks
 from tournaments.errors import CheckInClosed, InvalidTournament, TooFewEntrants
@@ -30,6 +28,8 @@ from tournaments.models import Entrant, Fixture, Tournament
 from tournaments.selectors import answers
 from tournaments.selectors import fixtures as fixtures_selectors
 from tournaments.services import registration, running, scheduling
+from tournaments.services import registration as tournament_registration
+from tournaments.services import scheduling as tournament_scheduling
 
 pytestmark = pytest.mark.django_db
 
@@ -43,8 +43,10 @@ def at_a_table(
     """A started single elimination with the no-show rule on (unless `options` say otherwise)
     whose first match was given a table at `now`: the tournament and that match's fixture."""
     settings = {"no_show_minutes": MINUTES} | options
-    tournament_id = started_tournament("single_elimination", entrants, tables=tables, **settings)
-    scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER, now=now)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=entrants, tables=tables, **settings, started=True
+    ).id
+    tournament_scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER, now=now)
     first = fixtures(tournament_id, table__isnull=False)[0]
     return tournament_id, first
 
@@ -116,7 +118,9 @@ def test_a_call_with_a_table_moves_the_match_to_that_table_first() -> None:
 
 
 def test_a_match_without_a_table_cannot_be_called() -> None:
-    tournament_id = started_tournament("single_elimination", 2, no_show_minutes=MINUTES)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=2, no_show_minutes=MINUTES, started=True
+    ).id
     (final,) = fixtures(tournament_id)
     before = version_of(tournament_id)
 
@@ -169,7 +173,9 @@ def test_the_second_side_checking_in_calls_the_match_at_its_table() -> None:
 
 
 def test_a_match_whose_sides_both_checked_in_is_called_when_it_is_given_a_table() -> None:
-    tournament_id = new_tournament("single_elimination", 2, no_show_minutes=MINUTES)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=2, no_show_minutes=MINUTES
+    ).id
     check_in_seeds(tournament_id, 1, 2)
     running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     (final,) = fixtures(tournament_id)
@@ -200,7 +206,9 @@ def test_a_match_whose_sides_both_checked_in_is_called_when_it_is_given_a_table(
 
 
 def test_a_match_whose_sides_both_checked_in_is_called_when_a_table_is_assigned_to_it() -> None:
-    tournament_id = new_tournament("single_elimination", 2, tables=2, no_show_minutes=MINUTES)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=2, tables=2, no_show_minutes=MINUTES
+    ).id
     check_in_seeds(tournament_id, 1, 2)
     running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     (final,) = fixtures(tournament_id)
@@ -218,7 +226,9 @@ def test_a_match_whose_sides_both_checked_in_is_called_when_a_table_is_assigned_
 
 
 def test_scheduling_returns_each_fixture_it_gave_a_table_once_when_it_also_called_it() -> None:
-    tournament_id = new_tournament("single_elimination", 2, no_show_minutes=MINUTES)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=2, no_show_minutes=MINUTES
+    ).id
     check_in_seeds(tournament_id, 1, 2)
     running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
@@ -230,7 +240,9 @@ def test_scheduling_returns_each_fixture_it_gave_a_table_once_when_it_also_calle
 
 
 def test_assigning_a_table_returns_each_moved_fixture_once_when_it_also_called_it() -> None:
-    tournament_id = new_tournament("single_elimination", 2, tables=2, no_show_minutes=MINUTES)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=2, tables=2, no_show_minutes=MINUTES
+    ).id
     check_in_seeds(tournament_id, 1, 2)
     running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     (final,) = fixtures(tournament_id)
@@ -300,7 +312,7 @@ def test_a_called_match_with_both_sides_absent_is_not_forfeited_but_overdue() ->
 
 
 def test_a_tournament_that_never_opens_check_in_takes_check_ins_at_any_time() -> None:
-    tournament_id = new_tournament("single_elimination", 4)
+    tournament_id = TournamentFactory.create(format="single_elimination", entrants=4).id
     check_in_seeds(tournament_id, 1)
     running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
@@ -312,7 +324,7 @@ def test_a_tournament_that_never_opens_check_in_takes_check_ins_at_any_time() ->
 
 
 def test_a_closed_check_in_refuses_check_ins_until_the_organizer_opens_it_again() -> None:
-    tournament_id = new_tournament("single_elimination", 4)
+    tournament_id = TournamentFactory.create(format="single_elimination", entrants=4).id
     first, second = entrant_of_seed(tournament_id, 1), entrant_of_seed(tournament_id, 2)
     before = version_of(tournament_id)
 
@@ -338,8 +350,8 @@ def test_a_closed_check_in_refuses_check_ins_until_the_organizer_opens_it_again(
 
 
 def test_opening_an_open_window_or_closing_a_closed_one_records_nothing() -> None:
-    tournament_id = new_tournament("single_elimination", 2)
-    registration.check_in_open(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(format="single_elimination", entrants=2).id
+    tournament_registration.check_in_open(tournament_id=tournament_id, actor=ORGANIZER)
     before = version_of(tournament_id)
 
     opened_again = registration.check_in_open(tournament_id=tournament_id, actor=ORGANIZER)
@@ -355,7 +367,7 @@ def test_opening_an_open_window_or_closing_a_closed_one_records_nothing() -> Non
 def test_a_window_past_its_closing_time_refuses_check_ins(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    tournament_id = new_tournament("single_elimination", 2)
+    tournament_id = TournamentFactory.create(format="single_elimination", entrants=2).id
     opened = timezone.now()
     closes_at = opened + timedelta(minutes=30)
     registration.check_in_open(tournament_id=tournament_id, actor=ORGANIZER, closes_at=closes_at)
@@ -377,7 +389,7 @@ def test_a_window_past_its_closing_time_refuses_check_ins(
 
 
 def test_a_window_cannot_be_opened_with_a_closing_time_already_past() -> None:
-    tournament_id = new_tournament("single_elimination", 2)
+    tournament_id = TournamentFactory.create(format="single_elimination", entrants=2).id
     before = version_of(tournament_id)
 
     with pytest.raises(InvalidTournament) as refused:
@@ -395,7 +407,7 @@ def test_a_window_cannot_be_opened_with_a_closing_time_already_past() -> None:
 
 
 def test_a_start_with_the_checked_in_only_withdraws_the_others_and_pairs_those_present() -> None:
-    tournament_id = new_tournament("single_elimination", 4)
+    tournament_id = TournamentFactory.create(format="single_elimination", entrants=4).id
     check_in_seeds(tournament_id, 1, 2, 3)
     present = [entrant_of_seed(tournament_id, seed) for seed in (1, 2, 3)]
     absent = entrant_of_seed(tournament_id, 4)
@@ -417,7 +429,7 @@ def test_a_start_with_the_checked_in_only_withdraws_the_others_and_pairs_those_p
 
 
 def test_a_start_with_the_checked_in_only_refuses_with_fewer_than_two_present() -> None:
-    tournament_id = new_tournament("single_elimination", 4)
+    tournament_id = TournamentFactory.create(format="single_elimination", entrants=4).id
     check_in_seeds(tournament_id, 1)
     before = version_of(tournament_id)
 
@@ -432,7 +444,7 @@ def test_a_start_with_the_checked_in_only_refuses_with_fewer_than_two_present() 
 
 
 def test_a_start_without_the_option_keeps_the_entrants_who_did_not_check_in() -> None:
-    tournament_id = new_tournament("single_elimination", 4)
+    tournament_id = TournamentFactory.create(format="single_elimination", entrants=4).id
     check_in_seeds(tournament_id, 1)
 
     running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)

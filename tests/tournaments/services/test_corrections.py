@@ -11,7 +11,7 @@ import pytest
 
 from common.actors import Actor
 from games.eventstore.api import RecordedEvent, read_stream
-from tests.tournaments.builders import new_tournament
+from tests.factories.tournaments import TournamentFactory
 from tournaments.corrections import (
     DuplicateEntrantName,
     DuplicateSeed,
@@ -23,6 +23,8 @@ from tournaments.corrections import (
 from tournaments.errors import InvalidEntrant, TournamentAlreadyStarted, TournamentError
 from tournaments.models import Entrant, EntrantPlayer, Player
 from tournaments.services import erasure, registration, running
+from tournaments.services import registration as tournament_registration
+from tournaments.services import running as tournament_running
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +64,7 @@ def seeds_of(tournament_id: UUID) -> dict[str, int | None]:
 def test_a_rename_is_an_event_with_the_actor_and_the_reason_and_the_name_is_only_in_the_row() -> (
     None
 ):
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     entrant = entrant_named(tournament_id, "Player 1")
     organizer = Actor(user_id=None, device="tablet 1", correlation_id="req-1")
 
@@ -153,7 +155,7 @@ def test_renaming_and_changing_players_at_once_records_both_in_one_event() -> No
 
 
 def test_a_correction_that_changes_nothing_records_nothing() -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     entrant = entrant_named(tournament_id, "Player 1")
     before = len(read_stream(stream_id=tournament_id))
 
@@ -182,7 +184,7 @@ def test_a_correction_that_changes_nothing_records_nothing() -> None:
 def test_a_correction_the_tournament_cannot_take_is_refused_and_changes_no_row(
     change: dict[str, Any], code: str
 ) -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     entrant = entrant_named(tournament_id, "Player 1")
     before = len(read_stream(stream_id=tournament_id))
     arguments: dict[str, Any] = {"entrant_id": entrant.id, "reason": "fix"} | change
@@ -197,7 +199,7 @@ def test_a_correction_the_tournament_cannot_take_is_refused_and_changes_no_row(
 
 
 def test_an_erased_player_is_replaced_not_renamed() -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     entrant = entrant_named(tournament_id, "Player 1")
     erasure.player_erase(player=Player.objects.get(name="Player 1"), actor=ORGANIZER)
 
@@ -212,8 +214,8 @@ def test_an_erased_player_is_replaced_not_renamed() -> None:
 
 
 def test_names_can_be_corrected_after_the_start() -> None:
-    tournament_id = new_tournament(entrants=2)
-    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(entrants=2).id
+    tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     entrant = entrant_named(tournament_id, "Player 2")
 
     result = entrant_correct(
@@ -232,7 +234,7 @@ def test_names_can_be_corrected_after_the_start() -> None:
 
 
 def test_registering_a_name_already_taken_is_refused_until_confirmed() -> None:
-    tournament_id = new_tournament(entrants=1)
+    tournament_id = TournamentFactory.create(entrants=1).id
 
     with pytest.raises(DuplicateEntrantName) as warned:
         registration.entrant_register(
@@ -256,7 +258,7 @@ def test_registering_a_name_already_taken_is_refused_until_confirmed() -> None:
 
 
 def test_renaming_to_another_entrants_name_is_refused_until_confirmed() -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     entrant = entrant_named(tournament_id, "Player 2")
     rename = partial(
         entrant_correct,
@@ -277,8 +279,8 @@ def test_renaming_to_another_entrants_name_is_refused_until_confirmed() -> None:
 
 
 def test_the_same_name_in_another_tournament_needs_no_confirmation() -> None:
-    new_tournament(entrants=1)
-    other = new_tournament(entrants=0)
+    TournamentFactory.create(entrants=1)
+    other = TournamentFactory.create(entrants=0).id
 
     registered = registration.entrant_register(
         tournament_id=other, name="Player 1", players=["Player 1"], actor=ORGANIZER
@@ -291,7 +293,7 @@ def test_the_same_name_in_another_tournament_needs_no_confirmation() -> None:
 
 
 def test_registering_a_seed_another_entrant_holds_is_duplicate_seed() -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
 
     with pytest.raises(DuplicateSeed) as refused:
         registration.entrant_register(
@@ -304,8 +306,8 @@ def test_registering_a_seed_another_entrant_holds_is_duplicate_seed() -> None:
 
 
 def test_a_withdrawn_entrants_seed_is_free_again() -> None:
-    tournament_id = new_tournament(entrants=2)
-    registration.entrant_withdraw(
+    tournament_id = TournamentFactory.create(entrants=2).id
+    tournament_registration.entrant_withdraw(
         tournament_id=tournament_id,
         entrant_id=entrant_named(tournament_id, "Player 1").id,
         reason="ill",
@@ -320,7 +322,7 @@ def test_a_withdrawn_entrants_seed_is_free_again() -> None:
 
 
 def test_two_entrants_swap_seeds_in_one_reseed() -> None:
-    tournament_id = new_tournament(entrants=3)
+    tournament_id = TournamentFactory.create(entrants=3).id
     first, second = (entrant_named(tournament_id, f"Player {n}").id for n in (1, 2))
 
     result = entrants_reseed(
@@ -342,7 +344,7 @@ def test_two_entrants_swap_seeds_in_one_reseed() -> None:
 
 
 def test_a_reseed_that_leaves_two_entrants_on_one_seed_is_refused_and_changes_nothing() -> None:
-    tournament_id = new_tournament(entrants=3)
+    tournament_id = TournamentFactory.create(entrants=3).id
     first = entrant_named(tournament_id, "Player 1").id
     before = len(read_stream(stream_id=tournament_id))
 
@@ -359,7 +361,7 @@ def test_a_reseed_that_leaves_two_entrants_on_one_seed_is_refused_and_changes_no
 
 
 def test_a_seed_can_be_taken_away() -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     second = entrant_named(tournament_id, "Player 2").id
 
     entrants_reseed(
@@ -380,7 +382,7 @@ def test_a_seed_can_be_taken_away() -> None:
 def test_a_reseed_with_a_seed_below_one_no_seeds_or_a_stranger_is_refused(
     seeds: dict[Any, int], code: str
 ) -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     first = entrant_named(tournament_id, "Player 1").id
     given = {first if entrant == "first" else entrant: seed for entrant, seed in seeds.items()}
 
@@ -391,8 +393,8 @@ def test_a_reseed_with_a_seed_below_one_no_seeds_or_a_stranger_is_refused(
 
 
 def test_a_reseed_after_the_start_is_tournament_started() -> None:
-    tournament_id = new_tournament(entrants=2)
-    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(entrants=2).id
+    tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     first, second = (entrant_named(tournament_id, f"Player {n}").id for n in (1, 2))
 
     with pytest.raises(TournamentAlreadyStarted) as refused:
@@ -405,7 +407,7 @@ def test_a_reseed_after_the_start_is_tournament_started() -> None:
 
 
 def test_a_reseed_that_changes_no_seed_records_nothing() -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     first = entrant_named(tournament_id, "Player 1").id
 
     result = entrants_reseed(
@@ -416,7 +418,7 @@ def test_a_reseed_that_changes_no_seed_records_nothing() -> None:
 
 
 def test_a_reseed_without_a_reason_is_refused() -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     first = entrant_named(tournament_id, "Player 1").id
 
     with pytest.raises(ReasonRequired):
@@ -424,7 +426,7 @@ def test_a_reseed_without_a_reason_is_refused() -> None:
 
 
 def test_the_start_draws_by_the_corrected_seeds() -> None:
-    tournament_id = new_tournament(entrants=4)
+    tournament_id = TournamentFactory.create(entrants=4).id
     ids = {n: entrant_named(tournament_id, f"Player {n}").id for n in range(1, 5)}
     entrants_reseed(
         tournament_id=tournament_id,
@@ -441,8 +443,8 @@ def test_the_start_draws_by_the_corrected_seeds() -> None:
 
 
 def test_a_reseed_after_a_random_seeding_keeps_the_drawn_positions_of_the_others() -> None:
-    tournament_id = new_tournament(entrants=4)
-    seeded = registration.tournament_seed(
+    tournament_id = TournamentFactory.create(entrants=4).id
+    seeded = tournament_registration.tournament_seed(
         tournament_id=tournament_id, method="random", random_seed=7, actor=ORGANIZER
     )
     drawn = list(seeded.state.seeding or ())
@@ -462,7 +464,7 @@ def test_a_reseed_after_a_random_seeding_keeps_the_drawn_positions_of_the_others
 
 
 def test_a_repeated_key_answers_the_first_correction_and_records_nothing() -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     entrant = entrant_named(tournament_id, "Player 1")
     rename = partial(
         entrant_correct,
@@ -490,7 +492,7 @@ def test_a_repeated_key_answers_the_first_correction_and_records_nothing() -> No
 
 
 def test_a_repeated_key_answers_the_first_reseed() -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     first_id, second_id = (entrant_named(tournament_id, f"Player {n}").id for n in (1, 2))
     reseed = partial(
         entrants_reseed,

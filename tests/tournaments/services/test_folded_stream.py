@@ -10,10 +10,11 @@ from django.db import transaction
 
 from games.eventstore.api import read_stream
 from games.matches import services as match_services
-from tests.tournaments.builders import ORGANIZER, new_tournament
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tournaments import folded
 from tournaments.models import Fixture
 from tournaments.services import pipeline, registration, running
+from tournaments.services import running as tournament_running
 from tournaments.state import TournamentState
 from tournaments.stream.events import decode
 from tournaments.stream.evolve import fold
@@ -58,7 +59,7 @@ def test_a_committed_command_remembers_the_tournament_as_the_log_folds_it(
     django_capture_on_commit_callbacks: Capture,
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        tournament_id = new_tournament("swiss", 6)
+        tournament_id = TournamentFactory.create(format="swiss", entrants=6).id
 
     known = folded.recall(tournament_id)
 
@@ -68,7 +69,9 @@ def test_a_committed_command_remembers_the_tournament_as_the_log_folds_it(
 
 
 def test_a_rolled_back_command_is_not_remembered() -> None:
-    tournament_id = new_tournament("swiss", 4)  # the test's transaction never commits
+    tournament_id = TournamentFactory.create(
+        format="swiss", entrants=4
+    ).id  # the test's transaction never commits
 
     assert folded.recall(tournament_id) is None
 
@@ -77,7 +80,7 @@ def test_a_command_rolled_back_after_a_committed_one_leaves_the_memo_where_it_wa
     django_capture_on_commit_callbacks: Capture,
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        tournament_id = new_tournament("swiss", 4)
+        tournament_id = TournamentFactory.create(format="swiss", entrants=4).id
     before = folded.recall(tournament_id)
 
     with transaction.atomic():
@@ -93,7 +96,7 @@ def test_a_command_reads_only_the_events_after_the_remembered_version(
     django_capture_on_commit_callbacks: Capture, reads: list[int]
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        tournament_id = new_tournament("swiss", 8)
+        tournament_id = TournamentFactory.create(format="swiss", entrants=8).id
     reads.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -107,7 +110,7 @@ def test_events_another_process_appended_are_folded_onto_the_remembered_state(
     django_capture_on_commit_callbacks: Capture, reads: list[int]
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        tournament_id = new_tournament("single_elimination", 4)
+        tournament_id = TournamentFactory.create(format="single_elimination", entrants=4).id
     remembered = folded.recall(tournament_id)
     # Appended by "another process": its commit never reaches this process's memo.
     register(tournament_id, "Fifth")
@@ -132,8 +135,8 @@ def test_a_remembered_state_whose_event_is_not_at_its_position_is_folded_again(
     django_capture_on_commit_callbacks: Capture,
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        tournament_id = new_tournament("swiss", 4)
-        other = new_tournament("round_robin", 3)
+        tournament_id = TournamentFactory.create(format="swiss", entrants=4).id
+        other = TournamentFactory.create(format="round_robin", entrants=3).id
     known = folded.recall(tournament_id)
     wrong = folded.recall(other)
     assert known is not None
@@ -147,7 +150,7 @@ def test_a_remembered_state_whose_event_is_not_at_its_position_is_folded_again(
 
 
 def test_a_remembered_version_the_stream_does_not_reach_is_folded_again() -> None:
-    tournament_id = new_tournament("swiss", 4)
+    tournament_id = TournamentFactory.create(format="swiss", entrants=4).id
     state, version = full_fold(tournament_id)
     folded.memo.remember(tournament_id, folded.Folded(state, version + 3, 10**9))
 
@@ -158,8 +161,8 @@ def test_syncing_a_match_that_moved_folds_nothing_already_remembered(
     django_capture_on_commit_callbacks: Capture, reads: list[int]
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        tournament_id = new_tournament("single_elimination", 4)
-        running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+        tournament_id = TournamentFactory.create(format="single_elimination", entrants=4).id
+        tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     _, version = full_fold(tournament_id)
     fixture = Fixture.objects.filter(tournament_id=tournament_id).first()
     assert fixture is not None
@@ -181,8 +184,8 @@ def test_a_tournament_played_through_with_the_memo_is_the_tournament_the_log_fol
     format: str, django_capture_on_commit_callbacks: Capture
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        tournament_id = new_tournament(format, 5)
-        running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+        tournament_id = TournamentFactory.create(format=format, entrants=5).id
+        tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     while ready := list(Fixture.objects.filter(tournament_id=tournament_id, status="ready")):
         for fixture in ready:
             with django_capture_on_commit_callbacks(execute=True):

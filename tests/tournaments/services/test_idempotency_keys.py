@@ -8,10 +8,11 @@ import pytest
 from common.actors import Actor
 from games.eventstore import pipeline
 from games.eventstore.api import last_position, read_stream
-from tests.tournaments.builders import new_tournament
+from tests.factories.tournaments import TournamentFactory
 from tournaments.models import Entrant, EntrantPlayer, Player
 from tournaments.services import pipeline as tournament_pipeline
 from tournaments.services import registration, running
+from tournaments.services import running as tournament_running
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +35,7 @@ def register_rossi(
 def test_a_retry_that_misses_the_key_before_deciding_rolls_its_rows_back_and_replays(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    tournament_id = new_tournament(entrants=0)
+    tournament_id = TournamentFactory.create(entrants=0).id
     first = register_rossi(tournament_id)
     rows = (Entrant.objects.count(), Player.objects.count(), EntrantPlayer.objects.count())
     events = last_position()
@@ -53,8 +54,8 @@ def test_a_retry_that_misses_the_key_before_deciding_rolls_its_rows_back_and_rep
 
 
 def test_a_replayed_start_ends_with_the_matches_the_start_created() -> None:
-    tournament_id = new_tournament(entrants=4)
-    first = running.tournament_start(
+    tournament_id = TournamentFactory.create(entrants=4).id
+    first = tournament_running.tournament_start(
         tournament_id=tournament_id, actor=ORGANIZER, idempotency_key="start"
     )
     registration.entrant_check_in(
@@ -72,7 +73,7 @@ def test_a_replayed_start_ends_with_the_matches_the_start_created() -> None:
 
 
 def test_every_event_of_a_keyed_command_names_the_command_that_caused_it() -> None:
-    tournament_id = new_tournament(entrants=2)
+    tournament_id = TournamentFactory.create(entrants=2).id
     before = len(read_stream(stream_id=tournament_id))
 
     running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER, idempotency_key="go")

@@ -11,7 +11,7 @@ import pytest
 from django.db import connection, transaction
 
 from common.actors import Actor
-from tests.eventstore.builders import append, in_threads
+from tests.games.eventstore.builders import append, in_threads
 from tests.workers import wait_for
 from tournaments.models import Tournament
 from tournaments.services import pipeline, registration

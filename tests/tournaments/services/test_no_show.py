@@ -9,14 +9,8 @@ import pytest
 from django.utils import timezone
 
 from games.models import Match
-from tests.tournaments.tasks.builders import (
-    call,
-    check_in,
-    event_types,
-    events_of_type,
-    fixtures,
-    started_tournament,
-)
+from tests.factories.tournaments import TournamentFactory
+from tests.tournaments.builders import call, check_in, event_types, events_of_type, fixtures
 from tournaments import tasks
 from tournaments.services import scheduling
 from tournaments.state import EntrantRecord, Fixture, TournamentSettings, TournamentState
@@ -28,7 +22,9 @@ A_DAY_LATER = timedelta(days=1)
 
 
 def test_with_the_rule_off_by_default_no_deadline_is_set_and_nothing_is_forfeited() -> None:
-    tournament_id = started_tournament("single_elimination", 2)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=2, started=True
+    ).id
     start = timezone.now()
     tasks.catch_up_all(now=start)
     (final,) = fixtures(tournament_id)
@@ -49,7 +45,9 @@ def test_with_the_rule_off_by_default_no_deadline_is_set_and_nothing_is_forfeite
 
 
 def test_with_the_rule_on_the_home_side_absent_forfeits_to_the_away_side_present() -> None:
-    tournament_id = started_tournament("single_elimination", 2, no_show_minutes=5)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=2, no_show_minutes=5, started=True
+    ).id
     start = timezone.now()
     tasks.catch_up_all(now=start)
     (final,) = fixtures(tournament_id)
@@ -68,7 +66,9 @@ def test_with_the_rule_on_the_home_side_absent_forfeits_to_the_away_side_present
 
 @pytest.mark.parametrize("present", ["neither", "both"])
 def test_with_the_rule_on_and_both_sides_alike_nothing_is_forfeited(present: str) -> None:
-    tournament_id = started_tournament("single_elimination", 2, no_show_minutes=5)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=2, no_show_minutes=5, started=True
+    ).id
     start = timezone.now()
     tasks.catch_up_all(now=start)
     (final,) = fixtures(tournament_id)

@@ -9,10 +9,10 @@ from common.actors import Actor
 from games.matches import rebuilding as match_rebuilding
 from games.matches.selectors import match_side_names
 from games.models import Match
-from tests.eventstore.builders import event_rows
-from tests.games.services.builders import old_match_created
-from tests.tournaments.admin.builders import ready_fixtures, started, win_by_points
-from tests.tournaments.builders import ORGANIZER
+from tests.factories.matches import old_match_created
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
+from tests.games.eventstore.builders import event_rows
+from tests.tournaments.builders import ready_fixtures, win_by_points
 from tournaments import projections
 from tournaments.models import Entrant, Fixture, FixtureStatus, Player
 from tournaments.selectors import projected
@@ -44,7 +44,9 @@ def pairs_tournament() -> uuid.UUID:
 
 
 def test_a_tournaments_match_refers_to_its_entrants_and_reads_their_names() -> None:
-    tournament_id = started("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True
+    ).id
     fixture = ready_fixtures(tournament_id)[0]
 
     match = Match.objects.get(id=fixture.match_id)
@@ -54,7 +56,9 @@ def test_a_tournaments_match_refers_to_its_entrants_and_reads_their_names() -> N
 
 
 def test_erasing_a_single_blanks_the_name_and_the_entrant_reads_erased_player() -> None:
-    tournament_id = started("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True
+    ).id
     player = player_named("Player 1")
 
     erased = erasure.player_erase(player=player, actor=ERASER)
@@ -89,7 +93,9 @@ def test_erasing_both_of_a_pair_leaves_no_name() -> None:
 
 
 def test_erasure_changes_no_event_and_appends_none() -> None:
-    tournament_id = started("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True
+    ).id
     win_by_points(ready_fixtures(tournament_id)[0].match_id)
     projections.consume()
     before = event_rows()
@@ -100,7 +106,9 @@ def test_erasure_changes_no_event_and_appends_none() -> None:
 
 
 def test_erasing_twice_is_harmless() -> None:
-    tournament_id = started("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True
+    ).id
     player = player_named("Player 1")
     erasure.player_erase(player=player, actor=ERASER)
     names, before = projected.entrant_names(tournament_id=tournament_id), event_rows()
@@ -113,7 +121,9 @@ def test_erasing_twice_is_harmless() -> None:
 
 
 def test_standings_and_bracket_read_erased_player_and_the_views_need_no_new_projection() -> None:
-    tournament_id = started("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True
+    ).id
     win_by_points(ready_fixtures(tournament_id)[0].match_id)
     projections.consume()
     entrant = Entrant.objects.get(tournament_id=tournament_id, name="Player 1")
@@ -131,7 +141,9 @@ def test_standings_and_bracket_read_erased_player_and_the_views_need_no_new_proj
 
 
 def test_a_match_created_before_events_carried_entrant_ids_is_named_through_its_fixture() -> None:
-    tournament_id = started("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True
+    ).id
     fixture = ready_fixtures(tournament_id)[0]
     old_id = uuid.uuid4()
     old_match_created(old_id, [{"name": fixture.home.name}, {"name": fixture.away.name}])

@@ -5,10 +5,12 @@ import pytest
 from games.matches import services as match_services
 from games.matches.selectors import match_side_names
 from games.models import Match
-from tests.tournaments.builders import ORGANIZER, new_tournament
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
+from tests.tournaments.builders import open_fixtures
 from tournaments.errors import RegistrationClosed
 from tournaments.models import Fixture, Tournament
 from tournaments.services import registration, running
+from tournaments.services import running as tournament_running
 
 pytestmark = pytest.mark.django_db
 
@@ -22,12 +24,8 @@ def win_by_score(match_id: uuid.UUID, side: int) -> None:
     running.fixture_result_sync(match_id=match_id, actor=ORGANIZER)
 
 
-def open_fixtures(tournament_id: uuid.UUID) -> list[Fixture]:
-    return list(Fixture.objects.filter(tournament_id=tournament_id, status="ready"))
-
-
 def test_a_single_elimination_is_played_to_its_champion() -> None:
-    tournament_id = new_tournament("single_elimination", 4)
+    tournament_id = TournamentFactory.create(format="single_elimination", entrants=4).id
 
     running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     assert sorted(f.key for f in open_fixtures(tournament_id)) == ["R1-1", "R1-2"]
@@ -43,7 +41,7 @@ def test_a_single_elimination_is_played_to_its_champion() -> None:
 
 
 def test_matches_are_created_with_the_tournaments_rules_and_their_sides_are_its_entrants() -> None:
-    tournament_id = new_tournament("round_robin", 3)
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=3).id
 
     running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
@@ -56,8 +54,8 @@ def test_matches_are_created_with_the_tournaments_rules_and_their_sides_are_its_
 
 
 def test_a_corrected_result_resets_the_matches_that_followed_from_it() -> None:
-    tournament_id = new_tournament("single_elimination", 4)
-    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(format="single_elimination", entrants=4).id
+    tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     semi = Fixture.objects.get(tournament_id=tournament_id, key="R1-1")
     win_by_score(semi.match_id, side=0)
     other = Fixture.objects.get(tournament_id=tournament_id, key="R1-2")
@@ -81,8 +79,8 @@ def test_a_corrected_result_resets_the_matches_that_followed_from_it() -> None:
 
 
 def test_a_withdrawal_forfeits_the_entrants_open_matches() -> None:
-    tournament_id = new_tournament("round_robin", 3)
-    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=3).id
+    tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     leaving = Fixture.objects.filter(tournament_id=tournament_id)[0].home_id
 
     registration.entrant_withdraw(
@@ -96,8 +94,8 @@ def test_a_withdrawal_forfeits_the_entrants_open_matches() -> None:
 
 
 def test_swiss_rounds_follow_each_other_until_the_configured_number() -> None:
-    tournament_id = new_tournament("swiss", 6, swiss_rounds=3)
-    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(format="swiss", entrants=6, swiss_rounds=3).id
+    tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
     rounds_seen = set()
     while fixtures := open_fixtures(tournament_id):
@@ -110,8 +108,8 @@ def test_swiss_rounds_follow_each_other_until_the_configured_number() -> None:
 
 
 def test_registration_closes_when_the_tournament_starts() -> None:
-    tournament_id = new_tournament("round_robin", 2)
-    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=2).id
+    tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
     with pytest.raises(RegistrationClosed):
         registration.entrant_register(
@@ -120,8 +118,10 @@ def test_registration_closes_when_the_tournament_starts() -> None:
 
 
 def test_a_corrected_group_result_that_changes_the_qualifiers_redraws_the_knockout() -> None:
-    tournament_id = new_tournament("groups_then_knockout", 8, group_size=4, advance_per_group=2)
-    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(
+        format="groups_then_knockout", entrants=8, group_size=4, advance_per_group=2
+    ).id
+    tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     for fixture in open_fixtures(tournament_id):
         win_by_score(fixture.match_id, side=0)
     first_knockout = {f.key: f.match_id for f in open_fixtures(tournament_id)}

@@ -1,11 +1,11 @@
 import pytest
 
 from games.matches import services as match_services
-from tests.tournaments.builders import ORGANIZER, new_tournament
-from tests.tournaments.services.test_tournament_flow import open_fixtures
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
+from tests.tournaments.builders import open_fixtures
 from tournaments import projections
 from tournaments.models import Fixture, TournamentView
-from tournaments.services import running
+from tournaments.services import running as tournament_running
 
 pytestmark = pytest.mark.django_db
 
@@ -21,8 +21,8 @@ def score(match_id: object, points: list[int]) -> None:
 
 
 def test_the_consumer_records_results_advances_the_bracket_and_projects_the_view() -> None:
-    tournament_id = new_tournament("single_elimination", 3)
-    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(format="single_elimination", entrants=3).id
+    tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     (semi,) = open_fixtures(tournament_id)
 
     score(semi.match_id, [100, 20])
@@ -43,8 +43,8 @@ def test_the_consumer_records_results_advances_the_bracket_and_projects_the_view
 
 
 def test_consuming_twice_changes_nothing_and_rebuild_gives_the_same_views() -> None:
-    tournament_id = new_tournament("round_robin", 4)
-    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=4).id
+    tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     for fixture in open_fixtures(tournament_id)[:3]:
         score(fixture.match_id, [70, 50])
     projections.consume()

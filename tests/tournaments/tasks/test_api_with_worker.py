@@ -4,12 +4,11 @@ tables, recording results, advancing the bracket and projecting the views are th
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts.models import Role
-from accounts.services import club_create, role_grant
+from accounts.services import role_grant
+from tests.factories.accounts import ClubFactory, UserFactory, token_client
 from tests.workers import Worker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -18,11 +17,9 @@ API = "/api/v1"
 
 
 def organizer_client() -> APIClient:
-    user = get_user_model().objects.create_user(username="organizer")
-    role_grant(user=user, role=Role.ORGANIZER, club=club_create(name="Circolo"))
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
-    return client
+    user = UserFactory.create(username="organizer")
+    role_grant(user=user, role=Role.ORGANIZER, club=ClubFactory.create(name="Circolo"))
+    return token_client(user)
 
 
 def created(client: APIClient, url: str, body: dict[str, Any] | None = None) -> Any:

@@ -9,26 +9,21 @@ from django.utils import timezone
 from games.matches import services as match_services
 from games.models import Match
 from games.rules import RuleViolation
-from tests.tournaments.tasks.builders import (
-    ORGANIZER,
-    call,
-    check_in,
-    event_types,
-    events_of_type,
-    fixtures,
-    other_session,
-    play,
-    started_tournament,
-)
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
+from tests.tournaments.builders import call, check_in, event_types, events_of_type, fixtures, play
+from tests.tournaments.tasks.builders import other_session
 from tournaments import tasks
 from tournaments.models import Fixture, Tournament, TournamentView
 from tournaments.services import scheduling
+from tournaments.services import scheduling as tournament_scheduling
 
 pytestmark = pytest.mark.django_db
 
 
 def test_catch_up_gives_ready_matches_the_free_tables_and_a_start_time_but_no_deadline() -> None:
-    tournament_id = started_tournament("round_robin", 4, tables=2, no_show_minutes=15)
+    tournament_id = TournamentFactory.create(
+        format="round_robin", entrants=4, tables=2, no_show_minutes=15, started=True
+    ).id
     now = timezone.now()
 
     done = tasks.catch_up_all(now=now)
@@ -45,7 +40,9 @@ def test_catch_up_gives_ready_matches_the_free_tables_and_a_start_time_but_no_de
 
 
 def test_a_match_scheduled_by_the_catch_up_gets_its_deadline_when_it_is_called() -> None:
-    tournament_id = started_tournament("round_robin", 4, tables=2, no_show_minutes=15)
+    tournament_id = TournamentFactory.create(
+        format="round_robin", entrants=4, tables=2, no_show_minutes=15, started=True
+    ).id
     now = timezone.now()
     tasks.catch_up_all(now=now)
     first, second = fixtures(tournament_id, table__isnull=False)
@@ -60,7 +57,9 @@ def test_a_match_scheduled_by_the_catch_up_gets_its_deadline_when_it_is_called()
 
 
 def test_catch_up_forfeits_an_overdue_unstarted_match_and_records_the_forfeit() -> None:
-    tournament_id = started_tournament("single_elimination", 2, no_show_minutes=10)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=2, no_show_minutes=10, started=True
+    ).id
     start = timezone.now()
     tasks.catch_up_all(now=start)
     (final,) = fixtures(tournament_id)
@@ -79,7 +78,9 @@ def test_catch_up_forfeits_an_overdue_unstarted_match_and_records_the_forfeit() 
 
 
 def test_catch_up_leaves_started_matches_and_deadlines_still_to_come_alone() -> None:
-    tournament_id = started_tournament("round_robin", 3, tables=2, no_show_minutes=10)
+    tournament_id = TournamentFactory.create(
+        format="round_robin", entrants=3, tables=2, no_show_minutes=10, started=True
+    ).id
     start = timezone.now()
     tasks.catch_up_all(now=start)
     started, waiting = fixtures(tournament_id, table__isnull=False)
@@ -98,7 +99,9 @@ def test_catch_up_leaves_started_matches_and_deadlines_still_to_come_alone() -> 
 
 
 def test_catch_up_consumes_results_advances_the_bracket_and_schedules_the_next_round() -> None:
-    tournament_id = started_tournament("single_elimination", 4, tables=2)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, tables=2, started=True
+    ).id
     tasks.catch_up_all()
     for semi in fixtures(tournament_id, round=1):
         play(semi.match_id, winner=0)
@@ -113,7 +116,9 @@ def test_catch_up_consumes_results_advances_the_bracket_and_schedules_the_next_r
 
 
 def test_the_next_automatic_swiss_round_is_paired_and_scheduled_by_the_catch_up() -> None:
-    tournament_id = started_tournament("swiss", 4, swiss_rounds=2, tables=2)
+    tournament_id = TournamentFactory.create(
+        format="swiss", entrants=4, swiss_rounds=2, tables=2, started=True
+    ).id
     tasks.catch_up_all()
     for fixture in fixtures(tournament_id, round=1):
         play(fixture.match_id, winner=1)
@@ -128,9 +133,9 @@ def test_the_next_automatic_swiss_round_is_paired_and_scheduled_by_the_catch_up(
 def test_a_tournament_that_fails_to_schedule_does_not_hold_the_others_back(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    broken = started_tournament("round_robin", 2)
-    healthy = started_tournament("round_robin", 2)
-    schedule = scheduling.fixture_schedule
+    broken = TournamentFactory.create(format="round_robin", entrants=2, started=True).id
+    healthy = TournamentFactory.create(format="round_robin", entrants=2, started=True).id
+    schedule = tournament_scheduling.fixture_schedule
 
     def fixture_schedule(*, tournament_id: Any, **kwargs: Any) -> list[Fixture]:
         if tournament_id == broken:
@@ -147,7 +152,9 @@ def test_a_tournament_that_fails_to_schedule_does_not_hold_the_others_back(
 
 
 def test_catching_up_twice_changes_nothing_the_first_run_did_not() -> None:
-    tournament_id = started_tournament("round_robin", 4, tables=2)
+    tournament_id = TournamentFactory.create(
+        format="round_robin", entrants=4, tables=2, started=True
+    ).id
     tasks.catch_up_all()
     before = event_types(tournament_id)
 
@@ -158,7 +165,7 @@ def test_catching_up_twice_changes_nothing_the_first_run_did_not() -> None:
 
 
 def test_a_consumer_run_is_skipped_while_another_run_holds_the_lock() -> None:
-    tournament_id = started_tournament("round_robin", 2)
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=2, started=True).id
 
     with other_session() as session:
         session.execute("SELECT pg_advisory_lock(%s)", [tasks.CONSUMER_LOCK])
@@ -171,7 +178,9 @@ def test_a_consumer_run_is_skipped_while_another_run_holds_the_lock() -> None:
 
 
 def test_the_no_show_task_forfeits_once_and_then_does_nothing() -> None:
-    tournament_id = started_tournament("single_elimination", 2, no_show_minutes=0)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=2, no_show_minutes=0, started=True
+    ).id
     tasks.schedule_ready_matches(str(tournament_id))
     (final,) = fixtures(tournament_id)
     check_in(tournament_id, final.home_id)
@@ -191,7 +200,9 @@ def test_the_tasks_keep_the_names_queued_messages_carry() -> None:
 def test_a_forfeit_that_lost_a_race_with_another_is_a_no_op(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    tournament_id = started_tournament("single_elimination", 2, no_show_minutes=0)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=2, no_show_minutes=0, started=True
+    ).id
     tasks.schedule_ready_matches(str(tournament_id))
     (final,) = fixtures(tournament_id)
     check_in(tournament_id, final.home_id)

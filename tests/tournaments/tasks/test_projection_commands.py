@@ -5,7 +5,7 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from tests.tournaments.tasks.builders import started_tournament
+from tests.factories.tournaments import TournamentFactory
 from tournaments.models import TournamentView
 from tournaments.projections import consume
 
@@ -13,7 +13,9 @@ pytestmark = pytest.mark.django_db
 
 
 def test_rebuild_projections_also_rebuilds_the_tournament_views() -> None:
-    tournament_id = started_tournament("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True
+    ).id
     consume()
     before = TournamentView.objects.get(tournament_id=tournament_id)
     TournamentView.objects.all().delete()
@@ -27,7 +29,9 @@ def test_rebuild_projections_also_rebuilds_the_tournament_views() -> None:
 
 
 def test_verify_projections_reports_a_tournament_view_that_drifted() -> None:
-    tournament_id = started_tournament("single_elimination", 4)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True
+    ).id
     consume()
     call_command("verify_projections", "--quiet", stdout=io.StringIO())
     TournamentView.objects.filter(tournament_id=tournament_id).update(standings=[])

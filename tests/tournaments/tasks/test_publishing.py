@@ -11,27 +11,21 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from bench._private_redis import PrivateRedis
 from games.models import Match
-from tests.games.api.builders import create_match, p99, timed_writes
-from tests.tournaments.tasks.builders import (
-    ORGANIZER,
-    call,
-    check_in_seeds,
-    events_of_type,
-    fixtures,
-    new_tournament,
-    play,
-)
+from tests.factories.accounts import UserFactory, token_client
+from tests.factories.matches import ApiMatchFactory
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
+from tests.games.api.builders import p99, timed_writes
+from tests.tournaments.builders import call, check_in_seeds, events_of_type, fixtures, play
 from tests.workers import Worker, WorkerFactory, wait_for
 from tournaments import publishing
 from tournaments.models import Tournament
 from tournaments.services import running
+from tournaments.services import running as tournament_running
 from tournaments.tasks import consume_log
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -44,10 +38,7 @@ CATCH_UP_BOUND = 30.0
 
 
 def scorer_client() -> APIClient:
-    user = get_user_model().objects.create_user(username="scorer")
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
-    return client
+    return token_client(UserFactory.create(username="scorer"))
 
 
 @pytest.fixture
@@ -60,7 +51,7 @@ def test_card_plays_never_wait_on_a_redis_that_is_stopped_or_frozen(
     private_redis: PrivateRedis, wake_ups: None, fault: str
 ) -> None:
     client = scorer_client()
-    create_match(client)  # a wake-up goes through: the sending connection is open
+    ApiMatchFactory.create(client=client)  # a wake-up goes through: the sending connection is open
     assert publishing.breaker.is_open(time.monotonic()) is False
 
     private_redis.fail(fault)
@@ -103,8 +94,8 @@ def test_the_consumer_catches_up_after_redis_returns(
     worker = start_worker(catch_up_seconds=1)
     private_redis.fail(fault)
 
-    tournament_id = new_tournament("single_elimination", 2)
-    running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    tournament_id = TournamentFactory.create(format="single_elimination", entrants=2).id
+    tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     (final,) = fixtures(tournament_id)
     play(final.match_id, winner=0)
     assert Match.objects.get(id=final.match_id).status == "finished"
@@ -131,7 +122,9 @@ def test_the_worker_survives_five_redis_outages_and_no_deadline_is_lost_with_red
     private_redis: PrivateRedis, start_worker: WorkerFactory
 ) -> None:
     worker = start_worker(catch_up_seconds=1)
-    tournament_id = new_tournament("single_elimination", 2, no_show_minutes=1)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=2, no_show_minutes=1
+    ).id
     check_in_seeds(tournament_id, 1)  # the home side is present, the away side is not
     running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     (final,) = wait_for(

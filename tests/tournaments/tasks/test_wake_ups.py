@@ -12,14 +12,8 @@ from config.celery import app
 from games.matches import services as match_services
 from games.models import Match
 from games.signals import match_events_appended
-from tests.tournaments.tasks.builders import (
-    ORGANIZER,
-    call,
-    check_in,
-    fixtures,
-    new_tournament,
-    started_tournament,
-)
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
+from tests.tournaments.builders import call, check_in, fixtures
 from tournaments import publishing, tasks
 from tournaments.services import running
 
@@ -111,7 +105,7 @@ def test_an_append_that_rolls_back_wakes_nobody(
 def test_starting_a_tournament_enqueues_its_scheduling_and_the_consumer(
     sent: Sent, django_capture_on_commit_callbacks: Any
 ) -> None:
-    tournament_id = new_tournament("single_elimination", 4)
+    tournament_id = TournamentFactory.create(format="single_elimination", entrants=4).id
     sent.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -124,7 +118,9 @@ def test_starting_a_tournament_enqueues_its_scheduling_and_the_consumer(
 def test_calling_the_scheduled_matches_records_the_deadlines_and_sends_no_message_that_waits(
     sent: Sent, django_capture_on_commit_callbacks: Any
 ) -> None:
-    tournament_id = started_tournament("single_elimination", 4, tables=2, no_show_minutes=10)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, tables=2, no_show_minutes=10, started=True
+    ).id
     sent.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -142,7 +138,9 @@ def test_calling_the_scheduled_matches_records_the_deadlines_and_sends_no_messag
 def test_a_no_show_task_queued_by_an_earlier_version_before_the_deadline_does_nothing(
     sent: Sent, django_capture_on_commit_callbacks: Any
 ) -> None:
-    tournament_id = started_tournament("single_elimination", 2, no_show_minutes=10)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=2, no_show_minutes=10, started=True
+    ).id
     tasks.catch_up_all()
     (final,) = fixtures(tournament_id)
     check_in(tournament_id, final.home_id)
@@ -162,7 +160,9 @@ def test_without_wake_ups_nothing_is_enqueued(
     settings.CELERY_WAKE_UPS = False
 
     with django_capture_on_commit_callbacks(execute=True):
-        tournament_id = started_tournament("single_elimination", 2, no_show_minutes=0)
+        tournament_id = TournamentFactory.create(
+            format="single_elimination", entrants=2, no_show_minutes=0, started=True
+        ).id
         tasks.schedule_ready_matches(str(tournament_id))
         (final,) = fixtures(tournament_id)
         check_in(tournament_id, final.home_id)

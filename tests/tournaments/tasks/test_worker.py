@@ -14,18 +14,16 @@ import redis
 from django.conf import settings
 from django.db import connection
 
-from tests.tournaments.tasks.builders import (
-    ORGANIZER,
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
+from tests.tournaments.builders import (
     call,
     check_in_seeds,
     event_types,
     events_of_type,
     fixtures,
-    new_tournament,
-    other_session,
     play,
-    started_tournament,
 )
+from tests.tournaments.tasks.builders import other_session
 from tests.workers import Worker, WorkerFactory, flush_test_redis, wait_for
 from tournaments import tasks
 from tournaments.models import Fixture, Tournament, TournamentView
@@ -76,7 +74,9 @@ def waiting_for_the_tournament_row_lock() -> int:
 def test_a_ready_match_gets_a_table_a_start_time_a_deadline_once_called_and_the_table_is_reused(
     worker: Worker,
 ) -> None:
-    tournament_id = started_tournament("round_robin", 3, tables=1, no_show_minutes=10)
+    tournament_id = TournamentFactory.create(
+        format="round_robin", entrants=3, tables=1, no_show_minutes=10, started=True
+    ).id
 
     (first,) = wait_for(scheduled(tournament_id, 1), what="a match at table 1", log=worker.log)
 
@@ -121,7 +121,9 @@ def test_a_match_not_started_by_its_deadline_is_forfeited_by_beats_sweep_and_rec
     start_worker: WorkerFactory,
 ) -> None:
     worker = start_worker(catch_up_seconds=1)  # beat embedded, sweeping every second
-    tournament_id = new_tournament("single_elimination", 2, no_show_minutes=0)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=2, no_show_minutes=0
+    ).id
     check_in_seeds(tournament_id, 1)  # the home side is present, the away side is not
     running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     (final,) = wait_for(scheduled(tournament_id, 1), what="the final at a table", log=worker.log)
@@ -147,7 +149,9 @@ def test_a_task_whose_pool_process_is_killed_is_rejected_and_run_again(
     start_worker: WorkerFactory, settings: Any
 ) -> None:
     settings.CELERY_WAKE_UPS = False
-    tournament_id = started_tournament("single_elimination", 4, tables=2)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, tables=2, started=True
+    ).id
     settings.CELERY_WAKE_UPS = True
     worker = start_worker(concurrency=1)
 
@@ -177,7 +181,9 @@ def test_a_task_of_a_worker_killed_outright_is_redone_by_another_worker(
     start_worker: WorkerFactory, settings: Any
 ) -> None:
     settings.CELERY_WAKE_UPS = False
-    tournament_id = started_tournament("single_elimination", 4, tables=2)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, tables=2, started=True
+    ).id
     settings.CELERY_WAKE_UPS = True
     first = start_worker(concurrency=1, visibility_timeout=2)
 
@@ -204,7 +210,9 @@ def test_the_catch_up_does_the_work_of_messages_that_were_lost(
     start_worker: WorkerFactory, settings: Any
 ) -> None:
     settings.CELERY_WAKE_UPS = False  # from here on, every message of this process is lost
-    tournament_id = started_tournament("single_elimination", 4, tables=2)
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, tables=2, started=True
+    ).id
     worker = start_worker()
     assert idle(worker)
     assert fixtures(tournament_id, table__isnull=False) == []
@@ -232,7 +240,9 @@ def test_the_catch_up_does_the_work_of_messages_that_were_lost(
 def test_a_swiss_tournament_is_played_to_the_end_while_the_worker_runs_it(
     worker: Worker,
 ) -> None:
-    tournament_id = started_tournament("swiss", 4, swiss_rounds=2, tables=2)
+    tournament_id = TournamentFactory.create(
+        format="swiss", entrants=4, swiss_rounds=2, tables=2, started=True
+    ).id
     played: set[str] = set()
 
     for round_number in (1, 2):

@@ -27,7 +27,7 @@ from games.rules import (
     play_card,
     start_round,
 )
-from tests.rules.builders import (
+from tests.games.rules.builders import (
     next_physical_card,
     physical_round,
     play,

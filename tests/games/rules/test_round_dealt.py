@@ -13,7 +13,7 @@ from games.rules import (
     parse_card,
     start_round,
 )
-from tests.rules.builders import cards, dealt_round, deck_starting_with, play, play_out
+from tests.games.rules.builders import cards, dealt_round, deck_starting_with, play, play_out
 
 
 def hands_of(codes_by_seat: list[str]) -> tuple[tuple[object, ...], ...]:

@@ -12,7 +12,7 @@ import pytest
 from games.rules import Table
 from games.rules.cli import main
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PROJECT_ROOT = Path(__file__).resolve().parents[3]
 
 
 def replay(*records: object) -> tuple[int, list[dict[str, Any]]]:

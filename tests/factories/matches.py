@@ -1,25 +1,18 @@
-"""Builders for match service tests: events as older schema versions recorded them, and an API
-client that writes as a superuser (who passes every role check)."""
+"""Matches: created through the API, or as older schema versions recorded them (no service
+records these any more, so their events are appended to the store as they were)."""
 
 import uuid
 from typing import Any
 
-from rest_framework.authtoken.models import Token
+from factory.base import Factory
 from rest_framework.test import APIClient
 
-from accounts.models import User
 from games.eventstore.api import NewEvent, append_to_stream
 from games.rules import DEFAULT_VARIANT, MatchFormat
+from tests.factories.api import created_by
 
 V1_SIDES = [{"name": "Anna"}, {"name": "Bruno"}]
-
-
-def superuser_client() -> APIClient:
-    """Writes as a superuser, who passes every role check."""
-    user = User.objects.create_superuser(username="lead", password="not-used")
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
-    return client
+TWO_SIDES = [{"name": "Rossi"}, {"name": "Bianchi"}]
 
 
 def old_match_created(stream_id: uuid.UUID, sides: list[dict[str, Any]] = V1_SIDES) -> None:
@@ -37,3 +30,20 @@ def old_match_created(stream_id: uuid.UUID, sides: list[dict[str, Any]] = V1_SID
         events=[NewEvent("MatchCreated", payload, schema_version=1)],
         expected_version=0,
     )
+
+
+class ApiMatchFactory(Factory[dict[str, Any]]):
+    """A free-standing match of two sides, created through the API by `client`: the API's
+    answer."""
+
+    class Meta:
+        model = dict
+
+    table_size = 2
+    sides = TWO_SIDES
+
+    @classmethod
+    def _create(
+        cls, model_class: type[dict[str, Any]], *args: Any, client: APIClient, **body: Any
+    ) -> dict[str, Any]:
+        return created_by(client, "/matches/", body)

@@ -15,7 +15,7 @@ from games.eventstore.api import (
     read_stream,
     stream_version,
 )
-from tests.eventstore.builders import append, card_played, cards_played, new_stream_id
+from tests.games.eventstore.builders import append, card_played, cards_played, new_stream_id
 
 pytestmark = pytest.mark.django_db
 

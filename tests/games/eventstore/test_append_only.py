@@ -8,7 +8,7 @@ from django.db import IntegrityError, connection, transaction
 
 from games.eventstore.api import EventStoreMisuse
 from games.eventstore.models import Event, IdempotencyKey
-from tests.eventstore.builders import append, new_stream_id
+from tests.games.eventstore.builders import append, new_stream_id
 
 pytestmark = pytest.mark.django_db
 

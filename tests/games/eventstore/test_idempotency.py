@@ -9,7 +9,7 @@ from games.eventstore.api import (
     stream_version,
 )
 from games.eventstore.models import IdempotencyKey
-from tests.eventstore.builders import append, card_played, cards_played, new_stream_id
+from tests.games.eventstore.builders import append, card_played, cards_played, new_stream_id
 
 pytestmark = pytest.mark.django_db
 

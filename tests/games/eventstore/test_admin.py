@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from games.eventstore.api import AppendResult, EventMetadata, NewEvent
 from games.eventstore.models import Event, IdempotencyKey
-from tests.eventstore.builders import append, card_played, new_stream_id
+from tests.games.eventstore.builders import append, card_played, new_stream_id
 
 pytestmark = pytest.mark.django_db
 

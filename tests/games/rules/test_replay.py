@@ -16,7 +16,7 @@ from games.rules import (
     undo_last_play,
 )
 from games.rules.simulate import simulate_round
-from tests.rules.builders import physical_round, play
+from tests.games.rules.builders import physical_round, play
 
 
 def test_replaying_legal_plays_gives_the_same_round() -> None:

@@ -8,7 +8,7 @@ import pytest
 from django.db import DataError, connection, transaction
 
 from games.eventstore.api import NewEvent, WrongExpectedVersion, read_stream, stream_version
-from tests.eventstore.builders import append, card_played, in_threads, new_stream_id
+from tests.games.eventstore.builders import append, card_played, in_threads, new_stream_id
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,7 +12,7 @@ from games.eventstore.api import (
     unregister_upcaster,
 )
 from games.eventstore.upcasters import UpcasterRegistry
-from tests.eventstore.builders import append, new_stream_id
+from tests.games.eventstore.builders import append, new_stream_id
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from games.rules import (
     card_text,
     parse_card,
 )
-from tests.rules.builders import cards
+from tests.games.rules.builders import cards
 
 
 def test_a_card_code_is_its_rank_then_its_suit() -> None:

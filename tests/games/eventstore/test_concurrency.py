@@ -17,7 +17,7 @@ from games.eventstore.api import (
     read_stream,
     stream_version,
 )
-from tests.eventstore.builders import (
+from tests.games.eventstore.builders import (
     TailingReader,
     append,
     card_played,

@@ -1,7 +1,7 @@
 import pytest
 
 from games.rules import InvalidVariant, Table, Variant, parse_card
-from tests.rules.builders import cards
+from tests.games.rules.builders import cards
 
 
 def test_the_classic_rules_are_the_defaults() -> None:

@@ -25,7 +25,7 @@ from games.rules import (
     start_command_of,
 )
 from games.rules.simulate import simulate_round
-from tests.rules.builders import cards
+from tests.games.rules.builders import cards
 
 
 def test_round_started_is_stored_with_its_deck_for_dealt_rounds() -> None:

@@ -1,7 +1,7 @@
 import pytest
 
 from games.eventstore.api import iter_all, last_position, last_position_of_streams, read_all
-from tests.eventstore.builders import append, card_played, cards_played, new_stream_id
+from tests.games.eventstore.builders import append, card_played, cards_played, new_stream_id
 
 pytestmark = pytest.mark.django_db
 
