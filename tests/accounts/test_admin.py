@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts import services
 from accounts.models import Club, DeviceToken, Role, RoleGrant, User
 from accounts.selectors import device_token_by_key
-from tests.accounts.builders import TOURNAMENT, make_club, make_device_token, make_user
+from tests.factories.accounts import TOURNAMENT, ClubFactory, UserFactory, device_token_issued
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +44,7 @@ def test_the_club_add_form_creates_the_club_through_the_service(admin_client: Cl
 
 
 def test_the_club_add_form_shows_what_the_service_refuses(admin_client: Client) -> None:
-    make_club("Trastevere", slug="roma")
+    ClubFactory.create(name="Trastevere", slug="roma")
 
     response = admin_client.post(
         reverse("admin:accounts_club_add"), {"name": "Testaccio", "slug": "roma"}
@@ -56,8 +56,8 @@ def test_the_club_add_form_shows_what_the_service_refuses(admin_client: Client) 
 
 
 def test_a_clubs_page_lists_its_roles_read_only(admin_client: Client) -> None:
-    club = make_club()
-    services.role_grant(user=make_user("maria"), role=Role.ORGANIZER, club=club)
+    club = ClubFactory.create()
+    services.role_grant(user=UserFactory.create(username="maria"), role=Role.ORGANIZER, club=club)
 
     page = admin_client.get(reverse("admin:accounts_club_change", args=[club.pk]))
 
@@ -72,7 +72,7 @@ def test_a_clubs_page_lists_its_roles_read_only(admin_client: Client) -> None:
 def test_the_role_add_form_grants_through_the_service(
     admin_client: Client, admin_user: User
 ) -> None:
-    scorer = make_user("scorer")
+    scorer = UserFactory.create(username="scorer")
 
     response = admin_client.post(
         reverse("admin:accounts_rolegrant_add"),
@@ -87,7 +87,7 @@ def test_the_role_add_form_grants_through_the_service(
 
 
 def test_the_role_add_form_assigns_a_scorer_to_tables(admin_client: Client) -> None:
-    scorer = make_user("scorer")
+    scorer = UserFactory.create(username="scorer")
     form = {"user": scorer.pk, "role": "scorer", "club": "", "tournament_id": str(TOURNAMENT)}
 
     admin_client.post(reverse("admin:accounts_rolegrant_add"), {**form, "tables": "4,3"})
@@ -97,7 +97,7 @@ def test_the_role_add_form_assigns_a_scorer_to_tables(admin_client: Client) -> N
 
 def test_the_role_add_form_refuses_tables_for_an_organizer(admin_client: Client) -> None:
     form = {
-        "user": make_user("boss").pk,
+        "user": UserFactory.create(username="boss").pk,
         "role": "organizer",
         "club": "",
         "tournament_id": str(TOURNAMENT),
@@ -113,9 +113,9 @@ def test_the_role_add_form_refuses_tables_for_an_organizer(admin_client: Client)
 
 @pytest.mark.parametrize("scopes", ["neither", "both"])
 def test_the_role_add_form_needs_exactly_one_place(admin_client: Client, scopes: str) -> None:
-    club = make_club()
+    club = ClubFactory.create()
     form = {
-        "user": make_user().pk,
+        "user": UserFactory.create(username="scorer").pk,
         "role": "scorer",
         "club": club.pk if scopes == "both" else "",
         "tournament_id": str(TOURNAMENT) if scopes == "both" else "",
@@ -129,7 +129,7 @@ def test_the_role_add_form_needs_exactly_one_place(admin_client: Client, scopes:
 
 
 def test_the_revoke_action_revokes_the_selected_roles(admin_client: Client) -> None:
-    user, club = make_user(), make_club()
+    user, club = UserFactory.create(username="scorer"), ClubFactory.create()
     kept = services.role_grant(user=user, role=Role.PLAYER, club=club)
     gone = services.role_grant(user=user, role=Role.SCORER, club=club)
 
@@ -140,7 +140,9 @@ def test_the_revoke_action_revokes_the_selected_roles(admin_client: Client) -> N
 
 
 def test_role_grants_are_not_edited_or_deleted_in_place(admin_client: Client) -> None:
-    grant = services.role_grant(user=make_user(), role=Role.PLAYER, tournament_id=TOURNAMENT)
+    grant = services.role_grant(
+        user=UserFactory.create(username="scorer"), role=Role.PLAYER, tournament_id=TOURNAMENT
+    )
 
     page = admin_client.get(reverse("admin:accounts_rolegrant_change", args=[grant.pk]))
     delete = admin_client.get(reverse("admin:accounts_rolegrant_delete", args=[grant.pk]))
@@ -160,7 +162,7 @@ TOKEN_FORM = {
 
 
 def add_device_token(client: Client, **changes: Any) -> Any:
-    form = {"user": make_user("scorer").pk, **TOKEN_FORM, **changes}
+    form = {"user": UserFactory.create(username="scorer").pk, **TOKEN_FORM, **changes}
     return client.post(reverse("admin:accounts_devicetoken_add"), form, follow=True)
 
 
@@ -224,9 +226,9 @@ def test_the_device_token_add_form_refuses_what_the_service_would(
 
 
 def test_the_revoke_action_revokes_the_selected_device_tokens(admin_client: Client) -> None:
-    scorer = make_user()
-    gone, _key = make_device_token(scorer)
-    kept, _key = make_device_token(scorer, device="tablet at table 4")
+    scorer = UserFactory.create(username="scorer")
+    gone, _key = device_token_issued(scorer)
+    kept, _key = device_token_issued(scorer, device="tablet at table 4")
 
     response = act(admin_client, "devicetoken", "revoke_tokens", [gone.pk])
 
@@ -238,12 +240,12 @@ def test_the_revoke_action_revokes_the_selected_device_tokens(admin_client: Clie
 
 
 def test_the_device_token_list_shows_state_expiry_and_last_use(admin_client: Client) -> None:
-    scorer = make_user()
-    active, _key = make_device_token(scorer, device="active tablet")
+    scorer = UserFactory.create(username="scorer")
+    active, _key = device_token_issued(scorer, device="active tablet")
     services.device_token_mark_used(token=active)
-    revoked, _key = make_device_token(scorer, device="revoked tablet")
+    revoked, _key = device_token_issued(scorer, device="revoked tablet")
     services.device_token_revoke(token=revoked)
-    expired, _key = make_device_token(scorer, device="expired tablet")
+    expired, _key = device_token_issued(scorer, device="expired tablet")
     DeviceToken.objects.filter(pk=expired.pk).update(expires_at=timezone.now())
 
     page = admin_client.get(reverse("admin:accounts_devicetoken_changelist"))
@@ -267,11 +269,11 @@ def test_the_device_token_list_shows_state_expiry_and_last_use(admin_client: Cli
 def test_the_device_token_list_filters_by_state(
     admin_client: Client, state: str, names: list[str]
 ) -> None:
-    scorer = make_user()
-    make_device_token(scorer, device="active")
-    revoked, _key = make_device_token(scorer, device="revoked")
+    scorer = UserFactory.create(username="scorer")
+    device_token_issued(scorer, device="active")
+    revoked, _key = device_token_issued(scorer, device="revoked")
     services.device_token_revoke(token=revoked)
-    expired, _key = make_device_token(scorer, device="expired")
+    expired, _key = device_token_issued(scorer, device="expired")
     DeviceToken.objects.filter(pk=expired.pk).update(expires_at=timezone.now())
 
     page = admin_client.get(reverse("admin:accounts_devicetoken_changelist"), {"state": state})
@@ -280,7 +282,7 @@ def test_the_device_token_list_filters_by_state(
 
 
 def test_device_tokens_are_not_edited_or_deleted_in_place(admin_client: Client) -> None:
-    token, _key = make_device_token()
+    token, _key = device_token_issued()
 
     page = admin_client.get(reverse("admin:accounts_devicetoken_change", args=[token.pk]))
     delete = admin_client.get(reverse("admin:accounts_devicetoken_delete", args=[token.pk]))

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient, APIRequestFactory
 from accounts import credentials, services
 from accounts.authentication import TokenAuthentication
 from accounts.models import DeviceToken
-from tests.accounts.builders import make_device_token, make_user
+from tests.factories.accounts import UserFactory, device_token_issued
 
 pytestmark = pytest.mark.django_db
 
@@ -38,8 +38,8 @@ def refused(key: str) -> str:
 
 
 def test_a_device_token_authenticates_its_user_and_is_the_requests_auth() -> None:
-    scorer = make_user("scorer")
-    token, key = make_device_token(scorer)
+    scorer = UserFactory.create(username="scorer")
+    token, key = device_token_issued(scorer)
 
     user, auth = authenticate(key)
 
@@ -49,7 +49,7 @@ def test_a_device_token_authenticates_its_user_and_is_the_requests_auth() -> Non
 
 
 def test_a_device_token_writes_through_the_api() -> None:
-    _token, key = make_device_token()
+    _token, key = device_token_issued()
 
     response = client_with(key).post("/api/v1/matches/", NEW_MATCH, format="json")
 
@@ -57,7 +57,7 @@ def test_a_device_token_writes_through_the_api() -> None:
 
 
 def test_a_user_token_still_authenticates_and_is_the_requests_auth() -> None:
-    scorer = make_user("scorer")
+    scorer = UserFactory.create(username="scorer")
     token = Token.objects.create(user=scorer)
 
     user, auth = authenticate(token.key)
@@ -68,14 +68,14 @@ def test_a_user_token_still_authenticates_and_is_the_requests_auth() -> None:
 
 
 def test_an_expired_device_token_is_refused() -> None:
-    token, key = make_device_token()
+    token, key = device_token_issued()
     DeviceToken.objects.filter(pk=token.pk).update(expires_at=timezone.now())
 
     assert refused(key) == "This device token has expired: ask the organizer for a new one."
 
 
 def test_a_revoked_device_token_is_refused() -> None:
-    token, key = make_device_token()
+    token, key = device_token_issued()
     services.device_token_revoke(token=token)
 
     assert refused(key) == "This device token was revoked: ask the organizer for a new one."
@@ -91,21 +91,21 @@ def test_a_revoked_device_token_is_refused() -> None:
     ],
 )
 def test_an_unknown_key_is_refused(key: str) -> None:
-    make_device_token()
+    device_token_issued()
 
     assert refused(key) == "Invalid token."
 
 
 def test_a_device_tokens_hash_is_not_a_key() -> None:
-    token, _key = make_device_token()
+    token, _key = device_token_issued()
 
     assert refused(token.key_hash) == "Invalid token."
     assert refused(f"dt_{token.key_hash}") == "Invalid token."
 
 
 def test_a_device_token_of_an_inactive_user_is_refused() -> None:
-    scorer = make_user("scorer")
-    _token, key = make_device_token(scorer)
+    scorer = UserFactory.create(username="scorer")
+    _token, key = device_token_issued(scorer)
     scorer.is_active = False
     scorer.save()
 
@@ -116,7 +116,7 @@ def test_a_device_token_of_an_inactive_user_is_refused() -> None:
 def test_the_api_answers_a_refused_device_token_with_401_authentication_failed(
     state: str,
 ) -> None:
-    token, key = make_device_token()
+    token, key = device_token_issued()
     if state == "expired":
         DeviceToken.objects.filter(pk=token.pk).update(expires_at=timezone.now())
     elif state == "revoked":
@@ -132,7 +132,7 @@ def test_the_api_answers_a_refused_device_token_with_401_authentication_failed(
 
 
 def test_signing_in_records_the_last_use() -> None:
-    token, key = make_device_token()
+    token, key = device_token_issued()
     before = timezone.now()
 
     authenticate(key)
@@ -145,7 +145,7 @@ def test_signing_in_records_the_last_use() -> None:
 def test_the_last_use_is_written_at_most_once_a_minute(
     django_assert_num_queries: Any,
 ) -> None:
-    token, key = make_device_token()
+    token, key = device_token_issued()
     authenticate(key)
     token.refresh_from_db()
     first_use = token.last_used_at

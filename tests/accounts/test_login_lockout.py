@@ -16,7 +16,7 @@ from django.contrib.auth import authenticate
 from django.test import Client, RequestFactory, override_settings
 
 from accounts.login import login_lockout_lift
-from tests.accounts.builders import make_user
+from tests.factories.accounts import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ WRONG = "not the password"
 
 @pytest.fixture
 def organizer() -> Any:
-    return make_user("organizer", password=PASSWORD, is_staff=True)
+    return UserFactory.create(username="organizer", password=PASSWORD, is_staff=True)
 
 
 @pytest.fixture
@@ -240,7 +240,7 @@ API_LOGIN = "/api-auth/login/"
 
 
 def test_a_player_signs_in_to_the_browsable_api_with_a_session_and_reads_as_themselves() -> None:
-    make_user("anna", password=PASSWORD)
+    UserFactory.create(username="anna", password=PASSWORD)
     client = Client()
 
     response = client.post(
@@ -255,7 +255,7 @@ def test_a_player_signs_in_to_the_browsable_api_with_a_session_and_reads_as_them
 
 @override_settings(LOGIN_FAILURES_PER_USERNAME=2)
 def test_the_browsable_api_sign_in_is_locked_like_the_admins() -> None:
-    make_user("anna", password=PASSWORD)
+    UserFactory.create(username="anna", password=PASSWORD)
     client = Client()
     for _ in range(2):
         client.post(API_LOGIN, {"username": "anna", "password": WRONG})

@@ -16,7 +16,7 @@ from accounts import credentials, services
 from accounts.authentication import TOKEN_REVOKED, TokenAuthentication
 from accounts.models import Role
 from accounts.permissions import Place, standing_at
-from tests.accounts.builders import make_club, make_device_token, make_user
+from tests.factories.accounts import ClubFactory, UserFactory, device_token_issued
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +31,7 @@ def authenticate(key: str) -> Any:
 def test_a_device_token_checked_a_moment_ago_is_not_looked_up_again(
     django_assert_num_queries: Any,
 ) -> None:
-    token, key = make_device_token()
+    token, key = device_token_issued()
     authenticate(key)
 
     with django_assert_num_queries(0):
@@ -45,7 +45,7 @@ def test_a_device_token_checked_a_moment_ago_is_not_looked_up_again(
 def test_a_user_token_checked_a_moment_ago_is_not_looked_up_again(
     django_assert_num_queries: Any,
 ) -> None:
-    token = Token.objects.create(user=make_user("scorer"))
+    token = Token.objects.create(user=UserFactory.create(username="scorer"))
     authenticate(token.key)
 
     with django_assert_num_queries(0):
@@ -55,7 +55,7 @@ def test_a_user_token_checked_a_moment_ago_is_not_looked_up_again(
 
 
 def test_a_revoked_device_token_is_refused_at_the_next_request() -> None:
-    token, key = make_device_token()
+    token, key = device_token_issued()
     authenticate(key)
 
     services.device_token_revoke(token=token)
@@ -67,7 +67,7 @@ def test_a_revoked_device_token_is_refused_at_the_next_request() -> None:
 
 def test_a_revocation_made_by_another_process_is_honoured() -> None:
     """Another process's revocation reaches this one through the shared generation only."""
-    token, key = make_device_token()
+    token, key = device_token_issued()
     authenticate(key)
     entries_before = dict(credentials.recent.entries)
 
@@ -79,7 +79,7 @@ def test_a_revocation_made_by_another_process_is_honoured() -> None:
 
 
 def test_a_deleted_user_token_is_refused_at_the_next_request() -> None:
-    token = Token.objects.create(user=make_user("scorer"))
+    token = Token.objects.create(user=UserFactory.create(username="scorer"))
     authenticate(token.key)
 
     token.delete()
@@ -89,8 +89,8 @@ def test_a_deleted_user_token_is_refused_at_the_next_request() -> None:
 
 
 def test_a_deactivated_user_is_refused_at_the_next_request() -> None:
-    user = make_user("scorer")
-    _token, key = make_device_token(user)
+    user = UserFactory.create(username="scorer")
+    _token, key = device_token_issued(user)
     authenticate(key)
 
     user.is_active = False
@@ -101,7 +101,7 @@ def test_a_deactivated_user_is_refused_at_the_next_request() -> None:
 
 
 def test_a_changed_user_is_not_seen_by_the_next_request() -> None:
-    _token, key = make_device_token()
+    _token, key = device_token_issued()
     user, _auth = authenticate(key)
 
     user.first_name = "changed by a view"
@@ -113,7 +113,7 @@ def test_a_changed_user_is_not_seen_by_the_next_request() -> None:
 def test_without_the_shared_cache_every_request_looks_its_token_up(
     monkeypatch: pytest.MonkeyPatch, django_assert_num_queries: Any
 ) -> None:
-    _token, key = make_device_token()
+    _token, key = device_token_issued()
     authenticate(key)
 
     def unreachable(*_args: Any, **_kwargs: Any) -> None:
@@ -130,7 +130,7 @@ def test_with_the_cache_switched_off_every_request_looks_its_token_up(
     settings: Any, django_assert_num_queries: Any
 ) -> None:
     settings.AUTH_TOKEN_CACHE_SECONDS = 0
-    _token, key = make_device_token()
+    _token, key = device_token_issued()
     authenticate(key)
 
     with django_assert_num_queries(1):
@@ -140,7 +140,7 @@ def test_with_the_cache_switched_off_every_request_looks_its_token_up(
 def test_the_cache_keeps_at_most_its_bound_of_tokens() -> None:
     recent = credentials.RecentTokens(most=2)
     for key in ("a", "b", "c"):
-        recent.put(key, (make_user(key), None), "generation")
+        recent.put(key, (UserFactory.create(username=key), None), "generation")
 
     assert list(recent.entries) == ["b", "c"]
     assert recent.get("a", "generation") is None
@@ -150,8 +150,8 @@ def test_the_cache_keeps_at_most_its_bound_of_tokens() -> None:
 def test_a_scorers_roles_checked_a_moment_ago_are_not_looked_up_again(
     django_assert_num_queries: Any,
 ) -> None:
-    user = make_user("scorer")
-    club = make_club()
+    user = UserFactory.create(username="scorer")
+    club = ClubFactory.create()
     services.role_grant(user=user, role=Role.SCORER, club=club)
     place = Place(not_found=Exception, club_id=club.pk, tournament_id=uuid4())
     credentials.forget_request()
@@ -165,8 +165,8 @@ def test_a_scorers_roles_checked_a_moment_ago_are_not_looked_up_again(
 
 
 def test_a_revoked_role_is_not_held_at_the_next_request() -> None:
-    user = make_user("scorer")
-    club = make_club()
+    user = UserFactory.create(username="scorer")
+    club = ClubFactory.create()
     services.role_grant(user=user, role=Role.SCORER, club=club)
     place = Place(not_found=Exception, club_id=club.pk)
     credentials.forget_request()

@@ -3,19 +3,19 @@ from django.contrib.auth.models import AnonymousUser
 
 from accounts import selectors, services
 from accounts.models import Role
-from tests.accounts.builders import (
+from tests.factories.accounts import (
     OTHER_TOURNAMENT,
     TOURNAMENT,
-    make_club,
-    make_device_token,
-    make_user,
+    ClubFactory,
+    UserFactory,
+    device_token_issued,
 )
 
 pytestmark = pytest.mark.django_db
 
 
 def test_roles_in_a_tournament_are_those_granted_there() -> None:
-    user = make_user()
+    user = UserFactory.create(username="scorer")
     services.role_grant(user=user, role=Role.SCORER, tournament_id=TOURNAMENT)
     services.role_grant(user=user, role=Role.PLAYER, tournament_id=OTHER_TOURNAMENT)
 
@@ -24,7 +24,11 @@ def test_roles_in_a_tournament_are_those_granted_there() -> None:
 
 
 def test_roles_in_a_club_are_those_granted_there() -> None:
-    user, club, other = make_user(), make_club("Trastevere"), make_club("Testaccio")
+    user, club, other = (
+        UserFactory.create(username="scorer"),
+        ClubFactory.create(name="Trastevere"),
+        ClubFactory.create(name="Testaccio"),
+    )
     services.role_grant(user=user, role=Role.ORGANIZER, club=club)
     services.role_grant(user=user, role=Role.PLAYER, club=club)
 
@@ -33,7 +37,7 @@ def test_roles_in_a_club_are_those_granted_there() -> None:
 
 
 def test_a_tournament_and_its_club_together_give_the_roles_of_both() -> None:
-    user, club = make_user(), make_club()
+    user, club = UserFactory.create(username="scorer"), ClubFactory.create()
     services.role_grant(user=user, role=Role.ORGANIZER, club=club)
     services.role_grant(user=user, role=Role.PLAYER, tournament_id=TOURNAMENT)
 
@@ -45,8 +49,8 @@ def test_a_tournament_and_its_club_together_give_the_roles_of_both() -> None:
 
 
 def test_with_no_place_the_roles_are_those_held_anywhere() -> None:
-    user = make_user()
-    services.role_grant(user=user, role=Role.ORGANIZER, club=make_club())
+    user = UserFactory.create(username="scorer")
+    services.role_grant(user=user, role=Role.ORGANIZER, club=ClubFactory.create())
     services.role_grant(user=user, role=Role.SCORER, tournament_id=TOURNAMENT)
 
     assert selectors.roles_of(user) == {Role.ORGANIZER, Role.SCORER}
@@ -55,21 +59,23 @@ def test_with_no_place_the_roles_are_those_held_anywhere() -> None:
 
 
 def test_a_user_with_no_grant_has_no_role() -> None:
-    user = make_user()
-    services.role_grant(user=make_user("other"), role=Role.SCORER, tournament_id=TOURNAMENT)
+    user = UserFactory.create(username="scorer")
+    services.role_grant(
+        user=UserFactory.create(username="other"), role=Role.SCORER, tournament_id=TOURNAMENT
+    )
 
     assert selectors.roles_of(user, tournament_id=TOURNAMENT) == frozenset()
     assert not selectors.has_role(user, Role.SCORER, tournament_id=TOURNAMENT)
 
 
 def test_a_superuser_holds_only_the_roles_granted_to_them() -> None:
-    admin = make_user("admin", is_superuser=True, is_staff=True)
+    admin = UserFactory.create(username="admin", is_superuser=True, is_staff=True)
 
     assert selectors.roles_of(admin, tournament_id=TOURNAMENT) == frozenset()
 
 
 def test_anonymous_and_inactive_users_have_no_role() -> None:
-    inactive = make_user("gone")
+    inactive = UserFactory.create(username="gone")
     services.role_grant(user=inactive, role=Role.SCORER, tournament_id=TOURNAMENT)
     inactive.is_active = False
     inactive.save()
@@ -81,18 +87,18 @@ def test_anonymous_and_inactive_users_have_no_role() -> None:
 
 def test_asking_for_an_unknown_role_is_a_programming_error() -> None:
     with pytest.raises(ValueError, match="referee"):
-        selectors.has_role(make_user(), "referee")
+        selectors.has_role(UserFactory.create(username="scorer"), "referee")
 
 
 def test_a_club_is_found_by_its_slug() -> None:
-    club = make_club(slug="trastevere")
+    club = ClubFactory.create(slug="trastevere")
 
     assert selectors.club_by_slug(slug="trastevere") == club
     assert selectors.club_by_slug(slug="testaccio") is None
 
 
 def test_a_device_token_is_found_by_its_key_and_only_by_it() -> None:
-    token, key = make_device_token()
+    token, key = device_token_issued()
 
     assert selectors.device_token_by_key(key=key) == token
     assert selectors.device_token_by_key(key=key[:-1]) is None

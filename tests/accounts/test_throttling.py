@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from config.settings.base import throttle_rate
 from games.eventstore.api import last_position
-from tests.accounts.builders import make_device_token, make_user
+from tests.factories.accounts import UserFactory, device_token_issued
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ def client_with(key: str) -> APIClient:
 
 
 def user_token(username: str) -> str:
-    key: str = Token.objects.create(user=make_user(username)).key
+    key: str = Token.objects.create(user=UserFactory.create(username=username)).key
     return key
 
 
@@ -109,9 +109,9 @@ def test_different_users_have_separate_budgets() -> None:
 
 
 def test_each_device_token_has_its_own_budget_even_for_one_scorer() -> None:
-    scorer = make_user("scorer")
-    _table_1, key_1 = make_device_token(scorer, device="tablet at table 1")
-    _table_2, key_2 = make_device_token(scorer, device="tablet at table 2")
+    scorer = UserFactory.create(username="scorer")
+    _table_1, key_1 = device_token_issued(scorer, device="tablet at table 1")
+    _table_2, key_2 = device_token_issued(scorer, device="tablet at table 2")
 
     with rates(user="2/min"):
         table_1 = statuses(client_with(key_1), 3)
@@ -154,7 +154,7 @@ def test_a_forged_forwarded_for_header_does_not_buy_a_fresh_budget() -> None:
 
 
 def test_the_default_rates_take_a_scorers_burst_after_a_mistake() -> None:
-    _token, key = make_device_token()
+    _token, key = device_token_issued()
 
     assert statuses(client_with(key), 40) == [200] * 40
 

@@ -1,7 +1,9 @@
-"""Users and clubs."""
+"""Users, clubs and scorers' device tokens, made as the services make them."""
 
 from __future__ import annotations
 
+import uuid
+from datetime import timedelta
 from typing import Any
 
 from factory.base import Factory
@@ -11,7 +13,10 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts import services
-from accounts.models import Club, User
+from accounts.models import Club, DeviceToken, User
+
+TOURNAMENT = uuid.UUID("00000000-0000-4000-8000-000000000013")
+OTHER_TOURNAMENT = uuid.UUID("00000000-0000-4000-8000-000000000014")
 
 
 class UserFactory(DjangoModelFactory[User]):
@@ -46,3 +51,22 @@ def token_client(user: User) -> APIClient:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
     return client
+
+
+def device_token_issued(
+    user: User | None = None,
+    *,
+    device: str = "tablet at table 3",
+    created_by: User | None = None,
+    expires_in: timedelta | None = None,
+    **scope: Any,
+) -> tuple[DeviceToken, str]:
+    """A device token issued by the service, with the key shown once (by default to a new
+    user called "scorer")."""
+    return services.device_token_create(
+        user=user or UserFactory.create(username="scorer"),
+        device=device,
+        created_by=created_by,
+        expires_in=expires_in,
+        **scope,
+    )

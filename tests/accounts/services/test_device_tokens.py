@@ -8,15 +8,15 @@ from django.utils import timezone
 
 from accounts import services
 from accounts.models import DeviceToken, DeviceTokenState
-from tests.accounts.builders import TOURNAMENT, make_device_token, make_user
+from tests.factories.accounts import TOURNAMENT, UserFactory, device_token_issued
 
 pytestmark = pytest.mark.django_db
 
 
 def test_a_device_token_keeps_only_the_hash_and_a_prefix_of_its_key() -> None:
-    organizer = make_user("organizer")
+    organizer = UserFactory.create(username="organizer")
 
-    token, key = make_device_token(make_user("scorer"), created_by=organizer)
+    token, key = device_token_issued(UserFactory.create(username="scorer"), created_by=organizer)
 
     token.refresh_from_db()
     assert key.startswith("dt_")
@@ -33,9 +33,9 @@ def test_a_device_token_keeps_only_the_hash_and_a_prefix_of_its_key() -> None:
 
 
 def test_every_device_token_has_its_own_key() -> None:
-    user = make_user()
+    user = UserFactory.create(username="scorer")
 
-    keys = {make_device_token(user)[1] for _ in range(5)}
+    keys = {device_token_issued(user)[1] for _ in range(5)}
 
     assert len(keys) == 5
 
@@ -43,7 +43,7 @@ def test_every_device_token_has_its_own_key() -> None:
 def test_a_device_token_lasts_24_hours_by_default() -> None:
     before = timezone.now()
 
-    token, _key = make_device_token()
+    token, _key = device_token_issued()
 
     assert token.expires_at - token.created_at == timedelta(hours=24)
     assert token.created_at >= before
@@ -53,13 +53,13 @@ def test_a_device_token_lasts_24_hours_by_default() -> None:
 
 @override_settings(ACCOUNTS_DEVICE_TOKEN_LIFETIME=timedelta(hours=6))
 def test_the_default_lifetime_comes_from_the_settings() -> None:
-    token, _key = make_device_token()
+    token, _key = device_token_issued()
 
     assert token.expires_at - token.created_at == timedelta(hours=6)
 
 
 def test_a_device_token_may_last_as_long_as_asked() -> None:
-    token, _key = make_device_token(expires_in=timedelta(hours=3))
+    token, _key = device_token_issued(expires_in=timedelta(hours=3))
 
     assert token.expires_at - token.created_at == timedelta(hours=3)
     assert token.state_at(token.created_at + timedelta(hours=3)) == DeviceTokenState.EXPIRED
@@ -77,20 +77,20 @@ def test_a_device_token_lasts_some_time_and_not_for_ever(
     expires_in: timedelta, message: str
 ) -> None:
     with pytest.raises(services.InvalidDeviceToken, match=message):
-        make_device_token(expires_in=expires_in)
+        device_token_issued(expires_in=expires_in)
 
     assert not DeviceToken.objects.exists()
 
 
 def test_a_device_token_may_be_narrowed_to_tables_of_a_tournament() -> None:
-    token, _key = make_device_token(tournament_id=TOURNAMENT, tables=[4, 3, 4])
+    token, _key = device_token_issued(tournament_id=TOURNAMENT, tables=[4, 3, 4])
 
     token.refresh_from_db()
     assert (token.tournament_id, token.tables) == (TOURNAMENT, [3, 4])
 
 
 def test_a_device_token_for_a_tournament_may_score_any_of_its_tables() -> None:
-    token, _key = make_device_token(tournament_id=TOURNAMENT)
+    token, _key = device_token_issued(tournament_id=TOURNAMENT)
 
     token.refresh_from_db()
     assert (token.tournament_id, token.tables) == (TOURNAMENT, [])
@@ -111,18 +111,18 @@ def test_a_device_token_needs_a_device_name_and_sensible_tables(
     device: str, scope: dict[str, Any], message: str
 ) -> None:
     with pytest.raises(services.InvalidDeviceToken, match=message):
-        make_device_token(device=device, **scope)
+        device_token_issued(device=device, **scope)
 
     assert not DeviceToken.objects.exists()
 
 
 def test_an_inactive_user_gets_no_device_token() -> None:
     with pytest.raises(services.InvalidDeviceToken, match="inactive"):
-        make_device_token(make_user(is_active=False))
+        device_token_issued(UserFactory.create(username="scorer", is_active=False))
 
 
 def test_revoking_a_device_token_records_when_and_keeps_the_first_time() -> None:
-    token, _key = make_device_token()
+    token, _key = device_token_issued()
     first = timezone.now()
 
     services.device_token_revoke(token=token, revoked_at=first)
@@ -134,7 +134,7 @@ def test_revoking_a_device_token_records_when_and_keeps_the_first_time() -> None
 
 
 def test_use_is_recorded_at_most_once_a_minute() -> None:
-    token, _key = make_device_token()
+    token, _key = device_token_issued()
     start = timezone.now()
 
     services.device_token_mark_used(token=token, now=start)
@@ -148,7 +148,7 @@ def test_use_is_recorded_at_most_once_a_minute() -> None:
 
 
 def test_use_seen_by_a_stale_copy_of_the_token_is_not_written_again() -> None:
-    token, _key = make_device_token()
+    token, _key = device_token_issued()
     stale = DeviceToken.objects.get(pk=token.pk)
     start = timezone.now()
 

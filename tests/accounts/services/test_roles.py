@@ -3,14 +3,14 @@ from django.db import IntegrityError
 
 from accounts import services
 from accounts.models import Role, RoleGrant
-from tests.accounts.builders import TOURNAMENT, make_club, make_user
+from tests.factories.accounts import TOURNAMENT, ClubFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
 
 def test_a_role_is_granted_in_a_club() -> None:
-    organizer, club = make_user("organizer"), make_club()
-    admin = make_user("admin")
+    organizer, club = UserFactory.create(username="organizer"), ClubFactory.create()
+    admin = UserFactory.create(username="admin")
 
     grant = services.role_grant(user=organizer, role=Role.ORGANIZER, club=club, granted_by=admin)
 
@@ -25,7 +25,7 @@ def test_a_role_is_granted_in_a_club() -> None:
 
 
 def test_a_role_is_granted_in_a_tournament_by_its_id() -> None:
-    scorer = make_user()
+    scorer = UserFactory.create(username="scorer")
 
     grant = services.role_grant(user=scorer, role="scorer", tournament_id=TOURNAMENT)
 
@@ -34,7 +34,7 @@ def test_a_role_is_granted_in_a_tournament_by_its_id() -> None:
 
 
 def test_granting_a_role_twice_keeps_one_grant() -> None:
-    scorer = make_user()
+    scorer = UserFactory.create(username="scorer")
 
     first = services.role_grant(user=scorer, role=Role.SCORER, tournament_id=TOURNAMENT)
     second = services.role_grant(user=scorer, role=Role.SCORER, tournament_id=TOURNAMENT)
@@ -44,7 +44,7 @@ def test_granting_a_role_twice_keeps_one_grant() -> None:
 
 
 def test_a_user_may_hold_several_roles_in_one_place() -> None:
-    user, club = make_user("organizer"), make_club()
+    user, club = UserFactory.create(username="organizer"), ClubFactory.create()
 
     services.role_grant(user=user, role=Role.ORGANIZER, club=club)
     services.role_grant(user=user, role=Role.PLAYER, club=club)
@@ -54,8 +54,8 @@ def test_a_user_may_hold_several_roles_in_one_place() -> None:
 
 @pytest.mark.parametrize("scopes", ["neither", "both"])
 def test_a_role_is_granted_in_exactly_one_place(scopes: str) -> None:
-    user = make_user()
-    club = make_club() if scopes == "both" else None
+    user = UserFactory.create(username="scorer")
+    club = ClubFactory.create() if scopes == "both" else None
     tournament_id = TOURNAMENT if scopes == "both" else None
 
     with pytest.raises(services.InvalidRoleGrant, match="exactly one"):
@@ -66,16 +66,18 @@ def test_a_role_is_granted_in_exactly_one_place(scopes: str) -> None:
 
 def test_an_unknown_role_is_refused() -> None:
     with pytest.raises(services.InvalidRoleGrant, match="unknown role 'referee'"):
-        services.role_grant(user=make_user(), role="referee", tournament_id=TOURNAMENT)
+        services.role_grant(
+            user=UserFactory.create(username="scorer"), role="referee", tournament_id=TOURNAMENT
+        )
 
 
 def test_the_database_refuses_a_grant_with_no_place() -> None:
     with pytest.raises(IntegrityError, match="accounts_rolegrant_one_scope"):
-        RoleGrant.objects.create(user=make_user(), role=Role.SCORER)
+        RoleGrant.objects.create(user=UserFactory.create(username="scorer"), role=Role.SCORER)
 
 
 def test_revoking_a_role_removes_only_that_grant() -> None:
-    user, club = make_user(), make_club()
+    user, club = UserFactory.create(username="scorer"), ClubFactory.create()
     services.role_grant(user=user, role=Role.SCORER, club=club)
     services.role_grant(user=user, role=Role.SCORER, tournament_id=TOURNAMENT)
     services.role_grant(user=user, role=Role.PLAYER, club=club)
@@ -90,7 +92,7 @@ def test_revoking_a_role_removes_only_that_grant() -> None:
 
 
 def test_revoking_a_role_not_held_changes_nothing() -> None:
-    user = make_user()
+    user = UserFactory.create(username="scorer")
     services.role_grant(user=user, role=Role.PLAYER, tournament_id=TOURNAMENT)
 
     assert not services.role_revoke(user=user, role=Role.SCORER, tournament_id=TOURNAMENT)
