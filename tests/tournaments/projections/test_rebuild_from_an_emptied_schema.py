@@ -222,8 +222,115 @@ def correct_result(match_id: UUID) -> None:
 # One random step.
 
 
+def on_a_match(data: st.DataObject, tournament_id: UUID, action: str) -> None:
+    matches = open_matches(tournament_id)
+    if not matches:
+        return
+    match = data.draw(st.sampled_from(matches), label="match")
+    side = data.draw(st.integers(0, 1), label="side")
+    if action == "play":
+        tie_first = data.draw(st.booleans(), label="tied round first")
+        attempt(lambda: play_to_winner(match.id, side, tie_first=tie_first))
+    elif action == "start a round":
+        attempt(
+            lambda: match_services.round_start(match_id=match.id, briscola=None, actor=ORGANIZER)
+        )
+    else:
+        attempt(
+            lambda: match_services.match_forfeit(
+                match_id=match.id, side=side, reason="left", actor=ORGANIZER
+            )
+        )
+
+
+def correct_one(data: st.DataObject, tournament_id: UUID, action: str) -> None:
+    projections.consume()  # the winner has moved on: the correction comes after it
+    finished = matches_of(
+        tournament_id, status="finished", forfeited_by__isnull=True, winner__isnull=False
+    )
+    if finished:
+        match = data.draw(st.sampled_from(finished), label="corrected match")
+        attempt(lambda: correct_result(match.id))
+
+
+def on_an_entrant(data: st.DataObject, tournament_id: UUID, action: str) -> None:
+    entrants = list(
+        Entrant.objects.filter(tournament_id=tournament_id, withdrawn=False).order_by("id")
+    )
+    withdrawn = Entrant.objects.filter(tournament_id=tournament_id, withdrawn=True).count()
+    entrant = data.draw(st.sampled_from(entrants), label="entrant")
+    if action == "check in":
+        registration.entrant_check_in(
+            tournament_id=tournament_id, entrant_id=entrant.id, actor=ORGANIZER
+        )
+    elif withdrawn < 2 and len(entrants) > 2:
+        registration.entrant_withdraw(
+            tournament_id=tournament_id, entrant_id=entrant.id, reason="gone", actor=ORGANIZER
+        )
+
+
+def assign_a_table(data: st.DataObject, tournament_id: UUID, action: str) -> None:
+    matches = open_matches(tournament_id)
+    if not matches:
+        return
+    match = data.draw(st.sampled_from(matches), label="match")
+    tables = Tournament.objects.get(id=tournament_id).settings["tables"]
+    table = data.draw(st.integers(1, tables), label="table")
+    attempt(
+        lambda: scheduling.fixture_table_assign(match_id=match.id, table=table, actor=ORGANIZER)
+    )
+
+
+def call_a_match(data: st.DataObject, tournament_id: UUID, action: str) -> None:
+    matches = open_matches(tournament_id)
+    if matches:
+        match = data.draw(st.sampled_from(matches), label="called match")
+        attempt(lambda: scheduling.fixture_call(match_id=match.id, actor=ORGANIZER))
+
+
+def rename_an_entrant(data: st.DataObject, tournament_id: UUID, action: str) -> None:
+    renamed = data.draw(
+        st.sampled_from(list(Entrant.objects.filter(tournament_id=tournament_id))),
+        label="renamed entrant",
+    )
+    corrections.entrant_correct(
+        tournament_id=tournament_id,
+        entrant_id=renamed.id,
+        name=f"{renamed.name} (corrected)",
+        reason="typo",
+        actor=ORGANIZER,
+    )
+
+
+def time_passes(data: st.DataObject, tournament_id: UUID, action: str) -> None:
+    minutes = data.draw(st.sampled_from([1, 30]), label="minutes later")
+    done = tasks.catch_up_all(now=timezone.now() + timedelta(minutes=minutes))
+    assert done.failures == 0
+
+
+STEPS: dict[str, Callable[[st.DataObject, UUID, str], object]] = {
+    "play": on_a_match,
+    "consume": lambda data, tournament_id, action: projections.consume(),
+    "start a round": on_a_match,
+    "forfeit": on_a_match,
+    "correct": correct_one,
+    "withdraw": on_an_entrant,
+    "check in": on_an_entrant,
+    "schedule": lambda data, tournament_id, action: scheduling.fixture_schedule(
+        tournament_id=tournament_id, actor=ORGANIZER
+    ),
+    "assign a table": assign_a_table,
+    "time passes": time_passes,
+    "publish the next round": lambda data, tournament_id, action: attempt(
+        lambda: running.swiss_round_publish(tournament_id=tournament_id, actor=ORGANIZER)
+    ),
+    "call a match": call_a_match,
+    "rename an entrant": rename_an_entrant,
+}
+"""What one random step does, by the action drawn."""
+
+
 def step(data: st.DataObject, tournament_id: UUID) -> None:
-    tournament = Tournament.objects.get(id=tournament_id)
     action = data.draw(
         st.sampled_from(
             ["play"] * 5
@@ -234,78 +341,7 @@ def step(data: st.DataObject, tournament_id: UUID) -> None:
         ),
         label="action",
     )
-    matches = open_matches(tournament_id)
-    if action == "consume":
-        projections.consume()
-    elif action in ("play", "start a round", "forfeit") and matches:
-        match = data.draw(st.sampled_from(matches), label="match")
-        side = data.draw(st.integers(0, 1), label="side")
-        if action == "play":
-            tie_first = data.draw(st.booleans(), label="tied round first")
-            attempt(lambda: play_to_winner(match.id, side, tie_first=tie_first))
-        elif action == "start a round":
-            attempt(
-                lambda: match_services.round_start(
-                    match_id=match.id, briscola=None, actor=ORGANIZER
-                )
-            )
-        else:
-            attempt(
-                lambda: match_services.match_forfeit(
-                    match_id=match.id, side=side, reason="left", actor=ORGANIZER
-                )
-            )
-    elif action == "correct":
-        projections.consume()  # the winner has moved on: the correction comes after it
-        finished = matches_of(
-            tournament_id, status="finished", forfeited_by__isnull=True, winner__isnull=False
-        )
-        if finished:
-            match = data.draw(st.sampled_from(finished), label="corrected match")
-            attempt(lambda: correct_result(match.id))
-    elif action in ("withdraw", "check in"):
-        entrants = list(
-            Entrant.objects.filter(tournament_id=tournament_id, withdrawn=False).order_by("id")
-        )
-        withdrawn = Entrant.objects.filter(tournament_id=tournament_id, withdrawn=True).count()
-        entrant = data.draw(st.sampled_from(entrants), label="entrant")
-        if action == "check in":
-            registration.entrant_check_in(
-                tournament_id=tournament_id, entrant_id=entrant.id, actor=ORGANIZER
-            )
-        elif withdrawn < 2 and len(entrants) > 2:
-            registration.entrant_withdraw(
-                tournament_id=tournament_id, entrant_id=entrant.id, reason="gone", actor=ORGANIZER
-            )
-    elif action == "schedule":
-        scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
-    elif action == "assign a table" and matches:
-        match = data.draw(st.sampled_from(matches), label="match")
-        table = data.draw(st.integers(1, tournament.settings["tables"]), label="table")
-        attempt(
-            lambda: scheduling.fixture_table_assign(match_id=match.id, table=table, actor=ORGANIZER)
-        )
-    elif action == "call a match" and matches:
-        match = data.draw(st.sampled_from(matches), label="called match")
-        attempt(lambda: scheduling.fixture_call(match_id=match.id, actor=ORGANIZER))
-    elif action == "rename an entrant":
-        renamed = data.draw(
-            st.sampled_from(list(Entrant.objects.filter(tournament_id=tournament_id))),
-            label="renamed entrant",
-        )
-        corrections.entrant_correct(
-            tournament_id=tournament_id,
-            entrant_id=renamed.id,
-            name=f"{renamed.name} (corrected)",
-            reason="typo",
-            actor=ORGANIZER,
-        )
-    elif action == "time passes":
-        minutes = data.draw(st.sampled_from([1, 30]), label="minutes later")
-        done = tasks.catch_up_all(now=timezone.now() + timedelta(minutes=minutes))
-        assert done.failures == 0
-    elif action == "publish the next round":
-        attempt(lambda: running.swiss_round_publish(tournament_id=tournament_id, actor=ORGANIZER))
+    STEPS[action](data, tournament_id, action)
 
 
 def play_to_the_end(data: st.DataObject, tournament_id: UUID) -> None:
