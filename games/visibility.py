@@ -23,6 +23,7 @@ from games.access import match_place, seats_of
 from games.matches.loading import MatchNotFound
 from games.matches.projections import MATCH_STREAM
 from games.matches.stream import RoundStarted
+from games.models import RoundStatus
 from games.rules import Card, RoundState, fold_events
 
 HandsView = dict[str, list[str]]
@@ -70,7 +71,7 @@ def viewer_of(user: Any, match_id: UUID, place: Place | None = None) -> Viewer:
 
 def round_is_over(status: str) -> bool:
     """A round finished or voided shows its hands to everybody."""
-    return status != "in_progress"
+    return status != RoundStatus.IN_PROGRESS
 
 
 def seats_seen(viewer: Viewer, cards: RoundState) -> frozenset[int]:

@@ -14,7 +14,7 @@ from games.eventstore.models import Event
 from games.matches.loading import MatchNotFound
 from games.matches.projections import MATCH_STREAM, round_row
 from games.matches.stream import MatchAggregate, MatchRound, RoundNotFound
-from games.models import Match, MatchSide, Round
+from games.models import Match, MatchSide, Round, RoundStatus
 from games.rules import (
     InvalidInput,
     Play,
@@ -201,9 +201,9 @@ def round_replay(
         match_round,
         tricks_of(cards),
         list(cards.points),
-        None if outcome is None or match_round.status == "voided" else outcome.result,
+        None if outcome is None or match_round.status == RoundStatus.VOIDED else outcome.result,
         hands=hands,
-        turn=None if match_round.status == "voided" else turn_of(cards, hands),
+        turn=None if match_round.status == RoundStatus.VOIDED else turn_of(cards, hands),
     )
 
 
