@@ -33,7 +33,8 @@ class AccountsAddAdmin(ServiceAddAdmin):
 
 def organizer_of(request: HttpRequest) -> User:
     """The staff member using the admin (the admin lets no anonymous user in)."""
-    assert isinstance(request.user, User)
+    if not isinstance(request.user, User):
+        raise RuntimeError("the admin lets no anonymous user in")
     return request.user
 
 

@@ -48,7 +48,8 @@ class ForfeitForm(forms.Form):
     def __init__(self, *args: Any, sides: Sequence[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["side"]
-        assert isinstance(field, forms.TypedChoiceField)
+        if not isinstance(field, forms.TypedChoiceField):
+            raise RuntimeError("the side field is a TypedChoiceField")
         field.choices = list(enumerate(sides))
 
 
