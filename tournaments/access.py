@@ -19,6 +19,7 @@ from django.utils.translation import gettext_noop
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.views import APIView
+from typing_extensions import override
 
 from accounts.models import Club, Role
 from accounts.permissions import (
@@ -149,6 +150,7 @@ def seats_of_players(
 class TournamentAccess(PlaceAccess):
     """For views under /tournaments/{tournament_id}/."""
 
+    @override
     def place(self, request: Request, view: APIView) -> Place:
         return tournament_place(view.kwargs["tournament_id"])
 
