@@ -19,6 +19,7 @@ from django.contrib.postgres.forms import SimpleArrayField
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
+from typing_extensions import override
 
 from accounts import services
 from accounts.models import Club, DeviceToken, DeviceTokenState, Role, RoleGrant, User
@@ -33,7 +34,8 @@ class AccountsAddAdmin(ServiceAddAdmin):
 
 def organizer_of(request: HttpRequest) -> User:
     """The staff member using the admin (the admin lets no anonymous user in)."""
-    assert isinstance(request.user, User)
+    if not isinstance(request.user, User):
+        raise RuntimeError("the admin lets no anonymous user in")
     return request.user
 
 
@@ -182,9 +184,11 @@ class DeviceTokenStateFilter(admin.SimpleListFilter):
     title = "state"
     parameter_name = "state"
 
+    @override
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [(state.value, state.label) for state in DeviceTokenState]
 
+    @override
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         now = timezone.now()
         unrevoked = Q(revoked_at__isnull=True)
@@ -233,6 +237,7 @@ class DeviceTokenAdmin(AccountsAddAdmin):
     readonly_fields = fields
     actions = ("revoke_tokens",)
 
+    @override
     def add_form_initial(self, request: HttpRequest) -> dict[str, Any]:
         return {"expires_in_hours": hours(services.device_token_lifetime())}
 

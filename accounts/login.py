@@ -213,14 +213,14 @@ def duration(seconds: int) -> str:
 
 @receiver(user_login_failed, dispatch_uid="accounts.login.count_failed_sign_in")
 def count_failed_sign_in(
-    sender: Any, credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any
+    credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any
 ) -> None:
     username = credentials.get(get_user_model().USERNAME_FIELD)
     login_failure_record(request=request, username=username if isinstance(username, str) else None)
 
 
 @receiver(user_logged_in, dispatch_uid="accounts.login.forget_failed_sign_ins")
-def forget_failed_sign_ins(sender: Any, user: Any, **kwargs: Any) -> None:
+def forget_failed_sign_ins(user: Any, **kwargs: Any) -> None:
     login_failures_forget(username=user.get_username())
 
 

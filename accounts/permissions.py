@@ -38,6 +38,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from rest_framework import exceptions, permissions
+from typing_extensions import override
 
 from accounts import credentials
 from accounts.models import DeviceToken, Role, RoleGrant
@@ -319,6 +320,7 @@ class Authenticated(permissions.BasePermission):
     """Views that act at no place yet (creating a free-standing match): any signed-in user, but
     not a device token with a scope (a tablet scores where it was issued for)."""
 
+    @override
     def has_permission(self, request: Request, view: APIView) -> bool:
         if not is_signed_in(request.user):
             raise exceptions.NotAuthenticated()
@@ -335,6 +337,7 @@ class SignedIn(permissions.BasePermission):
     """Views that list what the requester may do (the matches they score): anyone signed in,
     a device token with a scope too, for the view to narrow to its scope."""
 
+    @override
     def has_permission(self, request: Request, view: APIView) -> bool:
         if not is_signed_in(request.user):
             raise exceptions.NotAuthenticated()
@@ -342,6 +345,7 @@ class SignedIn(permissions.BasePermission):
 
 
 class StaffOnly(permissions.BasePermission):
+    @override
     def has_permission(self, request: Request, view: APIView) -> bool:
         if not is_signed_in(request.user):
             raise exceptions.NotAuthenticated()
@@ -355,6 +359,7 @@ class Undeclared(permissions.BasePermission):
 
     message = gettext_lazy("This endpoint does not say who may use it.")
 
+    @override
     def has_permission(self, request: Request, view: APIView) -> bool:
         return False
 

@@ -29,6 +29,7 @@ from redis.exceptions import RedisError
 from rest_framework import throttling
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
+from typing_extensions import override
 
 from accounts.models import DeviceToken
 from common.cache import RedisUnavailable
@@ -87,6 +88,7 @@ class AnonymousRateThrottle(SettingsRateThrottle):
 
     scope = "anon"
 
+    @override
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         if request.user and request.user.is_authenticated:
             return None
@@ -99,6 +101,7 @@ class ClientRateThrottle(SettingsRateThrottle):
 
     scope = "user"
 
+    @override
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         if not (request.user and request.user.is_authenticated):
             return None
@@ -116,6 +119,7 @@ class LoginRateThrottle(SettingsRateThrottle):
 
     scope = "login"
 
+    @override
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
@@ -161,6 +165,7 @@ class FailedTokenThrottle(SettingsRateThrottle):
     scope = "login"
     cache_format = "throttle_failed_token_%(ident)s"
 
+    @override
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         return self.cache_format % {"ident": self.get_ident(request)}
 

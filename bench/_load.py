@@ -339,7 +339,7 @@ INSERT INTO {RAW_TABLE} (
     stream_id, stream_type, stream_version, event_type, schema_version, payload, metadata,
     recorded_at
 ) VALUES (%s, 'match', %s, 'CardPlayed', 1, %s::jsonb, %s::jsonb, statement_timestamp())
-"""
+"""  # noqa: S608 - constant table names; values are bound
 RAW_METADATA = json.dumps({"actor_id": 1, "device": "token:0123abcd"})
 
 

@@ -84,7 +84,8 @@ class PrivateRedis:
 
     def freeze(self) -> None:
         """SIGSTOP: the kernel still accepts connections, nothing answers on them."""
-        assert self.process is not None
+        if self.process is None:
+            raise RuntimeError("the private Redis is not running")
         self.process.send_signal(signal.SIGSTOP)
         self.frozen = True
 

@@ -103,7 +103,7 @@ def milliseconds(seconds: float) -> str:
 def stop_on_sigterm() -> None:
     """Turn SIGTERM into SystemExit, so `finally` blocks stop the processes this run started."""
 
-    def handle(signum: int, frame: FrameType | None) -> None:
+    def handle(signum: int, frame: FrameType | None) -> None:  # noqa: ARG001 - signal handlers take the frame
         say("stopping: SIGTERM")
         raise SystemExit(128 + signum)
 

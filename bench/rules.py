@@ -71,7 +71,8 @@ def minimal_round_points(start: StartRound, plays: Sequence[Play]) -> tuple[int,
 
 
 def plays_briscola_suit(start: StartRound) -> Suit:
-    assert start.deck is not None
+    if start.deck is None:
+        raise RuntimeError("the round starts from a given deck")
     return start.deck[start.table_size * start.variant.hand_size].suit
 
 
@@ -110,7 +111,8 @@ def main() -> None:
     rates = {}
     for label, fold in FOLDS:
         seconds, points = timed(fold, rounds)
-        assert points == [one.points for one in rounds], f"{label} disagrees on the points"
+        if points != [one.points for one in rounds]:
+            raise RuntimeError(f"{label} disagrees on the points")
         rates[label] = plays / seconds
         print(f"{label} plays/s: {rates[label]:,.0f} ({seconds:.3f} s, best of 3)")
     for label, _ in FOLDS[:-1]:

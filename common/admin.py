@@ -24,6 +24,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.module_loading import import_string
+from typing_extensions import override
 
 from common.actors import Actor
 from common.observability import current_request_id
@@ -48,6 +49,7 @@ class ViewedOnlyAdmin(ModelAdmin):
         # The list-level permission enables the actions; a row's page stays view-only.
         return obj is None and super().has_change_permission(request)
 
+    @override
     def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
@@ -63,13 +65,13 @@ class ServiceAddAdmin(ViewedOnlyAdmin):
         """Call the service with the form's cleaned data and return what it added."""
         raise NotImplementedError
 
-    def add_form_initial(self, request: HttpRequest) -> dict[str, Any]:
+    def add_form_initial(self, request: HttpRequest) -> dict[str, Any]:  # noqa: ARG002 - a hook: subclasses use it
         return {}
 
     def refusal_detail(self, exc: Exception) -> str:
         return str(getattr(exc, "detail", exc))
 
-    def added_message(self, created: Model) -> str | None:
+    def added_message(self, created: Model) -> str | None:  # noqa: ARG002 - a hook: subclasses use it
         return None
 
     def change_url(self, obj: Model) -> str:
@@ -243,6 +245,7 @@ class ActionsOnlyAdmin(ViewedOnlyAdmin):
     """Rows listed and viewed, never added, edited or deleted here: changes go through the
     actions, which call services (they need the change permission, so the list has it)."""
 
+    @override
     def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
@@ -261,11 +264,14 @@ class ReadOnlyInline(TabularInline):
     extra = 0
     can_delete = False
 
+    @override
     def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
+    @override
     def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
+    @override
     def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False

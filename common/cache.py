@@ -22,6 +22,7 @@ from django.core.cache.backends.redis import RedisCacheClient
 from django.utils.functional import cached_property
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from typing_extensions import override
 
 from common.breaker import Breaker
 
@@ -75,6 +76,7 @@ class SharedRedisCacheClient(RedisCacheClient):
         super().__init__(servers, **options)
         self._clients: dict[int, Any] = {}
 
+    @override
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
         client = self._clients.get(id(pool))

@@ -46,7 +46,7 @@ def check_consumer(lag: ConsumerLag | None) -> str | None:
     )
 
 
-def healthz(request: HttpRequest) -> JsonResponse:
+def healthz(request: HttpRequest) -> JsonResponse:  # noqa: ARG001 - Django calls every view with the request
     database = check_database()
     lag = consumer_lag(now=timezone.now()) if database is None else None
     checks = {"database": database, "redis": check_redis(), "consumer": check_consumer(lag)}

@@ -57,7 +57,7 @@ LEFT JOIN {Event._meta.db_table} AS created
     AND created.stream_type = %(stream_type)s
     AND created.stream_version = 1
 WHERE match.id = %(match_id)s
-"""
+"""  # noqa: S608 - constant table names; values are bound
 """What every match request needs to know first, in one round trip: whether the match exists,
 is finished, where its stream stands (`games.folded.note_head`), is a tournament's (its sides
 name entrants), and who created it."""

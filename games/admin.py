@@ -20,6 +20,7 @@ from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
+from typing_extensions import override
 
 from common.admin import (
     ReadOnlyInline,
@@ -48,7 +49,8 @@ class ForfeitForm(forms.Form):
     def __init__(self, *args: Any, sides: Sequence[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["side"]
-        assert isinstance(field, forms.TypedChoiceField)
+        if not isinstance(field, forms.TypedChoiceField):
+            raise RuntimeError("the side field is a TypedChoiceField")
         field.choices = list(enumerate(sides))
 
 
@@ -108,7 +110,7 @@ def forfeit_matches(
     matches: Sequence[Match],
     *,
     action: str,
-    after: Callable[[Match], None] = lambda match: None,
+    after: Callable[[Match], None] = lambda *_: None,
 ) -> TemplateResponse | None:
     """The forfeit action: ask for the side and the reason, then forfeit each match."""
     matches = selectors.with_side_names(matches=matches)
@@ -145,7 +147,7 @@ def void_rounds(
     matches: Sequence[Match],
     *,
     action: str,
-    after: Callable[[Match], None] = lambda match: None,
+    after: Callable[[Match], None] = lambda *_: None,
 ) -> TemplateResponse | None:
     """The void action: ask for the round and the reason, then void it in each match."""
     matches = selectors.with_side_names(matches=matches)
@@ -215,9 +217,11 @@ class DisputedFilter(admin.SimpleListFilter):
     title = "result disputed"
     parameter_name = "disputed"
 
+    @override
     def lookups(self, request: HttpRequest, model_admin: ModelAdmin) -> list[tuple[str, str]]:
         return [("yes", "Disputed"), ("no", "Not disputed")]
 
+    @override
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() == "yes":
             return queryset.exclude(disputed_by=[])
@@ -276,9 +280,11 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
     fields = readonly_fields
     actions = ("forfeit", "void_round")
 
+    @override
     def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
         return MatchChangeList
 
+    @override
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
     ) -> tuple[QuerySet[Any], bool]:

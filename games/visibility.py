@@ -90,7 +90,8 @@ def seats_seen(viewer: Viewer, cards: RoundState) -> frozenset[int]:
 def initial_hands(cards: RoundState) -> tuple[tuple[Card, ...], ...]:
     """The hands as dealt, before any card was played or drawn."""
     hands = fold_events([cards.setup.started]).hands
-    assert hands is not None, "only a dealt round has hands"
+    if hands is None:
+        raise RuntimeError("only a dealt round has hands")
     return hands
 
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_noop
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.views import APIView
+from typing_extensions import override
 
 from accounts.models import Club, Role
 from accounts.permissions import (
@@ -47,7 +48,7 @@ def tournament_not_found(tournament_id: UUID) -> Callable[[], Exception]:
 
 
 TOURNAMENT_PLACE = (
-    f"SELECT {_column(Tournament, 'club')}, {_column(Tournament, 'public')} "
+    f"SELECT {_column(Tournament, 'club')}, {_column(Tournament, 'public')} "  # noqa: S608 - constant table names; values are bound
     f"FROM {Tournament._meta.db_table} WHERE {_column(Tournament, 'id')} = %s"
 )
 
@@ -96,7 +97,7 @@ LEFT JOIN {EntrantPlayer._meta.db_table} AS seated
 LEFT JOIN {Player._meta.db_table} AS player
     ON player.{_column(Player, "id")} = seated.{_column(EntrantPlayer, "player")}
 WHERE fixture.{_column(Fixture, "match_id")} = %s
-"""
+"""  # noqa: S608 - constant table names; values are bound
 """A tournament match's place in one round trip: the fixture, its tournament, and one row per
 player of its entrants (none when no entrant has players)."""
 
@@ -149,6 +150,7 @@ def seats_of_players(
 class TournamentAccess(PlaceAccess):
     """For views under /tournaments/{tournament_id}/."""
 
+    @override
     def place(self, request: Request, view: APIView) -> Place:
         return tournament_place(view.kwargs["tournament_id"])
 

@@ -74,7 +74,8 @@ def entrant_correct(
     seats = None if players is None else [as_correction(player) for player in players]
 
     def correct(state: TournamentState | None) -> CorrectEntrant:
-        assert state is not None
+        if state is None:
+            raise RuntimeError("a correction needs the tournament's state")
         # Refused before any row is written when the tournament cannot take the correction.
         check_entrant_correction(
             state,
@@ -196,7 +197,8 @@ def entrant_amend(
                 if idempotency_key is None
                 else idempotency_key + SEED_KEY_SUFFIX,
             )
-    assert result is not None
+    if result is None:
+        raise RuntimeError("the correction was recorded")
     return result
 
 

@@ -153,8 +153,8 @@ def threes_rounds(
     """A knockout in tables of three: per round its tables, each with the (two or three)
     entrants known so far, and where its winner goes."""
     knockout, resolved = stage.threes, stage.threes_state
-    assert knockout is not None
-    assert resolved is not None
+    if knockout is None or resolved is None:
+        raise RuntimeError("a threes stage has its knockout and its state")
     rounds = []
     for number, tables in enumerate(knockout.rounds, start=1):
         views = []

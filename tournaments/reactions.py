@@ -33,7 +33,10 @@ def actor_of(metadata: EventMetadata) -> Actor:
 
 
 def react_inline(
-    tournament_id: UUID, state: TournamentState, appended: AppendResult, metadata: EventMetadata
+    tournament_id: UUID,  # noqa: ARG001 - the pipeline calls every react hook so
+    state: TournamentState,
+    appended: AppendResult,
+    metadata: EventMetadata,
 ) -> None:
     actor = actor_of(metadata)
     events = [decode(e.event_type, e.payload) for e in appended.events]

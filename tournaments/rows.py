@@ -240,7 +240,7 @@ def save_tournament(
 
 def project_appended(
     tournament_id: UUID,
-    previous: TournamentState | None,
+    previous: TournamentState | None,  # noqa: ARG001 - the pipeline calls every project hook so
     state: TournamentState,
     appended: AppendResult,
 ) -> None:

@@ -134,7 +134,7 @@ def schedule_ready_matches_on_commit(*, tournament_id: UUID) -> None:
     enqueue_on_commit(schedule_ready_matches, str(tournament_id))
 
 
-def consume_log_after_match_events(sender: object, *, match_id: UUID, **kwargs: object) -> None:
+def consume_log_after_match_events(**kwargs: object) -> None:
     """Receiver of `games.signals.match_events_appended`: the consumer records what happened."""
     consume_log_on_commit()
 
@@ -146,7 +146,6 @@ FREEING_OR_FILLING_TABLES = frozenset(
 
 
 def after_tournament_events(
-    sender: object,
     *,
     tournament_id: UUID,
     event_types: Sequence[str],

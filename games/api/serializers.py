@@ -192,7 +192,7 @@ class RoundCommandOutput(RoundOutput):
     class Meta:
         ref_name = "RoundAfterCommand"
 
-    def get_version(self, match_round: Round) -> int:
+    def get_version(self, match_round: Round) -> int:  # noqa: ARG002 - DRF calls it with the object
         version: int = self.context["version"]
         return version
 

@@ -11,6 +11,7 @@ from django.db.models.functions import Cast
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
+from typing_extensions import override
 
 from games.eventstore.models import Event, IdempotencyKey
 
@@ -35,15 +36,19 @@ class ReadOnlyAdmin(ModelAdmin):
     search_help_text = "Search by stream id (the full UUID)."
     search_fields = ("stream_id",)
 
+    @override
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    @override
     def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
+    @override
     def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
+    @override
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
     ) -> tuple[QuerySet[Any], bool]:

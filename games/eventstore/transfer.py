@@ -160,7 +160,8 @@ def insert_stored(
                 ],
             )
             row = cursor.fetchone()
-            assert row is not None
+            if row is None:
+                raise RuntimeError("an insert returns its global position")
             positions[(event.stream_id, event.stream_version)] = row[0]
             if on_event is not None:
                 on_event()

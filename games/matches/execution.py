@@ -120,7 +120,7 @@ MATCH_KIND: StreamKind[MatchAggregate, MatchEvent] = StreamKind(
     project=project_match,
     project_with_append=projection_with_append,
     transactional=False,
-    notify=lambda match_id, state, appended: match_events_appended_on_commit(match_id=match_id),
+    notify=lambda match_id, *_: match_events_appended_on_commit(match_id=match_id),
 )
 """How the command pipeline handles match streams."""
 

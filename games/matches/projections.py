@@ -208,7 +208,7 @@ def projection_ctes(round_count: int) -> str:
         ROUND_COLUMNS, conflict='"match_id", "number"', updated=ROUND_UPDATED_FIELDS
     )
     return (
-        f'{ctes}, upserted_rounds AS (INSERT INTO "{Round._meta.db_table}" '
+        f'{ctes}, upserted_rounds AS (INSERT INTO "{Round._meta.db_table}" '  # noqa: S608 - constant table names; values are bound
         f"({column_list(ROUND_COLUMNS)}) SELECT * FROM (VALUES {rows}) AS touched "
         f"WHERE {WRITTEN_IF_APPENDED} {conflict})"
     )

@@ -266,7 +266,8 @@ def play_view(
     """What a scorer sees after entering a card: where it went and what it decided."""
     match_round = state.round(round_number)
     cards = match_round.cards
-    assert cards is not None, "a card was played, so the round has cards"
+    if cards is None:
+        raise RuntimeError("a card was played, so the round has cards")
     play_index = len(cards.plays) - 1
     if cards.trick:
         trick = trick_view(len(cards.tricks) + 1, cards.leader, cards.trick, None, None)

@@ -92,7 +92,7 @@ def replay_line(line: str) -> dict[str, Any]:
     return replay_record(record)
 
 
-def run_simulate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+def run_simulate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:  # noqa: ARG001 - every runner takes the streams
     if args.rounds < 0:
         raise UsageError("--rounds cannot be negative")
     variant = read_variant_option(args.variant)

@@ -19,7 +19,8 @@ class TournamentsAddAdmin(ServiceAddAdmin):
     def refusal_detail(self, exc: Exception) -> str:
         if isinstance(exc, StandingsError):  # e.g. match points per place that make no sense
             return exc.detail
-        assert isinstance(exc, RuleViolation | EventStoreError)
+        if not isinstance(exc, RuleViolation | EventStoreError):
+            raise RuntimeError(f"unexpected refusal: {exc!r}") from exc
         return error_detail(exc)
 
     def added_message(self, created: Model) -> str | None:

@@ -55,7 +55,7 @@ class CheckInWindowApi(JsonApi):
         summary="The check-in window: whether entrants may check in now",
         response=CheckInWindowOutput,
     )
-    def get(self, request: Request, tournament_id: UUID) -> Response:
+    def get(self, request: Request, tournament_id: UUID) -> Response:  # noqa: ARG002 - DRF calls every handler with the request
         return Response(window_body(answers.check_in_window(tournament_id=tournament_id)))
 
 

@@ -99,7 +99,7 @@ class DeviceTokenListApi(JsonApi):
             ),
         },
     )
-    def get(self, request: Request, tournament_id: UUID) -> Response:
+    def get(self, request: Request, tournament_id: UUID) -> Response:  # noqa: ARG002 - DRF calls every handler with the request
         tokens = tournament_device_tokens(tournament_id=tournament_id)
         return Response(DeviceTokenOutput(tokens, many=True).data)
 

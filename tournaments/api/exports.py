@@ -96,7 +96,7 @@ class ScheduleApi(FileApi):
             },
         ),
     )
-    def get(self, request: Request, tournament_id: UUID) -> HttpResponse:
+    def get(self, request: Request, tournament_id: UUID) -> HttpResponse:  # noqa: ARG002 - DRF calls every handler with the request
         lookup.check_tournament_exists(tournament_id)
         response = HttpResponse(
             exports.schedule_ical(tournament_id=tournament_id),
@@ -139,7 +139,7 @@ class ArchiveApi(FileApi):
             },
         ),
     )
-    def get(self, request: Request, tournament_id: UUID) -> HttpResponse:
+    def get(self, request: Request, tournament_id: UUID) -> HttpResponse:  # noqa: ARG002 - DRF calls every handler with the request
         response = HttpResponse(
             "".join(archive.tournament_archive_lines(tournament_id=tournament_id)),
             content_type="application/jsonl; charset=utf-8",

@@ -267,7 +267,7 @@ class TournamentDetailApi(JsonApi):
         summary="A tournament, its settings and its entrants",
         response=TournamentOutput,
     )
-    def get(self, request: Request, tournament_id: UUID) -> Response:
+    def get(self, request: Request, tournament_id: UUID) -> Response:  # noqa: ARG002 - DRF calls every handler with the request
         return tournament_response(tournament_id)
 
 

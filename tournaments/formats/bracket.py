@@ -158,7 +158,8 @@ def link(slots: list[Slot]) -> tuple[Slot, ...]:
         for side, source in sides:
             if isinstance(source, WinnerOf | LoserOf):
                 target = winner_to if isinstance(source, WinnerOf) else loser_to
-                assert source.slot not in target, f"{source} feeds two slots"
+                if source.slot in target:
+                    raise RuntimeError(f"{source} feeds two slots")
                 target[source.slot] = Advance(slot.id, side)
     return tuple(
         replace(slot, winner_to=winner_to.get(slot.id), loser_to=loser_to.get(slot.id))

@@ -201,7 +201,8 @@ def drop_orders(size: int) -> tuple[tuple[int, ...], ...]:
             score = (conflicts, _best_conflicts(after, number + 1, rounds))
             if best is None or score < best[0]:
                 best = (score, order, after)
-        assert best is not None
+        if best is None:
+            raise RuntimeError("no order was tried")
         chosen.append(tuple(best[1]))
         survivors = best[2]
     return tuple(chosen)

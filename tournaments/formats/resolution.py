@@ -220,7 +220,8 @@ def _slot_state(
         state = SlotState(slot.id, SlotStatus.EMPTY, home, away)
     elif isinstance(home, Bye) or isinstance(away, Bye):
         advancing = home if isinstance(home, int) else away
-        assert isinstance(advancing, int)
+        if not isinstance(advancing, int):
+            raise RuntimeError("a walkover has one entrant")
         state = SlotState(slot.id, SlotStatus.WALKOVER, home, away, winner=advancing)
     elif slot.id in results:
         winner = results[slot.id]

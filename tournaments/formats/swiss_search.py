@@ -296,7 +296,8 @@ class PairingSearch:
             frame = self._frame(remaining)
             # The first opponent not met, or else the first one.
             first = opponent = self._next(frame)
-            assert first >= 0, "an odd number of entrants to pair"
+            if first < 0:
+                raise RuntimeError("an odd number of entrants to pair")
             frame.opponent = first
             if first in self.met_sets[frame.top]:
                 opponent = self._next_fresh(frame)

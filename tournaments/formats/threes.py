@@ -216,14 +216,16 @@ class _SwissSearch:
                 best = (candidate, tables, cost)
             if cost[0] == 0 or self.steps_left <= 0:
                 break
-        assert best is not None
+        if best is None:
+            raise RuntimeError("no tables were tried")
         return best[0], best[1], best[2][0]
 
     def seat(self, seats: tuple[int, ...]) -> tuple[list[tuple[int, ...]], Cost]:
         """The best tables for `seats` (rank positions, best first) found within the limit."""
         self.best: tuple[list[tuple[int, ...]], Cost] | None = None
         self._search(list(seats), table_sizes(len(seats)).count(2), [], (0, 0.0))
-        assert self.best is not None
+        if self.best is None:
+            raise RuntimeError("no tables were found")
         return self.best
 
     def _search(

@@ -73,7 +73,7 @@ _PROJECTED_STATE = f"""
     FROM {Tournament._meta.db_table} t
     LEFT JOIN {TournamentView._meta.db_table} v ON v.tournament_id = t.id
     WHERE t.id = %(tournament)s
-"""
+"""  # noqa: S608 - constant table names; values are bound
 
 
 def tournament_projected_state(*, tournament_id: UUID, now: datetime | None = None) -> str:

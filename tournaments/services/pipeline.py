@@ -136,7 +136,8 @@ def replay_from(tournament_id: UUID, first: AppendResult) -> tuple[TournamentSta
             break
         last_version = later.stream_version
     state, version = load_stream(tournament_id, to_version=last_version)
-    assert state is not None
+    if state is None:
+        raise RuntimeError("the tournament's stream has events")
     return state, version
 
 

@@ -127,7 +127,8 @@ def entrant_register(
 
     def register(state: TournamentState | None) -> TournamentCommand:
         # Refused before any row is written when the tournament cannot take the entrant.
-        assert state is not None
+        if state is None:
+            raise RuntimeError("registration needs the tournament's state")
         with names.seed_holders_named(new_name=name):
             decide_command(state, RegisterEntrant(entrant=0, players=len(players), seed=seed))
         names.check_name_is_free(

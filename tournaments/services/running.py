@@ -98,7 +98,8 @@ def fixture_result_sync(*, match_id: UUID, actor: Actor) -> bool:
             # Under the tournament's row lock, as every command: a fold read without it could
             # be older than a command committing meanwhile, and its row would undo that one's.
             locked, _ = load_for_command(tournament_id)
-            assert locked is not None
+            if locked is None:
+                raise RuntimeError("the tournament's stream has events")
             state, recorded = locked, False
         rows.project_fixture_of_match(tournament_id, state, str(match_id))
     return recorded
@@ -107,9 +108,8 @@ def fixture_result_sync(*, match_id: UUID, actor: Actor) -> bool:
 def result_of(state: TournamentState | None, match: Match) -> Result:
     """The match's outcome as the tournament records it, home side first."""
     fixture = None if state is None else state.fixture_of_match(str(match.id))
-    if fixture is None:
+    if state is None or fixture is None:
         return Result(winner=None)
-    assert state is not None  # a fixture was found in it
     return rankings.result_at_table(
         state,
         fixture.entrants,

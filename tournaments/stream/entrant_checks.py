@@ -38,7 +38,7 @@ def entrant_order(
         return tuple(sorted(active, key=lambda e: (state.entrants[e].seed or 10**9, e)))
     if method == "random":
         shuffled = sorted(active)
-        random.Random(random_seed).shuffle(shuffled)
+        random.Random(random_seed).shuffle(shuffled)  # noqa: S311 - the seed is recorded so replays draw the same
         return tuple(shuffled)
     raise InvalidTournament.because(
         gettext_noop("seeding is 'given' or 'random', not %(method)r"), method=method

@@ -140,7 +140,7 @@ class TournamentFinished:
         return {}
 
     @classmethod
-    def from_payload(cls, payload: dict[str, Any]) -> TournamentFinished:
+    def from_payload(cls, payload: dict[str, Any]) -> TournamentFinished:  # noqa: ARG003 - every event is read from a payload
         return cls()
 
 

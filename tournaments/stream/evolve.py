@@ -148,11 +148,11 @@ def _fixture_reset(state: TournamentState, event: FixtureReset) -> TournamentSta
     )
 
 
-def _finished(state: TournamentState, event: TournamentFinished) -> TournamentState:
+def _finished(state: TournamentState, event: TournamentFinished) -> TournamentState:  # noqa: ARG001 - every handler takes its event
     return replace(state, finished=True)
 
 
-def _corrected(state: TournamentState, event: EntrantCorrected) -> TournamentState:
+def _corrected(state: TournamentState, event: EntrantCorrected) -> TournamentState:  # noqa: ARG001 - every handler takes its event
     # Names and players are rows (decision 0018): nothing the tournament folds changes.
     return state
 

@@ -14,5 +14,5 @@ class Command(BaseCommand):
         user_model = get_user_model()
         if user_model.objects.filter(username="admin").exists():
             return
-        user_model.objects.create_superuser(username="admin", email="", password="admin")
+        user_model.objects.create_superuser(username="admin", email="", password="admin")  # noqa: S106 - DEBUG-only development login
         self.stdout.write("Created the development superuser admin / admin.")
