@@ -61,7 +61,7 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 
 
 @pytest.fixture
-def browser_page(page: Page, live_server: LiveServer) -> Iterator[Page]:
+def browser_page(page: Page, live_server: LiveServer) -> Iterator[Page]:  # noqa: ARG001 - requested for its side effect
     """A phone-sized page for the live server's pages. The test fails if the
     page logs any console error or throws (a Content-Security-Policy refusal is one).
     """

@@ -219,7 +219,7 @@ WorkerFactory = Callable[..., Worker]
 
 
 @pytest.fixture
-def start_worker(transactional_db: None, settings: Any, tmp_path: Path) -> Iterator[WorkerFactory]:
+def start_worker(transactional_db: None, settings: Any, tmp_path: Path) -> Iterator[WorkerFactory]:  # noqa: ARG001 - requested for its side effect
     """Start workers on demand (`start_worker(concurrency=1, visibility_timeout=2)`); every one
     is stopped at the end of the test, before the tables are emptied. Wake-ups are on in the
     test process too, so services enqueue work for the workers after their commits."""

@@ -61,7 +61,8 @@ def text(response: Any) -> str:
 
 
 @override_settings(LOGIN_FAILURES_PER_USERNAME=3)
-def test_the_admin_login_locks_a_username_after_n_failures(organizer: Any) -> None:
+@pytest.mark.usefixtures("organizer")
+def test_the_admin_login_locks_a_username_after_n_failures() -> None:
     client = Client()
 
     failures = fail(client, "organizer", 3)
@@ -75,7 +76,8 @@ def test_the_admin_login_locks_a_username_after_n_failures(organizer: Any) -> No
 
 
 @override_settings(LOGIN_FAILURES_PER_USERNAME=3)
-def test_a_locked_usernames_correct_password_is_refused_during_the_lock(organizer: Any) -> None:
+@pytest.mark.usefixtures("organizer")
+def test_a_locked_usernames_correct_password_is_refused_during_the_lock() -> None:
     client = Client()
     fail(client, "organizer", 3)
 
@@ -87,7 +89,8 @@ def test_a_locked_usernames_correct_password_is_refused_during_the_lock(organize
 
 
 @override_settings(LOGIN_FAILURES_PER_USERNAME=3)
-def test_a_lock_holds_for_the_username_in_any_case(organizer: Any) -> None:
+@pytest.mark.usefixtures("organizer")
+def test_a_lock_holds_for_the_username_in_any_case() -> None:
     client = Client()
     fail(client, "Organizer", 2)
     fail(client, "ORGANIZER", 1)
@@ -96,8 +99,9 @@ def test_a_lock_holds_for_the_username_in_any_case(organizer: Any) -> None:
 
 
 @override_settings(LOGIN_FAILURES_PER_USERNAME=3)
+@pytest.mark.usefixtures("organizer")
 def test_the_lock_lifts_after_the_cool_down_and_the_count_starts_again(
-    organizer: Any, clock: Callable[[float], None]
+    clock: Callable[[float], None],
 ) -> None:
     client = Client()
     fail(client, "organizer", 3)
@@ -115,7 +119,8 @@ def test_the_lock_lifts_after_the_cool_down_and_the_count_starts_again(
 
 
 @override_settings(LOGIN_FAILURES_PER_USERNAME=3)
-def test_a_successful_sign_in_forgets_the_usernames_failures(organizer: Any) -> None:
+@pytest.mark.usefixtures("organizer")
+def test_a_successful_sign_in_forgets_the_usernames_failures() -> None:
     client = Client()
     fail(client, "organizer", 2)
     assert sign_in(client, "organizer", PASSWORD).status_code == 302
@@ -141,7 +146,8 @@ def test_an_unknown_username_locks_like_a_known_one() -> None:
 
 
 @override_settings(LOGIN_FAILURES_PER_USERNAME=3)
-def test_another_usernames_lock_does_not_stop_an_organizer(organizer: Any) -> None:
+@pytest.mark.usefixtures("organizer")
+def test_another_usernames_lock_does_not_stop_an_organizer() -> None:
     client = Client()
     fail(client, "someone-else", 3)
 
@@ -149,7 +155,8 @@ def test_another_usernames_lock_does_not_stop_an_organizer(organizer: Any) -> No
 
 
 @override_settings(LOGIN_FAILURES_PER_ADDRESS=4)
-def test_an_address_is_locked_after_n_failures_whatever_the_usernames(organizer: Any) -> None:
+@pytest.mark.usefixtures("organizer")
+def test_an_address_is_locked_after_n_failures_whatever_the_usernames() -> None:
     guesser, colleague = Client(REMOTE_ADDR="203.0.113.9"), Client(REMOTE_ADDR="198.51.100.4")
     for username in ("admin", "root", "maria", "luca"):
         fail(guesser, username, 1)
@@ -163,7 +170,8 @@ def test_an_address_is_locked_after_n_failures_whatever_the_usernames(organizer:
 
 
 @override_settings(LOGIN_FAILURES_PER_USERNAME=2)
-def test_failed_sign_ins_outside_the_admin_count_too(organizer: Any) -> None:
+@pytest.mark.usefixtures("organizer")
+def test_failed_sign_ins_outside_the_admin_count_too() -> None:
     request = RequestFactory().post("/elsewhere/")
     for _ in range(2):
         assert authenticate(request, username="organizer", password=WRONG) is None
@@ -172,7 +180,8 @@ def test_failed_sign_ins_outside_the_admin_count_too(organizer: Any) -> None:
 
 
 @override_settings(LOGIN_FAILURES_PER_USERNAME=3)
-def test_lifting_a_lock_lets_the_organizer_sign_in_again(organizer: Any) -> None:
+@pytest.mark.usefixtures("organizer")
+def test_lifting_a_lock_lets_the_organizer_sign_in_again() -> None:
     client = Client()
     fail(client, "organizer", 3)
 
@@ -181,9 +190,8 @@ def test_lifting_a_lock_lets_the_organizer_sign_in_again(organizer: Any) -> None
     assert sign_in(client, "organizer", PASSWORD).status_code == 302
 
 
-def test_failed_sign_ins_past_the_login_rate_refuse_even_the_right_password(
-    organizer: Any,
-) -> None:
+@pytest.mark.usefixtures("organizer")
+def test_failed_sign_ins_past_the_login_rate_refuse_even_the_right_password() -> None:
     framework = settings.REST_FRAMEWORK
     login_rate = {**framework["DEFAULT_THROTTLE_RATES"], "login": "2/min"}
     client = Client()
@@ -204,7 +212,8 @@ def test_failed_sign_ins_past_the_login_rate_refuse_even_the_right_password(
     assert not signed_in(client)
 
 
-def test_the_login_page_itself_is_not_counted(organizer: Any) -> None:
+@pytest.mark.usefixtures("organizer")
+def test_the_login_page_itself_is_not_counted() -> None:
     client = Client()
 
     pages = [client.get(LOGIN).status_code for _ in range(15)]
@@ -223,9 +232,8 @@ def test_the_login_page_itself_is_not_counted(organizer: Any) -> None:
         }
     },
 )
-def test_without_the_cache_organizers_can_still_sign_in(
-    organizer: Any, caplog: pytest.LogCaptureFixture
-) -> None:
+@pytest.mark.usefixtures("organizer")
+def test_without_the_cache_organizers_can_still_sign_in(caplog: pytest.LogCaptureFixture) -> None:
     client = Client()
     failures = fail(client, "organizer", 2)
 
@@ -268,7 +276,8 @@ def test_the_browsable_api_sign_in_is_locked_like_the_admins() -> None:
 
 
 @override_settings(LOGIN_FAILURES_PER_USERNAME=3)
-def test_the_lockout_is_explained_in_the_browser_language(organizer: Any) -> None:
+@pytest.mark.usefixtures("organizer")
+def test_the_lockout_is_explained_in_the_browser_language() -> None:
     client = Client()
     fail(client, "organizer", 3)
 
@@ -280,7 +289,8 @@ def test_the_lockout_is_explained_in_the_browser_language(organizer: Any) -> Non
 
 
 @pytest.mark.parametrize("login", [LOGIN, API_LOGIN])
-def test_successful_sign_ins_never_count_against_the_login_rate(login: str, organizer: Any) -> None:
+@pytest.mark.usefixtures("organizer")
+def test_successful_sign_ins_never_count_against_the_login_rate(login: str) -> None:
     """Issue 14: at the default rate (10 a minute) the 11th successful sign-in within a minute
     was refused with 429, at the admin's login and at the pages' (the browsable API's)."""
     client = Client()

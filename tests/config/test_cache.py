@@ -114,9 +114,8 @@ def test_the_cache_is_tried_again_after_the_pause(
     assert not guarded_cache.breaker.is_open(clock[0])
 
 
-def test_one_redis_client_serves_every_operation_of_the_cache(
-    redis_cache: PrivateRedis,
-) -> None:
+@pytest.mark.usefixtures("redis_cache")
+def test_one_redis_client_serves_every_operation_of_the_cache() -> None:
     cache.set("counted", 1)
     assert cache.get("counted") == 1
     deployed = caches["default"]

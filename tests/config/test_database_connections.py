@@ -59,10 +59,13 @@ def get(path: str) -> tuple[int, dict[str, str]]:
     answer: list[tuple[str, list[tuple[str, str]]]] = []
 
     def start_response(
-        status: str, headers: list[tuple[str, str]], exc_info: Any = None, /
+        status: str,
+        headers: list[tuple[str, str]],
+        _exc_info: Any = None,
+        /,
     ) -> Callable[[bytes], object]:
         answer.append((status, headers))
-        return lambda data: None
+        return lambda _data: None
 
     body = WSGIHandler()(environ, start_response)
     try:
@@ -79,9 +82,10 @@ def backend_pid() -> int:
     return pid
 
 
-def test_a_connection_dropped_between_two_requests_is_replaced_and_the_next_request_succeeds(
-    persistent_connections: None,
-) -> None:
+@pytest.mark.usefixtures("persistent_connections")
+def test_a_connection_dropped_between_two_requests_is_replaced_and_the_next_request_succeeds() -> (
+    None
+):
     assert get(PUBLIC_READ)[0] == 200
     first = backend_pid()
     terminate(first)

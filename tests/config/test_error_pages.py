@@ -15,8 +15,9 @@ from common.exceptions import ApiErrorEnvelopeMiddleware
 
 
 @pytest.mark.parametrize("path", ["/api/v1/tournaments/", "/api/v1/nowhere/"])
+@pytest.mark.usefixtures("db")
 def test_a_request_for_a_host_not_allowed_is_400_bad_request_in_json_under_the_api(
-    path: str, db: None
+    path: str,
 ) -> None:
     response = Client(HTTP_HOST="evil.example").get(path)
 
@@ -24,7 +25,8 @@ def test_a_request_for_a_host_not_allowed_is_400_bad_request_in_json_under_the_a
     assert response.json() == {"code": "bad_request", "detail": "the request could not be read"}
 
 
-def test_a_request_for_a_host_not_allowed_is_django_s_page_outside_the_api(db: None) -> None:
+@pytest.mark.usefixtures("db")
+def test_a_request_for_a_host_not_allowed_is_django_s_page_outside_the_api() -> None:
     response = Client(HTTP_HOST="evil.example").get("/")
 
     assert response.status_code == 400
@@ -39,8 +41,9 @@ def test_a_request_for_a_host_not_allowed_is_django_s_page_outside_the_api(db: N
 @pytest.mark.parametrize(
     "path", ["/api/v1/matches/not-a-uuid/rounds/", "/api/v1/matches//rounds/", "/api/nowhere"]
 )
+@pytest.mark.usefixtures("db")
 def test_a_path_under_the_api_that_leads_nowhere_is_404_not_found_in_json(
-    path: str, debug: bool, db: None, settings: Any
+    path: str, debug: bool, settings: Any
 ) -> None:
     settings.DEBUG = debug
 
@@ -50,7 +53,8 @@ def test_a_path_under_the_api_that_leads_nowhere_is_404_not_found_in_json(
     assert response.json() == {"code": "not_found", "detail": f"there is nothing at {path}"}
 
 
-def test_the_404_of_the_api_is_in_the_request_s_language(db: None, settings: Any) -> None:
+@pytest.mark.usefixtures("db")
+def test_the_404_of_the_api_is_in_the_request_s_language(settings: Any) -> None:
     settings.DEBUG = True
 
     response = Client().get("/api/v1/nowhere/", HTTP_ACCEPT_LANGUAGE="it")
@@ -58,9 +62,8 @@ def test_the_404_of_the_api_is_in_the_request_s_language(db: None, settings: Any
     assert response.json()["detail"] == "non c'è niente all'indirizzo /api/v1/nowhere/"
 
 
-def test_a_path_that_leads_nowhere_outside_the_api_is_still_django_s_page(
-    db: None, settings: Any
-) -> None:
+@pytest.mark.usefixtures("db")
+def test_a_path_that_leads_nowhere_outside_the_api_is_still_django_s_page(settings: Any) -> None:
     settings.DEBUG = True
 
     response = Client().get("/nowhere/")
@@ -69,8 +72,9 @@ def test_a_path_that_leads_nowhere_outside_the_api_is_still_django_s_page(
     assert response["Content-Type"].startswith("text/html")
 
 
+@pytest.mark.usefixtures("db")
 def test_a_method_a_view_under_the_api_does_not_take_is_405_in_json_with_allow(
-    db: None, settings: Any, django_user_model: Any
+    settings: Any, django_user_model: Any
 ) -> None:
     settings.DEBUG = True
     client = Client()
@@ -101,8 +105,9 @@ def test_an_html_405_or_500_under_the_api_becomes_the_envelope() -> None:
     assert json.loads(failed.content)["code"] == "server_error"
 
 
+@pytest.mark.usefixtures("db")
 def test_an_exception_under_the_api_with_debug_on_answers_500_in_json(
-    db: None, settings: Any, monkeypatch: pytest.MonkeyPatch
+    settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings.DEBUG = True
 

@@ -70,7 +70,7 @@ def test_log_lines_are_json_objects_with_the_request_id(
 def test_tasks_sent_during_a_request_carry_its_id_and_run_under_it() -> None:
     sent: dict[str, Any] = {}
 
-    def view(request: HttpRequest) -> HttpResponse:
+    def view(request: HttpRequest) -> HttpResponse:  # noqa: ARG001 - a view takes the request
         add_request_id_to_task(headers=sent)
         return HttpResponse()
 

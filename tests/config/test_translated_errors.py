@@ -37,12 +37,12 @@ def client_of(username: str) -> APIClient:
 
 
 @pytest.fixture
-def scorer(db: None) -> APIClient:
+def scorer(db: None) -> APIClient:  # noqa: ARG001 - requested for its side effect
     return client_of("scorer")
 
 
 @pytest.fixture
-def organizer(db: None) -> APIClient:
+def organizer(db: None) -> APIClient:  # noqa: ARG001 - requested for its side effect
     client = client_of("organizer")
     club = accounts_services.club_create(name="Circolo Briscola")
     user = get_user_model().objects.get(username="organizer")

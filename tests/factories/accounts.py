@@ -11,6 +11,7 @@ from factory.declarations import Sequence
 from factory.django import DjangoModelFactory
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+from typing_extensions import override
 
 from accounts import services
 from accounts.models import Club, DeviceToken, User
@@ -42,6 +43,7 @@ class ClubFactory(Factory[Club]):
     slug = None
 
     @classmethod
+    @override
     def _create(cls, model_class: type[Club], *args: Any, **fields: Any) -> Club:
         return services.club_create(**fields)
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from factory.base import Factory
 from rest_framework.test import APIClient
+from typing_extensions import override
 
 from games.eventstore.api import NewEvent, append_to_stream
 from games.rules import DEFAULT_VARIANT, MatchFormat
@@ -43,6 +44,7 @@ class ApiMatchFactory(Factory[dict[str, Any]]):
     sides = TWO_SIDES
 
     @classmethod
+    @override
     def _create(
         cls, model_class: type[dict[str, Any]], *args: Any, client: APIClient, **body: Any
     ) -> dict[str, Any]:

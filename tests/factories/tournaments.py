@@ -7,6 +7,7 @@ from typing import Any
 
 from factory.base import Factory
 from rest_framework.test import APIClient
+from typing_extensions import override
 
 from common.actors import Actor
 from tests.factories.api import created_by
@@ -36,6 +37,7 @@ class TournamentFactory(Factory[Tournament]):
     matches_at_tables: Sequence[int] = ()
 
     @classmethod
+    @override
     def _create(
         cls,
         model_class: type[Tournament],
@@ -99,6 +101,7 @@ class ApiTournamentFactory(Factory[dict[str, Any]]):
     best_of = 1
 
     @classmethod
+    @override
     def _create(
         cls, model_class: type[dict[str, Any]], *args: Any, client: APIClient, **body: Any
     ) -> dict[str, Any]:

@@ -84,7 +84,7 @@ def test_two_workers_consuming_at_once_record_and_project_each_event_once(
     tournament: list[str] = []
 
     class Tournament(Writer):
-        def run(self, result: WriterResult, stop: threading.Event) -> None:
+        def run(self, result: WriterResult, stop: threading.Event) -> None:  # noqa: ARG002 - the writers' interface
             tournament.append(organizer.play(PROFILE.entrants))
 
     meter = CpuMeter(app.database, app.server.process_group, port=app.stack.postgres.port)

@@ -142,7 +142,7 @@ def club_namer() -> Iterator[None]:
             if sides and all("member" in side for side in sides)
         }
 
-    register_side_namer("club", names=names, search=lambda term: [])
+    register_side_namer("club", names=names, search=lambda _term: [])
     yield
     unregister_side_namer("club")
 

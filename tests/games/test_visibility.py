@@ -3,6 +3,7 @@
 from typing import Any
 from uuid import uuid4
 
+import pytest
 from django.contrib.auth.models import AnonymousUser
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -137,8 +138,9 @@ def test_a_physical_round_started_event_is_shown_as_recorded() -> None:
     assert shown == payload
 
 
+@pytest.mark.usefixtures("db")
 def test_a_superuser_sees_everything_and_a_stranger_to_the_match_what_the_public_sees(
-    django_user_model: Any, db: None
+    django_user_model: Any,
 ) -> None:
     superuser = django_user_model.objects.create_superuser(username="boss", password="x")
     player = django_user_model.objects.create_user(username="player", password="x")

@@ -13,7 +13,7 @@ from tests.security.world import World, build_world
 
 
 @pytest.fixture
-def club(db: None) -> Club:
+def club(db: None) -> Club:  # noqa: ARG001 - requested for its side effect
     return ClubFactory.create(name="Club")
 
 

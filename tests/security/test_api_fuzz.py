@@ -102,7 +102,7 @@ def is_of_its_type(name: str, value: Any) -> bool:
 
 
 @schema.hook
-def flatmap_path_parameters(context: Any, path_parameters: dict[str, Any]) -> Any:
+def flatmap_path_parameters(context: Any, path_parameters: dict[str, Any]) -> Any:  # noqa: ARG001 - the hook's signature
     """The generated parameters, or as often those of one of the world's places."""
     if not WORLD or not path_parameters:
         return st.just(path_parameters)
@@ -155,8 +155,10 @@ def authorization(token: Token) -> dict[str, str]:
         HealthCheck.filter_too_much,
     ],
 )
+@pytest.mark.usefixtures("seeded")
 def test_every_operation_answers_as_its_schema_says_and_an_error_records_nothing(
-    case: schemathesis.Case[Any], seeded: World, token: Token
+    case: schemathesis.Case[Any],
+    token: Token,
 ) -> None:
     with transaction.atomic(), requests_in_process():
         before = last_position()
@@ -170,10 +172,10 @@ def test_every_operation_answers_as_its_schema_says_and_an_error_records_nothing
 @dataclass(frozen=True)
 class ValidCommand:
     label: str
-    path: Callable[[World], dict[str, Any]] = lambda world: {}
-    body: Callable[[World], Any] = lambda world: {}
+    path: Callable[[World], dict[str, Any]] = lambda _world: {}
+    body: Callable[[World], Any] = lambda _world: {}
     headers: dict[str, str] = field(default_factory=dict)
-    prepare: Callable[[APIClient, World], object] = lambda client, world: None
+    prepare: Callable[[APIClient, World], object] = lambda _client, _world: None
     status: int = 201
     records_events: bool = True
     """Device tokens are ordinary rows, not events."""
@@ -198,11 +200,11 @@ TWO_SIDES = [{"name": "Rossi"}, {"name": "Bianchi"}]
 WRITES = ("post", "put", "patch", "delete")
 
 VALID_COMMANDS = [
-    ValidCommand("POST /api/v1/matches/", body=lambda w: {"table_size": 2, "sides": TWO_SIDES}),
+    ValidCommand("POST /api/v1/matches/", body=lambda _w: {"table_size": 2, "sides": TWO_SIDES}),
     ValidCommand(
         "POST /api/v1/matches/{match_id}/rounds/",
         path=lambda w: {"match_id": w.fresh_match},
-        body=lambda w: {"briscola": "7D"},
+        body=lambda _w: {"briscola": "7D"},
     ),
     ValidCommand(
         "POST /api/v1/matches/{match_id}/rounds/{round_number}/plays/",
@@ -224,56 +226,56 @@ VALID_COMMANDS = [
     ValidCommand(
         "POST /api/v1/matches/{match_id}/rounds/{round_number}/score/",
         path=lambda w: {"match_id": w.points_match, "round_number": 1},
-        body=lambda w: {"points": [70, 50]},
+        body=lambda _w: {"points": [70, 50]},
     ),
     ValidCommand(
         "POST /api/v1/matches/{match_id}/rounds/{round_number}/undo/",
         path=live_round,
-        body=lambda w: {"expected_version": 5},
+        body=lambda _w: {"expected_version": 5},
     ),
     ValidCommand(
         "POST /api/v1/matches/{match_id}/rounds/{round_number}/void/",
         path=live_round,
-        body=lambda w: {"reason": "misdeal"},
+        body=lambda _w: {"reason": "misdeal"},
     ),
     ValidCommand(
         "POST /api/v1/matches/{match_id}/confirm/",
         path=lambda w: {"match_id": w.finished_match},
-        body=lambda w: {"side": 0},
+        body=lambda _w: {"side": 0},
     ),
     ValidCommand(
         "POST /api/v1/matches/{match_id}/dispute/",
         path=lambda w: {"match_id": w.finished_match},
-        body=lambda w: {"side": 1, "reason": "we had 62 points"},
+        body=lambda _w: {"side": 1, "reason": "we had 62 points"},
     ),
     ValidCommand(
         "POST /api/v1/matches/{match_id}/forfeit/",
         path=lambda w: {"match_id": w.live_match},
-        body=lambda w: {"side": 1, "reason": "left"},
+        body=lambda _w: {"side": 1, "reason": "left"},
     ),
     ValidCommand(
         "POST /api/v1/tournaments/",
-        body=lambda w: {"name": "Coppa", "format": "round_robin", "table_size": 2},
+        body=lambda _w: {"name": "Coppa", "format": "round_robin", "table_size": 2},
     ),
     ValidCommand(
         "POST /api/v1/tournaments/{tournament_id}/entrants/",
         path=lambda w: {"tournament_id": w.open_tournament},
-        body=lambda w: {"name": "Verdi", "players": ["Verdi"]},
+        body=lambda _w: {"name": "Verdi", "players": ["Verdi"]},
     ),
     ValidCommand(
         "POST /api/v1/tournaments/{tournament_id}/entrants/{entrant_id}/check-in/",
         path=open_entrant,
-        body=lambda w: None,
+        body=lambda _w: None,
     ),
     ValidCommand(
         "POST /api/v1/tournaments/{tournament_id}/entrants/{entrant_id}/withdraw/",
         path=open_entrant,
-        body=lambda w: {"reason": "ill"},
+        body=lambda _w: {"reason": "ill"},
     ),
     ValidCommand(
         "PATCH /api/v1/tournaments/{tournament_id}/entrants/{entrant_id}/",
         path=open_entrant,
-        body=lambda w: {
+        body=lambda _w: {
             "name": "Player One",
             "players": [{"name": "Player Uno", "replace": False}],
             "seed": 9,
@@ -298,28 +300,28 @@ VALID_COMMANDS = [
     ValidCommand(
         "POST /api/v1/tournaments/{tournament_id}/seed/",
         path=lambda w: {"tournament_id": w.open_tournament},
-        body=lambda w: {"method": "random", "random_seed": 4},
+        body=lambda _w: {"method": "random", "random_seed": 4},
     ),
     ValidCommand(
         "POST /api/v1/tournaments/{tournament_id}/start/",
         path=lambda w: {"tournament_id": w.open_tournament},
-        body=lambda w: None,
+        body=lambda _w: None,
     ),
     ValidCommand(
         "POST /api/v1/tournaments/{tournament_id}/next-round/",
         path=lambda w: {"tournament_id": w.started_tournament},
-        body=lambda w: None,
+        body=lambda _w: None,
         prepare=lambda client, w: play_round(client, w.started_tournament, home_wins),
     ),
     ValidCommand(
         "POST /api/v1/tournaments/{tournament_id}/check-in/open/",
         path=lambda w: {"tournament_id": w.open_tournament},
-        body=lambda w: {"closes_at": "2099-01-01T20:00:00Z"},
+        body=lambda _w: {"closes_at": "2099-01-01T20:00:00Z"},
     ),
     ValidCommand(
         "POST /api/v1/tournaments/{tournament_id}/check-in/close/",
         path=lambda w: {"tournament_id": w.open_tournament},
-        body=lambda w: None,
+        body=lambda _w: None,
     ),
     ValidCommand(
         "POST /api/v1/tournaments/{tournament_id}/matches/{match_id}/call/",
@@ -330,28 +332,28 @@ VALID_COMMANDS = [
             .values_list("match_id", flat=True)
             .first(),
         },
-        body=lambda w: {"table": 1},
+        body=lambda _w: {"table": 1},
     ),
     ValidCommand(
         "POST /api/v1/tournaments/{tournament_id}/matches/{match_id}/decide/",
-        prepare=lambda client, w: LEVEL.update(
+        prepare=lambda client, _w: LEVEL.update(
             zip(("tournament", "match"), level_knockout_match(client), strict=True)
         ),
-        path=lambda w: {"tournament_id": LEVEL["tournament"], "match_id": LEVEL["match"]["id"]},
-        body=lambda w: {"winner": LEVEL["match"]["entrants"][1], "reason": "sorteggio"},
+        path=lambda _w: {"tournament_id": LEVEL["tournament"], "match_id": LEVEL["match"]["id"]},
+        body=lambda _w: {"winner": LEVEL["match"]["entrants"][1], "reason": "sorteggio"},
     ),
     ValidCommand(
         "POST /api/v1/tournaments/{tournament_id}/groups/{label}/decide/",
-        prepare=lambda client, w: TIED.update(
+        prepare=lambda client, _w: TIED.update(
             zip(("tournament", "entrants"), groups_tied_at_the_cut(client), strict=True)
         ),
-        path=lambda w: {"tournament_id": TIED["tournament"], "label": "A"},
-        body=lambda w: {"order": [TIED["entrants"][3], TIED["entrants"][0]], "reason": "lot"},
+        path=lambda _w: {"tournament_id": TIED["tournament"], "label": "A"},
+        body=lambda _w: {"order": [TIED["entrants"][3], TIED["entrants"][0]], "reason": "lot"},
     ),
     ValidCommand(
         "POST /api/v1/tournaments/{tournament_id}/device-tokens/",
         path=lambda w: {"tournament_id": w.started_tournament},
-        body=lambda w: {"scorer": "scorer", "name": "tablet at table 1", "tables": [1]},
+        body=lambda _w: {"scorer": "scorer", "name": "tablet at table 1", "tables": [1]},
         records_events=False,
     ),
     ValidCommand(
@@ -360,7 +362,7 @@ VALID_COMMANDS = [
             "tournament_id": w.started_tournament,
             "token_id": DeviceToken.objects.latest("id").pk,
         },
-        body=lambda w: None,
+        body=lambda _w: None,
         prepare=lambda client, w: post(
             client,
             f"/api/v1/tournaments/{w.started_tournament}/device-tokens/",

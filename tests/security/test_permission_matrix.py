@@ -40,7 +40,7 @@ def statuses(*codes: int) -> dict[str, int]:
     return dict(zip(PERSONAS, codes, strict=True))
 
 
-def match_url(world: World, match_id: str, *parts: object) -> str:
+def match_url(match_id: str, *parts: object) -> str:
     return "/".join([f"{API}/matches/{match_id}", *map(str, parts)]) + "/"
 
 
@@ -84,12 +84,12 @@ def waiting_match(world: World) -> str:
 
 
 def in_play(world: World) -> str:
-    return match_url(world, world.round_started(), "rounds", 1)
+    return match_url(world.round_started(), "rounds", 1)
 
 
 def leader_plays(world: World) -> dict[str, Any]:
     match_id = world.match()
-    leader = world.organizer.get(match_url(world, match_id, "rounds", 1)).json()["leader_seat"]
+    leader = world.organizer.get(match_url(match_id, "rounds", 1)).json()["leader_seat"]
     return {"seat": leader, "card": "1C"}
 
 
@@ -99,44 +99,44 @@ MATRIX: list[Cell] = [
         "match-create",
         "post",
         post(
-            lambda w: f"{API}/matches/",
-            lambda w: {"table_size": 2, "sides": [{"name": "A"}, {"name": "B"}]},
+            lambda _w: f"{API}/matches/",
+            lambda _w: {"table_size": 2, "sides": [{"name": "A"}, {"name": "B"}]},
         ),
         statuses(401, 201, 201, 201, 201, 201),
     ),
-    Cell("match-detail", "get", get(lambda w: match_url(w, w.match())), EVERYBODY_READS),
+    Cell("match-detail", "get", get(lambda w: match_url(w.match())), EVERYBODY_READS),
     Cell(
         "match-detail",
         "get (private)",
-        get(lambda w: match_url(w, w.private_match())),
+        get(lambda w: match_url(w.private_match())),
         MEMBERS_READ,
     ),
     Cell(
         "result-confirm",
         "post",
-        post(lambda w: match_url(w, w.finished_match(), "confirm"), lambda w: {"side": 0}),
+        post(lambda w: match_url(w.finished_match(), "confirm"), lambda _w: {"side": 0}),
         statuses(401, 201, 403, 403, 403, 201),
     ),
     Cell(
         "result-dispute",
         "post",
         post(
-            lambda w: match_url(w, w.finished_match(), "dispute"),
-            lambda w: {"side": 0, "reason": "we had 62 points"},
+            lambda w: match_url(w.finished_match(), "dispute"),
+            lambda _w: {"side": 0, "reason": "we had 62 points"},
         ),
         statuses(401, 201, 403, 403, 403, 201),
     ),
     Cell(
         "match-forfeit",
         "post",
-        post(lambda w: match_url(w, w.match(), "forfeit"), lambda w: {"side": 1, "reason": "late"}),
+        post(lambda w: match_url(w.match(), "forfeit"), lambda _w: {"side": 1, "reason": "late"}),
         ORGANIZER_ONLY,
     ),
-    Cell("match-events", "get", get(lambda w: match_url(w, w.match(), "events")), ORGANIZER_READS),
+    Cell("match-events", "get", get(lambda w: match_url(w.match(), "events")), ORGANIZER_READS),
     Cell(
         "round-start",
         "post",
-        post(lambda w: match_url(w, w.match(), "rounds"), lambda w: {"briscola": "7D"}),
+        post(lambda w: match_url(w.match(), "rounds"), lambda _w: {"briscola": "7D"}),
         THIS_TABLE_SCORES,
     ),
     Cell("round-detail", "get", get(in_play), EVERYBODY_READS),
@@ -159,8 +159,8 @@ MATRIX: list[Cell] = [
         "card-correct",
         "post",
         post(
-            lambda w: match_url(w, w.card_played(), "rounds", 1, "plays", 0, "correct"),
-            lambda w: {"card": "2C"},
+            lambda w: match_url(w.card_played(), "rounds", 1, "plays", 0, "correct"),
+            lambda _w: {"card": "2C"},
         ),
         THIS_TABLE_SCORES,
     ),
@@ -168,38 +168,41 @@ MATRIX: list[Cell] = [
         "round-points-enter",
         "post",
         post(
-            lambda w: match_url(w, w.round_started(briscola=None), "rounds", 1, "score"),
-            lambda w: {"points": [70, 50]},
+            lambda w: match_url(w.round_started(briscola=None), "rounds", 1, "score"),
+            lambda _w: {"points": [70, 50]},
         ),
         THIS_TABLE_SCORES,
     ),
     Cell(
         "play-undo",
         "post",
-        post(lambda w: match_url(w, w.card_played(), "rounds", 1, "undo")),
+        post(lambda w: match_url(w.card_played(), "rounds", 1, "undo")),
         THIS_TABLE_SCORES,
     ),
     Cell(
         "round-void",
         "post",
-        post(lambda w: in_play(w) + "void/", lambda w: {"reason": "misdeal"}),
+        post(lambda w: in_play(w) + "void/", lambda _w: {"reason": "misdeal"}),
         THIS_TABLE_SCORES,
     ),
     Cell("round-replay", "get", get(lambda w: in_play(w) + "replay/"), EVERYBODY_READS),
     Cell(
-        "log-events", "get", get(lambda w: f"{API}/events/"), statuses(401, 403, 403, 403, 403, 403)
+        "log-events",
+        "get",
+        get(lambda _w: f"{API}/events/"),
+        statuses(401, 403, 403, 403, 403, 403),
     ),
     # Tournaments.
     Cell(
         "tournament-create",
         "post",
         post(
-            lambda w: f"{API}/tournaments/",
-            lambda w: {"name": "Open", "format": "swiss", "table_size": 2, "club": "club-a"},
+            lambda _w: f"{API}/tournaments/",
+            lambda _w: {"name": "Open", "format": "swiss", "table_size": 2, "club": "club-a"},
         ),
         ORGANIZER_ONLY,
     ),
-    Cell("tournament-create", "get", get(lambda w: f"{API}/tournaments/"), EVERYBODY_READS),
+    Cell("tournament-create", "get", get(lambda _w: f"{API}/tournaments/"), EVERYBODY_READS),
     Cell(
         "tournament-detail", "get", get(lambda w: tournament_url(w.tournament())), EVERYBODY_READS
     ),
@@ -214,7 +217,7 @@ MATRIX: list[Cell] = [
         "post",
         post(
             lambda w: tournament_url(w.in_registration(), "entrants"),
-            lambda w: {"name": "Late", "players": ["Late"]},
+            lambda _w: {"name": "Late", "players": ["Late"]},
         ),
         ORGANIZER_ONLY,
     ),
@@ -229,7 +232,7 @@ MATRIX: list[Cell] = [
         "post",
         post(
             lambda w: tournament_url(w.in_registration(), "entrants", w.entrant(), "withdraw"),
-            lambda w: {"reason": "ill"},
+            lambda _w: {"reason": "ill"},
         ),
         ORGANIZER_ONLY,
     ),
@@ -238,7 +241,7 @@ MATRIX: list[Cell] = [
         "patch",
         patch(
             lambda w: tournament_url(w.in_registration(), "entrants", w.entrant()),
-            lambda w: {"name": "Player One", "seed": 7, "reason": "misspelled"},
+            lambda _w: {"name": "Player One", "seed": 7, "reason": "misspelled"},
         ),
         ORGANIZER_CHANGES,
     ),
@@ -262,7 +265,7 @@ MATRIX: list[Cell] = [
         "post",
         post(
             lambda w: tournament_url(w.in_registration(), "seed"),
-            lambda w: {"method": "random", "random_seed": 7},
+            lambda _w: {"method": "random", "random_seed": 7},
         ),
         ORGANIZER_ONLY,
     ),
@@ -386,7 +389,7 @@ MATRIX: list[Cell] = [
         "post",
         post(
             lambda w: tournament_url(w.tournament(), "device-tokens"),
-            lambda w: {"scorer": "scorer_this_table", "name": "tablet 3", "tables": [3]},
+            lambda _w: {"scorer": "scorer_this_table", "name": "tablet 3", "tables": [3]},
         ),
         ORGANIZER_ONLY,
     ),
@@ -406,12 +409,12 @@ MATRIX: list[Cell] = [
     Cell(
         "scorer-matches",
         "get",
-        get(lambda w: f"{API}/scorer/matches/"),
+        get(lambda _w: f"{API}/scorer/matches/"),
         statuses(401, 200, 200, 200, 200, 200),
     ),
     # The schema and its docs are public.
-    Cell("schema", "get", get(lambda w: f"{API}/schema/"), EVERYBODY_READS),
-    Cell("docs", "get", get(lambda w: f"{API}/docs/"), EVERYBODY_READS),
+    Cell("schema", "get", get(lambda _w: f"{API}/schema/"), EVERYBODY_READS),
+    Cell("docs", "get", get(lambda _w: f"{API}/docs/"), EVERYBODY_READS),
 ]
 
 
@@ -422,8 +425,9 @@ def revoke_url(world: World) -> str:
 
 @pytest.mark.parametrize("persona", PERSONAS)
 @pytest.mark.parametrize("cell", MATRIX, ids=lambda cell: f"{cell.route} {cell.method}")
+@pytest.mark.usefixtures("db")
 def test_every_endpoint_answers_each_requester_with_the_promised_status(
-    cell: Cell, persona: str, db: None
+    cell: Cell, persona: str
 ) -> None:
     world = make_world()
 
@@ -436,13 +440,14 @@ def test_every_endpoint_answers_each_requester_with_the_promised_status(
     ("command", "body"),
     [("confirm", {"side": 1}), ("dispute", {"side": 1, "reason": "they had 50, not 40"})],
 )
+@pytest.mark.usefixtures("db")
 def test_a_player_confirms_or_disputes_for_their_own_side_only(
-    command: str, body: dict[str, Any], db: None
+    command: str, body: dict[str, Any]
 ) -> None:
     world = make_world()
     match_id = world.finished_match()
-    url = match_url(world, match_id, command)
-    version = world.organizer.get(match_url(world, match_id)).json()["version"]
+    url = match_url(match_id, command)
+    version = world.organizer.get(match_url(match_id)).json()["version"]
 
     refused = world.clients["player"].post(url, body, format="json")
     by_the_organizer = world.organizer.post(url, body, format="json")

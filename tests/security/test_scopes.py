@@ -35,7 +35,7 @@ from tournaments.services import scheduling
 
 
 @pytest.fixture
-def world(db: None) -> World:
+def world(db: None) -> World:  # noqa: ARG001 - requested for its side effect
     return make_world()
 
 

@@ -6,7 +6,7 @@ from tests.factories.accounts import UserFactory
 
 
 @pytest.fixture
-def scorer_token(db: None) -> Token:
+def scorer_token(db: None) -> Token:  # noqa: ARG001 - requested for its side effect
     return Token.objects.create(user=UserFactory.create(username="scorer"))
 
 
@@ -19,12 +19,12 @@ def scorer(scorer_token: Token) -> APIClient:
 
 
 @pytest.fixture
-def anonymous(db: None) -> APIClient:
+def anonymous(db: None) -> APIClient:  # noqa: ARG001 - requested for its side effect
     return APIClient()
 
 
 @pytest.fixture
-def staff(db: None) -> APIClient:
+def staff(db: None) -> APIClient:  # noqa: ARG001 - requested for its side effect
     """A staff member's session: staff read the whole event log."""
     client = APIClient()
     client.force_login(UserFactory.create(username="staff", is_staff=True))

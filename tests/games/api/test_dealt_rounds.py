@@ -30,7 +30,7 @@ from tests.games.api.builders import (
 
 
 @pytest.fixture
-def organizer(db: None) -> APIClient:
+def organizer(db: None) -> APIClient:  # noqa: ARG001 - requested for its side effect
     """A superuser's client: passes every role check, and sees everything."""
     user = UserFactory.create(
         username="organizer", password="secret", is_staff=True, is_superuser=True
@@ -292,10 +292,10 @@ def test_the_play_response_shows_only_the_hands_its_requester_sees(
     first, second = legal_plays(dealt_state(deck), count=2)
     url = round_url(match_id, 1, "plays")
 
-    monkeypatch.setattr("games.api.plays.viewer", lambda request, match_id: PUBLIC)
+    monkeypatch.setattr("games.api.plays.viewer", lambda _request, _match_id: PUBLIC)
     public = post(organizer, url, play_body(first)).json()
     monkeypatch.setattr(
-        "games.api.plays.viewer", lambda request, match_id: Viewer.at_seats([second.seat])
+        "games.api.plays.viewer", lambda _request, _match_id: Viewer.at_seats([second.seat])
     )
     seated = post(organizer, url, play_body(second)).json()
 
@@ -335,9 +335,8 @@ def test_a_round_dealt_at_the_table_reads_as_such_and_has_no_hands(
     assert (replay["deal"], replay["hands"]) == ("table", None)
 
 
-def test_the_projections_of_a_dealt_round_rebuild_identically(
-    dealt_in_progress: tuple[str, tuple[Card, ...], list[Play]],
-) -> None:
+@pytest.mark.usefixtures("dealt_in_progress")
+def test_the_projections_of_a_dealt_round_rebuild_identically() -> None:
     assert rebuilding.verify() == []
 
     rebuilding.rebuild()

@@ -6,7 +6,7 @@ from tests.factories.accounts import UserFactory, token_client
 
 
 @pytest.fixture
-def creator(db: None) -> User:
+def creator(db: None) -> User:  # noqa: ARG001 - requested for its side effect
     """Who creates and scores the free-standing matches of these tests."""
     return UserFactory.create(username="creator")
 

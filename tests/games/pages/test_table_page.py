@@ -108,7 +108,7 @@ class WatchedPage:
 
 
 @pytest.fixture
-def watched_page(page: Page, live_server: LiveServer) -> WatchedPage:
+def watched_page(page: Page, live_server: LiveServer) -> WatchedPage:  # noqa: ARG001 - requested for its side effect
     watched = WatchedPage(page)
     page.on("console", lambda m: watched.errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda error: watched.errors.append(str(error)))

@@ -41,7 +41,7 @@ def played_tournament() -> tuple[UUID, Entrant, UUID]:
     return tournament_id, entrant, match_id
 
 
-def every_read(admin_client: Client, tournament_id: UUID, entrant: Entrant, match_id: UUID) -> str:
+def every_read(admin_client: Client, tournament_id: UUID, match_id: UUID) -> str:
     """Everything a reader can see about the tournament, the entrant and the match, as text."""
     api = APIClient()
     responses: list[Any] = [
@@ -80,16 +80,16 @@ def test_the_erase_action_asks_for_confirmation_first(admin_client: Client) -> N
 def test_after_erasure_every_read_shows_erased_player_and_no_event_changed(
     admin_client: Client,
 ) -> None:
-    tournament_id, entrant, match_id = played_tournament()
+    tournament_id, _entrant, match_id = played_tournament()
     player = Player.objects.get(name=NAME)
-    assert NAME in every_read(admin_client, tournament_id, entrant, match_id)
+    assert NAME in every_read(admin_client, tournament_id, match_id)
     events_before = event_rows()
 
     response, said = act(admin_client, PLAYERS, "erase", [player.pk], apply="1")
 
     assert response.status_code == 302
     assert said == ["1 player(s) erased."]
-    seen = every_read(admin_client, tournament_id, entrant, match_id)
+    seen = every_read(admin_client, tournament_id, match_id)
     assert NAME not in seen
     assert ERASED in seen
     assert event_rows() == events_before
@@ -133,10 +133,10 @@ def test_the_match_admin_finds_matches_by_their_sides_names_as_they_read_now(
 
 
 def test_erasing_twice_from_the_admin_is_harmless(admin_client: Client) -> None:
-    tournament_id, entrant, match_id = played_tournament()
+    tournament_id, _entrant, match_id = played_tournament()
     player = Player.objects.get(name=NAME)
     act(admin_client, PLAYERS, "erase", [player.pk], apply="1")
-    seen, events_before = every_read(admin_client, tournament_id, entrant, match_id), event_rows()
+    seen, events_before = every_read(admin_client, tournament_id, match_id), event_rows()
 
     response, said = act(admin_client, PLAYERS, "erase", [player.pk], apply="1")
 
@@ -144,4 +144,4 @@ def test_erasing_twice_from_the_admin_is_harmless(admin_client: Client) -> None:
     assert said == ["0 player(s) erased. 1 had been erased already: nothing more to erase."]
     assert event_rows() == events_before
     assert ERASED in seen
-    assert NAME not in every_read(admin_client, tournament_id, entrant, match_id)
+    assert NAME not in every_read(admin_client, tournament_id, match_id)

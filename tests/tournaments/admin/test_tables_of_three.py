@@ -7,7 +7,6 @@ import re
 from uuid import UUID
 
 import pytest
-from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 from django.urls import reverse
 
@@ -69,8 +68,9 @@ def test_the_add_form_offers_tables_of_three(admin_client: Client) -> None:
     } <= set(form.fields)
 
 
+@pytest.mark.usefixtures("admin_user")
 def test_a_tournament_at_tables_of_three_is_added_with_its_match_points_per_place(
-    admin_client: Client, admin_user: AbstractBaseUser
+    admin_client: Client,
 ) -> None:
     response = add_tournament(
         admin_client,
@@ -194,8 +194,9 @@ def test_the_fixture_list_and_page_show_the_third_entrant_and_the_places(
     assert f"{seated[0].name}: 1st, {seated[1].name}: 2nd, {seated[2].name}: 3rd" in page
 
 
+@pytest.mark.usefixtures("admin_user")
 def test_a_level_knockout_table_of_three_can_send_its_third_entrant_through(
-    admin_client: Client, admin_user: AbstractBaseUser
+    admin_client: Client,
 ) -> None:
     tournament_id = started_at_three(
         "single_elimination", 3, scoring="points", rounds=1, level_knockout="organizer"

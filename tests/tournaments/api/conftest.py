@@ -7,7 +7,7 @@ from tests.factories.accounts import ClubFactory, UserFactory, token_client
 
 
 @pytest.fixture
-def organizer(db: None) -> APIClient:
+def organizer(db: None) -> APIClient:  # noqa: ARG001 - requested for its side effect
     """A client that sends the token of an organizer of one club (where the tournaments it
     creates belong)."""
     user = UserFactory.create(username="organizer")
@@ -17,5 +17,5 @@ def organizer(db: None) -> APIClient:
 
 
 @pytest.fixture
-def anonymous(db: None) -> APIClient:
+def anonymous(db: None) -> APIClient:  # noqa: ARG001 - requested for its side effect
     return APIClient()

@@ -301,8 +301,9 @@ def test_a_repeated_key_answers_the_first_correction_and_records_nothing(
     assert last_position() == position
 
 
+@pytest.mark.usefixtures("organizer")
 def test_only_an_organizer_corrects(
-    anonymous: APIClient, organizer: APIClient, two_entrants: tuple[str, list[int]]
+    anonymous: APIClient, two_entrants: tuple[str, list[int]]
 ) -> None:
     tournament_id, (first, _) = two_entrants
     before = last_position()

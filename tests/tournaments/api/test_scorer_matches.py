@@ -19,7 +19,7 @@ URL = f"{API}/scorer/matches/"
 
 
 @pytest.fixture
-def world(db: None) -> World:
+def world(db: None) -> World:  # noqa: ARG001 - requested for its side effect
     return make_world()
 
 

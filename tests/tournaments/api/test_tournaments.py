@@ -132,7 +132,8 @@ def test_a_malformed_creation_is_invalid_input_naming_the_field(
     assert list(response.json()["fields"]) == [field]
 
 
-def test_an_organizer_signed_in_with_a_session_may_create_a_tournament(db: None) -> None:
+@pytest.mark.usefixtures("db")
+def test_an_organizer_signed_in_with_a_session_may_create_a_tournament() -> None:
     client = APIClient()
     user = UserFactory.create(username="browser")
     role_grant(user=user, role=Role.ORGANIZER, club=club_create(name="Circolo"))

@@ -15,7 +15,6 @@ from pytest_django.live_server_helper import LiveServer
 from tests.factories.tournaments import ORGANIZER, ThreesTournamentFactory, TournamentFactory
 from tests.tournaments.builders import play, win_by_points
 from tests.tournaments.pages.builders import play_ready, ready_fixtures
-from tests.workers import Worker
 from tournaments import projections
 from tournaments.models import Entrant, Fixture
 from tournaments.services import running, scheduling
@@ -62,8 +61,9 @@ def is_poll(response: Response) -> bool:
     return response.request.headers.get("hx-request") == "true"
 
 
+@pytest.mark.usefixtures("worker")
 def test_the_standings_change_after_a_result_without_a_reload(
-    browser_page: Page, live_server: LiveServer, worker: Worker, settings: Any
+    browser_page: Page, live_server: LiveServer, settings: Any
 ) -> None:
     settings.TOURNAMENT_POLL_SECONDS = 1
     tournament_id = TournamentFactory.create(format="round_robin", entrants=4).id

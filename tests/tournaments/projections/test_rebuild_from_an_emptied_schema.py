@@ -243,7 +243,7 @@ def on_a_match(data: st.DataObject, tournament_id: UUID, action: str) -> None:
         )
 
 
-def correct_one(data: st.DataObject, tournament_id: UUID, action: str) -> None:
+def correct_one(data: st.DataObject, tournament_id: UUID, _action: str) -> None:
     projections.consume()  # the winner has moved on: the correction comes after it
     finished = matches_of(
         tournament_id, status="finished", forfeited_by__isnull=True, winner__isnull=False
@@ -269,7 +269,7 @@ def on_an_entrant(data: st.DataObject, tournament_id: UUID, action: str) -> None
         )
 
 
-def assign_a_table(data: st.DataObject, tournament_id: UUID, action: str) -> None:
+def assign_a_table(data: st.DataObject, tournament_id: UUID, _action: str) -> None:
     matches = open_matches(tournament_id)
     if not matches:
         return
@@ -281,14 +281,14 @@ def assign_a_table(data: st.DataObject, tournament_id: UUID, action: str) -> Non
     )
 
 
-def call_a_match(data: st.DataObject, tournament_id: UUID, action: str) -> None:
+def call_a_match(data: st.DataObject, tournament_id: UUID, _action: str) -> None:
     matches = open_matches(tournament_id)
     if matches:
         match = data.draw(st.sampled_from(matches), label="called match")
         attempt(lambda: scheduling.fixture_call(match_id=match.id, actor=ORGANIZER))
 
 
-def rename_an_entrant(data: st.DataObject, tournament_id: UUID, action: str) -> None:
+def rename_an_entrant(data: st.DataObject, tournament_id: UUID, _action: str) -> None:
     renamed = data.draw(
         st.sampled_from(list(Entrant.objects.filter(tournament_id=tournament_id))),
         label="renamed entrant",
@@ -302,7 +302,7 @@ def rename_an_entrant(data: st.DataObject, tournament_id: UUID, action: str) -> 
     )
 
 
-def time_passes(data: st.DataObject, tournament_id: UUID, action: str) -> None:
+def time_passes(data: st.DataObject, _tournament_id: UUID, _action: str) -> None:
     minutes = data.draw(st.sampled_from([1, 30]), label="minutes later")
     done = tasks.catch_up_all(now=timezone.now() + timedelta(minutes=minutes))
     assert done.failures == 0
@@ -310,18 +310,18 @@ def time_passes(data: st.DataObject, tournament_id: UUID, action: str) -> None:
 
 STEPS: dict[str, Callable[[st.DataObject, UUID, str], object]] = {
     "play": on_a_match,
-    "consume": lambda data, tournament_id, action: projections.consume(),
+    "consume": lambda _data, _tournament_id, _action: projections.consume(),
     "start a round": on_a_match,
     "forfeit": on_a_match,
     "correct": correct_one,
     "withdraw": on_an_entrant,
     "check in": on_an_entrant,
-    "schedule": lambda data, tournament_id, action: scheduling.fixture_schedule(
+    "schedule": lambda _data, tournament_id, _action: scheduling.fixture_schedule(
         tournament_id=tournament_id, actor=ORGANIZER
     ),
     "assign a table": assign_a_table,
     "time passes": time_passes,
-    "publish the next round": lambda data, tournament_id, action: attempt(
+    "publish the next round": lambda _data, tournament_id, _action: attempt(
         lambda: running.swiss_round_publish(tournament_id=tournament_id, actor=ORGANIZER)
     ),
     "call a match": call_a_match,

@@ -151,7 +151,7 @@ CORRUPTIONS = {
         ),
         named=lambda s: (f"tournament {s.id}: status",),
         read=lambda s: Tournament.objects.get(id=s.id).status,
-        right=lambda s: "in_progress",
+        right=lambda _s: "in_progress",
     ),
     "the tournament's version": Corruption(
         spoil=lambda s: execute(
@@ -167,7 +167,7 @@ CORRUPTIONS = {
         ),
         named=lambda s: entrant_line(s, s.checked_in, "checked_in"),
         read=entrant_field("checked_in", "checked_in"),
-        right=lambda s: True,
+        right=lambda _s: True,
     ),
     "an entrant's withdrawal": Corruption(
         spoil=lambda s: execute(
@@ -175,7 +175,7 @@ CORRUPTIONS = {
         ),
         named=lambda s: entrant_line(s, s.withdrawn, "withdrawn"),
         read=entrant_field("withdrawn", "withdrawn"),
-        right=lambda s: True,
+        right=lambda _s: True,
     ),
     "an entrant's seed": Corruption(
         spoil=lambda s: execute("UPDATE tournaments_entrant SET seed = 99 WHERE id = %s", s.seeded),
@@ -189,7 +189,7 @@ CORRUPTIONS = {
         ),
         named=lambda s: fixture_line(s, s.finished, "status"),
         read=finished_field("status"),
-        right=lambda s: "finished",
+        right=lambda _s: "finished",
     ),
     "a fixture's table": Corruption(
         spoil=lambda s: execute(
@@ -257,7 +257,7 @@ CORRUPTIONS = {
         read=lambda s: list(
             Table.objects.filter(tournament_id=s.id).order_by("number").values_list("number")
         ),
-        right=lambda s: [(1,), (2,)],
+        right=lambda _s: [(1,), (2,)],
     ),
 }
 

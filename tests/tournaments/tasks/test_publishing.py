@@ -47,8 +47,9 @@ def wake_ups(settings: Any) -> None:
 
 
 @pytest.mark.parametrize("fault", ["stopped", "frozen"])
+@pytest.mark.usefixtures("wake_ups")
 def test_card_plays_never_wait_on_a_redis_that_is_stopped_or_frozen(
-    private_redis: PrivateRedis, wake_ups: None, fault: str
+    private_redis: PrivateRedis, fault: str
 ) -> None:
     client = scorer_client()
     ApiMatchFactory.create(client=client)  # a wake-up goes through: the sending connection is open
