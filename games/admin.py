@@ -31,7 +31,7 @@ from common.admin import (
 )
 from games.eventstore.admin import events_link
 from games.matches import selectors, services
-from games.models import Match, Round
+from games.models import Match, MatchStatus, Round, RoundStatus
 
 if TYPE_CHECKING:
     ModelAdmin = admin.ModelAdmin[Any]
@@ -81,7 +81,7 @@ def side_labels(matches: Sequence[Match]) -> list[str]:
 def latest_round(match_id: uuid.UUID) -> int | None:
     return (
         Round.objects.filter(match_id=match_id)
-        .exclude(status="voided")
+        .exclude(status=RoundStatus.VOIDED)
         .order_by("-number")
         .values_list("number", flat=True)
         .first()
@@ -303,7 +303,7 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
     @admin.display(description="winner")
     def winner_name(self, match: Match) -> str:
         if match.winner is None:
-            return "tie" if match.status == "finished" else "-"
+            return "tie" if match.status == MatchStatus.FINISHED else "-"
         return selectors.match_side_names(match=match)[match.winner]
 
     @admin.display(description="disputed by")

@@ -8,7 +8,6 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib import admin, messages
-from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
 from django.db.models import Model, QuerySet
 from django.http import (
@@ -137,29 +136,15 @@ class EntrantAdmin(TournamentsAddAdmin):
             changed = self.correct(request, entrant, form, players)
             if changed is not None:
                 return HttpResponseRedirect(self.change_url(entrant))
-        adminform = helpers.AdminForm(
-            form,  # type: ignore[arg-type]  # the helpers take any form at run time
-            list(form.fieldsets),
-            {},
-            model_admin=self,
+        context = self.plain_form_context(
+            request,
+            form,
+            title=f"Correct {entrant}",
+            subtitle=entrant_standing(entrant),
+            object_id=object_id,
+            original=entrant,
+            extra_context={"show_save_and_add_another": False, **(extra_context or {})},
         )
-        context = {
-            **self.admin_site.each_context(request),
-            "title": f"Correct {entrant}",
-            "subtitle": entrant_standing(entrant),
-            "adminform": adminform,
-            "object_id": object_id,
-            "original": entrant,
-            "is_popup": False,
-            "to_field": None,
-            "media": self.media + adminform.media,
-            "inline_admin_formsets": [],
-            "errors": helpers.AdminErrorList(form, []),  # type: ignore[arg-type]
-            "preserved_filters": self.get_preserved_filters(request),
-            "show_save_and_continue": False,
-            "show_save_and_add_another": False,
-            **(extra_context or {}),
-        }
         return self.render_change_form(
             request, context, change=True, obj=entrant, form_url=form_url
         )
