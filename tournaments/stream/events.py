@@ -37,7 +37,7 @@ GROUP_PLACES_DECIDED = "GroupPlacesDecided"
 
 @dataclass(frozen=True)
 class TournamentCreated:
-    TYPE: ClassVar[str] = TOURNAMENT_CREATED
+    type: ClassVar[str] = TOURNAMENT_CREATED
     name: str
     settings: TournamentSettings
     club: int | None = None
@@ -63,7 +63,7 @@ class TournamentCreated:
 
 @dataclass(frozen=True)
 class EntrantRegistered:
-    TYPE: ClassVar[str] = ENTRANT_REGISTERED
+    type: ClassVar[str] = ENTRANT_REGISTERED
     entrant: int
     seed: int | None = None
     late: bool = False
@@ -79,7 +79,7 @@ class EntrantRegistered:
 
 @dataclass(frozen=True)
 class EntrantCheckedIn:
-    TYPE: ClassVar[str] = ENTRANT_CHECKED_IN
+    type: ClassVar[str] = ENTRANT_CHECKED_IN
     entrant: int
 
     def to_payload(self) -> dict[str, Any]:
@@ -92,7 +92,7 @@ class EntrantCheckedIn:
 
 @dataclass(frozen=True)
 class EntrantWithdrew:
-    TYPE: ClassVar[str] = ENTRANT_WITHDREW
+    type: ClassVar[str] = ENTRANT_WITHDREW
     entrant: int
     reason: str = ""
 
@@ -106,7 +106,7 @@ class EntrantWithdrew:
 
 @dataclass(frozen=True)
 class EntrantsSeeded:
-    TYPE: ClassVar[str] = ENTRANTS_SEEDED
+    type: ClassVar[str] = ENTRANTS_SEEDED
     order: tuple[int, ...]
     method: str
     random_seed: int | None = None
@@ -121,7 +121,7 @@ class EntrantsSeeded:
 
 @dataclass(frozen=True)
 class TournamentStarted:
-    TYPE: ClassVar[str] = TOURNAMENT_STARTED
+    type: ClassVar[str] = TOURNAMENT_STARTED
     order: tuple[int, ...]
 
     def to_payload(self) -> dict[str, Any]:
@@ -134,7 +134,7 @@ class TournamentStarted:
 
 @dataclass(frozen=True)
 class TournamentFinished:
-    TYPE: ClassVar[str] = TOURNAMENT_FINISHED
+    type: ClassVar[str] = TOURNAMENT_FINISHED
 
     def to_payload(self) -> dict[str, Any]:
         return {}
@@ -146,7 +146,7 @@ class TournamentFinished:
 
 @dataclass(frozen=True)
 class CheckInOpened:
-    TYPE: ClassVar[str] = CHECK_IN_OPENED
+    type: ClassVar[str] = CHECK_IN_OPENED
     opened_at: str
     closes_at: str | None
 
@@ -160,7 +160,7 @@ class CheckInOpened:
 
 @dataclass(frozen=True)
 class CheckInClosed:
-    TYPE: ClassVar[str] = CHECK_IN_CLOSED
+    type: ClassVar[str] = CHECK_IN_CLOSED
     closed_at: str
 
     def to_payload(self) -> dict[str, Any]:
@@ -177,7 +177,7 @@ class EntrantCorrected:
     when the players changed, their ids in seat order (a renamed player keeps their id; a
     replaced one gets a new id)."""
 
-    TYPE: ClassVar[str] = ENTRANT_CORRECTED
+    type: ClassVar[str] = ENTRANT_CORRECTED
     entrant: int
     changed: tuple[str, ...]
     reason: str
@@ -206,7 +206,7 @@ class EntrantsReseeded:
     """The seeds that changed (None: no seed). A seeding order fixed earlier (EntrantsSeeded)
     gives way to the seeds, its positions kept as seeds."""
 
-    TYPE: ClassVar[str] = ENTRANTS_RESEEDED
+    type: ClassVar[str] = ENTRANTS_RESEEDED
     seeds: tuple[tuple[int, int | None], ...]
     reason: str
 
@@ -224,7 +224,7 @@ class GroupPlacesDecided:
     """The organizer ordered the entrants of a group tied at its qualification cut (`order`:
     entrant ids, best first), under the organizer's rule (decision 0029, amended)."""
 
-    TYPE: ClassVar[str] = GROUP_PLACES_DECIDED
+    type: ClassVar[str] = GROUP_PLACES_DECIDED
     group: str
     order: tuple[int, ...]
     reason: str
@@ -260,14 +260,14 @@ TournamentEvent: TypeAlias = (
 )
 
 EVENT_CLASSES: dict[str, type[TournamentEvent]] = {
-    cls.TYPE: cls for cls in get_args(TournamentEvent)
+    cls.type: cls for cls in get_args(TournamentEvent)
 }
 """Every event class by its stored type string."""
 
 
 def encode(event: TournamentEvent) -> tuple[str, dict[str, Any]]:
     """The event as the store keeps it: its type string and its JSON payload."""
-    return event.TYPE, event.to_payload()
+    return event.type, event.to_payload()
 
 
 def decode(event_type: str, payload: dict[str, Any]) -> TournamentEvent:

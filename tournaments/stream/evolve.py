@@ -42,7 +42,7 @@ def evolve(state: TournamentState | None, event: TournamentEvent) -> TournamentS
     if isinstance(event, TournamentCreated):
         return TournamentState(name=event.name, settings=event.settings)
     if state is None:
-        raise ValueError(f"{event.TYPE} before {TournamentCreated.TYPE}")
+        raise ValueError(f"{event.type} before {TournamentCreated.type}")
     return HANDLERS[type(event)](state, event)
 
 

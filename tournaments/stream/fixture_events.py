@@ -20,7 +20,7 @@ LEVEL_MATCH_DECIDED = "LevelMatchDecided"
 
 @dataclass(frozen=True)
 class SwissRoundPaired:
-    TYPE: ClassVar[str] = SWISS_ROUND_PAIRED
+    type: ClassVar[str] = SWISS_ROUND_PAIRED
     pairing: SwissPairing
 
     def to_payload(self) -> dict[str, Any]:
@@ -38,7 +38,7 @@ class SwissRoundPaired:
 
 @dataclass(frozen=True)
 class FixtureCreated:
-    TYPE: ClassVar[str] = FIXTURE_CREATED
+    type: ClassVar[str] = FIXTURE_CREATED
     fixture: str
     match_id: str
     home: int
@@ -81,7 +81,7 @@ class FixtureCreated:
 
 @dataclass(frozen=True)
 class MatchScheduled:
-    TYPE: ClassVar[str] = MATCH_SCHEDULED
+    type: ClassVar[str] = MATCH_SCHEDULED
     fixture: str
     table: int
     scheduled_at: str
@@ -105,7 +105,7 @@ class MatchScheduled:
 
 @dataclass(frozen=True)
 class MatchCalled:
-    TYPE: ClassVar[str] = MATCH_CALLED
+    type: ClassVar[str] = MATCH_CALLED
     fixture: str
     table: int | None
     called_at: str
@@ -134,7 +134,7 @@ class MatchCalled:
 
 @dataclass(frozen=True)
 class ResultRecorded:
-    TYPE: ClassVar[str] = RESULT_RECORDED
+    type: ClassVar[str] = RESULT_RECORDED
     fixture: str
     result: Result
 
@@ -158,7 +158,7 @@ class ResultRecorded:
 
 @dataclass(frozen=True)
 class FixtureReset:
-    TYPE: ClassVar[str] = FIXTURE_RESET
+    type: ClassVar[str] = FIXTURE_RESET
     fixture: str
     reason: str = ""
 
@@ -174,7 +174,7 @@ class FixtureReset:
 class LevelMatchDecided:
     """The organizer named the winner of a knockout match that ended level (decision 0029)."""
 
-    TYPE: ClassVar[str] = LEVEL_MATCH_DECIDED
+    type: ClassVar[str] = LEVEL_MATCH_DECIDED
     fixture: str
     winner: int
     reason: str
