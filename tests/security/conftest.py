@@ -9,7 +9,7 @@ from accounts import services
 from accounts.models import Club, Role
 from games.eventstore.api import last_position
 from tests.factories.accounts import ClubFactory, UserFactory
-from tests.security.world import World, build_world
+from tests.security.world import WORLD, World, build_world
 
 
 @pytest.fixture
@@ -51,3 +51,12 @@ def recording_nothing() -> Iterator[None]:
 @pytest.fixture
 def records_nothing() -> Callable[[], AbstractContextManager[None]]:
     return recording_nothing
+
+
+@pytest.fixture
+def seeded(world: World) -> Iterator[World]:
+    WORLD.append(world)
+    try:
+        yield world
+    finally:
+        WORLD.clear()

@@ -96,3 +96,8 @@ def build_world(client: APIClient, club: Club) -> World:
         level_match=level_match["id"],
         level_entrants=list(level_match["entrants"]),
     )
+
+
+WORLD: list[World] = []
+"""The world of the running schemathesis test (the `seeded` fixture), for the path parameter
+hook of tests/security/fuzzing.py (hooks take no fixtures)."""

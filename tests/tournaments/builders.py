@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from games.eventstore.api import read_stream
+from games.eventstore.api import RecordedEvent, read_stream
 from games.matches import services as match_services
 from tests.factories.tournaments import ORGANIZER
 from tournaments.models import Entrant, Fixture
@@ -76,3 +76,19 @@ def call(match_id: uuid.UUID, *, now: datetime | None = None) -> None:
     """The organizer calls the match to its table: with the no-show rule on, its deadline runs
     from `now` (the clock of the test; the real one when not given)."""
     scheduling.fixture_call(match_id=match_id, actor=ORGANIZER, now=now)
+
+
+def stream_after(tournament_id: uuid.UUID, count: int) -> list[tuple[str, dict[str, Any]]]:
+    return [(e.event_type, e.payload) for e in read_stream(stream_id=tournament_id)][count:]
+
+
+def version_of(tournament_id: uuid.UUID) -> int:
+    return len(event_types(tournament_id))
+
+
+def entrant_named(tournament_id: uuid.UUID, name: str) -> Entrant:
+    return Entrant.objects.get(tournament_id=tournament_id, name=name)
+
+
+def last_event(tournament_id: uuid.UUID) -> RecordedEvent:
+    return read_stream(stream_id=tournament_id)[-1]

@@ -77,7 +77,7 @@ def test_a_tournament_without_a_view_gets_one_when_its_page_is_opened(
 
 
 def test_derived_rows_are_read_only_in_the_admin(admin_client: Client) -> None:
-    """An entrant's page is the form of its corrections instead (test_corrections.py)."""
+    """An entrant's page is the form of its corrections instead (test_entrant_corrections.py)."""
     tournament_id = TournamentFactory.create(started=True).id
     entrant = Entrant.objects.filter(tournament_id=tournament_id)[0]
     fixture = ready_fixtures(tournament_id)[0]

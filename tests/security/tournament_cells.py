@@ -1,0 +1,255 @@
+"""The permission matrix's cells for the tournaments (their entrants, schedules, archive,
+bracket and device tokens), a scorer's own list, and the schema and its docs."""
+
+from __future__ import annotations
+
+from tests.factories.api import API
+from tests.security.cells import (
+    EVERYBODY_READS,
+    MEMBERS_READ,
+    ORGANIZER_CHANGES,
+    ORGANIZER_ONLY,
+    ORGANIZER_READS,
+    Cell,
+    get,
+    patch,
+    post,
+    statuses,
+    waiting_match,
+)
+from tests.security.roles import World
+from tests.tournaments.api.builders import (
+    tournament_url,
+)
+
+
+def revoke_url(world: World) -> str:
+    tournament_id, token_id = world.device_token()
+    return tournament_url(tournament_id, "device-tokens", token_id, "revoke")
+
+
+TOURNAMENT_CELLS: list[Cell] = [
+    # Tournaments.
+    Cell(
+        "tournament-create",
+        "post",
+        post(
+            lambda _w: f"{API}/tournaments/",
+            lambda _w: {"name": "Open", "format": "swiss", "table_size": 2, "club": "club-a"},
+        ),
+        ORGANIZER_ONLY,
+    ),
+    Cell("tournament-create", "get", get(lambda _w: f"{API}/tournaments/"), EVERYBODY_READS),
+    Cell(
+        "tournament-detail", "get", get(lambda w: tournament_url(w.tournament())), EVERYBODY_READS
+    ),
+    Cell(
+        "tournament-detail",
+        "get (private)",
+        get(lambda w: tournament_url(w.tournament(public=False))),
+        MEMBERS_READ,
+    ),
+    Cell(
+        "entrant-register",
+        "post",
+        post(
+            lambda w: tournament_url(w.in_registration(), "entrants"),
+            lambda _w: {"name": "Late", "players": ["Late"]},
+        ),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "entrant-check-in",
+        "post",
+        post(lambda w: tournament_url(w.in_registration(), "entrants", w.entrant(), "check-in")),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "entrant-withdraw",
+        "post",
+        post(
+            lambda w: tournament_url(w.in_registration(), "entrants", w.entrant(), "withdraw"),
+            lambda _w: {"reason": "ill"},
+        ),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "entrant-correct",
+        "patch",
+        patch(
+            lambda w: tournament_url(w.in_registration(), "entrants", w.entrant()),
+            lambda _w: {"name": "Player One", "seed": 7, "reason": "misspelled"},
+        ),
+        ORGANIZER_CHANGES,
+    ),
+    Cell(
+        "entrants-reseed",
+        "patch",
+        patch(
+            lambda w: tournament_url(w.in_registration(), "seeds"),
+            lambda w: {
+                "seeds": [
+                    {"entrant": entrant, "seed": 3 - seed}
+                    for seed, entrant in enumerate(w.entrants(), start=1)
+                ],
+                "reason": "swapped",
+            },
+        ),
+        ORGANIZER_CHANGES,
+    ),
+    Cell(
+        "tournament-seed",
+        "post",
+        post(
+            lambda w: tournament_url(w.in_registration(), "seed"),
+            lambda _w: {"method": "random", "random_seed": 7},
+        ),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "tournament-start",
+        "post",
+        post(lambda w: tournament_url(w.in_registration(), "start")),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "swiss-round-publish",
+        "post",
+        post(lambda w: tournament_url(w.swiss_round_due(), "next-round")),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "check-in-window",
+        "get",
+        get(lambda w: tournament_url(w.in_registration(), "check-in")),
+        EVERYBODY_READS,
+    ),
+    Cell(
+        "check-in-open",
+        "post",
+        post(lambda w: tournament_url(w.in_registration(), "check-in/open")),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "check-in-close",
+        "post",
+        post(lambda w: tournament_url(w.in_registration(), "check-in/close")),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "match-call",
+        "post",
+        post(lambda w: tournament_url(w.tournament(), f"matches/{waiting_match(w)}/call")),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "level-match-decide",
+        "post",
+        post(
+            lambda w: tournament_url(w.level_match()[0], f"matches/{w.level_match()[1]}/decide"),
+            lambda w: {"winner": w.level_match()[2], "reason": "sorteggio"},
+        ),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "group-places-decide",
+        "post",
+        post(
+            lambda w: tournament_url(w.tied_group()[0], "groups/A/decide"),
+            lambda w: {"order": w.tied_group()[1], "reason": "sorteggio"},
+        ),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "tournament-matches",
+        "get",
+        get(lambda w: tournament_url(w.tournament(), "matches")),
+        EVERYBODY_READS,
+    ),
+    Cell(
+        "tournament-matches",
+        "get (private)",
+        get(lambda w: tournament_url(w.tournament(public=False), "matches")),
+        MEMBERS_READ,
+    ),
+    Cell(
+        "tournament-standings",
+        "get",
+        get(lambda w: tournament_url(w.tournament(), "standings")),
+        EVERYBODY_READS,
+    ),
+    Cell(
+        "tournament-standings",
+        "get (csv)",
+        get(lambda w: tournament_url(w.tournament(), "standings") + "?format=csv"),
+        EVERYBODY_READS,
+    ),
+    Cell(
+        "tournament-standings",
+        "get (csv, private)",
+        get(lambda w: tournament_url(w.tournament(public=False), "standings") + "?format=csv"),
+        MEMBERS_READ,
+    ),
+    Cell(
+        "tournament-schedule",
+        "get",
+        get(lambda w: tournament_url(w.tournament(), "schedule")),
+        EVERYBODY_READS,
+    ),
+    Cell(
+        "tournament-schedule",
+        "get (private)",
+        get(lambda w: tournament_url(w.tournament(public=False), "schedule")),
+        MEMBERS_READ,
+    ),
+    # The archive carries every event's metadata (devices, accounts): organizers only.
+    Cell(
+        "tournament-archive",
+        "get",
+        get(lambda w: tournament_url(w.tournament(), "archive")),
+        ORGANIZER_READS,
+    ),
+    Cell(
+        "tournament-bracket",
+        "get",
+        get(lambda w: tournament_url(w.tournament(), "bracket")),
+        EVERYBODY_READS,
+    ),
+    Cell(
+        "device-tokens",
+        "get",
+        get(lambda w: tournament_url(w.tournament(), "device-tokens")),
+        ORGANIZER_READS,
+    ),
+    Cell(
+        "device-tokens",
+        "post",
+        post(
+            lambda w: tournament_url(w.tournament(), "device-tokens"),
+            lambda _w: {"scorer": "scorer_this_table", "name": "tablet 3", "tables": [3]},
+        ),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "device-token-revoke",
+        "post",
+        post(lambda w: revoke_url(w)),
+        ORGANIZER_READS,
+    ),
+    Cell(
+        "table-card",
+        "get",
+        get(lambda w: tournament_url(w.tournament(), "tables", 3, "card")),
+        ORGANIZER_READS,
+    ),
+    # What a scorer may score: anybody signed in asks, and hears their own list.
+    Cell(
+        "scorer-matches",
+        "get",
+        get(lambda _w: f"{API}/scorer/matches/"),
+        statuses(401, 200, 200, 200, 200, 200),
+    ),
+    # The schema and its docs are public.
+    Cell("schema", "get", get(lambda _w: f"{API}/schema/"), EVERYBODY_READS),
+    Cell("docs", "get", get(lambda _w: f"{API}/docs/"), EVERYBODY_READS),
+]
