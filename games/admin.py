@@ -27,6 +27,7 @@ from common.admin import (
     ReadOnlyProjectionAdmin,
     actor_of,
     run_service,
+    search_by_uuid,
     submitted_action_form,
 )
 from games.eventstore.admin import events_link
@@ -288,13 +289,12 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
     ) -> tuple[QuerySet[Any], bool]:
-        search_term = search_term.strip()
-        if not search_term:
-            return queryset, False
-        try:
-            return queryset.filter(id=uuid.UUID(search_term)), False
-        except ValueError:
-            return queryset.filter(id__in=selectors.matches_named(term=search_term)), False
+        return search_by_uuid(
+            queryset,
+            search_term,
+            "id",
+            otherwise=lambda term: queryset.filter(id__in=selectors.matches_named(term=term)),
+        )
 
     @admin.display(description="sides")
     def sides_named(self, match: Match) -> str:

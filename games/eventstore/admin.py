@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from typing_extensions import override
 
+from common.admin import search_by_uuid
 from games.eventstore.models import Event, IdempotencyKey
 
 if TYPE_CHECKING:
@@ -53,14 +54,9 @@ class ReadOnlyAdmin(ModelAdmin):
         self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
     ) -> tuple[QuerySet[Any], bool]:
         # An exact match uses the (stream_id, ...) index; a substring search would scan the log.
-        search_term = search_term.strip()
-        if not search_term:
-            return queryset, False
-        try:
-            stream_id = uuid.UUID(search_term)
-        except ValueError:
-            return queryset.none(), False
-        return queryset.filter(stream_id=stream_id), False
+        return search_by_uuid(
+            queryset, search_term, "stream_id", otherwise=lambda _: queryset.none()
+        )
 
 
 @admin.register(Event)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias, get_args
 
+from common.events import EventCodec
 from tournaments.state import TournamentSettings
 from tournaments.stream.fixture_events import (
     FixtureCreated,
@@ -259,20 +260,9 @@ TournamentEvent: TypeAlias = (
     | GroupPlacesDecided
 )
 
-EVENT_CLASSES: dict[str, type[TournamentEvent]] = {
-    cls.type: cls for cls in get_args(TournamentEvent)
-}
+TOURNAMENT_EVENTS: EventCodec[TournamentEvent] = EventCodec("tournament", get_args(TournamentEvent))
+"""How tournament events meet the store."""
+EVENT_CLASSES = TOURNAMENT_EVENTS.classes
 """Every event class by its stored type string."""
-
-
-def encode(event: TournamentEvent) -> tuple[str, dict[str, Any]]:
-    """The event as the store keeps it: its type string and its JSON payload."""
-    return event.type, event.to_payload()
-
-
-def decode(event_type: str, payload: dict[str, Any]) -> TournamentEvent:
-    """The event stored as `event_type` with `payload` (at its latest schema version)."""
-    cls = EVENT_CLASSES.get(event_type)
-    if cls is None:
-        raise ValueError(f"unknown tournament event {event_type!r}")
-    return cls.from_payload(payload)
+encode = TOURNAMENT_EVENTS.encode
+decode = TOURNAMENT_EVENTS.decode

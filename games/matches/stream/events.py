@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
+from common.events import EventCodec
 from common.explained import gettext_noop
 from games.matches.stream.errors import InvalidSide
 from games.rules import Card, MatchFormat, Variant, parse_card
@@ -239,9 +240,9 @@ ResultEvent = ResultConfirmed | ResultDisputed | MatchForfeited
 """The events about the match's result."""
 MatchEvent = MatchCreated | RoundEvent | ResultEvent
 
-MATCH_EVENT_TYPES: dict[str, type[MatchEvent]] = {
-    event_type.type: event_type
-    for event_type in (
+MATCH_EVENTS: EventCodec[MatchEvent] = EventCodec(
+    "match",
+    (
         MatchCreated,
         RoundStarted,
         CardPlayed,
@@ -252,18 +253,12 @@ MATCH_EVENT_TYPES: dict[str, type[MatchEvent]] = {
         ResultConfirmed,
         ResultDisputed,
         MatchForfeited,
-    )
-}
+    ),
+)
+"""How match events meet the store."""
+MATCH_EVENT_TYPES = MATCH_EVENTS.classes
 """Each stored type string and the event class it reads into."""
-
-
-def match_event_from_stored(event_type: str, payload: Mapping[str, Any]) -> MatchEvent:
-    """The event the store keeps as `event_type` and `payload` (at the current schema version:
-    the store's upcasters ran)."""
-    event_class = MATCH_EVENT_TYPES.get(event_type)
-    if event_class is None:
-        raise ValueError(f"unknown match event {event_type!r}")
-    return event_class.from_payload(payload)
+match_event_from_stored = MATCH_EVENTS.decode
 
 
 SCHEMA_VERSIONS = {MatchCreated.type: 2}
