@@ -13,6 +13,8 @@ env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 SECRET_KEY = env("SECRET_KEY", default="insecure-local-development-key-change-me")
+# Signs `manage.py log_digest` records (docs/decisions/0035-hash-chained-log.md).
+LOG_DIGEST_KEY = env("LOG_DIGEST_KEY", default=SECRET_KEY)
 DEBUG = env.bool("DEBUG", default=False)
 ALLOWED_HOSTS: list[str] = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 

@@ -49,6 +49,9 @@ class Event(AppendOnlyModel):
     payload = models.JSONField()
     metadata = models.JSONField(default=dict)
     recorded_at = models.DateTimeField(db_default=Now())
+    # sha256 of the previous event's chain_hash in the stream and this event (migration 0004);
+    # filled by a PostgreSQL trigger on every insert, checked by `manage.py verify_log`.
+    chain_hash = models.BinaryField(editable=False)
 
     class Meta:
         db_table = EVENT_TABLE

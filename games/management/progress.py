@@ -24,15 +24,15 @@ def match_event_count() -> int:
 
 @contextmanager
 def event_progress(
-    stream: OutputWrapper, *, quiet: bool, label: str
+    stream: OutputWrapper, *, quiet: bool, label: str, total: int | None = None
 ) -> Iterator[Callable[[], None]]:
-    """Yields a callback to call once per event folded.
+    """Yields a callback to call once per event folded (`total`: the match events by default).
 
     The bar writes to the stream under the command's wrapper: the wrapper styles stderr as an
     error (red on a terminal) and ends every write with a newline, which would print each
     refresh of the bar on a line of its own."""
     bar = tqdm(
-        total=match_event_count(),
+        total=match_event_count() if total is None else total,
         desc=label,
         unit=" events",
         unit_scale=True,
