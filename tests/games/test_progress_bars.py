@@ -20,7 +20,9 @@ class Terminal(io.StringIO):
         return True
 
 
-@pytest.mark.parametrize("command", ["rebuild_projections", "verify_projections"])
+@pytest.mark.parametrize(
+    "command", ["rebuild_projections", "verify_projections", "verify_log", "log_digest"]
+)
 def test_the_progress_bar_on_a_terminal_is_not_printed_in_red_or_line_by_line(
     command: str,
 ) -> None:
