@@ -330,9 +330,10 @@ FLOOR_TABLE = "bench_floor_event"
 CREATE_RAW_TABLE = """
 DROP TABLE IF EXISTS {table};
 CREATE TABLE {table} (LIKE eventstore_event INCLUDING ALL);
+ALTER TABLE {table} ALTER COLUMN chain_hash DROP NOT NULL;
 """
 # LIKE copies columns, defaults, identity, constraints (the unique stream and version) and
-# indexes, never triggers.
+# indexes, never triggers: without the chain trigger (migration 0004) the hash stays empty.
 
 RAW_INSERT = f"""
 INSERT INTO {RAW_TABLE} (
