@@ -45,7 +45,9 @@ BEGIN
     RETURN NEW;
 END;
 $$;
+"""
 
+BACKFILL = """
 ALTER TABLE eventstore_event DISABLE TRIGGER eventstore_event_reject_update_delete;
 DO $$
 DECLARE
@@ -72,7 +74,9 @@ BEGIN
 END;
 $$;
 ALTER TABLE eventstore_event ENABLE TRIGGER eventstore_event_reject_update_delete;
+"""
 
+CHAIN_ON_INSERT = """
 CREATE TRIGGER eventstore_event_chain
     BEFORE INSERT ON eventstore_event
     FOR EACH ROW EXECUTE FUNCTION eventstore_chain_event();
@@ -96,7 +100,7 @@ class Migration(migrations.Migration):
             name="chain_hash",
             field=models.BinaryField(editable=False, null=True),
         ),
-        migrations.RunSQL(sql=FORWARD, reverse_sql=BACKWARD),
+        migrations.RunSQL(sql=FORWARD + BACKFILL + CHAIN_ON_INSERT, reverse_sql=BACKWARD),
         migrations.AlterField(
             model_name="event",
             name="chain_hash",

@@ -1,6 +1,7 @@
 """The hash chain per stream (migration 0004): filled on every insert, recomputed by
 `verify_log`, folded into the signed digest of `log_digest` (decision 0035)."""
 
+import importlib
 import json
 import uuid
 from dataclasses import replace
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 
 from games.eventstore.chain import link_hash
 from games.eventstore.transfer import insert_stored, read_stored_events
@@ -129,3 +130,28 @@ def test_imported_streams_are_chained_again() -> None:
     assert len(chain) == 3
     assert all(stored == recomputed for stored, recomputed in chain)
     assert "Every hash chain holds" in run("verify_log")
+
+
+def test_the_migration_backfills_the_chains_of_existing_events() -> None:
+    migration = importlib.import_module("games.eventstore.migrations.0004_event_chain_hash")
+    stream_id = new_stream_id()
+    append(stream_id, cards_played("3C", "1S", "7D"))
+    append(new_stream_id(), cards_played("2B"))
+    with connection.cursor() as cursor:  # rows from before the migration had no hash
+        cursor.execute("ALTER TABLE eventstore_event DISABLE TRIGGER USER")
+        cursor.execute("UPDATE eventstore_event SET chain_hash = ''::bytea")
+        cursor.execute("ALTER TABLE eventstore_event ENABLE TRIGGER USER")
+    with pytest.raises(CommandError, match="2 streams with a broken hash chain"):
+        run("verify_log")
+
+    with connection.cursor() as cursor:
+        cursor.execute(migration.BACKFILL)
+
+    assert all(stored == recomputed for stored, recomputed in stored_chain(stream_id))
+    assert "Every hash chain holds" in run("verify_log")
+    with (  # the append-only trigger is back
+        pytest.raises(IntegrityError, match="append-only"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute("UPDATE eventstore_event SET chain_hash = chain_hash")
