@@ -15,6 +15,7 @@ from games.eventstore.reading import (
     read_all,
     read_stream,
     read_stream_beside,
+    read_streams_after,
     stream_version,
 )
 from games.eventstore.records import (
@@ -74,6 +75,7 @@ __all__ = [
     "read_stored_keys",
     "read_stream",
     "read_stream_beside",
+    "read_streams_after",
     "register_upcaster",
     "stream_version",
     "unregister_upcaster",

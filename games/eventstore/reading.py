@@ -7,7 +7,7 @@ position it saw and asks for what comes after never skips an event that commits 
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -43,6 +43,16 @@ _READ_ALL_OF_TYPES = f"""
     ORDER BY global_position
     LIMIT %(limit)s
 """
+
+_READ_STREAMS_AFTER = f"""
+    SELECT {EVENT_COLUMNS} FROM {EVENT_TABLE}
+    WHERE (stream_id = ANY(%(stream_ids)s) OR stream_id IN ({{more_streams}}))
+      AND global_position > %(after)s
+    ORDER BY global_position
+    LIMIT %(limit)s
+"""
+
+_NO_MORE_STREAMS = "SELECT NULL::uuid WHERE false"
 
 _STREAM_VERSION = f"""
     SELECT coalesce(max(stream_version), 0) FROM {EVENT_TABLE} WHERE stream_id = %(stream_id)s
@@ -115,6 +125,32 @@ def read_all(
         query = _READ_ALL_OF_TYPES
     with connection.cursor() as cursor:
         cursor.execute(query, params)
+        return [recorded_event_from_row(row) for row in cursor.fetchall()]
+
+
+def read_streams_after(
+    *,
+    stream_ids: Collection[UUID],
+    after: int = 0,
+    limit: int = 1000,
+    more_streams: str | None = None,
+    params: Mapping[str, Any] | None = None,
+) -> list[RecordedEvent]:
+    """Up to `limit` events of these streams with a global position above `after`, in global
+    position order: a feed of a few streams that a reader follows by remembering the last
+    position it saw (appends commit in position order, so it never skips one).
+
+    `more_streams` is a constant SELECT of further stream ids (its values bound from `params`),
+    run in the same statement: streams whose ids are recorded in rows written with their first
+    event are seen in the same snapshot as that event, never after it."""
+    if after < 0:
+        raise ValueError(f"Global positions start at 1, got after={after}.")
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}.")
+    statement = _READ_STREAMS_AFTER.format(more_streams=more_streams or _NO_MORE_STREAMS)
+    bound = {**(params or {}), "stream_ids": list(stream_ids), "after": after, "limit": limit}
+    with connection.cursor() as cursor:
+        cursor.execute(statement, bound)
         return [recorded_event_from_row(row) for row in cursor.fetchall()]
 
 
