@@ -251,6 +251,10 @@ REST_FRAMEWORK = {
     # The client address is REMOTE_ADDR unless the app runs behind this many proxies that append
     # to X-Forwarded-For (a load balancer: 1); anything else a client could forge.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "common.api.browsable.BrowsableApi",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "common.exceptions.api_exception_handler",
 }

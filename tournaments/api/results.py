@@ -15,11 +15,12 @@ from drf_spectacular.utils import (
     extend_schema_field,
 )
 from rest_framework import serializers
-from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.api.base import JsonApi
+from common.api.browsable import BrowsableApi
 from common.api.schema import error_responses
 from common.api.serializing import Serializer, represent
 from tournaments.access import TournamentAccess
@@ -87,7 +88,7 @@ class StandingOutput(Serializer):
 
 class StandingListApi(FileApi):
     permission_classes = [TournamentAccess]
-    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CsvRenderer]
+    renderer_classes = [JSONRenderer, BrowsableApi, CsvRenderer]
 
     @extend_schema(
         operation_id="tournament_standings",
