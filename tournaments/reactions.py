@@ -22,23 +22,13 @@ from tournaments.stream.events import EntrantWithdrew, decode
 from tournaments.stream.fixture_events import FixtureCreated
 
 
-def actor_of(metadata: EventMetadata) -> Actor:
-    return Actor(
-        user_id=metadata.actor_id,
-        device=metadata.device,
-        reason=metadata.reason,
-        correlation_id=metadata.correlation_id,
-        causation_id=metadata.causation_id,
-    )
-
-
 def react_inline(
     tournament_id: UUID,  # noqa: ARG001 - the pipeline calls every react hook so
     state: TournamentState,
     appended: AppendResult,
     metadata: EventMetadata,
 ) -> None:
-    actor = actor_of(metadata)
+    actor = metadata.actor()
     events = [decode(e.event_type, e.payload) for e in appended.events]
     created = [e for e in events if isinstance(e, FixtureCreated)]
     rules = state.settings.match_rules

@@ -61,6 +61,17 @@ class EventMetadata:
             causation_id=actor.causation_id,
         )
 
+    def actor(self) -> Actor:
+        """Who caused the append, as a command they cause in turn names them (the reverse of
+        `of`): a reaction to these events acts as the same actor."""
+        return Actor(
+            user_id=self.actor_id,
+            device=self.device,
+            reason=self.reason,
+            correlation_id=self.correlation_id,
+            causation_id=self.causation_id,
+        )
+
     def __post_init__(self) -> None:
         clashes = sorted(set(self.extra) & set(_NAMED_METADATA_FIELDS))
         if clashes:

@@ -4,6 +4,7 @@ import uuid
 import pytest
 from django.db import DataError, transaction
 
+from common.actors import Actor
 from games.eventstore.api import (
     ANY_VERSION,
     EventMetadata,
@@ -309,3 +310,9 @@ def test_malformed_appends_are_refused_before_reaching_the_database(
 def test_metadata_extras_cannot_reuse_the_named_fields() -> None:
     with pytest.raises(ValueError, match="reserved"):
         EventMetadata(extra={"actor_id": 3})
+
+
+def test_the_metadata_of_an_actors_command_names_the_same_actor_for_a_reaction() -> None:
+    actor = Actor(user_id=7, device="tablet 3", reason="typo", correlation_id="c", causation_id="k")
+
+    assert EventMetadata.of(actor).actor() == actor
