@@ -10,6 +10,7 @@ from tournaments.standings.seasons import (
     InvalidBestN,
     InvalidPointsTable,
     PointsTable,
+    SeasonRow,
     TournamentPlaces,
     check_best_n,
     parse_points_table,
@@ -30,8 +31,8 @@ tournaments = st.lists(
 best_ns = st.none() | st.integers(min_value=1, max_value=6)
 
 
-def totals(rows: list[object]) -> dict[int, int]:
-    return {row.player: row.points for row in rows}  # type: ignore[attr-defined]
+def totals(rows: list[SeasonRow]) -> dict[int, int]:
+    return {row.player: row.points for row in rows}
 
 
 def test_places_beyond_the_table_earn_the_participation_points() -> None:
