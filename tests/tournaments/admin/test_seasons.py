@@ -48,7 +48,7 @@ def test_the_add_form_creates_the_season_with_its_points_and_tournaments(
 
     season = Season.objects.get()
     assert response.status_code == 302
-    assert response.url == reverse("admin:tournaments_season_change", args=[season.pk])
+    assert response["Location"] == reverse("admin:tournaments_season_change", args=[season.pk])
     assert (season.slug, season.points, season.best_n) == ("stagione-2026", [10, 6, 3], 5)
     assert list(season.tournaments.all()) == [tournament]
 
