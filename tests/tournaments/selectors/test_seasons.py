@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from tests.factories.accounts import ClubFactory
+from tests.factories.accounts import ClubFactory, UserFactory
 from tests.factories.tournaments import ORGANIZER
 from tests.tournaments.seasons import TABLE, club_tournament, played_out, season_of, started
 from tournaments.models import Player
 from tournaments.selectors.projected import tournament_standings
 from tournaments.selectors.seasons import standings_of
-from tournaments.services.erasure import player_erase
+from tournaments.services.erasure import player_erase, player_link
 
 pytestmark = pytest.mark.django_db
 
@@ -145,3 +145,17 @@ def test_an_erased_player_reads_erased_player_in_the_season() -> None:
         "Carla",
         "Dario",
     ]
+
+
+def test_player_rows_linked_to_one_account_are_one_player_whatever_their_names() -> None:
+    club = ClubFactory.create()
+    first = played_out(club_tournament(club, FOUR, name="Autunno"))
+    second = played_out(club_tournament(club, [["Ada L."], *FOUR[1:]], name="Inverno"))
+    UserFactory.create(username="ada")
+    for player in Player.objects.filter(name__startswith="Ada"):
+        player_link(player=player, username="ada")
+
+    rows = standings_of(season_of(club, first, second)).rows
+
+    assert (rows[0].name, rows[0].points, rows[0].counted) == ("Ada L.", 50, 2)
+    assert len(rows) == 4
