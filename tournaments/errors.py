@@ -104,3 +104,17 @@ class InvalidGroupOrder(TournamentError):
     """The order must list exactly the entrants tied at the cut, once each."""
 
     code = "invalid_group_order"
+
+
+class ClubNotFound(TournamentError):
+    code = "club_not_found"
+
+
+class SeasonNotFound(TournamentError):
+    code = "season_not_found"
+
+
+class InvalidSeason(TournamentError):
+    """A season's settings or its tournaments refused (decision record 0037)."""
+
+    code = "invalid_season"

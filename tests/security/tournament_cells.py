@@ -21,6 +21,25 @@ from tests.security.roles import World
 from tests.tournaments.api.builders import (
     tournament_url,
 )
+from tournaments.models import Tournament
+from tournaments.services import seasons
+
+
+def season_url(world: World, *, list_only: bool = False) -> str:
+    """The club's season of its tournament (made on first use), or the club's seasons."""
+    tournament = world.tournament()
+
+    def build() -> str:
+        seasons.season_create(
+            club=world.club,
+            name="Stagione",
+            points=[3, 2, 1],
+            tournaments=[Tournament.objects.get(id=tournament)],
+        )
+        return f"{API}/clubs/{world.club.slug}/seasons/"
+
+    listed: str = world.once("season", build)
+    return listed if list_only else f"{listed}stagione/"
 
 
 def revoke_url(world: World) -> str:
@@ -249,6 +268,9 @@ TOURNAMENT_CELLS: list[Cell] = [
         get(lambda _w: f"{API}/scorer/matches/"),
         statuses(401, 200, 200, 200, 200, 200),
     ),
+    # A club's seasons count public tournaments only: anyone reads them (decision 0037).
+    Cell("club-seasons", "get", get(lambda w: season_url(w, list_only=True)), EVERYBODY_READS),
+    Cell("club-season", "get", get(lambda w: season_url(w)), EVERYBODY_READS),
     # The schema and its docs are public.
     Cell("schema", "get", get(lambda _w: f"{API}/schema/"), EVERYBODY_READS),
     Cell("docs", "get", get(lambda _w: f"{API}/docs/"), EVERYBODY_READS),

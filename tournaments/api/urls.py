@@ -12,6 +12,7 @@ from tournaments.api.level_matches import LevelMatchDecideApi
 from tournaments.api.matches import SwissRoundPublishApi, TournamentMatchListApi
 from tournaments.api.results import BracketDetailApi, StandingListApi
 from tournaments.api.scorer import ScorerMatchListApi
+from tournaments.api.seasons import SeasonDetailApi, SeasonListApi
 from tournaments.api.table_cards import TableCardApi
 from tournaments.api.tournaments import (
     TournamentCreateApi,
@@ -61,4 +62,10 @@ urlpatterns = [
         name="device-token-revoke",
     ),
     path("scorer/matches/", ScorerMatchListApi.as_view(), name="scorer-matches"),
+    path("clubs/<slug:club_slug>/seasons/", SeasonListApi.as_view(), name="club-seasons"),
+    path(
+        "clubs/<slug:club_slug>/seasons/<slug:season_slug>/",
+        SeasonDetailApi.as_view(),
+        name="club-season",
+    ),
 ]

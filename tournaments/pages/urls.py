@@ -3,6 +3,7 @@ projector screen, and a player's matches."""
 
 from django.urls import URLPattern, path
 
+from tournaments.pages import seasons as season_views
 from tournaments.pages import views
 
 urlpatterns: list[URLPattern] = [
@@ -14,4 +15,9 @@ urlpatterns: list[URLPattern] = [
         name="tournament-screen",
     ),
     path("players/<int:player_id>/", views.player_detail, name="player-detail"),
+    path(
+        "clubs/<slug:club_slug>/seasons/<slug:season_slug>/",
+        season_views.season_detail,
+        name="season-detail",
+    ),
 ]

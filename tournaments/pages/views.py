@@ -21,7 +21,7 @@ from django.utils.translation import get_language
 
 from tournaments.models import FixtureStatus, Player, Tournament
 from tournaments.pages.drawing import draw
-from tournaments.selectors import lookup, projected, public
+from tournaments.selectors import lookup, projected, public, seasons
 from tournaments.standings import DEFAULT_TIEBREAKS
 from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
 from tournaments.templatetags.tournament_pages import tiebreak_value
@@ -181,6 +181,7 @@ def tournament_detail(request: HttpRequest, tournament_id: UUID) -> HttpResponse
             "drawing": draw(bracket),
             "rounds": rounds_of(fixtures),
             "champion": None if champion is None else bracket["entrants"].get(str(champion)),
+            "seasons": seasons.seasons_of_tournament(tournament.id),
         }
 
     return live_response(

@@ -1,0 +1,33 @@
+"""The season page: a club season's standings over its tournaments (decision record 0037)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from tournaments.errors import ClubNotFound, SeasonNotFound
+from tournaments.selectors import seasons
+
+
+def season_detail(request: HttpRequest, club_slug: str, season_slug: str) -> HttpResponse:
+    try:
+        season = seasons.season_of(club_slug=club_slug, season_slug=season_slug)
+    except (ClubNotFound, SeasonNotFound):
+        raise Http404("no such season") from None
+    standings = seasons.standings_of(season)
+    columns = [str(line.id) for line in standings.tournaments]
+    rows: list[dict[str, Any]] = []
+    for row in standings.rows:
+        by_tournament = {result.tournament: result for result in row.results}
+        rows.append({"row": row, "cells": [by_tournament.get(column) for column in columns]})
+    context = {
+        "season": season,
+        "club": season.club,
+        "table": standings.table,
+        "tournaments": standings.tournaments,
+        "rows": rows,
+        "running": any(not line.counted for line in standings.tournaments),
+    }
+    return render(request, "tournaments/season_detail.html", context)

@@ -1,0 +1,149 @@
+"""Reads of a club's seasons, and a season's standings computed from its tournaments' events.
+
+The standings are never stored: each tournament's final places are folded from its stream (the
+process memo keeps that cheap, `load_latest`), so `rebuild_projections` cannot change them. Names
+are read from the name rows at read time, like every other page (an erasure shows at once).
+
+A season's player is a person across tournaments, while registering makes a player row per
+entry: rows with the same linked account are one person, and so are rows with the same name
+(case and spacing aside, as the duplicate-name check compares them); an erased row is a person
+of its own, `erased player`. The person's id is their first player row's id (decision 0037).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from uuid import UUID
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils.translation import gettext_noop
+
+from accounts.models import Club, Role
+from accounts.selectors import has_role
+from tournaments.errors import ClubNotFound, SeasonNotFound
+from tournaments.models import EntrantPlayer, Season, Tournament
+from tournaments.names import same_name
+from tournaments.plan.final_places import final_places
+from tournaments.services.erasure import ERASED_PLAYER
+from tournaments.services.pipeline import load_tournament
+from tournaments.standings.seasons import (
+    PointsTable,
+    SeasonRow,
+    TournamentPlaces,
+    season_standings,
+)
+
+Identity = tuple[str, int | str]
+
+
+def club_by_slug(slug: str) -> Club:
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise ClubNotFound.because(gettext_noop("there is no club %(club)s"), club=slug)
+    return club
+
+
+def club_seasons(*, club_slug: str) -> tuple[Club, list[Season]]:
+    """The club and its seasons, newest first."""
+    club = club_by_slug(club_slug)
+    return club, list(Season.objects.filter(club=club).order_by("-created_at", "-id"))
+
+
+def season_of(*, club_slug: str, season_slug: str) -> Season:
+    club = club_by_slug(club_slug)
+    season = Season.objects.filter(club=club, slug=season_slug).select_related("club").first()
+    if season is None:
+        raise SeasonNotFound.because(
+            gettext_noop("%(club)s has no season %(season)s"), club=club.name, season=season_slug
+        )
+    return season
+
+
+def may_organize(user: AbstractBaseUser | AnonymousUser, club_id: int) -> bool:
+    """A club's organizers (and superusers) set its seasons."""
+    if getattr(user, "is_superuser", False) and user.is_active:
+        return True
+    return has_role(user, Role.ORGANIZER, club_id=club_id)
+
+
+def seasons_of_tournament(tournament_id: UUID) -> list[Season]:
+    """The seasons that count a tournament (for its page to link to)."""
+    seasons = Season.objects.filter(tournaments__id=tournament_id).select_related("club")
+    return list(seasons.order_by("-created_at", "id"))
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonTournamentLine:
+    id: UUID
+    name: str
+    status: str
+    counted: bool
+    """Finished: its places count. A tournament still running counts once it finishes."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonStandings:
+    season: Season
+    table: PointsTable
+    tournaments: list[SeasonTournamentLine]
+    rows: list[SeasonRow]
+
+
+def season_tournaments(season: Season) -> list[Tournament]:
+    """The season's public tournaments, oldest first (a private one is never counted)."""
+    return list(Tournament.objects.filter(seasons=season, public=True).order_by("created_at", "id"))
+
+
+def standings_of(season: Season) -> SeasonStandings:
+    """The season's standings now: its finished tournaments' final places, as points."""
+    table = PointsTable(tuple(season.points), season.participation)
+    lines: list[SeasonTournamentLine] = []
+    entrant_places: dict[UUID, dict[int, int]] = {}
+    for tournament in season_tournaments(season):
+        state, _ = load_tournament(tournament_id=tournament.id)
+        places = final_places(state)
+        if places:
+            entrant_places[tournament.id] = places
+        lines.append(
+            SeasonTournamentLine(tournament.id, tournament.name, state.status, bool(places))
+        )
+    people, names = players_of_entrants(
+        entrant for places in entrant_places.values() for entrant in places
+    )
+    entries = []
+    for tournament_id, places in entrant_places.items():
+        person_places: dict[int, int] = {}
+        for entrant, place in places.items():
+            for person in people.get(entrant, ()):
+                person_places[person] = min(place, person_places.get(person, place))
+        entries.append(TournamentPlaces(str(tournament_id), person_places))
+    rows = season_standings(entries, table, best_n=season.best_n, names=names)
+    return SeasonStandings(season, table, lines, rows)
+
+
+def identity_of(player_id: int, name: str, erased: bool, user_id: int | None) -> Identity:
+    if erased:
+        return ("erased", player_id)
+    if user_id is not None:
+        return ("user", user_id)
+    return ("name", same_name(name))
+
+
+def players_of_entrants(
+    entrant_ids: Iterable[int],
+) -> tuple[dict[int, list[int]], dict[int, str]]:
+    """Each entrant's people (by person id) and each person's name (the latest row's)."""
+    rows = list(
+        EntrantPlayer.objects.filter(entrant_id__in=set(entrant_ids))
+        .order_by("player_id")
+        .values_list("entrant_id", "player_id", "player__name", "player__erased", "player__user_id")
+    )
+    person_of: dict[Identity, int] = {}
+    names: dict[int, str] = {}
+    people: dict[int, list[int]] = {}
+    for entrant, player, name, erased, user in rows:
+        person = person_of.setdefault(identity_of(player, name, erased, user), player)
+        names[person] = ERASED_PLAYER if erased else name
+        people.setdefault(entrant, []).append(person)
+    return people, names
