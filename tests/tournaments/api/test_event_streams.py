@@ -4,6 +4,7 @@ new events as they are recorded, resuming after a disconnect, redaction and acce
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 import pytest
 from pytest_django.live_server_helper import LiveServer
@@ -27,13 +28,17 @@ def stream_path(tournament_id: object) -> str:
 
 
 def feed_positions(tournament: Tournament) -> list[int]:
-    return [event.global_position for event in tournament_feed(tournament_id=tournament.id, after=0)]
+    events = tournament_feed(tournament_id=tournament.id, after=0)
+    return [event.global_position for event in events]
 
 
-def first_match(tournament: Tournament) -> object:
-    return Fixture.objects.filter(tournament=tournament).order_by("id").values_list(
-        "match_id", flat=True
-    )[0]
+def first_match(tournament: Tournament) -> UUID:
+    match_id: UUID = (
+        Fixture.objects.filter(tournament=tournament)
+        .order_by("id")
+        .values_list("match_id", flat=True)[0]
+    )
+    return match_id
 
 
 @pytest.fixture
