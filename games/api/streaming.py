@@ -13,6 +13,7 @@ send by themselves): ids are global positions, so it resumes without gaps or rep
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -39,6 +40,7 @@ EVENT_STREAM = "text/event-stream"
 LAST_EVENT_ID_HEADER = "Last-Event-ID"
 MAX_GLOBAL_POSITION = 2**63 - 1
 KEEP_ALIVE = b": keep-alive\n\n"
+POSITION = re.compile(r"[0-9]+")
 
 ReadAfter = Callable[[int, int], list[RecordedEvent]]
 """The feed of a stream: up to `limit` events above a global position (`after`, `limit`), as
@@ -67,7 +69,13 @@ class EventStreamRenderer(BaseRenderer):
 
 
 class ResumeQuery(Serializer):
-    after = serializers.IntegerField(default=0, min_value=0, max_value=MAX_GLOBAL_POSITION)
+    after = serializers.IntegerField(
+        default=0,
+        min_value=0,
+        max_value=MAX_GLOBAL_POSITION,
+        help_text="On a first connection, send the events above this global position "
+        "(default 0: all of them).",
+    )
 
     class Meta:
         ref_name = "EventStreamQuery"
@@ -88,16 +96,17 @@ class EventStreamApi(JsonApi):
 
 def resume_position(request: Request) -> int:
     """Where the stream resumes: the `Last-Event-ID` header (a reconnecting EventSource sends
-    it), else the `after` query parameter, else the beginning of the log."""
-    header = request.headers.get(LAST_EVENT_ID_HEADER, "").strip()
-    if header:
-        if not (header.isascii() and header.isdigit()) or int(header) > MAX_GLOBAL_POSITION:
-            raise InvalidLastEventId(
-                gettext("Last-Event-ID is the id of an event the stream sent, not %(value)r.")
-                % {"value": header[:40]}
-            )
-        return int(header)
-    return int(validated_query(ResumeQuery, request.query_params)["after"])
+    it), else the `after` query parameter, else the beginning of the log. An empty header is
+    no header (an EventSource that received no id yet)."""
+    header = request.headers.get(LAST_EVENT_ID_HEADER, "")
+    if not header:
+        return int(validated_query(ResumeQuery, request.query_params)["after"])
+    if not POSITION.fullmatch(header) or int(header) > MAX_GLOBAL_POSITION:
+        raise InvalidLastEventId(
+            gettext("Last-Event-ID is the id of an event the stream sent, not %(value)r.")
+            % {"value": header[:40]}
+        )
+    return int(header)
 
 
 def event_message(event: RecordedEvent) -> bytes:
@@ -162,20 +171,37 @@ STREAM_DESCRIPTION = (
     "received (an EventSource does so by itself) and nothing is missed or repeated."
 )
 
-RESUME_PARAMETERS = [
+SERVER_SENT_EVENT = {
+    "type": "object",
+    "description": "One event of the stream (OpenAPI 3.0 describes each event of a stream).",
+    "required": ["id", "event", "data"],
+    "properties": {
+        "id": {
+            "type": "string",
+            "pattern": "^[0-9]+$",
+            "description": "The event's global position: send it back as `Last-Event-ID`.",
+        },
+        "event": {"type": "string", "description": "The event type, e.g. `CardPlayed`."},
+        "data": {
+            "type": "string",
+            "description": "The event as one JSON object: `position`, `stream_id`, "
+            "`stream_type`, `stream_version`, `event_type`, `payload`, `reason`, `recorded_at`.",
+        },
+        "retry": {"type": "integer", "description": "Milliseconds to wait before reconnecting."},
+    },
+}
+
+RESUME_PARAMETERS: list[OpenApiParameter | type[Serializer]] = [
     OpenApiParameter(
         LAST_EVENT_ID_HEADER,
         OpenApiTypes.STR,
         OpenApiParameter.HEADER,
+        pattern="^[0-9]*$",
         description="Resume after this event id (a global position); wins over `after`. "
-        "Anything but a number 0 or more is refused (400 `invalid_last_event_id`).",
+        "Anything but a number 0 or more is refused (400 `invalid_last_event_id`); empty is "
+        "the same as none.",
     ),
-    OpenApiParameter(
-        "after",
-        OpenApiTypes.INT,
-        description="On a first connection, send the events above this global position "
-        "(default 0: all of them).",
-    ),
+    ResumeQuery,
 ]
 
 
@@ -191,7 +217,7 @@ def event_stream_schema(
         parameters=RESUME_PARAMETERS,
         responses={
             (200, EVENT_STREAM): OpenApiResponse(
-                OpenApiTypes.STR, description="Server-sent events, until the stream's time is up."
+                SERVER_SENT_EVENT, description="Server-sent events, until the stream's time is up."
             ),
             **{
                 (status, "application/json"): response

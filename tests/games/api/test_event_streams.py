@@ -17,7 +17,7 @@ from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import created, legal_round, match_url, play_cards, post, start_round
 
 
-def stream_path(match_id: object) -> str:
+def stream_path(match_id: str) -> str:
     return match_url(match_id, "events", "stream")
 
 
