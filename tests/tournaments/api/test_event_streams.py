@@ -7,6 +7,7 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+from django.db import connection
 from pytest_django.live_server_helper import LiveServer
 from rest_framework.test import APIClient
 
@@ -127,6 +128,27 @@ def test_a_feed_resumes_after_a_disconnect_without_gaps_or_repeats(
 
 
 @LIVE
+@pytest.mark.usefixtures("long_streams")
+def test_a_waiting_stream_holds_no_transaction_open_between_its_polls(
+    live_server: LiveServer,
+) -> None:
+    tournament = TournamentFactory.create(started=True)
+
+    with EventStream(live_server.url, stream_path(tournament.id)) as stream:
+        stream.events_until(feed_positions(tournament)[-1])
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FILTER (WHERE state LIKE 'idle in transaction%%'), count(*) "
+                "FROM pg_stat_activity WHERE datname = current_database() AND pid <> "
+                "pg_backend_pid()"
+            )
+            in_transaction, others = cursor.fetchone()
+
+    assert others >= 1  # the stream's own connection, between two polls
+    assert in_transaction == 0
+
+
+@LIVE
 def test_the_stream_says_when_to_reconnect_then_ends_when_its_time_is_up(
     live_server: LiveServer, settings: Any
 ) -> None:
@@ -183,7 +205,7 @@ def test_a_private_tournament_stream_is_not_found_for_a_stranger_and_open_to_its
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("last_event_id", ["abc", "-1", "1.5", "9" * 20, "٣"])
+@pytest.mark.parametrize("last_event_id", ["abc", "-1", "1.5", " 7", "9" * 20, "٣"])
 def test_a_last_event_id_that_is_not_a_position_is_refused(
     api_client: APIClient, last_event_id: str
 ) -> None:
