@@ -86,6 +86,7 @@ class EventStreamApi(JsonApi):
     in JSON whatever was asked."""
 
     renderer_classes = [JSONRenderer, EventStreamRenderer]
+    http_method_names = ["get", "options"]  # a HEAD would hold a worker thread for nothing
 
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
         if isinstance(response, Response):

@@ -100,3 +100,13 @@ def test_an_unknown_match_has_no_stream(anonymous: APIClient) -> None:
 
     assert response.status_code == 404
     assert response.json()["code"] == "match_not_found"
+
+
+@pytest.mark.django_db
+def test_a_stream_answers_get_only_not_head(scorer: APIClient) -> None:
+    match_id = ApiMatchFactory.create(client=scorer)["id"]
+
+    response = scorer.head(stream_path(match_id))
+
+    assert response.status_code == 405
+    assert response["Allow"] == "GET, OPTIONS"
