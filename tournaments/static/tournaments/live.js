@@ -4,20 +4,22 @@
 //
 // Where the browser has EventSource, the page follows the tournament's event stream instead
 // (data-feed, from the position the page shows; decision 0038): each event refreshes the live
-// part at once (the "feed" trigger), and again every CATCH_UP_MS while the answer says the
-// worker has not projected it yet (data-caught-up="0": the standings and the bracket follow the
-// event a moment later). While the stream is open the timed polls are skipped, but for one now
-// and then as a safety net; when it is not (no EventSource, refused, reconnecting), the polls
-// go out as before.
+// part at once (the "feed" trigger), and again after CATCH_UP_MS (then twice as long, and so
+// on) while the answer says the worker has not projected it yet (data-caught-up="0": the
+// standings and the bracket follow the event a moment later). While the stream is open the
+// timed polls are skipped, but for one now and then as a safety net; when it is not (no
+// EventSource, refused, reconnecting), the polls go out as before.
 (function () {
   "use strict";
   var COALESCE_MS = 150; // events that come together refresh once
-  var CATCH_UP_MS = 1500; // then again until the worker has projected it
+  var CATCH_UP_MS = 1500; // then again until the worker has projected it, each wait doubled
+  var CATCH_UP_MAX_MS = 30000; // (a worker that is down is not asked after every second)
   var SAFETY_MS = 60000; // while following, a timed poll still goes out this often
 
   var source = null;
   var pending = null;
   var catchUp = null;
+  var catchUpWait = CATCH_UP_MS;
   var lastRefresh = Date.now();
 
   function live() {
@@ -37,6 +39,7 @@
   }
 
   function heard() {
+    catchUpWait = CATCH_UP_MS;
     if (pending === null) {
       pending = setTimeout(refresh, COALESCE_MS);
     }
@@ -46,7 +49,8 @@
     var element = live();
     clearTimeout(catchUp);
     if (following() && element && element.getAttribute("data-caught-up") === "0") {
-      catchUp = setTimeout(refresh, CATCH_UP_MS);
+      catchUp = setTimeout(refresh, catchUpWait);
+      catchUpWait = Math.min(catchUpWait * 2, CATCH_UP_MAX_MS);
     }
   }
 
