@@ -169,6 +169,14 @@ HEALTH_CONSUMER_MAX_LAG_SECONDS = env.int("HEALTH_CONSUMER_MAX_LAG_SECONDS", def
 # The rendered standings, brackets and match lists each web process keeps, by their ETag, in
 # bytes (tournaments/api/conditional.py, decision 0010).
 TOURNAMENT_READ_CACHE_BYTES = env.int("TOURNAMENT_READ_CACHE_BYTES", default=32 * 2**20)
+# The server-sent event streams of matches and tournaments (games/api/streaming.py, decision
+# 0038): each polls the log every FEED_POLL_SECONDS, sends a keep-alive comment after
+# FEED_KEEPALIVE_SECONDS of quiet and ends after FEED_STREAM_SECONDS, telling the client to
+# reconnect FEED_RETRY_MILLISECONDS later (with Last-Event-ID: nothing is missed).
+FEED_POLL_SECONDS = env.float("FEED_POLL_SECONDS", default=1.0)
+FEED_KEEPALIVE_SECONDS = env.float("FEED_KEEPALIVE_SECONDS", default=15.0)
+FEED_STREAM_SECONDS = env.float("FEED_STREAM_SECONDS", default=30.0)
+FEED_RETRY_MILLISECONDS = env.int("FEED_RETRY_MILLISECONDS", default=1000)
 # Seconds a process keeps a token and a user's roles it checked, while no token or role was
 # withdrawn since (accounts.credentials, decision 0032); 0 turns it off.
 AUTH_TOKEN_CACHE_SECONDS = env.float("AUTH_TOKEN_CACHE_SECONDS", default=10.0)

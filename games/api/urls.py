@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from games.api.event_streams import MatchEventStreamApi
 from games.api.events import EventListApi, MatchEventListApi
 from games.api.matches import (
     MatchCreateApi,
@@ -30,6 +31,7 @@ urlpatterns = [
     path(f"{MATCH}dispute/", ResultDisputeApi.as_view(), name="result-dispute"),
     path(f"{MATCH}forfeit/", MatchForfeitApi.as_view(), name="match-forfeit"),
     path(f"{MATCH}events/", MatchEventListApi.as_view(), name="match-events"),
+    path(f"{MATCH}events/stream/", MatchEventStreamApi.as_view(), name="match-event-stream"),
     path(f"{MATCH}rounds/", RoundStartApi.as_view(), name="round-start"),
     path(ROUND, RoundDetailApi.as_view(), name="round-detail"),
     path(f"{ROUND}plays/", CardPlayApi.as_view(), name="card-play"),

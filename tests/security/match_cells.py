@@ -60,6 +60,18 @@ MATCH_CELLS: list[Cell] = [
     ),
     Cell("match-events", "get", get(lambda w: match_url(w.match(), "events")), ORGANIZER_READS),
     Cell(
+        "match-event-stream",
+        "get",
+        get(lambda w: match_url(w.match(), "events", "stream")),
+        EVERYBODY_READS,
+    ),
+    Cell(
+        "match-event-stream",
+        "get (private)",
+        get(lambda w: match_url(w.private_match(), "events", "stream")),
+        MEMBERS_READ,
+    ),
+    Cell(
         "round-start",
         "post",
         post(lambda w: match_url(w.match(), "rounds"), lambda _w: {"briscola": "7D"}),

@@ -229,6 +229,18 @@ TOURNAMENT_CELLS: list[Cell] = [
         ORGANIZER_READS,
     ),
     Cell(
+        "tournament-event-stream",
+        "get",
+        get(lambda w: tournament_url(w.tournament(), "events", "stream")),
+        EVERYBODY_READS,
+    ),
+    Cell(
+        "tournament-event-stream",
+        "get (private)",
+        get(lambda w: tournament_url(w.tournament(public=False), "events", "stream")),
+        MEMBERS_READ,
+    ),
+    Cell(
         "tournament-bracket",
         "get",
         get(lambda w: tournament_url(w.tournament(), "bracket")),

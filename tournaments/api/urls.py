@@ -6,6 +6,7 @@ from tournaments.api.calls import CheckInCloseApi, CheckInOpenApi, CheckInWindow
 from tournaments.api.corrections import EntrantCorrectApi, EntrantsReseedApi
 from tournaments.api.device_tokens import DeviceTokenListApi, DeviceTokenRevokeApi
 from tournaments.api.entrants import EntrantCheckInApi, EntrantRegisterApi, EntrantWithdrawApi
+from tournaments.api.event_streams import TournamentEventStreamApi
 from tournaments.api.exports import ArchiveApi, ScheduleApi
 from tournaments.api.groups import GroupPlacesDecideApi
 from tournaments.api.level_matches import LevelMatchDecideApi
@@ -50,6 +51,11 @@ urlpatterns = [
     path(f"{TOURNAMENT}check-in/", CheckInWindowApi.as_view(), name="check-in-window"),
     path(f"{TOURNAMENT}check-in/open/", CheckInOpenApi.as_view(), name="check-in-open"),
     path(f"{TOURNAMENT}check-in/close/", CheckInCloseApi.as_view(), name="check-in-close"),
+    path(
+        f"{TOURNAMENT}events/stream/",
+        TournamentEventStreamApi.as_view(),
+        name="tournament-event-stream",
+    ),
     path(f"{TOURNAMENT}standings/", StandingListApi.as_view(), name="tournament-standings"),
     path(f"{TOURNAMENT}bracket/", BracketDetailApi.as_view(), name="tournament-bracket"),
     path(f"{TOURNAMENT}schedule/", ScheduleApi.as_view(), name="tournament-schedule"),

@@ -1,7 +1,8 @@
 """Page views: thin adapters that read through selectors and render templates.
 
 The tournament page and its projector screen poll themselves (htmx, every few seconds) for
-their live part. Each answer carries an ETag made from the tournament's position in the log
+their live part, or follow the tournament's event stream where the browser can (live.js). Each
+answer carries an ETag made from the tournament's position in the log
 (`public.tournament_log_position`), so a poll of an unchanged tournament costs a 304.
 """
 
@@ -15,20 +16,24 @@ from uuid import UUID
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
+from games.matches.stream import MATCH_EVENT_TYPES
 from tournaments.models import FixtureStatus, Player, Tournament
 from tournaments.pages.drawing import draw
 from tournaments.selectors import lookup, projected, public, seasons
 from tournaments.standings import DEFAULT_TIEBREAKS
 from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
+from tournaments.stream.events import EVENT_CLASSES as TOURNAMENT_EVENT_TYPES
 from tournaments.templatetags.tournament_pages import tiebreak_value
 
 POLL_SECONDS = 5
 """How often the live parts poll; the setting TOURNAMENT_POLL_SECONDS overrides it (tests)."""
 CURRENT_STATUSES = (FixtureStatus.READY, FixtureStatus.IN_PROGRESS)
+FEED_EVENT_TYPES = sorted({*TOURNAMENT_EVENT_TYPES, *MATCH_EVENT_TYPES})
 
 
 def poll_seconds() -> int:
@@ -70,6 +75,21 @@ def not_modified(request: HttpRequest, etag: str) -> bool:
     return wanted is not None and (etag in parse_etags(wanted) or wanted.strip() == "*")
 
 
+def is_caught_up(state: str) -> bool:
+    """Whether the worker has projected every event the live state counts (its standings and
+    bracket are as the log says): the page's script refreshes again until it has."""
+    return state.rsplit("-", 2)[1] == "1"
+
+
+def live_feed(tournament_id: UUID) -> dict[str, str]:
+    """What the page's script follows instead of polling (tournaments/static/tournaments/
+    live.js): the tournament's event stream from the position the page shows, and the event
+    types it names (an EventSource hears only the types it listens to)."""
+    position, _ = public.tournament_log_position(tournament_id=tournament_id)
+    stream = reverse("api-v1:tournament-event-stream", args=[tournament_id])
+    return {"url": f"{stream}?after={position}", "events": " ".join(FEED_EVENT_TYPES)}
+
+
 def live_response(
     request: HttpRequest,
     *,
@@ -90,7 +110,13 @@ def live_response(
         response: HttpResponse = HttpResponseNotModified()
     else:
         template = f"tournaments/{kind}_live.html" if polled else f"tournaments/{kind}.html"
-        context = build() | {"etag": fragment_etag, "poll_seconds": poll_seconds()}
+        context = build() | {
+            "etag": fragment_etag,
+            "poll_seconds": poll_seconds(),
+            "caught_up": is_caught_up(state),
+        }
+        if not polled:
+            context["feed"] = live_feed(tournament_id)
         response = render(request, template, context)
     # After rendering: a first visit's page holds the CSRF secret its response sets.
     response["ETag"] = page_etag()

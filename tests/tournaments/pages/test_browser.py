@@ -35,6 +35,7 @@ def test_the_tournament_page_shows_standings_bracket_and_fixtures_with_their_hoo
     ).id
     first = ready_fixtures(tournament_id)[0]
     play_ready(tournament_id)
+    browser_page.add_init_script("delete window.EventSource;")  # no stream to follow: it polls
     browser_page.goto(f"{live_server.url}/tournaments/{tournament_id}/")
 
     rows = browser_page.locator("[data-entrant][data-rank]")
@@ -104,7 +105,7 @@ def test_the_projector_view_shows_the_pairings_at_their_tables_in_large_type(
     expect(pairings.first.locator(".table-number")).to_have_text("1")
     expect(pairings.first).to_contain_text("Player 1")
     expect(browser_page.locator(".screen-standings [data-entrant][data-rank]")).to_have_count(4)
-    expect(browser_page.locator("#live")).to_have_attribute("hx-trigger", "every 5s")
+    expect(browser_page.locator("#live")).to_have_attribute("hx-trigger", "every 5s, feed")
     body_size = browser_page.locator("body").evaluate("b => getComputedStyle(b).fontSize")
     assert float(body_size.removesuffix("px")) >= 24
 

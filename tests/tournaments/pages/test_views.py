@@ -201,7 +201,8 @@ def test_the_screen_shows_the_current_pairings_with_their_tables(client: Client)
     html = client.get(f"/tournaments/{tournament_id}/screen/").content.decode()
 
     assert 'class="screen"' in html
-    assert 'hx-trigger="every 5s"' in html
+    assert 'hx-trigger="every 5s, feed"' in html
+    assert f'data-feed="/api/v1/tournaments/{tournament_id}/events/stream/?after=' in html
     for fixture in Fixture.objects.filter(tournament_id=tournament_id):
         assert f'data-match="{fixture.match_id}" data-status="ready"' in html
     assert re.findall(r'class="num table-number">(\d)<', html) == ["1", "2"]

@@ -1,0 +1,48 @@
+"""The tournament page follows the tournament's event stream (tournaments/static/tournaments/
+live.js): a result shows without a reload and without a timed poll, once the worker's
+projection has caught up with the events the stream announced."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, Request, expect
+from pytest_django.live_server_helper import LiveServer
+
+from tests.factories.tournaments import TournamentFactory
+from tests.tournaments.builders import play
+from tests.tournaments.pages.builders import ready_fixtures
+from tournaments import projections
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_result_shows_as_the_stream_announces_it_without_a_timed_poll(
+    browser_page: Page, live_server: LiveServer, settings: Any
+) -> None:
+    settings.TOURNAMENT_POLL_SECONDS = 600  # no timed poll within the test
+    settings.FEED_POLL_SECONDS = 0.1
+    settings.FEED_STREAM_SECONDS = 30.0
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True, projected=True
+    ).id
+    first = ready_fixtures(tournament_id)[0]
+    refreshes: list[Request] = []
+    browser_page.on(
+        "request", lambda r: refreshes.append(r) if r.headers.get("hx-request") else None
+    )
+
+    with browser_page.expect_response(lambda r: "/events/stream/" in r.url) as stream:
+        browser_page.goto(f"{live_server.url}/tournaments/{tournament_id}/")
+    fixture = browser_page.locator(f'[data-match="{first.match_id}"]')
+    expect(fixture).to_have_attribute("data-status", "ready")
+    assert stream.value.status == 200
+    assert refreshes == []
+    play(first.match_id, winner=0)
+    projections.consume()  # what the worker does after the events
+
+    expect(fixture).to_have_attribute("data-status", "finished")
+    expect(fixture).to_contain_text("1\N{EN DASH}0")
+    assert refreshes  # the stream triggered them: the next timed poll is minutes away
+    assert browser_page.url.endswith(f"/tournaments/{tournament_id}/")

@@ -1,0 +1,54 @@
+"""The server-sent event stream of a tournament: its own events and its matches'
+(games/api/streaming.py, tournaments/selectors/feed.py)."""
+
+from __future__ import annotations
+
+from functools import cache
+from uuid import UUID
+
+from django.http import StreamingHttpResponse
+from rest_framework.request import Request
+
+from games.api.streaming import (
+    EventStreamApi,
+    event_stream_response,
+    event_stream_schema,
+    resume_position,
+)
+from games.eventstore.api import RecordedEvent
+from games.visibility import Viewer, viewer_of
+from tournaments.access import TournamentAccess
+from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND
+from tournaments.selectors.feed import tournament_feed
+
+
+class TournamentEventStreamApi(EventStreamApi):
+    """Whoever may read the tournament follows it (a public one: anybody), each match's events
+    as they may read them."""
+
+    permission_classes = [TournamentAccess]
+
+    @event_stream_schema(
+        operation_id="tournament_event_stream",
+        summary="The events of a tournament and its matches as server-sent events, live",
+        tag=TAG,
+        errors=TOURNAMENT_NOT_FOUND,
+    )
+    def get(self, request: Request, tournament_id: UUID) -> StreamingHttpResponse:
+        after = resume_position(request)
+        user = request.user
+
+        @cache
+        def viewer_of_match(match_id: UUID) -> Viewer:
+            """Found once per stream: a stream lasts half a minute."""
+            return viewer_of(user, match_id)
+
+        def read_after(position: int, limit: int) -> list[RecordedEvent]:
+            return tournament_feed(
+                tournament_id=tournament_id,
+                after=position,
+                viewer_of_match=viewer_of_match,
+                limit=limit,
+            )
+
+        return event_stream_response(read_after, after)
