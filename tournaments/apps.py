@@ -33,3 +33,20 @@ class TournamentsConfig(AppConfig):
         signals.tournament_events_appended.connect(
             tasks.after_tournament_events, dispatch_uid="tournaments.after_tournament_events"
         )
+        self.connect_webhooks()
+
+    def connect_webhooks(self) -> None:
+        """The webhooks' fan-out wakes on the same signals (docs/decisions/0039)."""
+        from games.signals import match_events_appended
+        from tournaments import signals, webhook_tasks
+        from tournaments.services.webhooks import deliveries_due
+
+        match_events_appended.connect(
+            webhook_tasks.wake_fan_out, dispatch_uid="tournaments.webhooks.after_match_events"
+        )
+        signals.tournament_events_appended.connect(
+            webhook_tasks.wake_fan_out, dispatch_uid="tournaments.webhooks.after_tournament_events"
+        )
+        deliveries_due.connect(
+            webhook_tasks.deliver_when_due, dispatch_uid="tournaments.webhooks.deliveries_due"
+        )
