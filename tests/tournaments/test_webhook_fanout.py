@@ -1,7 +1,10 @@
 """The webhooks' fan-out: one delivery row per event of a tournament (its stream and its
 matches') and per active endpoint registered before the event, once, whatever is run again."""
 
+import io
+
 import pytest
+from django.core.management import call_command
 
 from accounts.models import User
 from games.eventstore.api import last_position
@@ -122,3 +125,22 @@ def test_with_no_active_endpoint_the_checkpoint_moves_to_the_head_of_the_log(
     endpoint = registered(tournament, organizer, "https://a.example.org/")
     assert fan_out() == []
     assert endpoint.deliveries.count() == 0
+
+
+def test_rebuilding_the_projections_leaves_the_endpoints_deliveries_and_checkpoint_alone(
+    organizer: User,
+) -> None:
+    tournament = TournamentFactory.create(entrants=2)
+    endpoint = registered(tournament, organizer, "https://a.example.org/")
+    played_through(tournament)
+    fan_out()
+    endpoint.deliveries.filter(position=positions(endpoint)[0]).update(status="delivered")
+    before = list(WebhookDelivery.objects.order_by("id").values())
+    checkpoint = Checkpoint.objects.get(name=FAN_OUT).position
+
+    call_command("rebuild_projections", "--quiet", stdout=io.StringIO())
+
+    assert list(WebhookDelivery.objects.order_by("id").values()) == before
+    assert Checkpoint.objects.get(name=FAN_OUT).position == checkpoint
+    assert WebhookEndpoint.objects.get().active
+    assert fan_out() == []

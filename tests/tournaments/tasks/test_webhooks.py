@@ -4,10 +4,12 @@ failed after the last attempt and sent again when the organizer asks. Every wait
 
 import uuid
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from accounts.models import User
+from config.celery import app
 from tests.factories.accounts import UserFactory
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.builders import open_fixtures, play
@@ -131,3 +133,26 @@ def test_deliveries_fail_after_the_last_attempt_and_a_redelivery_reaches_the_rec
 
         wait_for(everything_delivered(endpoint, receiver), what="the redeliveries", log=worker.log)
     assert sorted(r.position for r in receiver.accepted()) == [d.position for d in failed]
+
+
+def test_the_catch_up_fans_out_and_sends_what_no_wake_up_did(
+    worker: Worker, organizer: User, settings: Any
+) -> None:
+    settings.CELERY_WAKE_UPS = False  # the commits below send nothing: as if Redis lost it all
+    tournament = TournamentFactory.create(entrants=2)
+    with receiving() as receiver:
+        endpoint = register(tournament, receiver.url, organizer)
+        running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
+        assert not endpoint.deliveries.exists()
+
+        webhook_tasks.catch_up_webhooks.delay()
+
+        wait_for(everything_delivered(endpoint, receiver), what="the catch-up", log=worker.log)
+    assert len(receiver.accepted()) == endpoint.deliveries.count() > 0
+
+
+def test_the_webhooks_catch_up_is_a_periodic_task() -> None:
+    fields = app.conf.beat_schedule["tournaments-webhooks-catch-up"]
+
+    assert fields["task"] == "tournaments.webhooks.catch_up" in app.tasks
+    assert fields["schedule"] == 60.0
