@@ -64,7 +64,10 @@ def insert_deliveries(
     tournament_of = owners(events)
     rows: dict[str, list[object]] = {"endpoints": [], "positions": [], "types": [], "streams": []}
     for event in events:
-        for endpoint in by_tournament.get(tournament_of.get(event.stream_id), []):  # type: ignore[arg-type]
+        tournament_id = tournament_of.get(event.stream_id)
+        if tournament_id is None:  # a free-standing match
+            continue
+        for endpoint in by_tournament.get(tournament_id, []):
             if event.global_position > endpoint.after_position:
                 rows["endpoints"].append(endpoint.id)
                 rows["positions"].append(event.global_position)
