@@ -115,8 +115,9 @@ def checked_url(url: str) -> str:
     try:
         parts.port  # noqa: B018 - raises on a port out of range
     except ValueError:
-        invalid_port = gettext_noop("the webhook address's port is not valid")
-        raise WebhookUrlInvalid.because(invalid_port) from None
+        raise WebhookUrlInvalid.because(
+            gettext_noop("the webhook address's port is not valid")
+        ) from None
     host = parts.hostname
     literal = literal_address(host)
     private_name = host == "localhost" or host.endswith(".localhost")
