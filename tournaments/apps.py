@@ -36,16 +36,14 @@ class TournamentsConfig(AppConfig):
         self.connect_webhooks()
 
     def connect_webhooks(self) -> None:
-        """The webhooks' fan-out wakes on the same signals (docs/decisions/0039)."""
-        from games.signals import match_events_appended
-        from tournaments import signals, webhook_tasks
+        """The webhooks' fan-out runs after the tournament consumer (docs/decisions/0039)."""
+        from celery.signals import task_postrun
+
+        from tournaments import webhook_tasks
         from tournaments.services.webhooks import deliveries_due
 
-        match_events_appended.connect(
-            webhook_tasks.wake_fan_out, dispatch_uid="tournaments.webhooks.after_match_events"
-        )
-        signals.tournament_events_appended.connect(
-            webhook_tasks.wake_fan_out, dispatch_uid="tournaments.webhooks.after_tournament_events"
+        task_postrun.connect(
+            webhook_tasks.after_consumer_run, dispatch_uid="tournaments.webhooks.after_consumer"
         )
         deliveries_due.connect(
             webhook_tasks.deliver_when_due, dispatch_uid="tournaments.webhooks.deliveries_due"

@@ -1,9 +1,10 @@
 """Celery tasks of the outgoing webhooks: thin, acknowledged late.
 
 - `fan_out_webhooks` (`tournaments.webhooks.fan_out`): the fan-out consumer
-  (`tournaments.webhook_fanout`), woken after the commits that append tournament or match events
-  (the same signals that wake the tournament consumer), while some endpoint is active; it
-  enqueues one `deliver_webhook` per delivery it added.
+  (`tournaments.webhook_fanout`), woken at the end of each run of the tournament consumer's task
+  (`tournaments.tasks.consume_log`, which every commit appending tournament or match events
+  wakes), while some endpoint is active: a request pays nothing for the webhooks. It enqueues
+  one `deliver_webhook` per delivery it added.
 - `deliver_webhook(delivery_id)` (`tournaments.webhooks.deliver`): one attempt; a failed one is
   retried by Celery after the delivery's backoff, until its attempts run out.
 - `catch_up_webhooks` (`tournaments.webhooks.catch_up`, beat): the fan-out again, and every
@@ -101,10 +102,21 @@ class PendingWakeUp:
 pending_wake_up = PendingWakeUp()
 
 
-def wake_fan_out(**kwargs: object) -> None:
-    """Receiver of `games.signals.match_events_appended` and
-    `tournaments.signals.tournament_events_appended` (sent after the commit): a fan-out wake-up,
-    due in WAKE_UP_DELAY, unless this process sent one not due yet or no endpoint is active."""
+CONSUMER_TASK = "tournaments.tasks.consume_log"
+"""The tournament consumer's task: a run of it starts after every commit that appended events."""
+
+
+def after_consumer_run(sender: Task[Any, Any] | None = None, **kwargs: object) -> None:
+    """Receiver of Celery's `task_postrun`: after a run of the tournament consumer, wake the
+    fan-out. That run started after the commits that woke it, so the fan-out sent now starts
+    after them too and reads their events."""
+    if sender is not None and sender.name == CONSUMER_TASK:
+        wake_fan_out()
+
+
+def wake_fan_out() -> None:
+    """A fan-out wake-up, due in WAKE_UP_DELAY, unless this process sent one not due yet or no
+    endpoint is active."""
     if not settings.CELERY_WAKE_UPS:
         return
     now = monotonic()

@@ -1,17 +1,23 @@
-"""What the webhooks enqueue after a commit, and when; the broker is replaced by a list."""
+"""What the webhooks enqueue after a run of the tournament consumer or a redelivery, and when;
+the broker is replaced by a list."""
 
 from typing import Any
 
 import pytest
+from celery.signals import task_postrun
 
 from accounts.models import User
 from games.matches import services as match_services
 from tests.factories.accounts import UserFactory
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
-from tournaments import publishing, webhook_fanout, webhook_tasks
+from tournaments import publishing, tasks, webhook_fanout, webhook_tasks
 from tournaments.models import DeliveryStatus
 from tournaments.services import running
-from tournaments.services.webhooks import webhook_redeliver, webhook_register
+from tournaments.services.webhooks import (
+    webhook_deactivate,
+    webhook_redeliver,
+    webhook_register,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -44,14 +50,32 @@ def new_match() -> None:
     match_services.match_create(table_size=2, sides=["A", "B"], actor=ORGANIZER)
 
 
-def test_with_no_active_endpoint_a_commit_wakes_no_fan_out(
+def consumer_ran() -> None:
+    """What Celery signals after a run of the tournament consumer's task."""
+    task_postrun.send(
+        sender=tasks.consume_log,
+        task_id="run",
+        task=tasks.consume_log,
+        args=(),
+        kwargs={},
+        retval=0,
+        state="SUCCESS",
+    )
+
+
+WAKE_UP = (
+    "tournaments.webhooks.fan_out",
+    (),
+    {"countdown": webhook_tasks.WAKE_UP_DELAY, "expires": webhook_tasks.WAKE_UP_EXPIRES},
+)
+
+
+def test_a_commit_sends_nothing_for_the_webhooks_from_the_request(
     sent: Sent, django_capture_on_commit_callbacks: Any, organizer: User
 ) -> None:
-    endpoint, _ = webhook_register(
+    webhook_register(
         tournament_id=TournamentFactory.create().id, url="https://a.example.org/", user=organizer
     )
-    endpoint.active = False
-    endpoint.save()
 
     with django_capture_on_commit_callbacks(execute=True):
         new_match()
@@ -59,31 +83,37 @@ def test_with_no_active_endpoint_a_commit_wakes_no_fan_out(
     assert sent == []
 
 
-def test_a_burst_of_commits_shares_one_fan_out_wake_up_while_an_endpoint_is_active(
-    sent: Sent,
-    django_capture_on_commit_callbacks: Any,
-    organizer: User,
-    monkeypatch: pytest.MonkeyPatch,
+def test_after_a_consumer_run_the_fan_out_is_woken_while_an_endpoint_is_active(
+    sent: Sent, organizer: User
+) -> None:
+    endpoint, _ = webhook_register(
+        tournament_id=TournamentFactory.create().id, url="https://a.example.org/", user=organizer
+    )
+
+    consumer_ran()
+    webhook_tasks.pending_wake_up.due = float("-inf")
+    webhook_deactivate(endpoint_id=endpoint.id, user=organizer)
+    consumer_ran()
+
+    assert sent == [WAKE_UP]
+
+
+def test_the_consumer_runs_of_a_burst_share_one_fan_out_wake_up(
+    sent: Sent, organizer: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = [1000.0]
     monkeypatch.setattr(webhook_tasks, "monotonic", lambda: clock[0])
-    tournament = TournamentFactory.create(entrants=2)
-    webhook_register(tournament_id=tournament.id, url="https://a.example.org/", user=organizer)
-
-    with django_capture_on_commit_callbacks(execute=True):
-        running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
-    with django_capture_on_commit_callbacks(execute=True):
-        new_match()
-    clock[0] += webhook_tasks.WAKE_UP_DELAY
-    with django_capture_on_commit_callbacks(execute=True):
-        new_match()
-
-    wake_up = (
-        "tournaments.webhooks.fan_out",
-        (),
-        {"countdown": webhook_tasks.WAKE_UP_DELAY, "expires": webhook_tasks.WAKE_UP_EXPIRES},
+    webhook_register(
+        tournament_id=TournamentFactory.create().id, url="https://a.example.org/", user=organizer
     )
-    assert sent == [wake_up, wake_up]
+
+    consumer_ran()
+    consumer_ran()
+    clock[0] += webhook_tasks.WAKE_UP_DELAY
+    consumer_ran()
+    task_postrun.send(sender=tasks.schedule_ready_matches, task_id="other", task=None)
+
+    assert sent == [WAKE_UP, WAKE_UP]
 
 
 def test_a_redelivery_enqueues_its_deliveries_once_it_commits(
