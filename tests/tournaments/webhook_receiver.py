@@ -7,11 +7,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import ssl
+import subprocess
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 from typing_extensions import override
@@ -116,10 +119,15 @@ def handler_for(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
 
 
 @contextmanager
-def receiving(script: Script | None = None) -> Iterator[Receiver]:
-    """A receiver listening on 127.0.0.1 (a free port) until the block ends."""
+def receiving(
+    script: Script | None = None, *, tls: ssl.SSLContext | None = None
+) -> Iterator[Receiver]:
+    """A receiver listening on 127.0.0.1 (a free port) until the block ends; over TLS with
+    `tls` (a server context with its certificate)."""
     receiver = Receiver() if script is None else Receiver(script=script)
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler_for(receiver))
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
     receiver.port = server.server_address[1]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -129,3 +137,37 @@ def receiving(script: Script | None = None) -> Iterator[Receiver]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+def self_signed(directory: Path, host: str) -> tuple[Path, Path]:
+    """A certificate for `host` signed by its own key (openssl): the certificate and key files."""
+    certificate, key = directory / f"{host}.pem", directory / f"{host}.key"
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            f"/CN={host}",
+            "-addext",
+            f"subjectAltName=DNS:{host}",
+            "-keyout",
+            str(key),
+            "-out",
+            str(certificate),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return certificate, key
+
+
+def server_context(certificate: Path, key: Path) -> ssl.SSLContext:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certificate, key)
+    return context

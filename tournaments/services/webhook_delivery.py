@@ -9,7 +9,7 @@ An attempt first claims the delivery (one UPDATE: attempts + 1, and its next att
 lease ahead), so two messages for the same delivery never send it at once, and a worker that dies
 mid-attempt leaves it to be claimed again when the lease runs out. The host is resolved at each
 attempt and every address it resolves to must be allowed (`webhooks.address_allowed`); the
-connection goes to the address that was checked (a second lookup could answer another one), and
+connection goes to the addresses that were checked (a second lookup could answer others), and
 a redirect is an answer like any other: not followed. 2xx is delivered; anything else is retried
 after `WEBHOOK_BACKOFF_SECONDS` doubled per attempt, until `WEBHOOK_MAX_ATTEMPTS`: failed.
 """
@@ -125,41 +125,53 @@ def body_of(delivery: WebhookDelivery, event: RecordedEvent) -> bytes:
     return json.dumps(document, separators=(",", ":")).encode("utf-8")
 
 
-class PinnedHTTPConnection(http.client.HTTPConnection):
-    """An HTTP connection to an address already checked, whatever the name resolves to now."""
+def connect_to_one(addresses: list[str], port: int, timeout: float | None) -> socket.socket:
+    """A connection to the first of the checked addresses that answers (as a resolver's list
+    is tried: IPv6 then IPv4, say)."""
+    error: OSError = OSError("no address to connect to")
+    for address in addresses:
+        try:
+            return socket.create_connection((address, port), timeout)
+        except OSError as exc:
+            error = exc
+    raise error
 
-    def __init__(self, host: str, port: int, *, address: str, timeout: float) -> None:
+
+class PinnedHTTPConnection(http.client.HTTPConnection):
+    """An HTTP connection to addresses already checked, whatever the name resolves to now."""
+
+    def __init__(self, host: str, port: int, *, addresses: list[str], timeout: float) -> None:
         super().__init__(host, port, timeout=timeout)
-        self.address = address
+        self.addresses = addresses
 
     def connect(self) -> None:
-        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+        self.sock = connect_to_one(self.addresses, self.port, self.timeout)
 
 
 class PinnedHTTPSConnection(http.client.HTTPSConnection):
-    """HTTPS to an address already checked; the certificate is verified for the host's name."""
+    """HTTPS to addresses already checked; the certificate is verified for the host's name."""
 
-    def __init__(self, host: str, port: int, *, address: str, timeout: float) -> None:
+    def __init__(self, host: str, port: int, *, addresses: list[str], timeout: float) -> None:
         self.tls = ssl.create_default_context()
         super().__init__(host, port, timeout=timeout, context=self.tls)
-        self.address = address
+        self.addresses = addresses
 
     def connect(self) -> None:
-        raw = socket.create_connection((self.address, self.port), self.timeout)
+        raw = connect_to_one(self.addresses, self.port, self.timeout)
         self.sock = self.tls.wrap_socket(raw, server_hostname=self.host)
 
 
-def allowed_address(host: str, port: int) -> str:
-    """The address to connect to: the first the host resolves to, if every one is allowed."""
+def allowed_addresses(host: str, port: int) -> list[str]:
+    """The addresses the host resolves to now, if every one of them is allowed."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except OSError as exc:
         raise DeliveryRefused(f"{host} does not resolve: {exc}") from exc
-    addresses = [str(info[4][0]) for info in infos]
+    addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
     refused = [address for address in addresses if not address_allowed(address)]
     if refused or not addresses:
         raise DeliveryRefused(f"{host} resolves to an address refused: {', '.join(refused)}")
-    return addresses[0]
+    return addresses
 
 
 def post(url: str, body: bytes, headers: dict[str, str]) -> int:
@@ -168,9 +180,9 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> int:
     host = parts.hostname or ""
     https = parts.scheme == "https"
     port = parts.port or (443 if https else 80)
-    address = allowed_address(host, port)
+    addresses = allowed_addresses(host, port)
     kind = PinnedHTTPSConnection if https else PinnedHTTPConnection
-    connection = kind(host, port, address=address, timeout=settings.WEBHOOK_TIMEOUT_SECONDS)
+    connection = kind(host, port, addresses=addresses, timeout=settings.WEBHOOK_TIMEOUT_SECONDS)
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     try:
         connection.request("POST", target, body=body, headers=headers)

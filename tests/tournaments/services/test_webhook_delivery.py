@@ -2,7 +2,9 @@
 signature, the answer recorded, the backoff, failure after the last attempt and redelivery,
 redirects not followed, private addresses refused when the setting is off."""
 
-from collections.abc import Iterator
+import ssl
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +19,8 @@ from tests.tournaments.webhook_receiver import (
     failing_first,
     receiving,
     redirecting_to,
+    self_signed,
+    server_context,
 )
 from tournaments import webhook_fanout
 from tournaments.models import DeliveryStatus, Tournament, WebhookDelivery, WebhookEndpoint
@@ -186,3 +190,42 @@ def test_a_deactivated_endpoint_is_sent_nothing_more(receiver: Receiver, organiz
         webhook_redeliver(
             delivery_ids=list(endpoint.deliveries.values_list("id", flat=True)), user=organizer
         )
+
+
+def trusting(certificate: Path) -> Callable[[], ssl.SSLContext]:
+    """`ssl.create_default_context` as on a machine whose trusted authorities hold the test's."""
+    default_context = ssl.create_default_context
+    return lambda: default_context(cafile=str(certificate))
+
+
+def test_https_goes_to_the_checked_address_and_verifies_the_certificate_for_the_host_name(
+    organizer: User, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    certificate, key = self_signed(tmp_path, "localhost")
+    monkeypatch.setattr(ssl, "create_default_context", trusting(certificate))
+    with receiving(tls=server_context(certificate, key)) as receiver:
+        url = f"https://localhost:{receiver.port}/hooks/briscola"
+        _, endpoint = started_with_endpoint(url, organizer)
+        webhook_fanout.fan_out()
+
+        statuses = attempt_all(endpoint)
+
+    assert set(statuses) == {"delivered"}
+    assert all(r.signed_by(SECRET) for r in receiver.accepted())
+
+
+def test_https_with_a_certificate_for_another_name_is_not_delivered(
+    organizer: User, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    certificate, key = self_signed(tmp_path, "elsewhere.test")
+    monkeypatch.setattr(ssl, "create_default_context", trusting(certificate))
+    with receiving(tls=server_context(certificate, key)) as receiver:
+        _, endpoint = started_with_endpoint(f"https://localhost:{receiver.port}/", organizer)
+        webhook_fanout.fan_out()
+
+        attempt_all(endpoint)
+
+    assert receiver.received() == []
+    ((status, error),) = set(endpoint.deliveries.values_list("status", "last_error"))
+    assert status == "failed"
+    assert "CERTIFICATE_VERIFY_FAILED" in error
