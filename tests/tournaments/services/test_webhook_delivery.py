@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from accounts.models import User
+from games.eventstore.api import read_stream
 from games.feeds import feed_document
+from games.matches import services as match_services
 from tests.factories.accounts import UserFactory
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.webhook_receiver import (
@@ -229,3 +231,27 @@ def test_https_with_a_certificate_for_another_name_is_not_delivered(
     ((status, error),) = set(endpoint.deliveries.values_list("status", "last_error"))
     assert status == "failed"
     assert "CERTIFICATE_VERIFY_FAILED" in error
+
+
+def test_a_dealt_rounds_deck_is_not_sent(receiver: Receiver, organizer: User) -> None:
+    tournament, endpoint = started_with_endpoint(receiver.url, organizer)
+    (fixture,) = tournament.fixtures.all()
+    match_services.round_start(
+        match_id=fixture.match_id, briscola=None, deal="server", actor=ORGANIZER
+    )
+    webhook_fanout.fan_out()
+
+    attempt_all(endpoint)
+
+    (started,) = [
+        r.document["event"]
+        for r in receiver.accepted()
+        if r.headers["X-Briscola-Event"] == "RoundStarted"
+    ]
+    stored = read_stream(stream_id=fixture.match_id)[-1]
+    assert stored.event_type == "RoundStarted"
+    assert stored.payload["deck"] is not None
+    assert started["payload"]["deck"] is None
+    assert {k: v for k, v in started["payload"].items() if k != "deck"} == {
+        k: v for k, v in stored.payload.items() if k != "deck"
+    }
