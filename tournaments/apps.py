@@ -33,3 +33,18 @@ class TournamentsConfig(AppConfig):
         signals.tournament_events_appended.connect(
             tasks.after_tournament_events, dispatch_uid="tournaments.after_tournament_events"
         )
+        self.connect_webhooks()
+
+    def connect_webhooks(self) -> None:
+        """The webhooks' fan-out runs after the tournament consumer (docs/decisions/0039)."""
+        from celery.signals import task_postrun
+
+        from tournaments import webhook_tasks
+        from tournaments.services.webhooks import deliveries_due
+
+        task_postrun.connect(
+            webhook_tasks.after_consumer_run, dispatch_uid="tournaments.webhooks.after_consumer"
+        )
+        deliveries_due.connect(
+            webhook_tasks.deliver_when_due, dispatch_uid="tournaments.webhooks.deliveries_due"
+        )

@@ -156,10 +156,22 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env.float("CELERY_CATCH_UP_SECONDS", default=30.0),
         "options": {"expire_seconds": 25},
     },
+    "tournaments-webhooks-catch-up": {
+        "task": "tournaments.webhooks.catch_up",
+        "schedule": env.float("WEBHOOK_CATCH_UP_SECONDS", default=60.0),
+        "options": {"expire_seconds": 50},
+    },
 }
 # Ours, not a Celery option: enqueue the tournament tasks after a commit (consumer wake-ups,
 # scheduling, no-show deadlines). Off, only the catch-up moves tournaments along.
 CELERY_WAKE_UPS = env.bool("CELERY_WAKE_UPS", default=True)
+# Outgoing webhooks (docs/decisions/0039-outgoing-webhooks.md): a delivery's timeout, the first
+# retry's delay (doubled after each failed attempt), the attempts before it is marked failed, and
+# whether addresses on private, loopback or link-local networks may receive them (dev and tests).
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
+WEBHOOK_BACKOFF_SECONDS = env.float("WEBHOOK_BACKOFF_SECONDS", default=30.0)
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=8)
+WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = False
 # Who may read /metrics (config/metrics.py): networks in CIDR notation.
 METRICS_ALLOWED_NETWORKS: list[str] = env.list(
     "METRICS_ALLOWED_NETWORKS", default=["127.0.0.0/8", "::1/128"]

@@ -23,3 +23,6 @@ STORAGES = {
 }
 # Collected, hashed and compressed files only (`collectstatic`), cached for a year.
 WHITENOISE_USE_FINDERS = False
+
+# Webhooks never go to private, loopback or link-local addresses (decision 0039).
+WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = False

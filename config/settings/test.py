@@ -21,6 +21,11 @@ _database_options["options"] = (
 CELERY_BROKER_URL = env("TEST_CELERY_BROKER_URL", default="redis://127.0.0.1:6379/15")
 CELERY_RESULT_BACKEND = CELERY_BROKER_URL
 CELERY_WAKE_UPS = env.bool("CELERY_WAKE_UPS", default=False)
+# Webhooks go to a receiver on the loopback, retried within moments.
+WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = True
+WEBHOOK_TIMEOUT_SECONDS = 5.0
+WEBHOOK_BACKOFF_SECONDS = env.float("WEBHOOK_BACKOFF_SECONDS", default=0.05)
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=4)
 # The worker tests start workers that must find a killed worker's message quickly.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=6 * 60 * 60),

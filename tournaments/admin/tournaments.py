@@ -47,6 +47,7 @@ from tournaments.admin.operations import (
     OPERATIONS,
     seeds_form,
 )
+from tournaments.admin.webhooks import WebhookEndpointInline, add_endpoint_link
 from tournaments.console import Evening, evening
 from tournaments.forms import (
     EntrantImportForm,
@@ -68,7 +69,7 @@ class TournamentAdmin(TournamentsAddAdmin):
     list_display = ("name", "format", "table_size", "status", "entrant_count", "created_at")
     list_filter = ("status", "format", "table_size")
     search_fields = ("name",)
-    inlines = (EntrantInline,)
+    inlines = (EntrantInline, WebhookEndpointInline)
     readonly_fields = (
         "name",
         "format",
@@ -79,6 +80,7 @@ class TournamentAdmin(TournamentsAddAdmin):
         "created_at",
         "updated_at",
         "events",
+        "webhooks",
     )
     fields = readonly_fields
     actions = ("seed_given", "seed_random", "start", "publish_swiss_round", "schedule")
@@ -103,6 +105,10 @@ class TournamentAdmin(TournamentsAddAdmin):
     @admin.display(description="event log")
     def events(self, tournament: Tournament) -> str:
         return events_link(tournament.id)
+
+    @admin.display(description="webhooks")
+    def webhooks(self, tournament: Tournament) -> str:
+        return add_endpoint_link(tournament.id)
 
     def create(self, request: HttpRequest, form: TournamentCreateForm) -> Tournament:
         return registration.tournament_create(**form.service_arguments(), actor=actor_of(request))

@@ -204,12 +204,13 @@ def test_the_tournaments_app_listens_for_appended_match_events() -> None:
 
 
 def test_the_catch_up_is_a_periodic_task_of_the_database_scheduler_every_30_seconds() -> None:
-    (name, fields), *others = app.conf.beat_schedule.items()
+    name = "tournaments-catch-up"
+    fields = app.conf.beat_schedule[name]
 
     entry = DatabaseScheduler.Entry.from_entry(name, app=app, **fields)
 
     periodic = PeriodicTask.objects.get(name=name)
-    assert others == []
+    assert set(app.conf.beat_schedule) == {name, "tournaments-webhooks-catch-up"}
     assert periodic.task == "tournaments.tasks.catch_up"
     assert periodic.task in app.tasks
     assert (periodic.interval.every, periodic.interval.period) == (30, "seconds")

@@ -1,0 +1,184 @@
+"""Webhooks in the organizer's console: the endpoints of the tournaments one organizes (added
+through the service, the secret shown once, deactivated by an action) and the delivery log
+(read-only, with a redeliver action for failed deliveries). See decision record 0039."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+from uuid import UUID
+
+from django import forms
+from django.contrib import admin
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+
+from common.admin import ActionsOnlyAdmin, ReadOnlyInline, ServiceAddAdmin, run_service
+from games.rules import RuleViolation
+from tournaments.models import Tournament, WebhookDelivery, WebhookEndpoint
+from tournaments.selectors.webhooks import organized_tournaments
+from tournaments.services import webhooks
+
+ERROR_SHOWN = 120
+
+
+def organized_by(request: HttpRequest) -> QuerySet[Tournament]:
+    return organized_tournaments(request.user)
+
+
+class WebhookEndpointForm(forms.Form):
+    tournament = forms.ModelChoiceField(
+        queryset=Tournament.objects.all(),
+        help_text="One of the tournaments you organize.",
+    )
+    url = forms.CharField(
+        label="URL",
+        max_length=webhooks.MAX_URL_LENGTH,
+        help_text="An http or https address without credentials. The events recorded from now on "
+        "are POSTed there, signed with the secret.",
+    )
+    secret = forms.CharField(
+        required=False,
+        max_length=webhooks.MAX_SECRET_LENGTH,
+        widget=forms.PasswordInput,
+        help_text="Leave empty to have one generated; it is shown once, after adding.",
+    )
+
+
+@admin.register(WebhookEndpoint)
+class WebhookEndpointAdmin(ServiceAddAdmin):
+    add_form_class = WebhookEndpointForm
+    refusals = (RuleViolation,)
+    list_display = ("url", "tournament", "active", "after_position", "created_by", "created_at")
+    list_filter = ("active",)
+    readonly_fields = (
+        "tournament",
+        "url",
+        "active",
+        "after_position",
+        "created_by",
+        "created_at",
+        "deliveries_link",
+    )
+    fields = readonly_fields
+    actions = ("deactivate",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[WebhookEndpoint]:
+        endpoints: QuerySet[WebhookEndpoint] = super().get_queryset(request)
+        return endpoints.filter(tournament__in=organized_by(request)).select_related(
+            "tournament", "created_by"
+        )
+
+    def add_form_initial(self, request: HttpRequest) -> dict[str, Any]:
+        return {"tournament": request.GET.get("tournament")}
+
+    def create(self, request: HttpRequest, form: Any) -> Model:
+        endpoint, _ = webhooks.webhook_register(
+            tournament_id=form.cleaned_data["tournament"].id,
+            url=form.cleaned_data["url"],
+            secret=form.cleaned_data["secret"] or None,
+            user=request.user,
+        )
+        return endpoint
+
+    def refusal_detail(self, exc: Exception) -> str:
+        return f"{getattr(exc, 'detail', exc)} ({getattr(exc, 'code', 'refused')})"
+
+    def added_message(self, created: Model) -> str | None:
+        secret = created.secret if isinstance(created, WebhookEndpoint) else ""
+        return (
+            f"The endpoint {created} was added. Its secret, shown this once (keep it to verify "
+            f"the X-Briscola-Signature header): {secret}"
+        )
+
+    @admin.display(description="deliveries")
+    def deliveries_link(self, endpoint: WebhookEndpoint) -> str:
+        url = reverse("admin:tournaments_webhookdelivery_changelist")
+        return format_html('<a href="{}?endpoint__id__exact={}">delivery log</a>', url, endpoint.id)
+
+    @admin.action(description="Deactivate (send nothing more)", permissions=["change"])
+    def deactivate(self, request: HttpRequest, queryset: QuerySet[WebhookEndpoint]) -> None:
+        for endpoint in queryset:
+            run_service(
+                self,
+                request,
+                partial(webhooks.webhook_deactivate, endpoint_id=endpoint.id, user=request.user),
+                success=f"{endpoint} is sent nothing more.",
+                subject=str(endpoint),
+            )
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(ActionsOnlyAdmin):
+    """The delivery log: written by the delivery tasks, read here; failed ones sent again."""
+
+    list_display = (
+        "id",
+        "endpoint",
+        "position",
+        "event_type",
+        "status",
+        "attempts",
+        "last_status",
+        "last_error_shown",
+        "next_attempt_at",
+        "delivered_at",
+    )
+    list_filter = ("status",)
+    readonly_fields = (
+        "endpoint",
+        "position",
+        "event_type",
+        "stream_id",
+        "status",
+        "attempts",
+        "last_status",
+        "last_error",
+        "next_attempt_at",
+        "delivered_at",
+        "created_at",
+    )
+    fields = readonly_fields
+    actions = ("redeliver",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[WebhookDelivery]:
+        deliveries: QuerySet[WebhookDelivery] = super().get_queryset(request)
+        return deliveries.filter(endpoint__tournament__in=organized_by(request)).select_related(
+            "endpoint"
+        )
+
+    @admin.display(description="last error")
+    def last_error_shown(self, delivery: WebhookDelivery) -> str:
+        error = delivery.last_error
+        return error if len(error) <= ERROR_SHOWN else error[: ERROR_SHOWN - 1] + "…"
+
+    @admin.action(description="Redeliver the failed deliveries", permissions=["change"])
+    def redeliver(self, request: HttpRequest, queryset: QuerySet[WebhookDelivery]) -> None:
+        ids = list(queryset.values_list("id", flat=True))
+        run_service(
+            self,
+            request,
+            partial(webhooks.webhook_redeliver, delivery_ids=ids, user=request.user),
+            success=f"{len(ids)} deliveries will be sent again.",
+        )
+
+
+class WebhookEndpointInline(ReadOnlyInline):
+    """On a tournament's page: its webhook endpoints, and a link to add one."""
+
+    model = WebhookEndpoint
+    fields = ("url", "active", "after_position", "created_at", "log")
+    readonly_fields = fields
+    verbose_name_plural = "webhook endpoints"
+
+    @admin.display(description="deliveries")
+    def log(self, endpoint: WebhookEndpoint) -> str:
+        url = reverse("admin:tournaments_webhookdelivery_changelist")
+        return format_html('<a href="{}?endpoint__id__exact={}">delivery log</a>', url, endpoint.id)
+
+
+def add_endpoint_link(tournament_id: UUID) -> str:
+    url = reverse("admin:tournaments_webhookendpoint_add")
+    return format_html('<a href="{}?tournament={}">Add a webhook endpoint</a>', url, tournament_id)

@@ -1,0 +1,249 @@
+"""Outgoing webhooks: organizers register the addresses a tournament's events are sent to.
+
+An endpoint receives the events recorded after its registration (its `after_position`, the
+log's head read while holding the fan-out's checkpoint row, so the fan-out neither skips nor
+repeats an event for it). Only http and https addresses without credentials are taken; a
+literal private, loopback or link-local address is refused unless the setting
+`WEBHOOKS_ALLOW_PRIVATE_ADDRESSES` is on, and every delivery checks the resolved addresses again
+(`tournaments.services.webhook_delivery`). See docs/decisions/0039-outgoing-webhooks.md.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import secrets
+from collections.abc import Collection
+from typing import Any
+from urllib.parse import urlsplit
+from uuid import UUID
+
+from django.conf import settings
+from django.db import transaction
+from django.dispatch import Signal
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from accounts.models import Role
+from accounts.selectors import roles_of
+from games.eventstore.api import last_position
+from tournaments.errors import TournamentError, TournamentNotFound
+from tournaments.models import (
+    Checkpoint,
+    DeliveryStatus,
+    Tournament,
+    WebhookDelivery,
+    WebhookEndpoint,
+)
+
+FAN_OUT = "webhooks"
+"""The fan-out consumer's checkpoint name (`tournaments.webhook_fanout`)."""
+
+MIN_SECRET_LENGTH = 16
+MAX_SECRET_LENGTH = 200
+MAX_URL_LENGTH = 2000
+
+deliveries_due = Signal()
+"""Sent after a commit with `delivery_ids`: deliveries to attempt now (a redelivery)."""
+
+
+class WebhookError(TournamentError):
+    code = "webhook_error"
+
+
+class WebhookUrlInvalid(WebhookError):
+    code = "webhook_url_invalid"
+
+
+class WebhookAddressRefused(WebhookError):
+    code = "webhook_address_refused"
+
+
+class WebhookSecretInvalid(WebhookError):
+    code = "webhook_secret_invalid"
+
+
+class WebhookForbidden(WebhookError):
+    code = "webhook_forbidden"
+
+
+class WebhookNotFound(WebhookError):
+    code = "webhook_not_found"
+
+
+class WebhookDeliveryNotFailed(WebhookError):
+    code = "webhook_delivery_not_failed"
+
+
+# Addresses.
+
+
+def address_allowed(address: str) -> bool:
+    """Whether an IP address may receive deliveries: a global one, or any with the setting on."""
+    if settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES:
+        return True
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_global and not ip.is_multicast
+
+
+def literal_address(host: str) -> str | None:
+    """The host as an IP address when it is written as one, else None."""
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError:
+        return None
+
+
+def checked_url(url: str) -> str:
+    """The URL if an endpoint may have it; WebhookUrlInvalid or WebhookAddressRefused if not."""
+    url = url.strip()
+    if not url or len(url) > MAX_URL_LENGTH:
+        raise WebhookUrlInvalid.because(
+            gettext_noop("a webhook address is an http(s) URL of %(most)s characters or less"),
+            most=MAX_URL_LENGTH,
+        )
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise WebhookUrlInvalid.because(gettext_noop("a webhook address is an http or https URL"))
+    if parts.username is not None or parts.password is not None:
+        raise WebhookUrlInvalid.because(
+            gettext_noop(
+                "a webhook address carries no credentials: the signature proves the sender"
+            )
+        )
+    try:
+        parts.port  # noqa: B018 - raises on a port out of range
+    except ValueError:
+        raise WebhookUrlInvalid.because(
+            gettext_noop("the webhook address's port is not valid")
+        ) from None
+    host = parts.hostname
+    literal = literal_address(host)
+    private_name = host == "localhost" or host.endswith(".localhost")
+    if (literal is not None and not address_allowed(literal)) or (
+        private_name and not settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES
+    ):
+        raise WebhookAddressRefused.because(
+            gettext_noop("webhooks go to no private, loopback or link-local address (%(host)s)"),
+            host=host,
+        )
+    return url
+
+
+# Who may.
+
+
+def is_tournament_organizer(user: Any, tournament: Tournament) -> bool:
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    held = roles_of(user, tournament_id=tournament.id, club_id=tournament.club_id)
+    return Role.ORGANIZER in held
+
+
+def organized_tournament(tournament_id: UUID, user: Any) -> Tournament:
+    tournament = Tournament.objects.filter(id=tournament_id).first()
+    if tournament is None:
+        raise TournamentNotFound.because(
+            gettext_noop("there is no tournament %(tournament)s"), tournament=tournament_id
+        )
+    if not is_tournament_organizer(user, tournament):
+        raise WebhookForbidden.because(
+            gettext_noop("only the tournament's organizers manage its webhooks")
+        )
+    return tournament
+
+
+def checked_secret(secret: str | None) -> str:
+    if not secret:
+        return secrets.token_urlsafe(32)
+    if not MIN_SECRET_LENGTH <= len(secret) <= MAX_SECRET_LENGTH:
+        raise WebhookSecretInvalid.because(
+            gettext_noop("a webhook secret has %(least)s to %(most)s characters"),
+            least=MIN_SECRET_LENGTH,
+            most=MAX_SECRET_LENGTH,
+        )
+    return secret
+
+
+# The services.
+
+
+def locked_fan_out_checkpoint() -> Checkpoint:
+    """The fan-out's checkpoint row, locked until the transaction ends (made at the log's head
+    the first time: no endpoint existed before it)."""
+    Checkpoint.objects.get_or_create(name=FAN_OUT, defaults={"position": last_position()})
+    return Checkpoint.objects.select_for_update().get(name=FAN_OUT)
+
+
+def webhook_register(
+    *, tournament_id: UUID, url: str, user: Any, secret: str | None = None
+) -> tuple[WebhookEndpoint, str]:
+    """Register an address for the tournament's events recorded from now on; returns the
+    endpoint and its secret (generated when none is given: shown this once)."""
+    tournament = organized_tournament(tournament_id, user)
+    url = checked_url(url)
+    secret = checked_secret(secret)
+    with transaction.atomic():
+        # Taken while the fan-out cannot be between reading the endpoints and moving its
+        # checkpoint: every event after the head read here is fanned out to the new endpoint.
+        locked_fan_out_checkpoint()
+        endpoint = WebhookEndpoint.objects.create(
+            tournament=tournament,
+            url=url,
+            secret=secret,
+            created_by=user if user.is_authenticated else None,
+            created_at=timezone.now(),
+            after_position=last_position(),
+        )
+    return endpoint, secret
+
+
+def webhook_deactivate(*, endpoint_id: int, user: Any) -> WebhookEndpoint:
+    """Send the endpoint nothing more: its pending deliveries fail, none is added."""
+    endpoint = WebhookEndpoint.objects.select_related("tournament").filter(id=endpoint_id).first()
+    if endpoint is None:
+        raise WebhookNotFound.because(
+            gettext_noop("there is no webhook endpoint %(endpoint)s"), endpoint=endpoint_id
+        )
+    organized_tournament(endpoint.tournament_id, user)
+    with transaction.atomic():
+        if endpoint.active:
+            endpoint.active = False
+            endpoint.save(update_fields=["active"])
+        endpoint.deliveries.filter(status=DeliveryStatus.PENDING).update(
+            status=DeliveryStatus.FAILED, last_error="the endpoint was deactivated"
+        )
+    return endpoint
+
+
+def webhook_redeliver(*, delivery_ids: Collection[int], user: Any) -> list[WebhookDelivery]:
+    """Attempt failed deliveries again, from their first attempt (to an active endpoint)."""
+    deliveries = list(
+        WebhookDelivery.objects.select_related("endpoint__tournament")
+        .filter(id__in=delivery_ids)
+        .order_by("position", "id")
+    )
+    if len(deliveries) != len(set(delivery_ids)):
+        raise WebhookNotFound.because(gettext_noop("there is no such webhook delivery"))
+    for delivery in deliveries:
+        organized_tournament(delivery.endpoint.tournament_id, user)
+        if delivery.status != DeliveryStatus.FAILED or not delivery.endpoint.active:
+            raise WebhookDeliveryNotFailed.because(
+                gettext_noop("only a failed delivery to an active endpoint is sent again (%(id)s)"),
+                id=delivery.id,
+            )
+    now = timezone.now()
+    with transaction.atomic():
+        for delivery in deliveries:
+            delivery.status = DeliveryStatus.PENDING
+            delivery.attempts = 0
+            delivery.next_attempt_at = now
+            delivery.save(update_fields=["status", "attempts", "next_attempt_at"])
+        ids = [delivery.id for delivery in deliveries]
+        transaction.on_commit(
+            lambda: deliveries_due.send(sender=WebhookDelivery, delivery_ids=ids), robust=True
+        )
+    return deliveries
