@@ -12,6 +12,7 @@ class TournamentsConfig(AppConfig):
         from games.side_names import register_side_namer
         from games.signals import match_events_appended
         from tournaments import access, projections, rows_rebuild, signals, tasks
+        from tournaments.ratings import projection as ratings
         from tournaments.selectors.side_names import match_side_names, matches_with_entrant_named
 
         register_place_resolver("tournament", access.fixture_place)
@@ -21,6 +22,9 @@ class TournamentsConfig(AppConfig):
         )
         register_projector(
             "tournament", rebuild=projections.rebuild_views, verify=projections.verify_views
+        )
+        register_projector(
+            "ratings", rebuild=ratings.rebuild_ratings, verify=ratings.verify_ratings
         )
         register_side_namer(
             "tournament",

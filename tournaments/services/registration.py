@@ -137,10 +137,14 @@ def entrant_register(
         entrant = Entrant.objects.create(
             tournament_id=tournament_id, name=name, seed=seed, registered_at=timezone.now()
         )
+        player_ids = []
         for position, player_name in enumerate(players):
             player = Player.objects.create(name=player_name)
             EntrantPlayer.objects.create(entrant=entrant, player=player, position=position)
-        return RegisterEntrant(entrant=entrant.id, players=len(players), seed=seed)
+            player_ids.append(player.id)
+        return RegisterEntrant(
+            entrant=entrant.id, players=len(players), seed=seed, player_ids=tuple(player_ids)
+        )
 
     return run(
         tournament_id=tournament_id,

@@ -33,6 +33,8 @@ class RegisterEntrant:
     players: int
     """How many players the entrant brings (their names stay in the name tables)."""
     seed: int | None = None
+    player_ids: tuple[int, ...] = ()
+    """Their ids in seat order, recorded for the ratings (empty: not recorded)."""
 
 
 @dataclass(frozen=True)

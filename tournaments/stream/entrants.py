@@ -57,7 +57,7 @@ def register_entrant(state: TournamentState, command: RegisterEntrant) -> list[T
         )
     check_player_count(state, command.players)
     check_seed_is_free(state, command.seed)
-    return [EntrantRegistered(command.entrant, seed=command.seed)]
+    return [EntrantRegistered(command.entrant, seed=command.seed, players=command.player_ids)]
 
 
 def check_in_entrant(state: TournamentState, command: CheckInEntrant) -> list[TournamentEvent]:
