@@ -21,6 +21,15 @@ from tests.security.roles import World
 from tests.tournaments.api.builders import (
     tournament_url,
 )
+from tournaments.models import Player
+
+
+def rated_player(world: World) -> int:
+    """A player of the world's tournament."""
+    tournament_id = world.tournament()
+    return Player.objects.filter(entries__tournament_id=tournament_id).values_list("id", flat=True)[
+        0
+    ]
 
 
 def revoke_url(world: World) -> str:
@@ -248,6 +257,14 @@ TOURNAMENT_CELLS: list[Cell] = [
         "get",
         get(lambda _w: f"{API}/scorer/matches/"),
         statuses(401, 200, 200, 200, 200, 200),
+    ),
+    # Ratings are public (only public tournaments' results are rated).
+    Cell("club-ratings", "get", get(lambda _w: f"{API}/clubs/club-a/ratings/"), EVERYBODY_READS),
+    Cell(
+        "player-ratings",
+        "get",
+        get(lambda w: f"{API}/players/{rated_player(w)}/ratings/"),
+        EVERYBODY_READS,
     ),
     # The schema and its docs are public.
     Cell("schema", "get", get(lambda _w: f"{API}/schema/"), EVERYBODY_READS),

@@ -10,6 +10,7 @@ from tournaments.api.exports import ArchiveApi, ScheduleApi
 from tournaments.api.groups import GroupPlacesDecideApi
 from tournaments.api.level_matches import LevelMatchDecideApi
 from tournaments.api.matches import SwissRoundPublishApi, TournamentMatchListApi
+from tournaments.api.ratings import ClubRatingsApi, PlayerRatingsApi
 from tournaments.api.results import BracketDetailApi, StandingListApi
 from tournaments.api.scorer import ScorerMatchListApi
 from tournaments.api.table_cards import TableCardApi
@@ -61,4 +62,6 @@ urlpatterns = [
         name="device-token-revoke",
     ),
     path("scorer/matches/", ScorerMatchListApi.as_view(), name="scorer-matches"),
+    path("clubs/<slug:slug>/ratings/", ClubRatingsApi.as_view(), name="club-ratings"),
+    path("players/<int:player_id>/ratings/", PlayerRatingsApi.as_view(), name="player-ratings"),
 ]
