@@ -10,8 +10,8 @@ tournaments count: every rating is public (decision record 0036).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 from uuid import UUID
 
@@ -149,6 +149,17 @@ class Ledger:
         """Every result in force, in log order."""
         matches = [m for book in self.books.values() for m in book.counted.values()]
         return sorted(matches, key=lambda match: match.position)
+
+
+def as_people(match: RatedMatch, people: Mapping[int, int]) -> RatedMatch | None:
+    """The match between people: each player row as the person it is (`people`: player rows
+    linked to one account, each to the first of them). None when one person would sit on two
+    sides, or twice on one: such a match is not rated."""
+    sides = tuple(tuple(people.get(player, player) for player in side) for side in match.sides)
+    seated = [player for side in sides for player in side]
+    if len(set(seated)) != len(seated):
+        return None
+    return replace(match, sides=sides)
 
 
 def fold_all(ledger: Ledger, events: Iterable[tuple[UUID, int, str, Any]]) -> Ledger:

@@ -21,10 +21,11 @@ from tournaments.models import (
     Checkpoint,
     ClubRatingSettings,
     EntrantPlayer,
+    Player,
     PlayerRating,
     RatingChange,
 )
-from tournaments.ratings.ledger import FOLDED, Change, Ledger, RatedMatch
+from tournaments.ratings.ledger import FOLDED, Change, Ledger, RatedMatch, as_people
 from tournaments.ratings.maths import Rating
 from tournaments.ratings.scores import Scope, Scores, Standing, Step, scopes_of, scored
 from tournaments.stream.events import TOURNAMENT_EVENTS
@@ -39,6 +40,23 @@ def roster(entrant: int) -> tuple[int, ...]:
     """An entrant's players from the name rows (for events that do not name them)."""
     rows = EntrantPlayer.objects.filter(entrant_id=entrant).order_by("position")
     return tuple(rows.values_list("player_id", flat=True))
+
+
+def people() -> dict[int, int]:
+    """Player rows linked to the same account are one person for the ratings: each maps to the
+    first of them (decision record 0036). Rows of no account are people of their own."""
+    first: dict[int, int] = {}
+    mapping = {}
+    linked = Player.objects.filter(user__isnull=False).order_by("id")
+    for player, user in linked.values_list("id", "user_id"):
+        person = first.setdefault(user, player)
+        if person != player:
+            mapping[player] = person
+    return mapping
+
+
+def people_in(match: RatedMatch | None, known: dict[int, int]) -> RatedMatch | None:
+    return None if match is None else as_people(match, known)
 
 
 def forfeit_clubs() -> set[int]:
@@ -68,7 +86,8 @@ def in_force(*, upto: int) -> list[RatedMatch]:
     ledger = Ledger(roster)
     for recorded in tournament_events(upto=upto):
         fold(ledger, recorded)
-    return ledger.in_force()
+    known = people()
+    return [m for m in (as_people(match, known) for match in ledger.in_force()) if m is not None]
 
 
 # Writing rows.
@@ -181,18 +200,20 @@ def changes_of(events: list[RecordedEvent], *, after: int) -> list[Change]:
 
 def take(events: list[RecordedEvent], *, after: int) -> None:
     changes = changes_of(events, after=after)
-    clubs = forfeit_clubs()
+    clubs, known = forfeit_clubs(), people()
     stale: set[Scope] = set()
     for change in changes:
-        if change.withdrawn is not None:
-            stale.update(scopes_of(change.withdrawn, clubs))
+        withdrawn = people_in(change.withdrawn, known)
+        if withdrawn is not None:
+            stale.update(scopes_of(withdrawn, clubs))
     if stale:
         recompute(stale, upto=events[-1].global_position)
     for change in changes:
-        if change.added is not None:
-            for scope in scopes_of(change.added, clubs):
+        added = people_in(change.added, known)
+        if added is not None:
+            for scope in scopes_of(added, clubs):
                 if scope not in stale:
-                    rate_new(change.added, scope)
+                    rate_new(added, scope)
 
 
 def consume(*, batch: int = BATCH) -> int:
@@ -219,6 +240,16 @@ def recount_club(club_id: int) -> None:
     checkpoint, _ = Checkpoint.objects.get_or_create(name=CONSUMER)
     with transaction.atomic():
         recompute([club_id, None], upto=checkpoint.position)
+
+
+def recount_everyone() -> int:
+    """After player rows were linked to an account (or unlinked by an erasure): every rating
+    again, up to where the consumer has read."""
+    checkpoint, _ = Checkpoint.objects.get_or_create(name=CONSUMER)
+    with transaction.atomic():
+        PlayerRating.objects.all().delete()
+        RatingChange.objects.all().delete()
+        return write(scored(in_force(upto=checkpoint.position), forfeit_clubs()))
 
 
 # Rebuild and verify.

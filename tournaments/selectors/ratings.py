@@ -13,6 +13,7 @@ from django.utils.translation import gettext_noop
 from accounts.models import Club
 from tournaments.errors import ClubNotFound, PlayerNotFound
 from tournaments.models import Player, PlayerRating, RatingChange, Tournament
+from tournaments.ratings.projection import people
 from tournaments.services.erasure import ERASED_PLAYER
 
 DEFAULT_MIN_MATCHES = 5
@@ -71,9 +72,11 @@ class ScopeRatings:
 
 def player_scopes(*, player: Player) -> list[ScopeRatings]:
     """The player's rating overall first, then in each club by name, each with its history
-    (oldest match first)."""
-    currents = PlayerRating.objects.filter(player=player).select_related("club")
-    changes = RatingChange.objects.filter(player=player).order_by("position")
+    (oldest match first). The rows of one account are one person: any of them reads the
+    ratings of the first."""
+    person = people().get(player.id, player.id)
+    currents = PlayerRating.objects.filter(player_id=person).select_related("club")
+    changes = RatingChange.objects.filter(player_id=person).order_by("position")
     by_scope: dict[int | None, list[RatingChange]] = {}
     for change in changes:
         by_scope.setdefault(change.club_id, []).append(change)

@@ -33,6 +33,7 @@ from tournaments.stream.entrant_checks import (
     check_seeds_are_distinct,
     entrant_order,
     known_entrant,
+    rating_seeding,
     seeds_in_force,
 )
 from tournaments.stream.events import CheckInClosed as CheckInWindowClosed
@@ -108,6 +109,8 @@ def seed_entrants(state: TournamentState, command: SeedEntrants) -> list[Tournam
         raise TournamentAlreadyStarted.because(
             gettext_noop("seeding is fixed once the tournament starts")
         )
+    if command.method == "rating":
+        return [EntrantsSeeded(rating_seeding(state, command.order), method="rating")]
     order = entrant_order(state, method=command.method, random_seed=command.random_seed)
     if command.method == "random" and command.random_seed is None:
         raise InvalidTournament.because(gettext_noop("a random seeding needs its random_seed"))
