@@ -4,8 +4,9 @@ from rest_framework.test import APIClient
 from tests.factories.accounts import ClubFactory
 from tests.factories.api import API
 from tests.factories.ratings import club_tournament, play_all
-from tests.factories.tournaments import ORGANIZER
-from tournaments.models import Player, PlayerRating
+from tests.factories.tournaments import ORGANIZER, ApiTournamentFactory
+from tests.tournaments.api.builders import register_seeded, tournament_url
+from tournaments.models import Player, PlayerRating, Tournament
 from tournaments.services import erasure
 
 pytestmark = pytest.mark.django_db
@@ -105,3 +106,30 @@ def test_an_unknown_player_is_not_found() -> None:
 
     assert response.status_code == 404
     assert response.json()["code"] == "player_not_found"
+
+
+def test_an_organizer_creates_a_tournament_seeded_by_rating_and_seeds_it(
+    organizer: APIClient,
+) -> None:
+    created = ApiTournamentFactory.create(client=organizer, format="swiss", seeding="rating")
+    assert Tournament.objects.get(id=created["id"]).settings["seeding"] == "rating"
+    register_seeded(organizer, created["id"], 2)
+
+    response = organizer.post(
+        tournament_url(created["id"], "seed"), {"method": "rating"}, format="json"
+    )
+
+    assert response.status_code == 201
+    assert response.json()["method"] == "rating"
+    assert len(response.json()["order"]) == 2
+
+
+def test_a_tournament_of_another_seeding_is_refused(organizer: APIClient) -> None:
+    response = organizer.post(
+        f"{API}/tournaments/",
+        {"name": "Open", "format": "swiss", "table_size": 2, "seeding": "strongest"},
+        format="json",
+    )
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_input"
