@@ -3,7 +3,7 @@ projector screen, and a player's matches."""
 
 from django.urls import URLPattern, path
 
-from tournaments.pages import views
+from tournaments.pages import ratings, views
 
 urlpatterns: list[URLPattern] = [
     path("tournaments/", views.tournament_list, name="tournament-list"),
@@ -14,4 +14,5 @@ urlpatterns: list[URLPattern] = [
         name="tournament-screen",
     ),
     path("players/<int:player_id>/", views.player_detail, name="player-detail"),
+    path("clubs/<slug:slug>/ratings/", ratings.club_ratings, name="club-ratings"),
 ]
