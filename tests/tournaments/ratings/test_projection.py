@@ -16,6 +16,7 @@ from tests.factories.ratings import (
 from tests.factories.tournaments import ORGANIZER
 from tournaments.models import ClubRatingSettings, Player, PlayerRating, RatingChange
 from tournaments.ratings import projection
+from tournaments.services.ratings import club_rating_settings_set
 
 pytestmark = pytest.mark.django_db
 
@@ -61,8 +62,7 @@ def test_a_forfeit_changes_no_rating_unless_the_club_counts_forfeits() -> None:
     forfeited(live(tournament)[0].match_id, by=1)
 
     assert not PlayerRating.objects.exists()
-    ClubRatingSettings.objects.create(club=club, count_forfeits=True)
-    projection.recount_club(club.id)
+    club_rating_settings_set(club=club, count_forfeits=True)
     assert ratings_of(club.id)["Player 1"][1] == 1
     assert ratings_of(club.id)["Player 1"][0] > ratings_of(club.id)["Player 2"][0]
 
@@ -155,3 +155,16 @@ def test_a_consumer_run_with_nothing_new_changes_nothing() -> None:
     caught_up()
 
     assert rating_rows() == before
+
+
+def test_a_club_that_stops_counting_forfeits_loses_their_ratings() -> None:
+    club = ClubFactory.create()
+    club_rating_settings_set(club=club, count_forfeits=True)
+    tournament = club_tournament(club=club, entrants=2)
+    forfeited(live(tournament)[0].match_id, by=1)
+    assert PlayerRating.objects.filter(club=club).count() == 2
+
+    club_rating_settings_set(club=club, count_forfeits=False)
+
+    assert not PlayerRating.objects.exists()
+    assert not RatingChange.objects.exists()
