@@ -32,14 +32,16 @@ def live(tournament: Tournament) -> list[Fixture]:
     return list(rows.select_related("home", "away").order_by("key"))
 
 
-def played(match_id: uuid.UUID, *, winner: int) -> None:
-    """One more round of the match won by seat `winner` (80 to 40); the consumers catch up."""
+def played(match_id: uuid.UUID, *, winner: int = 0, points: list[int] | None = None) -> None:
+    """One more round of the match won by seat `winner` (80 to 40), or ending with these
+    `points` per seat; the consumers catch up."""
     number = (
         match_services.round_start(match_id=match_id, briscola=None, actor=ORGANIZER)
         .state.rounds[-1]
         .number
     )
-    points = [80, 40] if winner == 0 else [40, 80]
+    if points is None:
+        points = [80, 40] if winner == 0 else [40, 80]
     match_services.round_points_enter(
         match_id=match_id, round_number=number, points=points, actor=ORGANIZER
     )
