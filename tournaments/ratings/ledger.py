@@ -47,6 +47,9 @@ FOLDED = frozenset(
 
 Roster = Callable[[int], tuple[int, ...]]
 """The players of an entrant whose events do not name them (the name rows)."""
+Seat = Callable[[UUID], tuple[int | None, bool] | None]
+"""A tournament's club and visibility on this instance (its row), if known: an imported
+tournament's events name the club by its id on the instance it came from."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +90,9 @@ class Change:
 class Ledger:
     """The results in force of every tournament folded so far."""
 
-    def __init__(self, roster: Roster) -> None:
+    def __init__(self, roster: Roster, seat: Seat | None = None) -> None:
         self.roster = roster
+        self.seat = seat
         self.books: dict[UUID, TournamentBook] = {}
 
     def fold(self, *, stream_id: UUID, position: int, event_type: str, payload: Any) -> Change:
@@ -97,7 +101,8 @@ class Ledger:
         book = self.books.setdefault(stream_id, TournamentBook())
         event = decode(event_type, payload)
         if isinstance(event, TournamentCreated):
-            book.club, book.public = event.club, event.public
+            here = None if self.seat is None else self.seat(stream_id)
+            book.club, book.public = (event.club, event.public) if here is None else here
         elif isinstance(event, EntrantRegistered):
             if event.players:
                 book.players[event.entrant] = event.players

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator
 from typing import Any
+from uuid import UUID
 
 from django.db import transaction
 from django.db.models import Q
@@ -24,6 +25,7 @@ from tournaments.models import (
     Player,
     PlayerRating,
     RatingChange,
+    Tournament,
 )
 from tournaments.ratings.ledger import FOLDED, Change, Ledger, RatedMatch, as_people
 from tournaments.ratings.maths import Rating
@@ -59,6 +61,21 @@ def people_in(match: RatedMatch | None, known: dict[int, int]) -> RatedMatch | N
     return None if match is None else as_people(match, known)
 
 
+def seat(tournament_id: UUID) -> tuple[int | None, bool] | None:
+    """The tournament's club and visibility from its row (the club's id here)."""
+    row = Tournament.objects.filter(id=tournament_id).values_list("club_id", "public").first()
+    return None if row is None else (row[0], row[1])
+
+
+def rateable(matches: list[RatedMatch | None]) -> list[RatedMatch]:
+    """The matches whose players all have a row here (an imported tournament's archive holds
+    the players of its entrants only, not those a correction replaced)."""
+    present = [m for m in matches if m is not None]
+    ids = {player for match in present for player in match.players}
+    found = set(Player.objects.filter(id__in=ids).values_list("id", flat=True))
+    return [match for match in present if found.issuperset(match.players)]
+
+
 def forfeit_clubs() -> set[int]:
     return set(
         ClubRatingSettings.objects.filter(count_forfeits=True).values_list("club_id", flat=True)
@@ -83,11 +100,11 @@ def tournament_events(*, upto: int) -> Iterator[RecordedEvent]:
 
 def in_force(*, upto: int) -> list[RatedMatch]:
     """Every result in force in the log up to `upto`, in log order."""
-    ledger = Ledger(roster)
+    ledger = Ledger(roster, seat)
     for recorded in tournament_events(upto=upto):
         fold(ledger, recorded)
     known = people()
-    return [m for m in (as_people(match, known) for match in ledger.in_force()) if m is not None]
+    return rateable([as_people(match, known) for match in ledger.in_force()])
 
 
 # Writing rows.
@@ -186,7 +203,7 @@ def changes_of(events: list[RecordedEvent], *, after: int) -> list[Change]:
     touched = {e.stream_id for e in events if e.event_type in WITHDRAWING}
     if not touched:
         return []
-    ledger = Ledger(roster)
+    ledger = Ledger(roster, seat)
     for stream_id in touched:
         for recorded in read_stream(stream_id=stream_id):
             if recorded.global_position <= after:
@@ -208,12 +225,10 @@ def take(events: list[RecordedEvent], *, after: int) -> None:
             stale.update(scopes_of(withdrawn, clubs))
     if stale:
         recompute(stale, upto=events[-1].global_position)
-    for change in changes:
-        added = people_in(change.added, known)
-        if added is not None:
-            for scope in scopes_of(added, clubs):
-                if scope not in stale:
-                    rate_new(added, scope)
+    for added in rateable([people_in(change.added, known) for change in changes]):
+        for scope in scopes_of(added, clubs):
+            if scope not in stale:
+                rate_new(added, scope)
 
 
 def consume(*, batch: int = BATCH) -> int:

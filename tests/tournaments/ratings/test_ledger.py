@@ -87,3 +87,12 @@ def test_one_person_on_both_sides_is_not_rated() -> None:
     assert as_people(match, {2: 5}) == RatedMatch(
         1, TOURNAMENT, None, uuid.UUID(MATCH), ((1,), (5,)), (1, 2), False
     )
+
+
+def test_the_club_here_wins_over_the_club_an_imported_event_names() -> None:
+    ledger = Ledger(no_roster, seat=lambda _tournament: (42, True))
+    created = {"name": "T", "settings": {"format": "round_robin", "table_size": 2}, "club": 3}
+
+    ledger.fold(stream_id=TOURNAMENT, position=1, event_type="TournamentCreated", payload=created)
+
+    assert ledger.books[TOURNAMENT].club == 42
