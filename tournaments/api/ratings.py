@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.api.base import JsonApi
+from common.api.commands import validated_query
 from common.api.schema import error_responses
 from common.api.serializing import Serializer, represent
 from tournaments.access import PublicRead
@@ -69,10 +70,9 @@ class ClubRatingsApi(JsonApi):
         },
     )
     def get(self, request: Request, slug: str) -> Response:
-        query = LeaderboardQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
+        query = validated_query(LeaderboardQuery, request.query_params)
         club = ratings.club_by_slug(slug)
-        rows = ratings.club_leaderboard(club=club, min_matches=query.validated_data["min_matches"])
+        rows = ratings.club_leaderboard(club=club, min_matches=query["min_matches"])
         return Response(represent(LeaderboardRowOutput, rows))
 
 
