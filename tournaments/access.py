@@ -16,7 +16,7 @@ from uuid import UUID
 
 from django.db import connection
 from django.utils.translation import gettext_noop
-from rest_framework.permissions import SAFE_METHODS
+from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.views import APIView
 from typing_extensions import override
@@ -192,3 +192,12 @@ def club_for_new_tournament(user: Any, slug: str | None) -> Club | None:
     if is_superuser(user):
         return None
     raise denied(gettext_noop("only a club's organizers create tournaments"))
+
+
+class PublicRead(BasePermission):
+    """Views anybody reads (the ratings: only public results are rated); they answer GET only
+    (any other method: 405)."""
+
+    @override
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        return True

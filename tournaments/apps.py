@@ -8,19 +8,26 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         # Wired here because games must not import tournaments (docs/decisions/0009).
         from games.access import register_place_resolver
+        from games.match_sections import register_match_section
         from games.matches.rebuilding import register_projector
         from games.side_names import register_side_namer
         from games.signals import match_events_appended
         from tournaments import access, projections, rows_rebuild, signals, tasks
+        from tournaments.pages import ratings as rating_pages
+        from tournaments.ratings import projection as ratings
         from tournaments.selectors.side_names import match_side_names, matches_with_entrant_named
 
         register_place_resolver("tournament", access.fixture_place)
+        register_match_section("ratings", rating_pages.match_ratings_section)
 
         register_projector(
             "tournament rows", rebuild=rows_rebuild.rebuild_rows, verify=rows_rebuild.verify_rows
         )
         register_projector(
             "tournament", rebuild=projections.rebuild_views, verify=projections.verify_views
+        )
+        register_projector(
+            "ratings", rebuild=ratings.rebuild_ratings, verify=ratings.verify_ratings
         )
         register_side_namer(
             "tournament",

@@ -23,6 +23,14 @@ class EntrantNotFound(TournamentError):
     code = "entrant_not_found"
 
 
+class ClubNotFound(TournamentError):
+    code = "club_not_found"
+
+
+class PlayerNotFound(TournamentError):
+    code = "player_not_found"
+
+
 class TournamentMatchNotFound(TournamentError):
     """A match named in a tournament's path that is not one of its matches (unknown, another
     tournament's or free-standing): 404, as an entrant of another tournament is."""
@@ -104,10 +112,6 @@ class InvalidGroupOrder(TournamentError):
     """The order must list exactly the entrants tied at the cut, once each."""
 
     code = "invalid_group_order"
-
-
-class ClubNotFound(TournamentError):
-    code = "club_not_found"
 
 
 class SeasonNotFound(TournamentError):

@@ -55,12 +55,17 @@ class TournamentSettings:
     placing_scoring: dict[str, Any] | None = None
     """At tables of three: match points per place, `{"places": [1st, 2nd, 3rd], "bye": n,
     "forfeit": n}` (decision record 0031); None: the default 2 / 1 / 0, bye 2, forfeit 0."""
+    seeding: str | None = None
+    """`rating`: started with no seeding fixed, the tournament is seeded by its players'
+    ratings (decision record 0036); None or `given`: by the seeds given at registration."""
 
     def to_dict(self) -> dict[str, Any]:
         values = {name: getattr(self, name) for name in self.__dataclass_fields__}
         values["tiebreaks"] = None if self.tiebreaks is None else list(self.tiebreaks)
         if self.placing_scoring is None:
             del values["placing_scoring"]  # the payloads of two-sided tournaments unchanged
+        if self.seeding is None:
+            del values["seeding"]  # the payloads recorded before seeding by rating unchanged
         return values
 
     @classmethod

@@ -43,6 +43,7 @@ from games.models import Match, MatchStatus
 from games.rules import RuleViolation
 from tournaments import projections, publishing
 from tournaments.models import Checkpoint, Fixture, FixtureStatus, TournamentStatus
+from tournaments.ratings import projection as ratings
 from tournaments.services import pipeline, scheduling
 from tournaments.stream.events import TOURNAMENT_STARTED
 from tournaments.stream.fixture_events import (
@@ -210,6 +211,7 @@ def consume_exclusively() -> int | None:
             if not held:
                 return processed if processed else None
             processed += projections.consume()
+            ratings.consume()
         if not log_has_unconsumed_events():
             return processed
 

@@ -11,9 +11,11 @@ from uuid import UUID
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.safestring import mark_safe
 
 from accounts.permissions import Action, Place, refusal
 from games.access import match_place
+from games.match_sections import match_sections
 from games.matches.loading import MatchNotFound
 from games.matches.stream import RoundNotFound
 from games.pages.selectors import match_page, round_replay_page
@@ -35,7 +37,9 @@ def readable_place(request: HttpRequest, match_id: UUID) -> Place:
 def match_detail(request: HttpRequest, match_id: UUID) -> HttpResponse:
     readable_place(request, match_id)
     page = match_page(match_id=match_id)
-    return render(request, "games/match.html", {"page": page})
+    # Each section is HTML its app rendered from its own template, escaped there.
+    sections = [mark_safe(html) for html in match_sections(match_id)]  # noqa: S308
+    return render(request, "games/match.html", {"page": page, "sections": sections})
 
 
 def round_replay(request: HttpRequest, match_id: UUID, round_number: int) -> HttpResponse:

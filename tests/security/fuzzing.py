@@ -89,6 +89,8 @@ def flatmap_path_parameters(context: Any, path_parameters: dict[str, Any]) -> An
         for place in WORLD[0].places()
         if set(path_parameters) & set(place)
     ]
+    if not real:  # parameters no place of the world has (a club's slug, a player's id)
+        return st.just(path_parameters)
     return st.sampled_from([path_parameters] * len(real) + real)
 
 

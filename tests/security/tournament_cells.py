@@ -21,7 +21,7 @@ from tests.security.roles import World
 from tests.tournaments.api.builders import (
     tournament_url,
 )
-from tournaments.models import Tournament
+from tournaments.models import Player, Tournament
 from tournaments.services import seasons
 
 
@@ -40,6 +40,14 @@ def season_url(world: World, *, list_only: bool = False) -> str:
 
     listed: str = world.once("season", build)
     return listed if list_only else f"{listed}stagione/"
+
+
+def rated_player(world: World) -> int:
+    """A player of the world's tournament."""
+    tournament_id = world.tournament()
+    return Player.objects.filter(entries__tournament_id=tournament_id).values_list("id", flat=True)[
+        0
+    ]
 
 
 def revoke_url(world: World) -> str:
@@ -283,6 +291,14 @@ TOURNAMENT_CELLS: list[Cell] = [
     # A club's seasons count public tournaments only: anyone reads them (decision 0037).
     Cell("club-seasons", "get", get(lambda w: season_url(w, list_only=True)), EVERYBODY_READS),
     Cell("club-season", "get", get(lambda w: season_url(w)), EVERYBODY_READS),
+    # Ratings are public (only public tournaments' results are rated).
+    Cell("club-ratings", "get", get(lambda _w: f"{API}/clubs/club-a/ratings/"), EVERYBODY_READS),
+    Cell(
+        "player-ratings",
+        "get",
+        get(lambda w: f"{API}/players/{rated_player(w)}/ratings/"),
+        EVERYBODY_READS,
+    ),
     # The schema and its docs are public.
     Cell("schema", "get", get(lambda _w: f"{API}/schema/"), EVERYBODY_READS),
     Cell("docs", "get", get(lambda _w: f"{API}/docs/"), EVERYBODY_READS),

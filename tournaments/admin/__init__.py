@@ -7,6 +7,6 @@ events with the organizer as their actor; a refusal is shown as an error message
 itself is read-only (`games.eventstore.admin`); every page links to its stream's events.
 """
 
-from tournaments.admin import entrants, fixtures, players, seasons, tournaments, webhooks
+from tournaments.admin import entrants, fixtures, players, ratings, seasons, tournaments, webhooks
 
-__all__ = ["entrants", "fixtures", "players", "seasons", "tournaments", "webhooks"]
+__all__ = ["entrants", "fixtures", "players", "ratings", "seasons", "tournaments", "webhooks"]

@@ -179,6 +179,14 @@ class TournamentCreateApi(JsonApi):
             help_text='Tables of three: match points per place, e.g. `{"places": [2, 1, 0], '
             '"bye": 2, "forfeit": 0}` (the default); shared places share their points.',
         )
+        seeding = serializers.ChoiceField(
+            choices=["given", "rating"],
+            required=False,
+            allow_null=True,
+            help_text="How the tournament is seeded when it starts with no seeding fixed: "
+            "`given` (the default: the seeds given, then registration order) or `rating` (by "
+            "the players' ratings in the club, recorded as the order).",
+        )
         club = serializers.CharField(
             required=False,
             max_length=60,
@@ -279,7 +287,8 @@ class TournamentSeedApi(JsonApi):
         method = SeedingMethodField(
             default="given",
             help_text="`given`: by the seeds given at registration, then registration order; "
-            "`random`: shuffled from `random_seed`.",
+            "`random`: shuffled from `random_seed`; `rating`: by the players' ratings in the "
+            "club (a team by the mean of its players'), recorded as the order.",
         )
         random_seed = serializers.IntegerField(
             required=False,

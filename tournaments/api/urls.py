@@ -11,6 +11,7 @@ from tournaments.api.exports import ArchiveApi, ScheduleApi
 from tournaments.api.groups import GroupPlacesDecideApi
 from tournaments.api.level_matches import LevelMatchDecideApi
 from tournaments.api.matches import SwissRoundPublishApi, TournamentMatchListApi
+from tournaments.api.ratings import ClubRatingsApi, PlayerRatingsApi
 from tournaments.api.results import BracketDetailApi, StandingListApi
 from tournaments.api.scorer import ScorerMatchListApi
 from tournaments.api.seasons import SeasonDetailApi, SeasonListApi
@@ -74,4 +75,6 @@ urlpatterns = [
         SeasonDetailApi.as_view(),
         name="club-season",
     ),
+    path("clubs/<slug:slug>/ratings/", ClubRatingsApi.as_view(), name="club-ratings"),
+    path("players/<int:player_id>/ratings/", PlayerRatingsApi.as_view(), name="player-ratings"),
 ]

@@ -3,8 +3,8 @@ projector screen, and a player's matches."""
 
 from django.urls import URLPattern, path
 
+from tournaments.pages import ratings, views
 from tournaments.pages import seasons as season_views
-from tournaments.pages import views
 
 urlpatterns: list[URLPattern] = [
     path("tournaments/", views.tournament_list, name="tournament-list"),
@@ -20,4 +20,5 @@ urlpatterns: list[URLPattern] = [
         season_views.season_detail,
         name="season-detail",
     ),
+    path("clubs/<slug:slug>/ratings/", ratings.club_ratings, name="club-ratings"),
 ]

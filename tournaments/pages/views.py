@@ -24,6 +24,7 @@ from django.utils.translation import get_language
 from games.matches.stream import MATCH_EVENT_TYPES
 from tournaments.models import FixtureStatus, Player, Tournament
 from tournaments.pages.drawing import draw
+from tournaments.pages.ratings import rating_charts
 from tournaments.selectors import lookup, projected, public, seasons
 from tournaments.standings import DEFAULT_TIEBREAKS
 from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
@@ -241,4 +242,5 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     except Player.DoesNotExist:
         raise Http404("no such player") from None
     entries = public.player_matches(player=player, reader=request.user)
-    return render(request, "tournaments/player_detail.html", {"player": player, "entries": entries})
+    context = {"player": player, "entries": entries, "charts": rating_charts(player)}
+    return render(request, "tournaments/player_detail.html", context)

@@ -11,9 +11,10 @@ from uuid import UUID
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils.translation import gettext_noop
 
-from accounts.models import RoleGrant
+from accounts.models import Club, RoleGrant
 from accounts.permissions import is_signed_in, is_superuser
-from tournaments.errors import EntrantNotFound, TournamentNotFound
+from accounts.selectors import club_by_slug
+from tournaments.errors import ClubNotFound, EntrantNotFound, TournamentNotFound
 from tournaments.models import (
     Entrant,
     EntrantPlayer,
@@ -122,3 +123,11 @@ def visible_tournaments(user: object, tournaments: QuerySet[Tournament]) -> Quer
         | Q(id__in=grants.filter(tournament_id__isnull=False).values("tournament_id"))
         | Q(entrants__players__user_id=user.pk)  # type: ignore[attr-defined]
     ).distinct()
+
+
+def club_get(slug: str) -> Club:
+    """The club at this address (its slug), or `club_not_found`."""
+    club = club_by_slug(slug=slug)
+    if club is None:
+        raise ClubNotFound.because(gettext_noop("there is no club %(club)s"), club=slug)
+    return club

@@ -21,10 +21,11 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import Club, Role
 from accounts.selectors import has_role
-from tournaments.errors import ClubNotFound, SeasonNotFound
+from tournaments.errors import SeasonNotFound
 from tournaments.models import EntrantPlayer, Season, Tournament
 from tournaments.names import same_name
 from tournaments.plan.final_places import final_places
+from tournaments.selectors.lookup import club_get
 from tournaments.services.erasure import ERASED_PLAYER
 from tournaments.services.pipeline import load_tournament
 from tournaments.standings.seasons import (
@@ -37,21 +38,14 @@ from tournaments.standings.seasons import (
 Identity = tuple[str, int | str]
 
 
-def club_by_slug(slug: str) -> Club:
-    club = Club.objects.filter(slug=slug).first()
-    if club is None:
-        raise ClubNotFound.because(gettext_noop("there is no club %(club)s"), club=slug)
-    return club
-
-
 def club_seasons(*, club_slug: str) -> tuple[Club, list[Season]]:
     """The club and its seasons, newest first."""
-    club = club_by_slug(club_slug)
+    club = club_get(club_slug)
     return club, list(Season.objects.filter(club=club).order_by("-created_at", "-id"))
 
 
 def season_of(*, club_slug: str, season_slug: str) -> Season:
-    club = club_by_slug(club_slug)
+    club = club_get(club_slug)
     season = Season.objects.filter(club=club, slug=season_slug).select_related("club").first()
     if season is None:
         raise SeasonNotFound.because(

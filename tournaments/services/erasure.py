@@ -15,6 +15,7 @@ from tournaments.errors import (
     InvalidEntrant,
 )
 from tournaments.models import Entrant, EntrantPlayer, Player
+from tournaments.ratings import projection as ratings
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +42,7 @@ def player_erase(*, player: Player, actor: Actor) -> bool:
     with transaction.atomic():
         locked = Player.objects.select_for_update().get(pk=player.pk)
         newly = not locked.erased
+        was_linked = locked.user_id is not None
         locked.name = ""
         locked.erased = True
         locked.user = None  # the link to an account would say who the player was
@@ -55,6 +57,8 @@ def player_erase(*, player: Player, actor: Actor) -> bool:
             ]
             entrant.name = entrant_name_after_erasure(members)
             entrant.save(update_fields=["name"])
+        if was_linked:
+            ratings.recount_everyone()  # unlinked from the account: a person of its own
     # Who erased whom, by ids: the log line itself must hold no personal data.
     logger.info("player %s erased by user %s (%s)", player.pk, actor.user_id, actor.device)
     player.name, player.erased = locked.name, locked.erased
@@ -68,6 +72,8 @@ def player_link(*, player: Player, username: str) -> Player:
         raise InvalidEntrant.because(gettext_noop("there is no user %(user)r"), user=username)
     if player.erased:
         raise InvalidEntrant.because(gettext_noop("this player's personal data was erased"))
-    player.user = user
-    player.save(update_fields=["user"])
+    with transaction.atomic():
+        player.user = user
+        player.save(update_fields=["user"])
+        ratings.recount_everyone()  # the rows of one account are one person (decision 0036)
     return player

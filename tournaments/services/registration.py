@@ -20,6 +20,7 @@ from games.matches import services as match_services
 from games.rules import RuleViolation, Table, Variant
 from tournaments import names
 from tournaments.models import Entrant, EntrantPlayer, Player, Tournament
+from tournaments.ratings.seeding import rating_order
 from tournaments.services.pipeline import (
     TournamentCommandResult,
     run,
@@ -61,6 +62,7 @@ def tournament_create(
     tiebreaks: Sequence[str] | None = None,
     level_knockout: str = "deciding_round",
     placing_scoring: dict[str, Any] | None = None,
+    seeding: str | None = None,
     club: Club | None = None,
     public: bool = True,
 ) -> Tournament:
@@ -86,6 +88,7 @@ def tournament_create(
         tiebreaks=None if tiebreaks is None else tuple(tiebreaks),
         level_knockout=level_knockout,
         placing_scoring=placing_scoring,
+        seeding=seeding,
     )
     command = CreateTournament(
         name=name, settings=settings, club=None if club is None else club.pk, public=public
@@ -137,10 +140,14 @@ def entrant_register(
         entrant = Entrant.objects.create(
             tournament_id=tournament_id, name=name, seed=seed, registered_at=timezone.now()
         )
+        player_ids = []
         for position, player_name in enumerate(players):
             player = Player.objects.create(name=player_name)
             EntrantPlayer.objects.create(entrant=entrant, player=player, position=position)
-        return RegisterEntrant(entrant=entrant.id, players=len(players), seed=seed)
+            player_ids.append(player.id)
+        return RegisterEntrant(
+            entrant=entrant.id, players=len(players), seed=seed, player_ids=tuple(player_ids)
+        )
 
     return run(
         tournament_id=tournament_id,
@@ -207,10 +214,19 @@ def tournament_seed(
     idempotency_key: str | None = None,
 ) -> TournamentCommandResult:
     """Fix the seeding order: by the seeds given at registration (then registration order), or
-    shuffled from a recorded random seed. The order is the result state's `seeding`."""
+    shuffled from a recorded random seed, or by the players' ratings (`rating`, recorded as an
+    order). The order is the result state's `seeding`."""
+
+    def seed(state: TournamentState | None) -> SeedEntrants:
+        if method != "rating" or state is None:
+            return SeedEntrants(method, random_seed)
+        return SeedEntrants(
+            method, random_seed, order=rating_order(tournament_id=tournament_id, state=state)
+        )
+
     return run(
         tournament_id=tournament_id,
-        command=SeedEntrants(method, random_seed),
+        command=seed,
         actor=actor,
         idempotency_key=idempotency_key,
         name="tournament_seed",

@@ -13,6 +13,7 @@ from games.models import Match, MatchStatus
 from tournaments import rows
 from tournaments.models import Fixture
 from tournaments.plan import rankings
+from tournaments.ratings.seeding import rating_order_due
 from tournaments.services.pipeline import (
     TournamentCommandResult,
     load_for_command,
@@ -39,9 +40,18 @@ def tournament_start(
 ) -> TournamentCommandResult:
     """Close registration, fix the seeding and create the first matches. With
     `only_checked_in`, every entrant that has not checked in is withdrawn first."""
+
+    def start(state: TournamentState | None) -> StartTournament:
+        by_rating = (
+            None if state is None else rating_order_due(tournament_id=tournament_id, state=state)
+        )
+        return StartTournament(
+            tournament_id, only_checked_in=only_checked_in, rating_order=by_rating
+        )
+
     return run(
         tournament_id=tournament_id,
-        command=StartTournament(tournament_id, only_checked_in=only_checked_in),
+        command=start,
         actor=actor,
         idempotency_key=idempotency_key,
         name="tournament_start",

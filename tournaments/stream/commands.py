@@ -33,6 +33,8 @@ class RegisterEntrant:
     players: int
     """How many players the entrant brings (their names stay in the name tables)."""
     seed: int | None = None
+    player_ids: tuple[int, ...] = ()
+    """Their ids in seat order, recorded for the ratings (empty: not recorded)."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,9 @@ class WithdrawEntrant:
 class SeedEntrants:
     method: str = "given"
     random_seed: int | None = None
+    order: tuple[int, ...] | None = None
+    """`rating`: the active entrants by their players' ratings, best first (the services read
+    the ratings; the event records the order, so a replay never reads them)."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,8 @@ class StartTournament:
     tournament: uuid.UUID
     only_checked_in: bool = False
     """Withdraw every entrant that has not checked in ("did not check in"), then start."""
+    rating_order: tuple[int, ...] | None = None
+    """With the setting `seeding: "rating"` and no seeding fixed: the order by rating."""
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,9 @@ from tournaments.stream.commands import (
 )
 from tournaments.stream.events import TournamentCreated, TournamentEvent
 
+SEEDINGS = ("given", "rating")
+"""How a tournament started without a seeding order is seeded (None: `given`)."""
+
 
 def decide(state: TournamentState | None, command: TournamentCommand) -> list[TournamentEvent]:
     """The events `command` records on the tournament folded into `state` (None: no stream yet),
@@ -78,6 +81,12 @@ def _create(state: TournamentState | None, command: CreateTournament) -> list[To
             gettext_noop("a level knockout match is settled by one of %(rules)s, not %(rule)r"),
             rules=", ".join(knockouts.LEVEL_KNOCKOUT_RULES),
             rule=settings.level_knockout,
+        )
+    if settings.seeding is not None and settings.seeding not in SEEDINGS:
+        raise InvalidTournament.because(
+            gettext_noop("a tournament is seeded by one of %(rules)s, not %(rule)r"),
+            rules=", ".join(SEEDINGS),
+            rule=settings.seeding,
         )
     rankings.check_standings_settings(settings)
     return [

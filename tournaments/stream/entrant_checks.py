@@ -45,6 +45,13 @@ def entrant_order(
     )
 
 
+def rating_seeding(state: TournamentState, order: tuple[int, ...] | None) -> tuple[int, ...]:
+    """A seeding by rating: the services' order, which must hold every active entrant once."""
+    if order is None or sorted(order) != sorted(state.active_entrants):
+        raise ValueError("a seeding by rating orders every active entrant once")
+    return tuple(order)
+
+
 def check_reason_given(reason: str) -> str:
     """The reason, trimmed; a correction without one is refused (the log must say why)."""
     trimmed = reason.strip()

@@ -33,6 +33,7 @@ from tournaments.stream.entrant_checks import (
     check_seeds_are_distinct,
     entrant_order,
     known_entrant,
+    rating_seeding,
     seeds_in_force,
 )
 from tournaments.stream.events import CheckInClosed as CheckInWindowClosed
@@ -57,7 +58,7 @@ def register_entrant(state: TournamentState, command: RegisterEntrant) -> list[T
         )
     check_player_count(state, command.players)
     check_seed_is_free(state, command.seed)
-    return [EntrantRegistered(command.entrant, seed=command.seed)]
+    return [EntrantRegistered(command.entrant, seed=command.seed, players=command.player_ids)]
 
 
 def check_in_entrant(state: TournamentState, command: CheckInEntrant) -> list[TournamentEvent]:
@@ -108,6 +109,8 @@ def seed_entrants(state: TournamentState, command: SeedEntrants) -> list[Tournam
         raise TournamentAlreadyStarted.because(
             gettext_noop("seeding is fixed once the tournament starts")
         )
+    if command.method == "rating":
+        return [EntrantsSeeded(rating_seeding(state, command.order), method="rating")]
     order = entrant_order(state, method=command.method, random_seed=command.random_seed)
     if command.method == "random" and command.random_seed is None:
         raise InvalidTournament.because(gettext_noop("a random seeding needs its random_seed"))

@@ -69,13 +69,26 @@ class EntrantRegistered:
     seed: int | None = None
     late: bool = False
     """Recorded only when true (by earlier versions)."""
+    players: tuple[int, ...] = ()
+    """The player ids in seat order (the ratings read them, decision record 0036); empty in
+    the events recorded before, whose players are in the name rows only."""
 
     def to_payload(self) -> dict[str, Any]:
-        return {"entrant": self.entrant, "seed": self.seed, **({"late": True} if self.late else {})}
+        payload: dict[str, Any] = {"entrant": self.entrant, "seed": self.seed}
+        if self.late:
+            payload["late"] = True
+        if self.players:
+            payload["players"] = list(self.players)
+        return payload
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> EntrantRegistered:
-        return cls(payload["entrant"], payload.get("seed"), payload.get("late", False))
+        return cls(
+            payload["entrant"],
+            payload.get("seed"),
+            payload.get("late", False),
+            tuple(payload.get("players", ())),
+        )
 
 
 @dataclass(frozen=True)

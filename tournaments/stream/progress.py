@@ -30,8 +30,9 @@ from tournaments.stream.commands import (
     RecordResult,
     StartTournament,
 )
-from tournaments.stream.entrant_checks import check_reason_given, entrant_order
+from tournaments.stream.entrant_checks import check_reason_given, entrant_order, rating_seeding
 from tournaments.stream.events import (
+    EntrantsSeeded,
     EntrantWithdrew,
     GroupPlacesDecided,
     TournamentEvent,
@@ -52,6 +53,10 @@ from tournaments.stream.tables import live_fixture
 def start_tournament(state: TournamentState, command: StartTournament) -> list[TournamentEvent]:
     if state.started:
         raise TournamentAlreadyStarted.because(gettext_noop("the tournament has already started"))
+    seeded: list[TournamentEvent] = []
+    if state.settings.seeding == "rating" and state.seeding is None:
+        by_rating = EntrantsSeeded(rating_seeding(state, command.rating_order), method="rating")
+        seeded, state = [by_rating], evolve(state, by_rating)
     given = entrant_order(state, method="given", random_seed=None)
     # A seeding fixed before a late registration: the late entrants follow, by their seeds.
     seeding = state.seeding or ()
@@ -79,7 +84,8 @@ def start_tournament(state: TournamentState, command: StartTournament) -> list[T
         EntrantWithdrew(entrant, reason="did not check in") for entrant in absent
     ]
     started = TournamentStarted(order)
-    return [*withdrawn, started, *advance(fold([*withdrawn, started], state), command.tournament)]
+    followed = advance(fold([*withdrawn, started], state), command.tournament)
+    return [*seeded, *withdrawn, started, *followed]
 
 
 def publish_swiss_round(

@@ -23,6 +23,7 @@ from rest_framework.test import APIClient
 
 from games.eventstore.api import read_stream
 from tests.factories.accounts import UserFactory
+from tournaments.models import EntrantPlayer, Tournament
 
 API = "/api/v1"
 LOG_PAGE = 1000
@@ -86,6 +87,20 @@ def tournament_urls(tournament_id: UUID) -> list[str]:
         f"{base}/standings/",
         f"{base}/bracket/",
         f"{base}/device-tokens/",
+        *rating_urls(tournament_id),
+    ]
+
+
+def rating_urls(tournament_id: UUID) -> list[str]:
+    """The club's leaderboard (everyone rated) and each player's ratings with their history."""
+    club = Tournament.objects.filter(id=tournament_id).values_list("club__slug", flat=True)[0]
+    players = EntrantPlayer.objects.filter(entrant__tournament_id=tournament_id)
+    return [
+        *([f"{API}/clubs/{club}/ratings/?min_matches=0"] if club else []),
+        *(
+            f"{API}/players/{player}/ratings/"
+            for player in players.values_list("player_id", flat=True)
+        ),
     ]
 
 
@@ -192,6 +207,8 @@ EMPTY_PROJECTIONS = [
     "DELETE FROM tournaments_fixture",
     "DELETE FROM tournaments_tournamentview",
     "DELETE FROM tournaments_table",
+    "DELETE FROM tournaments_playerrating",
+    "DELETE FROM tournaments_ratingchange",
     # The consumer's checkpoint stays: it is how far the policies have acted on the log, not a
     # fact derived from it (a rebuild must not make the consumer act on everything again).
     # The derived columns of the name tables: names, players, club and `public` stay, and so do

@@ -27,6 +27,7 @@ from tests.tournaments.projections.steps import (
 )
 from tournaments import corrections, projections
 from tournaments.models import Entrant, Fixture, Tournament
+from tournaments.ratings import projection as ratings
 from tournaments.services import registration, running
 from tournaments.services import registration as tournament_registration
 
@@ -185,7 +186,7 @@ def note_what_happened(tournament_id: UUID) -> None:
 
 
 def consume_until_quiet() -> None:
-    while projections.consume():
+    while projections.consume() + ratings.consume():
         pass
 
 
