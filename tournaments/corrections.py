@@ -32,6 +32,7 @@ from tournaments.errors import (
     ReasonRequired,
 )
 from tournaments.models import Entrant, EntrantPlayer, Player
+from tournaments.ratings import projection as ratings
 from tournaments.services.pipeline import TournamentCommandResult, run
 from tournaments.state import TournamentState
 from tournaments.stream.commands import CorrectEntrant, ReseedEntrants
@@ -108,7 +109,7 @@ def entrant_correct(
             players=None if player_ids is None else tuple(player_ids),
         )
 
-    return run(
+    result = run(
         tournament_id=tournament_id,
         command=correct,
         actor=with_reason(actor, reason),
@@ -121,6 +122,11 @@ def entrant_correct(
             "reason": reason,
         },
     )
+    if seats is not None and result.recorded:
+        # A renamed player may now be the same person as another row, or no longer
+        # (tournaments.people): the ratings count people, so they are counted again.
+        ratings.recount_everyone()
+    return result
 
 
 def entrants_reseed(

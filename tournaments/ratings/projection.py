@@ -27,6 +27,7 @@ from tournaments.models import (
     RatingChange,
     Tournament,
 )
+from tournaments.people import people
 from tournaments.ratings.ledger import FOLDED, Change, Ledger, RatedMatch, as_people
 from tournaments.ratings.maths import Rating
 from tournaments.ratings.scores import Scope, Scores, Standing, Step, scopes_of, scored
@@ -42,19 +43,6 @@ def roster(entrant: int) -> tuple[int, ...]:
     """An entrant's players from the name rows (for events that do not name them)."""
     rows = EntrantPlayer.objects.filter(entrant_id=entrant).order_by("position")
     return tuple(rows.values_list("player_id", flat=True))
-
-
-def people() -> dict[int, int]:
-    """Player rows linked to the same account are one person for the ratings: each maps to the
-    first of them (decision record 0036). Rows of no account are people of their own."""
-    first: dict[int, int] = {}
-    mapping = {}
-    linked = Player.objects.filter(user__isnull=False).order_by("id")
-    for player, user in linked.values_list("id", "user_id"):
-        person = first.setdefault(user, player)
-        if person != player:
-            mapping[player] = person
-    return mapping
 
 
 def people_in(match: RatedMatch | None, known: dict[int, int]) -> RatedMatch | None:

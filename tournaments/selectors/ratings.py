@@ -13,7 +13,7 @@ from django.utils.translation import gettext_noop
 from accounts.models import Club
 from tournaments.errors import PlayerNotFound
 from tournaments.models import Player, PlayerRating, RatingChange, Tournament
-from tournaments.ratings.projection import people
+from tournaments.people import people
 from tournaments.services.erasure import ERASED_PLAYER
 
 DEFAULT_MIN_MATCHES = 5

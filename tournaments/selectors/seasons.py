@@ -4,10 +4,9 @@ The standings are never stored: each tournament's final places are folded from i
 process memo keeps that cheap, `load_latest`), so `rebuild_projections` cannot change them. Names
 are read from the name rows at read time, like every other page (an erasure shows at once).
 
-A season's player is a person across tournaments, while registering makes a player row per
-entry: rows with the same linked account are one person, and so are rows with the same name
-(case and spacing aside, as the duplicate-name check compares them); an erased row is a person
-of its own, `erased player`. The person's id is their first player row's id (decision 0037).
+A season's player is a person across tournaments, as the ratings count them
+(`tournaments.people`): rows with the same linked account are one person, and so are rows with
+the same name; an erased row is a person of its own, `erased player`.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from accounts.models import Club, Role
 from accounts.selectors import has_role
 from tournaments.errors import SeasonNotFound
 from tournaments.models import EntrantPlayer, Season, Tournament
-from tournaments.names import same_name
+from tournaments.people import people
 from tournaments.plan.final_places import final_places
 from tournaments.selectors.lookup import club_get
 from tournaments.services.erasure import ERASED_PLAYER
@@ -34,8 +33,6 @@ from tournaments.standings.seasons import (
     TournamentPlaces,
     season_standings,
 )
-
-Identity = tuple[str, int | str]
 
 
 def club_seasons(*, club_slug: str) -> tuple[Club, list[Season]]:
@@ -102,42 +99,35 @@ def standings_of(season: Season) -> SeasonStandings:
         lines.append(
             SeasonTournamentLine(tournament.id, tournament.name, state.status, bool(places))
         )
-    people, names = players_of_entrants(
+    persons, names = players_of_entrants(
         entrant for places in entrant_places.values() for entrant in places
     )
     entries = []
     for tournament_id, places in entrant_places.items():
         person_places: dict[int, int] = {}
         for entrant, place in places.items():
-            for person in people.get(entrant, ()):
+            for person in persons.get(entrant, ()):
                 person_places[person] = min(place, person_places.get(person, place))
         entries.append(TournamentPlaces(str(tournament_id), person_places))
     rows = season_standings(entries, table, best_n=season.best_n, names=names)
     return SeasonStandings(season, table, lines, rows)
 
 
-def identity_of(player_id: int, name: str, erased: bool, user_id: int | None) -> Identity:
-    if erased:
-        return ("erased", player_id)
-    if user_id is not None:
-        return ("user", user_id)
-    return ("name", same_name(name))
-
-
 def players_of_entrants(
     entrant_ids: Iterable[int],
 ) -> tuple[dict[int, list[int]], dict[int, str]]:
-    """Each entrant's people (by person id) and each person's name (the latest row's)."""
+    """Each entrant's people (by person id, `tournaments.people`) and each person's name (their
+    latest row's)."""
     rows = list(
         EntrantPlayer.objects.filter(entrant_id__in=set(entrant_ids))
         .order_by("player_id")
-        .values_list("entrant_id", "player_id", "player__name", "player__erased", "player__user_id")
+        .values_list("entrant_id", "player_id", "player__name", "player__erased")
     )
-    person_of: dict[Identity, int] = {}
+    known = people()
     names: dict[int, str] = {}
-    people: dict[int, list[int]] = {}
-    for entrant, player, name, erased, user in rows:
-        person = person_of.setdefault(identity_of(player, name, erased, user), player)
+    people_of: dict[int, list[int]] = {}
+    for entrant, player, name, erased in rows:
+        person = known.get(player, player)
         names[person] = ERASED_PLAYER if erased else name
-        people.setdefault(entrant, []).append(person)
-    return people, names
+        people_of.setdefault(entrant, []).append(person)
+    return people_of, names

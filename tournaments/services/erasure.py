@@ -42,7 +42,6 @@ def player_erase(*, player: Player, actor: Actor) -> bool:
     with transaction.atomic():
         locked = Player.objects.select_for_update().get(pk=player.pk)
         newly = not locked.erased
-        was_linked = locked.user_id is not None
         locked.name = ""
         locked.erased = True
         locked.user = None  # the link to an account would say who the player was
@@ -57,8 +56,9 @@ def player_erase(*, player: Player, actor: Actor) -> bool:
             ]
             entrant.name = entrant_name_after_erasure(members)
             entrant.save(update_fields=["name"])
-        if was_linked:
-            ratings.recount_everyone()  # unlinked from the account: a person of its own
+        if newly:
+            # An erased row is a person of its own (tournaments.people): counted again.
+            ratings.recount_everyone()
     # Who erased whom, by ids: the log line itself must hold no personal data.
     logger.info("player %s erased by user %s (%s)", player.pk, actor.user_id, actor.device)
     player.name, player.erased = locked.name, locked.erased
