@@ -1,4 +1,5 @@
-"""The season page: a club season's standings over its tournaments (decision record 0037)."""
+"""The season pages: a club's seasons, and a season's standings over its tournaments
+(decision record 0037)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,14 @@ from django.shortcuts import render
 
 from tournaments.errors import ClubNotFound, SeasonNotFound
 from tournaments.selectors import seasons
+
+
+def club_seasons(request: HttpRequest, club_slug: str) -> HttpResponse:
+    try:
+        club, lines = seasons.club_season_lines(club_slug=club_slug)
+    except ClubNotFound:
+        raise Http404("no such club") from None
+    return render(request, "tournaments/club_seasons.html", {"club": club, "lines": lines})
 
 
 def season_detail(request: HttpRequest, club_slug: str, season_slug: str) -> HttpResponse:

@@ -15,6 +15,7 @@ urlpatterns: list[URLPattern] = [
         name="tournament-screen",
     ),
     path("players/<int:player_id>/", views.player_detail, name="player-detail"),
+    path("clubs/<slug:club_slug>/seasons/", season_views.club_seasons, name="club-seasons"),
     path(
         "clubs/<slug:club_slug>/seasons/<slug:season_slug>/",
         season_views.season_detail,

@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, Q
 from django.utils.translation import gettext_noop
 
 from accounts.models import Club, Role
 from accounts.selectors import has_role
 from tournaments.errors import SeasonNotFound
-from tournaments.models import EntrantPlayer, Season, Tournament
+from tournaments.models import EntrantPlayer, Season, Tournament, TournamentStatus
 from tournaments.people import people
 from tournaments.plan.final_places import final_places
 from tournaments.selectors.lookup import club_get
@@ -39,6 +40,34 @@ def club_seasons(*, club_slug: str) -> tuple[Club, list[Season]]:
     """The club and its seasons, newest first."""
     club = club_get(club_slug)
     return club, list(Season.objects.filter(club=club).order_by("-created_at", "-id"))
+
+
+@dataclass(frozen=True, slots=True)
+class ClubSeasonLine:
+    season: Season
+    tournaments: int
+    """Its public tournaments (a private one is never counted)."""
+    running: bool
+    """Whether one of them is not finished yet (it shows no points until it is)."""
+
+
+def club_season_lines(*, club_slug: str) -> tuple[Club, list[ClubSeasonLine]]:
+    """The club and its seasons, newest first, each with its number of tournaments and whether
+    one is still running; ClubNotFound for an unknown club."""
+    club = club_get(club_slug)
+    public = Q(tournaments__public=True)
+    found = (
+        Season.objects.filter(club=club)
+        .annotate(
+            counted=Count("tournaments", filter=public),
+            unfinished=Count(
+                "tournaments",
+                filter=public & ~Q(tournaments__status=TournamentStatus.FINISHED),
+            ),
+        )
+        .order_by("-created_at", "-id")
+    )
+    return club, [ClubSeasonLine(season, season.counted, season.unfinished > 0) for season in found]
 
 
 def season_of(*, club_slug: str, season_slug: str) -> Season:

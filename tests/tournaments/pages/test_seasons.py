@@ -1,7 +1,10 @@
-"""The season page: the standings over the season's tournaments, at phone width, and the
-tournament page's link to its seasons."""
+"""The season pages: a club's seasons, the standings over a season's tournaments at phone
+width, the links between them and the leaderboard, and the tournament page's link to its
+seasons."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.test import Client
@@ -21,6 +24,59 @@ def test_an_unknown_club_or_season_is_not_found(client: Client) -> None:
     assert client.get("/clubs/circolo/seasons/nessuna/").status_code == 404
     assert client.get("/clubs/altrove/seasons/stagione/").status_code == 404
     assert client.get("/clubs/circolo/seasons/stagione/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_clubs_seasons_are_listed_newest_first_with_their_tournaments_and_rules(
+    client: Client,
+) -> None:
+    club = ClubFactory.create(slug="circolo")
+    finished = played_out(club_tournament(club, FOUR, name="Autunno"))
+    running = started(club_tournament(club, FOUR, name="Inverno"))
+    season_of(club, finished, name="Stagione 2025", best_n=3)
+    season_of(club, finished, running, name="Stagione 2026")
+
+    page = client.get("/clubs/circolo/seasons/").content.decode()
+
+    assert 'data-club-seasons="circolo"' in page
+    links = re.findall(r'<a href="([^"]+)" data-season-link>([^<]+)</a>', page)
+    assert links == [
+        ("/clubs/circolo/seasons/stagione-2026/", "Stagione 2026"),
+        ("/clubs/circolo/seasons/stagione-2025/", "Stagione 2025"),
+    ]
+    newest, older = page.split('data-season="stagione-2025"')
+    assert "2 tournaments" in newest
+    assert "every result counts" in newest
+    assert "data-season-running" in newest
+    assert "1 tournament " in older
+    assert "best 3 results count" in older
+    assert "data-season-running" not in older
+
+
+@pytest.mark.django_db
+def test_a_club_without_seasons_says_so_and_an_unknown_club_is_not_found(client: Client) -> None:
+    ClubFactory.create(slug="circolo")
+
+    page = client.get("/clubs/circolo/seasons/").content.decode()
+
+    assert "data-club-seasons-empty" in page
+    assert "data-season-link" not in page
+    missing = client.get("/clubs/altrove/seasons/")
+    assert missing.status_code == 404
+    assert missing.content == client.get("/clubs/altrove/seasons/stagione/").content
+
+
+@pytest.mark.django_db
+def test_the_leaderboard_the_seasons_list_and_a_season_link_to_each_other(client: Client) -> None:
+    season_of(ClubFactory.create(slug="circolo"), name="Stagione")
+
+    leaderboard = client.get("/clubs/circolo/ratings/").content.decode()
+    listed = client.get("/clubs/circolo/seasons/").content.decode()
+    season = client.get("/clubs/circolo/seasons/stagione/").content.decode()
+
+    assert '<a href="/clubs/circolo/seasons/" data-club-seasons-link>' in leaderboard
+    assert '<a href="/clubs/circolo/ratings/" data-club-ratings-link>' in listed
+    assert '<a href="/clubs/circolo/seasons/" data-club-seasons-link>' in season
 
 
 @pytest.mark.django_db
@@ -65,3 +121,29 @@ def test_the_season_page_shows_the_standings_with_counted_points_told_apart(
     browser_page.get_by_role("link", name="Autunno").click()
     expect(browser_page.get_by_role("heading", level=1)).to_have_text("Autunno")
     expect(browser_page.locator("[data-tournament-seasons]")).to_contain_text("Stagione")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_visitor_goes_from_the_leaderboard_to_the_clubs_seasons_and_on_to_a_season(
+    browser_page: Page, live_server: LiveServer
+) -> None:
+    club = ClubFactory.create(name="Circolo", slug="circolo")
+    finished = played_out(club_tournament(club, FOUR, name="Autunno"))
+    season_of(club, finished, name="Stagione", best_n=2)
+
+    browser_page.goto(f"{live_server.url}/clubs/circolo/ratings/")
+    browser_page.get_by_role("link", name="Seasons", exact=True).click()
+
+    expect(browser_page.get_by_role("heading", level=1)).to_have_text("Seasons of Circolo")
+    listed = browser_page.locator("[data-club-seasons] li")
+    expect(listed).to_have_count(1)
+    expect(listed).to_contain_text("1 tournament")
+    expect(listed).to_contain_text("best 2 results count")
+    assert browser_page.evaluate(
+        "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+    browser_page.locator("[data-season-link]").click()
+    expect(browser_page.get_by_role("heading", level=1)).to_have_text("Stagione")
+    expect(browser_page.locator("tr[data-season-row]")).to_have_count(4)
+    browser_page.get_by_role("link", name="Seasons of Circolo").click()
+    expect(browser_page).to_have_url(f"{live_server.url}/clubs/circolo/seasons/")
