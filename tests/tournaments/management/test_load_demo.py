@@ -3,8 +3,10 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 from django.utils import timezone
 
+from accounts.models import Club
 from games.eventstore.models import Event
 from games.matches.selectors import round_replay
 from games.models import Match, Round
@@ -18,7 +20,9 @@ from tournaments.management.commands.load_demo import (
     SWISS_NAME,
     THREES_NAME,
 )
-from tournaments.models import Entrant, Fixture, Tournament, TournamentView
+from tournaments.management.demo_club import CLUB_SLUG, NIGHT_NAMES, SEASON_NAME, SEASON_SLUG
+from tournaments.models import Entrant, Fixture, Season, Tournament, TournamentView
+from tournaments.selectors import ratings, seasons
 
 pytestmark = pytest.mark.django_db
 
@@ -50,6 +54,8 @@ def test_loading_the_demo_twice_adds_nothing_the_second_time() -> None:
     assert f"{SMALL_CUP_NAME}: already loaded" in second
     assert f"{SMALL_SWISS_NAME}: already loaded" in second
     assert f"{SMALL_THREES_NAME}: already loaded" in second
+    assert f"{SEASON_NAME}: already loaded" in second
+    assert Season.objects.filter(club__slug=CLUB_SLUG).count() == 1
 
 
 def test_the_small_demo_loads_beside_the_full_demo_and_leaves_it_as_it_was() -> None:
@@ -152,6 +158,39 @@ def test_the_demo_has_a_swiss_evening_at_tables_of_three_two_rounds_played_one_u
     assert len(standings) == 11
     seats = sum(len(fixture.entrant_ids) for fixture in finished)
     assert sum(sum(row["placings"]) for row in standings) == seats
+
+
+def test_the_demo_club_has_finished_nights_rated_players_and_a_season_with_standings() -> None:
+    output = load_demo("--small")
+
+    club = Club.objects.get(slug=CLUB_SLUG)
+    nights = Tournament.objects.filter(club=club, public=True)
+    assert sorted(nights.values_list("name", "status")) == [
+        (name, "finished") for name in NIGHT_NAMES
+    ]
+    board = ratings.club_leaderboard(club=club, min_matches=5)
+    assert len(board) == 10  # everyone played at least two nights of three rounds
+    assert board[0]["rank"] == 1
+    assert len({row["rating"] for row in board}) > 1
+    standings = seasons.standings_of(
+        seasons.season_of(club_slug=CLUB_SLUG, season_slug=SEASON_SLUG)
+    )
+    assert [line.counted for line in standings.tournaments] == [True, True, True]
+    assert len(standings.rows) == 10
+    points = [row.points for row in standings.rows]
+    assert points == sorted(points, reverse=True)
+    assert points[0] > 0
+    dropped = [r for row in standings.rows for r in row.results if not r.counted]
+    assert len(dropped) == 4  # four players played all three nights: their worst is dropped
+    assert "Ratings computed" in output
+    client = Client()
+    leaderboard = client.get(f"/clubs/{CLUB_SLUG}/ratings/").content.decode()
+    assert leaderboard.count("<tr data-player=") == 10
+    player_page = client.get(f"/players/{board[0]['player']}/").content.decode()
+    assert f'data-rating-chart="{CLUB_SLUG}"' in player_page
+    season_page = client.get(f"/clubs/{CLUB_SLUG}/seasons/{SEASON_SLUG}/").content.decode()
+    assert season_page.count("data-season-row") == 10
+    assert f"/clubs/{CLUB_SLUG}/seasons/{SEASON_SLUG}/" in output
 
 
 def test_the_demo_has_the_no_show_rule_off_and_its_waiting_matches_never_decay() -> None:

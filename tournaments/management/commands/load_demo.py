@@ -4,7 +4,8 @@ card-by-card replays at once.
 Everything goes through the services, so the demo is events like any tournament. Some matches
 are entered card by card from seeded random legal rounds (`games.rules.simulate`), some by their
 points only. The demo tournaments are known by name: a second run finds them and adds nothing.
-The small demo (`--small`) has names of its own, so it loads beside the full one.
+The small demo (`--small`) has names of its own, so it loads beside the full one. Both load
+the demo club (`tournaments/management/demo_club.py`): finished nights, rated, and a season.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from games.matches.execution import CommandResult
 from games.models import Match
 from games.rules.simulate import simulate_round
 from tournaments import projections
+from tournaments.management import demo_club
 from tournaments.models import Fixture, FixtureStatus, Tournament
+from tournaments.ratings import projection as ratings
 from tournaments.services import registration, running, scheduling
 
 CUP_NAME = "Demo: Coppa del Circolo (singles)"
@@ -288,7 +291,8 @@ class Demo:
 class Command(BaseCommand):
     help = (
         "Load a demo club evening (a 16-singles knockout cup, a 12-entrant Swiss and an "
-        "11-entrant Swiss at tables of three, part played card by card). Idempotent: demo "
+        "11-entrant Swiss at tables of three, part played card by card), and a demo club with "
+        "three finished nights, its ratings and a season counting them. Idempotent: demo "
         "tournaments already there are left alone."
     )
 
@@ -315,8 +319,16 @@ class Command(BaseCommand):
             with transaction.atomic():
                 # Seeded by kind: the small cup plays as it did under the full demo's name.
                 load(Demo(self.stdout.write, name=kind), size)
+        demo_club.load_club(
+            lambda name: Demo(self.stdout.write, name=name), self.stdout.write, ACTOR
+        )
         processed = projections.consume()
         self.stdout.write(f"Brackets and standings projected ({processed} events read).")
+        rated = ratings.consume()
+        self.stdout.write(f"Ratings computed ({rated} events read).")
+        club, season = demo_club.CLUB_SLUG, demo_club.SEASON_SLUG
+        self.stdout.write(f"  Leaderboard: /clubs/{club}/ratings/")
+        self.stdout.write(f"  Season: /clubs/{club}/seasons/{season}/")
         for tournament in Tournament.objects.filter(name__in=DEMO_NAMES).order_by("name"):
             self.stdout.write(
                 f"  {tournament.name}: /admin/tournaments/tournament/{tournament.id}/change/"
