@@ -20,6 +20,7 @@ from tournaments.models import (
     Fixture,
     FixtureStatus,
     Player,
+    SeasonTournament,
     Tournament,
     TournamentView,
 )
@@ -51,12 +52,15 @@ def tournament_log_position(*, tournament_id: UUID) -> tuple[int, bool]:
 
 def tournament_read_state(*, tournament_id: UUID) -> str:
     """Changes whenever what the tournament's readers see could: a new event of the tournament
-    or of its matches, the consumer catching up with them, or a renamed (erased) entrant. The
-    pages and the API's reads use it as their ETag."""
+    or of its matches, the consumer catching up with them, a renamed (erased) entrant, or the
+    seasons counting it (the page links to each: a season adding, dropping or renaming it is
+    configuration, no event). The pages use it as their ETag."""
     position, caught_up = tournament_log_position(tournament_id=tournament_id)
     names = entrant_names(tournament_id=tournament_id)
-    names_crc = zlib.crc32(repr(sorted(names.items())).encode())
-    return f"{position}-{int(caught_up)}-{names_crc:x}"
+    seasons = SeasonTournament.objects.filter(tournament_id=tournament_id).order_by("season_id")
+    counted_in = list(seasons.values_list("season_id", "season__slug", "season__name"))
+    seen_crc = zlib.crc32(repr((sorted(names.items()), counted_in)).encode())
+    return f"{position}-{int(caught_up)}-{seen_crc:x}"
 
 
 _PROJECTED_STATE = f"""

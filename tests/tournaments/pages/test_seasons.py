@@ -13,6 +13,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from tests.factories.accounts import ClubFactory
 from tests.tournaments.seasons import club_tournament, played_out, season_of, started
+from tournaments.services import seasons
 
 FOUR = [["Ada"], ["Bruno"], ["Carla"], ["Dario"]]
 
@@ -88,6 +89,32 @@ def test_the_tournament_page_links_to_its_seasons(client: Client) -> None:
     page = client.get(f"/tournaments/{tournament.id}/").content.decode()
 
     assert 'href="/clubs/circolo/seasons/stagione/"' in page
+
+
+@pytest.mark.django_db
+def test_a_kept_tournament_page_is_answered_again_once_a_season_adds_renames_or_drops_it(
+    client: Client,
+) -> None:
+    club = ClubFactory.create(slug="circolo")
+    tournament = club_tournament(club, FOUR)
+    address = f"/tournaments/{tournament.id}/"
+    kept = client.get(address)["ETag"]
+    assert client.get(address, headers={"if-none-match": kept}).status_code == 304
+
+    season = season_of(club, tournament, name="Stagione")
+    added = client.get(address, headers={"if-none-match": kept})
+    seasons.season_change(season=season, name="Stagione lunga")
+    renamed = client.get(address, headers={"if-none-match": added["ETag"]})
+    seasons.season_tournament_remove(season=season, tournament=tournament)
+    dropped = client.get(address, headers={"if-none-match": renamed["ETag"]})
+
+    assert added.status_code == 200
+    assert 'href="/clubs/circolo/seasons/stagione/"' in added.content.decode()
+    assert renamed.status_code == 200
+    assert "Stagione lunga" in renamed.content.decode()
+    assert dropped.status_code == 200
+    assert "data-tournament-seasons" not in dropped.content.decode()
+    assert client.get(address, headers={"if-none-match": dropped["ETag"]}).status_code == 304
 
 
 @pytest.mark.django_db(transaction=True)
