@@ -1,5 +1,6 @@
 """The rating pages in a real browser at phone size: the leaderboard's hooks and filter, the
-player's chart (an accessible SVG image), with no console error (the CSP refuses nothing)."""
+player's chart (an accessible SVG image), with no console error (the CSP refuses nothing), and
+the club's pages at phone width with long names (their tables scroll in their own box)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.factories.accounts import ClubFactory
-from tests.factories.ratings import club_tournament, play_all
+from tests.factories.ratings import caught_up, club_tournament, play_all
+from tests.tournaments.seasons import club_tournament as season_tournament
+from tests.tournaments.seasons import played_out, season_of
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -56,3 +59,37 @@ def test_a_players_chart_is_an_image_named_by_its_title(
     box = chart.bounding_box()
     assert box is not None
     assert box["width"] > 200
+
+
+LONG_NAMES = [
+    ["Maria Francesca Bartolomea Lombardi-Santangelo"],
+    ["Giovanni Battista Alessandro Casagrande-Fontanarosa"],
+    ["Anna"],
+    ["Bruno"],
+]
+
+
+def test_the_leaderboard_a_players_page_and_the_season_never_scroll_sideways_at_phone_width(
+    browser_page: Page, live_server: LiveServer
+) -> None:
+    club = ClubFactory.create(name="Circolo", slug="circolo")
+    nights = [
+        played_out(season_tournament(club, LONG_NAMES[::step], name=f"Serata numero {night}"))
+        for night, step in enumerate((1, -1, 1), start=1)
+    ]
+    season_of(club, *nights, name="Stagione", best_n=2)
+    caught_up()
+    player = Player.objects.filter(name=LONG_NAMES[0][0]).order_by("id").first()
+    assert player is not None
+
+    for address in (
+        "/clubs/circolo/ratings/?min_matches=0",
+        f"/players/{player.id}/",
+        "/clubs/circolo/seasons/",
+        "/clubs/circolo/seasons/stagione/",
+    ):
+        browser_page.goto(f"{live_server.url}{address}")
+        expect(browser_page.locator("table, [data-club-seasons]").first).to_be_visible()
+        assert browser_page.evaluate(
+            "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+        ), f"{address} scrolls sideways at phone width"
