@@ -8,9 +8,10 @@ from django.core.management import call_command
 from tests.factories.accounts import ClubFactory, UserFactory
 from tests.factories.tournaments import ORGANIZER
 from tests.tournaments.seasons import TABLE, club_tournament, played_out, season_of, started
+from tournaments.errors import ClubNotFound
 from tournaments.models import Player
 from tournaments.selectors.projected import tournament_standings
-from tournaments.selectors.seasons import standings_of
+from tournaments.selectors.seasons import club_season_lines, standings_of
 from tournaments.services.erasure import player_erase, player_link
 
 pytestmark = pytest.mark.django_db
@@ -159,3 +160,36 @@ def test_player_rows_linked_to_one_account_are_one_player_whatever_their_names()
 
     assert (rows[0].name, rows[0].points, rows[0].counted) == ("Ada L.", 50, 2)
     assert len(rows) == 4
+
+
+def test_a_clubs_season_lines_count_its_tournaments_and_say_while_one_still_runs() -> None:
+    club = ClubFactory.create(name="Circolo", slug="circolo")
+    other = ClubFactory.create(name="Altro", slug="altro")
+    running = started(club_tournament(club, FOUR, name="Autunno"))
+    season_of(club, running, club_tournament(club, FOUR, name="Inverno"), name="Stagione")
+    season_of(other, name="Altrove")
+
+    _, before = club_season_lines(club_slug="circolo")
+    played_out(running)
+    found, after = club_season_lines(club_slug="circolo")
+
+    assert found == club
+    assert [(line.season.name, line.tournaments, line.running) for line in before] == [
+        ("Stagione", 2, True)
+    ]
+    assert [(line.tournaments, line.running) for line in after] == [(2, True)]  # Inverno waits
+    with pytest.raises(ClubNotFound):
+        club_season_lines(club_slug="nessuno")
+
+
+def test_a_season_whose_tournaments_all_finished_runs_no_more() -> None:
+    club = ClubFactory.create(slug="circolo")
+    autumn = started(club_tournament(club, FOUR, name="Autunno"))
+    season_of(club, autumn, name="Stagione")
+
+    _, before = club_season_lines(club_slug="circolo")
+    played_out(autumn)
+    _, after = club_season_lines(club_slug="circolo")
+
+    assert [line.running for line in before] == [True]
+    assert [line.running for line in after] == [False]
