@@ -326,10 +326,10 @@ class Command(BaseCommand):
         self.stdout.write(f"Brackets and standings projected ({processed} events read).")
         rated = ratings.consume()
         self.stdout.write(f"Ratings computed ({rated} events read).")
-        club, season = demo_club.CLUB_SLUG, demo_club.SEASON_SLUG
-        self.stdout.write(f"  Leaderboard: /clubs/{club}/ratings/")
-        self.stdout.write(f"  Season: /clubs/{club}/seasons/{season}/")
         for tournament in Tournament.objects.filter(name__in=DEMO_NAMES).order_by("name"):
             self.stdout.write(
                 f"  {tournament.name}: /admin/tournaments/tournament/{tournament.id}/change/"
             )
+        club, season = demo_club.CLUB_SLUG, demo_club.SEASON_SLUG
+        self.stdout.write(f"  Leaderboard: /clubs/{club}/ratings/")
+        self.stdout.write(f"  Season: /clubs/{club}/seasons/{season}/")
