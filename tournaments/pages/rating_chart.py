@@ -19,8 +19,10 @@ BOTTOM = 36
 
 @dataclass(frozen=True)
 class Tick:
-    at: float
-    label: str
+    at: str
+    """The coordinate, written for SVG: never localized (a decimal comma is no coordinate)."""
+    label: float
+    """The value, which the template writes in the reader's language."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,6 @@ def chart(values: Sequence[float]) -> Chart | None:
         f"{LEFT + index * step:.1f},{y_of(value):.1f}" for index, value in enumerate(values)
     )
     middle = (low + high) / 2
-    y_ticks = [Tick(y_of(value), f"{value:.1f}") for value in (high, middle, low)]
-    x_ticks = [Tick(LEFT, "0"), Tick(LEFT + plot_width, str(len(values) - 1))]
+    y_ticks = [Tick(f"{y_of(value):.1f}", value) for value in (high, middle, low)]
+    x_ticks = [Tick(str(LEFT), 0), Tick(str(LEFT + plot_width), len(values) - 1)]
     return Chart(points=points, y_ticks=y_ticks, x_ticks=x_ticks)

@@ -53,6 +53,24 @@ def test_a_players_page_draws_a_chart_per_scope(club_slug: str) -> None:
     assert "<title" in page
 
 
+@pytest.mark.usefixtures("club_slug")
+def test_the_chart_in_italian_keeps_its_coordinates_in_svg_and_writes_its_labels_in_italian() -> (
+    None
+):
+    player = Player.objects.get(name="Player 2")
+
+    page = Client(headers={"accept-language": "it"}).get(f"/players/{player.id}/").content.decode()
+
+    ticks = re.findall(r'<text class="tick" x="([^"]+)" y="([^"]+)"[^>]*>([^<]+)</text>', page)
+    assert ticks
+    for x, y, _ in ticks:
+        assert re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", x), x
+        assert re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", y), y
+    labels = [label for _, _, label in ticks if "," in label or "." in label]
+    assert labels
+    assert all("," in label and "." not in label for label in labels)
+
+
 def test_a_match_page_shows_each_players_rating_change(club_slug: str) -> None:
     fixture = live(Player.objects.get(name="Player 1").entries.get().tournament)[0]
     changes = RatingChange.objects.filter(match_id=fixture.match_id, club__slug=club_slug)
