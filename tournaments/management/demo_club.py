@@ -18,6 +18,7 @@ from django.db import transaction
 from accounts.models import Club
 from accounts.services import club_create
 from common.actors import Actor
+from tournaments.management.demo_names import NAMES
 from tournaments.models import Season, Tournament
 from tournaments.services import registration, seasons
 
@@ -31,18 +32,8 @@ SEASON_BEST_N = 2
 NIGHT_ROUNDS = 3
 NIGHT_RANDOM_SEED = 20260301
 
-POOL = (
-    "Giulia Rossi",
-    "Marco Bianchi",
-    "Francesca Romano",
-    "Luca Colombo",
-    "Chiara Ricci",
-    "Matteo Marino",
-    "Sara Greco",
-    "Andrea Bruno",
-    "Elena Gallo",
-    "Davide Conti",
-)
+POOL = NAMES[:10]
+"""The club's regulars: the demo's first ten players."""
 NIGHTS = (
     ("Demo: Serata del circolo 1", (8, 9)),
     ("Demo: Serata del circolo 2", (0, 1)),

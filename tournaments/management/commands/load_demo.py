@@ -26,6 +26,7 @@ from games.models import Match
 from games.rules.simulate import simulate_round
 from tournaments import projections
 from tournaments.management import demo_club
+from tournaments.management.demo_names import NAMES
 from tournaments.models import Fixture, FixtureStatus, Tournament
 from tournaments.ratings import projection as ratings
 from tournaments.services import registration, running, scheduling
@@ -50,32 +51,6 @@ SWISS_RANDOM_SEED = 20240914
 THREES_RANDOM_SEED = 20241123
 ACTOR = Actor(device="load_demo")
 
-NAMES = (
-    "Giulia Rossi",
-    "Marco Bianchi",
-    "Francesca Romano",
-    "Luca Colombo",
-    "Chiara Ricci",
-    "Matteo Marino",
-    "Sara Greco",
-    "Andrea Bruno",
-    "Elena Gallo",
-    "Davide Conti",
-    "Valentina De Luca",
-    "Simone Mancini",
-    "Martina Costa",
-    "Alessandro Giordano",
-    "Federica Rizzo",
-    "Stefano Lombardi",
-    "Anna Moretti",
-    "Paolo Barbieri",
-    "Laura Fontana",
-    "Giorgio Santoro",
-    "Silvia Mariani",
-    "Roberto Rinaldi",
-    "Paola Caruso",
-    "Enrico Ferrara",
-)
 
 CARDS, SCORE, LIVE, WAIT = "cards", "score", "live", "wait"
 """How one match of a round is played: every card, points only, half a round, or not at all."""

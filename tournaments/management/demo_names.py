@@ -1,0 +1,28 @@
+"""The demo's players: the tournaments of `load_demo` and the demo club's nights draw on them."""
+
+NAMES = (
+    "Giulia Rossi",
+    "Marco Bianchi",
+    "Francesca Romano",
+    "Luca Colombo",
+    "Chiara Ricci",
+    "Matteo Marino",
+    "Sara Greco",
+    "Andrea Bruno",
+    "Elena Gallo",
+    "Davide Conti",
+    "Valentina De Luca",
+    "Simone Mancini",
+    "Martina Costa",
+    "Alessandro Giordano",
+    "Federica Rizzo",
+    "Stefano Lombardi",
+    "Anna Moretti",
+    "Paolo Barbieri",
+    "Laura Fontana",
+    "Giorgio Santoro",
+    "Silvia Mariani",
+    "Roberto Rinaldi",
+    "Paola Caruso",
+    "Enrico Ferrara",
+)
