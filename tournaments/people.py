@@ -43,3 +43,11 @@ def people() -> dict[int, int]:
     others are their own person): what the ratings map their players through."""
     rows = Player.objects.values_list("id", "name", "erased", "user_id")
     return {row: person for row, person in persons_of(rows).items() if row != person}
+
+
+def rows_of_person(player_id: int) -> list[int]:
+    """Every player row of the person `player_id`'s row is (that row included), first row
+    first: what the person's page lists."""
+    rows = persons_of(Player.objects.values_list("id", "name", "erased", "user_id"))
+    person = rows.get(player_id, player_id)
+    return sorted({player_id, *(row for row, of in rows.items() if of == person)})

@@ -24,6 +24,7 @@ from tournaments.models import (
     Tournament,
     TournamentView,
 )
+from tournaments.people import rows_of_person
 from tournaments.projections import CONSUMER
 from tournaments.selectors.fixtures import (
     tournament_fixtures,
@@ -177,11 +178,12 @@ def player_get(*, player_id: int, reader: Any) -> Player:
 
 
 def player_matches(*, player: Player, reader: Any) -> list[dict[str, Any]]:
-    """The player's entries in the tournaments `reader` may read, newest tournament first, each
-    with its matches (not reset) in order: opponent, status, round wins and the outcome."""
+    """The entries of the person the player is (every row of theirs, `tournaments.people`) in
+    the tournaments `reader` may read, newest tournament first, each with its matches (not
+    reset) in order: opponent, status, round wins and the outcome."""
     visible = visible_tournaments(reader, Tournament.objects.all())
     entrants = (
-        Entrant.objects.filter(players=player, tournament__in=visible)
+        Entrant.objects.filter(players__in=rows_of_person(player.id), tournament__in=visible)
         .select_related("tournament")
         .order_by("-tournament__created_at", "id")
         .distinct()

@@ -118,6 +118,23 @@ def test_a_kept_tournament_page_is_answered_again_once_a_season_adds_renames_or_
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
+def test_a_season_player_links_to_a_page_listing_their_nights_in_every_tournament(
+    client: Client,
+) -> None:
+    club = ClubFactory.create(slug="circolo")
+    first = played_out(club_tournament(club, FOUR, name="Autunno"))
+    second = played_out(club_tournament(club, FOUR[::-1], name="Inverno"))
+    season_of(club, first, second, name="Stagione")
+
+    page = client.get("/clubs/circolo/seasons/stagione/").content.decode()
+    [ada] = re.findall(r'<th scope="row"><a href="(/players/\d+/)">Ada</a>', page)
+    player_page = client.get(ada).content.decode()
+
+    assert "Autunno" in player_page
+    assert "Inverno" in player_page
+
+
 def test_the_season_page_shows_the_standings_with_counted_points_told_apart(
     browser_page: Page, live_server: LiveServer
 ) -> None:
