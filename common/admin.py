@@ -66,6 +66,11 @@ class ServiceAddAdmin(ViewedOnlyAdmin):
         """Call the service with the form's cleaned data and return what it added."""
         raise NotImplementedError
 
+    def add_form(self, request: HttpRequest, data: Any) -> forms.Form:
+        """The add form, bound to `data` when posted (a hook: a subclass narrows its choices to
+        what the user may pick)."""
+        return self.add_form_class(data, initial=self.add_form_initial(request))
+
     def add_form_initial(self, request: HttpRequest) -> dict[str, Any]:  # noqa: ARG002 - a hook: subclasses use it
         return {}
 
@@ -125,7 +130,7 @@ class ServiceAddAdmin(ViewedOnlyAdmin):
         if not self.has_add_permission(request):
             raise PermissionDenied
         data = request.POST if request.method == "POST" else None
-        form = self.add_form_class(data, initial=self.add_form_initial(request))
+        form = self.add_form(request, data)
         if form.is_bound and form.is_valid():
             try:
                 created = self.create(request, form)

@@ -14,6 +14,7 @@ from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
+from typing_extensions import override
 
 from common.admin import ActionsOnlyAdmin, ReadOnlyInline, ServiceAddAdmin, run_service
 from games.rules import RuleViolation
@@ -73,6 +74,15 @@ class WebhookEndpointAdmin(ServiceAddAdmin):
 
     def add_form_initial(self, request: HttpRequest) -> dict[str, Any]:
         return {"tournament": request.GET.get("tournament")}
+
+    @override
+    def add_form(self, request: HttpRequest, data: Any) -> forms.Form:
+        form = super().add_form(request, data)
+        choice = form.fields["tournament"]
+        if not isinstance(choice, forms.ModelChoiceField):
+            raise RuntimeError("the tournament is a choice of tournaments")
+        choice.queryset = organized_by(request)  # only the tournaments the user organizes
+        return form
 
     def create(self, request: HttpRequest, form: Any) -> Model:
         endpoint, _ = webhooks.webhook_register(

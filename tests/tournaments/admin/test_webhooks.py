@@ -122,6 +122,7 @@ def test_an_organizer_of_another_club_sees_no_endpoint_and_cannot_add_one(
     theirs = TournamentFactory.create(club=ClubFactory.create(name="Altro circolo"))
     failed_deliveries(theirs, admin_user)
     club = ClubFactory.create()
+    ours = TournamentFactory.create(club=club, name="Nostro")
     organizer: User = UserFactory.create(is_staff=True, is_superuser=False)
     role_grant(user=organizer, role=Role.ORGANIZER, club=club)
     organizer.user_permissions.set(
@@ -134,10 +135,13 @@ def test_an_organizer_of_another_club_sees_no_endpoint_and_cannot_add_one(
 
     endpoints = client.get(reverse(f"admin:{ENDPOINTS}_changelist"))
     deliveries = client.get(reverse(f"admin:{DELIVERIES}_changelist"))
+    add_page = client.get(reverse(f"admin:{ENDPOINTS}_add"))
     response = add_endpoint(client, theirs)
 
     assert endpoints.context["cl"].result_count == 0
     assert deliveries.context["cl"].result_count == 0
+    choices = list(add_page.context["adminform"].form.fields["tournament"].queryset)
+    assert choices == [ours]
     assert response.status_code == 200
-    assert "(webhook_forbidden)" in response.content.decode()
+    assert "Select a valid choice" in response.content.decode()
     assert WebhookEndpoint.objects.count() == 1
