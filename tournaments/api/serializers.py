@@ -131,6 +131,13 @@ class TournamentOutput(Serializer):
         help_text="The no-show rule's minutes; null: no rule, nothing is forfeited for a no-show.",
     )
     automatic_rounds = serializers.BooleanField(source="settings.automatic_rounds")
+    seeding = serializers.CharField(
+        source="settings.seeding",
+        default=None,
+        allow_null=True,
+        help_text="`rating`: started with no seeding fixed, the tournament is seeded by its "
+        "players' ratings; null: by the seeds given (decision 0036).",
+    )
     tiebreaks = serializers.ListField(
         source="settings.tiebreaks",
         child=serializers.CharField(),

@@ -41,7 +41,7 @@ def entrant_order(
         random.Random(random_seed).shuffle(shuffled)  # noqa: S311 - the seed is recorded so replays draw the same
         return tuple(shuffled)
     raise InvalidTournament.because(
-        gettext_noop("seeding is 'given' or 'random', not %(method)r"), method=method
+        gettext_noop("seeding is 'given', 'random' or 'rating', not %(method)r"), method=method
     )
 
 

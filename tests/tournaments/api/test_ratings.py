@@ -112,7 +112,11 @@ def test_an_organizer_creates_a_tournament_seeded_by_rating_and_seeds_it(
     organizer: APIClient,
 ) -> None:
     created = ApiTournamentFactory.create(client=organizer, format="swiss", seeding="rating")
+    assert created["seeding"] == "rating"
     assert Tournament.objects.get(id=created["id"]).settings["seeding"] == "rating"
+    assert organizer.get(tournament_url(created["id"])).json()["seeding"] == "rating"
+    plain = ApiTournamentFactory.create(client=organizer, format="swiss")
+    assert plain["seeding"] is None
     register_seeded(organizer, created["id"], 2)
 
     response = organizer.post(
