@@ -78,9 +78,12 @@ def deliver_webhook(self: Task[Any, Any], delivery_id: str) -> str:
     ignore_result=True,
 )
 def catch_up_webhooks() -> int:
-    """The periodic safety net: fan out what no wake-up did, send what is due."""
+    """The periodic safety net: fan out what no wake-up did, send what is due, and forget the
+    deliveries answered long ago."""
+    now = timezone.now()
+    webhook_delivery.delivered_pruned(now=now)
     added = webhook_fanout.fan_out()
-    due = webhook_delivery.due_deliveries(now=timezone.now())
+    due = webhook_delivery.due_deliveries(now=now)
     enqueue_deliveries([*added, *(d for d in due if d not in set(added))])
     return len(added) + len(due)
 

@@ -171,6 +171,8 @@ CELERY_WAKE_UPS = env.bool("CELERY_WAKE_UPS", default=True)
 WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
 WEBHOOK_BACKOFF_SECONDS = env.float("WEBHOOK_BACKOFF_SECONDS", default=30.0)
 WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=8)
+# Deliveries answered 2xx are kept this long in the admin's log, then forgotten by the catch-up.
+WEBHOOK_DELIVERED_KEPT_DAYS = env.float("WEBHOOK_DELIVERED_KEPT_DAYS", default=30.0)
 WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = False
 # Who may read /metrics (config/metrics.py): networks in CIDR notation.
 METRICS_ALLOWED_NETWORKS: list[str] = env.list(

@@ -254,3 +254,12 @@ def due_deliveries(*, now: datetime, limit: int = 500) -> list[int]:
         .order_by("next_attempt_at")
         .values_list("id", flat=True)[:limit]
     )
+
+
+def delivered_pruned(*, now: datetime) -> int:
+    """Forget the deliveries answered 2xx more than `WEBHOOK_DELIVERED_KEPT_DAYS` ago (the
+    failed and pending ones stay until an organizer sees to them); returns how many."""
+    before = now - timedelta(days=float(settings.WEBHOOK_DELIVERED_KEPT_DAYS))
+    old = WebhookDelivery.objects.filter(status=DeliveryStatus.DELIVERED, delivered_at__lt=before)
+    deleted, _ = old.delete()
+    return deleted

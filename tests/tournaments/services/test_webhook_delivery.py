@@ -4,6 +4,7 @@ redirects not followed, private addresses refused when the setting is off."""
 
 import ssl
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from tournaments import webhook_fanout
 from tournaments.models import DeliveryStatus, Tournament, WebhookDelivery, WebhookEndpoint
 from tournaments.selectors.feed import tournament_feed
 from tournaments.services import running
-from tournaments.services.webhook_delivery import attempt_delivery
+from tournaments.services.webhook_delivery import attempt_delivery, delivered_pruned
 from tournaments.services.webhooks import (
     WebhookDeliveryNotFailed,
     webhook_deactivate,
@@ -147,6 +148,26 @@ def test_after_the_last_attempt_a_delivery_fails_and_a_redelivery_sends_it_again
     assert len(receiver.received()) == 4
     with pytest.raises(WebhookDeliveryNotFailed):
         webhook_redeliver(delivery_ids=[delivery.id], user=organizer)
+
+
+def test_deliveries_answered_long_ago_are_forgotten_and_the_failed_ones_kept(
+    receiver: Receiver, organizer: User
+) -> None:
+    _, endpoint = started_with_endpoint(receiver.url, organizer)
+    webhook_fanout.fan_out()
+    attempt_all(endpoint)
+    delivered = list(endpoint.deliveries.order_by("position"))
+    assert {d.status for d in delivered} == {DeliveryStatus.DELIVERED}
+    failed = delivered[-1]
+    WebhookDelivery.objects.filter(id=failed.id).update(status=DeliveryStatus.FAILED)
+    answered = max(d.delivered_at for d in delivered if d.delivered_at is not None)
+
+    kept = delivered_pruned(now=answered + timedelta(days=29))
+    forgotten = delivered_pruned(now=answered + timedelta(days=31))
+
+    assert kept == 0
+    assert forgotten == len(delivered) - 1
+    assert list(endpoint.deliveries.values_list("id", flat=True)) == [failed.id]
 
 
 def test_a_redirect_is_not_followed(organizer: User) -> None:
