@@ -24,10 +24,10 @@ from django.db import connection
 
 from games.eventstore.api import AppendResult, RecordedEvent
 from games.models import Match, MatchStatus
-from tournaments.models import Entrant, Fixture, FixtureStatus, Tournament
+from tournaments.models import Entrant, Fixture, Tournament
 from tournaments.models import Table as TableRow
 from tournaments.state import Fixture as FixtureFact
-from tournaments.state import TournamentState
+from tournaments.state import FixturePhase, TournamentState
 from tournaments.stream.entrant_checks import seeds_in_force
 from tournaments.stream.events import ENTRANTS_RESEEDED, ENTRANTS_SEEDED, TOURNAMENT_CREATED
 
@@ -80,7 +80,7 @@ def expected_fixture(
     state: TournamentState, fixture: FixtureFact, match_status: str
 ) -> dict[str, Any]:
     status = state.fixture_status(fixture, match_status)
-    result = state.results.get(fixture.id) if status != FixtureStatus.RESET else None
+    result = state.results.get(fixture.id) if status != FixturePhase.RESET else None
     return {
         "key": fixture.id,
         "stage": fixture.stage,

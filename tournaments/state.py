@@ -8,7 +8,34 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
+
+
+class TournamentPhase(StrEnum):
+    """Where a tournament is (the row's `TournamentStatus` names the same values)."""
+
+    REGISTRATION = "registration"
+    IN_PROGRESS = "in_progress"
+    FINISHED = "finished"
+
+
+class FixturePhase(StrEnum):
+    """What a fixture row says (the row's `FixtureStatus` names the same values)."""
+
+    READY = "ready"
+    IN_PROGRESS = "in_progress"
+    FINISHED = "finished"
+    RESET = "reset"
+
+
+class MatchPhase(StrEnum):
+    """The statuses of a match (the match row's `MatchStatus`) that a fixture follows."""
+
+    NOT_STARTED = "not_started"
+    IN_PROGRESS = "in_progress"
+    FINISHED = "finished"
+
 
 FORMATS = (
     "single_elimination",
@@ -209,10 +236,10 @@ class TournamentState:
         return self.order is not None
 
     @property
-    def status(self) -> str:
+    def status(self) -> TournamentPhase:
         if self.finished:
-            return "finished"
-        return "in_progress" if self.started else "registration"
+            return TournamentPhase.FINISHED
+        return TournamentPhase.IN_PROGRESS if self.started else TournamentPhase.REGISTRATION
 
     @property
     def active_entrants(self) -> tuple[int, ...]:
@@ -225,15 +252,17 @@ class TournamentState:
                 return fixture
         return None
 
-    def fixture_status(self, fixture: Fixture, match_status: str) -> str:
+    def fixture_status(self, fixture: Fixture, match_status: str) -> FixturePhase:
         """What a fixture row says: `reset`, `finished` once a result is recorded (unless its
         match is being played again after a correction), `in_progress` while its match is being
         played (or finished, its result not yet recorded), else `ready`."""
         live = self.fixtures.get(fixture.id)
         if live is None or live.match_id != fixture.match_id:
-            return "reset"
-        if match_status == "in_progress":
-            return "in_progress"
+            return FixturePhase.RESET
+        if match_status == MatchPhase.IN_PROGRESS:
+            return FixturePhase.IN_PROGRESS
         if fixture.id in self.results:
-            return "finished"
-        return "in_progress" if match_status == "finished" else "ready"
+            return FixturePhase.FINISHED
+        if match_status == MatchPhase.FINISHED:
+            return FixturePhase.IN_PROGRESS
+        return FixturePhase.READY

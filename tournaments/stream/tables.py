@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from common.explained import gettext_noop
 from tournaments.errors import InvalidTournament
-from tournaments.state import EntrantRecord, Fixture, TournamentState
+from tournaments.state import EntrantRecord, Fixture, FixturePhase, TournamentState
 from tournaments.stream.commands import AssignTable, CallMatch, ScheduleMatches
 from tournaments.stream.events import TournamentEvent
 from tournaments.stream.evolve import evolve, fold
@@ -113,7 +113,7 @@ def live_fixture(state: TournamentState, match_id: str) -> Fixture:
         raise InvalidTournament.because(
             gettext_noop("%(fixture)s is %(status)s: it needs no table"),
             fixture=retired.id,
-            status="reset",
+            status=FixturePhase.RESET,
         )
     raise InvalidTournament.because(
         gettext_noop("match %(match)s is not a match of a tournament"), match=match_id
@@ -131,7 +131,7 @@ def assign_table(state: TournamentState, command: AssignTable) -> list[Tournamen
         raise InvalidTournament.because(
             gettext_noop("%(fixture)s is %(status)s: it needs no table"),
             fixture=fixture.id,
-            status="finished",
+            status=FixturePhase.FINISHED,
         )
     if fixture.table == command.table:
         return []
@@ -183,7 +183,7 @@ def call_match(state: TournamentState, command: CallMatch) -> list[TournamentEve
         raise InvalidTournament.because(
             gettext_noop("%(fixture)s is %(status)s: it needs no table"),
             fixture=fixture.id,
-            status="finished",
+            status=FixturePhase.FINISHED,
         )
     if fixture.table is None:
         raise InvalidTournament.because(
