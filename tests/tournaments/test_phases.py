@@ -11,4 +11,3 @@ def test_the_pure_phases_name_exactly_the_statuses_the_rows_store() -> None:
     assert {phase.value for phase in TournamentPhase} == set(TournamentStatus.values)
     assert {phase.value for phase in FixturePhase} == set(FixtureStatus.values)
     assert {phase.value for phase in MatchPhase} == set(MatchStatus.values)
-
