@@ -19,7 +19,7 @@ HEADER_CONTROL_CHARACTERS = frozenset(map(chr, [*range(0x09), *range(0x0A, 0x20)
 TOKEN_PREFIX_LENGTH = 8
 
 
-def actor_of(request: Request, *, reason: str | None = None) -> Actor:
+def request_actor(request: Request, *, reason: str | None = None) -> Actor:
     """The authenticated user, the device they score on, and why (for voids, corrections...)."""
     return Actor(
         user_id=request.user.pk,

@@ -150,7 +150,7 @@ class ServiceAddAdmin(ViewedOnlyAdmin):
         return self.render_change_form(request, context, add=True, form_url=form_url)
 
 
-def actor_of(request: HttpRequest) -> Actor:
+def admin_actor(request: HttpRequest) -> Actor:
     """The organizer behind an admin request, as recorded on the events it appends."""
     return Actor(user_id=request.user.id, device="admin", correlation_id=current_request_id())
 

@@ -2,7 +2,7 @@
 
 A request gets an id (the caller's `X-Request-ID` when it is a plausible one, else a new one),
 answered in `X-Request-ID`, written on every log line of that request, recorded as the
-correlation id of the events it appends (`common.api.commands.actor_of`), and carried in the
+correlation id of the events it appends (`accounts.actors.request_actor`), and carried in the
 headers of the Celery tasks it sends, whose log lines carry it too.
 """
 

@@ -25,7 +25,7 @@ from typing_extensions import override
 from common.admin import (
     ReadOnlyInline,
     ReadOnlyProjectionAdmin,
-    actor_of,
+    admin_actor,
     run_service,
     search_by_uuid,
     submitted_action_form,
@@ -134,7 +134,7 @@ def forfeit_matches(
             match_id=match.id,
             side=side,
             reason=reason,
-            actor=actor_of(request),
+            actor=admin_actor(request),
         )
         run_on_match(
             model_admin, request, match, forfeit, done=f"side {side} forfeited.", after=after
@@ -176,7 +176,7 @@ def void_rounds(
             match_id=match.id,
             round_number=number,
             reason=reason,
-            actor=actor_of(request),
+            actor=admin_actor(request),
         )
         run_on_match(model_admin, request, match, void, done=f"round {number} voided.", after=after)
     return None

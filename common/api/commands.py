@@ -1,6 +1,6 @@
 """What every write does around its service call: validate the body, take the idempotency key,
 and answer 201 (recorded) or 200 (a repeated key: the first answer again). Who is acting is
-`accounts.actors.actor_of`; the answers in a match's shape are `games.api.responses`."""
+`accounts.actors.request_actor`; the answers in a match's shape are `games.api.responses`."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.actors import actor_of
+from accounts.actors import request_actor
 from accounts.permissions import Action, Authenticated
 from common.api.base import JsonApi
 from common.api.commands import REASON_MAX_LENGTH, validated_input
@@ -116,7 +116,7 @@ class MatchCreateApi(JsonApi):
             rounds=data.get("rounds"),
             variant=data.get("variant"),
             first_dealer=data["first_dealer"],
-            actor=actor_of(request),
+            actor=request_actor(request),
             match_id=data.get("id"),
             decider=data["decider"],
         )

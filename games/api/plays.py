@@ -11,7 +11,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.actors import actor_of
+from accounts.actors import request_actor
 from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import (
@@ -87,7 +87,7 @@ class CardPlayApi(JsonApi):
             seat=data["seat"],
             card=data["card"],
             expected_version=data.get("expected_version"),
-            actor=actor_of(request),
+            actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
         )
         played = selectors.play_view(

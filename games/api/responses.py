@@ -11,7 +11,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.actors import actor_of
+from accounts.actors import request_actor
 from common.api.commands import command_response, idempotency_key_of
 from common.api.serializing import Serializer, data_of
 from games.api.serializers import MatchOutput, RoundCommandOutput
@@ -105,7 +105,7 @@ def round_command(
     """Run a command on one round with what every such command takes besides its `arguments`
     (the version the client saw, who acts and why: `actor_reason`, the idempotency key unless
     the command takes none), and answer the round as the command left it."""
-    actor = actor_of(request, reason=actor_reason)
+    actor = request_actor(request, reason=actor_reason)
     key = {"idempotency_key": idempotency_key_of(request)} if keyed else {}
     result = service(
         match_id=match_id,
@@ -128,5 +128,7 @@ def match_command(
 ) -> Response:
     """Run a command on a match (who acts and why, `actor_reason`, besides its `arguments`),
     and answer the match as it stands now, with the hands the reader sees."""
-    result = service(match_id=match_id, **arguments, actor=actor_of(request, reason=actor_reason))
+    result = service(
+        match_id=match_id, **arguments, actor=request_actor(request, reason=actor_reason)
+    )
     return match_response(result, viewer=viewer(request, match_id))

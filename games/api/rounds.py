@@ -11,7 +11,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.actors import actor_of
+from accounts.actors import request_actor
 from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import (
@@ -118,7 +118,7 @@ class RoundStartApi(JsonApi):
             dealer_seat=data.get("dealer_seat"),
             deal=data.get("deal", "table"),
             expected_version=data.get("expected_version"),
-            actor=actor_of(request),
+            actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
         )
         return round_response(result, len(result.state.rounds), viewer=viewer(request, match_id))

@@ -21,7 +21,7 @@ from common.admin import (
     ReadOnlyInline,
     action_form,
     action_form_page,
-    actor_of,
+    admin_actor,
     error_detail,
     run_service,
 )
@@ -101,7 +101,7 @@ class EntrantAdmin(TournamentsAddAdmin):
                 players=data["players"],
                 seed=data["seed"],
                 confirm_duplicate_name=data["confirm_duplicate_name"],
-                actor=actor_of(request),
+                actor=admin_actor(request),
             )
         except corrections.DuplicateEntrantName:
             ask_to_confirm_duplicate_name(form)  # the warning itself shows on the form
@@ -176,7 +176,7 @@ class EntrantAdmin(TournamentsAddAdmin):
                 seed=seed,
                 reason=form.cleaned_data["reason"],
                 confirm_duplicate_name=form.cleaned_data["confirm_duplicate_name"],
-                actor=actor_of(request),
+                actor=admin_actor(request),
             )
         except corrections.DuplicateEntrantName as warning:
             form.warn_of_duplicate_name(warning.detail)
@@ -201,7 +201,7 @@ class EntrantAdmin(TournamentsAddAdmin):
                     registration.entrant_check_in,
                     tournament_id=entrant.tournament_id,
                     entrant_id=entrant.id,
-                    actor=actor_of(request),
+                    actor=admin_actor(request),
                 ),
                 success=f"{entrant} checked in.",
                 subject=str(entrant),
@@ -229,7 +229,7 @@ class EntrantAdmin(TournamentsAddAdmin):
                     tournament_id=entrant.tournament_id,
                     entrant_id=entrant.id,
                     reason=form.cleaned_data["reason"],
-                    actor=actor_of(request),
+                    actor=admin_actor(request),
                 ),
                 success=f"{entrant} withdrew.",
                 subject=str(entrant),

@@ -21,7 +21,7 @@ from common.admin import (
     ReadOnlyProjectionAdmin,
     action_form,
     action_form_page,
-    actor_of,
+    admin_actor,
     run_service,
 )
 from games.admin import forfeit_matches, sides_of, void_rounds
@@ -110,7 +110,7 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         synced = run_service(
             self,
             request,
-            partial(running.fixture_result_sync, match_id=match.id, actor=actor_of(request)),
+            partial(running.fixture_result_sync, match_id=match.id, actor=admin_actor(request)),
             subject=sides_of(match),
         )
         fixture = Fixture.objects.filter(match_id=match.id).first()
@@ -126,7 +126,7 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
                 self,
                 request,
                 partial(
-                    scheduling.fixture_call, match_id=fixture.match_id, actor=actor_of(request)
+                    scheduling.fixture_call, match_id=fixture.match_id, actor=admin_actor(request)
                 ),
                 subject=str(fixture),
             )
@@ -162,7 +162,7 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
                 scheduling.fixture_table_assign,
                 match_id=fixture.match_id,
                 table=table,
-                actor=actor_of(request),
+                actor=admin_actor(request),
             ),
             subject=str(fixture),
         )
@@ -203,7 +203,7 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
                 match_id=fixture.match_id,
                 winner=winner,
                 reason=form.cleaned_data["reason"],
-                actor=actor_of(request),
+                actor=admin_actor(request),
             ),
             subject=str(fixture),
         )

@@ -13,7 +13,7 @@ from django.http import (
 )
 from django.utils.translation import gettext_noop
 
-from common.admin import actor_of
+from common.admin import admin_actor
 from tournaments import projections
 from tournaments.errors import EntrantNotFound, InvalidGroupOrder, InvalidTournament
 from tournaments.forms import (
@@ -31,7 +31,7 @@ RANDOM_SEED_LIMIT = 1_000_000
 
 def seed_given(request: HttpRequest, tournament: Tournament) -> str:
     seeded = registration.tournament_seed(
-        tournament_id=tournament.id, method="given", actor=actor_of(request)
+        tournament_id=tournament.id, method="given", actor=admin_actor(request)
     )
     return f"seeded by the given seeds ({len(seeded.state.seeding or ())} entrants)."
 
@@ -46,7 +46,7 @@ def seed_random(request: HttpRequest, tournament: Tournament) -> str:
         tournament_id=tournament.id,
         method="random",
         random_seed=random_seed,
-        actor=actor_of(request),
+        actor=admin_actor(request),
     )
     return (
         f"seeded at random with the random seed {random_seed}, recorded with the seeding "
@@ -55,13 +55,13 @@ def seed_random(request: HttpRequest, tournament: Tournament) -> str:
 
 
 def start(request: HttpRequest, tournament: Tournament) -> str:
-    state = running.tournament_start(tournament_id=tournament.id, actor=actor_of(request)).state
+    state = running.tournament_start(tournament_id=tournament.id, actor=admin_actor(request)).state
     return f"started: {len(state.fixtures)} matches created."
 
 
 def start_checked_in(request: HttpRequest, tournament: Tournament) -> str:
     result = running.tournament_start(
-        tournament_id=tournament.id, only_checked_in=True, actor=actor_of(request)
+        tournament_id=tournament.id, only_checked_in=True, actor=admin_actor(request)
     )
     absent = sum(1 for e in result.events if e.event_type == "EntrantWithdrew")
     return (
@@ -81,7 +81,7 @@ def check_in_entrant(request: HttpRequest, tournament: Tournament) -> str:
             entrant=request.POST.get("entrant"),
         )
     registration.entrant_check_in(
-        tournament_id=tournament.id, entrant_id=entrant.id, actor=actor_of(request)
+        tournament_id=tournament.id, entrant_id=entrant.id, actor=admin_actor(request)
     )
     return f"{entrant.name} checked in."
 
@@ -96,7 +96,7 @@ def call_match(request: HttpRequest, tournament: Tournament) -> str:
             gettext_noop("match %(match)s is not a match of a tournament"),
             match=request.POST.get("match"),
         )
-    scheduling.fixture_call(match_id=fixture.match_id, actor=actor_of(request))
+    scheduling.fixture_call(match_id=fixture.match_id, actor=admin_actor(request))
     return f"{fixture.key} called to table {fixture.table}."
 
 
@@ -123,7 +123,7 @@ def decide_group_places(request: HttpRequest, tournament: Tournament) -> str:
         group=group,
         order=order,
         reason=request.POST.get("reason", ""),
-        actor=actor_of(request),
+        actor=admin_actor(request),
     )
     named = dict(Entrant.objects.filter(id__in=order).values_list("id", "name"))
     return f"group {group}: places decided ({', '.join(named.get(e, f'#{e}') for e in order)})."
@@ -135,23 +135,25 @@ def int_field(request: HttpRequest, name: str) -> int:
 
 
 def open_check_in(request: HttpRequest, tournament: Tournament) -> str:
-    registration.check_in_open(tournament_id=tournament.id, actor=actor_of(request))
+    registration.check_in_open(tournament_id=tournament.id, actor=admin_actor(request))
     return "check-in is open."
 
 
 def close_check_in(request: HttpRequest, tournament: Tournament) -> str:
-    registration.check_in_close(tournament_id=tournament.id, actor=actor_of(request))
+    registration.check_in_close(tournament_id=tournament.id, actor=admin_actor(request))
     return "check-in is closed: later check-ins are refused until it opens again."
 
 
 def run_swiss_round_publish(request: HttpRequest, tournament: Tournament) -> str:
     """The service `swiss_round_publish` for one tournament, and the round it published."""
-    state = running.swiss_round_publish(tournament_id=tournament.id, actor=actor_of(request)).state
+    state = running.swiss_round_publish(
+        tournament_id=tournament.id, actor=admin_actor(request)
+    ).state
     return f"Swiss round {len(state.swiss_rounds)} published."
 
 
 def schedule(request: HttpRequest, tournament: Tournament) -> str:
-    called = scheduling.fixture_schedule(tournament_id=tournament.id, actor=actor_of(request))
+    called = scheduling.fixture_schedule(tournament_id=tournament.id, actor=admin_actor(request))
     tables = ", ".join(f"{f.key} at table {f.table}" for f in called)
     return f"tables given: {tables}." if tables else "no match waits for a free table."
 

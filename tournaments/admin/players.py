@@ -11,7 +11,7 @@ from django.http import (
 )
 from django.template.response import TemplateResponse
 
-from common.admin import ActionsOnlyAdmin, action_form, action_form_page, actor_of, run_service
+from common.admin import ActionsOnlyAdmin, action_form, action_form_page, admin_actor, run_service
 from tournaments.forms import (
     PlayerEraseForm,
     PlayerLinkForm,
@@ -78,7 +78,7 @@ class PlayerAdmin(ActionsOnlyAdmin):
         # The views hold entrant ids only (names are added when read): nothing to refresh.
         erased = already = 0
         for player in players:
-            if erasure.player_erase(player=player, actor=actor_of(request)):
+            if erasure.player_erase(player=player, actor=admin_actor(request)):
                 erased += 1
             else:
                 already += 1

@@ -25,7 +25,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
-from common.admin import actor_of, error_detail, run_service
+from common.admin import admin_actor, error_detail, run_service
 from games.eventstore.admin import events_link, events_url
 from games.eventstore.api import EventStoreError
 from games.rules import RuleViolation
@@ -111,7 +111,9 @@ class TournamentAdmin(TournamentsAddAdmin):
         return add_endpoint_link(tournament.id)
 
     def create(self, request: HttpRequest, form: TournamentCreateForm) -> Tournament:
-        return registration.tournament_create(**form.service_arguments(), actor=actor_of(request))
+        return registration.tournament_create(
+            **form.service_arguments(), actor=admin_actor(request)
+        )
 
     # The change page: the console of one tournament.
 
@@ -264,7 +266,7 @@ class TournamentAdmin(TournamentsAddAdmin):
                 for line, exc in registration.entrants_import(
                     tournament_id=tournament.id,
                     lines=lines,
-                    actor=actor_of(request),
+                    actor=admin_actor(request),
                     confirm_duplicate_names=form.cleaned_data["confirm_duplicate_names"],
                 )
             ]
@@ -298,7 +300,7 @@ class TournamentAdmin(TournamentsAddAdmin):
                     tournament_id=tournament.id,
                     seeds=changed,
                     reason=form.cleaned_data["reason"],
-                    actor=actor_of(request),
+                    actor=admin_actor(request),
                 )
             except (RuleViolation, EventStoreError) as exc:
                 form.add_error(None, error_detail(exc))

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.actors import actor_of
+from accounts.actors import request_actor
 from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import NoInput, command_response, idempotency_key_of, validated_input
@@ -85,7 +85,7 @@ class CheckInOpenApi(JsonApi):
         result = registration.check_in_open(
             tournament_id=tournament_id,
             closes_at=data.get("closes_at"),
-            actor=actor_of(request),
+            actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
         )
         return command_response(result, window_body(result.state.check_in))
@@ -107,7 +107,7 @@ class CheckInCloseApi(JsonApi):
         validated_input(NoInput, request.data)
         result = registration.check_in_close(
             tournament_id=tournament_id,
-            actor=actor_of(request),
+            actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
         )
         return command_response(result, window_body(result.state.check_in))
@@ -150,7 +150,7 @@ class MatchCallApi(JsonApi):
         result = scheduling.fixture_call(
             match_id=match_id,
             table=data.get("table"),
-            actor=actor_of(request),
+            actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
         )
         fixture = fixtures.tournament_fixture(tournament_id=tournament_id, match_id=match_id)

@@ -14,7 +14,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.actors import actor_of
+from accounts.actors import request_actor
 from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import REASON_MAX_LENGTH, idempotency_key_of, validated_input
@@ -132,7 +132,7 @@ class EntrantCorrectApi(JsonApi):
             seed=data.get("seed", corrections.KEEP_SEED),
             reason=data["reason"],
             confirm_duplicate_name=data["confirm_duplicate_name"],
-            actor=actor_of(request, reason=data["reason"]),
+            actor=request_actor(request, reason=data["reason"]),
             idempotency_key=idempotency_key_of(request),
         )
         entrant = answers.entrant_as_left(result=result, entrant_id=entrant_id)
@@ -183,7 +183,7 @@ class EntrantsReseedApi(JsonApi):
             tournament_id=tournament_id,
             seeds={seed["entrant"]: seed["seed"] for seed in data["seeds"]},
             reason=data["reason"],
-            actor=actor_of(request, reason=data["reason"]),
+            actor=request_actor(request, reason=data["reason"]),
             idempotency_key=idempotency_key_of(request),
         )
         entrants = answers.tournament_as_left(result=result)["entrants"]

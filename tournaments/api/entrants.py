@@ -8,7 +8,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.actors import actor_of
+from accounts.actors import request_actor
 from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import REASON_MAX_LENGTH, NoInput, idempotency_key_of, validated_input
@@ -91,7 +91,7 @@ class EntrantRegisterApi(JsonApi):
             players=data["players"],
             seed=data.get("seed"),
             confirm_duplicate_name=data["confirm_duplicate_name"],
-            actor=actor_of(request),
+            actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
         )
         return entrant_response(result, registration.registered_entrant_id(result))
@@ -117,7 +117,7 @@ class EntrantCheckInApi(JsonApi):
         result = registration.entrant_check_in(
             tournament_id=tournament_id,
             entrant_id=entrant_id,
-            actor=actor_of(request),
+            actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
         )
         return entrant_response(result, entrant_id)
@@ -154,7 +154,7 @@ class EntrantWithdrawApi(JsonApi):
             tournament_id=tournament_id,
             entrant_id=entrant_id,
             reason=data["reason"],
-            actor=actor_of(request, reason=data["reason"]),
+            actor=request_actor(request, reason=data["reason"]),
             idempotency_key=idempotency_key_of(request),
         )
         return entrant_response(result, entrant_id)

@@ -8,7 +8,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.actors import actor_of
+from accounts.actors import request_actor
 from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import command_response, idempotency_key_of, validated_input
@@ -59,7 +59,7 @@ class LevelMatchDecideApi(JsonApi):
             match_id=match_id,
             winner=data["winner"],
             reason=data["reason"],
-            actor=actor_of(request),
+            actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
         )
         fixture = fixtures.tournament_fixture(tournament_id=tournament_id, match_id=match_id)

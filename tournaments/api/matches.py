@@ -11,7 +11,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.actors import actor_of
+from accounts.actors import request_actor
 from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import (
@@ -149,7 +149,7 @@ class SwissRoundPublishApi(JsonApi):
         validated_input(NoInput, request.data)
         result = running.swiss_round_publish(
             tournament_id=tournament_id,
-            actor=actor_of(request),
+            actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
         )
         body = answers.swiss_round_as_left(result=result)

@@ -9,7 +9,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.actors import actor_of
+from accounts.actors import request_actor
 from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import (
@@ -217,7 +217,7 @@ class TournamentCreateApi(JsonApi):
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request.data)
         club = club_for_new_tournament(request.user, data.pop("club", None))
-        tournament = registration.tournament_create(**data, club=club, actor=actor_of(request))
+        tournament = registration.tournament_create(**data, club=club, actor=request_actor(request))
         return tournament_response(tournament.id, status_code=status.HTTP_201_CREATED)
 
     class QuerySerializer(PageQuery):
@@ -329,7 +329,7 @@ class TournamentSeedApi(JsonApi):
             tournament_id=tournament_id,
             method=data["method"],
             random_seed=data.get("random_seed"),
-            actor=actor_of(request),
+            actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
         )
         seeded = result.events[0].payload
@@ -370,7 +370,7 @@ class TournamentStartApi(JsonApi):
         result = running.tournament_start(
             tournament_id=tournament_id,
             only_checked_in=data["only_checked_in"],
-            actor=actor_of(request),
+            actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
         )
         tournament = answers.tournament_as_left(result=result)
