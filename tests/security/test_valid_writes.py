@@ -32,7 +32,7 @@ from tests.tournaments.api.builders import (
     level_knockout_match,
     play_round,
 )
-from tournaments.models import Fixture
+from tournaments.models import Fixture, WebhookEndpoint
 
 pytestmark = SKIPPED_BY_SWITCH
 
@@ -235,6 +235,27 @@ VALID_COMMANDS = [
             client,
             f"/api/v1/tournaments/{w.started_tournament}/device-tokens/",
             {"scorer": "scorer", "name": "tablet"},
+        ),
+        status=200,
+        records_events=False,
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/webhooks/",
+        path=lambda w: {"tournament_id": w.started_tournament},
+        body=lambda _w: {"url": "https://hooks.example.org/briscola"},
+        records_events=False,
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/webhooks/{endpoint_id}/deactivate/",
+        path=lambda w: {
+            "tournament_id": w.started_tournament,
+            "endpoint_id": WebhookEndpoint.objects.latest("id").pk,
+        },
+        body=lambda _w: None,
+        prepare=lambda client, w: post(
+            client,
+            f"/api/v1/tournaments/{w.started_tournament}/webhooks/",
+            {"url": "https://hooks.example.org/briscola"},
         ),
         status=200,
         records_events=False,

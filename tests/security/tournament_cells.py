@@ -3,6 +3,9 @@ bracket and device tokens), a scorer's own list, and the schema and its docs."""
 
 from __future__ import annotations
 
+from uuid import UUID
+
+from tests.factories.accounts import UserFactory
 from tests.factories.api import API
 from tests.security.cells import (
     EVERYBODY_READS,
@@ -23,6 +26,7 @@ from tests.tournaments.api.builders import (
 )
 from tournaments.models import Player, Tournament
 from tournaments.services import seasons
+from tournaments.services.webhooks import webhook_register
 
 
 def season_url(world: World, *, list_only: bool = False) -> str:
@@ -48,6 +52,21 @@ def rated_player(world: World) -> int:
     return Player.objects.filter(entries__tournament_id=tournament_id).values_list("id", flat=True)[
         0
     ]
+
+
+def deactivate_url(world: World) -> str:
+    """The deactivation of an endpoint of the world's tournament (registered on first use)."""
+    tournament_id = world.tournament()
+
+    def build() -> str:
+        organizer = UserFactory.create(is_superuser=True)
+        endpoint, _ = webhook_register(
+            tournament_id=UUID(tournament_id), url="https://hooks.example.org/", user=organizer
+        )
+        return tournament_url(tournament_id, "webhooks", endpoint.id, "deactivate")
+
+    url: str = world.once("webhook", build)
+    return url
 
 
 def revoke_url(world: World) -> str:
@@ -274,6 +293,27 @@ TOURNAMENT_CELLS: list[Cell] = [
         "post",
         post(lambda w: revoke_url(w)),
         ORGANIZER_READS,
+    ),
+    Cell(
+        "webhook-endpoints",
+        "get",
+        get(lambda w: tournament_url(w.tournament(), "webhooks")),
+        ORGANIZER_READS,
+    ),
+    Cell(
+        "webhook-endpoints",
+        "post",
+        post(
+            lambda w: tournament_url(w.tournament(), "webhooks"),
+            lambda _w: {"url": "https://hooks.example.org/briscola"},
+        ),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
+        "webhook-endpoint-deactivate",
+        "post",
+        post(lambda w: deactivate_url(w)),
+        ORGANIZER_CHANGES,
     ),
     Cell(
         "table-card",

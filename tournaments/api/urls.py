@@ -22,6 +22,7 @@ from tournaments.api.tournaments import (
     TournamentSeedApi,
     TournamentStartApi,
 )
+from tournaments.api.webhooks import WebhookEndpointDeactivateApi, WebhookEndpointListApi
 
 TOURNAMENT = "tournaments/<uuid:tournament_id>/"
 ENTRANT = f"{TOURNAMENT}entrants/<int:entrant_id>/"
@@ -63,6 +64,12 @@ urlpatterns = [
     path(f"{TOURNAMENT}archive/", ArchiveApi.as_view(), name="tournament-archive"),
     path(f"{TOURNAMENT}device-tokens/", DeviceTokenListApi.as_view(), name="device-tokens"),
     path(f"{TOURNAMENT}tables/<int:table>/card/", TableCardApi.as_view(), name="table-card"),
+    path(f"{TOURNAMENT}webhooks/", WebhookEndpointListApi.as_view(), name="webhook-endpoints"),
+    path(
+        f"{TOURNAMENT}webhooks/<int:endpoint_id>/deactivate/",
+        WebhookEndpointDeactivateApi.as_view(),
+        name="webhook-endpoint-deactivate",
+    ),
     path(
         f"{TOURNAMENT}device-tokens/<int:token_id>/revoke/",
         DeviceTokenRevokeApi.as_view(),

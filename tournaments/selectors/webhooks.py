@@ -1,13 +1,14 @@
-"""Reads for the webhooks' console: the tournaments a user organizes."""
+"""Reads for the webhooks: the tournaments a user organizes, a tournament's endpoints."""
 
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from django.db.models import Q, QuerySet
 
 from accounts.models import Role, RoleGrant
-from tournaments.models import Tournament
+from tournaments.models import Tournament, WebhookEndpoint
 
 
 def organized_tournaments(user: Any) -> QuerySet[Tournament]:
@@ -22,3 +23,9 @@ def organized_tournaments(user: Any) -> QuerySet[Tournament]:
         Q(id__in=grants.filter(tournament_id__isnull=False).values("tournament_id"))
         | Q(club_id__in=grants.filter(club__isnull=False).values("club_id"))
     )
+
+
+def tournament_webhooks(*, tournament_id: UUID) -> list[WebhookEndpoint]:
+    """The tournament's webhook endpoints, newest first."""
+    endpoints = WebhookEndpoint.objects.filter(tournament_id=tournament_id)
+    return list(endpoints.order_by("-created_at", "-id"))

@@ -201,9 +201,15 @@ def webhook_register(
     return endpoint, secret
 
 
-def webhook_deactivate(*, endpoint_id: int, user: Any) -> WebhookEndpoint:
-    """Send the endpoint nothing more: its pending deliveries fail, none is added."""
-    endpoint = WebhookEndpoint.objects.select_related("tournament").filter(id=endpoint_id).first()
+def webhook_deactivate(
+    *, endpoint_id: int, user: Any, tournament_id: UUID | None = None
+) -> WebhookEndpoint:
+    """Send the endpoint nothing more: its pending deliveries fail, none is added. With
+    `tournament_id`, the endpoint must be that tournament's (an address in its path)."""
+    endpoints = WebhookEndpoint.objects.select_related("tournament").filter(id=endpoint_id)
+    if tournament_id is not None:
+        endpoints = endpoints.filter(tournament_id=tournament_id)
+    endpoint = endpoints.first()
     if endpoint is None:
         raise WebhookNotFound.because(
             gettext_noop("there is no webhook endpoint %(endpoint)s"), endpoint=endpoint_id
