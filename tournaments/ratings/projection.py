@@ -205,6 +205,8 @@ def changes_of(events: list[RecordedEvent], *, after: int) -> list[Change]:
 
 def take(events: list[RecordedEvent], *, after: int) -> None:
     changes = changes_of(events, after=after)
+    if not changes:
+        return  # no result came or went: nothing to rate, no need to read the people
     clubs, known = forfeit_clubs(), people()
     stale: set[Scope] = set()
     for change in changes:
