@@ -8,11 +8,8 @@ from collections.abc import Collection, Mapping
 from typing import Any
 from uuid import UUID
 
-from django.utils.translation import gettext_noop
-
 from games.eventstore.api import RecordedEvent, read_streams_after
-from games.matches.selectors import ViewerOfMatch, visible_event
-from games.rules import InvalidInput
+from games.matches.selectors import ViewerOfMatch, check_log_page, visible_event
 
 MAX_FEED_PAGE = 500
 
@@ -32,10 +29,7 @@ def streams_feed(
     A reader resumes by passing the last position it received: positions only increase and
     appends commit in position order, so nothing is skipped and nothing comes twice.
     `more_streams` and `params`: see `read_streams_after`."""
-    if after < 0:
-        raise InvalidInput.because(gettext_noop("after is a global position, 0 or more"))
-    if not 1 <= limit <= MAX_FEED_PAGE:
-        raise InvalidInput.because(gettext_noop("limit is 1 to %(most)s"), most=MAX_FEED_PAGE)
+    check_log_page(after=after, limit=limit, most=MAX_FEED_PAGE)
     events = read_streams_after(
         stream_ids=stream_ids, after=after, limit=limit, more_streams=more_streams, params=params
     )

@@ -313,11 +313,16 @@ def log_events(
 ) -> list[RecordedEvent]:
     """The global log above position `after`, in position order (all stream types), each
     match's events as `viewer_of_match(match_id)` may read them (dealt decks hidden)."""
+    check_log_page(after=after, limit=limit, most=MAX_LOG_PAGE)
+    return [visible_event(event, viewer_of_match) for event in read_all(after=after, limit=limit)]
+
+
+def check_log_page(*, after: int, limit: int, most: int) -> None:
+    """A page of the log is asked for above a position (0 or more), 1 to `most` events."""
     if after < 0:
         raise InvalidInput.because(gettext_noop("after is a global position, 0 or more"))
-    if not 1 <= limit <= MAX_LOG_PAGE:
-        raise InvalidInput.because(gettext_noop("limit is 1 to %(most)s"), most=MAX_LOG_PAGE)
-    return [visible_event(event, viewer_of_match) for event in read_all(after=after, limit=limit)]
+    if not 1 <= limit <= most:
+        raise InvalidInput.because(gettext_noop("limit is 1 to %(most)s"), most=most)
 
 
 def matches_created_by(*, user_id: int, limit: int) -> list[Match]:
