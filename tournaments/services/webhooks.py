@@ -23,9 +23,9 @@ from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from accounts.models import Role
-from accounts.selectors import roles_of
+from accounts.permissions import Place, is_organizer
 from games.eventstore.api import last_position
+from tournaments.access import tournament_not_found
 from tournaments.errors import TournamentError, TournamentNotFound
 from tournaments.models import (
     Checkpoint,
@@ -135,12 +135,17 @@ def checked_url(url: str) -> str:
 
 
 def is_tournament_organizer(user: Any, tournament: Tournament) -> bool:
-    if user is None or not user.is_authenticated or not user.is_active:
+    """The rule the API's permissions apply: a superuser, or an organizer of the tournament or
+    of its club (signed in and active)."""
+    if user is None:
         return False
-    if user.is_superuser:
-        return True
-    held = roles_of(user, tournament_id=tournament.id, club_id=tournament.club_id)
-    return Role.ORGANIZER in held
+    place = Place(
+        not_found=tournament_not_found(tournament.id),
+        tournament_id=tournament.id,
+        club_id=tournament.club_id,
+        public=tournament.public,
+    )
+    return is_organizer(user, place)
 
 
 def organized_tournament(tournament_id: UUID, user: Any) -> Tournament:
