@@ -23,13 +23,38 @@ from typing_extensions import override
 
 from accounts import services
 from accounts.models import Club, DeviceToken, DeviceTokenState, Role, RoleGrant, User
-from common.admin import ReadOnlyInline, ServiceAddAdmin
+from accounts.selectors import organized_clubs
+from common.admin import (
+    ReadOnlyInline,
+    ServiceAddAdmin,
+    SuperuserOnlyAdmin,
+    is_active_superuser,
+    keep_for_superusers,
+    organizer_scope,
+)
 
-admin.site.register(User, UserAdmin)
+# Groups, API tokens and periodic tasks are the site's (registered by their apps, which come
+# before this one in INSTALLED_APPS).
+keep_for_superusers("auth", "authtoken", "django_celery_beat")
+
+
+@admin.register(User)
+class AccountAdmin(SuperuserOnlyAdmin, UserAdmin):  # type: ignore[type-arg]
+    """Accounts are the site's: superusers keep them (an organizer's console shows none)."""
 
 
 class AccountsAddAdmin(ServiceAddAdmin):
     refusals = (services.AccountsError,)
+
+
+def check_organizes_tournament(request: HttpRequest, form: forms.Form) -> None:
+    """A tournament id given on a form is one of the user's tournaments; any other reads as
+    unknown (the form says so, naming no tournament)."""
+    tournament_id = form.cleaned_data.get("tournament_id")
+    if tournament_id is None or is_active_superuser(request.user):
+        return
+    if not organizer_scope().tournament_ids(request.user).filter(id=tournament_id).exists():
+        form.add_error("tournament_id", "There is no tournament with this id that you organize.")
 
 
 def organizer_of(request: HttpRequest) -> User:
@@ -69,6 +94,9 @@ class ClubAdmin(AccountsAddAdmin):
     fields = ("name", "slug", "created_at")
     readonly_fields = fields
     inlines = (RoleGrantInline,)
+
+    def organized(self, user: Any) -> Q:
+        return Q(id__in=organized_clubs(user).values("id"))
 
     def create(self, request: HttpRequest, form: Any) -> Club:
         data = form.cleaned_data
@@ -115,6 +143,23 @@ class RoleGrantAdmin(AccountsAddAdmin):
     fields = ("user", "role", "club", "tournament_id", "tables", "granted_by", "granted_at")
     readonly_fields = fields
     actions = ("revoke_roles",)
+
+    def organized(self, user: Any) -> Q:
+        """The roles in the clubs and tournaments the user organizes."""
+        scope = organizer_scope()
+        return Q(club_id__in=scope.organized_club_ids(user)) | Q(
+            tournament_id__in=scope.tournament_ids(user)
+        )
+
+    @override
+    def add_form(self, request: HttpRequest, data: Any) -> forms.Form:
+        form = super().add_form(request, data)
+        club = form.fields["club"]
+        if isinstance(club, forms.ModelChoiceField):
+            club.queryset = organized_clubs(request.user)
+        if form.is_bound and form.is_valid():
+            check_organizes_tournament(request, form)
+        return form
 
     def create(self, request: HttpRequest, form: Any) -> RoleGrant:
         data = form.cleaned_data
@@ -236,6 +281,23 @@ class DeviceTokenAdmin(AccountsAddAdmin):
     )
     readonly_fields = fields
     actions = ("revoke_tokens",)
+
+    def organized(self, user: Any) -> Q:
+        """The tokens of the tournaments the user organizes, and the unscoped ones they made."""
+        return Q(tournament_id__in=organizer_scope().tournament_ids(user)) | Q(
+            tournament_id__isnull=True, created_by_id=user.pk
+        )
+
+    @override
+    def add_form(self, request: HttpRequest, data: Any) -> forms.Form:
+        """An organizer's token is for one of their tournaments: a token without one would act
+        with all the roles of the user it is made for, anywhere."""
+        form = super().add_form(request, data)
+        if not is_active_superuser(request.user):
+            form.fields["tournament_id"].required = True
+        if form.is_bound and form.is_valid():
+            check_organizes_tournament(request, form)
+        return form
 
     @override
     def add_form_initial(self, request: HttpRequest) -> dict[str, Any]:

@@ -6,6 +6,10 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self) -> None:
-        from accounts import signals
+        from django.db.models.signals import post_migrate
+
+        from accounts import organizers, signals
 
         signals.connect()
+        # After every app's permissions exist (they are made on post_migrate too, earlier).
+        post_migrate.connect(organizers.sync_organizers_group, dispatch_uid="organizers-group")

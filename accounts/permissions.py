@@ -14,7 +14,8 @@ says where it acts (a `Place`: a tournament and its club, maybe one match at one
 - ORGANIZE (tournament commands, forfeits, device tokens) and AUDIT (a stream's events, with
   who did what): organizers; the creator of a free-standing match.
 
-The global log spans every tournament: only staff read it (`StaffOnly`).
+The global log spans every club's tournaments: only superusers read it (`StaffOnly`; every
+organizer is staff, decision 0040).
 
 Superusers may do everything (they run the site and the admin). A device token with a tournament
 or tables is a scorer's tablet: it may read, score and confirm there and nowhere else, whatever
@@ -349,8 +350,8 @@ class StaffOnly(permissions.BasePermission):
     def has_permission(self, request: Request, view: APIView) -> bool:
         if not is_signed_in(request.user):
             raise exceptions.NotAuthenticated()
-        if not (getattr(request.user, "is_staff", False) or is_superuser(request.user)):
-            raise denied(gettext_noop("only staff read the whole event log"))
+        if not is_superuser(request.user):
+            raise denied(gettext_noop("only the site's administrators read the whole event log"))
         return True
 
 

@@ -6,6 +6,7 @@ Whether such users may do more is for the permissions that use these reads to de
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -58,6 +59,29 @@ def grants_of(
     if club_id is not None:
         places |= Q(club_id=club_id)
     return grants.filter(places)
+
+
+def organized_clubs(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Club]:
+    """The clubs where `user` is organizer; every club for an active superuser, none for anyone
+    signed out or inactive (what the organizer's console shows, decision 0040)."""
+    if not user.is_authenticated or not user.is_active:
+        return Club.objects.none()
+    if getattr(user, "is_superuser", False):
+        return Club.objects.all()
+    return Club.objects.filter(
+        id__in=RoleGrant.objects.filter(user_id=user.pk, role=Role.ORGANIZER).values("club_id")
+    )
+
+
+def organized_tournament_ids(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Any]:
+    """The ids (`tournament_id`) of the tournaments `user` organizes by a grant on the
+    tournament itself (a club's organizer organizes the club's tournaments besides)."""
+    if not user.is_authenticated or not user.is_active:
+        return RoleGrant.objects.none()
+    grants = RoleGrant.objects.filter(
+        user_id=user.pk, role=Role.ORGANIZER, tournament_id__isnull=False
+    )
+    return grants.values("tournament_id")
 
 
 def club_by_slug(*, slug: str) -> Club | None:

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.keys import hash_key, new_device_key, visible_prefix
 from accounts.models import Club, DeviceToken, Role, RoleGrant, User
+from accounts.organizers import sync_organizer_staff
 from accounts.signals import withdraw_on_commit
 from common.explained import Explained
 
@@ -144,6 +145,8 @@ def role_grant(
     if not created and grant.tables != table_numbers and role == Role.SCORER:
         grant.tables = table_numbers
         grant.save(update_fields=["tables"])
+    if created and role == Role.ORGANIZER:
+        sync_organizer_staff(user)
     return grant
 
 
@@ -173,6 +176,8 @@ def role_revoke(
     not hold it there (nothing to do)."""
     scope = role_scope(role=role, club=club, tournament_id=tournament_id)
     deleted, _by_model = RoleGrant.objects.filter(user=user, role=role, **scope).delete()
+    if deleted and role == Role.ORGANIZER:
+        sync_organizer_staff(user)
     return deleted > 0
 
 

@@ -5,6 +5,12 @@ derived from events, are then only viewed. An action that needs more than a clic
 intermediate page (`action_page`), and a service's refusal becomes a message on the page
 (`run_service`; the settings name the refusals, `ADMIN_REFUSALS`, so this module imports none of
 the apps).
+
+Every admin of the console shows, opens and runs only the rows of what the user organizes
+(`OrganizerScopedAdmin`, decision record 0040): another club's row is "not found", never
+"forbidden". What a user organizes is said by one module that the settings name
+(`ADMIN_ORGANIZER_SCOPE`). The admins of the site itself are for superusers only
+(`SuperuserOnlyAdmin`).
 """
 
 from __future__ import annotations
@@ -12,16 +18,18 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, cast
 
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
-from django.core.exceptions import PermissionDenied
-from django.db.models import Model, QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import ForeignObjectRel, Model, Q, QuerySet
+from django.db.models.fields.related import RelatedField
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.module_loading import import_string
@@ -42,7 +50,123 @@ T = TypeVar("T")
 SERVICE_FORM_TEMPLATE = "admin/common/service_form.html"
 
 
-class ViewedOnlyAdmin(ModelAdmin):
+def is_active_superuser(user: Any) -> bool:
+    return bool(
+        getattr(user, "is_authenticated", False)
+        and getattr(user, "is_active", False)
+        and getattr(user, "is_superuser", False)
+    )
+
+
+class OrganizerScope(Protocol):
+    """What a user organizes, as conditions on rows (`settings.ADMIN_ORGANIZER_SCOPE`)."""
+
+    def tournament_ids(self, user: Any) -> QuerySet[Any]: ...
+    def organized_club_ids(self, user: Any) -> QuerySet[Any]: ...
+    def organized_matches(self, user: Any, field: str = "id") -> Q: ...
+    def organized_streams(self, user: Any, field: str = "stream_id") -> Q: ...
+
+
+@cache
+def organizer_scope() -> OrganizerScope:
+    """The module of `settings.ADMIN_ORGANIZER_SCOPE` (the tournaments app's: this module and
+    the apps below it know no tournament)."""
+    return cast(OrganizerScope, import_module(settings.ADMIN_ORGANIZER_SCOPE))
+
+
+class OrganizerScopedAdmin(ModelAdmin):
+    """Only the rows of what the user organizes (`organized`), to list, open, act on, export,
+    filter by or pick (decision record 0040): another club's row answers 404 as an unknown id
+    does, so nothing confirms that it exists. Superusers see every row."""
+
+    def organized(self, user: Any) -> Q:
+        """The rows of what `user` organizes."""
+        raise NotImplementedError(f"{type(self).__name__} must say which rows are the user's")
+
+    @override
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        rows: QuerySet[Any] = super().get_queryset(request)
+        if is_active_superuser(request.user):
+            return rows
+        return rows.filter(self.organized(request.user))
+
+    @override
+    def get_object(
+        self, request: HttpRequest, object_id: str, from_field: str | None = None
+    ) -> Any:
+        """The row, of those the user sees; 404 for any other (unknown or another club's),
+        where the admin would have redirected to its index saying that it does not exist."""
+        found = super().get_object(request, object_id, from_field)
+        if found is None:
+            raise Http404(f"no {self.opts.verbose_name} {object_id}")
+        return found
+
+    @override
+    def response_action(
+        self, request: HttpRequest, queryset: QuerySet[Any], *args: Any, **kwargs: Any
+    ) -> HttpResponse | None:
+        """An action on rows picked by id runs only when every one is a row the user sees:
+        else 404, and nothing runs (not even on the rows that are the user's)."""
+        picked = set(request.POST.getlist(ACTION_CHECKBOX_NAME))
+        if picked and request.POST.get("select_across") != "1":
+            try:
+                found = self.get_queryset(request).filter(pk__in=picked).count()
+            except (ValidationError, ValueError):
+                found = -1
+            if found != len(picked):
+                raise Http404(f"no such {self.opts.verbose_name_plural}")
+        return super().response_action(request, queryset, *args, **kwargs)
+
+    @override
+    def get_list_filter(self, request: HttpRequest) -> list[Any]:
+        """A filter by a related row offers only the rows related to the ones listed (another
+        club's tournament is not a choice)."""
+        return [self.related_only(entry) for entry in super().get_list_filter(request)]
+
+    def related_only(self, entry: Any) -> Any:
+        if not isinstance(entry, str) or "__" in entry:
+            return entry
+        field = self.opts.get_field(entry)
+        if isinstance(field, RelatedField | ForeignObjectRel):
+            return (entry, admin.RelatedOnlyFieldListFilter)
+        return entry
+
+
+class SuperuserOnlyAdmin(ModelAdmin):
+    """The site's own rows (accounts, groups, API tokens, periodic tasks, idempotency keys): for
+    superusers only, whatever model permissions a staff member was given; a row's page answers
+    anybody else 403 before looking the row up."""
+
+    @override
+    def get_object(
+        self, request: HttpRequest, object_id: str, from_field: str | None = None
+    ) -> Any:
+        if not is_active_superuser(request.user):
+            raise PermissionDenied
+        return super().get_object(request, object_id, from_field)
+
+    @override
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return is_active_superuser(request.user)
+
+    @override
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return is_active_superuser(request.user) and super().has_view_permission(request, obj)
+
+    @override
+    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+        return is_active_superuser(request.user) and super().has_add_permission(request, *args)
+
+    @override
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return is_active_superuser(request.user) and super().has_change_permission(request, obj)
+
+    @override
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return is_active_superuser(request.user) and super().has_delete_permission(request, obj)
+
+
+class ViewedOnlyAdmin(OrganizerScopedAdmin):
     """Rows listed and viewed, never edited or deleted here: changes go through the actions,
     which call services (they need the change permission, so the list has it)."""
 
@@ -148,6 +272,20 @@ class ServiceAddAdmin(ViewedOnlyAdmin):
             request, form, title=f"Add {self.opts.verbose_name}", extra_context=extra_context
         )
         return self.render_change_form(request, context, add=True, form_url=form_url)
+
+
+def keep_for_superusers(*app_labels: str) -> None:
+    """The admins of other apps' models (registered before this is called) for superusers
+    only: the organizer's console is not where the site is run."""
+    for model, model_admin in list(admin.site._registry.items()):
+        if model._meta.app_label in app_labels and not isinstance(model_admin, SuperuserOnlyAdmin):
+            admin.site.unregister(model)
+            kept = type(
+                f"SuperuserOnly{type(model_admin).__name__}",
+                (SuperuserOnlyAdmin, type(model_admin)),
+                {},
+            )
+            admin.site.register(model, kept)
 
 
 def admin_actor(request: HttpRequest) -> Actor:

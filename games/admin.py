@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.views.main import ChangeList
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -26,6 +26,7 @@ from common.admin import (
     ReadOnlyInline,
     ReadOnlyProjectionAdmin,
     admin_actor,
+    organizer_scope,
     run_service,
     search_by_uuid,
     submitted_action_form,
@@ -280,6 +281,9 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
     )
     fields = readonly_fields
     actions = ("forfeit", "void_round")
+
+    def organized(self, user: Any) -> Q:
+        return organizer_scope().organized_matches(user)
 
     @override
     def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:

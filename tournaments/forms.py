@@ -11,6 +11,7 @@ from typing import Any
 
 from django import forms
 
+from accounts.models import Club
 from games.models import Scoring
 from tournaments.corrections import KEEP_SEED, Keep, PlayerCorrection
 from tournaments.entrants_csv import parse_entrant_lines, split_players
@@ -33,6 +34,17 @@ MAX_CSV_BYTES = 1_000_000
 
 class TournamentCreateForm(forms.Form):
     name = forms.CharField(max_length=200)
+    club = forms.ModelChoiceField(
+        queryset=Club.objects.none(),
+        required=False,
+        help_text="The club that runs it: its organizers organize it (one of yours).",
+    )
+    public = forms.BooleanField(
+        required=False,
+        initial=True,
+        help_text="Anyone may follow a public tournament; a private one only its club's "
+        "members and its players.",
+    )
     format = forms.ChoiceField(choices=Format.choices)
     table_size = forms.TypedChoiceField(coerce=int, choices=TABLE_SIZES, initial=2)
     scoring = forms.ChoiceField(choices=Scoring.choices, initial=Scoring.ROUNDS)
@@ -102,7 +114,7 @@ class TournamentCreateForm(forms.Form):
     PLACING_FIELDS = (*PLACE_FIELDS, "bye_points", "forfeit_points")
 
     fieldsets = (
-        (None, {"fields": ["name", "format", "table_size"]}),
+        (None, {"fields": ["name", "club", "public", "format", "table_size"]}),
         ("Matches", {"fields": ["scoring", "best_of", "rounds", "level_knockout"]}),
         (
             "Format",
@@ -141,6 +153,16 @@ class TournamentCreateForm(forms.Form):
             if data.get(f"{key}_points") is not None:
                 scoring[key] = data[f"{key}_points"]
         return scoring or None
+
+    def for_organizer(self, clubs: Any, *, club_required: bool) -> TournamentCreateForm:
+        """The clubs the user may create a tournament in; one of them required unless the user
+        runs the site (a tournament of no club is organized by superusers only)."""
+        field = self.fields["club"]
+        if not isinstance(field, forms.ModelChoiceField):
+            raise RuntimeError("the club is a choice of clubs")
+        field.queryset = clubs
+        field.required = club_required
+        return self
 
     def service_arguments(self) -> dict[str, Any]:
         """The keyword arguments of `tournament_create`, the actor aside (an option left out
@@ -187,6 +209,14 @@ class EntrantRegisterForm(forms.Form):
     fieldsets = (
         (None, {"fields": ["tournament", "name", "players", "seed", "confirm_duplicate_name"]}),
     )
+
+    def for_organizer(self, tournaments: Any) -> EntrantRegisterForm:
+        """Only the tournaments the user organizes are choices."""
+        field = self.fields["tournament"]
+        if not isinstance(field, forms.ModelChoiceField):
+            raise RuntimeError("the tournament is a choice of tournaments")
+        field.queryset = field.queryset.filter(id__in=tournaments)  # type: ignore[union-attr]
+        return self
 
     def clean_players(self) -> list[str]:
         players, problem = split_players(self.cleaned_data["players"])

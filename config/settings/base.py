@@ -294,6 +294,9 @@ the request's language (common/exceptions.py)."""
 ADMIN_REFUSALS = ["games.rules.RuleViolation", "games.eventstore.api.EventStoreError"]
 """The errors an organizer's action can meet and fix: the admin shows them as a message on the
 page, not a 500 (common/admin.py)."""
+ADMIN_ORGANIZER_SCOPE = "tournaments.selectors.organizing"
+"""The module that says what a user organizes: the console shows and runs nothing else
+(common/admin.py, decision 0040)."""
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "briscola-tournaments API",

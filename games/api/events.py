@@ -105,7 +105,7 @@ class EventListApi(JsonApi):
                 {
                     400: "`invalid_input`: `after` or `limit`.",
                     401: "`not_authenticated` or `authentication_failed`: sign in.",
-                    403: "`permission_denied`: only staff read the whole log.",
+                    403: "`permission_denied`: only superusers read the whole log.",
                 },
                 write=False,
             ),

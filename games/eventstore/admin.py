@@ -1,11 +1,11 @@
 """Events and idempotency keys in the admin: to look at, never to add, change or delete."""
 
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib import admin
 from django.contrib.auth import get_user_model
-from django.db.models import IntegerField, Model, OuterRef, QuerySet, Subquery
+from django.db.models import IntegerField, Model, OuterRef, Q, QuerySet, Subquery
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 from django.http import HttpRequest
@@ -13,13 +13,13 @@ from django.urls import reverse
 from django.utils.html import format_html
 from typing_extensions import override
 
-from common.admin import search_by_uuid
+from common.admin import (
+    OrganizerScopedAdmin,
+    SuperuserOnlyAdmin,
+    organizer_scope,
+    search_by_uuid,
+)
 from games.eventstore.models import Event, IdempotencyKey
-
-if TYPE_CHECKING:
-    ModelAdmin = admin.ModelAdmin[Any]
-else:  # ModelAdmin is generic only in django-stubs
-    ModelAdmin = admin.ModelAdmin
 
 
 def events_url(stream_id: uuid.UUID) -> str:
@@ -31,7 +31,7 @@ def events_link(stream_id: uuid.UUID) -> str:
     return format_html('<a href="{}">Events of this stream</a>', events_url(stream_id))
 
 
-class ReadOnlyAdmin(ModelAdmin):
+class ReadOnlyAdmin(OrganizerScopedAdmin):
     # Counting a large log on every page is slow, and an exact total is not needed here.
     show_full_result_count = False
     search_help_text = "Search by stream id (the full UUID)."
@@ -78,6 +78,10 @@ class EventAdmin(ReadOnlyAdmin):
     list_filter = ("stream_type", "event_type")
     ordering = ("-global_position",)
 
+    def organized(self, user: Any) -> Q:
+        """The events of the tournaments and matches the user organizes."""
+        return organizer_scope().organized_streams(user)
+
     def get_queryset(self, request: HttpRequest) -> QuerySet[Event]:
         actor_id = Cast(KeyTextTransform("actor_id", "metadata"), IntegerField())
         username = get_user_model().objects.filter(pk=OuterRef("actor_pk")).values("username")
@@ -103,7 +107,7 @@ class EventAdmin(ReadOnlyAdmin):
 
 
 @admin.register(IdempotencyKey)
-class IdempotencyKeyAdmin(ReadOnlyAdmin):
+class IdempotencyKeyAdmin(SuperuserOnlyAdmin, ReadOnlyAdmin):
     list_display = (
         "key",
         "stream_id",
@@ -113,3 +117,6 @@ class IdempotencyKeyAdmin(ReadOnlyAdmin):
         "recorded_at",
     )
     ordering = ("-first_position",)
+
+    def organized(self, user: Any) -> Q:  # noqa: ARG002 - superusers only: never reached
+        return Q(pk__in=[])

@@ -19,10 +19,10 @@ def club(db: None) -> Club:  # noqa: ARG001 - requested for its side effect
 
 @pytest.fixture
 def token(club: Club) -> Token:
-    """The token of a club's organizer and staff member, who may do everything the API offers
-    in the club (and to the matches they create) and read the whole log, so that every request
-    gets past the permissions to its input."""
-    user = UserFactory.create(username="scorer", is_staff=True)
+    """The token of a club's organizer and the site's administrator, who may do everything the
+    API offers in the club (and to the matches they create) and read the whole log, so that
+    every request gets past the permissions to its input."""
+    user = UserFactory.create(username="scorer", is_staff=True, is_superuser=True)
     services.role_grant(user=user, role=Role.ORGANIZER, club=club)
     return Token.objects.create(user=user)
 

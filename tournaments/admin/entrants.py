@@ -7,9 +7,10 @@ from functools import partial
 from typing import Any
 from uuid import UUID
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Q, QuerySet
 from django.http import (
     HttpRequest,
     HttpResponse,
@@ -44,6 +45,7 @@ from tournaments.models import (
     Player,
     TournamentStatus,
 )
+from tournaments.selectors.organizing import tournament_ids
 from tournaments.services import registration
 
 
@@ -89,8 +91,17 @@ class EntrantAdmin(TournamentsAddAdmin):
     def players_named(self, entrant: Entrant) -> str:
         return players_of(entrant)
 
+    def organized(self, user: Any) -> Q:
+        return Q(tournament_id__in=tournament_ids(user))
+
     def add_form_initial(self, request: HttpRequest) -> dict[str, Any]:
         return {"tournament": request.GET.get("tournament")}
+
+    def add_form(self, request: HttpRequest, data: Any) -> forms.Form:
+        form = super().add_form(request, data)
+        if not isinstance(form, EntrantRegisterForm):
+            raise RuntimeError("the add form is an EntrantRegisterForm")
+        return form.for_organizer(tournament_ids(request.user))
 
     def create(self, request: HttpRequest, form: EntrantRegisterForm) -> Entrant:
         data = form.cleaned_data

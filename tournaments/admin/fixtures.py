@@ -9,7 +9,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import (
     HttpRequest,
 )
@@ -38,6 +38,7 @@ from tournaments.forms import (
 from tournaments.models import (
     Fixture,
 )
+from tournaments.selectors.organizing import tournament_ids
 from tournaments.services import running, scheduling
 
 
@@ -80,6 +81,9 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
     )
     fields = readonly_fields
     actions = ("call_to_table", "assign_table", "decide_level", "forfeit", "void_round")
+
+    def organized(self, user: Any) -> Q:
+        return Q(tournament_id__in=tournament_ids(user))
 
     @admin.display(description="places")
     def places_shown(self, fixture: Fixture) -> str:

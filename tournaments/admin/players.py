@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import (
     HttpRequest,
 )
@@ -18,8 +19,10 @@ from tournaments.forms import (
 )
 from tournaments.models import (
     Entrant,
+    EntrantPlayer,
     Player,
 )
+from tournaments.selectors.organizing import tournament_ids
 from tournaments.services import erasure
 
 
@@ -34,6 +37,11 @@ class PlayerAdmin(ActionsOnlyAdmin):
     readonly_fields = ("__str__", "user", "erased", "entrants_named")
     fields = readonly_fields
     actions = ("link", "erase")
+
+    def organized(self, user: Any) -> Q:
+        """The players of the tournaments the user organizes."""
+        entries = EntrantPlayer.objects.filter(entrant__tournament_id__in=tournament_ids(user))
+        return Q(id__in=entries.values("player_id"))
 
     @admin.display(description="entrants")
     def entrants_named(self, player: Player) -> str:

@@ -5,20 +5,35 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import ForeignKey, Q
+from django.forms import ModelChoiceField
 from django.http import HttpRequest
 from typing_extensions import override
 
-from common.admin import ModelAdmin
+from accounts.selectors import organized_clubs
+from common.admin import OrganizerScopedAdmin
 from tournaments.models import ClubRatingSettings
 from tournaments.services.ratings import club_rating_settings_set
 
 
 @admin.register(ClubRatingSettings)
-class ClubRatingSettingsAdmin(ModelAdmin):
-    """Saving recomputes the club's ratings and the overall ones through the service."""
+class ClubRatingSettingsAdmin(OrganizerScopedAdmin):
+    """Saving recomputes the club's ratings and the overall ones through the service. An
+    organizer sets the clubs they organize."""
 
     list_display = ("club", "count_forfeits")
     fields = ("club", "count_forfeits")
+
+    def organized(self, user: Any) -> Q:
+        return Q(club__in=organized_clubs(user))
+
+    @override
+    def formfield_for_foreignkey(
+        self, db_field: ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> ModelChoiceField[Any] | None:
+        if db_field.name == "club":
+            kwargs["queryset"] = organized_clubs(request.user)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     @override
     def save_model(

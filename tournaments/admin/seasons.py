@@ -17,7 +17,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 from typing_extensions import override
 
-from accounts.models import Club, Role
+from accounts.models import Club
+from accounts.selectors import organized_clubs
 from common.admin import ServiceAddAdmin
 from tournaments.errors import InvalidSeason
 from tournaments.models import Season, Tournament
@@ -30,14 +31,6 @@ POINTS_HELP = (
     "The points of 1st, 2nd, 3rd... place, best first, separated by commas, e.g. "
     "25,18,15,12,10,8,6,4,2,1. They never rise down the table."
 )
-
-
-def organized_clubs(user: Any) -> QuerySet[Club]:
-    if getattr(user, "is_superuser", False):
-        return Club.objects.all()
-    return Club.objects.filter(
-        role_grants__user_id=user.pk, role_grants__role=Role.ORGANIZER
-    ).distinct()
 
 
 class SeasonSettingsForm(forms.Form):
@@ -99,10 +92,13 @@ class SeasonAdmin(ServiceAddAdmin):
     list_filter = ("club",)
     search_fields = ("name", "slug")
 
+    def organized(self, user: Any) -> Q:
+        return Q(club__in=organized_clubs(user))
+
     @override
     def get_queryset(self, request: HttpRequest) -> QuerySet[Season]:
         found: QuerySet[Season] = super().get_queryset(request)
-        return found.filter(club__in=organized_clubs(request.user)).select_related("club")
+        return found.select_related("club")
 
     @admin.display(description="points")
     def points_listed(self, season: Season) -> str:

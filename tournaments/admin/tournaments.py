@@ -12,7 +12,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import (
     Http404,
     HttpRequest,
@@ -25,7 +25,8 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
-from common.admin import admin_actor, error_detail, run_service
+from accounts.selectors import organized_clubs
+from common.admin import admin_actor, error_detail, is_active_superuser, run_service
 from games.eventstore.admin import events_link, events_url
 from games.eventstore.api import EventStoreError
 from games.rules import RuleViolation
@@ -58,6 +59,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors import fixtures, projected
+from tournaments.selectors.organizing import tournament_ids
 from tournaments.services import registration
 from tournaments.standings import DEFAULT_TIEBREAKS
 from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
@@ -69,6 +71,8 @@ class TournamentAdmin(TournamentsAddAdmin):
     list_display = ("name", "format", "table_size", "status", "entrant_count", "created_at")
     list_filter = ("status", "format", "table_size")
     search_fields = ("name",)
+    # Explicit: the entrant count's GROUP BY drops the model's ordering (pages and autocomplete).
+    ordering = ("-created_at",)
     inlines = (EntrantInline, WebhookEndpointInline)
     readonly_fields = (
         "name",
@@ -84,6 +88,9 @@ class TournamentAdmin(TournamentsAddAdmin):
     )
     fields = readonly_fields
     actions = ("seed_given", "seed_random", "start", "publish_swiss_round", "schedule")
+
+    def organized(self, user: Any) -> Q:
+        return Q(id__in=tournament_ids(user))
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
         tournaments: QuerySet[Tournament] = super().get_queryset(request)
@@ -109,6 +116,14 @@ class TournamentAdmin(TournamentsAddAdmin):
     @admin.display(description="webhooks")
     def webhooks(self, tournament: Tournament) -> str:
         return add_endpoint_link(tournament.id)
+
+    def add_form(self, request: HttpRequest, data: Any) -> forms.Form:
+        form = super().add_form(request, data)
+        if not isinstance(form, TournamentCreateForm):
+            raise RuntimeError("the add form is a TournamentCreateForm")
+        return form.for_organizer(
+            organized_clubs(request.user), club_required=not is_active_superuser(request.user)
+        )
 
     def create(self, request: HttpRequest, form: TournamentCreateForm) -> Tournament:
         return registration.tournament_create(

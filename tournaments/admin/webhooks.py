@@ -10,7 +10,7 @@ from uuid import UUID
 
 from django import forms
 from django.contrib import admin
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Q, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
@@ -19,7 +19,7 @@ from typing_extensions import override
 from common.admin import ActionsOnlyAdmin, ReadOnlyInline, ServiceAddAdmin, run_service
 from games.rules import RuleViolation
 from tournaments.models import Tournament, WebhookDelivery, WebhookEndpoint
-from tournaments.selectors.webhooks import organized_tournaments
+from tournaments.selectors.organizing import organized_tournaments, tournament_ids
 from tournaments.services import webhooks
 
 ERROR_SHOWN = 120
@@ -66,11 +66,12 @@ class WebhookEndpointAdmin(ServiceAddAdmin):
     fields = readonly_fields
     actions = ("deactivate",)
 
+    def organized(self, user: Any) -> Q:
+        return Q(tournament_id__in=tournament_ids(user))
+
     def get_queryset(self, request: HttpRequest) -> QuerySet[WebhookEndpoint]:
         endpoints: QuerySet[WebhookEndpoint] = super().get_queryset(request)
-        return endpoints.filter(tournament__in=organized_by(request)).select_related(
-            "tournament", "created_by"
-        )
+        return endpoints.select_related("tournament", "created_by")
 
     def add_form_initial(self, request: HttpRequest) -> dict[str, Any]:
         return {"tournament": request.GET.get("tournament")}
@@ -153,11 +154,12 @@ class WebhookDeliveryAdmin(ActionsOnlyAdmin):
     fields = readonly_fields
     actions = ("redeliver",)
 
+    def organized(self, user: Any) -> Q:
+        return Q(endpoint__tournament_id__in=tournament_ids(user))
+
     def get_queryset(self, request: HttpRequest) -> QuerySet[WebhookDelivery]:
         deliveries: QuerySet[WebhookDelivery] = super().get_queryset(request)
-        return deliveries.filter(endpoint__tournament__in=organized_by(request)).select_related(
-            "endpoint"
-        )
+        return deliveries.select_related("endpoint")
 
     @admin.display(description="last error")
     def last_error_shown(self, delivery: WebhookDelivery) -> str:

@@ -25,7 +25,7 @@ def anonymous(db: None) -> APIClient:  # noqa: ARG001 - requested for its side e
 
 @pytest.fixture
 def staff(db: None) -> APIClient:  # noqa: ARG001 - requested for its side effect
-    """A staff member's session: staff read the whole event log."""
+    """A superuser's session: the site's administrators read the whole event log."""
     client = APIClient()
-    client.force_login(UserFactory.create(username="staff", is_staff=True))
+    client.force_login(UserFactory.create(username="staff", is_staff=True, is_superuser=True))
     return client

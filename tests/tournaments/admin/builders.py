@@ -20,6 +20,7 @@ def act(
 
 TOURNAMENT_FORM = {
     "name": "Coppa di primavera",
+    "public": "on",
     "format": "swiss",
     "table_size": "4",
     "scoring": "rounds",

@@ -47,7 +47,7 @@ def test_the_add_form_lists_every_option_of_a_tournament(admin_client: Client) -
     placing = {"first_place_points", "second_place_points", "third_place_points", "bye_points"}
     assert set(TOURNAMENT_FORM) | {"rounds", "group_size", "third_place", "forfeit_points"} | (
         placing
-    ) == set(form.fields)
+    ) | {"club"} == set(form.fields)
 
 
 def test_adding_an_entrant_registers_it_through_the_service(admin_client: Client) -> None:
