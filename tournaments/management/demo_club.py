@@ -13,10 +13,11 @@ from collections.abc import Callable
 from typing import Protocol
 from uuid import UUID
 
+from django.conf import settings
 from django.db import transaction
 
-from accounts.models import Club
-from accounts.services import club_create
+from accounts.models import Club, Role, User
+from accounts.services import club_create, role_grant
 from common.actors import Actor
 from tournaments.management.demo_names import NAMES
 from tournaments.models import Season, Tournament
@@ -24,6 +25,9 @@ from tournaments.services import registration, seasons
 
 CLUB_NAME = "Demo: Circolo della Briscola"
 CLUB_SLUG = "demo-circolo"
+ORGANIZER_USERNAME = "circolo"
+"""The demo club's organizer (password `circolo` in development): the console as a club's
+organizer sees it, the demo club's nights only."""
 SEASON_NAME = "Demo: Stagione 2026"
 SEASON_SLUG = "demo-stagione-2026"
 SEASON_POINTS = (25, 18, 15, 12, 10, 8, 6, 4, 2, 1)
@@ -67,7 +71,24 @@ def demo_club(say: Callable[[str], None]) -> Club:
         say(f"{CLUB_NAME}: already there ({club.slug})")
         return club
     say(f"{CLUB_NAME}: a new club ({CLUB_SLUG})")
-    return club_create(name=CLUB_NAME, slug=CLUB_SLUG)
+    club = club_create(name=CLUB_NAME, slug=CLUB_SLUG)
+    demo_organizer(club, say)
+    return club
+
+
+def demo_organizer(club: Club, say: Callable[[str], None]) -> User:
+    """The club's organizer, made one by a role grant (so staff, in the group `organizers`);
+    signing in with a password only in development (DEBUG)."""
+    user, created = User.objects.get_or_create(username=ORGANIZER_USERNAME)
+    if created:
+        if settings.DEBUG:
+            user.set_password(ORGANIZER_USERNAME)
+        else:
+            user.set_unusable_password()
+        user.save()
+    role_grant(user=user, role=Role.ORGANIZER, club=club)
+    say(f"{CLUB_NAME}: organized by {ORGANIZER_USERNAME}")
+    return user
 
 
 def club_night(

@@ -6,7 +6,10 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from accounts.models import Club
+from django.urls import reverse
+
+from accounts.models import Club, User
+from accounts.organizers import ORGANIZERS_GROUP
 from games.eventstore.models import Event
 from games.matches.selectors import round_replay
 from games.models import Match, Round
@@ -20,7 +23,13 @@ from tournaments.management.commands.load_demo import (
     SWISS_NAME,
     THREES_NAME,
 )
-from tournaments.management.demo_club import CLUB_SLUG, NIGHT_NAMES, SEASON_NAME, SEASON_SLUG
+from tournaments.management.demo_club import (
+    CLUB_SLUG,
+    NIGHT_NAMES,
+    ORGANIZER_USERNAME,
+    SEASON_NAME,
+    SEASON_SLUG,
+)
 from tournaments.models import Entrant, Fixture, Season, Tournament, TournamentView
 from tournaments.selectors import ratings, seasons
 
@@ -191,6 +200,21 @@ def test_the_demo_club_has_finished_nights_rated_players_and_a_season_with_stand
     season_page = client.get(f"/clubs/{CLUB_SLUG}/seasons/{SEASON_SLUG}/").content.decode()
     assert season_page.count("data-season-row") == 10
     assert f"/clubs/{CLUB_SLUG}/seasons/{SEASON_SLUG}/" in output
+
+
+def test_the_demo_clubs_organizer_is_in_the_organizers_group_and_sees_only_its_nights() -> None:
+    load_demo("--small")
+    organizer = User.objects.get(username=ORGANIZER_USERNAME)
+    client = Client()
+    client.force_login(organizer)
+
+    page = client.get(reverse("admin:tournaments_tournament_changelist")).content.decode()
+
+    assert organizer.is_staff
+    assert not organizer.is_superuser
+    assert list(organizer.groups.values_list("name", flat=True)) == [ORGANIZERS_GROUP]
+    assert all(name in page for name in NIGHT_NAMES)
+    assert not [name for name in DEMO_NAMES if name in page]
 
 
 def test_the_demo_has_the_no_show_rule_off_and_its_waiting_matches_never_decay() -> None:
