@@ -34,6 +34,7 @@ from tournaments.models import (
     WebhookDelivery,
     WebhookEndpoint,
 )
+from tournaments.services.webhook_addresses import address_allowed
 
 FAN_OUT = "webhooks"
 """The fan-out consumer's checkpoint name (`tournaments.webhook_fanout`)."""
@@ -75,16 +76,6 @@ class WebhookDeliveryNotFailed(WebhookError):
 
 
 # Addresses.
-
-
-def address_allowed(address: str) -> bool:
-    """Whether an IP address may receive deliveries: a global one, or any with the setting on."""
-    if settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES:
-        return True
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
 
 
 def literal_address(host: str) -> str | None:
