@@ -166,7 +166,7 @@ def allowed_addresses(host: str, port: int) -> list[str]:
     """The addresses the host resolves to now, if every one of them is allowed."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except OSError as exc:
+    except (OSError, UnicodeError) as exc:  # UnicodeError: IDNA refuses the name
         raise DeliveryRefused(f"{host} does not resolve: {exc}") from exc
     addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
     refused = [address for address in addresses if not address_allowed(address)]
@@ -186,7 +186,10 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> int:
     connection = kind(host, port, addresses=addresses, timeout=settings.WEBHOOK_TIMEOUT_SECONDS)
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     try:
-        connection.request("POST", target, body=body, headers=headers)
+        try:
+            connection.request("POST", target, body=body, headers=headers)
+        except UnicodeEncodeError as exc:  # registered before such a URL was refused
+            raise DeliveryRefused(f"the path and query are not ASCII: {exc}") from exc
         response = connection.getresponse()
         response.read(64 * 1024)
         return response.status

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ipaddress
 import secrets
+import unicodedata
 from collections.abc import Collection
 from typing import Any
 from urllib.parse import urlsplit
@@ -87,14 +88,29 @@ def literal_address(host: str) -> str | None:
 
 
 def checked_url(url: str) -> str:
-    """The URL if an endpoint may have it; WebhookUrlInvalid or WebhookAddressRefused if not."""
+    """The URL if an endpoint may have it; WebhookUrlInvalid or WebhookAddressRefused if not.
+
+    Only a URL that can be delivered is taken: http.client sends the path and query as they are
+    written, in ASCII, and the host name goes to the resolver through IDNA, so what either would
+    refuse at every attempt is refused here, with what is wrong."""
     url = url.strip()
     if not url or len(url) > MAX_URL_LENGTH:
         raise WebhookUrlInvalid.because(
             gettext_noop("a webhook address is an http(s) URL of %(most)s characters or less"),
             most=MAX_URL_LENGTH,
         )
-    parts = urlsplit(url)
+    # Before splitting: urlsplit drops tabs and line breaks silently, http.client does not.
+    if any(unicodedata.category(character)[0] in "CZ" for character in url):
+        raise WebhookUrlInvalid.because(
+            gettext_noop("a webhook address has no spaces or control characters")
+        )
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:  # an unclosed or invalid [IPv6] host, or a port out of range
+        raise WebhookUrlInvalid.because(
+            gettext_noop("a webhook address is an http or https URL")
+        ) from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise WebhookUrlInvalid.because(gettext_noop("a webhook address is an http or https URL"))
     if parts.username is not None or parts.password is not None:
@@ -103,14 +119,21 @@ def checked_url(url: str) -> str:
                 "a webhook address carries no credentials: the signature proves the sender"
             )
         )
-    try:
-        parts.port  # noqa: B018 - raises on a port out of range
-    except ValueError:
+    if port == 0:
+        raise WebhookUrlInvalid.because(gettext_noop("the webhook address's port is not valid"))
+    if not (parts.path + parts.query).isascii():
         raise WebhookUrlInvalid.because(
-            gettext_noop("the webhook address's port is not valid")
-        ) from None
+            gettext_noop(
+                "a webhook address's path and query are ASCII: write other characters "
+                "percent-encoded"
+            )
+        )
     host = parts.hostname
     literal = literal_address(host)
+    if literal is None and not resolvable_name(host):
+        raise WebhookUrlInvalid.because(
+            gettext_noop("the webhook address's host name is not valid (%(host)s)"), host=host
+        )
     private_name = host == "localhost" or host.endswith(".localhost")
     if (literal is not None and not address_allowed(literal)) or (
         private_name and not settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES
@@ -120,6 +143,16 @@ def checked_url(url: str) -> str:
             host=host,
         )
     return url
+
+
+def resolvable_name(host: str) -> bool:
+    """Whether the resolver can be asked for this name: IDNA, which `socket.getaddrinfo` applies
+    to it, refuses an empty label or one over 63 characters."""
+    try:
+        host.encode("idna")
+    except UnicodeError:
+        return False
+    return True
 
 
 # Who may.
