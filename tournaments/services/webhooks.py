@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ipaddress
 import secrets
+import socket
 import unicodedata
 from collections.abc import Collection
 from typing import Any
@@ -80,10 +81,15 @@ class WebhookDeliveryNotFailed(WebhookError):
 
 
 def literal_address(host: str) -> str | None:
-    """The host as an IP address when it is written as one, else None."""
+    """The host as an IP address when it is written as one, else None. The numeric forms the
+    resolver reads as IPv4 (`2130706433`, `127.1`, `0x7f.0.0.1`, `0177.1`) count as written."""
     try:
         return str(ipaddress.ip_address(host))
     except ValueError:
+        pass
+    try:
+        return str(ipaddress.IPv4Address(socket.inet_aton(host)))
+    except OSError:  # a name
         return None
 
 
@@ -134,7 +140,8 @@ def checked_url(url: str) -> str:
         raise WebhookUrlInvalid.because(
             gettext_noop("the webhook address's host name is not valid (%(host)s)"), host=host
         )
-    private_name = host == "localhost" or host.endswith(".localhost")
+    name = host.removesuffix(".")
+    private_name = name == "localhost" or name.endswith(".localhost")
     if (literal is not None and not address_allowed(literal)) or (
         private_name and not settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES
     ):

@@ -107,6 +107,12 @@ def test_an_address_that_is_not_a_plain_http_url_is_refused(
         "http://[2002:7f00:1::]/",
         "http://[::ffff:10.0.0.1]:8080/hook",
         "http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/",
+        "http://2130706433/",
+        "http://127.1/",
+        "http://0x7f.0.0.1/",
+        "http://017700000001:8000/",
+        "http://localhost./",
+        "http://hooks.localhost./",
     ],
 )
 def test_a_private_loopback_or_link_local_address_is_refused_unless_the_setting_allows_it(
