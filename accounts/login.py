@@ -1,19 +1,27 @@
-"""Sign-in lockout: after repeated failed sign-ins for one username, or from one client address,
-sign-in is refused there for a cool-down.
+"""Sign-in lockout: after repeated failed sign-ins for one username from one client address, for
+one username from anywhere, or from one client address, sign-in is refused there for a
+cool-down.
 
 - Every failed `authenticate()` (Django's `user_login_failed` signal, whichever form or endpoint
-  asked) counts one failure against the username and one against the client address, in the
-  shared cache, for `LOGIN_FAILURE_WINDOW` seconds from the first failure.
-- A username with `LOGIN_FAILURES_PER_USERNAME` failures, or an address with
-  `LOGIN_FAILURES_PER_ADDRESS`, is locked for `LOGIN_LOCKOUT_SECONDS`; its count starts again
-  from zero after that.
+  asked) counts one failure against the username at the client address, one against the
+  username, and one against the address, in the shared cache, for `LOGIN_FAILURE_WINDOW`
+  seconds from the first failure.
+- A username with `LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS` failures (5) from one address is
+  locked at that address only: a stranger guessing from elsewhere does not lock the organizer
+  out of their own device. A username with `LOGIN_FAILURES_PER_USERNAME` failures (50) from
+  anywhere is locked everywhere: the ceiling against guessing spread over many addresses. An
+  address with `LOGIN_FAILURES_PER_ADDRESS` failures (20), whatever the usernames, is locked
+  for every username. A lock holds for `LOGIN_LOCKOUT_SECONDS`; its count starts again from zero
+  after that.
 - While locked, the admin's login form (`LockoutAdminAuthenticationForm`) refuses before it checks
   any password, so the right password is refused too, with a message saying for how long; it
   refuses the same way an address that used up its `login` rate of failed sign-ins
   (`accounts.throttling.LoginRateThrottle`). `with_refusal_status` turns such a refusal into a
   429 with `Retry-After`; config.urls installs both on the admin site.
 - A successful sign-in never counts as a failure, nor against the `login` rate; it
-  (`user_logged_in`) forgets its username's failures, not its address's.
+  (`user_logged_in`) forgets its username's failures at its address, not the username's
+  failures elsewhere (the organizer signing in says nothing about who guessed from other
+  addresses) nor its address's.
 
 Usernames count case-insensitively (whether or not the database compares them so); usernames
 and addresses appear in cache keys only hashed. Unknown usernames count and lock like known ones,
@@ -21,12 +29,14 @@ so the answers tell nothing about which accounts exist. When the cache cannot be
 is counted or refused (logged): the organizers must still be able to sign in.
 
 The receivers are connected when this module is imported, which config.urls does before any
-sign-in form can be shown. See docs/decisions/0014-throttling.md.
+sign-in form can be shown. See docs/decisions/0014-throttling.md and
+docs/decisions/0033-own-sign-in-lockout-not-django-axes.md.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import math
 import time
@@ -54,13 +64,24 @@ from accounts.throttling import LoginRateThrottle, client_address
 logger = logging.getLogger(__name__)
 
 USERNAME = "username"
+USERNAME_AT_ADDRESS = "username-at-address"
 ADDRESS = "address"
 
 LOGIN_LOCKED = "login_locked"
 LOGIN_THROTTLED = "login_throttled"
 
-DEFAULT_FAILURES_PER_USERNAME = 5
+DEFAULT_FAILURES_PER_USERNAME_AND_ADDRESS = 5
+DEFAULT_FAILURES_PER_USERNAME = 50
 DEFAULT_FAILURES_PER_ADDRESS = 20
+FAILURES_ALLOWED = {
+    USERNAME_AT_ADDRESS: (
+        "LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS",
+        DEFAULT_FAILURES_PER_USERNAME_AND_ADDRESS,
+    ),
+    USERNAME: ("LOGIN_FAILURES_PER_USERNAME", DEFAULT_FAILURES_PER_USERNAME),
+    ADDRESS: ("LOGIN_FAILURES_PER_ADDRESS", DEFAULT_FAILURES_PER_ADDRESS),
+}
+"""The setting that holds each kind's number of failures before a lock, and its default."""
 DEFAULT_FAILURE_WINDOW = 15 * 60
 DEFAULT_LOCKOUT_SECONDS = 15 * 60
 
@@ -76,9 +97,8 @@ class LoginRefusal:
 
 
 def failures_allowed(kind: str) -> int:
-    if kind == USERNAME:
-        return int(getattr(settings, "LOGIN_FAILURES_PER_USERNAME", DEFAULT_FAILURES_PER_USERNAME))
-    return int(getattr(settings, "LOGIN_FAILURES_PER_ADDRESS", DEFAULT_FAILURES_PER_ADDRESS))
+    name, default = FAILURES_ALLOWED[kind]
+    return int(getattr(settings, name, default))
 
 
 def failure_window() -> int:
@@ -99,13 +119,20 @@ def cache_key(what: str, kind: str, ident: str) -> str:
     return f"login-{what}:{kind}:{digest}"
 
 
+def username_at_address_ident(username: str, address: str) -> str:
+    return json.dumps([username_ident(username), address])
+
+
 def identities(*, request: HttpRequest | None, username: str | None) -> list[tuple[str, str]]:
     """The (kind, identity) pairs an attempt counts against."""
+    address = client_address(request) if request is not None else None
     found = []
     if username is not None:
         found.append((USERNAME, username_ident(username)))
-    if request is not None:
-        found.append((ADDRESS, client_address(request)))
+        if address is not None:
+            found.append((USERNAME_AT_ADDRESS, username_at_address_ident(username, address)))
+    if address is not None:
+        found.append((ADDRESS, address))
     return found
 
 
@@ -136,6 +163,11 @@ def login_refusal(*, request: HttpRequest | None, username: str | None) -> Login
                 "Too many failed sign-ins for this username: sign-in is paused. "
                 "Try again in %(wait)s."
             )
+        elif USERNAME_AT_ADDRESS in locks:
+            message = gettext(
+                "Too many failed sign-ins for this username from this network: sign-in is "
+                "paused. Try again in %(wait)s."
+            )
         else:
             message = gettext(
                 "Too many failed sign-ins from this network: sign-in is paused. "
@@ -153,8 +185,8 @@ def login_refusal(*, request: HttpRequest | None, username: str | None) -> Login
 
 
 def login_failure_record(*, request: HttpRequest | None, username: str | None) -> None:
-    """Count a failed sign-in against its username and address (and the address's `login`
-    rate); lock the ones that reach their limit."""
+    """Count a failed sign-in against its username at its address, its username and its address
+    (and the address's `login` rate); lock the ones that reach their limit."""
     try:
         for kind, ident in identities(request=request, username=username):
             if count_failure(kind, ident) >= failures_allowed(kind):
@@ -182,22 +214,29 @@ def lock(kind: str, ident: str) -> None:
     logger.warning("sign-in locked for %d s for a %s after repeated failures", seconds, kind)
 
 
-def login_failures_forget(*, username: str) -> None:
-    """A successful sign-in: the username's earlier failures no longer count."""
+def login_failures_forget(*, username: str, address: str) -> None:
+    """A successful sign-in: the username's earlier failures at this address no longer count.
+    Its failures from anywhere still do: they are the ceiling against guessing from many
+    addresses, which the organizer's own sign-in says nothing about."""
     try:
-        cache.delete(cache_key("failures", USERNAME, username_ident(username)))
+        cache.delete(
+            cache_key("failures", USERNAME_AT_ADDRESS, username_at_address_ident(username, address))
+        )
     except RedisError as error:
         logger.warning("failed sign-ins not forgotten: the cache failed: %s", error)
 
 
 def login_lockout_lift(*, username: str | None = None, address: str | None = None) -> None:
-    """Lift the lock and forget the failures of a username or an address (from `manage.py
-    shell`, when an organizer was locked out by someone else's guesses)."""
+    """Lift the lock and forget the failures of a username (everywhere: the ceiling, when others'
+    guesses from many addresses reached it), of an address, or, given both, also of the username
+    at that address (an organizer who mistyped on their own device). From `manage.py shell`."""
     pairs = []
     if username is not None:
         pairs.append((USERNAME, username_ident(username)))
     if address is not None:
         pairs.append((ADDRESS, address))
+    if username is not None and address is not None:
+        pairs.append((USERNAME_AT_ADDRESS, username_at_address_ident(username, address)))
     cache.delete_many(
         [cache_key(what, kind, ident) for kind, ident in pairs for what in ("lock", "failures")]
     )
@@ -220,8 +259,9 @@ def count_failed_sign_in(
 
 
 @receiver(user_logged_in, dispatch_uid="accounts.login.forget_failed_sign_ins")
-def forget_failed_sign_ins(user: Any, **kwargs: Any) -> None:
-    login_failures_forget(username=user.get_username())
+def forget_failed_sign_ins(user: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:
+    if request is not None:
+        login_failures_forget(username=user.get_username(), address=client_address(request))
 
 
 class LockoutAuthenticationForm(AuthenticationForm):

@@ -247,10 +247,16 @@ API_THROTTLE_RATES = {
     "token": throttle_rate("API_THROTTLE_TOKEN", "30/min"),
 }
 
-# Sign-in lockout (accounts/login.py): this many failed sign-ins for one username, or from one
-# address, within the window lock it for the cool-down; a successful sign-in forgets the
-# username's failures.
-LOGIN_FAILURES_PER_USERNAME = env.int("LOGIN_FAILURES_PER_USERNAME", default=5)
+# Sign-in lockout (accounts/login.py, decision 0033): within the window, this many failed
+# sign-ins for one username from one address lock that username at that address only (so a
+# stranger elsewhere cannot lock the organizer out); this many for one username from anywhere
+# lock it everywhere (the ceiling against guessing from many addresses); this many from one
+# address, whatever the usernames, lock that address. A lock lasts the cool-down; a successful
+# sign-in forgets the username's failures at its address.
+LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS = env.int(
+    "LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS", default=5
+)
+LOGIN_FAILURES_PER_USERNAME = env.int("LOGIN_FAILURES_PER_USERNAME", default=50)
 LOGIN_FAILURES_PER_ADDRESS = env.int("LOGIN_FAILURES_PER_ADDRESS", default=20)
 LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=15 * 60)
 LOGIN_LOCKOUT_SECONDS = env.int("LOGIN_LOCKOUT_SECONDS", default=15 * 60)

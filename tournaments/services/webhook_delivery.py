@@ -8,10 +8,11 @@ sha256=<hex>`, the HMAC-SHA256 with the endpoint's secret of `<timestamp>.<body>
 An attempt first claims the delivery (one UPDATE: attempts + 1, and its next attempt moved a
 lease ahead), so two messages for the same delivery never send it at once, and a worker that dies
 mid-attempt leaves it to be claimed again when the lease runs out. The host is resolved at each
-attempt and every address it resolves to must be allowed (`webhooks.address_allowed`); the
-connection goes to the addresses that were checked (a second lookup could answer others), and
-a redirect is an answer like any other: not followed. 2xx is delivered; anything else is retried
-after `WEBHOOK_BACKOFF_SECONDS` doubled per attempt, until `WEBHOOK_MAX_ATTEMPTS`: failed.
+attempt and every address it resolves to must be allowed (`webhook_addresses.address_allowed`,
+the rule registration applies); the connection goes to the addresses that were checked (a
+second lookup could answer others), and a redirect is an answer like any other: not followed.
+2xx is delivered; anything else is retried after `WEBHOOK_BACKOFF_SECONDS` doubled per attempt,
+until `WEBHOOK_MAX_ATTEMPTS`: failed.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from games.feeds import feed_document
 from games.matches.selectors import visible_event
 from games.visibility import PUBLIC
 from tournaments.models import DeliveryStatus, WebhookDelivery
-from tournaments.services.webhooks import address_allowed
+from tournaments.services.webhook_addresses import address_allowed
 
 MAX_BACKOFF_SECONDS = 60 * 60
 MAX_ERROR_LENGTH = 500
@@ -165,7 +166,7 @@ def allowed_addresses(host: str, port: int) -> list[str]:
     """The addresses the host resolves to now, if every one of them is allowed."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except OSError as exc:
+    except (OSError, UnicodeError) as exc:  # UnicodeError: IDNA refuses the name
         raise DeliveryRefused(f"{host} does not resolve: {exc}") from exc
     addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
     refused = [address for address in addresses if not address_allowed(address)]
@@ -185,7 +186,10 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> int:
     connection = kind(host, port, addresses=addresses, timeout=settings.WEBHOOK_TIMEOUT_SECONDS)
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     try:
-        connection.request("POST", target, body=body, headers=headers)
+        try:
+            connection.request("POST", target, body=body, headers=headers)
+        except UnicodeEncodeError as exc:  # registered before such a URL was refused
+            raise DeliveryRefused(f"the path and query are not ASCII: {exc}") from exc
         response = connection.getresponse()
         response.read(64 * 1024)
         return response.status

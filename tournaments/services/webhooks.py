@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import ipaddress
 import secrets
+import socket
+import unicodedata
 from collections.abc import Collection
 from typing import Any
 from urllib.parse import urlsplit
@@ -34,6 +36,7 @@ from tournaments.models import (
     WebhookDelivery,
     WebhookEndpoint,
 )
+from tournaments.services.webhook_addresses import address_allowed
 
 FAN_OUT = "webhooks"
 """The fan-out consumer's checkpoint name (`tournaments.webhook_fanout`)."""
@@ -77,33 +80,43 @@ class WebhookDeliveryNotFailed(WebhookError):
 # Addresses.
 
 
-def address_allowed(address: str) -> bool:
-    """Whether an IP address may receive deliveries: a global one, or any with the setting on."""
-    if settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES:
-        return True
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
-
-
 def literal_address(host: str) -> str | None:
-    """The host as an IP address when it is written as one, else None."""
+    """The host as an IP address when it is written as one, else None. The numeric forms the
+    resolver reads as IPv4 (`2130706433`, `127.1`, `0x7f.0.0.1`, `0177.1`) count as written."""
     try:
         return str(ipaddress.ip_address(host))
     except ValueError:
+        pass
+    try:
+        return str(ipaddress.IPv4Address(socket.inet_aton(host)))
+    except OSError:  # a name
         return None
 
 
 def checked_url(url: str) -> str:
-    """The URL if an endpoint may have it; WebhookUrlInvalid or WebhookAddressRefused if not."""
+    """The URL if an endpoint may have it; WebhookUrlInvalid or WebhookAddressRefused if not.
+
+    Only a URL that can be delivered is taken: http.client sends the path and query as they are
+    written, in ASCII, and the host name goes to the resolver through IDNA, so what either would
+    refuse at every attempt is refused here, with what is wrong."""
     url = url.strip()
     if not url or len(url) > MAX_URL_LENGTH:
         raise WebhookUrlInvalid.because(
             gettext_noop("a webhook address is an http(s) URL of %(most)s characters or less"),
             most=MAX_URL_LENGTH,
         )
-    parts = urlsplit(url)
+    # Before splitting: urlsplit drops tabs and line breaks silently, http.client does not.
+    if any(unicodedata.category(character)[0] in "CZ" for character in url):
+        raise WebhookUrlInvalid.because(
+            gettext_noop("a webhook address has no spaces or control characters")
+        )
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:  # an unclosed or invalid [IPv6] host, or a port out of range
+        raise WebhookUrlInvalid.because(
+            gettext_noop("a webhook address is an http or https URL")
+        ) from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise WebhookUrlInvalid.because(gettext_noop("a webhook address is an http or https URL"))
     if parts.username is not None or parts.password is not None:
@@ -112,15 +125,23 @@ def checked_url(url: str) -> str:
                 "a webhook address carries no credentials: the signature proves the sender"
             )
         )
-    try:
-        parts.port  # noqa: B018 - raises on a port out of range
-    except ValueError:
+    if port == 0:
+        raise WebhookUrlInvalid.because(gettext_noop("the webhook address's port is not valid"))
+    if not (parts.path + parts.query).isascii():
         raise WebhookUrlInvalid.because(
-            gettext_noop("the webhook address's port is not valid")
-        ) from None
+            gettext_noop(
+                "a webhook address's path and query are ASCII: write other characters "
+                "percent-encoded"
+            )
+        )
     host = parts.hostname
     literal = literal_address(host)
-    private_name = host == "localhost" or host.endswith(".localhost")
+    if literal is None and not resolvable_name(host):
+        raise WebhookUrlInvalid.because(
+            gettext_noop("the webhook address's host name is not valid (%(host)s)"), host=host
+        )
+    name = host.removesuffix(".")
+    private_name = name == "localhost" or name.endswith(".localhost")
     if (literal is not None and not address_allowed(literal)) or (
         private_name and not settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES
     ):
@@ -129,6 +150,16 @@ def checked_url(url: str) -> str:
             host=host,
         )
     return url
+
+
+def resolvable_name(host: str) -> bool:
+    """Whether the resolver can be asked for this name: IDNA, which `socket.getaddrinfo` applies
+    to it, refuses an empty label or one over 63 characters."""
+    try:
+        host.encode("idna")
+    except UnicodeError:
+        return False
+    return True
 
 
 # Who may.

@@ -58,6 +58,28 @@ def test_a_secret_given_is_kept_and_a_bad_address_or_secret_is_refused_with_its_
     assert WebhookEndpoint.objects.count() == 1
 
 
+def test_an_address_that_could_never_be_delivered_is_refused_with_its_code_in_italian_too(
+    organizer: APIClient,
+) -> None:
+    tournament = ApiTournamentFactory.create(client=organizer)
+    webhooks = tournament_url(tournament["id"], "webhooks")
+
+    unclosed = registered(organizer, tournament["id"], url="http://[::1/")
+    port_zero = registered(organizer, tournament["id"], url="https://hooks.example.org:0/")
+    spaced = organizer.post(
+        webhooks, {"url": "https://hooks.example.org/a b"}, "json", HTTP_ACCEPT_LANGUAGE="it"
+    )
+
+    assert (unclosed.status_code, unclosed.json()["code"]) == (422, "webhook_url_invalid")
+    assert (port_zero.status_code, port_zero.json()["code"]) == (422, "webhook_url_invalid")
+    assert spaced.status_code == 422
+    assert spaced.json() == {
+        "code": "webhook_url_invalid",
+        "detail": "l'indirizzo di un webhook non contiene spazi né caratteri di controllo",
+    }
+    assert not WebhookEndpoint.objects.exists()
+
+
 def test_deactivating_an_endpoint_stops_it_and_another_tournaments_endpoint_is_not_found(
     organizer: APIClient,
 ) -> None:

@@ -200,6 +200,31 @@ def test_a_private_address_is_refused_at_delivery_when_the_setting_is_off(
     assert error.startswith("localhost resolves to an address refused: ")
 
 
+@pytest.mark.parametrize(
+    ("url", "error"),
+    [
+        ("http://hooks..example.org/", "label empty or too long"),
+        ("http://127.0.0.1:9/città", "'ascii' codec can't encode"),
+    ],
+)
+def test_an_address_registered_before_it_was_refused_fails_with_its_error_after_the_attempts(
+    receiver: Receiver, organizer: User, url: str, error: str
+) -> None:
+    _, endpoint = started_with_endpoint(receiver.url, organizer)
+    WebhookEndpoint.objects.filter(id=endpoint.id).update(url=url)
+    webhook_fanout.fan_out()
+
+    statuses = attempt_all(endpoint)
+
+    assert statuses[-1] == "failed"
+    ((status, answer, attempts, last_error),) = set(
+        endpoint.deliveries.values_list("status", "last_status", "attempts", "last_error")
+    )
+    assert (status, answer, attempts) == ("failed", None, 3)
+    assert error in last_error
+    assert receiver.received() == []
+
+
 def test_a_deactivated_endpoint_is_sent_nothing_more(receiver: Receiver, organizer: User) -> None:
     _, endpoint = started_with_endpoint(receiver.url, organizer)
     webhook_fanout.fan_out()

@@ -102,6 +102,17 @@ def test_an_address_that_is_not_a_plain_http_url_is_refused(
         "http://[::ffff:127.0.0.1]/",
         "http://localhost:9000/",
         "http://0.0.0.0/",
+        "http://[::127.0.0.1]/",
+        "http://[64:ff9b::7f00:1]/",
+        "http://[2002:7f00:1::]/",
+        "http://[::ffff:10.0.0.1]:8080/hook",
+        "http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/",
+        "http://2130706433/",
+        "http://127.1/",
+        "http://0x7f.0.0.1/",
+        "http://017700000001:8000/",
+        "http://localhost./",
+        "http://hooks.localhost./",
     ],
 )
 def test_a_private_loopback_or_link_local_address_is_refused_unless_the_setting_allows_it(
@@ -117,6 +128,62 @@ def test_a_private_loopback_or_link_local_address_is_refused_unless_the_setting_
     settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = True
     endpoint, _ = webhook_register(tournament_id=tournament.id, url=url, user=organizer)
     assert endpoint.url == url
+
+
+@pytest.mark.parametrize(
+    ("url", "detail"),
+    [
+        ("https://hooks.example.org/brisc ola", "no spaces or control characters"),
+        ("https://hooks.example .org/", "no spaces or control characters"),
+        ("https://hooks.example.org/\tbriscola", "no spaces or control characters"),
+        ("https://hooks.exa\nmple.org/", "no spaces or control characters"),
+        ("https://hooks.example.org/briscola\r\nX-Injected: 1", "no spaces or control characters"),
+        ("https://hooks.example.org/\x00", "no spaces or control characters"),
+        ("https://hooks.example.org/\x7f", "no spaces or control characters"),
+        ("https://hooks.example.org/\u200bbriscola", "no spaces or control characters"),
+        ("https://hooks.example.org/\u00a0briscola", "no spaces or control characters"),
+        ("https://hooks.example.org:0/", "port is not valid"),
+        ("http://[::1/", "an http or https URL"),
+        ("http://[hooks.example.org]/", "an http or https URL"),
+        ("https://hooks..example.org/", "host name is not valid"),
+        ("https://" + "a" * 64 + ".example.org/", "host name is not valid"),
+        ("https://hooks.example.org/città", "percent-encoded"),
+        ("https://hooks.example.org/?torneo=città", "percent-encoded"),
+    ],
+)
+def test_an_address_that_could_never_be_delivered_is_refused_with_what_is_wrong(
+    organized: tuple[Tournament, User], url: str, detail: str
+) -> None:
+    tournament, organizer = organized
+
+    with pytest.raises(WebhookUrlInvalid) as refused:
+        webhook_register(tournament_id=tournament.id, url=url, user=organizer)
+
+    assert refused.value.code == "webhook_url_invalid"
+    assert detail in str(refused.value)
+    assert not WebhookEndpoint.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "  https://hooks.example.org/briscola\n",
+        "https://hooks.example.org:8443/briscola?torneo=citt%C3%A0#fine",
+        "https://bücher.example/briscola",
+        "http://[2606:4700:4700::1111]:8080/",
+        "http://[::ffff:8.8.8.8]/",
+        "http://[2002:808:808::1]/",
+    ],
+)
+def test_an_address_that_can_be_delivered_is_taken(
+    organized: tuple[Tournament, User], url: str, settings: Any
+) -> None:
+    tournament, organizer = organized
+    settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = False
+
+    endpoint, _ = webhook_register(tournament_id=tournament.id, url=url, user=organizer)
+
+    assert endpoint.url == url.strip()
 
 
 def test_only_the_tournaments_organizers_register_or_deactivate(
