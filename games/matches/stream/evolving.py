@@ -46,15 +46,18 @@ def evolve(state: MatchAggregate | None, event: MatchEvent) -> MatchAggregate:
         return created(event)
     if state is None:
         raise ValueError(f"{event.type} before MatchCreated")
-    state = replace(state, version=state.version + 1)
+    version = state.version + 1
     match event:
         case ResultConfirmed() | ResultDisputed():
-            return with_result_mark(state, event)
+            return with_result_mark(state, event, version)
         case MatchForfeited():
-            forfeited = replace(state, forfeited_by=event.side, forfeit_reason=event.reason)
+            forfeited = replace(
+                state, forfeited_by=event.side, forfeit_reason=event.reason, version=version
+            )
             return with_marks_of_its_result(forfeited)
         case _:
-            return with_marks_of_its_result(with_round_event(state, event))
+            rounds = rounds_after(state, event)
+            return with_marks_of_its_result(replace(state, rounds=rounds, version=version))
 
 
 def fold(events: Iterable[MatchEvent], state: MatchAggregate | None = None) -> MatchAggregate:
@@ -75,10 +78,10 @@ def created(event: MatchCreated) -> MatchAggregate:
     return MatchAggregate(setup, version=1)
 
 
-def with_round_event(state: MatchAggregate, event: RoundEvent) -> MatchAggregate:
+def rounds_after(state: MatchAggregate, event: RoundEvent) -> tuple[MatchRound, ...]:
     match event:
         case RoundStarted():
-            return with_new_round(state, event)
+            return (*state.rounds, new_round(state, event))
         case CardPlayed():
             return with_round(state, event.round, played(event))
         case PlayUndone():
@@ -98,15 +101,16 @@ def with_round_event(state: MatchAggregate, event: RoundEvent) -> MatchAggregate
 
 
 def with_result_mark(
-    state: MatchAggregate, event: ResultConfirmed | ResultDisputed
+    state: MatchAggregate, event: ResultConfirmed | ResultDisputed, version: int
 ) -> MatchAggregate:
-    """A confirmation or a dispute of the result as it stands; confirming withdraws the side's
-    open dispute."""
-    mark = ResultMark(side=event.side, result=state.result, version=state.version)
+    """A confirmation or a dispute of the result as it stands, recorded at `version`; confirming
+    withdraws the side's open dispute."""
+    mark = ResultMark(side=event.side, result=state.result, version=version)
     match event:
         case ResultConfirmed():
             return replace(
                 state,
+                version=version,
                 confirmations=(*state.confirmations, mark),
                 disputes=tuple(
                     replace(dispute, standing=False) if dispute.side == event.side else dispute
@@ -114,7 +118,7 @@ def with_result_mark(
                 ),
             )
         case ResultDisputed():
-            return replace(state, disputes=(*state.disputes, mark))
+            return replace(state, version=version, disputes=(*state.disputes, mark))
         case _:
             assert_never(event)
 
@@ -123,7 +127,9 @@ def with_marks_of_its_result(state: MatchAggregate) -> MatchAggregate:
     """A confirmation or a dispute is of one result: once an event changed the result, those
     recorded against another one no longer stand (decision record 0044). They stay in the
     history, and a lapsed one never stands again, even if the result comes back."""
-    if not any(mark.standing for mark in (*state.confirmations, *state.disputes)):
+    if not (state.confirmations or state.disputes) or not any(
+        mark.standing for mark in (*state.confirmations, *state.disputes)
+    ):
         return state
     result = state.result
     return replace(
@@ -140,30 +146,30 @@ def lapsed_unless_of(result: MatchResult, marks: tuple[ResultMark, ...]) -> tupl
     )
 
 
-def with_new_round(state: MatchAggregate, event: RoundStarted) -> MatchAggregate:
+def new_round(state: MatchAggregate, event: RoundStarted) -> MatchRound:
     briscola, dealer = event.briscola, event.dealer
     cards = (
         None
         if briscola is None
         else start_round(round_start(state.setup, dealer, briscola, event.deck))
     )
-    new_round = MatchRound(
+    return MatchRound(
         number=event.round,
         dealer=dealer,
         leader=state.table.next_seat(dealer),
         briscola=briscola,
         cards=cards,
     )
-    return replace(state, rounds=(*state.rounds, new_round))
 
 
 RoundChange = Callable[[MatchRound], MatchRound]
 
 
-def with_round(state: MatchAggregate, number: int, change: RoundChange) -> MatchAggregate:
+def with_round(state: MatchAggregate, number: int, change: RoundChange) -> tuple[MatchRound, ...]:
+    """The match's rounds, round `number` changed."""
     rounds = list(state.rounds)
     rounds[number - 1] = change(rounds[number - 1])
-    return replace(state, rounds=tuple(rounds))
+    return tuple(rounds)
 
 
 def played(event: CardPlayed) -> RoundChange:
