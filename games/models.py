@@ -62,6 +62,15 @@ class Match(models.Model):
         default=list,
         help_text="The sides whose dispute of the result is open: confirming withdraws one.",
     )
+    confirmations = models.JSONField(
+        default=list,
+        help_text="Every confirmation recorded, in order: its side, the stream version of its "
+        "event, the result it was of, and whether it stands (decision record 0044).",
+    )
+    disputes = models.JSONField(
+        default=list,
+        help_text="Every dispute recorded, in order, as `confirmations`: standing while open.",
+    )
     version = models.PositiveIntegerField(help_text="The stream version this row reflects.")
     last_position = models.BigIntegerField(help_text="Global position of the last event applied.")
     created_at = models.DateTimeField()

@@ -249,6 +249,48 @@ class VariantField(serializers.DictField):
     """The variant's options as given; the rules refuse unknown options and wrong values."""
 
 
+@extend_schema_field({"type": "string", "example": "side0"})
+class SideNameField(serializers.Field):  # type: ignore[type-arg]
+    """A side by its index in the row, answered as `side0`, `side1` or `side2`."""
+
+    def to_representation(self, value: int) -> str | None:
+        return side_name(value)
+
+
+class ConfirmedRoundOutput(Serializer):
+    number = serializers.IntegerField()
+    points = serializers.ListField(child=serializers.IntegerField(), help_text="Per side.")
+
+    class Meta:
+        ref_name = "ConfirmedRound"
+
+
+class ConfirmedResultOutput(Serializer):
+    winner = SideNameField(allow_null=True, help_text="`side0`, `side1`, `side2` or null.")
+    forfeited_by = SideNameField(allow_null=True, help_text="The side that forfeited, or null.")
+    rounds = ConfirmedRoundOutput(
+        many=True, help_text="The rounds that counted, by number: the voided ones are not here."
+    )
+
+    class Meta:
+        ref_name = "ConfirmedResult"
+
+
+class ResultMarkOutput(Serializer):
+    side = SideNameField()
+    version = serializers.IntegerField(
+        help_text="The match version its event recorded: the event log says when and who."
+    )
+    result = ConfirmedResultOutput(help_text="The result as it stood then.")
+    standing = serializers.BooleanField(
+        help_text="False once the result changed since (a round voided, a last card taken "
+        "back, the rounds after them), or, for a dispute, once the side confirmed."
+    )
+
+    class Meta:
+        ref_name = "ResultMark"
+
+
 def side_names(sides: list[int]) -> list[str]:
     return [name for name in map(side_name, sides) if name is not None]
 
@@ -281,11 +323,23 @@ class MatchOutput(Serializer):
     )
     forfeited_by = serializers.SerializerMethodField(help_text="The side that forfeited, or null.")
     confirmed_by = serializers.SerializerMethodField(
-        help_text="The sides that confirmed the result."
+        help_text="The sides that confirmed the result as it stands: a change of the result "
+        "(a round voided, a last card taken back...) clears them."
     )
     disputed_by = serializers.SerializerMethodField(
         help_text="The sides whose dispute of the result is open, for the organizer to settle; "
-        "a side withdraws its dispute by confirming."
+        "a side withdraws its dispute by confirming, and a change of the result clears it."
+    )
+    confirmations = ResultMarkOutput(
+        many=True,
+        help_text="Every confirmation, in order, with the result it was of: a confirmation "
+        "stands only while the result is the one confirmed (`confirmed_by` lists the sides "
+        "whose confirmation stands).",
+    )
+    disputes = ResultMarkOutput(
+        many=True,
+        help_text="Every dispute, in order, with the result it was of; standing while open "
+        "(`disputed_by`). The reasons are in the event log.",
     )
     version = serializers.IntegerField(
         help_text="The match's version: send it as `expected_version` to write safely."

@@ -22,7 +22,13 @@ from games.eventstore.api import (
     RecordedEvent,
     WrittenWithAppend,
 )
-from games.matches.stream import MatchAggregate, MatchEvent, MatchRound, match_event_from_stored
+from games.matches.stream import (
+    MatchAggregate,
+    MatchEvent,
+    MatchRound,
+    ResultMark,
+    match_event_from_stored,
+)
 from games.models import Match, Round
 
 MATCH_STREAM = "match"
@@ -74,11 +80,30 @@ def match_row(state: MatchAggregate, *, match_id: UUID, position: StreamPosition
         forfeited_by=state.forfeited_by,
         confirmed_by=sorted(state.confirmed_by),
         disputed_by=sorted(state.disputed_by),
+        confirmations=[mark_of(mark) for mark in state.confirmations],
+        disputes=[mark_of(mark) for mark in state.disputes],
         version=position.version,
         last_position=position.last_position,
         created_at=position.created_at,
         updated_at=position.updated_at,
     )
+
+
+def mark_of(mark: ResultMark) -> dict[str, Any]:
+    """A confirmation or a dispute as the match row keeps it (sides by index)."""
+    result = mark.result
+    return {
+        "side": mark.side,
+        "version": mark.version,
+        "standing": mark.standing,
+        "result": {
+            "winner": result.winner,
+            "forfeited_by": result.forfeited_by,
+            "rounds": [
+                {"number": number, "points": list(points)} for number, points in result.rounds
+            ],
+        },
+    }
 
 
 def round_row(match_round: MatchRound, *, match_id: UUID, replay_of: int | None) -> Round:

@@ -49,6 +49,23 @@ class RoundView:
 
 
 @dataclass(frozen=True)
+class MarkView:
+    """A side's confirmation or dispute, with the result it was of (decision record 0044)."""
+
+    kind: str
+    """`confirmed` or `disputed`."""
+    side: int
+    name: str
+    version: int
+    """The stream version of its event."""
+    rounds: list[dict[str, Any]]
+    """The rounds that counted then: `{"number": 1, "points": [80, 40]}`."""
+    winner: str | None
+    forfeited_by: str | None
+    standing: bool
+
+
+@dataclass(frozen=True)
 class MatchPage:
     match: Match
     sides: list[SideView]
@@ -57,6 +74,30 @@ class MatchPage:
     by_points: bool
     winner: str | None
     forfeited_by: str | None
+    marks: list[MarkView]
+    """Every confirmation and dispute, in the order they were recorded."""
+
+
+def name_of(side: int | None, names: list[str]) -> str | None:
+    return None if side is None else names[side]
+
+
+def marks_of(match: Match, names: list[str]) -> list[MarkView]:
+    marks = [
+        MarkView(
+            kind=kind,
+            side=mark["side"],
+            name=names[mark["side"]],
+            version=mark["version"],
+            rounds=mark["result"]["rounds"],
+            winner=name_of(mark["result"]["winner"], names),
+            forfeited_by=name_of(mark["result"]["forfeited_by"], names),
+            standing=mark["standing"],
+        )
+        for kind, recorded in (("confirmed", match.confirmations), ("disputed", match.disputes))
+        for mark in recorded
+    ]
+    return sorted(marks, key=lambda mark: mark.version)
 
 
 def deck_names_of(match: Match) -> str:
@@ -108,8 +149,9 @@ def match_page(*, match_id: UUID) -> MatchPage:
         ],
         deck_names=deck_names_of(match),
         by_points=match.scoring == Scoring.POINTS,
-        winner=None if match.winner is None else names[match.winner],
-        forfeited_by=None if match.forfeited_by is None else names[match.forfeited_by],
+        winner=name_of(match.winner, names),
+        forfeited_by=name_of(match.forfeited_by, names),
+        marks=marks_of(match, names),
     )
 
 

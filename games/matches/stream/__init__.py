@@ -64,9 +64,11 @@ from games.matches.stream.events import (
 from games.matches.stream.evolving import evolve, fold
 from games.matches.stream.state import (
     MatchAggregate,
+    MatchResult,
     MatchRound,
     MatchSetup,
     MatchStatus,
+    ResultMark,
     RoundStatus,
 )
 
@@ -92,6 +94,7 @@ __all__ = [
     "MatchEvent",
     "MatchForfeited",
     "MatchNotFinished",
+    "MatchResult",
     "MatchRound",
     "MatchSetup",
     "MatchStatus",
@@ -107,6 +110,7 @@ __all__ = [
     "ResultConfirmed",
     "ResultDisputed",
     "ResultEvent",
+    "ResultMark",
     "RoundAlreadyVoided",
     "RoundCommand",
     "RoundEvent",

@@ -14,7 +14,6 @@ from games.matches.stream.events import (
     PlayUndone,
     ResultConfirmed,
     ResultDisputed,
-    ResultEvent,
     RoundEvent,
     RoundPointsEntered,
     RoundStarted,
@@ -22,8 +21,10 @@ from games.matches.stream.events import (
 )
 from games.matches.stream.state import (
     MatchAggregate,
+    MatchResult,
     MatchRound,
     MatchSetup,
+    ResultMark,
     cards_of,
     replace_play,
     round_start,
@@ -45,11 +46,18 @@ def evolve(state: MatchAggregate | None, event: MatchEvent) -> MatchAggregate:
         return created(event)
     if state is None:
         raise ValueError(f"{event.type} before MatchCreated")
+    version = state.version + 1
     match event:
-        case ResultConfirmed() | ResultDisputed() | MatchForfeited():
-            return with_result_event(state, event)
+        case ResultConfirmed() | ResultDisputed():
+            return with_result_mark(state, event, version)
+        case MatchForfeited():
+            forfeited = replace(
+                state, forfeited_by=event.side, forfeit_reason=event.reason, version=version
+            )
+            return with_marks_of_its_result(forfeited)
         case _:
-            return with_round_event(state, event)
+            rounds = rounds_after(state, event)
+            return with_marks_of_its_result(replace(state, rounds=rounds, version=version))
 
 
 def fold(events: Iterable[MatchEvent], state: MatchAggregate | None = None) -> MatchAggregate:
@@ -67,13 +75,13 @@ def created(event: MatchCreated) -> MatchAggregate:
         sides=event.sides,
         first_dealer=event.first_dealer,
     )
-    return MatchAggregate(setup)
+    return MatchAggregate(setup, version=1)
 
 
-def with_round_event(state: MatchAggregate, event: RoundEvent) -> MatchAggregate:
+def rounds_after(state: MatchAggregate, event: RoundEvent) -> tuple[MatchRound, ...]:
     match event:
         case RoundStarted():
-            return with_new_round(state, event)
+            return (*state.rounds, new_round(state, event))
         case CardPlayed():
             return with_round(state, event.round, played(event))
         case PlayUndone():
@@ -92,46 +100,76 @@ def with_round_event(state: MatchAggregate, event: RoundEvent) -> MatchAggregate
             assert_never(event)
 
 
-def with_result_event(state: MatchAggregate, event: ResultEvent) -> MatchAggregate:
+def with_result_mark(
+    state: MatchAggregate, event: ResultConfirmed | ResultDisputed, version: int
+) -> MatchAggregate:
+    """A confirmation or a dispute of the result as it stands, recorded at `version`; confirming
+    withdraws the side's open dispute."""
+    mark = ResultMark(side=event.side, result=state.result, version=version)
     match event:
         case ResultConfirmed():
             return replace(
                 state,
-                confirmed_by=state.confirmed_by | {event.side},
-                disputed_by=state.disputed_by - {event.side},
+                version=version,
+                confirmations=(*state.confirmations, mark),
+                disputes=tuple(
+                    replace(dispute, standing=False) if dispute.side == event.side else dispute
+                    for dispute in state.disputes
+                ),
             )
         case ResultDisputed():
-            return replace(state, disputed_by=state.disputed_by | {event.side})
-        case MatchForfeited():
-            return replace(state, forfeited_by=event.side, forfeit_reason=event.reason)
+            return replace(state, version=version, disputes=(*state.disputes, mark))
         case _:
             assert_never(event)
 
 
-def with_new_round(state: MatchAggregate, event: RoundStarted) -> MatchAggregate:
+def with_marks_of_its_result(state: MatchAggregate) -> MatchAggregate:
+    """A confirmation or a dispute is of one result: once an event changed the result, those
+    recorded against another one no longer stand (decision record 0044). They stay in the
+    history, and a lapsed one never stands again, even if the result comes back."""
+    if not (state.confirmations or state.disputes) or not any(
+        mark.standing for mark in (*state.confirmations, *state.disputes)
+    ):
+        return state
+    result = state.result
+    return replace(
+        state,
+        confirmations=lapsed_unless_of(result, state.confirmations),
+        disputes=lapsed_unless_of(result, state.disputes),
+    )
+
+
+def lapsed_unless_of(result: MatchResult, marks: tuple[ResultMark, ...]) -> tuple[ResultMark, ...]:
+    return tuple(
+        mark if not mark.standing or mark.result == result else replace(mark, standing=False)
+        for mark in marks
+    )
+
+
+def new_round(state: MatchAggregate, event: RoundStarted) -> MatchRound:
     briscola, dealer = event.briscola, event.dealer
     cards = (
         None
         if briscola is None
         else start_round(round_start(state.setup, dealer, briscola, event.deck))
     )
-    new_round = MatchRound(
+    return MatchRound(
         number=event.round,
         dealer=dealer,
         leader=state.table.next_seat(dealer),
         briscola=briscola,
         cards=cards,
     )
-    return replace(state, rounds=(*state.rounds, new_round))
 
 
 RoundChange = Callable[[MatchRound], MatchRound]
 
 
-def with_round(state: MatchAggregate, number: int, change: RoundChange) -> MatchAggregate:
+def with_round(state: MatchAggregate, number: int, change: RoundChange) -> tuple[MatchRound, ...]:
+    """The match's rounds, round `number` changed."""
     rounds = list(state.rounds)
     rounds[number - 1] = change(rounds[number - 1])
-    return replace(state, rounds=tuple(rounds))
+    return tuple(rounds)
 
 
 def played(event: CardPlayed) -> RoundChange:

@@ -77,14 +77,61 @@ class MatchRound:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchResult:
+    """The result as it stands: what a side confirms or disputes (decision record 0044)."""
+
+    finished: bool
+    winner: int | None
+    rounds: tuple[tuple[int, tuple[int, ...]], ...]
+    """Each round the record counts so far (not voided, finished), as its number and points."""
+    forfeited_by: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultMark:
+    """A side's confirmation or dispute, of the result it was recorded against."""
+
+    side: int
+    result: MatchResult
+    version: int
+    """The stream version of the event that recorded it."""
+    standing: bool = True
+    """False once withdrawn (a dispute, by confirming) or once the result changed."""
+
+
+@dataclass(frozen=True, slots=True)
 class MatchAggregate:
     setup: MatchSetup
     rounds: tuple[MatchRound, ...] = ()
-    confirmed_by: frozenset[int] = frozenset()
-    disputed_by: frozenset[int] = frozenset()
-    """The sides whose dispute of the result is open (not withdrawn by confirming since)."""
+    confirmations: tuple[ResultMark, ...] = ()
+    """Every confirmation recorded, in order; standing only while the result is the same."""
+    disputes: tuple[ResultMark, ...] = ()
+    """Every dispute recorded, in order; standing (open) until the side confirms or the result
+    changes."""
     forfeited_by: int | None = None
     forfeit_reason: str = ""
+    version: int = 0
+    """The stream version of the last event folded (a stream's events are numbered from 1)."""
+
+    @property
+    def confirmed_by(self) -> frozenset[int]:
+        """The sides whose confirmation stands: each is of the current result."""
+        return frozenset(mark.side for mark in self.confirmations if mark.standing)
+
+    @property
+    def disputed_by(self) -> frozenset[int]:
+        """The sides whose dispute of the current result is open."""
+        return frozenset(mark.side for mark in self.disputes if mark.standing)
+
+    @property
+    def result(self) -> MatchResult:
+        record = self.record
+        return MatchResult(
+            finished=self.forfeited_by is not None or record.is_finished,
+            winner=self.winner_of(record),
+            rounds=counted_points(self.live_rounds),
+            forfeited_by=self.forfeited_by,
+        )
 
     @property
     def table(self) -> Table:
@@ -150,9 +197,13 @@ class MatchAggregate:
 
     @property
     def winner(self) -> int | None:
+        return self.winner_of(self.record)
+
+    def winner_of(self, record: MatchState) -> int | None:
+        """The winner, given the record (`self.record`, folded once by the caller)."""
         if self.forfeited_by is None:
-            return self.record.winner
-        return winner_after_forfeit(self.record, self.forfeited_by)
+            return record.winner
+        return winner_after_forfeit(record, self.forfeited_by)
 
     def check_side_exists(self, side: int) -> None:
         if type(side) is not int or not 0 <= side < self.table.side_count:
@@ -178,6 +229,16 @@ def fold_record(setup: MatchSetup, live_rounds: Iterable[MatchRound]) -> MatchSt
             break
         record = record.record_round(match_round.outcome)
     return record
+
+
+def counted_points(live_rounds: Iterable[MatchRound]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The number and points of each live round the record counts: up to the first unfinished."""
+    counted: list[tuple[int, tuple[int, ...]]] = []
+    for match_round in live_rounds:
+        if match_round.outcome is None:
+            break
+        counted.append((match_round.number, match_round.outcome.points))
+    return tuple(counted)
 
 
 def winner_after_forfeit(record: MatchState, forfeited_by: int) -> int | None:

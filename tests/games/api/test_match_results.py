@@ -7,7 +7,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories.matches import ApiMatchFactory
-from tests.games.api.builders import match_url, post, score_round, start_round
+from tests.games.api.builders import match_url, post, round_url, score_round, start_round
 
 
 def test_a_side_confirms_the_result_of_a_finished_match_once(scorer: APIClient) -> None:
@@ -76,6 +76,61 @@ def test_a_side_disputes_once_and_withdraws_its_dispute_by_confirming(scorer: AP
     assert (confirmed.json()["confirmed_by"], confirmed.json()["disputed_by"]) == (["side1"], [])
     assert after_confirming.status_code == 409
     assert after_confirming.json()["code"] == "result_already_confirmed"
+
+
+def test_a_confirmation_lapses_when_a_void_and_a_new_round_change_the_result(
+    scorer: APIClient,
+) -> None:
+    match = ApiMatchFactory.create(client=scorer, best_of=1)
+    score_round(scorer, match["id"], 80, 40)
+    post(scorer, match_url(match["id"], "confirm"), {"side": 0})
+    post(scorer, round_url(match["id"], 1, "void"), {"reason": "misdeal"})
+    score_round(scorer, match["id"], 30, 90)
+
+    changed = scorer.get(match_url(match["id"])).json()
+    confirmed_again = post(scorer, match_url(match["id"], "confirm"), {"side": 0})
+
+    assert (changed["winner"], changed["confirmed_by"], changed["disputed_by"]) == ("side1", [], [])
+    assert confirmed_again.status_code == 201
+    assert confirmed_again.json()["confirmed_by"] == ["side0"]
+
+
+def test_the_match_shows_each_confirmation_with_the_result_it_was_of_and_whether_it_stands(
+    scorer: APIClient,
+) -> None:
+    match = ApiMatchFactory.create(client=scorer, best_of=1)
+    score_round(scorer, match["id"], 80, 40)
+    first = post(scorer, match_url(match["id"], "confirm"), {"side": 0}).json()["version"]
+    post(scorer, round_url(match["id"], 1, "void"), {"reason": "misdeal"})
+    score_round(scorer, match["id"], 30, 90)
+    second = post(scorer, match_url(match["id"], "confirm"), {"side": 0}).json()["version"]
+
+    confirmations = scorer.get(match_url(match["id"])).json()["confirmations"]
+
+    assert confirmations == [
+        {
+            "side": "side0",
+            "version": first,
+            "result": {
+                "winner": "side0",
+                "forfeited_by": None,
+                "rounds": [{"number": 1, "points": [80, 40]}],
+            },
+            "standing": False,
+        },
+        {
+            "side": "side0",
+            "version": second,
+            "result": {
+                "winner": "side1",
+                "forfeited_by": None,
+                "rounds": [{"number": 2, "points": [30, 90]}],
+            },
+            "standing": True,
+        },
+    ]
+    event = scorer.get(match_url(match["id"], "events")).json()["events"][first - 1]
+    assert (event["event_type"], event["stream_version"]) == ("ResultConfirmed", first)
 
 
 @pytest.mark.parametrize(

@@ -177,6 +177,36 @@ def test_rebuild_restores_open_disputes_and_verify_notices_a_lost_one() -> None:
     assert Match.objects.get(id=match_id).disputed_by == [2]
 
 
+def test_rebuild_gives_the_confirmations_a_change_of_result_lapsed() -> None:
+    match_id = services.match_create(
+        table_size=2, sides=["A", "B"], best_of=1, actor=SCORER
+    ).match_id
+    for points in ([80, 40], [30, 90]):
+        services.round_start(match_id=match_id, briscola=None, actor=SCORER)
+        number = Match.objects.get(id=match_id).rounds.count()
+        services.round_points_enter(
+            match_id=match_id, round_number=number, points=points, actor=SCORER
+        )
+        services.result_confirm(match_id=match_id, side=0, actor=SCORER)
+        services.result_dispute(match_id=match_id, side=1, reason="wrong", actor=SCORER)
+        if number == 1:
+            services.round_void(match_id=match_id, round_number=1, reason="test", actor=SCORER)
+    inline = snapshot()
+    Match.objects.filter(id=match_id).update(confirmations=[])
+
+    (difference,) = rebuilding.verify()
+    assert difference.startswith(f"match {match_id}: confirmations is [], the log says [")
+    rebuilding.rebuild()
+    assert snapshot() == inline
+    row = Match.objects.get(id=match_id)
+    assert (row.confirmed_by, row.disputed_by) == ([0], [1])
+    assert [(mark["standing"], mark["result"]["winner"]) for mark in row.confirmations] == [
+        (False, 0),
+        (True, 1),
+    ]
+    assert [mark["standing"] for mark in row.disputes] == [False, True]
+
+
 def test_rebuild_command_restores_deleted_projections() -> None:
     match_id = services.match_create(table_size=4, sides=["A", "B"], actor=SCORER).match_id
     services.round_start(match_id=match_id, briscola="7D", actor=SCORER)

@@ -90,6 +90,33 @@ def test_the_match_page_shows_confirmations_and_disputes(scorer: APIClient, clie
     assert "Rossi won the match." in html
 
 
+def test_the_match_page_lists_each_confirmation_with_its_result_and_whether_it_stands(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id = ApiMatchFactory.create(client=scorer, best_of=1)["id"]
+    score_round(scorer, match_id, 80, 40)
+    post(scorer, f"/api/v1/matches/{match_id}/confirm/", {"side": 0})
+    post(scorer, round_url(match_id, 1, "void"), {"reason": "misdeal"})
+    score_round(scorer, match_id, 30, 90)
+    post(scorer, f"/api/v1/matches/{match_id}/dispute/", {"side": 0, "reason": "it was 61"})
+
+    html = page(client, f"/matches/{match_id}/")
+    italian = page(client, f"/matches/{match_id}/", HTTP_ACCEPT_LANGUAGE="it")
+
+    lapsed, disputed = re.findall(r'<li data-mark="\w+".*?</li>', html, re.S)
+    assert 'data-mark="confirmed" data-side="0"' in lapsed
+    assert 'data-standing="false"' in lapsed
+    assert f'Round 1 <span class="round-points">80{DASH}40</span>' in lapsed
+    assert "Rossi won the match." in lapsed
+    assert "lapsed: the result changed since" in lapsed
+    assert 'data-mark="disputed" data-side="0"' in disputed
+    assert 'data-standing="true"' in disputed
+    assert f'Round 2 <span class="round-points">30{DASH}90</span>' in disputed
+    assert "Bianchi won the match." in disputed
+    assert "Rossi ha confermato il risultato" in italian
+    assert "decaduta: il risultato è cambiato da allora" in italian
+
+
 def test_the_replay_steps_card_by_card_with_each_step_a_link(
     scorer: APIClient, client: Client
 ) -> None:
