@@ -71,9 +71,7 @@ def demo_club(say: Callable[[str], None]) -> Club:
         say(f"{CLUB_NAME}: already there ({club.slug})")
         return club
     say(f"{CLUB_NAME}: a new club ({CLUB_SLUG})")
-    club = club_create(name=CLUB_NAME, slug=CLUB_SLUG)
-    demo_organizer(club, say)
-    return club
+    return club_create(name=CLUB_NAME, slug=CLUB_SLUG)
 
 
 def demo_organizer(club: Club, say: Callable[[str], None]) -> User:
@@ -123,6 +121,7 @@ def load_club(
     """The demo club, its nights (each played to its end) and its season, whichever are not
     there yet. `make_loader` gives the loader for a night (seeded by its name)."""
     club = demo_club(say)
+    demo_organizer(club, say)  # also for a demo club loaded before it had one
     for number, (name, away) in enumerate(NIGHTS, start=1):
         existing = Tournament.objects.filter(name=name, club=club).first()
         if existing is not None:

@@ -17,6 +17,10 @@ class ClubRatingSettings(models.Model):
         help_text="Forfeited matches change the players' ratings (off: they are not rated).",
     )
 
+    class Meta:
+        verbose_name = "club rating settings"
+        verbose_name_plural = "club rating settings"
+
     def __str__(self) -> str:
         return f"rating settings of {self.club}"
 
