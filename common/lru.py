@@ -65,11 +65,16 @@ class LeastRecentlyUsed(Generic[K, V]):
                 if keep is not None and keep(old):
                     return False
                 self._drop(key)
-            self._entries[key] = value
-            self.size += self.weight(value)
-            while self.size > self.capacity and self._entries:
-                self._drop(next(iter(self._entries)))
-            return key in self._entries
+            return self._add(key, value)
+
+    def swap(self, key: K, expected: V, value: V) -> bool:
+        """Keep `value` for `key` in place of `expected` (the very object), if that is still
+        what is kept; whether it was."""
+        with self._lock:
+            if self._entries.get(key) is not expected:
+                return False
+            self._drop(key)
+            return self._add(key, value)
 
     def pop(self, key: K) -> V | None:
         """Forget `key`; the value it had, or None."""
@@ -91,6 +96,13 @@ class LeastRecentlyUsed(Generic[K, V]):
 
     def __iter__(self) -> Iterator[K]:
         return iter(self.keys())
+
+    def _add(self, key: K, value: V) -> bool:
+        self._entries[key] = value
+        self.size += self.weight(value)
+        while self.size > self.capacity and self._entries:
+            self._drop(next(iter(self._entries)))
+        return key in self._entries
 
     def _drop(self, key: K) -> V:
         value = self._entries.pop(key)

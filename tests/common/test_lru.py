@@ -47,6 +47,19 @@ def test_a_put_may_leave_the_value_already_kept_in_place() -> None:
     assert kept.get("a") == 6
 
 
+def test_a_swap_replaces_only_the_very_value_expected() -> None:
+    kept: LeastRecentlyUsed[str, list[int]] = LeastRecentlyUsed(3)
+    first, second = [1], [1]
+    kept.put("a", first)
+
+    assert kept.swap("a", second, [2]) is False
+    assert kept.swap("a", first, [3]) is True
+    assert kept.get("a") == [3]
+    kept.clear()
+    assert kept.swap("a", first, [4]) is False
+    assert kept.get("a") is None
+
+
 def test_popping_gives_the_value_once() -> None:
     kept: LeastRecentlyUsed[str, int] = LeastRecentlyUsed(3)
     kept.put("a", 1)
@@ -66,6 +79,8 @@ def test_eight_threads_getting_putting_popping_and_clearing_at_once_keep_it_whol
             case 2:
                 kept.get(key, stale=lambda value: len(value) == 2)
             case 3:
+                if (value := kept.get(key)) is not None:
+                    kept.swap(key, value, b"y" * len(value))
                 kept.pop(key)
             case _:
                 if step % 1000 == 4:
