@@ -13,17 +13,18 @@ request looks its token and roles up as before. If Redis is down while a token i
 bump is lost; an entry stored before then lives at most its 10 seconds.
 
 Token entries hold copies: a request may change the user or token it is handed without the next
-request seeing it.
+request seeing it. Every thread of the process shares the entries (a
+`common.lru.LeastRecentlyUsed`), and an entry is never changed once kept: what a request
+writes back to its token is kept in a new entry (`update_auth`), so a copy is never taken of a
+row another thread is changing.
 """
 
 from __future__ import annotations
 
 import copy
 import logging
-import threading
 import time
 import uuid
-from collections import OrderedDict
 from collections.abc import Hashable
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -32,6 +33,8 @@ from typing import Any, Generic, TypeVar
 from django.conf import settings
 from django.core.cache import cache
 from redis.exceptions import RedisError
+
+from common.lru import LeastRecentlyUsed
 
 logger = logging.getLogger(__name__)
 
@@ -53,34 +56,23 @@ class Recent(Generic[K, V]):
     """Key -> what was checked for it, under a generation; bounded, least recently used out."""
 
     def __init__(self, most: int = MOST_ENTRIES) -> None:
-        self.most = most
-        self.entries: OrderedDict[K, Entry[V]] = OrderedDict()
-        self.lock = threading.Lock()
+        self.entries: LeastRecentlyUsed[K, Entry[V]] = LeastRecentlyUsed(most)
 
     def get(self, key: K, generation: str) -> V | None:
-        with self.lock:
-            entry = self.entries.get(key)
-            if entry is None:
-                return None
-            if entry.generation != generation or entry.until < time.monotonic():
-                del self.entries[key]
-                return None
-            self.entries.move_to_end(key)
-            return entry.value
+        now = time.monotonic()
+        entry = self.entries.get(
+            key, stale=lambda entry: entry.generation != generation or entry.until < now
+        )
+        return None if entry is None else entry.value
 
     def put(self, key: K, value: V, generation: str) -> None:
         seconds = lifetime()
         if seconds <= 0:
             return
-        with self.lock:
-            self.entries[key] = Entry(value, generation, time.monotonic() + seconds)
-            self.entries.move_to_end(key)
-            while len(self.entries) > self.most:
-                self.entries.popitem(last=False)
+        self.entries.put(key, Entry(value, generation, time.monotonic() + seconds))
 
     def clear(self) -> None:
-        with self.lock:
-            self.entries.clear()
+        self.entries.clear()
 
 
 class RecentTokens(Recent[str, tuple[Any, Any]]):
@@ -94,12 +86,17 @@ class RecentTokens(Recent[str, tuple[Any, Any]]):
         super().put(key, copies(*value), generation)
 
     def update_auth(self, key: str, **changes: Any) -> None:
-        """Keep what a request wrote back to its token (when it was last used) in the entry."""
-        with self.lock:
-            entry = self.entries.get(key)
-            if entry is not None:
-                for name, value in changes.items():
-                    setattr(entry.value[1], name, value)
+        """Keep what a request wrote back to its token (when it was last used) in the entry:
+        a new entry with changed copies, in place of the one they were made from unless
+        another thread replaced or dropped that meanwhile."""
+        entry = self.entries.get(key)
+        if entry is None:
+            return
+        user, auth = copies(*entry.value)
+        for name, value in changes.items():
+            setattr(auth, name, value)
+        changed = Entry((user, auth), entry.generation, entry.until)
+        self.entries.swap(key, entry, changed)
 
 
 def copies(user: Any, auth: Any) -> tuple[Any, Any]:

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
+
 from games.eventstore.api import RecordedEvent
 from games.eventstore.memo import Folded, StreamMemo
 from games.matches.stream import MatchAggregate
@@ -46,8 +48,9 @@ __all__ = [
     "was_loaded_unread",
 ]
 
-CAPACITY = 2048
-"""Matches remembered per process; a club evening has a few hundred."""
+CAPACITY: int = settings.MATCH_MEMO_CAPACITY
+"""Matches remembered per process (2,048 unless the settings say otherwise); a club evening has
+a few hundred."""
 
 memo: StreamMemo[MatchAggregate] = StreamMemo(CAPACITY)
 recall = memo.recall

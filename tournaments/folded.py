@@ -14,14 +14,16 @@ shortens what is read and folded after the lock is taken.
 
 from __future__ import annotations
 
+from django.conf import settings
+
 from games.eventstore.memo import Folded, StreamMemo
 from tournaments.state import TournamentState
 
 __all__ = ["CAPACITY", "Folded", "forget", "forget_all", "memo", "recall", "remember_on_commit"]
 
-CAPACITY = 64
-"""Tournaments remembered per process; a club runs a few at a time, and a state of 1,024
-entrants is a few megabytes."""
+CAPACITY: int = settings.TOURNAMENT_MEMO_CAPACITY
+"""Tournaments remembered per process (64 unless the settings say otherwise); a club runs a few
+at a time, and a state of 1,024 entrants is a few megabytes."""
 
 
 memo: StreamMemo[TournamentState] = StreamMemo(CAPACITY)

@@ -183,6 +183,10 @@ HEALTH_CONSUMER_MAX_LAG_SECONDS = env.int("HEALTH_CONSUMER_MAX_LAG_SECONDS", def
 # The rendered standings, brackets and match lists each web process keeps, by their ETag, in
 # bytes (tournaments/api/conditional.py, decision 0010).
 TOURNAMENT_READ_CACHE_BYTES = env.int("TOURNAMENT_READ_CACHE_BYTES", default=32 * 2**20)
+# The folded match and tournament streams each web process keeps (games/folded.py,
+# tournaments/folded.py): a club evening has a few hundred matches and a few tournaments.
+MATCH_MEMO_CAPACITY = env.int("MATCH_MEMO_CAPACITY", default=2048)
+TOURNAMENT_MEMO_CAPACITY = env.int("TOURNAMENT_MEMO_CAPACITY", default=64)
 # The server-sent event streams of matches and tournaments (games/api/streaming.py, decision
 # 0038): each polls the log every FEED_POLL_SECONDS, sends a keep-alive comment after
 # FEED_KEEPALIVE_SECONDS of quiet and ends after FEED_STREAM_SECONDS, telling the client to

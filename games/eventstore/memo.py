@@ -7,11 +7,13 @@ events are read after V. A state is remembered only once its transaction has com
 rolled-back read or write never enters the memo: its positions may be drawn again by another
 append), and it is trusted only when the event at V is still the one it was folded from (same
 global position), so a log rebuilt under a running process is folded again from the start.
+
+Every thread of the process shares the memo: its entries are a `common.lru.LeastRecentlyUsed`,
+and remembering keeps whichever of the two states is folded further, under its lock.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -19,6 +21,7 @@ from uuid import UUID
 
 from django.db import transaction
 
+from common.lru import LeastRecentlyUsed
 from games.eventstore.records import RecordedEvent
 
 S = TypeVar("S")
@@ -36,29 +39,20 @@ class StreamMemo(Generic[S]):
     """Stream id -> its state folded up to a version, the least recently used dropped first."""
 
     def __init__(self, capacity: int) -> None:
-        self.capacity = capacity
-        self.entries: OrderedDict[UUID, Folded[S]] = OrderedDict()
+        self.entries: LeastRecentlyUsed[UUID, Folded[S]] = LeastRecentlyUsed(capacity)
 
     def recall(self, stream_id: UUID) -> Folded[S] | None:
-        known = self.entries.get(stream_id)
-        if known is not None:
-            self.entries.move_to_end(stream_id)
-        return known
+        return self.entries.get(stream_id)
 
     def remember_on_commit(self, stream_id: UUID, folded: Folded[S]) -> None:
         transaction.on_commit(lambda: self.remember(stream_id, folded))
 
     def remember(self, stream_id: UUID, folded: Folded[S]) -> None:
-        known = self.entries.get(stream_id)
-        if known is not None and known.version > folded.version:
-            return
-        self.entries[stream_id] = folded
-        self.entries.move_to_end(stream_id)
-        while len(self.entries) > self.capacity:
-            self.entries.popitem(last=False)
+        """Remember `folded`, unless the memo holds the stream folded further already."""
+        self.entries.put(stream_id, folded, keep=lambda known: known.version > folded.version)
 
     def forget(self, stream_id: UUID) -> None:
-        self.entries.pop(stream_id, None)
+        self.entries.pop(stream_id)
 
     def forget_all(self) -> None:
         self.entries.clear()

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_noop
 
 from common.actors import Actor
 from common.explained import Explained
+from common.lru import LeastRecentlyUsed
 from games import folded
 from games.eventstore.api import AppendResult, EventMetadata, NewEvent, WrittenWithAppend
 from games.eventstore.pipeline import Outcome, Reload, StreamKind, run_command
@@ -99,7 +100,7 @@ def project_match(
     """What follows an append besides its rows (written by the append's own statement,
     `projection_with_append`): the memo, and a new match's deck letters read afresh."""
     if previous is None:
-        _deck_names.pop(match_id, None)  # a new match: its deck is read again when needed
+        _deck_names.pop(match_id)  # a new match: its deck is read again when needed
     remember(match_id, state, appended.events[-1])
 
 
@@ -128,9 +129,9 @@ MATCH_KIND: StreamKind[MatchAggregate, MatchEvent] = StreamKind(
 DECK_NAMES_REMEMBERED = 4096
 
 
-_deck_names: dict[UUID, DeckNames] = {}
+_deck_names: LeastRecentlyUsed[UUID, DeckNames] = LeastRecentlyUsed(DECK_NAMES_REMEMBERED)
 """Each match's deck letters, once read: a match's variant never changes after its creation,
-so a card costs no query for them after the match's first."""
+so a card costs no query for them after the match's first. Shared by the process's threads."""
 
 
 def deck_names_of(match_id: UUID) -> DeckNames:
@@ -143,8 +144,6 @@ def deck_names_of(match_id: UUID) -> DeckNames:
     variant = Match.objects.filter(id=match_id).values_list("variant", flat=True).first()
     if variant is None:
         return "italian"  # not remembered: the match may be created later with another deck
-    if len(_deck_names) >= DECK_NAMES_REMEMBERED:
-        _deck_names.clear()
     deck_names = Variant.from_recorded(variant).deck_names
-    _deck_names[match_id] = deck_names
+    _deck_names.put(match_id, deck_names)
     return deck_names

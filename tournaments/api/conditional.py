@@ -14,9 +14,7 @@ decided before), so one build serves them all.
 
 from __future__ import annotations
 
-import threading
 import zlib
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,6 +29,7 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.lru import LeastRecentlyUsed
 from tournaments.selectors import public
 
 NOT_MODIFIED = {
@@ -64,38 +63,30 @@ class Body:
 
 
 class BodyCache:
-    """The least recently used bodies first out, bounded in bytes; thread-safe."""
+    """The least recently used bodies first out, bounded in bytes; thread-safe (the one map of
+    `common.lru`)."""
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
-        self.size = 0
-        self.entries: OrderedDict[tuple[str, ...], Body] = OrderedDict()
-        self.lock = threading.Lock()
+        self.entries: LeastRecentlyUsed[tuple[str, ...], Body] = LeastRecentlyUsed(
+            max_bytes, weight=lambda body: len(body.content)
+        )
+
+    @property
+    def size(self) -> int:
+        """The bytes of the bodies kept."""
+        return self.entries.size
 
     def get(self, key: tuple[str, ...]) -> Body | None:
-        with self.lock:
-            body = self.entries.get(key)
-            if body is not None:
-                self.entries.move_to_end(key)
-            return body
+        return self.entries.get(key)
 
     def put(self, key: tuple[str, ...], body: Body) -> None:
         if len(body.content) > self.max_bytes // 4:
             return  # one body must not push out everything else
-        with self.lock:
-            old = self.entries.pop(key, None)
-            if old is not None:
-                self.size -= len(old.content)
-            self.entries[key] = body
-            self.size += len(body.content)
-            while self.size > self.max_bytes:
-                _, evicted = self.entries.popitem(last=False)
-                self.size -= len(evicted.content)
+        self.entries.put(key, body)
 
     def clear(self) -> None:
-        with self.lock:
-            self.entries.clear()
-            self.size = 0
+        self.entries.clear()
 
 
 BODIES = BodyCache(getattr(settings, "TOURNAMENT_READ_CACHE_BYTES", DEFAULT_CACHE_BYTES))

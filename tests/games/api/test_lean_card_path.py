@@ -56,7 +56,7 @@ def test_a_card_after_another_workers_write_reads_it_with_the_place(
     behind = folded.recall(UUID(match_id))
     assert behind is not None
     play_cards(scorer, match_id, 1, plays[1:3])  # "another worker"
-    folded.memo.entries[UUID(match_id)] = behind
+    folded.memo.entries.put(UUID(match_id), behind)
 
     with django_assert_num_queries(2):
         response = post(scorer, round_url(match_id, 1, "plays"), play_body(plays[3]))
@@ -73,7 +73,7 @@ def stale_worker(match_id: str, plays: list[Any], client: APIClient) -> folded.F
     before = folded.recall(UUID(match_id))
     assert before is not None
     play_cards(client, match_id, 1, plays[1:2])
-    folded.memo.entries[UUID(match_id)] = before
+    folded.memo.entries.put(UUID(match_id), before)
     folded.note_head(UUID(match_id), folded.Head(before.version, before.position))
     return before
 
