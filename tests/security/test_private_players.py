@@ -154,3 +154,14 @@ def test_a_public_match_page_names_its_rated_players_by_public_rows(nights: Nigh
     assert f'data-rating-change="{nights.anna_public.id}"' in page
     assert "Anna B.<" not in page
     assert f"/players/{nights.anna_private.id}/" not in page
+
+
+def test_a_persons_page_lists_their_private_night_to_the_clubs_member_only(nights: Nights) -> None:
+    url = f"/players/{nights.anna_public.id}/"
+
+    outsider = Client().get(url).content.decode()
+    member = signed_in_page_client(nights.member).get(url).content.decode()
+
+    assert "Serata aperta" in outsider
+    assert "Serata privata" not in outsider
+    assert "Serata privata" in member

@@ -1,5 +1,6 @@
 """Ratings: a club's leaderboard and a player's ratings with their history (issue 15 §1,
-decision record 0036). Public reads: only public tournaments' results are rated."""
+decision record 0036). Public reads: only public tournaments' results are rated; each player is
+shown as the player page shows them (decision record 0043)."""
 
 from __future__ import annotations
 
@@ -126,7 +127,13 @@ class PlayerRatingsApi(JsonApi):
         tags=[TAG],
         responses={
             200: PlayerRatingsOutput,
-            **error_responses({404: "`player_not_found`."}, write=False),
+            **error_responses(
+                {
+                    404: "`player_not_found`: no such player, or one who plays only in "
+                    "tournaments the requester may not read (as on the player's page)."
+                },
+                write=False,
+            ),
         },
     )
     def get(self, request: Request, player_id: int) -> Response:
