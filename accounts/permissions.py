@@ -21,7 +21,9 @@ Superusers may do everything (they run the site and the admin). A device token w
 or tables is a scorer's tablet: it may read, score and confirm there and nowhere else, whatever
 roles its user holds; a token without a scope acts with its user's roles, as a user token does.
 Anonymous writes are 401, refusals of signed-in users 403 `permission_denied` with a detail that
-says why.
+says why. Visibility is decided before anything else: whoever may not read a private place (a
+device token of another tournament included) is told it does not exist, whatever they asked to
+do there, so no refusal confirms that it does.
 
 This module knows roles, not games or tournaments: `games.access` and `tournaments.access` say
 where a request acts.
@@ -198,11 +200,12 @@ def refusal(user: AnyUser, auth: Any, action: Action, place: Place) -> Exception
     """Why the user (signed in with `auth`) may not take `action` at `place`; None if they may."""
     if action in SIGNED_IN_ACTIONS and not is_signed_in(user):
         return exceptions.NotAuthenticated()
+    # Whether the place exists comes first: a refusal of any other kind would confirm it.
+    if not may_see(user, place):
+        return place.not_found()
     scope = device_scope_refusal(auth, action, place)
     if scope is not None:
         return scope
-    if not may_see(user, place):
-        return place.not_found()
     if action == Action.READ or is_organizer(user, place):
         return None
     if action == Action.SCORE:

@@ -5,7 +5,9 @@ rows. The ratings and the season standings count people, not rows, by one rule (
 records 0036 and 0037): rows linked to the same account are one person; rows of no account with
 the same name (case and spacing aside, as the duplicate-name check compares names within a
 tournament) are one person; an erased row is a person of its own. A person is named by the id of
-their first row, so every page and answer links the same player.
+their first row, which the projections key their rows on. That row may be a private tournament's:
+what a reader is shown of a person, and by which row, is `tournaments.selectors.players`'s rule
+(decision record 0043).
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ def match_detail(request: HttpRequest, match_id: UUID) -> HttpResponse:
     readable_place(request, match_id)
     page = match_page(match_id=match_id)
     # Each section is HTML its app rendered from its own template, escaped there.
-    sections = [mark_safe(html) for html in match_sections(match_id)]  # noqa: S308
+    sections = [mark_safe(html) for html in match_sections(match_id, request.user)]  # noqa: S308
     return render(request, "games/match.html", {"page": page, "sections": sections})
 
 

@@ -4,7 +4,7 @@ that is over, the hands of a dealt round, a private tournament."""
 from __future__ import annotations
 
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -276,3 +276,45 @@ def test_a_tablet_at_its_table_plays_a_card_in_three_round_trips(
         answer = created(post(tablet, url, play_body(plays[1])))
 
     assert answer["play_index"] == 1
+
+
+def private_places(tournament_id: str, match_id: str) -> list[str]:
+    """The organizers' and the audit's addresses of a tournament and its match."""
+    return [
+        tournament_url(tournament_id, "archive"),
+        tournament_url(tournament_id, "device-tokens"),
+        tournament_url(tournament_id, "webhooks"),
+        tournament_url(tournament_id, "tables", 1, "card"),
+        f"{API}/matches/{match_id}/events/",
+    ]
+
+
+def test_a_device_token_of_another_tournament_finds_a_private_tournament_no_more_than_a_made_up_id(
+    world: World,
+) -> None:
+    own_tournament, _ = two_tables(world)
+    tablet = token_client(issue_device_token(world, own_tournament)["key"])
+    private = private_places(world.tournament(public=False), world.private_match())
+    made_up = private_places(str(uuid4()), str(uuid4()))
+
+    answers = [tablet.get(url) for url in private]
+    unknown = [tablet.get(url) for url in made_up]
+
+    assert [(a.status_code, a.json()["code"]) for a in answers] == [
+        (u.status_code, u.json()["code"]) for u in unknown
+    ]
+    assert {a.status_code for a in answers} == {404}
+
+
+def test_a_device_token_of_another_tournament_is_refused_where_its_user_may_read(
+    world: World,
+) -> None:
+    own_tournament, _ = two_tables(world)
+    tablet = token_client(issue_device_token(world, own_tournament)["key"])
+    private = world.tournament(public=False)
+    scorer = get_user_model().objects.get(username="scorer")
+    accounts.role_grant(user=scorer, role=Role.ORGANIZER, tournament_id=UUID(private))
+
+    answers = [tablet.get(url) for url in private_places(private, world.private_match())]
+
+    assert {(a.status_code, a.json()["code"]) for a in answers} == {(403, "permission_denied")}

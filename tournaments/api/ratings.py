@@ -1,5 +1,6 @@
 """Ratings: a club's leaderboard and a player's ratings with their history (issue 15 §1,
-decision record 0036). Public reads: only public tournaments' results are rated."""
+decision record 0036). Public reads: only public tournaments' results are rated; each player is
+shown as the player page shows them (decision record 0043)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from common.api.commands import validated_query
 from common.api.schema import error_responses
 from common.api.serializing import Serializer, represent
 from tournaments.access import PublicRead
-from tournaments.selectors import ratings
+from tournaments.selectors import players, ratings
 from tournaments.selectors.lookup import club_get
 
 TAG = "ratings"
@@ -73,7 +74,9 @@ class ClubRatingsApi(JsonApi):
     def get(self, request: Request, slug: str) -> Response:
         query = validated_query(LeaderboardQuery, request.query_params)
         club = club_get(slug)
-        rows = ratings.club_leaderboard(club=club, min_matches=query["min_matches"])
+        rows = ratings.club_leaderboard(
+            club=club, reader=request.user, min_matches=query["min_matches"]
+        )
         return Response(represent(LeaderboardRowOutput, rows))
 
 
@@ -124,9 +127,15 @@ class PlayerRatingsApi(JsonApi):
         tags=[TAG],
         responses={
             200: PlayerRatingsOutput,
-            **error_responses({404: "`player_not_found`."}, write=False),
+            **error_responses(
+                {
+                    404: "`player_not_found`: no such player, or one who plays only in "
+                    "tournaments the requester may not read (as on the player's page)."
+                },
+                write=False,
+            ),
         },
     )
-    def get(self, request: Request, player_id: int) -> Response:  # noqa: ARG002 - DRF calls every handler with the request
-        player = ratings.player_by_id(player_id)
+    def get(self, request: Request, player_id: int) -> Response:
+        player = players.player_get(player_id=player_id, reader=request.user)
         return Response(represent(PlayerRatingsOutput, ratings.player_ratings(player=player)))

@@ -81,7 +81,9 @@ class SeasonStandingOutput(Serializer):
     rank = serializers.IntegerField(
         help_text="By points, then count-back (more 1st places, then 2nd...); equal rows share it."
     )
-    player = serializers.IntegerField(help_text="The player's id (their first player row).")
+    player = serializers.IntegerField(
+        help_text="The player's id: their first row the requester may know of."
+    )
     name = serializers.CharField(help_text="`erased player` for an erased player.")
     points = serializers.IntegerField(help_text="The counted results' points.")
     counted_results = serializers.IntegerField()
@@ -147,9 +149,9 @@ class SeasonDetailApi(JsonApi):
             **error_responses({404: "`club_not_found`, `season_not_found`."}, write=False),
         },
     )
-    def get(self, request: Request, club_slug: str, season_slug: str) -> Response:  # noqa: ARG002 - DRF calls every handler with the request
+    def get(self, request: Request, club_slug: str, season_slug: str) -> Response:
         season = seasons.season_of(club_slug=club_slug, season_slug=season_slug)
-        standings = seasons.standings_of(season)
+        standings = seasons.standings_of(season, reader=request.user)
         body = summary(season) | {
             "club": season.club.slug,
             "club_name": season.club.name,

@@ -29,7 +29,7 @@ def club_ratings(request: HttpRequest, slug: str) -> HttpResponse:
     except ClubNotFound:
         raise Http404("no such club") from None
     min_matches = min_matches_asked(request)
-    board = ratings.club_leaderboard(club=club, min_matches=min_matches)
+    board = ratings.club_leaderboard(club=club, reader=request.user, min_matches=min_matches)
     context = {"club": club, "board": board, "min_matches": min_matches}
     return render(request, "tournaments/club_ratings.html", context)
 
@@ -53,9 +53,10 @@ def rating_charts(player: Player) -> list[dict[str, Any]]:
     return charts
 
 
-def match_ratings_section(match_id: UUID) -> str:
-    """The match page's lines of rating changes; empty while the match is not rated."""
-    changes = ratings.match_rating_changes(match_id=match_id)
+def match_ratings_section(match_id: UUID, reader: Any) -> str:
+    """The match page's lines of rating changes, as `reader` may see the players; empty while
+    the match is not rated."""
+    changes = ratings.match_rating_changes(match_id=match_id, reader=reader)
     if not changes:
         return ""
     return render_to_string("tournaments/_match_ratings.html", {"changes": changes})

@@ -25,7 +25,7 @@ def season_detail(request: HttpRequest, club_slug: str, season_slug: str) -> Htt
         season = seasons.season_of(club_slug=club_slug, season_slug=season_slug)
     except (ClubNotFound, SeasonNotFound):
         raise Http404("no such season") from None
-    standings = seasons.standings_of(season)
+    standings = seasons.standings_of(season, reader=request.user)
     columns = [str(line.id) for line in standings.tournaments]
     rows: list[dict[str, Any]] = []
     for row in standings.rows:

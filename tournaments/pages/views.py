@@ -22,10 +22,11 @@ from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
 from games.matches.stream import MATCH_EVENT_TYPES
-from tournaments.models import FixtureStatus, Player, Tournament
+from tournaments.errors import PlayerNotFound
+from tournaments.models import FixtureStatus, Tournament
 from tournaments.pages.drawing import draw
 from tournaments.pages.ratings import rating_charts
-from tournaments.selectors import lookup, projected, public, seasons
+from tournaments.selectors import lookup, players, projected, public, seasons
 from tournaments.standings import DEFAULT_TIEBREAKS
 from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
 from tournaments.stream.events import EVENT_CLASSES as TOURNAMENT_EVENT_TYPES
@@ -238,8 +239,8 @@ def tournament_screen(request: HttpRequest, tournament_id: UUID) -> HttpResponse
 
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     try:
-        player = public.player_get(player_id=player_id, reader=request.user)
-    except Player.DoesNotExist:
+        player = players.player_get(player_id=player_id, reader=request.user)
+    except PlayerNotFound:
         raise Http404("no such player") from None
     entries = public.player_matches(player=player, reader=request.user)
     context = {"player": player, "entries": entries, "charts": rating_charts(player)}

@@ -170,13 +170,6 @@ def tournament_fixtures_named(*, tournament_id: UUID) -> list[dict[str, Any]]:
     return rows
 
 
-def player_get(*, player_id: int, reader: Any) -> Player:
-    """The player, if they play in a tournament `reader` may read; Player.DoesNotExist if not
-    (a player known only from private tournaments is nobody's business but theirs)."""
-    visible = visible_tournaments(reader, Tournament.objects.all())
-    return Player.objects.filter(id=player_id, entries__tournament__in=visible).distinct().get()
-
-
 def player_matches(*, player: Player, reader: Any) -> list[dict[str, Any]]:
     """The entries of the person the player is (every row of theirs, `tournaments.people`) in
     the tournaments `reader` may read, newest tournament first, each with its matches (not

@@ -1,6 +1,8 @@
 """Rating reads: a club's leaderboard, a player's ratings with their history, and what one
 match changed (decision record 0036). Every rating is public: only public tournaments' results
-are rated."""
+are rated. But a rating is kept under its person's first row (`tournaments.people`), which may
+be a private one: each read shows its reader the person by a row they may know of
+(`tournaments.selectors.players`, decision record 0043)."""
 
 from __future__ import annotations
 
@@ -8,12 +10,10 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from django.utils.translation import gettext_noop
-
 from accounts.models import Club
-from tournaments.errors import PlayerNotFound
 from tournaments.models import Player, PlayerRating, RatingChange, Tournament
 from tournaments.people import people
+from tournaments.selectors.players import persons_shown
 from tournaments.services.erasure import ERASED_PLAYER
 
 DEFAULT_MIN_MATCHES = 5
@@ -24,22 +24,29 @@ def player_name(player: Player) -> str:
     return ERASED_PLAYER if player.erased else player.name
 
 
-def club_leaderboard(*, club: Club, min_matches: int = DEFAULT_MIN_MATCHES) -> list[dict[str, Any]]:
-    """The club's rated players with at least `min_matches` matches, best rating first; equal
-    ratings share a rank."""
-    rows = (
-        PlayerRating.objects.filter(club=club, matches__gte=min_matches)
-        .select_related("player")
-        .order_by("-rating", "player_id")
+def club_leaderboard(
+    *, club: Club, reader: Any, min_matches: int = DEFAULT_MIN_MATCHES
+) -> list[dict[str, Any]]:
+    """The club's rated players with at least `min_matches` matches, best rating first, each by
+    a row `reader` may know of (a person they may know of by none is left out); equal ratings
+    share a rank."""
+    rows = list(
+        PlayerRating.objects.filter(club=club, matches__gte=min_matches).order_by(
+            "-rating", "player_id"
+        )
     )
+    shown = persons_shown(persons=[row.player_id for row in rows], reader=reader)
     board: list[dict[str, Any]] = []
-    for index, row in enumerate(rows, start=1):
+    for row in rows:
+        player = shown.get(row.player_id)
+        if player is None:
+            continue
         tied = board and board[-1]["rating"] == row.rating
         board.append(
             {
-                "rank": board[-1]["rank"] if tied else index,
-                "player": row.player_id,
-                "name": player_name(row.player),
+                "rank": board[-1]["rank"] if tied else len(board) + 1,
+                "player": player.id,
+                "name": player_name(player),
                 "mu": row.mu,
                 "sigma": row.sigma,
                 "rating": row.rating,
@@ -47,13 +54,6 @@ def club_leaderboard(*, club: Club, min_matches: int = DEFAULT_MIN_MATCHES) -> l
             }
         )
     return board
-
-
-def player_by_id(player_id: int) -> Player:
-    player = Player.objects.filter(id=player_id).first()
-    if player is None:
-        raise PlayerNotFound.because(gettext_noop("no player %(player)s"), player=player_id)
-    return player
 
 
 @dataclass(frozen=True)
@@ -120,20 +120,24 @@ def tournament_names(ids: set[UUID]) -> dict[UUID, str]:
     return dict(Tournament.objects.filter(id__in=ids).values_list("id", "name"))
 
 
-def match_rating_changes(*, match_id: UUID) -> list[dict[str, Any]]:
+def match_rating_changes(*, match_id: UUID, reader: Any) -> list[dict[str, Any]]:
     """Each player's rating change in the match, in the tournament's club (or overall when the
-    tournament has no club): empty while the match is not rated."""
-    changes = RatingChange.objects.filter(match_id=match_id).select_related("player")
+    tournament has no club), each player by a row `reader` may know of: empty while the match
+    is not rated."""
+    changes = list(RatingChange.objects.filter(match_id=match_id))
     club_ids = {change.club_id for change in changes}
     scope = next((club for club in club_ids if club is not None), None)
-    return [
+    in_scope = [change for change in changes if change.club_id == scope]
+    shown = persons_shown(persons=[change.player_id for change in in_scope], reader=reader)
+    lines = [
         {
-            "player": change.player_id,
-            "name": player_name(change.player),
+            "player": shown[change.player_id].id,
+            "name": player_name(shown[change.player_id]),
             "before": change.rating_before,
             "after": change.rating_after,
             "change": change.rating_after - change.rating_before,
         }
-        for change in sorted(changes, key=lambda c: c.player_id)
-        if change.club_id == scope
+        for change in in_scope
+        if change.player_id in shown
     ]
+    return sorted(lines, key=lambda line: line["player"])

@@ -6,13 +6,16 @@ are read from the name rows at read time, like every other page (an erasure show
 
 A season's player is a person across tournaments, as the ratings count them
 (`tournaments.people`): rows with the same linked account are one person, and so are rows with
-the same name; an erased row is a person of its own, `erased player`.
+the same name; an erased row is a person of its own, `erased player`. Each is linked by the first
+of their rows the reader may know of (`tournaments.selectors.players`, decision record 0043):
+the person's first row may be a private tournament's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -26,6 +29,7 @@ from tournaments.models import EntrantPlayer, Season, Tournament, TournamentStat
 from tournaments.people import people
 from tournaments.plan.final_places import final_places
 from tournaments.selectors.lookup import club_get
+from tournaments.selectors.players import persons_shown
 from tournaments.services.erasure import ERASED_PLAYER
 from tournaments.services.pipeline import load_tournament
 from tournaments.standings.seasons import (
@@ -115,8 +119,9 @@ def season_tournaments(season: Season) -> list[Tournament]:
     return list(Tournament.objects.filter(seasons=season, public=True).order_by("created_at", "id"))
 
 
-def standings_of(season: Season) -> SeasonStandings:
-    """The season's standings now: its finished tournaments' final places, as points."""
+def standings_of(season: Season, *, reader: Any) -> SeasonStandings:
+    """The season's standings now: its finished tournaments' final places, as points, each
+    player by a row `reader` may know of."""
     table = PointsTable(tuple(season.points), season.participation)
     lines: list[SeasonTournamentLine] = []
     entrant_places: dict[UUID, dict[int, int]] = {}
@@ -129,7 +134,7 @@ def standings_of(season: Season) -> SeasonStandings:
             SeasonTournamentLine(tournament.id, tournament.name, state.status, bool(places))
         )
     persons, names = players_of_entrants(
-        entrant for places in entrant_places.values() for entrant in places
+        (entrant for places in entrant_places.values() for entrant in places), reader=reader
     )
     entries = []
     for tournament_id, places in entrant_places.items():
@@ -143,20 +148,22 @@ def standings_of(season: Season) -> SeasonStandings:
 
 
 def players_of_entrants(
-    entrant_ids: Iterable[int],
+    entrant_ids: Iterable[int], *, reader: Any
 ) -> tuple[dict[int, list[int]], dict[int, str]]:
-    """Each entrant's people (by person id, `tournaments.people`) and each person's name (their
-    latest row's)."""
+    """Each entrant's people and each person's name (their latest row's), each person by the id
+    of the first of their rows `reader` may know of (a row of these entrants, at the latest)."""
     rows = list(
         EntrantPlayer.objects.filter(entrant_id__in=set(entrant_ids))
         .order_by("player_id")
         .values_list("entrant_id", "player_id", "player__name", "player__erased")
     )
     known = people()
+    shown = persons_shown(persons={known.get(row[1], row[1]) for row in rows}, reader=reader)
     names: dict[int, str] = {}
     people_of: dict[int, list[int]] = {}
     for entrant, player, name, erased in rows:
         person = known.get(player, player)
-        names[person] = ERASED_PLAYER if erased else name
-        people_of.setdefault(entrant, []).append(person)
+        shown_as = shown[person].id if person in shown else player
+        names[shown_as] = ERASED_PLAYER if erased else name
+        people_of.setdefault(entrant, []).append(shown_as)
     return people_of, names
