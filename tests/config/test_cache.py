@@ -25,6 +25,7 @@ from tests.games.api.builders import p99, timed_writes
 
 pytestmark = pytest.mark.django_db
 
+
 @pytest.fixture
 def redis_cache(tmp_path: Path) -> Iterator[PrivateRedis]:
     """The cache on a private Redis, as deployed (the test settings keep it in memory)."""

@@ -5,9 +5,8 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.management import call_command
 from django.test import Client
-from django.utils import timezone
-
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import Club, User
 from accounts.organizers import ORGANIZERS_GROUP
