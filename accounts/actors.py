@@ -29,12 +29,22 @@ def request_actor(request: Request, *, reason: str | None = None) -> Actor:
     )
 
 
+def header_text(value: str) -> str:
+    """A header's text as its sender wrote it: WSGI hands a header's bytes over as Latin-1, and
+    a phone writes a device name such as "Sala Città" in UTF-8. Bytes that are not UTF-8 stay as
+    they came."""
+    try:
+        return value.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return value
+
+
 def device_of(request: Request) -> str | None:
     """The `X-Device` header, else the token's first characters: enough to tell devices apart
     in the event log without recording a usable secret. None for a browser session. A name
     with characters HTTP does not allow in a header is refused: PostgreSQL's JSON cannot hold a
     NUL, and the log is read by people."""
-    named = request.headers.get(DEVICE_HEADER, "").strip()
+    named = header_text(request.headers.get(DEVICE_HEADER, "")).strip()
     if any(char in HEADER_CONTROL_CHARACTERS for char in named):
         raise serializers.ValidationError(
             {DEVICE_HEADER: [gettext("a device name cannot hold control characters")]}

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from games.eventstore.models import Event
 from tests.factories.api import API
 from tests.games.api.builders import match_url, round_url
 from tests.security.bad_input import (
@@ -223,6 +224,8 @@ def test_a_device_name_with_accents_and_a_tab_is_recorded(scorer: APIClient, wor
     )
 
     assert response.status_code == 201, response.content
+    recorded = Event.objects.filter(stream_id=world.live_match).order_by("-stream_version")[0]
+    assert (recorded.event_type, recorded.metadata["device"]) == ("RoundVoided", "Sala Città\t7")
 
 
 def test_an_unknown_field_is_refused_with_invalid_input_rather_than_ignored(

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, serializers
+from rest_framework import exceptions, permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -24,11 +24,14 @@ TAG = "seasons"
 
 
 class AnyoneReads(permissions.BasePermission):
-    """Seasons count public tournaments only: anyone reads them (writes are the admin's)."""
+    """Seasons count public tournaments only: anyone reads them. Writes are the admin's: this
+    API has no method for them (405 for everyone, as for any method a view does not take)."""
 
     @override
     def has_permission(self, request: Request, view: APIView) -> bool:
-        return request.method in permissions.SAFE_METHODS
+        if request.method not in permissions.SAFE_METHODS:
+            raise exceptions.MethodNotAllowed(request.method or "")
+        return True
 
 
 class SeasonSummaryOutput(Serializer):

@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from games.eventstore.api import last_position
 from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import match_url, post, round_url, score_round, start_round
 
@@ -172,12 +173,15 @@ def test_a_forfeit_finishes_the_match_for_the_other_side(scorer: APIClient) -> N
 def test_nothing_more_is_recorded_once_a_match_is_forfeited(scorer: APIClient) -> None:
     match = ApiMatchFactory.create(client=scorer)
     post(scorer, match_url(match["id"], "forfeit"), {"side": 0, "reason": "left"})
+    version, position = scorer.get(match_url(match["id"])).json()["version"], last_position()
 
     forfeit_again = post(scorer, match_url(match["id"], "forfeit"), {"side": 1, "reason": "x"})
     new_round = post(scorer, match_url(match["id"], "rounds"), {"briscola": "7D"})
 
     assert (forfeit_again.status_code, forfeit_again.json()["code"]) == (409, "match_finished")
     assert (new_round.status_code, new_round.json()["code"]) == (409, "match_finished")
+    assert scorer.get(match_url(match["id"])).json()["version"] == version
+    assert last_position() == position
 
 
 def test_a_forfeit_needs_a_reason(scorer: APIClient) -> None:

@@ -89,7 +89,9 @@ def test_every_event_of_an_append_carries_its_metadata_and_a_recording_time() ->
 
     stream_id = append(events=cards_played("1D", "3C"), metadata=metadata).events[0].stream_id
 
-    for event in read_stream(stream_id=stream_id):
+    events = read_stream(stream_id=stream_id)
+    assert [event.event_type for event in events] == ["CardPlayed", "CardPlayed"]
+    for event in events:
         assert event.metadata == metadata
         assert event.recorded_at.tzinfo is not None
         assert event.recorded_at >= before - datetime.timedelta(seconds=5)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from tests.factories.accounts import ClubFactory
+from accounts import services
+from accounts.models import Role
+from tests.factories.accounts import ClubFactory, UserFactory, token_client
 from tests.factories.api import API
 from tests.tournaments.seasons import club_tournament, played_out, season_of, started
 from tournaments.models import Player
@@ -94,9 +96,15 @@ def test_an_unknown_club_or_season_is_404_with_its_code(
     assert response.json()["code"] == code
 
 
-def test_seasons_are_read_only(anonymous: APIClient) -> None:
-    season_of(ClubFactory.create(slug="circolo"), name="Stagione")
+def test_seasons_are_read_only_even_to_the_clubs_organizer(anonymous: APIClient) -> None:
+    club = ClubFactory.create(slug="circolo")
+    season_of(club, name="Stagione")
+    organizer = UserFactory.create(username="organizer-of-circolo")
+    services.role_grant(user=organizer, role=Role.ORGANIZER, club=club)
+    url = f"{API}/clubs/circolo/seasons/stagione/"
 
-    response = anonymous.post(f"{API}/clubs/circolo/seasons/stagione/", {}, format="json")
+    by_anonymous = anonymous.post(url, {}, format="json")
+    by_organizer = token_client(organizer).post(url, {}, format="json")
 
-    assert response.status_code == 401
+    assert (by_anonymous.status_code, by_anonymous.json()["code"]) == (405, "method_not_allowed")
+    assert (by_organizer.status_code, by_organizer.json()["code"]) == (405, "method_not_allowed")

@@ -79,10 +79,16 @@ def test_no_match_makes_any_players_uncertainty_grow(
 
 
 @given(a=ratings, b=ratings)
-def test_rating_the_same_match_twice_gives_the_same_numbers(a: Rating, b: Rating) -> None:
-    before = {1: a, 2: b}
+def test_a_match_rates_the_same_whatever_the_order_the_ratings_are_known_in(
+    a: Rating, b: Rating
+) -> None:
+    listed = {1: a, 2: b}
+    reversed_ = {2: b, 1: a}
 
-    assert rate([(1,), (2,)], [2, 1], before) == rate([(1,), (2,)], [2, 1], before)
+    rated = rate([(1,), (2,)], [2, 1], listed)
+
+    assert rated == rate([(1,), (2,)], [2, 1], reversed_)
+    assert listed == {1: a, 2: b}  # what was known is left as it was
 
 
 def test_results_applied_in_another_order_give_other_numbers() -> None:

@@ -61,6 +61,7 @@ def test_a_withdrawn_entrants_seed_is_free_again() -> None:
     )
 
     assert registered.recorded
+    assert entrant_named(tournament_id, "Late").seed == 1
 
 
 def test_two_entrants_swap_seeds_in_one_reseed() -> None:
