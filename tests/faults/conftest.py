@@ -10,6 +10,7 @@ profile of `make test`. Each test appends its figures to bench/out/faults-<profi
 from __future__ import annotations
 
 import json
+import os
 import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -25,6 +26,7 @@ from tests.faults.stack import (
     available,
     backends,
     drop_leftover_clusters,
+    skip_unless_in_ci,
 )
 
 TEMPLATE = "faults_template"
@@ -34,7 +36,7 @@ TEMPLATE = "faults_template"
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     reason = available()
     if reason is not None:
-        pytest.skip(reason)
+        skip_unless_in_ci(reason, os.environ)
     drop_leftover_clusters()
     postgres = Postgres()
     redis_server = PrivateRedis(tmp_path_factory.mktemp("redis") / "redis.log")
