@@ -188,6 +188,26 @@ def test_a_unicode_digit_as_a_random_seed_is_refused_on_the_console(superuser: C
     assert tournament.status == "registration"
 
 
+@pytest.mark.parametrize(
+    ("operation", "fields"),
+    [
+        ("check_in_entrant", {"entrant": SUPERSCRIPT_TWO}),
+        ("decide_group_places", {"group": "A", f"place_{SUPERSCRIPT_TWO}": "1", "reason": "x"}),
+        ("decide_group_places", {"group": "A", "place_1": CIRCLED_ONE, "reason": "x"}),
+    ],
+)
+def test_a_unicode_digit_in_a_console_button_s_form_is_a_refusal_on_the_page(
+    superuser: Client, operation: str, fields: dict[str, str]
+) -> None:
+    tournament = TournamentFactory.create(format="round_robin", entrants=3)
+    url = reverse("admin:tournaments_tournament_run", args=[tournament.id, operation])
+
+    response = superuser.post(url, fields, follow=True)
+
+    assert response.status_code == 200
+    assert [message.level_tag for message in response.context["messages"]] == ["error"]
+
+
 # Every page with each parameter it reads set to what broke parsers, once and repeated; then a
 # bounded fuzz of the same pages with drawn values.
 

@@ -132,7 +132,6 @@ def decide_group_places(request: HttpRequest, tournament: Tournament) -> str:
 
 
 def int_field(request: HttpRequest, name: str) -> int:
-    """The whole number the form sent as `name`; 0 (which names nothing) when it sent none."""
     number = ascii_int(request.POST.get(name))
     return 0 if number is None else number
 
