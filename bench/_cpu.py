@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench._support import POSTGRES_PORT, connect
+from common.parsing import ascii_int
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -49,8 +50,9 @@ def process_stat(pid: int) -> tuple[int, float] | None:
 def process_group_cpu(group: int) -> float:
     total = 0.0
     for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            stat = process_stat(int(entry.name))
+        pid = ascii_int(entry.name)
+        if pid is not None:
+            stat = process_stat(pid)
             if stat is not None and stat[0] == group:
                 total += stat[1]
     return total

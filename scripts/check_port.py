@@ -39,7 +39,8 @@ def port_problem(host: str, port: int) -> str | None:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2 or not argv[1].isdigit():
+    # Not common.parsing: the script runs before the project is importable (a bare checkout).
+    if len(argv) != 2 or not (argv[1].isascii() and argv[1].isdigit()):
         print("usage: check_port.py HOST PORT", file=sys.stderr)
         return 2
     problem = port_problem(argv[0], int(argv[1]))

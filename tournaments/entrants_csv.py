@@ -6,10 +6,15 @@ from __future__ import annotations
 import csv
 import io
 
+from common.parsing import ascii_int
+from tournaments import names
+from tournaments.errors import InvalidEntrant, InvalidName
 from tournaments.services.registration import ImportedEntrant
 
 PLAYER_SEPARATOR = ";"
 CSV_COLUMNS = ("name", "players", "seed")
+MAX_SEED = 2**31 - 1
+"""The largest seed the seed column holds."""
 
 
 def split_players(text: str) -> tuple[list[str], str]:
@@ -66,9 +71,14 @@ def parse_entrant_line(number: int, cells: list[str]) -> tuple[ImportedEntrant |
     players, problem = split_players(players_text)
     if problem:
         return None, problem
+    for given in (name, *players):
+        try:
+            names.check_name_given(given)
+        except (InvalidEntrant, InvalidName) as refused:
+            return None, refused.detail
     seed = None
     if seed_text:
-        if not seed_text.isdigit() or int(seed_text) < 1:
-            return None, f"the seed is a whole number from 1, not {seed_text!r}"
-        seed = int(seed_text)
+        seed = ascii_int(seed_text, minimum=1, maximum=MAX_SEED)
+        if seed is None:
+            return None, f"the seed is a whole number from 1, not {seed_text[:40]!r}"
     return ImportedEntrant(number, name, players, seed), ""

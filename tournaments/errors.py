@@ -42,6 +42,12 @@ class InvalidTournament(TournamentError):
     code = "invalid_tournament"
 
 
+class InvalidFormatOption(InvalidTournament):
+    """A format option out of its bounds at creation (tournaments/stream/options.py)."""
+
+    code = "invalid_format_option"
+
+
 class RegistrationClosed(TournamentError):
     code = "registration_closed"
 
@@ -64,6 +70,13 @@ class SwissRoundNotDue(TournamentError):
 
 class InvalidEntrant(TournamentError):
     code = "invalid_entrant"
+
+
+class InvalidName(TournamentError):
+    """A name the tables cannot hold, or that a calendar, a spreadsheet or a page could not show
+    as one line: too long, or with a control character (decision record 0041)."""
+
+    code = "invalid_name"
 
 
 class DuplicateSeed(TournamentError):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from datetime import timedelta
 from typing import Any
 from uuid import UUID
@@ -13,6 +14,7 @@ from uuid import UUID
 from django.utils.translation import gettext
 from icalendar import Calendar, Event
 
+from common.text import LINE_BREAKING_CATEGORIES, spreadsheet_cell
 from tournaments.models import Tournament
 from tournaments.selectors import fixtures as fixtures_selectors
 from tournaments.selectors import projected, public
@@ -68,21 +70,35 @@ def standings_csv(*, tournament_id: UUID) -> str:
     columns: tuple[str, ...] = STANDING_COLUMNS
     if rows and "placings" in rows[0]:  # tables of three (decision record 0031)
         columns = PLACING_COLUMNS
-    writer.writerow([*columns, *tiebreaks])
+    writer.writerow([spreadsheet_cell(name) for name in (*columns, *tiebreaks)])
     for row in rows:
         named = PLAYERS_SEPARATOR.join(players.get(row["entrant"], []))
         values: dict[str, Any] = row | {"players": named}
         if "placings" in row:
             values |= dict(zip(("first", "second", "third"), row["placings"], strict=True))
-        writer.writerow(
-            [values[column] for column in columns]
-            + [blank_if_none(row["tiebreaks"].get(name)) for name in tiebreaks]
-        )
+        cells = [values[column] for column in columns] + [
+            blank_if_none(row["tiebreaks"].get(name)) for name in tiebreaks
+        ]
+        # A name such as `=HYPERLINK(...)` is shown as written, never run as a formula.
+        writer.writerow([spreadsheet_cell(cell) for cell in cells])
     return out.getvalue()
 
 
 def blank_if_none(value: object) -> object:
     return "" if value is None else value
+
+
+def calendar_text(text: str) -> str:
+    """A text for a calendar property, which icalendar escapes: each line break of any kind (a
+    lone carriage return too, which it would write as it is and so end the property) as a
+    newline, written `\\n`, and any other control character as a space."""
+    joined = "\n".join(text.splitlines())
+    return "".join(
+        " "
+        if character != "\n" and unicodedata.category(character) in LINE_BREAKING_CATEGORIES
+        else character
+        for character in joined
+    )
 
 
 def schedule_ical(*, tournament_id: UUID) -> bytes:
@@ -96,7 +112,7 @@ def schedule_ical(*, tournament_id: UUID) -> bytes:
     calendar.add("prodid", PRODUCT_ID)
     calendar.add("version", "2.0")
     calendar.add("calscale", "GREGORIAN")
-    calendar.add("x-wr-calname", tournament.name)
+    calendar.add("x-wr-calname", calendar_text(tournament.name))
     for fixture in fixtures:
         if fixture.scheduled_at is None:
             continue
@@ -105,20 +121,25 @@ def schedule_ical(*, tournament_id: UUID) -> bytes:
         event.add("dtstamp", tournament.updated_at)
         event.add("dtstart", fixture.scheduled_at)
         event.add("duration", timedelta(minutes=minutes))
-        event.add("summary", " \N{EN DASH} ".join(entrant.name for entrant in fixture.seated))
+        event.add(
+            "summary",
+            calendar_text(" \N{EN DASH} ".join(entrant.name for entrant in fixture.seated)),
+        )
         if fixture.table is not None:
             event.add("location", gettext("Table %(table)s") % {"table": fixture.table})
         event.add(
             "description",
-            gettext("%(tournament)s, stage %(stage)s, round %(round)s (%(key)s)")
-            % {
-                "tournament": tournament.name,
-                "stage": fixture.stage,
-                "round": fixture.round,
-                "key": fixture.key,
-            },
+            calendar_text(
+                gettext("%(tournament)s, stage %(stage)s, round %(round)s (%(key)s)")
+                % {
+                    "tournament": tournament.name,
+                    "stage": fixture.stage,
+                    "round": fixture.round,
+                    "key": fixture.key,
+                }
+            ),
         )
-        event.add("categories", [tournament.name])
+        event.add("categories", [calendar_text(tournament.name)])
         event.add("x-briscola-match", str(fixture.match_id))
         event.add("x-briscola-status", fixture.status)
         calendar.add_component(event)

@@ -14,7 +14,7 @@ from django import forms
 from accounts.models import Club
 from games.models import Scoring
 from tournaments.corrections import KEEP_SEED, Keep, PlayerCorrection
-from tournaments.entrants_csv import parse_entrant_lines, split_players
+from tournaments.entrants_csv import MAX_SEED, parse_entrant_lines, split_players
 from tournaments.models import Entrant, Format, Player, Tournament, TournamentStatus
 from tournaments.services.registration import ImportedEntrant
 
@@ -203,7 +203,7 @@ class EntrantRegisterForm(forms.Form):
         max_length=600,
         help_text="One name per player: a pair or a trio separated by ';'.",
     )
-    seed = forms.IntegerField(min_value=1, required=False)
+    seed = forms.IntegerField(min_value=1, max_value=MAX_SEED, required=False)
     confirm_duplicate_name = duplicate_name_confirmation()
 
     fieldsets = (
@@ -270,6 +270,7 @@ class EntrantCorrectForm(forms.Form):
             seat_fields += [f"player_{seat}", f"replace_{seat}"]
         self.fields["seed"] = forms.IntegerField(
             min_value=1,
+            max_value=MAX_SEED,
             required=False,
             disabled=started,
             help_text="Fixed once the tournament has started."
@@ -320,7 +321,11 @@ class SeedsForm(forms.Form):
         self.entrants = {entrant.id: entrant for entrant in entrants}
         for entrant in entrants:
             self.fields[seed_field(entrant.id)] = forms.IntegerField(
-                min_value=1, required=False, initial=entrant.seed, label=entrant.name
+                min_value=1,
+                max_value=MAX_SEED,
+                required=False,
+                initial=entrant.seed,
+                label=entrant.name,
             )
         self.fields["reason"] = forms.CharField(
             max_length=500, help_text="Recorded with the new seeds."

@@ -13,7 +13,8 @@ from uuid import UUID
 
 from django.utils.translation import gettext_noop
 
-from tournaments.errors import DuplicateEntrantName, DuplicateSeed, InvalidEntrant
+from common.text import code_point, control_character_in
+from tournaments.errors import DuplicateEntrantName, DuplicateSeed, InvalidEntrant, InvalidName
 from tournaments.models import Entrant
 from tournaments.stream.entrant_checks import NEW_ENTRANT
 
@@ -23,9 +24,37 @@ def same_name(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+NAME_MAX_LENGTH = 200
+"""The name columns' length (tournaments, entrants, players)."""
+
+
 def check_name_given(name: str) -> str:
+    """An entrant's or a player's name: not blank, and one line of text the tables hold."""
     if not name.strip():
         raise InvalidEntrant.because(gettext_noop("a name cannot be blank"))
+    return check_name_readable(name)
+
+
+def check_name_readable(name: str) -> str:
+    """A name that fits its column and reads as one line wherever it is shown or exported (a
+    calendar's SUMMARY, a CSV cell, a page): no control character, no line separator."""
+    if len(name) > NAME_MAX_LENGTH:
+        raise InvalidName.because(
+            gettext_noop("a name is at most %(most)s characters, not %(length)s"),
+            most=NAME_MAX_LENGTH,
+            length=len(name),
+        )
+    found = control_character_in(name)
+    if found is not None:
+        position, character = found
+        raise InvalidName.because(
+            gettext_noop(
+                "a name cannot hold control characters such as line breaks or tabs "
+                "(%(character)s at position %(position)s)"
+            ),
+            character=code_point(character),
+            position=position,
+        )
     return name
 
 

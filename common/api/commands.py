@@ -14,6 +14,7 @@ from rest_framework.response import Response
 
 from common.api.base import json_errors
 from common.api.serializing import Serializer
+from common.parsing import ASCII_DIGITS, MAX_BIGINT, ascii_int
 
 DEVICE_HEADER = "X-Device"
 REASON_MAX_LENGTH = 500
@@ -43,6 +44,26 @@ def merged_errors(errors: Any, more: Any) -> Any:
     if isinstance(errors, dict) and isinstance(more, dict):
         return {key: merged_errors(errors.get(key), more.get(key)) for key in errors | more}
     return errors if errors else more
+
+
+class QueryIntegerField(serializers.IntegerField):
+    """A whole number of a query string, read by the one strict parser (common/parsing.py):
+    ASCII digits only, within `min_value` (default 0) and `max_value` (default what a bigint
+    holds); anything else is refused with the field's own messages, never a 500."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("min_value", 0)
+        kwargs.setdefault("max_value", MAX_BIGINT)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        text = str(data) if isinstance(data, str | int) and not isinstance(data, bool) else ""
+        if not ASCII_DIGITS.fullmatch(text):
+            self.fail("invalid")
+        number = ascii_int(text)
+        if number is None:  # digits, more than a bigint holds
+            self.fail("max_value", max_value=self.max_value)
+        return number
 
 
 def validated_query(serializer_class: type[Serializer], query: QueryDict) -> dict[str, Any]:

@@ -7,6 +7,8 @@ from urllib.parse import urlsplit, urlunsplit
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from common.parsing import ascii_int
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
@@ -234,7 +236,7 @@ def throttle_rate(variable: str, default: str) -> str | None:
     if rate.lower() in {"", "none", "off"}:
         return None
     number, _, period = rate.partition("/")
-    if not number.isdigit() or period not in RATE_PERIODS:
+    if ascii_int(number) is None or period not in RATE_PERIODS:
         raise ImproperlyConfigured(f"{variable}={rate!r}: give a rate like 600/min, or none")
     return rate
 

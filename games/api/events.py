@@ -12,7 +12,7 @@ from rest_framework.response import Response
 
 from accounts.permissions import Action, StaffOnly
 from common.api.base import JsonApi
-from common.api.commands import validated_query
+from common.api.commands import QueryIntegerField, validated_query
 from common.api.schema import error_responses
 from common.api.serializing import Serializer
 from games.access import MatchAccess
@@ -64,8 +64,8 @@ class EventListApi(JsonApi):
     permission_classes = [StaffOnly]
 
     class QuerySerializer(Serializer):
-        after = serializers.IntegerField(default=0, min_value=0, max_value=MAX_GLOBAL_POSITION)
-        limit = serializers.IntegerField(
+        after = QueryIntegerField(default=0, min_value=0, max_value=MAX_GLOBAL_POSITION)
+        limit = QueryIntegerField(
             default=DEFAULT_LOG_PAGE, min_value=1, max_value=selectors.MAX_LOG_PAGE
         )
 

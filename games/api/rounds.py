@@ -16,6 +16,7 @@ from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import (
     REASON_MAX_LENGTH,
+    QueryIntegerField,
     idempotency_key_of,
     validated_input,
     validated_query,
@@ -252,7 +253,7 @@ class RoundReplayApi(JsonApi):
     permission_classes = [MatchAccess]
 
     class QuerySerializer(Serializer):
-        upto = serializers.IntegerField(required=False, min_value=0)
+        upto = QueryIntegerField(required=False, min_value=0)
 
         class Meta:
             ref_name = "RoundReplayQuery"

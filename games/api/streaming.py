@@ -13,7 +13,6 @@ send by themselves): ids are global positions, so it resumes without gaps or rep
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -24,15 +23,16 @@ from django.http import StreamingHttpResponse
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import exceptions, serializers
+from rest_framework import exceptions
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.api.base import JsonApi
-from common.api.commands import validated_query
+from common.api.commands import QueryIntegerField, validated_query
 from common.api.schema import error_responses
 from common.api.serializing import Serializer
+from common.parsing import ascii_int
 from games.eventstore.api import RecordedEvent
 from games.feeds import MAX_FEED_PAGE, feed_document
 
@@ -40,7 +40,6 @@ EVENT_STREAM = "text/event-stream"
 LAST_EVENT_ID_HEADER = "Last-Event-ID"
 MAX_GLOBAL_POSITION = 2**63 - 1
 KEEP_ALIVE = b": keep-alive\n\n"
-POSITION = re.compile(r"[0-9]+")
 
 ReadAfter = Callable[[int, int], list[RecordedEvent]]
 """The feed of a stream: up to `limit` events above a global position (`after`, `limit`), as
@@ -69,7 +68,7 @@ class EventStreamRenderer(BaseRenderer):
 
 
 class ResumeQuery(Serializer):
-    after = serializers.IntegerField(
+    after = QueryIntegerField(
         default=0,
         min_value=0,
         max_value=MAX_GLOBAL_POSITION,
@@ -102,12 +101,13 @@ def resume_position(request: Request) -> int:
     header = request.headers.get(LAST_EVENT_ID_HEADER, "")
     if not header:
         return int(validated_query(ResumeQuery, request.query_params)["after"])
-    if not POSITION.fullmatch(header) or int(header) > MAX_GLOBAL_POSITION:
+    position = ascii_int(header, maximum=MAX_GLOBAL_POSITION)
+    if position is None:
         raise InvalidLastEventId(
             gettext("Last-Event-ID is the id of an event the stream sent, not %(value)r.")
             % {"value": header[:40]}
         )
-    return int(header)
+    return position
 
 
 def event_message(event: RecordedEvent) -> bytes:

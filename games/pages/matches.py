@@ -14,6 +14,7 @@ from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
 from accounts.permissions import Action, Place, refusal
+from common.parsing import ascii_int
 from games.access import match_place
 from games.match_sections import match_sections
 from games.matches.loading import MatchNotFound
@@ -64,6 +65,7 @@ def step_asked(request: HttpRequest) -> int | None:
     value = request.GET.get("upto")
     if value is None or value == "":
         return None
-    if not value.isdigit():
+    number = ascii_int(value)
+    if number is None:
         raise Http404("upto is a number of cards")
-    return int(value)
+    return number

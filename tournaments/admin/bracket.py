@@ -11,6 +11,7 @@ from uuid import UUID
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 
+from common.parsing import ascii_int
 from games.eventstore.api import last_position
 from tournaments import projections, sheets
 from tournaments.models import (
@@ -143,7 +144,7 @@ def round_sheet_response(request: HttpRequest, tournament_id: UUID, kind: str) -
     context = sheets.round_sheet(
         tournament_id=tournament_id,
         stage=request.GET.get("stage"),
-        round_number=int(number) if number.isdigit() else None,
+        round_number=ascii_int(number),
     )
     html = sheets.sheet_html(kind, context)
     if request.GET.get("format") == "html":

@@ -14,6 +14,7 @@ from django.http import (
 from django.utils.translation import gettext_noop
 
 from common.admin import admin_actor
+from common.parsing import ascii_int
 from tournaments import projections
 from tournaments.errors import EntrantNotFound, InvalidGroupOrder, InvalidTournament
 from tournaments.forms import (
@@ -39,9 +40,9 @@ def seed_given(request: HttpRequest, tournament: Tournament) -> str:
 def seed_random(request: HttpRequest, tournament: Tournament) -> str:
     """With the random seed typed on the tournament's page, or one drawn now."""
     given = request.POST.get("random_seed", "").strip()
-    if given and not given.isdigit():
-        raise InvalidTournament(f"a random seed is a whole number, not {given!r}")
-    random_seed = int(given) if given else secrets.randbelow(RANDOM_SEED_LIMIT) + 1
+    random_seed = ascii_int(given) if given else secrets.randbelow(RANDOM_SEED_LIMIT) + 1
+    if random_seed is None:
+        raise InvalidTournament(f"a random seed is a whole number, not {given[:40]!r}")
     seeded = registration.tournament_seed(
         tournament_id=tournament.id,
         method="random",
@@ -105,9 +106,10 @@ def decide_group_places(request: HttpRequest, tournament: Tournament) -> str:
     (`place_<entrant id>`: 1 is the best), with the `reason`."""
     group = request.POST.get("group", "")
     places = {
-        int(key.removeprefix("place_")): int_field(request, key)
+        entrant: int_field(request, key)
         for key in request.POST
-        if key.startswith("place_") and key.removeprefix("place_").isdigit()
+        if key.startswith("place_")
+        and (entrant := ascii_int(key.removeprefix("place_"))) is not None
     }
     if sorted(places.values()) != list(range(1, len(places) + 1)):
         raise InvalidGroupOrder.because(
@@ -130,8 +132,8 @@ def decide_group_places(request: HttpRequest, tournament: Tournament) -> str:
 
 
 def int_field(request: HttpRequest, name: str) -> int:
-    value = request.POST.get(name, "")
-    return int(value) if value.isdigit() else 0
+    number = ascii_int(request.POST.get(name))
+    return 0 if number is None else number
 
 
 def open_check_in(request: HttpRequest, tournament: Tournament) -> str:

@@ -115,7 +115,8 @@ class EntrantCorrectApi(JsonApi):
             **ENTRANT_NOT_FOUND,
             409: f"`tournament_started`: a seed after the start; {VERSION_CONFLICT}",
             422: "`invalid_entrant` (a player count that does not fit the table, a blank name, "
-            "a seed below 1, an erased player renamed), `duplicate_entrant_name`, "
+            "a seed below 1, an erased player renamed), `invalid_name` (a control character or "
+            "a line separator in a name), `duplicate_entrant_name`, "
             "`duplicate_seed`, `reason_required`.",
         },
     )

@@ -78,7 +78,8 @@ class EntrantRegisterApi(JsonApi):
             **TOURNAMENT_NOT_FOUND,
             409: f"`registration_closed`: the tournament has started; {VERSION_CONFLICT}",
             422: "`invalid_entrant`: a player count that does not fit the table, or a seed "
-            "below 1; `duplicate_seed`: another entrant holds the seed; "
+            "below 1; `invalid_name`: a control character (a line break, a tab...) or a line "
+            "separator in a name; `duplicate_seed`: another entrant holds the seed; "
             "`duplicate_entrant_name`: another entrant has the name (send "
             "`confirm_duplicate_name: true` to register it all the same).",
         },

@@ -16,6 +16,7 @@ from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import (
     NoInput,
+    QueryIntegerField,
     command_response,
     idempotency_key_of,
     validated_input,
@@ -52,7 +53,7 @@ class TournamentMatchListApi(JsonApi):
     class QuerySerializer(PageQuery):
         status = serializers.ChoiceField(choices=FIXTURE_STATUSES, required=False)
         stage = serializers.CharField(required=False, max_length=STAGE_MAX_LENGTH)
-        round = serializers.IntegerField(required=False, min_value=1)
+        round = QueryIntegerField(required=False, min_value=1)
         after = CursorField(read=fixture_key, required=False)
 
         class Meta:

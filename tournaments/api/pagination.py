@@ -20,7 +20,9 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
+from common.api.commands import QueryIntegerField
 from common.api.serializing import Serializer
+from common.parsing import ascii_int
 
 DEFAULT_PAGE = 100
 MAX_PAGE = 500
@@ -59,9 +61,10 @@ def tournament_key(values: list[str]) -> tuple[datetime, UUID]:
 
 def fixture_key(values: list[str]) -> int:
     (fixture_id,) = values
-    if not fixture_id.isdigit() or len(fixture_id) > 18:
+    number = ascii_int(fixture_id)
+    if number is None:
         raise ValueError(fixture_id)
-    return int(fixture_id)
+    return number
 
 
 class CursorField(serializers.CharField):
@@ -88,7 +91,7 @@ class CursorField(serializers.CharField):
 class PageQuery(Serializer):
     """The query of a paginated list: `after` (read by the list's `key`) and `limit`."""
 
-    limit = serializers.IntegerField(default=DEFAULT_PAGE, min_value=1, max_value=MAX_PAGE)
+    limit = QueryIntegerField(default=DEFAULT_PAGE, min_value=1, max_value=MAX_PAGE)
 
 
 def page_parameters(rows: str) -> list[OpenApiParameter]:

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.api.base import JsonApi
-from common.api.commands import validated_query
+from common.api.commands import QueryIntegerField, validated_query
 from common.api.schema import error_responses
 from common.api.serializing import Serializer, represent
 from tournaments.access import PublicRead
@@ -39,7 +39,7 @@ class LeaderboardRowOutput(Serializer):
 
 
 class LeaderboardQuery(Serializer):
-    min_matches = serializers.IntegerField(
+    min_matches = QueryIntegerField(
         required=False, min_value=0, default=ratings.DEFAULT_MIN_MATCHES
     )
 

@@ -20,7 +20,6 @@ from common.api.commands import (
 )
 from common.api.schema import error_responses
 from common.api.serializing import Serializer
-from games.api.matches import MAX_PLANNED_ROUNDS
 from games.api.serializers import ScoringField, VariantField
 from tournaments.access import TournamentAccess, TournamentCreateAccess, club_for_new_tournament
 from tournaments.api.pagination import (
@@ -48,12 +47,15 @@ from tournaments.api.serializers import (
 from tournaments.models import TournamentStatus
 from tournaments.selectors import answers, lookup
 from tournaments.services import registration, running
+from tournaments.stream.options import (
+    MAX_GROUP_SIZE,
+    MAX_MINUTES,
+    MAX_ROUNDS,
+    MAX_SWISS_ROUNDS,
+    MAX_TABLES,
+)
 
-MAX_TABLES = 500
-"""Tables are rows created with the tournament: a bound against mistakes, not a rule."""
 MAX_RANDOM_SEED = 2**63 - 1
-MAX_MINUTES = 24 * 60
-"""Durations past a day are mistakes (and far ones overflow a datetime)."""
 
 
 def tournament_response(tournament_id: UUID, *, status_code: int = status.HTTP_200_OK) -> Response:
@@ -98,8 +100,7 @@ class TournamentCreateApi(JsonApi):
             required=False,
             allow_null=True,
             min_value=1,
-            max_value=MAX_PLANNED_ROUNDS,
-            help_text="The rounds of a match when scoring by points.",
+            help_text=f"The rounds of a match when scoring by points (at most {MAX_ROUNDS}).",
         )
         variant = VariantField(required=False, help_text="The match variant's options.")
         swiss_rounds = serializers.IntegerField(
@@ -107,19 +108,20 @@ class TournamentCreateApi(JsonApi):
             allow_null=True,
             min_value=1,
             help_text="Swiss: the rounds to play (default: log2 of the entrants, rounded up; "
-            "log3 at tables of three).",
+            f"log3 at tables of three; at most {MAX_SWISS_ROUNDS}).",
         )
         group_size = serializers.IntegerField(
             required=False,
             allow_null=True,
             min_value=2,
             help_text="Groups then knockout: entrants per group (default 4; 6 at tables of "
-            "three, where a group has at least three).",
+            f"three, where a group has at least three; at most {MAX_GROUP_SIZE}).",
         )
         advance_per_group = serializers.IntegerField(
             required=False,
             min_value=1,
-            help_text="Groups then knockout: how many of each group go on (default 2).",
+            help_text="Groups then knockout: how many of each group go on (default 2; at most "
+            f"{MAX_GROUP_SIZE}).",
         )
         legs = serializers.IntegerField(
             required=False,
@@ -128,8 +130,7 @@ class TournamentCreateApi(JsonApi):
         )
         tables = serializers.IntegerField(
             required=False,
-            max_value=MAX_TABLES,
-            help_text="The venue's tables, numbered from 1 (default 1).",
+            help_text=f"The venue's tables, numbered from 1 (default 1; at most {MAX_TABLES}).",
         )
         third_place = serializers.BooleanField(
             required=False, help_text="Knockouts: play for third place (default false)."
@@ -142,17 +143,16 @@ class TournamentCreateApi(JsonApi):
         match_minutes = serializers.IntegerField(
             required=False,
             min_value=1,
-            max_value=MAX_MINUTES,
-            help_text="Planned length of a match (default 30).",
+            help_text=f"Planned length of a match (default 30; at most {MAX_MINUTES}).",
         )
         no_show_minutes = serializers.IntegerField(
             required=False,
             allow_null=True,
             min_value=0,
-            max_value=MAX_MINUTES,
             help_text="The no-show rule: this long after a match is scheduled, a side that has "
             "not checked in forfeits to one that has (both absent: the match is only marked "
-            "overdue). Null or absent (the default): no rule, no deadline, no forfeit.",
+            "overdue). Null or absent (the default): no rule, no deadline, no forfeit. At most "
+            f"{MAX_MINUTES}.",
         )
         automatic_rounds = serializers.BooleanField(
             required=False,
@@ -210,8 +210,10 @@ class TournamentCreateApi(JsonApi):
         request=InputSerializer,
         response=TournamentOutput,
         errors={
-            422: "`invalid_tournament`, `invalid_match_format`, `invalid_variant`, "
-            "`unknown_tiebreak`, `duplicate_tiebreak`, `invalid_standings_config`.",
+            422: "`invalid_tournament`, `invalid_format_option` (an option out of its bounds), "
+            "`invalid_name` (a control character, or over 200 characters), "
+            "`invalid_match_format`, `invalid_variant`, `unknown_tiebreak`, "
+            "`duplicate_tiebreak`, `invalid_standings_config`.",
         },
     )
     def post(self, request: Request) -> Response:

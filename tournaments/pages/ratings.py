@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 
+from common.parsing import ascii_int
 from tournaments.errors import ClubNotFound
 from tournaments.models import Player
 from tournaments.pages.rating_chart import chart
@@ -19,8 +20,8 @@ from tournaments.selectors.lookup import club_get
 
 def min_matches_asked(request: HttpRequest) -> int:
     """The `min_matches` of the query, the default when absent or not a whole number >= 0."""
-    value = request.GET.get("min_matches", "")
-    return int(value) if value.isdigit() else ratings.DEFAULT_MIN_MATCHES
+    number = ascii_int(request.GET.get("min_matches"))
+    return ratings.DEFAULT_MIN_MATCHES if number is None else number
 
 
 def club_ratings(request: HttpRequest, slug: str) -> HttpResponse:

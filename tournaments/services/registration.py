@@ -68,6 +68,7 @@ def tournament_create(
 ) -> Tournament:
     """A tournament in registration, run by `club` (whose organizers organize it; may a caller
     create one there is for the permissions to say, tournaments/access.py)."""
+    names.check_name_readable(name)
     settings = TournamentSettings(
         format=format,
         table_size=table_size,
@@ -127,6 +128,8 @@ def entrant_register(
     """Register before the start. A seed another entrant holds is refused, and so is a name
     another entrant has unless `confirm_duplicate_name`. The entrant's id is in the result's
     first event (`registered_entrant_id`); its name and players go to the name tables only."""
+    for given in (name, *players):
+        names.check_name_given(given)
 
     def register(state: TournamentState | None) -> TournamentCommand:
         # Refused before any row is written when the tournament cannot take the entrant.

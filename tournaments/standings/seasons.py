@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TypeGuard
 
 from common.explained import gettext_noop
+from common.parsing import ascii_int
 from tournaments.standings.errors import StandingsError
 
 MAX_PLACES = 64
@@ -103,7 +104,8 @@ def parse_points_table(text: str) -> tuple[int, ...]:
         items.pop()  # a trailing comma
     numbers: list[int] = []
     for number, item in enumerate(items, start=1):
-        if not (item.isascii() and item.isdigit()):
+        points = ascii_int(item)
+        if points is None:
             raise InvalidPointsTable.because(
                 gettext_noop(
                     "place %(place)s: %(value)r is not a whole number of points; write the "
@@ -113,7 +115,7 @@ def parse_points_table(text: str) -> tuple[int, ...]:
                 place=number,
                 value=item,
             )
-        numbers.append(int(item))
+        numbers.append(points)
     check_places(numbers)
     return tuple(numbers)
 

@@ -35,6 +35,7 @@ from tournaments.stream.commands import (
     WithdrawEntrant,
 )
 from tournaments.stream.events import TournamentCreated, TournamentEvent
+from tournaments.stream.options import check_format_options
 
 SEEDINGS = ("given", "rating")
 """How a tournament started without a seeding order is seeded (None: `given`)."""
@@ -88,6 +89,7 @@ def _create(state: TournamentState | None, command: CreateTournament) -> list[To
             rules=", ".join(SEEDINGS),
             rule=settings.seeding,
         )
+    check_format_options(settings)
     rankings.check_standings_settings(settings)
     return [
         TournamentCreated(

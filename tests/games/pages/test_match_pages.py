@@ -87,7 +87,7 @@ def test_the_match_page_shows_confirmations_and_disputes(scorer: APIClient, clie
 
     assert re.search(r'data-side="0">.*?data-confirmed', html, re.S)
     assert re.search(r'data-side="1">.*?data-disputed', html, re.S)
-    assert "Rossi won the match." in html
+    assert "<bdi>Rossi</bdi> won the match." in html
 
 
 def test_the_match_page_lists_each_confirmation_with_its_result_and_whether_it_stands(
@@ -155,7 +155,8 @@ def test_the_replay_shows_trick_winners_and_running_points(
     html = page(client, f"/matches/{match_id}/rounds/2/?upto=4")
 
     assert f"{running[0]}{DASH}{running[1]}" in html
-    assert f'data-side-points="0"><span>Rossi</span> <strong>{replay["points"][0]}</strong>' in html
+    first_side = f'data-side-points="0"><span><bdi>Rossi</bdi></span> <strong>{replay["points"][0]}'
+    assert f"{first_side}</strong>" in html
     assert "takes the trick" in html
 
 
@@ -266,7 +267,7 @@ def test_the_match_page_says_a_deciding_round_is_due_and_then_who_won(
     assert "data-deciding-round" in level
     assert "the match is level after its round; one more round decides it" in level
     assert "data-deciding-round" not in decided
-    assert "Bianchi won the match." in decided
+    assert "<bdi>Bianchi</bdi> won the match." in decided
 
 
 def test_the_match_page_names_the_rounds_after_which_the_match_is_level(
@@ -307,7 +308,7 @@ def test_a_round_at_three_where_nobody_reached_61_shows_as_a_tie_and_its_replay(
 
     assert 'data-round="1" data-status="finished" data-result="tie"' in match_html
     assert f'href="/matches/{match_id}/rounds/2/">replayed in round 2</a>' in match_html
-    assert "Bianchi won the match." in match_html
+    assert "<bdi>Bianchi</bdi> won the match." in match_html
     assert 'data-round-result="tie"' in short
     assert "A tie: nobody wins the round; it is played again in round 2." in short
 

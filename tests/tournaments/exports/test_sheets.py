@@ -63,7 +63,10 @@ def test_the_pairings_list_the_rounds_matches_by_table(admin_client: Client) -> 
 
     html = admin_client.get(url, HTTP_ACCEPT_LANGUAGE="it").content.decode()
 
-    rows = re.findall(r'<td class="num">(\d+)</td>\s*<td>([^<]+)</td>\s*<td>([^<]+)</td>', html)
+    rows = re.findall(
+        r'<td class="num">(\d+)</td>\s*<td><bdi>([^<]+)</bdi></td>\s*<td><bdi>([^<]+)</bdi></td>',
+        html,
+    )
     assert [table for table, _, _ in rows] == sorted(table for table, _, _ in rows)
     assert len(rows) == 2  # five entrants: two matches and a bye
     assert "Turno 1" in html
@@ -187,7 +190,7 @@ def test_the_pairings_at_tables_of_three_seat_three_entrants_a_table_and_two_at_
     assert html.count("<th>Posto ") == 3
     rows = re.findall(r'<tr data-match="[^"]+">(.*?)</tr>', html, re.S)
     assert len(rows) == 2
-    named = [re.findall(r"<td>(\w+)</td>", row) for row in rows]
+    named = [re.findall(r"<td><bdi>(\w+)</bdi></td>", row) for row in rows]
     assert sorted(len(names) for names in named) == [2, 3]
     assert sorted(name for names in named for name in names) == [
         "Ada",
@@ -217,7 +220,7 @@ def test_a_score_sheet_at_three_seats_three_players_in_playing_order_with_three_
     grid = three.split("data-grid>")[1]
     header = re.search(r"<thead><tr>(.*?)</tr></thead>", grid, re.S)
     assert header is not None
-    assert [name for _, name in seats] == re.findall(r"<th>(\w+)</th>", header.group(1))
+    assert [name for _, name in seats] == re.findall(r"<th><bdi>(\w+)</bdi></th>", header.group(1))
     row = re.search(r'<tr data-grid-row="1">(.*?)</tr>', grid, re.S)
     assert row is not None
     assert row.group(1).count("<td") == 1 + 3 + 1  # the round, three sides, the dealer

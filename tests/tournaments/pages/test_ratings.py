@@ -26,7 +26,7 @@ def test_the_leaderboard_lists_the_players_best_first(club_slug: str) -> None:
     page = Client().get(f"/clubs/{club_slug}/ratings/?min_matches=3").content.decode()
 
     assert 'data-leaderboard="circolo-rating"' in page
-    names = re.findall(r'<th scope="row"><a href="/players/\d+/">([^<]+)</a>', page)
+    names = re.findall(r'<th scope="row"><a href="/players/\d+/"><bdi>([^<]+)</bdi></a>', page)
     assert names == ["Player 1", "Player 2", "Player 3", "Player 4"]
 
 

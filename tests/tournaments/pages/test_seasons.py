@@ -40,7 +40,7 @@ def test_a_clubs_seasons_are_listed_newest_first_with_their_tournaments_and_rule
     page = client.get("/clubs/circolo/seasons/").content.decode()
 
     assert 'data-club-seasons="circolo"' in page
-    links = re.findall(r'<a href="([^"]+)" data-season-link>([^<]+)</a>', page)
+    links = re.findall(r'<a href="([^"]+)" data-season-link><bdi>([^<]+)</bdi></a>', page)
     assert links == [
         ("/clubs/circolo/seasons/stagione-2026/", "Stagione 2026"),
         ("/clubs/circolo/seasons/stagione-2025/", "Stagione 2025"),
@@ -128,7 +128,7 @@ def test_a_season_player_links_to_a_page_listing_their_nights_in_every_tournamen
     season_of(club, first, second, name="Stagione")
 
     page = client.get("/clubs/circolo/seasons/stagione/").content.decode()
-    [ada] = re.findall(r'<th scope="row"><a href="(/players/\d+/)">Ada</a>', page)
+    [ada] = re.findall(r'<th scope="row"><a href="(/players/\d+/)"><bdi>Ada</bdi></a>', page)
     player_page = client.get(ada).content.decode()
 
     assert "Autunno" in player_page

@@ -64,7 +64,8 @@ def test_a_table_of_three_shows_its_three_entrants_their_places_and_round_wins(
     assert "Home" not in html
     row = fixture_row(html, three)
     assert re.findall(r'<td class="seat[^"]*" data-place="(\d)"', row) == ["1", "1", "3"]
-    assert [e.name for e in three.seated] == re.findall(r'/players/\d+/">([^<]+)</a>', row)
+    named = re.findall(r'/players/\d+/"><bdi>([^<]+)</bdi></a>', row)
+    assert [e.name for e in three.seated] == named
     assert "0\u20130\u20130" in row  # one round by points, no round won outright
     assert "The table of " in row
     table_of_two = fixture_row(html, two)
@@ -150,7 +151,7 @@ def test_the_projector_view_at_three_seats_three_entrants_and_counts_first_place
     rows = re.findall(r'<tr data-match="[^"]+"[^>]*>(.*?)</tr>', html, re.S)
     assert len(rows) == 2
     for row in rows:
-        assert len(re.findall(r"<td>[^<]+</td>", row)) == 3
+        assert len(re.findall(r"<td><bdi>[^<]+</bdi></td>", row)) == 3
     assert '<th scope="col" colspan="3">At the table</th>' in html
     assert 'data-column="first"' in html
 
@@ -167,7 +168,7 @@ def test_a_player_at_three_sees_both_opponents_and_the_place(client: Client) -> 
 
     row = fixture_row(html, three)
     others = [e.name for e in three.seated if e.id != entrant.id]
-    assert ", ".join(others) in row
+    assert ", ".join(f"<bdi>{name}</bdi>" for name in others) in row
     assert "Opponents" in html
     assert 'data-place="1"' in row
     assert "1st" in row

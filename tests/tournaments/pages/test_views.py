@@ -93,7 +93,7 @@ def test_the_standings_rows_carry_the_hooks_and_names_and_explain_every_column(
         Entrant.objects.filter(tournament_id=tournament_id).values_list("id", flat=True)
     )
     for number in (1, 2, 3, 4):
-        assert f">Player {number}</a>" in html
+        assert f"><bdi>Player {number}</bdi></a>" in html
     assert '<abbr title="Match points: 2 for a win or a bye, 1 for a tie, 0 for a loss">MP' in html
     assert "<dt>Bu</dt><dd>Buchholz: the sum of the match points of every opponent met</dd>" in html
 
@@ -130,7 +130,7 @@ def test_each_fixture_carries_its_match_and_status_and_links_to_the_match_and_pl
     assert f'data-match="{second.match_id}" data-status="ready"' in html
     assert f'href="/matches/{second.match_id}/"' in html
     player = Player.objects.get(name="Player 2")
-    assert f'<a href="/players/{player.id}/">Player 2</a>' in html
+    assert f'<a href="/players/{player.id}/"><bdi>Player 2</bdi></a>' in html
 
 
 def test_an_unchanged_tournament_answers_a_conditional_request_with_304(client: Client) -> None:
@@ -218,8 +218,8 @@ def test_a_player_page_lists_their_matches_with_opponents_and_results(client: Cl
     html = client.get(f"/players/{player.id}/").content.decode()
 
     assert "<h1" in html
-    assert "Player 1</h1>" in html
-    assert "<td>Player 4</td>" in html
+    assert "Player 1</bdi></h1>" in html
+    assert "<td><bdi>Player 4</bdi></td>" in html
     assert "Won" in html
     assert f"/tournaments/{tournament_id}/" in html
 
@@ -234,7 +234,7 @@ def test_an_erased_player_reads_as_erased(client: Client) -> None:
     player_page = client.get(f"/players/{player.id}/").content.decode()
     tournament_page = client.get(f"/tournaments/{tournament_id}/").content.decode()
 
-    assert "erased player</h1>" in player_page
+    assert "erased player</bdi></h1>" in player_page
     assert "Player 4" not in player_page
     assert "Player 4" not in tournament_page
     assert "erased player" in tournament_page

@@ -1,0 +1,64 @@
+"""The bounds of a tournament's format options, checked once at creation for every caller (the
+API, the admin's form, the services), so that no option a club could not mean reaches a stage
+(decision record 0041: a Swiss of a billion rounds started).
+
+The bounds are generous for any club evening or open tournament and far below what would make
+a pairing, a schedule or a table of rows too big to build. Whether an option suits the entrants
+registered (qualifiers per group, rounds of a small Swiss) is for the start to say.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from common.explained import gettext_noop
+from tournaments.errors import InvalidFormatOption
+from tournaments.state import TournamentSettings
+
+
+@dataclass(frozen=True)
+class Bound:
+    least: int
+    most: int
+
+
+MAX_SWISS_ROUNDS = 30
+MAX_GROUP_SIZE = 64
+MAX_LEGS = 2
+MAX_TABLES = 500
+MAX_MINUTES = 24 * 60
+MAX_ROUNDS = 100
+
+FORMAT_OPTION_BOUNDS = {
+    "swiss_rounds": Bound(1, MAX_SWISS_ROUNDS),
+    "group_size": Bound(2, MAX_GROUP_SIZE),
+    "advance_per_group": Bound(1, MAX_GROUP_SIZE),
+    "legs": Bound(1, MAX_LEGS),
+    "tables": Bound(1, MAX_TABLES),
+    "match_minutes": Bound(1, MAX_MINUTES),
+    "no_show_minutes": Bound(0, MAX_MINUTES),
+    "rounds": Bound(1, MAX_ROUNDS),
+}
+"""Each whole-number option and its bounds (an option left as None is not bounded: its
+default applies). Rounds: a match's rounds when scoring by points. Legs: once, or home and
+away. Tables: the venue's. Minutes: at most a day."""
+
+
+def check_format_options(settings: TournamentSettings) -> None:
+    """Refuse with `invalid_format_option` the first option out of its bounds."""
+    for option, bound in FORMAT_OPTION_BOUNDS.items():
+        value = getattr(settings, option)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidFormatOption.because(
+                gettext_noop("%(option)s is a whole number"), option=option
+            )
+        if not bound.least <= value <= bound.most:
+            # Without the value: a number of thousands of digits cannot even be written.
+            raise InvalidFormatOption.because(
+                gettext_noop("%(option)s is a whole number from %(least)s to %(most)s"),
+                option=option,
+                least=bound.least,
+                most=bound.most,
+            )
