@@ -12,23 +12,16 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from accounts.permissions import is_signed_in, is_superuser
 from accounts.selectors import organized_clubs, organized_tournament_ids
 from games.eventstore.models import Event
 from games.matches.projections import MATCH_STREAM
 from tournaments.models import Fixture, Tournament
 
 
-def is_active_superuser(user: Any) -> bool:
-    return bool(
-        getattr(user, "is_authenticated", False)
-        and getattr(user, "is_active", False)
-        and getattr(user, "is_superuser", False)
-    )
-
-
 def organized_tournaments(user: Any) -> QuerySet[Tournament]:
     """The tournaments `user` organizes (its own or its club's organizer role)."""
-    if is_active_superuser(user):
+    if is_superuser(user):
         return Tournament.objects.all()
     return Tournament.objects.filter(
         Q(id__in=organized_tournament_ids(user)) | Q(club__in=organized_clubs(user))
@@ -45,7 +38,7 @@ def tournament_ids(user: Any) -> QuerySet[Any]:
 
 def created_free_standing_match_ids(user: Any) -> QuerySet[Any]:
     """The free-standing matches `user` created (the actor of their first event)."""
-    if not getattr(user, "is_authenticated", False) or not getattr(user, "is_active", False):
+    if not is_signed_in(user):
         return Event.objects.none().values("stream_id")
     return (
         Event.objects.filter(stream_type=MATCH_STREAM, stream_version=1, metadata__actor_id=user.pk)
