@@ -249,7 +249,7 @@
     const face = document.createElement("span");
     face.className = "face";
     if (button) {
-      const svg = button.querySelector("svg");
+      const svg = button.querySelector(".card-svg");
       if (svg) {
         face.appendChild(svg.cloneNode(true));
       }
