@@ -33,6 +33,7 @@
     briscola: null,
     correcting: null,
     busy: false,
+    messageSlot: null,
   };
 
   // Helpers.
@@ -176,18 +177,54 @@
     return error instanceof NetworkError || (error instanceof ApiError && (error.status >= 500 || error.status === 429));
   }
 
-  // Messages.
+  // Messages. The notice and the alert box are shown next to what they are about: in the slot
+  // (data-problem-slot) of the part of the page on screen, or of the form a message names (the
+  // void form), not at the top of a page scrolled away. A render may change the part on screen,
+  // so each render places them again.
+
+  function isOnScreen(element) {
+    return element.getClientRects().length > 0; // none inside a hidden view or a closed <details>
+  }
+
+  function messageSlot() {
+    const named = state.messageSlot ? $('[data-problem-slot="' + state.messageSlot + '"]') : null;
+    if (named && isOnScreen(named)) {
+      return named;
+    }
+    const shown = ["play", "points", "setup", "over"].map(function (view) {
+      return $('[data-problem-slot="' + view + '"]');
+    }).filter(function (slot) { return slot && isOnScreen(slot); });
+    return shown.length ? shown[0] : $('[data-problem-slot="page"]');
+  }
+
+  function placeMessages() {
+    const slot = messageSlot();
+    [$("[data-notice]"), $("[data-problem]")].forEach(function (box) {
+      if (box.parentNode !== slot) {
+        slot.appendChild(box);
+      }
+    });
+  }
+
+  function showMessage(box, visible) {
+    show(box, visible);
+    placeMessages();
+    if (visible && typeof box.scrollIntoView === "function") {
+      box.scrollIntoView({ block: "nearest" });
+    }
+  }
 
   function notice(text) {
     const element = $("[data-notice]");
     element.textContent = text || "";
-    show(element, Boolean(text));
+    showMessage(element, Boolean(text));
   }
 
-  function problem(text, withDiscard) {
+  function problem(text, withDiscard, slot) {
+    state.messageSlot = text ? slot || null : null;
     $("[data-problem-text]").textContent = text || "";
-    show($("[data-problem]"), Boolean(text));
     show($('[data-action="discard-queue"]'), Boolean(text && withDiscard));
+    showMessage($("[data-problem]"), Boolean(text));
   }
 
   function report(error) {
@@ -348,6 +385,7 @@
     $("[data-queue-count]").textContent = String(queued);
     queue.classList.toggle("waiting", queued > 0);
     if (!state.match || !$('[data-view="match"]')) {
+      placeMessages();
       return;
     }
     show($('[data-view="match"]'), true);
@@ -377,6 +415,7 @@
     if (over) {
       renderOver();
     }
+    placeMessages();
   }
 
   function renderSides(latest, model) {
@@ -978,7 +1017,7 @@
         event.preventDefault();
         const reason = voidForm.elements.reason.value.trim();
         if (!reason) {
-          problem(T.reason_needed);
+          problem(T.reason_needed, false, "void");
           return;
         }
         voidForm.reset();

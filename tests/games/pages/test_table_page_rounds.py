@@ -161,7 +161,9 @@ def test_a_table_3_device_key_cannot_score_table_4_through_the_page(
     browser_page.click('[data-briscola="7D"]')
     browser_page.click('[data-action="start-round"]')
 
-    expect(browser_page.locator("[data-problem]")).to_contain_text("table 4")
+    problem = browser_page.locator('[data-view="setup"] [data-problem][role="alert"]')
+    expect(problem).to_contain_text("table 4")  # next to the button that caused it
+    expect(problem).to_be_in_viewport(ratio=1)
     expect(browser_page.locator('[data-view="setup"]')).to_be_visible()
     assert world.organizer.get(f"{API}/matches/{at[4]}/").json()["rounds"] == []
     watched_page.assert_only_failed_loads("the server responded with a status of 403")
