@@ -632,7 +632,8 @@
       const played = model.played.has(code);
       let usable;
       if (correcting && correcting.index !== null) {
-        usable = !played;
+        const allowed = correcting.allowed;
+        usable = !played && allowed !== undefined && (allowed === null || allowed.has(code));
       } else {
         usable = !played && !correcting && !state.busy && model.seatOnTurn !== null && !state.stopped && (!playable || playable.has(code));
       }
@@ -817,6 +818,25 @@
 
   // Cards.
 
+  // The cards a corrected play may be: those the rules let its seat play at that point of the
+  // round (the replay up to it says which), less the cards played since; never the face-up
+  // briscola before it is drawn. Corrections are sent online only, so this asks the server.
+  async function chooseCorrection(index, card) {
+    const correcting = { index: index, card: card, allowed: undefined };
+    state.correcting = correcting;
+    render();
+    try {
+      const before = await api("GET", roundUrl(latestRound().number, "replay") + "?upto=" + index);
+      correcting.allowed = before.playable ? new Set(before.playable) : null;
+    } catch (error) {
+      if (state.correcting === correcting) {
+        state.correcting = null;
+      }
+      report(error);
+    }
+    render();
+  }
+
   function tapCard(code) {
     const latest = latestRound();
     if (state.correcting) {
@@ -970,8 +990,7 @@
         state.briscola = data.briscola;
         render();
       } else if (data.playIndex !== undefined) {
-        state.correcting = { index: Number(data.playIndex), card: data.playCard };
-        render();
+        chooseCorrection(Number(data.playIndex), data.playCard);
       } else if (data.action === "start-round") {
         startRound(false);
       } else if (data.action === "points-only") {

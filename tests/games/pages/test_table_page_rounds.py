@@ -117,6 +117,8 @@ def test_a_card_entered_wrongly_is_corrected_and_the_round_then_voided_with_a_re
 
     browser_page.click('[data-action="correct"]')
     browser_page.click('[data-play-index="0"]')
+    expect(browser_page.locator(f'[data-card="{actually}"]')).to_be_enabled()
+    expect(browser_page.locator(f'[data-card="{briscola}"]')).to_be_disabled()  # not drawn yet
     browser_page.click(f'[data-card="{actually}"]')
 
     expect(browser_page.locator(f'[data-card="{plays[0].card.code}"]')).to_be_enabled()
