@@ -401,7 +401,9 @@
     const over = match.status === "finished";
     show($('[data-view="setup"]'), !inPlay && !over);
     show($('[data-view="points"]'), Boolean(inPlay && !latest.briscola));
-    show($('[data-view="play"]'), Boolean(inPlay && latest.briscola && model));
+    const playView = $('[data-view="play"]');
+    const playAppears = playView.hidden && Boolean(inPlay && latest.briscola && model);
+    show(playView, Boolean(inPlay && latest.briscola && model));
     show($('[data-view="over"]'), over);
     if (!inPlay && !over) {
       renderSetup();
@@ -412,10 +414,23 @@
     if (model) {
       renderPlay(latest, model);
     }
+    if (playAppears) {
+      bringPlayIntoView();
+    }
     if (over) {
       renderOver();
     }
     placeMessages();
+  }
+
+  // On a phone "To play", the trick and the deck fit one screen (decision 0047); when long names
+  // push them down, the page scrolls once, as the round's cards appear, so that no tap has to.
+  function bringPlayIntoView() {
+    const top = $(".table-state").getBoundingClientRect().top;
+    const below = $("[data-deck]").getBoundingClientRect().bottom + 8 - window.innerHeight;
+    if (below > 0 && top > 0) {
+      window.scrollBy(0, Math.min(below, top));
+    }
   }
 
   function renderSides(latest, model) {
