@@ -295,6 +295,12 @@
     return face;
   }
 
+  function cardTile(code) {
+    const tile = deckButton(code).querySelector(".card-chip").cloneNode(true);
+    tile.classList.add("tile");
+    return tile;
+  }
+
   function cardLabel(code) {
     const button = deckButton(code);
     return button ? button.getAttribute("aria-label") : code;
@@ -677,7 +683,9 @@
           button.className = "choice";
           button.dataset.playIndex = String(index);
           button.dataset.playCard = play[1];
-          button.textContent = fmt(T.seat, { seat: play[0] + 1 }) + ": " + cardLabel(play[1]);
+          // Short on screen (the seat and the card's tile), named in full for a screen reader.
+          button.setAttribute("aria-label", fmt(T.seat, { seat: play[0] + 1 }) + ": " + cardLabel(play[1]));
+          button.append(fmt(T.seat, { seat: play[0] + 1 }), cardTile(play[1]));
           item.appendChild(button);
           playsList.appendChild(item);
           index += 1;
