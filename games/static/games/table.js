@@ -209,7 +209,9 @@
   function showMessage(box, visible) {
     show(box, visible);
     placeMessages();
-    if (visible && typeof box.scrollIntoView === "function") {
+    if (visible && box.closest('[data-view="play"]')) {
+      bringPlayIntoView(); // the message lies between the trick and the deck: keep all three
+    } else if (visible) {
       box.scrollIntoView({ block: "nearest" });
     }
   }
@@ -430,7 +432,8 @@
   }
 
   // On a phone "To play", the trick and the deck fit one screen (decision 0047); when long names
-  // push them down, the page scrolls once, as the round's cards appear, so that no tap has to.
+  // (or a message) push them down, the page scrolls once, as the round's cards (or the message)
+  // appear, so that no tap has to.
   function bringPlayIntoView() {
     const top = $(".table-state").getBoundingClientRect().top;
     const below = $("[data-deck]").getBoundingClientRect().bottom + 8 - window.innerHeight;
