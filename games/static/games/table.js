@@ -422,13 +422,13 @@
     if (model) {
       renderPlay(latest, model);
     }
-    if (playAppears) {
-      bringPlayIntoView();
-    }
     if (over) {
       renderOver();
     }
     placeMessages();
+    if (playAppears) {
+      bringPlayIntoView();
+    }
   }
 
   // On a phone "To play", the trick and the deck fit one screen (decision 0047); when long names
