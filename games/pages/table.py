@@ -18,6 +18,7 @@ from django.utils.translation import gettext, pgettext
 from games.matches import selectors
 from games.matches.loading import MatchNotFound
 from games.rules import Card, Table, Variant, card_text
+from games.rules.cards import EXTRA_RANKS, FRENCH_EIGHT, FRENCH_NINE, RANKS, SUITS
 
 
 def table(request: HttpRequest) -> HttpResponse:
@@ -46,21 +47,38 @@ def deck_context(match_id: UUID) -> dict[str, Any]:
         return {}
     variant = Variant.from_recorded(match.variant)
     deck = Table(match.table_size, variant).deck
+    ranks = rank_columns(deck)
     return {
         "table_size": match.table_size,
         "seats": range(match.table_size),
-        "deck": [deck_card(card, variant) for card in deck],
+        "deck": [
+            deck_card(card, variant, ranks[card.rank])
+            for card in sorted(deck, key=lambda card: (SUITS.index(card.suit), ranks[card.rank]))
+        ],
+        "deck_columns": max(ranks.values()),
         "deck_names": variant.deck_names,
     }
 
 
-def deck_card(card: Card, variant: Variant) -> dict[str, Any]:
+DISPLAY_ORDER = (1, 2, 3, 4, 5, 6, 7, FRENCH_EIGHT, FRENCH_NINE, 8, 9, 10)
+
+
+def rank_columns(deck: tuple[Card, ...]) -> dict[int, int]:
+    """The grid column of each rank (from 1): a suit to a row, its ranks in their printed order
+    (the French eight and nine of the 48-card deck before the jack), a gap for a removed card."""
+    extras = any(card.rank in EXTRA_RANKS for card in deck)
+    shown = [rank for rank in DISPLAY_ORDER if rank in RANKS or extras]
+    return {rank: column for column, rank in enumerate(shown, start=1)}
+
+
+def deck_card(card: Card, variant: Variant, column: int) -> dict[str, Any]:
     return {
         "code": card.code,
         "typed": card_text(card, variant.deck_names),  # what the API reads at this table
         "suit": str(card.suit),
         "points": card.points,
         "strength": variant.strength_of(card),
+        "column": column,
     }
 
 

@@ -124,3 +124,33 @@ def card(code: str | Card, deck_names: str = "italian") -> SafeString:
         rank=rank,
         glyph=SafeString(glyph),
     )
+
+
+@register.simple_tag
+def card_chip(code: str | Card, deck_names: str = "italian") -> SafeString:
+    """The card as a small tile, 40x56 units: its rank large over its suit. It fits ten to a
+    row on a phone, where the whole card's corner letters would be too small to read. It is
+    drawn for the eye only: the button that holds it carries the card's name."""
+    parsed = code if isinstance(code, Card) else parse_card(code)
+    french = deck_names == "french"
+    letters = FRENCH_RANK_LETTERS if french else ITALIAN_RANK_LETTERS
+    rank = letters.get(parsed.rank, str(parsed.rank))
+    if french:
+        colour = FRENCH_COLOURS[parsed.suit]
+        glyph = (
+            f'<text x="20" y="33" font-size="34" text-anchor="middle" fill="{colour}">'
+            f"{FRENCH_SYMBOLS[parsed.suit]}</text>"
+        )
+    else:
+        colour = SUIT_COLOURS[parsed.suit]
+        glyph = ITALIAN_GLYPHS[parsed.suit].format(c=colour)
+    return format_html(
+        '<svg class="card-chip" viewBox="0 0 40 56" aria-hidden="true" focusable="false">'
+        '<rect x="1" y="1" width="38" height="54" rx="4" fill="#fffdf7" stroke="#555"/>'
+        '<text x="20" y="23" font-size="22" font-weight="700" text-anchor="middle" '
+        'fill="{colour}">{rank}</text>'
+        '<g transform="translate(8 28) scale(.6)">{glyph}</g></svg>',
+        colour=colour,
+        rank=rank,
+        glyph=SafeString(glyph),
+    )

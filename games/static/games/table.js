@@ -33,6 +33,7 @@
     briscola: null,
     correcting: null,
     busy: false,
+    messageSlot: null,
   };
 
   // Helpers.
@@ -176,18 +177,56 @@
     return error instanceof NetworkError || (error instanceof ApiError && (error.status >= 500 || error.status === 429));
   }
 
-  // Messages.
+  // Messages. The notice and the alert box are shown next to what they are about: in the slot
+  // (data-problem-slot) of the part of the page on screen, or of the form a message names (the
+  // void form), not at the top of a page scrolled away. A render may change the part on screen,
+  // so each render places them again.
+
+  function isOnScreen(element) {
+    return element.getClientRects().length > 0; // none inside a hidden view or a closed <details>
+  }
+
+  function messageSlot() {
+    const named = state.messageSlot ? $('[data-problem-slot="' + state.messageSlot + '"]') : null;
+    if (named && isOnScreen(named)) {
+      return named;
+    }
+    const shown = ["play", "points", "setup", "over"].map(function (view) {
+      return $('[data-problem-slot="' + view + '"]');
+    }).filter(function (slot) { return slot && isOnScreen(slot); });
+    return shown.length ? shown[0] : $('[data-problem-slot="page"]');
+  }
+
+  function placeMessages() {
+    const slot = messageSlot();
+    [$("[data-notice]"), $("[data-problem]")].forEach(function (box) {
+      if (box.parentNode !== slot) {
+        slot.appendChild(box);
+      }
+    });
+  }
+
+  function showMessage(box, visible) {
+    show(box, visible);
+    placeMessages();
+    if (visible && box.closest('[data-view="play"]')) {
+      bringPlayIntoView(); // the message lies between the trick and the deck: keep all three
+    } else if (visible) {
+      box.scrollIntoView({ block: "nearest" });
+    }
+  }
 
   function notice(text) {
     const element = $("[data-notice]");
     element.textContent = text || "";
-    show(element, Boolean(text));
+    showMessage(element, Boolean(text));
   }
 
-  function problem(text, withDiscard) {
+  function problem(text, withDiscard, slot) {
+    state.messageSlot = text ? slot || null : null;
     $("[data-problem-text]").textContent = text || "";
-    show($("[data-problem]"), Boolean(text));
     show($('[data-action="discard-queue"]'), Boolean(text && withDiscard));
+    showMessage($("[data-problem]"), Boolean(text));
   }
 
   function report(error) {
@@ -249,13 +288,19 @@
     const face = document.createElement("span");
     face.className = "face";
     if (button) {
-      const svg = button.querySelector("svg");
+      const svg = button.querySelector(".card-svg");
       if (svg) {
         face.appendChild(svg.cloneNode(true));
       }
       face.setAttribute("title", button.getAttribute("aria-label"));
     }
     return face;
+  }
+
+  function cardTile(code) {
+    const tile = deckButton(code).querySelector(".card-chip").cloneNode(true);
+    tile.classList.add("tile");
+    return tile;
   }
 
   function cardLabel(code) {
@@ -348,6 +393,7 @@
     $("[data-queue-count]").textContent = String(queued);
     queue.classList.toggle("waiting", queued > 0);
     if (!state.match || !$('[data-view="match"]')) {
+      placeMessages();
       return;
     }
     show($('[data-view="match"]'), true);
@@ -363,7 +409,9 @@
     const over = match.status === "finished";
     show($('[data-view="setup"]'), !inPlay && !over);
     show($('[data-view="points"]'), Boolean(inPlay && !latest.briscola));
-    show($('[data-view="play"]'), Boolean(inPlay && latest.briscola && model));
+    const playView = $('[data-view="play"]');
+    const playAppears = playView.hidden && Boolean(inPlay && latest.briscola && model);
+    show(playView, Boolean(inPlay && latest.briscola && model));
     show($('[data-view="over"]'), over);
     if (!inPlay && !over) {
       renderSetup();
@@ -376,6 +424,21 @@
     }
     if (over) {
       renderOver();
+    }
+    placeMessages();
+    if (playAppears) {
+      bringPlayIntoView();
+    }
+  }
+
+  // On a phone "To play", the trick and the deck fit one screen (decision 0047); when long names
+  // (or a message) push them down, the page scrolls once, as the round's cards (or the message)
+  // appear, so that no tap has to.
+  function bringPlayIntoView() {
+    const top = $(".table-state").getBoundingClientRect().top;
+    const below = $("[data-deck]").getBoundingClientRect().bottom + 8 - window.innerHeight;
+    if (below > 0 && top > 0) {
+      window.scrollBy(0, Math.min(below, top));
     }
   }
 
@@ -593,7 +656,8 @@
       const played = model.played.has(code);
       let usable;
       if (correcting && correcting.index !== null) {
-        usable = !played;
+        const allowed = correcting.allowed;
+        usable = !played && allowed !== undefined && (allowed === null || allowed.has(code));
       } else {
         usable = !played && !correcting && !state.busy && model.seatOnTurn !== null && !state.stopped && (!playable || playable.has(code));
       }
@@ -622,7 +686,9 @@
           button.className = "choice";
           button.dataset.playIndex = String(index);
           button.dataset.playCard = play[1];
-          button.textContent = fmt(T.seat, { seat: play[0] + 1 }) + ": " + cardLabel(play[1]);
+          // Short on screen (the seat and the card's tile), named in full for a screen reader.
+          button.setAttribute("aria-label", fmt(T.seat, { seat: play[0] + 1 }) + ": " + cardLabel(play[1]));
+          button.append(fmt(T.seat, { seat: play[0] + 1 }), cardTile(play[1]));
           item.appendChild(button);
           playsList.appendChild(item);
           index += 1;
@@ -778,6 +844,25 @@
 
   // Cards.
 
+  // The cards a corrected play may be: those the rules let its seat play at that point of the
+  // round (the replay up to it says which), less the cards played since; never the face-up
+  // briscola before it is drawn. Corrections are sent online only, so this asks the server.
+  async function chooseCorrection(index, card) {
+    const correcting = { index: index, card: card, allowed: undefined };
+    state.correcting = correcting;
+    render();
+    try {
+      const before = await api("GET", roundUrl(latestRound().number, "replay") + "?upto=" + index);
+      correcting.allowed = before.playable ? new Set(before.playable) : null;
+    } catch (error) {
+      if (state.correcting === correcting) {
+        state.correcting = null;
+      }
+      report(error);
+    }
+    render();
+  }
+
   function tapCard(code) {
     const latest = latestRound();
     if (state.correcting) {
@@ -931,8 +1016,7 @@
         state.briscola = data.briscola;
         render();
       } else if (data.playIndex !== undefined) {
-        state.correcting = { index: Number(data.playIndex), card: data.playCard };
-        render();
+        chooseCorrection(Number(data.playIndex), data.playCard);
       } else if (data.action === "start-round") {
         startRound(false);
       } else if (data.action === "points-only") {
@@ -978,7 +1062,7 @@
         event.preventDefault();
         const reason = voidForm.elements.reason.value.trim();
         if (!reason) {
-          problem(T.reason_needed);
+          problem(T.reason_needed, false, "void");
           return;
         }
         voidForm.reset();

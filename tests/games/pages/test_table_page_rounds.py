@@ -117,6 +117,8 @@ def test_a_card_entered_wrongly_is_corrected_and_the_round_then_voided_with_a_re
 
     browser_page.click('[data-action="correct"]')
     browser_page.click('[data-play-index="0"]')
+    expect(browser_page.locator(f'[data-card="{actually}"]')).to_be_enabled()
+    expect(browser_page.locator(f'[data-card="{briscola}"]')).to_be_disabled()  # not drawn yet
     browser_page.click(f'[data-card="{actually}"]')
 
     expect(browser_page.locator(f'[data-card="{plays[0].card.code}"]')).to_be_enabled()
@@ -161,7 +163,9 @@ def test_a_table_3_device_key_cannot_score_table_4_through_the_page(
     browser_page.click('[data-briscola="7D"]')
     browser_page.click('[data-action="start-round"]')
 
-    expect(browser_page.locator("[data-problem]")).to_contain_text("table 4")
+    problem = browser_page.locator('[data-view="setup"] [data-problem][role="alert"]')
+    expect(problem).to_contain_text("table 4")  # next to the button that caused it
+    expect(problem).to_be_in_viewport(ratio=1)
     expect(browser_page.locator('[data-view="setup"]')).to_be_visible()
     assert world.organizer.get(f"{API}/matches/{at[4]}/").json()["rounds"] == []
     watched_page.assert_only_failed_loads("the server responded with a status of 403")

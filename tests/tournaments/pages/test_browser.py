@@ -50,6 +50,11 @@ def test_the_tournament_page_shows_standings_bracket_and_fixtures_with_their_hoo
         "data-status", "finished"
     )
     expect(browser_page.get_by_role("columnheader", name="Won", exact=True)).to_be_visible()
+    # Wider than a phone, the standings scroll sideways (by keyboard too) and show that they do.
+    standings = browser_page.locator(".scroll-x[aria-labelledby=standings-heading]")
+    expect(standings).to_have_attribute("tabindex", "0")
+    assert standings.evaluate("region => region.scrollWidth > region.clientWidth")
+    assert "local" in standings.evaluate("region => getComputedStyle(region).backgroundAttachment")
     # Nothing changed: the next poll is answered 304 and nothing is swapped.
     heading = browser_page.locator("#standings-heading").element_handle()
     with browser_page.expect_response(is_poll) as poll:
