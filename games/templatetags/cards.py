@@ -51,21 +51,18 @@ ITALIAN_GLYPHS = {
 
 
 def rank_name(rank: int, french: bool) -> str:
+    """A face card and the ace by name, a pip card by the number it shows ("7 of Coins", as
+    the rules name it): a card's name starts with what its tile shows, so a voice-control user
+    says what they see (WCAG 2.5.3, label in name)."""
     names = {
         1: pgettext("card rank", "Ace"),
-        2: pgettext("card rank", "Two"),
-        3: pgettext("card rank", "Three"),
-        4: pgettext("card rank", "Four"),
-        5: pgettext("card rank", "Five"),
-        6: pgettext("card rank", "Six"),
-        7: pgettext("card rank", "Seven"),
         8: pgettext("card rank", "Jack") if french else pgettext("card rank", "Fante"),
         9: pgettext("card rank", "Queen") if french else pgettext("card rank", "Cavallo"),
         10: pgettext("card rank", "King"),
-        11: pgettext("card rank", "Eight"),  # the French eight of the 48-card six-player deck
-        12: pgettext("card rank", "Nine"),
+        11: "8",  # the French eight of the 48-card six-player deck
+        12: "9",
     }
-    return names[rank]
+    return names.get(rank, str(rank))
 
 
 def suit_name(suit: Suit, french: bool) -> str:
