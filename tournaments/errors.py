@@ -66,6 +66,13 @@ class InvalidEntrant(TournamentError):
     code = "invalid_entrant"
 
 
+class PlayersRequired(TournamentError):
+    """An entrant of a pair or a trio registered without its players' names (a single's player
+    is named as the entrant when left out)."""
+
+    code = "players_required"
+
+
 class DuplicateSeed(TournamentError):
     code = "duplicate_seed"
     entrants: tuple[int, ...] = ()

@@ -201,7 +201,9 @@ class EntrantRegisterForm(forms.Form):
     name = forms.CharField(max_length=200, help_text="The single's, pair's or trio's name.")
     players = forms.CharField(
         max_length=600,
-        help_text="One name per player: a pair or a trio separated by ';'.",
+        required=False,
+        help_text="A single: leave blank for one player named as the entrant. A pair or a "
+        "trio: one name per player, separated by ';'.",
     )
     seed = forms.IntegerField(min_value=1, required=False)
     confirm_duplicate_name = duplicate_name_confirmation()
@@ -218,7 +220,11 @@ class EntrantRegisterForm(forms.Form):
         field.queryset = field.queryset.filter(id__in=tournaments)  # type: ignore[union-attr]
         return self
 
-    def clean_players(self) -> list[str]:
+    def clean_players(self) -> list[str] | None:
+        """The players' names; None when left blank (the service names a single's player as
+        the entrant, and asks a pair or a trio for theirs)."""
+        if not self.cleaned_data["players"].strip():
+            return None
         players, problem = split_players(self.cleaned_data["players"])
         if problem:
             raise forms.ValidationError(problem)

@@ -51,7 +51,10 @@ class EntrantRegisterApi(JsonApi):
         )
         players = serializers.ListField(
             child=serializers.CharField(min_length=1, max_length=NAME_MAX_LENGTH),
-            help_text="The players' names: 1, 2 or 3 at tables of 2, 4 or 6.",
+            required=False,
+            help_text="The players' names: 1 at tables of 2 or 3, 2 at 4, 3 at 6. Left out at "
+            "tables of 2 or 3: one player named as the entrant; a pair or a trio names its "
+            "players (`players_required`).",
         )
         seed = serializers.IntegerField(
             required=False,
@@ -78,7 +81,8 @@ class EntrantRegisterApi(JsonApi):
             **TOURNAMENT_NOT_FOUND,
             409: f"`registration_closed`: the tournament has started; {VERSION_CONFLICT}",
             422: "`invalid_entrant`: a player count that does not fit the table, or a seed "
-            "below 1; `duplicate_seed`: another entrant holds the seed; "
+            "below 1; `players_required`: a pair or a trio without its players' names; "
+            "`duplicate_seed`: another entrant holds the seed; "
             "`duplicate_entrant_name`: another entrant has the name (send "
             "`confirm_duplicate_name: true` to register it all the same).",
         },
@@ -88,7 +92,7 @@ class EntrantRegisterApi(JsonApi):
         result = registration.entrant_register(
             tournament_id=tournament_id,
             name=data["name"],
-            players=data["players"],
+            players=data.get("players"),
             seed=data.get("seed"),
             confirm_duplicate_name=data["confirm_duplicate_name"],
             actor=request_actor(request),

@@ -37,6 +37,7 @@ from tournaments.stream.commands import (
     WithdrawEntrant,
 )
 from tournaments.stream.decide import decide as decide_command
+from tournaments.stream.entrant_checks import players_or_name
 
 
 def tournament_create(
@@ -118,20 +119,24 @@ def entrant_register(
     *,
     tournament_id: UUID,
     name: str,
-    players: Sequence[str],
     actor: Actor,
+    players: Sequence[str] | None = None,
     seed: int | None = None,
     confirm_duplicate_name: bool = False,
     idempotency_key: str | None = None,
 ) -> TournamentCommandResult:
-    """Register before the start. A seed another entrant holds is refused, and so is a name
-    another entrant has unless `confirm_duplicate_name`. The entrant's id is in the result's
-    first event (`registered_entrant_id`); its name and players go to the name tables only."""
+    """Register before the start. A single's player is named as the entrant when `players` is
+    None; a pair or a trio names its players. A seed another entrant holds is refused, and so is
+    a name another entrant has unless `confirm_duplicate_name`. The entrant's id is in the
+    result's first event (`registered_entrant_id`); its name and players go to the name tables
+    only."""
+    given = None if players is None else list(players)
 
     def register(state: TournamentState | None) -> TournamentCommand:
         # Refused before any row is written when the tournament cannot take the entrant.
         if state is None:
             raise RuntimeError("registration needs the tournament's state")
+        players = players_or_name(state, name=name, players=given)
         with names.seed_holders_named(new_name=name):
             decide_command(state, RegisterEntrant(entrant=0, players=len(players), seed=seed))
         names.check_name_is_free(
@@ -155,7 +160,7 @@ def entrant_register(
         actor=actor,
         idempotency_key=idempotency_key,
         name="entrant_register",
-        arguments={"name": name, "players": list(players), "seed": seed},
+        arguments={"name": name, "players": given, "seed": seed},
     )
 
 

@@ -87,6 +87,39 @@ def test_an_entrant_the_service_refuses_is_an_error_on_the_form(admin_client: Cl
     assert not Entrant.objects.filter(tournament_id=tournament_id).exists()
 
 
+@pytest.mark.parametrize("table_size", [2, 3])
+def test_a_single_added_without_players_plays_under_the_entrant_s_name(
+    admin_client: Client, table_size: int
+) -> None:
+    tournament_id = TournamentFactory.create(
+        format="round_robin", entrants=0, table_size=table_size
+    ).id
+
+    response = admin_client.post(
+        reverse("admin:tournaments_entrant_add"),
+        {"tournament": str(tournament_id), "name": "Giulia Rossi", "players": "", "seed": ""},
+    )
+
+    assert response.status_code == 302
+    entrant = Entrant.objects.get(tournament_id=tournament_id)
+    assert [str(player) for player in entrant.players.all()] == ["Giulia Rossi"]
+
+
+def test_a_pair_added_without_players_is_asked_for_their_names(admin_client: Client) -> None:
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=0, table_size=4
+    ).id
+
+    response = admin_client.post(
+        reverse("admin:tournaments_entrant_add"),
+        {"tournament": str(tournament_id), "name": "I Leoni", "players": " "},
+    )
+
+    assert response.status_code == 200
+    assert "give the names of its 2 players" in response.content.decode()
+    assert not Entrant.objects.filter(tournament_id=tournament_id).exists()
+
+
 def test_a_started_tournament_is_not_offered_for_new_entrants(admin_client: Client) -> None:
     tournament_id = TournamentFactory.create(started=True).id
 
