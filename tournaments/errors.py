@@ -73,6 +73,15 @@ class PlayersRequired(TournamentError):
     code = "players_required"
 
 
+class EntrantsRefused(TournamentError):
+    """A list of entrants registered at once, some of whose lines the tournament refuses:
+    none is registered. The body's `lines` name each (its `line`, `code` and `detail`)."""
+
+    code = "entrants_refused"
+    refusals: tuple[tuple[int, TournamentError], ...] = ()
+    """Each refused line's number and why."""
+
+
 class DuplicateSeed(TournamentError):
     code = "duplicate_seed"
     entrants: tuple[int, ...] = ()

@@ -1,8 +1,8 @@
 """The organizer's forms: what the admin asks before it calls a tournament service.
 
 The forms only read and check input; the services decide and append (a CSV file of entrants is
-read by `tournaments.entrants_csv` into `ImportedEntrant`s, which `registration.entrants_import`
-registers).
+and a pasted list are read by `tournaments.entrants_csv` into `ImportedEntrant`s, which
+`registration.entrants_register` registers).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django import forms
 from accounts.models import Club
 from games.models import Scoring
 from tournaments.corrections import KEEP_SEED, Keep, PlayerCorrection
-from tournaments.entrants_csv import parse_entrant_lines, split_players
+from tournaments.entrants_csv import parse_entrant_lines, parse_pasted_lines, split_players
 from tournaments.models import Entrant, Format, Player, Tournament, TournamentStatus
 from tournaments.services.registration import ImportedEntrant
 
@@ -30,6 +30,7 @@ LEVEL_KNOCKOUT_CHOICES = [
     ("organizer", "The organizer decides, giving a reason"),
 ]
 MAX_CSV_BYTES = 1_000_000
+MAX_PASTED_CHARACTERS = 100_000
 
 
 class TournamentCreateForm(forms.Form):
@@ -401,4 +402,26 @@ class EntrantImportForm(forms.Form):
             raise forms.ValidationError(
                 [*errors, "Nothing was imported: correct these lines and upload the file again."]
             )
+        return lines
+
+
+class EntrantPasteForm(forms.Form):
+    """A pasted list of entrants, one per line: previewed, then registered in one command."""
+
+    entrants = forms.CharField(
+        max_length=MAX_PASTED_CHARACTERS,
+        widget=forms.Textarea(attrs={"rows": 10, "cols": 60}),
+        help_text="One entrant per line: Name, or Name; Player 1, Player 2 (a pair or a trio), "
+        "and a seed as a field of its own if any (Name; 3). A single's player is the name.",
+    )
+    confirm_duplicate_names = forms.BooleanField(
+        required=False,
+        label="Keep duplicate names",
+        help_text="Register lines whose name another entrant (or another line) already has.",
+    )
+
+    def clean_entrants(self) -> list[ImportedEntrant]:
+        lines, errors = parse_pasted_lines(self.cleaned_data["entrants"])
+        if errors:
+            raise forms.ValidationError(errors)
         return lines
