@@ -72,6 +72,42 @@ def test_adding_an_entrant_registers_it_through_the_service(admin_client: Client
     assert read_stream(stream_id=tournament_id)[-1].event_type == "EntrantRegistered"
 
 
+def test_saving_an_entrant_returns_to_its_tournament_s_page(admin_client: Client) -> None:
+    tournament_id = TournamentFactory.create(entrants=0).id
+
+    response = admin_client.post(
+        reverse("admin:tournaments_entrant_add"),
+        {"tournament": str(tournament_id), "name": "Rossi", "players": ""},
+    )
+
+    assert response.status_code == 302
+    assert response.url == reverse("admin:tournaments_tournament_change", args=[tournament_id])
+
+
+def test_save_and_add_another_keeps_the_tournament_on_the_next_form(
+    admin_client: Client,
+) -> None:
+    tournament_id = TournamentFactory.create(entrants=0).id
+    url = reverse("admin:tournaments_entrant_add")
+
+    response = admin_client.post(
+        url, {"tournament": str(tournament_id), "name": "Rossi", "_addanother": "1"}
+    )
+    following = admin_client.get(response.url)
+
+    assert response.status_code == 302
+    assert response.url == f"{url}?tournament={tournament_id}"
+    assert following.context["adminform"].form.initial["tournament"] == str(tournament_id)
+    assert "Rossi was added." in [str(message) for message in following.context["messages"]]
+
+
+def test_save_and_add_another_tournament_opens_an_empty_form(admin_client: Client) -> None:
+    response = add_tournament(admin_client, _addanother="1")
+
+    assert response.status_code == 302
+    assert response.url == reverse("admin:tournaments_tournament_add")
+
+
 def test_an_entrant_the_service_refuses_is_an_error_on_the_form(admin_client: Client) -> None:
     tournament_id = TournamentFactory.create(
         format="single_elimination", entrants=0, table_size=4
