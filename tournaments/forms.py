@@ -50,7 +50,11 @@ class TournamentCreateForm(forms.Form):
     table_size = forms.TypedChoiceField(coerce=int, choices=TABLE_SIZES, initial=2)
     scoring = forms.ChoiceField(choices=Scoring.choices, initial=Scoring.ROUNDS)
     best_of = forms.IntegerField(
-        min_value=1, initial=3, help_text="Scoring by rounds: the match goes to the majority."
+        min_value=1,
+        initial=3,
+        required=False,
+        help_text="Scoring by rounds: the match goes to the majority (blank: 3). Not asked "
+        "when scoring by points.",
     )
     rounds = forms.IntegerField(
         min_value=1, required=False, help_text="Scoring by points: the rounds every match plays."
@@ -134,8 +138,13 @@ class TournamentCreateForm(forms.Form):
         ("Venue", {"fields": ["tables", "no_show_minutes"]}),
     )
 
+    class Media:
+        js = ("tournaments/admin_scoring.js",)
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        if cleaned.get("scoring") == Scoring.POINTS:
+            cleaned["best_of"] = None  # a fixed number of rounds: no majority to reach
         given = [cleaned.get(name) is not None for name in self.PLACE_FIELDS]
         if any(given) and not all(given):
             raise forms.ValidationError(
@@ -173,6 +182,8 @@ class TournamentCreateForm(forms.Form):
             for name, value in self.cleaned_data.items()
             if value != "" and name not in self.PLACING_FIELDS
         }
+        if arguments.get("best_of") is None:
+            arguments.pop("best_of", None)  # the service's default, unused when scoring by points
         scoring = self.placing_scoring()
         if scoring is not None:
             arguments["placing_scoring"] = scoring

@@ -41,6 +41,34 @@ def test_the_add_form_shows_what_the_service_refuses_and_creates_nothing(
     assert not Tournament.objects.filter(name=TOURNAMENT_FORM["name"]).exists()
 
 
+def test_a_tournament_scored_by_points_is_created_without_best_of(
+    admin_client: Client,
+) -> None:
+    response = add_tournament(
+        admin_client, scoring="points", rounds="4", best_of="", level_knockout="deciding_round"
+    )
+
+    assert response.status_code == 302
+    settings = Tournament.objects.get(name=TOURNAMENT_FORM["name"]).settings
+    assert (settings["scoring"], settings["rounds"]) == ("points", 4)
+
+
+def test_a_tournament_scored_by_rounds_with_best_of_left_blank_is_best_of_three(
+    admin_client: Client,
+) -> None:
+    response = add_tournament(admin_client, best_of="")
+
+    assert response.status_code == 302
+    assert Tournament.objects.get(name=TOURNAMENT_FORM["name"]).settings["best_of"] == 3
+
+
+def test_the_add_form_hides_best_of_when_scoring_by_points(admin_client: Client) -> None:
+    page = admin_client.get(reverse("admin:tournaments_tournament_add")).content.decode()
+
+    assert "tournaments/admin_scoring.js" in page
+    assert "field-best_of" in page
+
+
 def test_the_add_form_lists_every_option_of_a_tournament(admin_client: Client) -> None:
     form = admin_client.get(reverse("admin:tournaments_tournament_add")).context["adminform"].form
 
