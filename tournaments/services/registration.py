@@ -143,13 +143,13 @@ def entrant_register(
         # Refused before any row is written when the tournament cannot take the entrant.
         if state is None:
             raise RuntimeError("registration needs the tournament's state")
-        players = players_or_name(state, name=name, players=given)
+        seated = players_or_name(state, name=name, players=given)
         with names.seed_holders_named(new_name=name):
-            decide_command(state, RegisterEntrant(entrant=0, players=len(players), seed=seed))
+            decide_command(state, RegisterEntrant(entrant=0, players=len(seated), seed=seed))
         names.check_name_is_free(
             tournament_id=tournament_id, name=name, confirmed=confirm_duplicate_name
         )
-        return entrant_rows(tournament_id=tournament_id, name=name, players=players, seed=seed)
+        return entrant_rows(tournament_id=tournament_id, name=name, players=seated, seed=seed)
 
     return run(
         tournament_id=tournament_id,
