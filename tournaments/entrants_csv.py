@@ -28,10 +28,10 @@ def parse_entrant_lines(text: str) -> tuple[list[ImportedEntrant], list[str]]:
     """The entrants of a `name,players,seed` file and an error per bad line (with its number).
 
     A first line naming the columns is skipped; blank lines are ignored; the seed may be blank.
+    Names given twice and seeds held twice are for the service to say, as for a pasted list.
     """
     lines: list[ImportedEntrant] = []
     errors: list[str] = []
-    first_line_of: dict[tuple[str, object], int] = {}
     reader = csv.reader(io.StringIO(text))
     try:
         for row in reader:
@@ -48,12 +48,6 @@ def parse_entrant_lines(text: str) -> tuple[list[ImportedEntrant], list[str]]:
             if entrant is None:
                 errors.append(f"line {number}: {problem}")
                 continue
-            for kind, value in (("name", entrant.name), ("seed", entrant.seed)):
-                if value is None:
-                    continue
-                first = first_line_of.setdefault((kind, value), number)
-                if first != number:
-                    errors.append(f"line {number}: the {kind} {value} is also on line {first}")
             lines.append(entrant)
     except csv.Error as exc:
         errors.append(f"line {reader.line_num}: not readable as CSV ({exc})")

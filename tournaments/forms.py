@@ -396,8 +396,8 @@ class EntrantImportForm(forms.Form):
     confirm_duplicate_names = forms.BooleanField(
         required=False,
         label="Keep duplicate names",
-        help_text="Register lines whose name an entrant of the tournament already has. "
-        "Unticked, such lines are refused (and nothing is imported).",
+        help_text="Register lines whose name an entrant of the tournament (or another line) "
+        "already has. Unticked, such lines are refused (and nothing is imported).",
     )
 
     def clean_file(self) -> list[ImportedEntrant]:
