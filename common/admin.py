@@ -207,6 +207,15 @@ class ServiceAddAdmin(ViewedOnlyAdmin):
     def change_url(self, obj: Model) -> str:
         return reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[obj.pk])
 
+    def added_url(self, request: HttpRequest, created: Model) -> str:  # noqa: ARG002 - a hook: subclasses use it
+        """Where saving the add form leads: the page of what it added (a hook)."""
+        return self.change_url(created)
+
+    def add_another_url(self, request: HttpRequest, created: Model) -> str:  # noqa: ARG002 - a hook: subclasses use it
+        """Where "Save and add another" leads: an empty add form (a hook: a subclass keeps
+        what the next row shares with this one)."""
+        return request.path
+
     def plain_form_context(
         self,
         request: HttpRequest,
@@ -266,8 +275,8 @@ class ServiceAddAdmin(ViewedOnlyAdmin):
                 if message:
                     self.message_user(request, message, messages.SUCCESS)
                 if "_addanother" in request.POST:
-                    return HttpResponseRedirect(request.path)
-                return HttpResponseRedirect(self.change_url(created))
+                    return HttpResponseRedirect(self.add_another_url(request, created))
+                return HttpResponseRedirect(self.added_url(request, created))
         context = self.plain_form_context(
             request, form, title=f"Add {self.opts.verbose_name}", extra_context=extra_context
         )

@@ -97,7 +97,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     """DRF's EXCEPTION_HANDLER: domain errors by code, DRF's errors reshaped, anything else 500."""
     if isinstance(exc, domain_errors()):
         code: str = getattr(exc, "code")  # noqa: B009 (declared by each error class)
-        return domain_error_response(code, translated_detail(exc), **getattr(exc, "extra", {}))
+        extra = {name: rendered_fact(value) for name, value in getattr(exc, "extra", {}).items()}
+        return domain_error_response(code, translated_detail(exc), **extra)
     if isinstance(exc, exceptions.ValidationError):
         return validation_error_response(exc)
     if isinstance(exc, RequestDataTooBig | TooManyFieldsSent):
@@ -108,6 +109,17 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     code = drf_error_code(exc, response.status_code)
     response.data = error_body(code, drf_error_detail(response.data))
     return response
+
+
+def rendered_fact(value: object) -> object:
+    """A fact of an error's body as JSON: a domain error in it (a refused line of a list) as
+    its own facts, `code` and `detail`."""
+    if isinstance(value, domain_errors()):
+        facts = {name: rendered_fact(fact) for name, fact in getattr(value, "extra", {}).items()}
+        return {**facts, "code": getattr(value, "code"), "detail": translated_detail(value)}  # noqa: B009
+    if isinstance(value, list | tuple):
+        return [rendered_fact(item) for item in value]
+    return value
 
 
 def translated_detail(error: Exception) -> str:

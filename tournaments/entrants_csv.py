@@ -1,5 +1,8 @@
-"""Reading a file of entrants to import: `name,players,seed` lines (a header line optional),
-the players of a pair or trio separated by `;`, the seed blank or a whole number from 1."""
+"""Reading lists of entrants to register at once, into `ImportedEntrant`s for
+`registration.entrants_register`: a file of `name,players,seed` lines (a header line optional,
+the players of a pair or trio separated by `;`, the seed blank or a whole number from 1), and a
+pasted list of `Name` or `Name; Player 1, Player 2` lines with an optional seed (`Name; 3`).
+Players left blank or out: a single named as the entrant (the service decides)."""
 
 from __future__ import annotations
 
@@ -15,6 +18,8 @@ PLAYER_SEPARATOR = ";"
 CSV_COLUMNS = ("name", "players", "seed")
 MAX_SEED = 2**31 - 1
 """The largest seed the seed column holds."""
+PASTED_FIELD_SEPARATOR = ";"
+PASTED_PLAYER_SEPARATOR = ","
 
 
 def split_players(text: str) -> tuple[list[str], str]:
@@ -28,10 +33,10 @@ def parse_entrant_lines(text: str) -> tuple[list[ImportedEntrant], list[str]]:
     """The entrants of a `name,players,seed` file and an error per bad line (with its number).
 
     A first line naming the columns is skipped; blank lines are ignored; the seed may be blank.
+    Names given twice and seeds held twice are for the service to say, as for a pasted list.
     """
     lines: list[ImportedEntrant] = []
     errors: list[str] = []
-    first_line_of: dict[tuple[str, object], int] = {}
     reader = csv.reader(io.StringIO(text))
     try:
         for row in reader:
@@ -48,12 +53,6 @@ def parse_entrant_lines(text: str) -> tuple[list[ImportedEntrant], list[str]]:
             if entrant is None:
                 errors.append(f"line {number}: {problem}")
                 continue
-            for kind, value in (("name", entrant.name), ("seed", entrant.seed)):
-                if value is None:
-                    continue
-                first = first_line_of.setdefault((kind, value), number)
-                if first != number:
-                    errors.append(f"line {number}: the {kind} {value} is also on line {first}")
             lines.append(entrant)
     except csv.Error as exc:
         errors.append(f"line {reader.line_num}: not readable as CSV ({exc})")
@@ -68,17 +67,81 @@ def parse_entrant_line(number: int, cells: list[str]) -> tuple[ImportedEntrant |
     name, players_text, seed_text = (*cells, "")[:3]
     if not name:
         return None, "the name is empty"
-    players, problem = split_players(players_text)
+    players: list[str] | None = None
+    if players_text:
+        players, problem = split_players(players_text)
+        if problem:
+            return None, problem
+    seed, problem = parse_seed(seed_text)
     if problem:
         return None, problem
-    for given in (name, *players):
+    problem = names_problem(name, players)
+    if problem:
+        return None, problem
+    return ImportedEntrant(number, name, players, seed), ""
+
+
+def names_problem(name: str, players: list[str] | None) -> str:
+    """Why the tables cannot hold one of the names (decision record 0041), or ""."""
+    for given in (name, *(players or ())):
         try:
             names.check_name_given(given)
         except (InvalidEntrant, InvalidName) as refused:
-            return None, refused.detail
-    seed = None
-    if seed_text:
-        seed = ascii_int(seed_text, minimum=1, maximum=MAX_SEED)
-        if seed is None:
-            return None, f"the seed is a whole number from 1, not {seed_text[:40]!r}"
+            return str(refused.detail)
+    return ""
+
+
+def parse_seed(text: str) -> tuple[int | None, str]:
+    """A seed: blank (none) or a whole number from 1 (ASCII digits, up to MAX_SEED)."""
+    if not text:
+        return None, ""
+    seed = ascii_int(text, minimum=1, maximum=MAX_SEED)
+    if seed is None:
+        return None, f"the seed is a whole number from 1, not {text[:40]!r}"
+    return seed, ""
+
+
+def parse_pasted_lines(text: str) -> tuple[list[ImportedEntrant], list[str]]:
+    """The entrants of a pasted list, one per line, and an error per bad line (with its number).
+
+    A line is `Name`, `Name; Player 1, Player 2` or either with a seed as a field of its own
+    (`Name; 3`, `Name; Player 1, Player 2; 3`): a field of digits only is the seed. Blank lines
+    are ignored. Names given twice and seeds held twice are for the service to say.
+    """
+    lines: list[ImportedEntrant] = []
+    errors: list[str] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        entrant, problem = parse_pasted_line(number, line)
+        if entrant is None:
+            errors.append(f"line {number}: {problem}")
+        else:
+            lines.append(entrant)
+    if not lines and not errors:
+        errors.append("the list has no entrants")
+    return lines, errors
+
+
+def parse_pasted_line(number: int, line: str) -> tuple[ImportedEntrant | None, str]:
+    name, *fields = (field.strip() for field in line.split(PASTED_FIELD_SEPARATOR))
+    if not name:
+        return None, "the name is empty"
+    players: list[str] | None = None
+    seed: int | None = None
+    for field in filter(None, fields):
+        if field.isascii() and field.isdigit():
+            if seed is not None:
+                return None, "more than one seed"
+            seed, problem = parse_seed(field)
+        elif players is not None:
+            return None, "the players once, after the name: Name; Player 1, Player 2; seed"
+        else:
+            players = [player.strip() for player in field.split(PASTED_PLAYER_SEPARATOR)]
+            problem = "" if all(players) else "players are names separated by ','; none is empty"
+        if problem:
+            return None, problem
+    problem = names_problem(name, players)
+    if problem:
+        return None, problem
     return ImportedEntrant(number, name, players, seed), ""

@@ -79,6 +79,22 @@ class InvalidName(TournamentError):
     code = "invalid_name"
 
 
+class PlayersRequired(TournamentError):
+    """An entrant of a pair or a trio registered without its players' names (a single's player
+    is named as the entrant when left out)."""
+
+    code = "players_required"
+
+
+class EntrantsRefused(TournamentError):
+    """A list of entrants registered at once, some of whose lines the tournament refuses:
+    none is registered. The body's `lines` name each (its `line`, `code` and `detail`)."""
+
+    code = "entrants_refused"
+    refusals: tuple[tuple[int, TournamentError], ...] = ()
+    """Each refused line's number and why."""
+
+
 class DuplicateSeed(TournamentError):
     code = "duplicate_seed"
     entrants: tuple[int, ...] = ()

@@ -1,8 +1,8 @@
 """The organizer's forms: what the admin asks before it calls a tournament service.
 
 The forms only read and check input; the services decide and append (a CSV file of entrants is
-read by `tournaments.entrants_csv` into `ImportedEntrant`s, which `registration.entrants_import`
-registers).
+and a pasted list are read by `tournaments.entrants_csv` into `ImportedEntrant`s, which
+`registration.entrants_register` registers).
 """
 
 from __future__ import annotations
@@ -14,7 +14,12 @@ from django import forms
 from accounts.models import Club
 from games.models import Scoring
 from tournaments.corrections import KEEP_SEED, Keep, PlayerCorrection
-from tournaments.entrants_csv import MAX_SEED, parse_entrant_lines, split_players
+from tournaments.entrants_csv import (
+    MAX_SEED,
+    parse_entrant_lines,
+    parse_pasted_lines,
+    split_players,
+)
 from tournaments.models import Entrant, Format, Player, Tournament, TournamentStatus
 from tournaments.services.registration import ImportedEntrant
 
@@ -30,6 +35,7 @@ LEVEL_KNOCKOUT_CHOICES = [
     ("organizer", "The organizer decides, giving a reason"),
 ]
 MAX_CSV_BYTES = 1_000_000
+MAX_PASTED_CHARACTERS = 100_000
 
 
 class TournamentCreateForm(forms.Form):
@@ -49,7 +55,11 @@ class TournamentCreateForm(forms.Form):
     table_size = forms.TypedChoiceField(coerce=int, choices=TABLE_SIZES, initial=2)
     scoring = forms.ChoiceField(choices=Scoring.choices, initial=Scoring.ROUNDS)
     best_of = forms.IntegerField(
-        min_value=1, initial=3, help_text="Scoring by rounds: the match goes to the majority."
+        min_value=1,
+        initial=3,
+        required=False,
+        help_text="Scoring by rounds: the match goes to the majority (blank: 3). Not asked "
+        "when scoring by points.",
     )
     rounds = forms.IntegerField(
         min_value=1, required=False, help_text="Scoring by points: the rounds every match plays."
@@ -133,8 +143,13 @@ class TournamentCreateForm(forms.Form):
         ("Venue", {"fields": ["tables", "no_show_minutes"]}),
     )
 
+    class Media:
+        js = ("tournaments/admin_scoring.js",)
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        if cleaned.get("scoring") == Scoring.POINTS:
+            cleaned["best_of"] = None  # a fixed number of rounds: no majority to reach
         given = [cleaned.get(name) is not None for name in self.PLACE_FIELDS]
         if any(given) and not all(given):
             raise forms.ValidationError(
@@ -172,6 +187,8 @@ class TournamentCreateForm(forms.Form):
             for name, value in self.cleaned_data.items()
             if value != "" and name not in self.PLACING_FIELDS
         }
+        if arguments.get("best_of") is None:
+            arguments.pop("best_of", None)  # the service's default, unused when scoring by points
         scoring = self.placing_scoring()
         if scoring is not None:
             arguments["placing_scoring"] = scoring
@@ -201,7 +218,9 @@ class EntrantRegisterForm(forms.Form):
     name = forms.CharField(max_length=200, help_text="The single's, pair's or trio's name.")
     players = forms.CharField(
         max_length=600,
-        help_text="One name per player: a pair or a trio separated by ';'.",
+        required=False,
+        help_text="A single: leave blank for one player named as the entrant. A pair or a "
+        "trio: one name per player, separated by ';'.",
     )
     seed = forms.IntegerField(min_value=1, max_value=MAX_SEED, required=False)
     confirm_duplicate_name = duplicate_name_confirmation()
@@ -218,7 +237,11 @@ class EntrantRegisterForm(forms.Form):
         field.queryset = field.queryset.filter(id__in=tournaments)  # type: ignore[union-attr]
         return self
 
-    def clean_players(self) -> list[str]:
+    def clean_players(self) -> list[str] | None:
+        """The players' names; None when left blank (the service names a single's player as
+        the entrant, and asks a pair or a trio for theirs)."""
+        if not self.cleaned_data["players"].strip():
+            return None
         players, problem = split_players(self.cleaned_data["players"])
         if problem:
             raise forms.ValidationError(problem)
@@ -383,8 +406,8 @@ class EntrantImportForm(forms.Form):
     confirm_duplicate_names = forms.BooleanField(
         required=False,
         label="Keep duplicate names",
-        help_text="Register lines whose name an entrant of the tournament already has. "
-        "Unticked, such lines are refused (and nothing is imported).",
+        help_text="Register lines whose name an entrant of the tournament (or another line) "
+        "already has. Unticked, such lines are refused (and nothing is imported).",
     )
 
     def clean_file(self) -> list[ImportedEntrant]:
@@ -400,4 +423,26 @@ class EntrantImportForm(forms.Form):
             raise forms.ValidationError(
                 [*errors, "Nothing was imported: correct these lines and upload the file again."]
             )
+        return lines
+
+
+class EntrantPasteForm(forms.Form):
+    """A pasted list of entrants, one per line: previewed, then registered in one command."""
+
+    entrants = forms.CharField(
+        max_length=MAX_PASTED_CHARACTERS,
+        widget=forms.Textarea(attrs={"rows": 10, "cols": 60}),
+        help_text="One entrant per line: Name, or Name; Player 1, Player 2 (a pair or a trio), "
+        "and a seed as a field of its own if any (Name; 3). A single's player is the name.",
+    )
+    confirm_duplicate_names = forms.BooleanField(
+        required=False,
+        label="Keep duplicate names",
+        help_text="Register lines whose name another entrant (or another line) already has.",
+    )
+
+    def clean_entrants(self) -> list[ImportedEntrant]:
+        lines, errors = parse_pasted_lines(self.cleaned_data["entrants"])
+        if errors:
+            raise forms.ValidationError(errors)
         return lines

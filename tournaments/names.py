@@ -7,7 +7,7 @@ confirms: refused with `duplicate_entrant_name` unless the command says
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from uuid import UUID
 
@@ -79,14 +79,30 @@ def check_name_is_free(
             )
 
 
+def duplicate_in_list(*, name: str, line: int) -> DuplicateEntrantName:
+    """A name given twice in one list of entrants (a warning confirmed as the others are)."""
+    return DuplicateEntrantName.because(
+        gettext_noop(
+            "the name %(name)s is also on line %(line)s: confirm the duplicate names to register "
+            "both all the same"
+        ),
+        name=name,
+        line=line,
+    )
+
+
 @contextmanager
-def seed_holders_named(*, new_name: str = "") -> Iterator[None]:
+def seed_holders_named(
+    *, new_name: str = "", pending: Mapping[int, str] | None = None
+) -> Iterator[None]:
     """A duplicate seed refused by the stream (which knows ids) said again with the entrants'
-    names, as the rows have them."""
+    names, as the rows have them (`pending`: the names of entrants not registered yet, by the
+    ids that stand for them)."""
     try:
         yield
     except DuplicateSeed as taken:
         names = dict(Entrant.objects.filter(id__in=taken.entrants).values_list("id", "name"))
+        names.update(pending or {})
         names[NEW_ENTRANT] = new_name
         named = DuplicateSeed.because(
             gettext_noop("seed %(seed)s would be held by more than one entrant: %(entrants)s"),

@@ -19,6 +19,12 @@ class ErrorOutput(Serializer):
     current_version = serializers.IntegerField(
         required=False, help_text="With `version_conflict`: the match's version now."
     )
+    lines = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="With `entrants_refused`: each refused line, as its `line` (from 1), `code` "
+        "and `detail`.",
+    )
     # A field named `fields` shadows Serializer.fields for the type checker only: DRF moves
     # declared fields out of the class.
     fields = serializers.DictField(  # type: ignore[assignment]

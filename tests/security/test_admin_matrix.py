@@ -179,6 +179,14 @@ ROUTES: dict[str, Route] = {
     "tournaments_tournament_import_entrants": Route(
         get(tournament_url("import_entrants", started=False)), (200, 404)
     ),
+    "tournaments_tournament_paste_entrants": Route(
+        lambda world, client: client.post(
+            tournament_url("paste_entrants", started=False)(world),
+            {"entrants": "Late\nLater; 9", "_register": "Register"},
+        ),
+        (302, 404),
+        records=True,
+    ),
     "tournaments_tournament_seeds": Route(get(tournament_url("seeds", started=False)), (200, 404)),
     "tournaments_tournament_sheet": Route(
         get(lambda world: tournament_url("sheet", "pairings")(world) + "?format=html"), (200, 404)

@@ -131,6 +131,11 @@ VALID_COMMANDS = [
         body=lambda _w: {"name": "Verdi", "players": ["Verdi"]},
     ),
     ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/entrants/bulk/",
+        path=lambda w: {"tournament_id": w.open_tournament},
+        body=lambda _w: {"entrants": [{"name": "Neri"}, {"name": "Gialli", "seed": 12}]},
+    ),
+    ValidCommand(
         "POST /api/v1/tournaments/{tournament_id}/entrants/{entrant_id}/check-in/",
         path=open_entrant,
         body=lambda _w: None,

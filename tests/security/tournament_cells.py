@@ -105,6 +105,15 @@ TOURNAMENT_CELLS: list[Cell] = [
         ORGANIZER_ONLY,
     ),
     Cell(
+        "entrants-register",
+        "post",
+        post(
+            lambda w: tournament_url(w.in_registration(), "entrants", "bulk"),
+            lambda _w: {"entrants": [{"name": "Late"}, {"name": "Later"}]},
+        ),
+        ORGANIZER_ONLY,
+    ),
+    Cell(
         "entrant-check-in",
         "post",
         post(lambda w: tournament_url(w.in_registration(), "entrants", w.entrant(), "check-in")),

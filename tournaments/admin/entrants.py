@@ -17,6 +17,8 @@ from django.http import (
     HttpResponseRedirect,
 )
 from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.http import urlencode
 
 from common.admin import (
     ReadOnlyInline,
@@ -102,6 +104,18 @@ class EntrantAdmin(TournamentsAddAdmin):
         if not isinstance(form, EntrantRegisterForm):
             raise RuntimeError("the add form is an EntrantRegisterForm")
         return form.for_organizer(tournament_ids(request.user))
+
+    def added_url(self, request: HttpRequest, created: Model) -> str:  # noqa: ARG002 - the hook's signature
+        """Back to the tournament's page, where the entrant is listed."""
+        if not isinstance(created, Entrant):
+            raise RuntimeError("an entrant was added")
+        return reverse("admin:tournaments_tournament_change", args=[created.tournament_id])
+
+    def add_another_url(self, request: HttpRequest, created: Model) -> str:
+        """The add form again, for the same tournament."""
+        if not isinstance(created, Entrant):
+            raise RuntimeError("an entrant was added")
+        return f"{request.path}?{urlencode({'tournament': str(created.tournament_id)})}"
 
     def create(self, request: HttpRequest, form: EntrantRegisterForm) -> Entrant:
         data = form.cleaned_data

@@ -1,6 +1,6 @@
 """Tournaments: the console of one tournament (bracket, standings, the evening's steps and
-the operations that can run now), the CSV import of entrants, the seeds and the printable
-sheets."""
+the operations that can run now), the pasted list and the CSV import of entrants, the seeds and
+the printable sheets."""
 
 from __future__ import annotations
 
@@ -50,8 +50,10 @@ from tournaments.admin.operations import (
 )
 from tournaments.admin.webhooks import WebhookEndpointInline, add_endpoint_link
 from tournaments.console import Evening, evening
+from tournaments.errors import EntrantsRefused
 from tournaments.forms import (
     EntrantImportForm,
+    EntrantPasteForm,
     TournamentCreateForm,
 )
 from tournaments.models import (
@@ -61,6 +63,7 @@ from tournaments.models import (
 from tournaments.selectors import fixtures, projected
 from tournaments.selectors.organizing import tournament_ids
 from tournaments.services import registration
+from tournaments.services.registration import ImportedEntrant
 from tournaments.standings import DEFAULT_TIEBREAKS
 from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
 
@@ -146,6 +149,11 @@ class TournamentAdmin(TournamentsAddAdmin):
                 name="tournaments_tournament_import_entrants",
             ),
             path(
+                "<path:object_id>/paste-entrants/",
+                wrap(self.paste_view),
+                name="tournaments_tournament_paste_entrants",
+            ),
+            path(
                 "<path:object_id>/seeds/",
                 wrap(self.seeds_view),
                 name="tournaments_tournament_seeds",
@@ -205,6 +213,9 @@ class TournamentAdmin(TournamentsAddAdmin):
                 for step in tonight.steps
             ],
             "may_change": may_change,
+            "paste_form": EntrantPasteForm()
+            if may_change and tournament.status == TournamentStatus.REGISTRATION
+            else None,
             "seeds_form": seeds_form(tournament)
             if self.has_change_permission(request)
             and tournament.status == TournamentStatus.REGISTRATION
@@ -276,17 +287,10 @@ class TournamentAdmin(TournamentsAddAdmin):
         refusals: list[str] = []
         if form.is_bound and form.is_valid():
             lines = form.cleaned_data["file"]
-            refusals = [
-                f"line {line}: {error_detail(exc)}"
-                for line, exc in registration.entrants_import(
-                    tournament_id=tournament.id,
-                    lines=lines,
-                    actor=admin_actor(request),
-                    confirm_duplicate_names=form.cleaned_data["confirm_duplicate_names"],
-                )
-            ]
+            refusals = self.register_lines(
+                request, tournament, lines, form.cleaned_data["confirm_duplicate_names"]
+            )
             if not refusals:
-                refresh_view(tournament.id)
                 self.message_user(
                     request, f"{len(lines)} entrants imported into {tournament}.", messages.SUCCESS
                 )
@@ -299,6 +303,84 @@ class TournamentAdmin(TournamentsAddAdmin):
             template="admin/tournaments/import_entrants.html",
             refusals=refusals,
         )
+
+    def paste_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """A pasted list of entrants (the box on the tournament's page): shown as it will be
+        registered, with what the tournament would refuse line by line; registered in one
+        command when sent with `_register`."""
+        tournament = self.tournament_to_change(request, object_id)
+        form = EntrantPasteForm(request.POST if request.method == "POST" else None)
+        preview: list[dict[str, Any]] = []
+        refusals: list[str] = []
+        if form.is_bound and form.is_valid():
+            lines = form.cleaned_data["entrants"]
+            confirmed = form.cleaned_data["confirm_duplicate_names"]
+            if "_register" in request.POST:
+                refusals = self.register_lines(request, tournament, lines, confirmed)
+                if not refusals:
+                    self.message_user(
+                        request,
+                        f"{len(lines)} entrants registered in {tournament}.",
+                        messages.SUCCESS,
+                    )
+                    return HttpResponseRedirect(self.change_url(tournament))
+            else:
+                try:
+                    refused = dict(
+                        registration.entrants_check(
+                            tournament_id=tournament.id,
+                            lines=lines,
+                            confirm_duplicate_names=confirmed,
+                        )
+                    )
+                except (RuleViolation, EventStoreError) as exc:
+                    refusals = [error_detail(exc)]
+                else:
+                    preview = [
+                        {
+                            "line": line.line,
+                            "name": line.name,
+                            "players": line.players or [line.name],
+                            "seed": line.seed,
+                            "refusal": error_detail(refused[line.line])
+                            if line.line in refused
+                            else "",
+                        }
+                        for line in lines
+                    ]
+                    refusals = [row["refusal"] for row in preview if row["refusal"]]
+        return self.form_page(
+            request,
+            tournament,
+            form,
+            title=f"Register entrants in {tournament}",
+            template="admin/tournaments/paste_entrants.html",
+            preview=preview,
+            refusals=refusals,
+        )
+
+    def register_lines(
+        self,
+        request: HttpRequest,
+        tournament: Tournament,
+        lines: Sequence[ImportedEntrant],
+        confirmed: bool,
+    ) -> list[str]:
+        """Register a list of entrants in one command; what was refused, line by line (nothing
+        registered then)."""
+        try:
+            registration.entrants_register(
+                tournament_id=tournament.id,
+                lines=lines,
+                actor=admin_actor(request),
+                confirm_duplicate_names=confirmed,
+            )
+        except EntrantsRefused as refused:
+            return [f"line {line}: {error_detail(exc)}" for line, exc in refused.refusals]
+        except (RuleViolation, EventStoreError) as exc:
+            return [error_detail(exc)]
+        refresh_view(tournament.id)
+        return []
 
     def seeds_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         """The Seeds form of a tournament's page, sent as one reseed; shown on a page of its own

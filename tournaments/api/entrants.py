@@ -1,4 +1,4 @@
-"""Entrants: register one, check it in, withdraw it."""
+"""Entrants: register one or a list of them, check one in, withdraw it."""
 
 from __future__ import annotations
 
@@ -51,7 +51,10 @@ class EntrantRegisterApi(JsonApi):
         )
         players = serializers.ListField(
             child=serializers.CharField(min_length=1, max_length=NAME_MAX_LENGTH),
-            help_text="The players' names: 1, 2 or 3 at tables of 2, 4 or 6.",
+            required=False,
+            help_text="The players' names: 1 at tables of 2 or 3, 2 at 4, 3 at 6. Left out at "
+            "tables of 2 or 3: one player named as the entrant; a pair or a trio names its "
+            "players (`players_required`).",
         )
         seed = serializers.IntegerField(
             required=False,
@@ -79,7 +82,8 @@ class EntrantRegisterApi(JsonApi):
             409: f"`registration_closed`: the tournament has started; {VERSION_CONFLICT}",
             422: "`invalid_entrant`: a player count that does not fit the table, or a seed "
             "below 1; `invalid_name`: a control character (a line break, a tab...) or a line "
-            "separator in a name; `duplicate_seed`: another entrant holds the seed; "
+            "separator in a name; `players_required`: a pair or a trio without its players' "
+            "names; `duplicate_seed`: another entrant holds the seed; "
             "`duplicate_entrant_name`: another entrant has the name (send "
             "`confirm_duplicate_name: true` to register it all the same).",
         },
@@ -89,13 +93,95 @@ class EntrantRegisterApi(JsonApi):
         result = registration.entrant_register(
             tournament_id=tournament_id,
             name=data["name"],
-            players=data["players"],
+            players=data.get("players"),
             seed=data.get("seed"),
             confirm_duplicate_name=data["confirm_duplicate_name"],
             actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
         )
         return entrant_response(result, registration.registered_entrant_id(result))
+
+
+MAX_ENTRANTS_AT_ONCE = 1000
+
+
+class EntrantLineInput(Serializer):
+    name = serializers.CharField(min_length=1, max_length=NAME_MAX_LENGTH)
+    players = serializers.ListField(
+        child=serializers.CharField(min_length=1, max_length=NAME_MAX_LENGTH),
+        required=False,
+        help_text="As for one entrant: left out at tables of 2 or 3, one player named as the "
+        "entrant.",
+    )
+    seed = serializers.IntegerField(required=False, allow_null=True, max_value=MAX_SEED)
+
+    class Meta:
+        ref_name = "EntrantLineInput"
+
+
+class EntrantsOutput(Serializer):
+    entrants = EntrantOutput(many=True, help_text="In the order of the request's `entrants`.")
+
+    class Meta:
+        ref_name = "Entrants"
+
+
+class EntrantsRegisterApi(JsonApi):
+    permission_classes = [TournamentAccess]
+    access = {"post": Action.ORGANIZE}
+
+    class InputSerializer(Serializer):
+        entrants = serializers.ListField(
+            child=EntrantLineInput(),
+            min_length=1,
+            max_length=MAX_ENTRANTS_AT_ONCE,
+            help_text="The entrants, each as `POST .../entrants/` takes one.",
+        )
+        confirm_duplicate_names = serializers.BooleanField(
+            default=False,
+            help_text="Register an entrant whose name another entrant (or another item) has.",
+        )
+
+        class Meta:
+            ref_name = "EntrantsRegisterInput"
+
+    @tournament_command_schema(
+        operation_id="entrants_register",
+        summary="Register a list of entrants at once: all of them, or none",
+        description="One command: an `EntrantRegistered` per entrant, in order. Each entrant is "
+        "checked as `POST .../entrants/` checks one, with the entrants before it registered.",
+        request=InputSerializer,
+        response=EntrantsOutput,
+        errors={
+            **TOURNAMENT_NOT_FOUND,
+            409: f"`registration_closed`: the tournament has started; {VERSION_CONFLICT}",
+            422: "`entrants_refused`: nothing registered; `lines` names each refused entrant "
+            "(`line`, its place in `entrants` from 1) with its `code` (`invalid_entrant`, "
+            "`players_required`, `duplicate_seed`, `duplicate_entrant_name`) and `detail`.",
+        },
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        result = registration.entrants_register(
+            tournament_id=tournament_id,
+            lines=[
+                registration.ImportedEntrant(
+                    line, item["name"], item.get("players"), item.get("seed")
+                )
+                for line, item in enumerate(data["entrants"], start=1)
+            ],
+            confirm_duplicate_names=data["confirm_duplicate_names"],
+            actor=request_actor(request),
+            idempotency_key=idempotency_key_of(request),
+        )
+        entrants = [
+            answers.entrant_as_left(result=result, entrant_id=entrant_id)
+            for entrant_id in registration.registered_entrant_ids(result)
+        ]
+        return Response(
+            EntrantsOutput({"entrants": entrants}).data,
+            status=status.HTTP_201_CREATED if result.recorded else status.HTTP_200_OK,
+        )
 
 
 class EntrantCheckInApi(JsonApi):

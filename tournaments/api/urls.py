@@ -5,7 +5,12 @@ from django.urls import path
 from tournaments.api.calls import CheckInCloseApi, CheckInOpenApi, CheckInWindowApi, MatchCallApi
 from tournaments.api.corrections import EntrantCorrectApi, EntrantsReseedApi
 from tournaments.api.device_tokens import DeviceTokenListApi, DeviceTokenRevokeApi
-from tournaments.api.entrants import EntrantCheckInApi, EntrantRegisterApi, EntrantWithdrawApi
+from tournaments.api.entrants import (
+    EntrantCheckInApi,
+    EntrantRegisterApi,
+    EntrantsRegisterApi,
+    EntrantWithdrawApi,
+)
 from tournaments.api.event_streams import TournamentEventStreamApi
 from tournaments.api.exports import ArchiveApi, ScheduleApi
 from tournaments.api.groups import GroupPlacesDecideApi
@@ -31,6 +36,7 @@ urlpatterns = [
     path("tournaments/", TournamentCreateApi.as_view(), name="tournament-create"),
     path(TOURNAMENT, TournamentDetailApi.as_view(), name="tournament-detail"),
     path(f"{TOURNAMENT}entrants/", EntrantRegisterApi.as_view(), name="entrant-register"),
+    path(f"{TOURNAMENT}entrants/bulk/", EntrantsRegisterApi.as_view(), name="entrants-register"),
     path(ENTRANT, EntrantCorrectApi.as_view(), name="entrant-correct"),
     path(f"{ENTRANT}check-in/", EntrantCheckInApi.as_view(), name="entrant-check-in"),
     path(f"{ENTRANT}withdraw/", EntrantWithdrawApi.as_view(), name="entrant-withdraw"),

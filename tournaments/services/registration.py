@@ -1,5 +1,6 @@
 """Creating a tournament and registering, checking in, withdrawing and seeding its entrants;
-`entrants_import` registers a whole file of entrants in one transaction: all lines or none."""
+`entrants_register` registers a list of entrants (pasted, a file, a bulk request) in one
+command: all its lines or none."""
 
 from __future__ import annotations
 
@@ -12,17 +13,19 @@ from uuid import UUID
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.models import Club
 from common.actors import Actor
-from games.eventstore.api import EventStoreError
 from games.matches import services as match_services
-from games.rules import RuleViolation, Table, Variant
+from games.rules import Table, Variant
 from tournaments import names
+from tournaments.errors import EntrantsRefused, TournamentError
 from tournaments.models import Entrant, EntrantPlayer, Player, Tournament
 from tournaments.ratings.seeding import rating_order
 from tournaments.services.pipeline import (
     TournamentCommandResult,
+    load_tournament,
     run,
 )
 from tournaments.state import TournamentSettings, TournamentState
@@ -32,11 +35,16 @@ from tournaments.stream.commands import (
     CreateTournament,
     OpenCheckIn,
     RegisterEntrant,
+    RegisterEntrants,
     SeedEntrants,
     TournamentCommand,
     WithdrawEntrant,
 )
 from tournaments.stream.decide import decide as decide_command
+from tournaments.stream.entrant_checks import NEW_ENTRANT, players_or_name
+from tournaments.stream.entrants import check_registration_is_open
+from tournaments.stream.events import ENTRANT_REGISTERED
+from tournaments.stream.evolve import evolve
 
 
 def tournament_create(
@@ -119,38 +127,32 @@ def entrant_register(
     *,
     tournament_id: UUID,
     name: str,
-    players: Sequence[str],
     actor: Actor,
+    players: Sequence[str] | None = None,
     seed: int | None = None,
     confirm_duplicate_name: bool = False,
     idempotency_key: str | None = None,
 ) -> TournamentCommandResult:
-    """Register before the start. A seed another entrant holds is refused, and so is a name
-    another entrant has unless `confirm_duplicate_name`. The entrant's id is in the result's
-    first event (`registered_entrant_id`); its name and players go to the name tables only."""
-    for given in (name, *players):
-        names.check_name_given(given)
+    """Register before the start. A single's player is named as the entrant when `players` is
+    None; a pair or a trio names its players. A seed another entrant holds is refused, and so is
+    a name another entrant has unless `confirm_duplicate_name`. The entrant's id is in the
+    result's first event (`registered_entrant_id`); its name and players go to the name tables
+    only."""
+    given = None if players is None else list(players)
+    for given_name in (name, *(given or ())):
+        names.check_name_given(given_name)
 
     def register(state: TournamentState | None) -> TournamentCommand:
         # Refused before any row is written when the tournament cannot take the entrant.
         if state is None:
             raise RuntimeError("registration needs the tournament's state")
+        seated = players_or_name(state, name=name, players=given)
         with names.seed_holders_named(new_name=name):
-            decide_command(state, RegisterEntrant(entrant=0, players=len(players), seed=seed))
+            decide_command(state, RegisterEntrant(entrant=0, players=len(seated), seed=seed))
         names.check_name_is_free(
             tournament_id=tournament_id, name=name, confirmed=confirm_duplicate_name
         )
-        entrant = Entrant.objects.create(
-            tournament_id=tournament_id, name=name, seed=seed, registered_at=timezone.now()
-        )
-        player_ids = []
-        for position, player_name in enumerate(players):
-            player = Player.objects.create(name=player_name)
-            EntrantPlayer.objects.create(entrant=entrant, player=player, position=position)
-            player_ids.append(player.id)
-        return RegisterEntrant(
-            entrant=entrant.id, players=len(players), seed=seed, player_ids=tuple(player_ids)
-        )
+        return entrant_rows(tournament_id=tournament_id, name=name, players=seated, seed=seed)
 
     return run(
         tournament_id=tournament_id,
@@ -158,7 +160,24 @@ def entrant_register(
         actor=actor,
         idempotency_key=idempotency_key,
         name="entrant_register",
-        arguments={"name": name, "players": list(players), "seed": seed},
+        arguments={"name": name, "players": given, "seed": seed},
+    )
+
+
+def entrant_rows(
+    *, tournament_id: UUID, name: str, players: Sequence[str], seed: int | None
+) -> RegisterEntrant:
+    """The name rows of a new entrant and its players; the command that registers it."""
+    entrant = Entrant.objects.create(
+        tournament_id=tournament_id, name=name, seed=seed, registered_at=timezone.now()
+    )
+    player_ids = []
+    for position, player_name in enumerate(players):
+        player = Player.objects.create(name=player_name)
+        EntrantPlayer.objects.create(entrant=entrant, player=player, position=position)
+        player_ids.append(player.id)
+    return RegisterEntrant(
+        entrant=entrant.id, players=len(players), seed=seed, player_ids=tuple(player_ids)
     )
 
 
@@ -272,37 +291,128 @@ def check_in_close(
 
 @dataclass(frozen=True)
 class ImportedEntrant:
-    """One entrant of an imported file, with the number of its line."""
+    """One entrant of a list registered at once (a pasted line, a file's line, an item of a
+    bulk request), with the number of its line; `players` None: a single named as the entrant."""
 
     line: int
     name: str
-    players: list[str]
+    players: list[str] | None
     seed: int | None
 
 
-def entrants_import(
+def entrants_register(
     *,
     tournament_id: UUID,
     lines: Sequence[ImportedEntrant],
     actor: Actor,
     confirm_duplicate_names: bool = False,
-) -> list[tuple[int, RuleViolation | EventStoreError]]:
-    """Register every line through `entrant_register`, or none: any refusal rolls all back.
-    Returns the refusals, each with its line's number."""
-    refusals: list[tuple[int, RuleViolation | EventStoreError]] = []
-    with transaction.atomic():
-        for line in lines:
-            try:
-                entrant_register(
-                    tournament_id=tournament_id,
-                    name=line.name,
-                    players=line.players,
-                    seed=line.seed,
-                    confirm_duplicate_name=confirm_duplicate_names,
-                    actor=actor,
-                )
-            except (RuleViolation, EventStoreError) as exc:
-                refusals.append((line.line, exc))
+    idempotency_key: str | None = None,
+) -> TournamentCommandResult:
+    """Register every line in one command (`RegisterEntrants`: an `EntrantRegistered` each), or
+    none: a line the tournament cannot take (with the lines before it registered) refuses them
+    all with `EntrantsRefused`, which names each such line and why. The entrants' ids are the
+    result's (`registered_entrant_ids`)."""
+
+    def register(state: TournamentState | None) -> TournamentCommand:
+        if state is None:
+            raise RuntimeError("registration needs the tournament's state")
+        check_registration_is_open(state)
+        seated, refusals = checked_lines(
+            state, tournament_id=tournament_id, lines=lines, confirmed=confirm_duplicate_names
+        )
         if refusals:
-            transaction.set_rollback(True)
+            raise entrants_refused(refusals, total=len(lines))
+        return RegisterEntrants(
+            tuple(
+                entrant_rows(
+                    tournament_id=tournament_id, name=line.name, players=players, seed=line.seed
+                )
+                for line, players in zip(lines, seated, strict=True)
+            )
+        )
+
+    return run(
+        tournament_id=tournament_id,
+        command=register,
+        actor=actor,
+        idempotency_key=idempotency_key,
+        name="entrants_register",
+        arguments={
+            "entrants": [
+                {"name": line.name, "players": line.players, "seed": line.seed} for line in lines
+            ],
+            "confirm_duplicate_names": confirm_duplicate_names,
+        },
+    )
+
+
+def entrants_check(
+    *,
+    tournament_id: UUID,
+    lines: Sequence[ImportedEntrant],
+    confirm_duplicate_names: bool = False,
+) -> list[tuple[int, TournamentError]]:
+    """What `entrants_register` would refuse now, each with its line's number (the preview of a
+    pasted list); nothing is written. A tournament that has started refuses the whole list."""
+    state, _ = load_tournament(tournament_id=tournament_id)
+    check_registration_is_open(state)
+    _, refusals = checked_lines(
+        state, tournament_id=tournament_id, lines=lines, confirmed=confirm_duplicate_names
+    )
     return refusals
+
+
+def registered_entrant_ids(result: TournamentCommandResult) -> list[int]:
+    """The entrants that `entrants_register` registered, in the order of its lines."""
+    registered = (event for event in result.events if event.event_type == ENTRANT_REGISTERED)
+    return [event.payload["entrant"] for event in registered]
+
+
+def checked_lines(
+    state: TournamentState,
+    *,
+    tournament_id: UUID,
+    lines: Sequence[ImportedEntrant],
+    confirmed: bool,
+) -> tuple[list[list[str]], list[tuple[int, TournamentError]]]:
+    """The players of each line the tournament can take, with the lines before it registered,
+    and the refusal of each other line (its number, and why)."""
+    seated: list[list[str]] = []
+    refusals: list[tuple[int, TournamentError]] = []
+    pending: dict[int, str] = {}
+    first_line_named: dict[str, int] = {}
+    for index, line in enumerate(lines):
+        stand_in = NEW_ENTRANT - 1 - index  # stands for the line's entrant among the others
+        try:
+            players = players_or_name(state, name=line.name, players=line.players)
+            for given_name in (line.name, *players):
+                names.check_name_given(given_name)
+            with names.seed_holders_named(new_name=line.name, pending=pending):
+                events = decide_command(
+                    state, RegisterEntrant(entrant=stand_in, players=len(players), seed=line.seed)
+                )
+            names.check_name_is_free(
+                tournament_id=tournament_id, name=line.name, confirmed=confirmed
+            )
+            first = first_line_named.setdefault(names.same_name(line.name), line.line)
+            if first != line.line and not confirmed:
+                raise names.duplicate_in_list(name=line.name, line=first)
+        except TournamentError as refused:
+            refusals.append((line.line, refused))
+            continue
+        for event in events:
+            state = evolve(state, event)
+        pending[stand_in] = line.name
+        seated.append(players)
+    return seated, refusals
+
+
+def entrants_refused(refusals: list[tuple[int, TournamentError]], *, total: int) -> EntrantsRefused:
+    """One error for a list, its refused lines (each with its `line`) in the body."""
+    refused = EntrantsRefused.because(
+        gettext_noop("%(refused)s of the %(total)s entrants were refused: none was registered"),
+        refused=len(refusals),
+        total=total,
+    )
+    refused.refusals = tuple(refusals)
+    return refused.at(lines=[error.at(line=line) for line, error in refusals])

@@ -38,6 +38,14 @@ class RegisterEntrant:
 
 
 @dataclass(frozen=True)
+class RegisterEntrants:
+    """Register several entrants in one command (a pasted list, a file, a bulk request): all
+    of them, in order, or none."""
+
+    entrants: tuple[RegisterEntrant, ...]
+
+
+@dataclass(frozen=True)
 class CheckInEntrant:
     entrant: int
     now: datetime | None = None
@@ -173,6 +181,7 @@ class DecideGroupPlaces:
 TournamentCommand: TypeAlias = (
     CreateTournament
     | RegisterEntrant
+    | RegisterEntrants
     | CheckInEntrant
     | WithdrawEntrant
     | SeedEntrants

@@ -27,6 +27,7 @@ from tournaments.stream.commands import (
     PublishSwissRound,
     RecordResult,
     RegisterEntrant,
+    RegisterEntrants,
     ReseedEntrants,
     ScheduleMatches,
     SeedEntrants,
@@ -113,6 +114,7 @@ def _decider(
 _DECIDERS: dict[type, Decider] = dict(
     [
         _decider(RegisterEntrant, entrants.register_entrant),
+        _decider(RegisterEntrants, entrants.register_entrants),
         _decider(CheckInEntrant, entrants.check_in_entrant),
         _decider(OpenCheckIn, entrants.open_check_in),
         _decider(CloseCheckIn, entrants.close_check_in),

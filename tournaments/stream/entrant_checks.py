@@ -4,7 +4,7 @@ player counts, reasons and seeds, and the order of the entrants by seed."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from common.explained import gettext_noop
 from tournaments.errors import (
@@ -12,6 +12,7 @@ from tournaments.errors import (
     EntrantNotFound,
     InvalidEntrant,
     InvalidTournament,
+    PlayersRequired,
     ReasonRequired,
 )
 from tournaments.state import EntrantRecord, TournamentState
@@ -74,6 +75,26 @@ def check_player_count(state: TournamentState, count: int) -> None:
             needed=needed,
             given=count,
         )
+
+
+def players_or_name(
+    state: TournamentState, *, name: str, players: Sequence[str] | None
+) -> list[str]:
+    """A new entrant's players: those given, or when none are (`None`) and the entrant is a
+    single (tables of 2 or 3), one player named as the entrant. A pair or a trio names its own."""
+    if players is not None:
+        return list(players)
+    needed = PLAYERS_PER_ENTRANT[state.settings.table_size]
+    if needed != 1:
+        raise PlayersRequired.because(
+            gettext_noop(
+                "at tables of %(size)s an entrant is a pair or a trio: give the names of its "
+                "%(needed)s players"
+            ),
+            size=state.settings.table_size,
+            needed=needed,
+        )
+    return [name]
 
 
 def check_seed_is_valid(seed: int | None) -> None:

@@ -20,6 +20,7 @@ from tournaments.stream.commands import (
     CorrectEntrant,
     OpenCheckIn,
     RegisterEntrant,
+    RegisterEntrants,
     ReseedEntrants,
     SeedEntrants,
     WithdrawEntrant,
@@ -51,14 +52,31 @@ from tournaments.stream.evolve import evolve
 from tournaments.stream.tables import both_here, called, iso
 
 
-def register_entrant(state: TournamentState, command: RegisterEntrant) -> list[TournamentEvent]:
+def check_registration_is_open(state: TournamentState) -> None:
     if state.started:
         raise RegistrationClosed.because(
             gettext_noop("the tournament has started: registration is closed")
         )
+
+
+def register_entrant(state: TournamentState, command: RegisterEntrant) -> list[TournamentEvent]:
+    check_registration_is_open(state)
     check_player_count(state, command.players)
     check_seed_is_free(state, command.seed)
     return [EntrantRegistered(command.entrant, seed=command.seed, players=command.player_ids)]
+
+
+def register_entrants(state: TournamentState, command: RegisterEntrants) -> list[TournamentEvent]:
+    """Each entrant decided on the tournament with those before it registered (two of them
+    never hold one seed)."""
+    check_registration_is_open(state)
+    registered: list[TournamentEvent] = []
+    for entrant in command.entrants:
+        events = register_entrant(state, entrant)
+        for event in events:
+            state = evolve(state, event)
+        registered += events
+    return registered
 
 
 def check_in_entrant(state: TournamentState, command: CheckInEntrant) -> list[TournamentEvent]:

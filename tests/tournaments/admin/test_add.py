@@ -41,6 +41,34 @@ def test_the_add_form_shows_what_the_service_refuses_and_creates_nothing(
     assert not Tournament.objects.filter(name=TOURNAMENT_FORM["name"]).exists()
 
 
+def test_a_tournament_scored_by_points_is_created_without_best_of(
+    admin_client: Client,
+) -> None:
+    response = add_tournament(
+        admin_client, scoring="points", rounds="4", best_of="", level_knockout="deciding_round"
+    )
+
+    assert response.status_code == 302
+    settings = Tournament.objects.get(name=TOURNAMENT_FORM["name"]).settings
+    assert (settings["scoring"], settings["rounds"]) == ("points", 4)
+
+
+def test_a_tournament_scored_by_rounds_with_best_of_left_blank_is_best_of_three(
+    admin_client: Client,
+) -> None:
+    response = add_tournament(admin_client, best_of="")
+
+    assert response.status_code == 302
+    assert Tournament.objects.get(name=TOURNAMENT_FORM["name"]).settings["best_of"] == 3
+
+
+def test_the_add_form_hides_best_of_when_scoring_by_points(admin_client: Client) -> None:
+    page = admin_client.get(reverse("admin:tournaments_tournament_add")).content.decode()
+
+    assert "tournaments/admin_scoring.js" in page
+    assert "field-best_of" in page
+
+
 def test_the_add_form_lists_every_option_of_a_tournament(admin_client: Client) -> None:
     form = admin_client.get(reverse("admin:tournaments_tournament_add")).context["adminform"].form
 
@@ -72,6 +100,44 @@ def test_adding_an_entrant_registers_it_through_the_service(admin_client: Client
     assert read_stream(stream_id=tournament_id)[-1].event_type == "EntrantRegistered"
 
 
+def test_saving_an_entrant_returns_to_its_tournament_s_page(admin_client: Client) -> None:
+    tournament_id = TournamentFactory.create(entrants=0).id
+
+    response = admin_client.post(
+        reverse("admin:tournaments_entrant_add"),
+        {"tournament": str(tournament_id), "name": "Rossi", "players": ""},
+    )
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse(
+        "admin:tournaments_tournament_change", args=[tournament_id]
+    )
+
+
+def test_save_and_add_another_keeps_the_tournament_on_the_next_form(
+    admin_client: Client,
+) -> None:
+    tournament_id = TournamentFactory.create(entrants=0).id
+    url = reverse("admin:tournaments_entrant_add")
+
+    response = admin_client.post(
+        url, {"tournament": str(tournament_id), "name": "Rossi", "_addanother": "1"}
+    )
+    following = admin_client.get(response["Location"])
+
+    assert response.status_code == 302
+    assert response["Location"] == f"{url}?tournament={tournament_id}"
+    assert following.context["adminform"].form.initial["tournament"] == str(tournament_id)
+    assert "Rossi was added." in [str(message) for message in following.context["messages"]]
+
+
+def test_save_and_add_another_tournament_opens_an_empty_form(admin_client: Client) -> None:
+    response = add_tournament(admin_client, _addanother="1")
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("admin:tournaments_tournament_add")
+
+
 def test_an_entrant_the_service_refuses_is_an_error_on_the_form(admin_client: Client) -> None:
     tournament_id = TournamentFactory.create(
         format="single_elimination", entrants=0, table_size=4
@@ -84,6 +150,39 @@ def test_an_entrant_the_service_refuses_is_an_error_on_the_form(admin_client: Cl
 
     assert response.status_code == 200
     assert "needs 2 player(s); this one has 1" in response.content.decode()
+    assert not Entrant.objects.filter(tournament_id=tournament_id).exists()
+
+
+@pytest.mark.parametrize("table_size", [2, 3])
+def test_a_single_added_without_players_plays_under_the_entrant_s_name(
+    admin_client: Client, table_size: int
+) -> None:
+    tournament_id = TournamentFactory.create(
+        format="round_robin", entrants=0, table_size=table_size
+    ).id
+
+    response = admin_client.post(
+        reverse("admin:tournaments_entrant_add"),
+        {"tournament": str(tournament_id), "name": "Giulia Rossi", "players": "", "seed": ""},
+    )
+
+    assert response.status_code == 302
+    entrant = Entrant.objects.get(tournament_id=tournament_id)
+    assert [str(player) for player in entrant.players.all()] == ["Giulia Rossi"]
+
+
+def test_a_pair_added_without_players_is_asked_for_their_names(admin_client: Client) -> None:
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=0, table_size=4
+    ).id
+
+    response = admin_client.post(
+        reverse("admin:tournaments_entrant_add"),
+        {"tournament": str(tournament_id), "name": "I Leoni", "players": " "},
+    )
+
+    assert response.status_code == 200
+    assert "give the names of its 2 players" in response.content.decode()
     assert not Entrant.objects.filter(tournament_id=tournament_id).exists()
 
 

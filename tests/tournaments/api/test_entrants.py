@@ -36,6 +36,34 @@ def test_a_registered_entrant_is_answered_with_its_id_and_seed(organizer: APICli
     assert (body["checked_in"], body["withdrawn"]) == (False, False)
 
 
+@pytest.mark.parametrize("table_size", [2, 3])
+def test_a_single_registered_without_players_plays_under_its_own_name(
+    organizer: APIClient, table_size: int
+) -> None:
+    tournament_id = ApiTournamentFactory.create(
+        client=organizer, table_size=table_size, format="round_robin"
+    )["id"]
+
+    response = post(organizer, tournament_url(tournament_id, "entrants"), {"name": "Rossi"})
+
+    assert response.status_code == 201
+    assert response.json()["players"] == ["Rossi"]
+
+
+@pytest.mark.parametrize(("table_size", "needed"), [(4, 2), (6, 3)])
+def test_a_pair_or_trio_registered_without_players_is_refused_and_asked_for_them(
+    organizer: APIClient, table_size: int, needed: int
+) -> None:
+    tournament_id = ApiTournamentFactory.create(client=organizer, table_size=table_size)["id"]
+
+    response = post(organizer, tournament_url(tournament_id, "entrants"), {"name": "I Leoni"})
+
+    assert response.status_code == 422
+    assert response.json()["code"] == "players_required"
+    assert f"give the names of its {needed} players" in response.json()["detail"]
+    assert organizer.get(tournament_url(tournament_id)).json()["entrants"] == []
+
+
 def test_an_entrant_needs_no_seed(organizer: APIClient) -> None:
     tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
 
@@ -90,7 +118,7 @@ def test_a_seed_below_one_is_invalid_entrant(organizer: APIClient) -> None:
     ("body", "field"),
     [
         ({"players": ["Rossi"]}, "name"),
-        ({"name": "Rossi"}, "players"),
+        ({"name": "Rossi", "players": None}, "players"),
         ({"name": "Rossi", "players": "Rossi"}, "players"),
         ({"name": "Rossi", "players": ["Rossi"], "seed": "first"}, "seed"),
     ],

@@ -53,6 +53,17 @@ def registration(client: APIClient) -> Command:
     )
 
 
+def bulk_registration(client: APIClient) -> Command:
+    tournament_id = ApiTournamentFactory.create(client=client)["id"]
+    url = tournament_url(tournament_id, "entrants", "bulk")
+    return (
+        url,
+        {"entrants": [{"name": "Rossi"}, {"name": "Bianchi", "seed": 1}]},
+        url,
+        {"entrants": [{"name": "Verdi"}]},
+    )
+
+
 def check_in(client: APIClient) -> Command:
     tournament_id = ApiTournamentFactory.create(client=client)["id"]
     first, second = register_seeded(client, tournament_id, 2)
@@ -104,6 +115,7 @@ def next_round(client: APIClient) -> Command:
 
 WRITES: dict[str, Callable[[APIClient], Command]] = {
     "register": registration,
+    "register-bulk": bulk_registration,
     "check-in": check_in,
     "withdraw": withdrawal,
     "seed": seeding,
