@@ -4,9 +4,8 @@ from datetime import timedelta
 import pytest
 from django.core.management import call_command
 from django.test import Client
-from django.utils import timezone
-
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import Club, User
 from accounts.organizers import ORGANIZERS_GROUP
