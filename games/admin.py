@@ -19,7 +19,7 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from typing_extensions import override
 
 from common.admin import (
@@ -68,6 +68,34 @@ class RoundVoidForm(forms.Form):
 def sides_of(match: Match) -> str:
     """The sides by name, as they read now (names are resolved, never taken from events)."""
     return " v ".join(selectors.match_side_names(match=match))
+
+
+def disputes_listed(match: Match) -> str:
+    """Every dispute of the match, open ones first: the side by name, its reason and whether it
+    is open (decision record 0045). Who recorded it stays in the event log."""
+    if not match.disputes:
+        return "-"
+    names = selectors.match_side_names(match=match)
+    disputes = sorted(match.disputes, key=lambda dispute: not dispute["standing"])
+    return format_html(
+        '<ul class="disputes">{}</ul>',
+        format_html_join(
+            "",
+            '<li data-dispute="{}" data-standing="{}"><strong>{}</strong> ({}): “{}”'
+            ' <span class="quiet">event {}</span></li>',
+            (
+                (
+                    dispute["side"],
+                    "true" if dispute["standing"] else "false",
+                    names[dispute["side"]],
+                    "open" if dispute["standing"] else "closed",
+                    dispute.get("reason", ""),
+                    dispute["version"],
+                )
+                for dispute in disputes
+            ),
+        ),
+    )
 
 
 def side_labels(matches: Sequence[Match]) -> list[str]:
@@ -273,6 +301,7 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
         "forfeited_by",
         "confirmed_by",
         "disputed",
+        "disputes_shown",
         "version",
         "last_position",
         "created_at",
@@ -312,11 +341,15 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
 
     @admin.display(description="disputed by")
     def disputed(self, match: Match) -> str:
-        """The sides whose dispute is open; their reasons are in the event log."""
+        """The sides whose dispute is open; their reasons are on the match's page."""
         if not match.disputed_by:
             return "-"
         names = selectors.match_side_names(match=match)
         return ", ".join(names[side] for side in match.disputed_by)
+
+    @admin.display(description="disputes")
+    def disputes_shown(self, match: Match) -> str:
+        return disputes_listed(match)
 
     @admin.display(description="event log")
     def events(self, match: Match) -> str:

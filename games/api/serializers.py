@@ -291,6 +291,21 @@ class ResultMarkOutput(Serializer):
         ref_name = "ResultMark"
 
 
+class DisputeOutput(ResultMarkOutput):
+    reason = serializers.SerializerMethodField(
+        help_text="What the side says is wrong with the result, as it was recorded (who recorded "
+        "it is in the event log, for the organizer)."
+    )
+
+    class Meta:
+        ref_name = "Dispute"
+
+    def get_reason(self, dispute: dict[str, Any]) -> str:
+        # A row projected before the reason was (decision record 0045) reads "" until rebuilt.
+        reason: str = dispute.get("reason", "")
+        return reason
+
+
 def side_names(sides: list[int]) -> list[str]:
     return [name for name in map(side_name, sides) if name is not None]
 
@@ -336,10 +351,10 @@ class MatchOutput(Serializer):
         "stands only while the result is the one confirmed (`confirmed_by` lists the sides "
         "whose confirmation stands).",
     )
-    disputes = ResultMarkOutput(
+    disputes = DisputeOutput(
         many=True,
-        help_text="Every dispute, in order, with the result it was of; standing while open "
-        "(`disputed_by`). The reasons are in the event log.",
+        help_text="Every dispute, in order, with the result it was of and its reason; standing "
+        "while open (`disputed_by`).",
     )
     version = serializers.IntegerField(
         help_text="The match's version: send it as `expected_version` to write safely."

@@ -81,7 +81,7 @@ def match_row(state: MatchAggregate, *, match_id: UUID, position: StreamPosition
         confirmed_by=sorted(state.confirmed_by),
         disputed_by=sorted(state.disputed_by),
         confirmations=[mark_of(mark) for mark in state.confirmations],
-        disputes=[mark_of(mark) for mark in state.disputes],
+        disputes=[dispute_of(mark) for mark in state.disputes],
         version=position.version,
         last_position=position.last_position,
         created_at=position.created_at,
@@ -104,6 +104,11 @@ def mark_of(mark: ResultMark) -> dict[str, Any]:
             ],
         },
     }
+
+
+def dispute_of(mark: ResultMark) -> dict[str, Any]:
+    """A dispute as the match row keeps it: a mark with its reason (decision record 0045)."""
+    return {**mark_of(mark), "reason": mark.reason}
 
 
 def round_row(match_round: MatchRound, *, match_id: UUID, replay_of: int | None) -> Round:

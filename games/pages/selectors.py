@@ -63,6 +63,8 @@ class MarkView:
     winner: str | None
     forfeited_by: str | None
     standing: bool
+    reason: str
+    """A dispute's reason (decision record 0045); "" for a confirmation."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,7 @@ def marks_of(match: Match, names: list[str]) -> list[MarkView]:
             winner=name_of(mark["result"]["winner"], names),
             forfeited_by=name_of(mark["result"]["forfeited_by"], names),
             standing=mark["standing"],
+            reason=mark.get("reason", ""),
         )
         for kind, recorded in (("confirmed", match.confirmations), ("disputed", match.disputes))
         for mark in recorded

@@ -24,7 +24,7 @@ from common.admin import (
     admin_actor,
     run_service,
 )
-from games.admin import forfeit_matches, sides_of, void_rounds
+from games.admin import disputes_listed, forfeit_matches, sides_of, void_rounds
 from games.eventstore.admin import events_link
 from games.models import Match
 from tournaments.admin.bracket import (
@@ -77,6 +77,7 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         "called_at",
         "deadline",
         "match",
+        "disputes",
         "events",
     )
     fields = readonly_fields
@@ -100,6 +101,12 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
     def match(self, fixture: Fixture) -> str:
         url = reverse("admin:games_match_change", args=[fixture.match_id])
         return format_html('<a href="{}">{}</a>', url, fixture.match_id)
+
+    @admin.display(description="disputes")
+    def disputes(self, fixture: Fixture) -> str:
+        """The match's disputes with their reasons: what the organizer settles here."""
+        match = Match.objects.filter(id=fixture.match_id).first()
+        return "-" if match is None else disputes_listed(match)
 
     @admin.display(description="event log")
     def events(self, fixture: Fixture) -> str:

@@ -118,7 +118,8 @@ def with_result_mark(
                 ),
             )
         case ResultDisputed():
-            return replace(state, version=version, disputes=(*state.disputes, mark))
+            dispute = replace(mark, reason=event.reason)
+            return replace(state, version=version, disputes=(*state.disputes, dispute))
         case _:
             assert_never(event)
 

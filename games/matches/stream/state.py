@@ -97,6 +97,8 @@ class ResultMark:
     """The stream version of the event that recorded it."""
     standing: bool = True
     """False once withdrawn (a dispute, by confirming) or once the result changed."""
+    reason: str = ""
+    """A dispute's reason, as its event recorded it; a confirmation has none."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,6 +61,30 @@ def test_a_side_disputes_a_finished_result_and_the_result_stands(scorer: APIClie
     assert event["payload"] == {"side": 1, "reason": "we had 62 points"}
 
 
+def test_the_match_lists_each_dispute_with_its_reason_and_the_side_but_not_who_sent_it(
+    scorer: APIClient,
+) -> None:
+    match = ApiMatchFactory.create(client=scorer, best_of=1)
+    score_round(scorer, match["id"], 70, 50)
+    version = post(
+        scorer, match_url(match["id"], "dispute"), {"side": 1, "reason": " we had 62 points "}
+    ).json()["version"]
+
+    (dispute,) = scorer.get(match_url(match["id"])).json()["disputes"]
+
+    assert dispute == {
+        "side": "side1",
+        "version": version,
+        "result": {
+            "winner": "side0",
+            "forfeited_by": None,
+            "rounds": [{"number": 1, "points": [70, 50]}],
+        },
+        "standing": True,
+        "reason": "we had 62 points",
+    }
+
+
 def test_a_side_disputes_once_and_withdraws_its_dispute_by_confirming(scorer: APIClient) -> None:
     match = ApiMatchFactory.create(client=scorer, best_of=1)
     score_round(scorer, match["id"], 70, 50)

@@ -90,6 +90,23 @@ def test_the_match_page_shows_confirmations_and_disputes(scorer: APIClient, clie
     assert "Rossi won the match." in html
 
 
+def test_the_match_page_shows_a_disputes_reason_and_side_but_never_who_sent_it(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id = ApiMatchFactory.create(client=scorer, best_of=1)["id"]
+    score_round(scorer, match_id, 70, 50)
+    post(scorer, f"/api/v1/matches/{match_id}/dispute/", {"side": 1, "reason": "it was 61 & more"})
+
+    html = page(client, f"/matches/{match_id}/")
+    italian = page(client, f"/matches/{match_id}/", HTTP_ACCEPT_LANGUAGE="it")
+
+    (disputed,) = re.findall(r'<li data-mark="disputed".*?</li>', html, re.S)
+    assert "Bianchi disputed the result" in disputed
+    assert "Reason: “it was 61 &amp; more”" in disputed
+    assert "Motivo: “it was 61 &amp; more”" in italian
+    assert "creator" not in html
+
+
 def test_the_match_page_lists_each_confirmation_with_its_result_and_whether_it_stands(
     scorer: APIClient, client: Client
 ) -> None:
