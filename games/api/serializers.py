@@ -249,6 +249,14 @@ class VariantField(serializers.DictField):
     """The variant's options as given; the rules refuse unknown options and wrong values."""
 
 
+@extend_schema_field(
+    {"type": "string", "enum": ["deciding_round", None], "nullable": True},
+    component_name="MatchDecidedBy",
+)
+class DecidedByRoundField(serializers.CharField):
+    """`deciding_round` or null (decision record 0045)."""
+
+
 @extend_schema_field({"type": "string", "example": "side0"})
 class SideNameField(serializers.Field):  # type: ignore[type-arg]
     """A side by its index in the row, answered as `side0`, `side1` or `side2`."""
@@ -335,6 +343,21 @@ class MatchOutput(Serializer):
     )
     deciding_round_due = serializers.BooleanField(
         help_text="Level after its rounds: one more round decides it (a tied one is replayed)."
+    )
+    decided_by = DecidedByRoundField(
+        allow_null=True,
+        help_text="`deciding_round` when the match was level after its rounds and a deciding "
+        "round won it; null otherwise. A tournament's knockout match decided off the table "
+        "(the higher seed, the organizer) says so in the tournament's matches, not here.",
+    )
+    deciding_round = serializers.IntegerField(
+        allow_null=True, help_text="The number of the deciding round that won it, or null."
+    )
+    regulation_points = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="Scoring by points: per side, the total of the fixed rounds played so far, "
+        "without the deciding rounds (`total_points` has them); null for a best-of match.",
     )
     forfeited_by = serializers.SerializerMethodField(help_text="The side that forfeited, or null.")
     confirmed_by = serializers.SerializerMethodField(

@@ -32,6 +32,8 @@ from games.matches.stream import (
 from games.models import Match, Round
 
 MATCH_STREAM = "match"
+DECIDED_BY_DECIDING_ROUND = "deciding_round"
+"""How a match level after its fixed rounds was won at its table (decision record 0045)."""
 
 MATCH_UPDATED_FIELDS = [
     field.name for field in Match._meta.concrete_fields if field.name not in {"id", "created_at"}
@@ -63,6 +65,8 @@ class StreamPosition:
 
 def match_row(state: MatchAggregate, *, match_id: UUID, position: StreamPosition) -> Match:
     record = state.record
+    deciding_round = state.deciding_round_of(record)
+    regulation = state.regulation_points_of(record)
     return Match(
         id=match_id,
         table_size=state.table.size,
@@ -77,6 +81,9 @@ def match_row(state: MatchAggregate, *, match_id: UUID, position: StreamPosition
         winner=state.winner,
         decider=state.setup.match_format.decider,
         deciding_round_due=state.deciding_round_due,
+        deciding_round=deciding_round,
+        decided_by=None if deciding_round is None else DECIDED_BY_DECIDING_ROUND,
+        regulation_points=None if regulation is None else list(regulation),
         forfeited_by=state.forfeited_by,
         confirmed_by=sorted(state.confirmed_by),
         disputed_by=sorted(state.disputed_by),

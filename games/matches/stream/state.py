@@ -181,6 +181,22 @@ class MatchAggregate:
         record 0029): due until one is won."""
         return self.forfeited_by is None and self.record.deciding_round_due
 
+    def regulation_points_of(self, record: MatchState) -> tuple[int, ...] | None:
+        """A match scored by points: each side's total of the fixed rounds played so far, the
+        deciding rounds left out; None for a best-of match (decision record 0045). `record` is
+        `self.record`, folded once by the caller."""
+        if self.setup.match_format.scoring != "points":
+            return None
+        return record.total_points_of_fixed_rounds
+
+    def deciding_round_of(self, record: MatchState) -> int | None:
+        """The number of the deciding round that won the match, if one did (0029, 0045)."""
+        decided = record.decided_by_round
+        if decided is None or self.forfeited_by is not None:
+            return None
+        finished = [r for r in self.live_rounds if r.outcome is not None]
+        return finished[decided.number - 1].number
+
     @property
     def next_dealer(self) -> int:
         """The seat after the last dealer of a round that was not voided (a void is re-dealt)."""

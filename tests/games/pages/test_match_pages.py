@@ -107,6 +107,44 @@ def test_the_match_page_shows_a_disputes_reason_and_side_but_never_who_sent_it(
     assert "creator" not in html
 
 
+def test_the_match_page_labels_the_deciding_round_and_says_the_fixed_rounds_ended_level(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id = ApiMatchFactory.create(client=scorer, scoring="points", rounds=2, decider="round")[
+        "id"
+    ]
+    for points in ((70, 50), (50, 70), (65, 55)):
+        score_round(scorer, match_id, *points)
+
+    html = page(client, f"/matches/{match_id}/")
+    italian = page(client, f"/matches/{match_id}/", HTTP_ACCEPT_LANGUAGE="it")
+
+    assert (
+        f"Level after 2 rounds, 120{DASH}120: decided by a deciding round, 65{DASH}55 (round 3)."
+        in html
+    )
+    assert 'data-decided-by="deciding_round"' in html
+    deciding = re.findall(r'<li class="match-round" data-round="(\d)".*?</li>', html, re.S)
+    assert deciding == ["1", "2", "3"]
+    assert re.findall(r'data-round="(\d)"[^<]*>(?:(?!</li>).)*data-deciding', html, re.S) == ["3"]
+    assert "Rossi won the match." in html
+    assert f"In parità dopo 2 partite, 120{DASH}120: deciso da una partita decisiva" in italian
+
+
+def test_a_match_level_without_a_decider_says_it_ended_without_a_winner_at_the_table(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id = ApiMatchFactory.create(client=scorer, scoring="points", rounds=1)["id"]
+    score_round(scorer, match_id, 60, 60)
+
+    html = page(client, f"/matches/{match_id}/")
+
+    assert (
+        f"Level after 1 round, 60{DASH}60: the match ended without a winner at the table." in html
+    )
+    assert "data-deciding" not in html
+
+
 def test_the_match_page_lists_each_confirmation_with_its_result_and_whether_it_stands(
     scorer: APIClient, client: Client
 ) -> None:
