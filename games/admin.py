@@ -65,6 +65,21 @@ class RoundVoidForm(forms.Form):
     reason = forms.CharField(max_length=200, help_text="Recorded with the event.")
 
 
+class RoundRuleForm(forms.Form):
+    round_number = forms.IntegerField(min_value=1, help_text="The finished round to rule on.")
+    points = forms.CharField(
+        max_length=20,
+        help_text="Each side's points as you rule them, side 0 first, e.g. 55 65 (they total 120).",
+    )
+    reason = forms.CharField(max_length=200, help_text="Recorded with the event and shown.")
+
+    def clean_points(self) -> list[int]:
+        parts = self.cleaned_data["points"].replace(",", " ").replace("-", " ").split()
+        if not parts or not all(part.isdigit() for part in parts):
+            raise forms.ValidationError("Give each side's points as numbers, e.g. 55 65.")
+        return [int(part) for part in parts]
+
+
 def sides_of(match: Match) -> str:
     """The sides by name, as they read now (names are resolved, never taken from events)."""
     return " v ".join(selectors.match_side_names(match=match))
@@ -211,6 +226,45 @@ def void_rounds(
     return None
 
 
+def rule_rounds(
+    model_admin: ModelAdmin,
+    request: HttpRequest,
+    matches: Sequence[Match],
+    *,
+    action: str,
+    after: Callable[[Match], None] = lambda *_: None,
+) -> TemplateResponse | None:
+    """The ruling action: ask for the round, its points and the reason, then rule (decision
+    record 0045)."""
+    matches = selectors.with_side_names(matches=matches)
+    form = submitted_action_form(
+        model_admin,
+        request,
+        RoundRuleForm,
+        objects=matches,
+        title="Rule on a round's result",
+        action=action,
+        help_text="The round's points become the ones you rule, whatever its cards said; its "
+        "cards stay in its replay. The sides confirm the result again.",
+    )
+    if isinstance(form, TemplateResponse):
+        return form
+    number, points = form.cleaned_data["round_number"], form.cleaned_data["points"]
+    for match in matches:
+        ruling = partial(
+            services.round_rule,
+            match_id=match.id,
+            round_number=number,
+            points=points,
+            reason=form.cleaned_data["reason"],
+            actor=admin_actor(request),
+        )
+        run_on_match(
+            model_admin, request, match, ruling, done=f"round {number} ruled.", after=after
+        )
+    return None
+
+
 # The match admin.
 
 
@@ -309,7 +363,7 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
         "events",
     )
     fields = readonly_fields
-    actions = ("forfeit", "void_round")
+    actions = ("forfeit", "void_round", "rule_round")
 
     def organized(self, user: Any) -> Q:
         return organizer_scope().organized_matches(user)
@@ -366,3 +420,11 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
         self, request: HttpRequest, queryset: QuerySet[Match]
     ) -> TemplateResponse | None:
         return void_rounds(self, request, list(queryset), action="void_round")
+
+    @admin.action(
+        description="Rule on a round's result (its points, with a reason)", permissions=["change"]
+    )
+    def rule_round(
+        self, request: HttpRequest, queryset: QuerySet[Match]
+    ) -> TemplateResponse | None:
+        return rule_rounds(self, request, list(queryset), action="rule_round")

@@ -122,6 +122,12 @@ class Round(models.Model):
     result = models.CharField(max_length=8, null=True, blank=True)  # noqa: DJ001
     replay_of = models.PositiveSmallIntegerField(null=True, blank=True)
     void_reason = models.TextField(blank=True, default="")
+    ruling = models.JSONField(
+        null=True,
+        blank=True,
+        help_text='The organizer\'s ruling on the finished round: {"points": [...], "reason": '
+        '"..."}; `points` are then the ruled ones (decision record 0045).',
+    )
     deck = models.JSONField(
         null=True,
         blank=True,

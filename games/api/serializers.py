@@ -144,6 +144,16 @@ class HandsField(serializers.DictField):
     child = serializers.ListField(child=serializers.CharField())
 
 
+class RulingOutput(Serializer):
+    points = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Per side, as ruled."
+    )
+    reason = serializers.CharField()
+
+    class Meta:
+        ref_name = "RoundRuling"
+
+
 class RoundOutput(Serializer):
     """A round row; its `hands` come from the context (`"hands"`: round number -> the hands the
     requester sees, computed by the selectors), absent meaning none."""
@@ -167,6 +177,11 @@ class RoundOutput(Serializer):
         help_text="True when a scorer entered the points rather than the cards."
     )
     void_reason = serializers.CharField()
+    ruling = RulingOutput(
+        allow_null=True,
+        help_text="The organizer's ruling on the round, if any: its `points` are then the "
+        "round's (decision record 0045).",
+    )
     deal = serializers.SerializerMethodField(help_text=DEAL_HELP)
     hands = serializers.SerializerMethodField(help_text=HANDS_HELP)
 

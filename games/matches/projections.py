@@ -133,8 +133,16 @@ def round_row(match_round: MatchRound, *, match_id: UUID, replay_of: int | None)
         result=None if outcome is None or match_round.voided else outcome.result,
         replay_of=replay_of,
         void_reason=match_round.void_reason,
+        ruling=ruling_of(match_round),
         deck=deck_of(match_round),
     )
+
+
+def ruling_of(match_round: MatchRound) -> dict[str, Any] | None:
+    ruled = match_round.ruled
+    if ruled is None:
+        return None
+    return {"points": list(ruled.points), "reason": match_round.ruling_reason}
 
 
 def deck_of(match_round: MatchRound) -> list[str] | None:

@@ -31,6 +31,26 @@ class SideView:
 
 
 @dataclass(frozen=True)
+class RulingView:
+    """The organizer's ruling on a round (decision record 0045): its points, its winner (None
+    for a tie) and why."""
+
+    points: str
+    winner: str | None
+    reason: str
+
+
+def ruling_view(row: Round, names: list[str]) -> RulingView | None:
+    if row.ruling is None or row.status == RoundStatus.VOIDED:
+        return None
+    return RulingView(
+        points=points_text(row.ruling["points"]),
+        winner=side_won(row.result, names),
+        reason=row.ruling["reason"],
+    )
+
+
+@dataclass(frozen=True)
 class RoundView:
     number: int
     status: str
@@ -46,6 +66,7 @@ class RoundView:
     points_entered: bool
     plays: int
     void_reason: str
+    ruling: RulingView | None = None
     deciding: bool = False
     """A round after the fixed rounds of a match scored by points: a deciding round."""
 
@@ -192,6 +213,7 @@ def match_page(*, match_id: UUID) -> MatchPage:
                 points_entered=row.points_entered,
                 plays=len(row.plays),
                 void_reason=row.void_reason,
+                ruling=ruling_view(row, names),
                 deciding=row.number in deciding,
             )
             for row in rounds
@@ -257,6 +279,8 @@ class ReplayPage:
     dealer: str
     leader: str
     deal: str
+    ruling: RulingView | None = None
+    """The organizer's ruling, which stands over the cards' points and result."""
 
     @property
     def side_points(self) -> list[tuple[str, int]]:
@@ -315,6 +339,7 @@ def round_replay_page(
         dealer=seat_player(table, match_round.dealer_seat, names),
         leader=seat_player(table, match_round.leader_seat, names),
         deal=replay["deal"],
+        ruling=ruling_view(match_round, names),
     )
 
 

@@ -24,7 +24,7 @@ from common.admin import (
     admin_actor,
     run_service,
 )
-from games.admin import disputes_listed, forfeit_matches, sides_of, void_rounds
+from games.admin import disputes_listed, forfeit_matches, rule_rounds, sides_of, void_rounds
 from games.eventstore.admin import events_link
 from games.models import Match
 from tournaments.admin.bracket import (
@@ -81,7 +81,14 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         "events",
     )
     fields = readonly_fields
-    actions = ("call_to_table", "assign_table", "decide_level", "forfeit", "void_round")
+    actions = (
+        "call_to_table",
+        "assign_table",
+        "decide_level",
+        "forfeit",
+        "void_round",
+        "rule_round",
+    )
 
     def organized(self, user: Any) -> Q:
         return Q(tournament_id__in=tournament_ids(user))
@@ -264,4 +271,15 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         matches = self.matches_of(list(queryset))
         return void_rounds(
             self, request, matches, action="void_round", after=partial(self.result_sync, request)
+        )
+
+    @admin.action(
+        description="Rule on a round's result (its points, with a reason)", permissions=["change"]
+    )
+    def rule_round(
+        self, request: HttpRequest, queryset: QuerySet[Fixture]
+    ) -> TemplateResponse | None:
+        matches = self.matches_of(list(queryset))
+        return rule_rounds(
+            self, request, matches, action="rule_round", after=partial(self.result_sync, request)
         )

@@ -53,6 +53,10 @@ class MatchRound:
     """The outcome a scorer entered as points only."""
     voided: bool = False
     void_reason: str = ""
+    ruled: RoundOutcome | None = None
+    """The outcome the organizer ruled (decision record 0045): it stands over the cards' or
+    the entered points'."""
+    ruling_reason: str = ""
 
     @property
     def plays(self) -> tuple[Play, ...]:
@@ -65,6 +69,8 @@ class MatchRound:
 
     @property
     def outcome(self) -> RoundOutcome | None:
+        if self.ruled is not None:
+            return self.ruled
         if self.entered is not None:
             return self.entered
         return None if self.cards is None else self.cards.outcome

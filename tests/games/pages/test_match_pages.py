@@ -172,6 +172,36 @@ def test_the_match_page_lists_each_confirmation_with_its_result_and_whether_it_s
     assert "decaduta: il risultato è cambiato da allora" in italian
 
 
+def test_the_match_page_and_the_replay_show_the_organizers_ruling_on_a_round(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id = ApiMatchFactory.create(client=scorer, best_of=1)["id"]
+    briscola, plays = legal_round(dealer=0, seed=3)
+    start_round(scorer, match_id, briscola=briscola, dealer_seat=0)
+    play_cards(scorer, match_id, 1, plays)
+    post(
+        scorer,
+        round_url(match_id, 1, "rule"),
+        {"points": [55, 65], "reason": "a trick went to the wrong side"},
+    )
+
+    html = page(client, f"/matches/{match_id}/")
+    replay = page(client, f"/matches/{match_id}/rounds/1/")
+    italian = page(client, f"/matches/{match_id}/rounds/1/", HTTP_ACCEPT_LANGUAGE="it")
+
+    (listed,) = re.findall(r'<li class="match-round" data-round="1".*?</li>', html, re.S)
+    assert "data-ruling" in listed
+    assert "“a trick went to the wrong side”" in listed
+    assert f'<span class="round-points">55{DASH}65</span>' in listed
+    assert "Bianchi won the match." in html
+    assert (
+        f"Organizer's ruling: 55{DASH}65, Bianchi wins the round "
+        "(“a trick went to the wrong side”)" in replay
+    )
+    assert len(played_on_table(replay)) > 0
+    assert f"Decisione dell'organizzatore: 55{DASH}65, Bianchi vince la partita" in italian
+
+
 def test_the_replay_steps_card_by_card_with_each_step_a_link(
     scorer: APIClient, client: Client
 ) -> None:

@@ -220,3 +220,23 @@ def test_the_match_page_of_an_organizers_decision_keeps_the_reason_to_the_log(
 
     assert f"{match['entrant_names'][1]} won the match off the table: organizer" in page
     assert "sorteggio" not in page
+
+
+def test_an_organizers_ruling_on_a_round_changes_who_goes_through(organizer: APIClient) -> None:
+    tournament_id, entrants = started_tournament(organizer, 2, scoring="points", rounds=1)
+    [match] = matches(organizer, tournament_id)
+    score_round(organizer, match["id"], 80, 40)
+    projections.consume()
+    assert matches(organizer, tournament_id)[0]["winner"] == match["entrants"][0]
+
+    ruled = post(
+        organizer,
+        f"/api/v1/matches/{match['id']}/rounds/1/rule/",
+        {"points": [40, 80], "reason": "the score sheet was filled in the wrong way round"},
+    )
+    projections.consume()
+
+    assert ruled.status_code == 201, ruled.json()
+    [final] = matches(organizer, tournament_id)
+    assert (final["winner"], final["decided_by"]) == (match["entrants"][1], None)
+    assert set(entrants) == set(final["entrants"])
