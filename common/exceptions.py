@@ -40,6 +40,7 @@ CONFLICT_CODES = frozenset(
         "match_finished",
         "round_not_latest",
         "round_voided",
+        "round_ruled",
         "match_exists",
         "result_already_confirmed",
         "result_already_disputed",

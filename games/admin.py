@@ -19,7 +19,7 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from typing_extensions import override
 
 from common.admin import (
@@ -65,9 +65,52 @@ class RoundVoidForm(forms.Form):
     reason = forms.CharField(max_length=200, help_text="Recorded with the event.")
 
 
+class RoundRuleForm(forms.Form):
+    round_number = forms.IntegerField(min_value=1, help_text="The finished round to rule on.")
+    points = forms.CharField(
+        max_length=20,
+        help_text="Each side's points as you rule them, side 0 first, e.g. 55 65 (they total 120).",
+    )
+    reason = forms.CharField(max_length=200, help_text="Recorded with the event and shown.")
+
+    def clean_points(self) -> list[int]:
+        parts = self.cleaned_data["points"].replace(",", " ").replace("-", " ").split()
+        if not parts or not all(part.isdigit() for part in parts):
+            raise forms.ValidationError("Give each side's points as numbers, e.g. 55 65.")
+        return [int(part) for part in parts]
+
+
 def sides_of(match: Match) -> str:
     """The sides by name, as they read now (names are resolved, never taken from events)."""
     return " v ".join(selectors.match_side_names(match=match))
+
+
+def disputes_listed(match: Match) -> str:
+    """Every dispute of the match, open ones first: the side by name, its reason and whether it
+    is open (decision record 0045). Who recorded it stays in the event log."""
+    if not match.disputes:
+        return "-"
+    names = selectors.match_side_names(match=match)
+    disputes = sorted(match.disputes, key=lambda dispute: not dispute["standing"])
+    return format_html(
+        '<ul class="disputes">{}</ul>',
+        format_html_join(
+            "",
+            '<li data-dispute="{}" data-standing="{}"><strong>{}</strong> ({}): “{}”'
+            ' <span class="quiet">event {}</span></li>',
+            (
+                (
+                    dispute["side"],
+                    "true" if dispute["standing"] else "false",
+                    names[dispute["side"]],
+                    "open" if dispute["standing"] else "closed",
+                    dispute.get("reason", ""),
+                    dispute["version"],
+                )
+                for dispute in disputes
+            ),
+        ),
+    )
 
 
 def side_labels(matches: Sequence[Match]) -> list[str]:
@@ -183,6 +226,45 @@ def void_rounds(
     return None
 
 
+def rule_rounds(
+    model_admin: ModelAdmin,
+    request: HttpRequest,
+    matches: Sequence[Match],
+    *,
+    action: str,
+    after: Callable[[Match], None] = lambda *_: None,
+) -> TemplateResponse | None:
+    """The ruling action: ask for the round, its points and the reason, then rule (decision
+    record 0045)."""
+    matches = selectors.with_side_names(matches=matches)
+    form = submitted_action_form(
+        model_admin,
+        request,
+        RoundRuleForm,
+        objects=matches,
+        title="Rule on a round's result",
+        action=action,
+        help_text="The round's points become the ones you rule, whatever its cards said; its "
+        "cards stay in its replay. The sides confirm the result again.",
+    )
+    if isinstance(form, TemplateResponse):
+        return form
+    number, points = form.cleaned_data["round_number"], form.cleaned_data["points"]
+    for match in matches:
+        ruling = partial(
+            services.round_rule,
+            match_id=match.id,
+            round_number=number,
+            points=points,
+            reason=form.cleaned_data["reason"],
+            actor=admin_actor(request),
+        )
+        run_on_match(
+            model_admin, request, match, ruling, done=f"round {number} ruled.", after=after
+        )
+    return None
+
+
 # The match admin.
 
 
@@ -273,6 +355,7 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
         "forfeited_by",
         "confirmed_by",
         "disputed",
+        "disputes_shown",
         "version",
         "last_position",
         "created_at",
@@ -280,7 +363,7 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
         "events",
     )
     fields = readonly_fields
-    actions = ("forfeit", "void_round")
+    actions = ("forfeit", "void_round", "rule_round")
 
     def organized(self, user: Any) -> Q:
         return organizer_scope().organized_matches(user)
@@ -312,11 +395,15 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
 
     @admin.display(description="disputed by")
     def disputed(self, match: Match) -> str:
-        """The sides whose dispute is open; their reasons are in the event log."""
+        """The sides whose dispute is open; their reasons are on the match's page."""
         if not match.disputed_by:
             return "-"
         names = selectors.match_side_names(match=match)
         return ", ".join(names[side] for side in match.disputed_by)
+
+    @admin.display(description="disputes")
+    def disputes_shown(self, match: Match) -> str:
+        return disputes_listed(match)
 
     @admin.display(description="event log")
     def events(self, match: Match) -> str:
@@ -333,3 +420,11 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
         self, request: HttpRequest, queryset: QuerySet[Match]
     ) -> TemplateResponse | None:
         return void_rounds(self, request, list(queryset), action="void_round")
+
+    @admin.action(
+        description="Rule on a round's result (its points, with a reason)", permissions=["change"]
+    )
+    def rule_round(
+        self, request: HttpRequest, queryset: QuerySet[Match]
+    ) -> TemplateResponse | None:
+        return rule_rounds(self, request, list(queryset), action="rule_round")

@@ -56,6 +56,23 @@ class Match(models.Model):
     deciding_round_due = models.BooleanField(
         default=False, help_text="Level after its rounds: a deciding round is being played."
     )
+    deciding_round = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The number of the deciding round that won a match level after its rounds.",
+    )
+    decided_by = models.CharField(  # noqa: DJ001 (null: not decided by a deciding round)
+        max_length=16,
+        null=True,
+        blank=True,
+        help_text="'deciding_round' when a deciding round won the match (decision record 0045).",
+    )
+    regulation_points = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="Scoring 'points': each side's total of the fixed rounds, without the deciding "
+        "rounds; null for a best-of match.",
+    )
     forfeited_by = models.PositiveSmallIntegerField(null=True, blank=True)
     confirmed_by = models.JSONField(default=list)
     disputed_by = models.JSONField(
@@ -105,6 +122,12 @@ class Round(models.Model):
     result = models.CharField(max_length=8, null=True, blank=True)  # noqa: DJ001
     replay_of = models.PositiveSmallIntegerField(null=True, blank=True)
     void_reason = models.TextField(blank=True, default="")
+    ruling = models.JSONField(
+        null=True,
+        blank=True,
+        help_text='The organizer\'s ruling on the finished round: {"points": [...], "reason": '
+        '"..."}; `points` are then the ruled ones (decision record 0045).',
+    )
     deck = models.JSONField(
         null=True,
         blank=True,

@@ -13,11 +13,13 @@ class TournamentsConfig(AppConfig):
         from games.side_names import register_side_namer
         from games.signals import match_events_appended
         from tournaments import access, projections, rows_rebuild, signals, tasks
+        from tournaments.pages import decisions as decision_pages
         from tournaments.pages import ratings as rating_pages
         from tournaments.ratings import projection as ratings
         from tournaments.selectors.side_names import match_side_names, matches_with_entrant_named
 
         register_place_resolver("tournament", access.fixture_place)
+        register_match_section("decision", decision_pages.match_decision_section)
         register_match_section("ratings", rating_pages.match_ratings_section)
 
         register_projector(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 from games.models import Match
@@ -33,6 +34,15 @@ class EntrantLine:
 
 
 @dataclass(frozen=True)
+class DisputeLine:
+    """An open dispute of a match's result: the side that disputes, by name, and why (decision
+    record 0045). Never who recorded it."""
+
+    side: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class MatchLine:
     """One match of the evening as the organizer follows it."""
 
@@ -48,6 +58,8 @@ class MatchLine:
     called: bool
     overdue: bool
     disputed: bool
+    disputes: tuple[DisputeLine, ...] = ()
+    """The open disputes, in the order they were recorded."""
 
     @property
     def can_call(self) -> bool:
@@ -124,10 +136,10 @@ def match_lines(tournament_id: UUID, *, now: datetime) -> list[MatchLine]:
         .select_related("home", "away", "third")
         .order_by("round", "id")
     )
-    disputed = set(
+    disputed = dict(
         Match.objects.filter(id__in=[f.match_id for f in fixtures])
         .exclude(disputed_by=[])
-        .values_list("id", flat=True)
+        .values_list("id", "disputes")
     )
     return [
         MatchLine(
@@ -144,9 +156,29 @@ def match_lines(tournament_id: UUID, *, now: datetime) -> list[MatchLine]:
             and fixture.deadline is not None
             and fixture.deadline <= now,
             disputed=fixture.match_id in disputed,
+            disputes=open_disputes(
+                disputed.get(fixture.match_id, []),
+                [entrant.name for entrant in fixture.seated],
+            ),
         )
         for fixture in fixtures
     ]
+
+
+def open_disputes(
+    disputes: Sequence[dict[str, Any]], names: Sequence[str]
+) -> tuple[DisputeLine, ...]:
+    """The standing disputes of a match row, the sides named in seat order."""
+    return tuple(
+        DisputeLine(
+            side=names[dispute["side"]]
+            if dispute["side"] < len(names)
+            else f"side {dispute['side']}",
+            reason=dispute.get("reason", ""),
+        )
+        for dispute in disputes
+        if dispute["standing"]
+    )
 
 
 def registration_step(state: TournamentState, active: Sequence[EntrantLine]) -> Step:

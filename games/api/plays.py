@@ -213,7 +213,8 @@ class CardCorrectApi(JsonApi):
         response=RoundCommandOutput,
         errors={
             404: "`match_not_found`, `round_not_found`, `play_not_found`.",
-            409: "`version_conflict`, `round_voided`, `points_already_entered`, `match_finished`.",
+            409: "`version_conflict`, `round_voided`, `points_already_entered`, `match_finished`, "
+            "`round_ruled`.",
             422: RULE_ERRORS,
         },
     )

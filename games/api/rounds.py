@@ -197,7 +197,7 @@ class PlayUndoApi(JsonApi):
         errors={
             **ROUND_NOT_FOUND,
             409: "`round_not_latest`, `round_voided`, `points_already_entered`, "
-            "`match_finished`, `version_conflict`.",
+            "`match_finished`, `round_ruled`, `version_conflict`.",
             422: "`nothing_to_undo`, `missing_briscola`, `idempotency_key_reused`.",
         },
     )
@@ -245,6 +245,56 @@ class RoundVoidApi(JsonApi):
             data=data,
             actor_reason=data["reason"],
             keyed=False,
+            reason=data["reason"],
+        )
+
+
+class RoundRuleApi(JsonApi):
+    permission_classes = [MatchAccess]
+    access = {"post": Action.ORGANIZE}
+
+    class InputSerializer(CommandInput):
+        points = PointsField(
+            help_text="The points of each side as the organizer rules them, totalling 120."
+        )
+        reason = serializers.CharField(
+            max_length=REASON_MAX_LENGTH,
+            allow_blank=True,  # a blank reason is the rules' to refuse: 422 `reason_required`
+            help_text="Why the organizer rules so; not blank. It is shown with the round.",
+        )
+
+        class Meta:
+            ref_name = "RoundRuleInput"
+
+    @command_schema(
+        operation_id="round_rule",
+        summary="Rule on a finished round's result (the organizer's ruling)",
+        description="The round's points are the ruled ones from now on, whatever its cards or "
+        "entered points said; its cards stay in its replay. A change of the match's result "
+        "lapses the confirmations and disputes of the result before it.",
+        tag=TAG,
+        request=InputSerializer,
+        response=RoundCommandOutput,
+        errors={
+            **ROUND_NOT_FOUND,
+            409: "`round_voided`, `match_finished` (forfeited, or a later round would come "
+            "after the end of the match: void it first), `version_conflict`.",
+            422: "`round_not_finished`, `reason_required`, `points_must_total_120`, "
+            "`invalid_points`.",
+        },
+        idempotent=False,
+    )
+    def post(self, request: Request, match_id: UUID, round_number: int) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        return round_command(
+            request,
+            services.round_rule,
+            match_id=match_id,
+            round_number=round_number,
+            data=data,
+            actor_reason=data["reason"],
+            keyed=False,
+            points=data["points"],
             reason=data["reason"],
         )
 

@@ -144,6 +144,16 @@ class HandsField(serializers.DictField):
     child = serializers.ListField(child=serializers.CharField())
 
 
+class RulingOutput(Serializer):
+    points = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Per side, as ruled."
+    )
+    reason = serializers.CharField()
+
+    class Meta:
+        ref_name = "RoundRuling"
+
+
 class RoundOutput(Serializer):
     """A round row; its `hands` come from the context (`"hands"`: round number -> the hands the
     requester sees, computed by the selectors), absent meaning none."""
@@ -167,6 +177,11 @@ class RoundOutput(Serializer):
         help_text="True when a scorer entered the points rather than the cards."
     )
     void_reason = serializers.CharField()
+    ruling = RulingOutput(
+        allow_null=True,
+        help_text="The organizer's ruling on the round, if any: its `points` are then the "
+        "round's (decision record 0045).",
+    )
     deal = serializers.SerializerMethodField(help_text=DEAL_HELP)
     hands = serializers.SerializerMethodField(help_text=HANDS_HELP)
 
@@ -249,6 +264,14 @@ class VariantField(serializers.DictField):
     """The variant's options as given; the rules refuse unknown options and wrong values."""
 
 
+@extend_schema_field(
+    {"type": "string", "enum": ["deciding_round", None], "nullable": True},
+    component_name="MatchDecidedBy",
+)
+class DecidedByRoundField(serializers.CharField):
+    """`deciding_round` or null (decision record 0045)."""
+
+
 @extend_schema_field({"type": "string", "example": "side0"})
 class SideNameField(serializers.Field):  # type: ignore[type-arg]
     """A side by its index in the row, answered as `side0`, `side1` or `side2`."""
@@ -291,6 +314,21 @@ class ResultMarkOutput(Serializer):
         ref_name = "ResultMark"
 
 
+class DisputeOutput(ResultMarkOutput):
+    reason = serializers.SerializerMethodField(
+        help_text="What the side says is wrong with the result, as it was recorded (who recorded "
+        "it is in the event log, for the organizer)."
+    )
+
+    class Meta:
+        ref_name = "Dispute"
+
+    def get_reason(self, dispute: dict[str, Any]) -> str:
+        # A row projected before the reason was (decision record 0045) reads "" until rebuilt.
+        reason: str = dispute.get("reason", "")
+        return reason
+
+
 def side_names(sides: list[int]) -> list[str]:
     return [name for name in map(side_name, sides) if name is not None]
 
@@ -321,6 +359,21 @@ class MatchOutput(Serializer):
     deciding_round_due = serializers.BooleanField(
         help_text="Level after its rounds: one more round decides it (a tied one is replayed)."
     )
+    decided_by = DecidedByRoundField(
+        allow_null=True,
+        help_text="`deciding_round` when the match was level after its rounds and a deciding "
+        "round won it; null otherwise. A tournament's knockout match decided off the table "
+        "(the higher seed, the organizer) says so in the tournament's matches, not here.",
+    )
+    deciding_round = serializers.IntegerField(
+        allow_null=True, help_text="The number of the deciding round that won it, or null."
+    )
+    regulation_points = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="Scoring by points: per side, the total of the fixed rounds played so far, "
+        "without the deciding rounds (`total_points` has them); null for a best-of match.",
+    )
     forfeited_by = serializers.SerializerMethodField(help_text="The side that forfeited, or null.")
     confirmed_by = serializers.SerializerMethodField(
         help_text="The sides that confirmed the result as it stands: a change of the result "
@@ -336,10 +389,10 @@ class MatchOutput(Serializer):
         "stands only while the result is the one confirmed (`confirmed_by` lists the sides "
         "whose confirmation stands).",
     )
-    disputes = ResultMarkOutput(
+    disputes = DisputeOutput(
         many=True,
-        help_text="Every dispute, in order, with the result it was of; standing while open "
-        "(`disputed_by`). The reasons are in the event log.",
+        help_text="Every dispute, in order, with the result it was of and its reason; standing "
+        "while open (`disputed_by`).",
     )
     version = serializers.IntegerField(
         help_text="The match's version: send it as `expected_version` to write safely."

@@ -17,6 +17,7 @@ from games.api.rounds import (
     RoundDetailApi,
     RoundPointsEnterApi,
     RoundReplayApi,
+    RoundRuleApi,
     RoundStartApi,
     RoundVoidApi,
 )
@@ -40,6 +41,7 @@ urlpatterns = [
     path(f"{ROUND}score/", RoundPointsEnterApi.as_view(), name="round-points-enter"),
     path(f"{ROUND}undo/", PlayUndoApi.as_view(), name="play-undo"),
     path(f"{ROUND}void/", RoundVoidApi.as_view(), name="round-void"),
+    path(f"{ROUND}rule/", RoundRuleApi.as_view(), name="round-rule"),
     path(f"{ROUND}replay/", RoundReplayApi.as_view(), name="round-replay"),
     path("events/", EventListApi.as_view(), name="log-events"),
 ]

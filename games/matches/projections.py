@@ -32,6 +32,8 @@ from games.matches.stream import (
 from games.models import Match, Round
 
 MATCH_STREAM = "match"
+DECIDED_BY_DECIDING_ROUND = "deciding_round"
+"""How a match level after its fixed rounds was won at its table (decision record 0045)."""
 
 MATCH_UPDATED_FIELDS = [
     field.name for field in Match._meta.concrete_fields if field.name not in {"id", "created_at"}
@@ -63,6 +65,8 @@ class StreamPosition:
 
 def match_row(state: MatchAggregate, *, match_id: UUID, position: StreamPosition) -> Match:
     record = state.record
+    deciding_round = state.deciding_round_of(record)
+    regulation = state.regulation_points_of(record)
     return Match(
         id=match_id,
         table_size=state.table.size,
@@ -77,11 +81,14 @@ def match_row(state: MatchAggregate, *, match_id: UUID, position: StreamPosition
         winner=state.winner,
         decider=state.setup.match_format.decider,
         deciding_round_due=state.deciding_round_due,
+        deciding_round=deciding_round,
+        decided_by=None if deciding_round is None else DECIDED_BY_DECIDING_ROUND,
+        regulation_points=None if regulation is None else list(regulation),
         forfeited_by=state.forfeited_by,
         confirmed_by=sorted(state.confirmed_by),
         disputed_by=sorted(state.disputed_by),
         confirmations=[mark_of(mark) for mark in state.confirmations],
-        disputes=[mark_of(mark) for mark in state.disputes],
+        disputes=[dispute_of(mark) for mark in state.disputes],
         version=position.version,
         last_position=position.last_position,
         created_at=position.created_at,
@@ -106,6 +113,11 @@ def mark_of(mark: ResultMark) -> dict[str, Any]:
     }
 
 
+def dispute_of(mark: ResultMark) -> dict[str, Any]:
+    """A dispute as the match row keeps it: a mark with its reason (decision record 0045)."""
+    return {**mark_of(mark), "reason": mark.reason}
+
+
 def round_row(match_round: MatchRound, *, match_id: UUID, replay_of: int | None) -> Round:
     outcome = match_round.outcome
     return Round(
@@ -121,8 +133,16 @@ def round_row(match_round: MatchRound, *, match_id: UUID, replay_of: int | None)
         result=None if outcome is None or match_round.voided else outcome.result,
         replay_of=replay_of,
         void_reason=match_round.void_reason,
+        ruling=ruling_of(match_round),
         deck=deck_of(match_round),
     )
+
+
+def ruling_of(match_round: MatchRound) -> dict[str, Any] | None:
+    ruled = match_round.ruled
+    if ruled is None:
+        return None
+    return {"points": list(ruled.points), "reason": match_round.ruling_reason}
 
 
 def deck_of(match_round: MatchRound) -> list[str] | None:

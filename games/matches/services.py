@@ -34,6 +34,7 @@ from games.matches.stream import (
     MatchSetup,
     PlayCardInRound,
     PlayCardsInRound,
+    RuleRoundResult,
     StartNextRound,
     UndoLastPlay,
     VoidRound,
@@ -266,6 +267,20 @@ def round_void(
     **options: Unpack[WriteOptions],
 ) -> CommandResult:
     command = VoidRound(round_number, reason)
+    return execute(match_id=match_id, command=command, actor=actor, **options)
+
+
+def round_rule(
+    *,
+    match_id: UUID,
+    round_number: int,
+    points: Sequence[int],
+    reason: str,
+    actor: Actor,
+    **options: Unpack[WriteOptions],
+) -> CommandResult:
+    """The organizer's ruling on a finished round's points (decision record 0045)."""
+    command = RuleRoundResult(round_number, tuple(points), reason)
     return execute(match_id=match_id, command=command, actor=actor, **options)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from uuid import UUID
 
 from games.matches import selectors
-from games.models import Match, Round, Scoring
+from games.models import Match, Round, RoundStatus, Scoring
 from games.rules import Table, Variant
 from games.visibility import Viewer
 
@@ -31,6 +31,26 @@ class SideView:
 
 
 @dataclass(frozen=True)
+class RulingView:
+    """The organizer's ruling on a round (decision record 0045): its points, its winner (None
+    for a tie) and why."""
+
+    points: str
+    winner: str | None
+    reason: str
+
+
+def ruling_view(row: Round, names: list[str]) -> RulingView | None:
+    if row.ruling is None or row.status == RoundStatus.VOIDED:
+        return None
+    return RulingView(
+        points=points_text(row.ruling["points"]),
+        winner=side_won(row.result, names),
+        reason=row.ruling["reason"],
+    )
+
+
+@dataclass(frozen=True)
 class RoundView:
     number: int
     status: str
@@ -46,6 +66,21 @@ class RoundView:
     points_entered: bool
     plays: int
     void_reason: str
+    ruling: RulingView | None = None
+    deciding: bool = False
+    """A round after the fixed rounds of a match scored by points: a deciding round."""
+
+
+@dataclass(frozen=True)
+class LevelView:
+    """A match scored by points that was level after its fixed rounds (decision records 0029,
+    0045): the regulation total, and the deciding round that won it, if one did."""
+
+    rounds: int
+    regulation: str
+    """The total of the fixed rounds, its sides joined by an en dash."""
+    deciding_round: int | None
+    deciding_points: str | None
 
 
 @dataclass(frozen=True)
@@ -63,6 +98,8 @@ class MarkView:
     winner: str | None
     forfeited_by: str | None
     standing: bool
+    reason: str
+    """A dispute's reason (decision record 0045); "" for a confirmation."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +113,8 @@ class MatchPage:
     forfeited_by: str | None
     marks: list[MarkView]
     """Every confirmation and dispute, in the order they were recorded."""
+    level: LevelView | None = None
+    """Set once a match scored by points ended its fixed rounds level."""
 
 
 def name_of(side: int | None, names: list[str]) -> str | None:
@@ -93,11 +132,40 @@ def marks_of(match: Match, names: list[str]) -> list[MarkView]:
             winner=name_of(mark["result"]["winner"], names),
             forfeited_by=name_of(mark["result"]["forfeited_by"], names),
             standing=mark["standing"],
+            reason=mark.get("reason", ""),
         )
         for kind, recorded in (("confirmed", match.confirmations), ("disputed", match.disputes))
         for mark in recorded
     ]
     return sorted(marks, key=lambda mark: mark.version)
+
+
+def points_text(points: list[int]) -> str:
+    return "\N{EN DASH}".join(map(str, points))
+
+
+def deciding_numbers(match: Match, rounds: list[Round]) -> set[int]:
+    """The rounds played after the fixed rounds of a match scored by points."""
+    if match.scoring != Scoring.POINTS:
+        return set()
+    live = [row.number for row in rounds if row.status != RoundStatus.VOIDED]
+    return set(live[match.best_of :])
+
+
+def level_of(match: Match, rounds: list[Round]) -> LevelView | None:
+    regulation = match.regulation_points
+    played = [row for row in rounds if row.status == RoundStatus.FINISHED]
+    if match.scoring != Scoring.POINTS or not regulation or len(played) < match.best_of:
+        return None
+    if regulation.count(max(regulation)) < 2:  # the most points, held by one side only
+        return None
+    deciding = next((row for row in played if row.number == match.deciding_round), None)
+    return LevelView(
+        rounds=match.best_of,
+        regulation=points_text(regulation),
+        deciding_round=None if deciding is None else deciding.number,
+        deciding_points=None if deciding is None else points_text(deciding.points),
+    )
 
 
 def deck_names_of(match: Match) -> str:
@@ -116,6 +184,7 @@ def match_page(*, match_id: UUID) -> MatchPage:
     names = selectors.match_side_names(match=match)
     rounds = list(match.rounds.all())
     replays = {row.replay_of: row.number for row in rounds if row.replay_of is not None}
+    deciding = deciding_numbers(match, rounds)
     return MatchPage(
         match=match,
         sides=[
@@ -144,6 +213,8 @@ def match_page(*, match_id: UUID) -> MatchPage:
                 points_entered=row.points_entered,
                 plays=len(row.plays),
                 void_reason=row.void_reason,
+                ruling=ruling_view(row, names),
+                deciding=row.number in deciding,
             )
             for row in rounds
         ],
@@ -152,6 +223,7 @@ def match_page(*, match_id: UUID) -> MatchPage:
         winner=name_of(match.winner, names),
         forfeited_by=name_of(match.forfeited_by, names),
         marks=marks_of(match, names),
+        level=level_of(match, rounds),
     )
 
 
@@ -207,6 +279,8 @@ class ReplayPage:
     dealer: str
     leader: str
     deal: str
+    ruling: RulingView | None = None
+    """The organizer's ruling, which stands over the cards' points and result."""
 
     @property
     def side_points(self) -> list[tuple[str, int]]:
@@ -265,6 +339,7 @@ def round_replay_page(
         dealer=seat_player(table, match_round.dealer_seat, names),
         leader=seat_player(table, match_round.leader_seat, names),
         deal=replay["deal"],
+        ruling=ruling_view(match_round, names),
     )
 
 

@@ -123,6 +123,7 @@ def page_strings() -> dict[str, str]:
         "other_side": gettext("%(side)s: %(points)s"),
         "wins": gettext("Rounds won: %(wins)s"),
         "round_points": pgettext("card points", "This round:"),
+        "running_total": pgettext("card points", "In all:"),
         "tournament_table": gettext("%(tournament)s, table %(table)s"),
         "status_not_started": pgettext("match status", "not started"),
         "status_in_progress": pgettext("match status", "in progress"),

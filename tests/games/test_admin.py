@@ -1,5 +1,6 @@
 """The match admin shows the organizer which results a side disputes."""
 
+import re
 import uuid
 
 import pytest
@@ -8,6 +9,7 @@ from django.urls import reverse
 
 from common.actors import Actor
 from games.matches import services
+from tests.factories.accounts import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -50,3 +52,28 @@ def test_a_confirmation_takes_the_match_off_the_disputed_list(admin_client: Clie
     response = admin_client.get(reverse("admin:games_match_changelist"), {"disputed": "yes"})
 
     assert list(response.context["cl"].result_list) == []
+
+
+def test_the_match_page_shows_each_dispute_with_its_side_and_reason_not_its_sender(
+    admin_client: Client,
+) -> None:
+    match_id = finished_match("Anna", "Bruno")
+    player = Actor(user_id=UserFactory.create(username="bruno_the_player").id, device="phone")
+    services.result_dispute(match_id=match_id, side=1, reason="we had 62", actor=player)
+    services.result_confirm(match_id=match_id, side=1, actor=player)
+    services.result_dispute(match_id=match_id, side=0, reason="a card was <missed>", actor=player)
+
+    page = admin_client.get(reverse("admin:games_match_change", args=[match_id]))
+
+    assert page.status_code == 200
+    html = page.content.decode()
+    shown = re.findall(
+        r'<li data-dispute="(\d)" data-standing="(\w+)"><strong>(\w+)</strong>'
+        r" \((\w+)\): “(.*?)”",
+        html,
+    )
+    assert shown == [
+        ("0", "true", "Anna", "open", "a card was &lt;missed&gt;"),
+        ("1", "false", "Bruno", "closed", "we had 62"),
+    ]
+    assert "bruno_the_player" not in html

@@ -123,6 +123,15 @@ MATCH_CELLS: list[Cell] = [
         post(lambda w: in_play(w) + "void/", lambda _w: {"reason": "misdeal"}),
         THIS_TABLE_SCORES,
     ),
+    Cell(
+        "round-rule",
+        "post",
+        post(
+            lambda w: match_url(w.finished_match(), "rounds", 1, "rule"),
+            lambda _w: {"points": [50, 70], "reason": "the last trick was miscounted"},
+        ),
+        ORGANIZER_ONLY,
+    ),
     Cell("round-replay", "get", get(lambda w: in_play(w) + "replay/"), EVERYBODY_READS),
     Cell(
         "log-events",

@@ -251,6 +251,12 @@ ACTIONS: dict[tuple[str, str], ActionRow] = {
     ),
     ("games.Match", "forfeit"): ActionRow({"apply": "1", "side": "0", "reason": "late"}, True),
     ("games.Match", "void_round"): ActionRow({"apply": "1", "reason": "misdeal"}, records=False),
+    ("games.Match", "rule_round"): ActionRow(
+        {"apply": "1", "round_number": "1", "points": "55 65", "reason": "miscount"}, False
+    ),
+    ("tournaments.Fixture", "rule_round"): ActionRow(
+        {"apply": "1", "round_number": "1", "points": "55 65", "reason": "miscount"}, False
+    ),
     ("tournaments.Player", "link"): ActionRow({"apply": "1", "username": "scorer"}, False),
     ("tournaments.Player", "erase"): ActionRow({"apply": "1", "confirm": "on"}, records=False),
     ("tournaments.WebhookEndpoint", "deactivate"): ActionRow({}, records=False),

@@ -107,6 +107,11 @@ VALID_COMMANDS = [
         body=lambda _w: {"reason": "misdeal"},
     ),
     ValidCommand(
+        "POST /api/v1/matches/{match_id}/rounds/{round_number}/rule/",
+        path=lambda w: {"match_id": w.finished_match, "round_number": 1},
+        body=lambda _w: {"points": [80, 40], "reason": "the score sheet says so"},
+    ),
+    ValidCommand(
         "POST /api/v1/matches/{match_id}/confirm/",
         path=lambda w: {"match_id": w.finished_match},
         body=lambda _w: {"side": 0},

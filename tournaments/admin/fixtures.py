@@ -24,7 +24,7 @@ from common.admin import (
     admin_actor,
     run_service,
 )
-from games.admin import forfeit_matches, sides_of, void_rounds
+from games.admin import disputes_listed, forfeit_matches, rule_rounds, sides_of, void_rounds
 from games.eventstore.admin import events_link
 from games.models import Match
 from tournaments.admin.bracket import (
@@ -77,10 +77,18 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         "called_at",
         "deadline",
         "match",
+        "disputes",
         "events",
     )
     fields = readonly_fields
-    actions = ("call_to_table", "assign_table", "decide_level", "forfeit", "void_round")
+    actions = (
+        "call_to_table",
+        "assign_table",
+        "decide_level",
+        "forfeit",
+        "void_round",
+        "rule_round",
+    )
 
     def organized(self, user: Any) -> Q:
         return Q(tournament_id__in=tournament_ids(user))
@@ -100,6 +108,12 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
     def match(self, fixture: Fixture) -> str:
         url = reverse("admin:games_match_change", args=[fixture.match_id])
         return format_html('<a href="{}">{}</a>', url, fixture.match_id)
+
+    @admin.display(description="disputes")
+    def disputes(self, fixture: Fixture) -> str:
+        """The match's disputes with their reasons: what the organizer settles here."""
+        match = Match.objects.filter(id=fixture.match_id).first()
+        return "-" if match is None else disputes_listed(match)
 
     @admin.display(description="event log")
     def events(self, fixture: Fixture) -> str:
@@ -257,4 +271,15 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         matches = self.matches_of(list(queryset))
         return void_rounds(
             self, request, matches, action="void_round", after=partial(self.result_sync, request)
+        )
+
+    @admin.action(
+        description="Rule on a round's result (its points, with a reason)", permissions=["change"]
+    )
+    def rule_round(
+        self, request: HttpRequest, queryset: QuerySet[Fixture]
+    ) -> TemplateResponse | None:
+        matches = self.matches_of(list(queryset))
+        return rule_rounds(
+            self, request, matches, action="rule_round", after=partial(self.result_sync, request)
         )

@@ -70,6 +70,16 @@ class VoidRound:
 
 
 @dataclass(frozen=True, slots=True)
+class RuleRoundResult:
+    """The organizer rules on a finished round's result: its points are `points`, for `reason`
+    (a settled dispute, a miscount). The round's cards, if any, stay as they were played."""
+
+    round: int
+    points: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class ConfirmResult:
     """Confirming withdraws the side's dispute, if it had one."""
 
@@ -100,6 +110,7 @@ RoundCommand = (
     | UndoLastPlay
     | CorrectCard
     | VoidRound
+    | RuleRoundResult
 )
 """The commands that start a round or enter into one."""
 ResultCommand = ConfirmResult | DisputeResult | ForfeitMatch

@@ -15,6 +15,7 @@ from games.matches.stream.commands import (
     PlayCardsInRound,
     ResultCommand,
     RoundCommand,
+    RuleRoundResult,
     StartNextRound,
     UndoLastPlay,
     VoidRound,
@@ -32,8 +33,10 @@ from games.matches.stream.errors import (
     ResultAlreadyConfirmed,
     ResultAlreadyDisputed,
     RoundAlreadyVoided,
+    RoundNotFinished,
     RoundNotFound,
     RoundNotLatest,
+    RoundRuled,
 )
 from games.matches.stream.events import (
     CardCorrected,
@@ -45,6 +48,7 @@ from games.matches.stream.events import (
     ResultConfirmed,
     ResultDisputed,
     RoundPointsEntered,
+    RoundResultRuled,
     RoundStarted,
     RoundVoided,
     check_side_refs_carry_ids,
@@ -89,6 +93,7 @@ def decide(state: MatchAggregate | None, command: MatchCommand) -> list[MatchEve
             | UndoLastPlay()
             | CorrectCard()
             | VoidRound()
+            | RuleRoundResult()
         ):
             return decide_in_round(state, command)
     raise TypeError(f"not a match command: {command!r}")
@@ -110,6 +115,8 @@ def decide_in_round(state: MatchAggregate, command: RoundCommand) -> list[MatchE
             return decide_correction(state, command)
         case VoidRound():
             return decide_void(state, command)
+        case RuleRoundResult():
+            return decide_ruling(state, command)
         case _:
             assert_never(command)
 
@@ -239,6 +246,7 @@ def decide_undo(state: MatchAggregate, command: UndoLastPlay) -> list[MatchEvent
             gettext_noop("round %(round)s is not the latest round: void it instead"),
             round=command.round,
         )
+    check_not_ruled(match_round)
     plays = cards_of(match_round).plays
     if not plays:
         raise NothingToUndo.because(
@@ -252,6 +260,7 @@ def decide_undo(state: MatchAggregate, command: UndoLastPlay) -> list[MatchEvent
 
 def decide_correction(state: MatchAggregate, command: CorrectCard) -> list[MatchEvent]:
     match_round = open_round(state, command.round)
+    check_not_ruled(match_round)
     cards = cards_of(match_round)
     plays = cards.plays
     if not 0 <= command.play_index < len(plays):
@@ -284,6 +293,47 @@ def decide_correction(state: MatchAggregate, command: CorrectCard) -> list[Match
 def decide_void(state: MatchAggregate, command: VoidRound) -> list[MatchEvent]:
     open_round(state, command.round)
     return [RoundVoided(round=command.round, reason=command.reason)]
+
+
+def decide_ruling(state: MatchAggregate, command: RuleRoundResult) -> list[MatchEvent]:
+    """The organizer's ruling on a finished round's points (decision record 0045). The rounds
+    after it must still have been played under it: one that would come after the end of the
+    match is voided first."""
+    match_round = open_round(state, command.round)
+    if match_round.outcome is None:
+        raise RoundNotFinished.because(
+            gettext_noop("round %(round)s is not over: rule on it once it is"),
+            round=command.round,
+        )
+    reason = command.reason.strip()
+    if not reason:
+        raise ReasonRequired.because(
+            gettext_noop("say why: the ruling is recorded with its reason")
+        )
+    score_only_round(state.table.size, command.points, state.table.variant.three_winner)
+    ruling = RoundResultRuled(round=command.round, points=tuple(command.points), reason=reason)
+    try:
+        fold([ruling], state).record  # noqa: B018 - the record is folded to be checked
+    except MatchAlreadyFinished:
+        raise MatchAlreadyFinished.because(
+            gettext_noop(
+                "with this ruling the match is over before a later round: void the rounds "
+                "after round %(round)s first"
+            ),
+            round=command.round,
+        ) from None
+    return [ruling]
+
+
+def check_not_ruled(match_round: MatchRound) -> None:
+    if match_round.ruled is not None:
+        raise RoundRuled.because(
+            gettext_noop(
+                "the organizer ruled on round %(round)s: its cards no longer change its "
+                "result (void it to play it again)"
+            ),
+            round=match_round.number,
+        )
 
 
 def decide_confirmation(state: MatchAggregate, command: ConfirmResult) -> list[MatchEvent]:

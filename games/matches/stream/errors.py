@@ -51,6 +51,14 @@ class ResultAlreadyDisputed(RuleViolation):
     code = "result_already_disputed"
 
 
+class RoundNotFinished(RuleViolation):
+    code = "round_not_finished"
+
+
+class RoundRuled(RuleViolation):
+    code = "round_ruled"
+
+
 class ReasonRequired(RuleViolation):
     code = "reason_required"
 

@@ -191,6 +191,24 @@ class RoundVoided:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundResultRuled:
+    """The organizer's ruling on a finished round (decision record 0045): its points are
+    `points` from now on, whatever its cards or its entered points said."""
+
+    type: ClassVar[str] = "RoundResultRuled"
+    round: int
+    points: tuple[int, ...]
+    reason: str
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"round": self.round, "points": list(self.points), "reason": self.reason}
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> Self:
+        return cls(payload["round"], tuple(payload["points"]), payload["reason"])
+
+
+@dataclass(frozen=True, slots=True)
 class ResultConfirmed:
     type: ClassVar[str] = "ResultConfirmed"
     side: int
@@ -233,7 +251,13 @@ class MatchForfeited:
 
 
 RoundEvent = (
-    RoundStarted | CardPlayed | PlayUndone | CardCorrected | RoundPointsEntered | RoundVoided
+    RoundStarted
+    | CardPlayed
+    | PlayUndone
+    | CardCorrected
+    | RoundPointsEntered
+    | RoundVoided
+    | RoundResultRuled
 )
 """The events that start a round or change one."""
 ResultEvent = ResultConfirmed | ResultDisputed | MatchForfeited
@@ -253,6 +277,7 @@ MATCH_EVENTS: EventCodec[MatchEvent] = EventCodec(
         ResultConfirmed,
         ResultDisputed,
         MatchForfeited,
+        RoundResultRuled,
     ),
 )
 """How match events meet the store."""

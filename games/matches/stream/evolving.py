@@ -16,6 +16,7 @@ from games.matches.stream.events import (
     ResultDisputed,
     RoundEvent,
     RoundPointsEntered,
+    RoundResultRuled,
     RoundStarted,
     RoundVoided,
 )
@@ -96,6 +97,12 @@ def rounds_after(state: MatchAggregate, event: RoundEvent) -> tuple[MatchRound, 
             return with_round(
                 state, event.round, lambda r: replace(r, voided=True, void_reason=reason)
             )
+        case RoundResultRuled():
+            ruled = RoundOutcome.from_points(event.points, state.table.variant.three_winner)
+            ruling = event.reason
+            return with_round(
+                state, event.round, lambda r: replace(r, ruled=ruled, ruling_reason=ruling)
+            )
         case _:
             assert_never(event)
 
@@ -118,7 +125,8 @@ def with_result_mark(
                 ),
             )
         case ResultDisputed():
-            return replace(state, version=version, disputes=(*state.disputes, mark))
+            dispute = replace(mark, reason=event.reason)
+            return replace(state, version=version, disputes=(*state.disputes, dispute))
         case _:
             assert_never(event)
 

@@ -53,6 +53,10 @@ class MatchRound:
     """The outcome a scorer entered as points only."""
     voided: bool = False
     void_reason: str = ""
+    ruled: RoundOutcome | None = None
+    """The outcome the organizer ruled (decision record 0045): it stands over the cards' or
+    the entered points'."""
+    ruling_reason: str = ""
 
     @property
     def plays(self) -> tuple[Play, ...]:
@@ -65,6 +69,8 @@ class MatchRound:
 
     @property
     def outcome(self) -> RoundOutcome | None:
+        if self.ruled is not None:
+            return self.ruled
         if self.entered is not None:
             return self.entered
         return None if self.cards is None else self.cards.outcome
@@ -97,6 +103,8 @@ class ResultMark:
     """The stream version of the event that recorded it."""
     standing: bool = True
     """False once withdrawn (a dispute, by confirming) or once the result changed."""
+    reason: str = ""
+    """A dispute's reason, as its event recorded it; a confirmation has none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +186,22 @@ class MatchAggregate:
         """Level after its fixed rounds, the match goes on with a deciding round (decision
         record 0029): due until one is won."""
         return self.forfeited_by is None and self.record.deciding_round_due
+
+    def regulation_points_of(self, record: MatchState) -> tuple[int, ...] | None:
+        """A match scored by points: each side's total of the fixed rounds played so far, the
+        deciding rounds left out; None for a best-of match (decision record 0045). `record` is
+        `self.record`, folded once by the caller."""
+        if self.setup.match_format.scoring != "points":
+            return None
+        return record.total_points_of_fixed_rounds
+
+    def deciding_round_of(self, record: MatchState) -> int | None:
+        """The number of the deciding round that won the match, if one did (0029, 0045)."""
+        decided = record.decided_by_round
+        if decided is None or self.forfeited_by is not None:
+            return None
+        finished = [r for r in self.live_rounds if r.outcome is not None]
+        return finished[decided.number - 1].number
 
     @property
     def next_dealer(self) -> int:

@@ -468,8 +468,23 @@
       value.textContent = String(points);
       round.append(T.round_points + " ", value);
       item.append(name, wins, round);
+      if (match.scoring === "points") {
+        item.append(runningTotal(side, model));
+      }
       list.appendChild(item);
     }
+  }
+
+  function runningTotal(side, model) {
+    // A match scored by points is won on the total: the rounds finished, and the cards of the
+    // round in play as they stand.
+    const total = document.createElement("span");
+    total.className = "side-total";
+    const value = document.createElement("strong");
+    value.dataset.totalSide = String(side);
+    value.textContent = String((state.match.total_points[side] || 0) + (model ? model.points[side] || 0 : 0));
+    total.append(T.running_total + " ", value);
+    return total;
   }
 
   function renderDecidingRound() {

@@ -24,6 +24,8 @@ from tests.games.api.builders import match_url, post, round_url, start_round
         ("match_finished", 409),
         ("round_not_latest", 409),
         ("round_voided", 409),
+        ("round_ruled", 409),
+        ("round_not_finished", 422),
         ("match_exists", 409),
         ("result_already_confirmed", 409),
         ("result_already_disputed", 409),

@@ -62,6 +62,30 @@ def test_a_side_disputes_a_finished_result_and_the_result_stands(scorer: APIClie
     assert event["payload"] == {"side": 1, "reason": "we had 62 points"}
 
 
+def test_the_match_lists_each_dispute_with_its_reason_and_the_side_but_not_who_sent_it(
+    scorer: APIClient,
+) -> None:
+    match = ApiMatchFactory.create(client=scorer, best_of=1)
+    score_round(scorer, match["id"], 70, 50)
+    version = post(
+        scorer, match_url(match["id"], "dispute"), {"side": 1, "reason": " we had 62 points "}
+    ).json()["version"]
+
+    (dispute,) = scorer.get(match_url(match["id"])).json()["disputes"]
+
+    assert dispute == {
+        "side": "side1",
+        "version": version,
+        "result": {
+            "winner": "side0",
+            "forfeited_by": None,
+            "rounds": [{"number": 1, "points": [70, 50]}],
+        },
+        "standing": True,
+        "reason": "we had 62 points",
+    }
+
+
 def test_a_side_disputes_once_and_withdraws_its_dispute_by_confirming(scorer: APIClient) -> None:
     match = ApiMatchFactory.create(client=scorer, best_of=1)
     score_round(scorer, match["id"], 70, 50)
@@ -213,6 +237,41 @@ def test_a_level_match_asked_for_a_decider_says_a_deciding_round_is_due(scorer: 
         False,
     )
     assert decided["rounds"][3]["replay_of"] == 3
+
+
+def test_a_match_won_by_a_deciding_round_says_so_and_keeps_its_regulation_total(
+    scorer: APIClient,
+) -> None:
+    match = ApiMatchFactory.create(client=scorer, scoring="points", rounds=2, decider="round")
+    score_round(scorer, match["id"], 70, 50)
+    after_one = scorer.get(match_url(match["id"])).json()
+    score_round(scorer, match["id"], 50, 70)
+    score_round(scorer, match["id"], 55, 65)
+
+    decided = scorer.get(match_url(match["id"])).json()
+
+    assert (after_one["regulation_points"], after_one["decided_by"]) == ([70, 50], None)
+    assert (decided["winner"], decided["decided_by"], decided["deciding_round"]) == (
+        "side1",
+        "deciding_round",
+        3,
+    )
+    assert (decided["regulation_points"], decided["total_points"]) == ([120, 120], [175, 185])
+
+
+def test_a_best_of_match_has_no_regulation_total_and_is_never_decided_by_a_deciding_round(
+    scorer: APIClient,
+) -> None:
+    match = ApiMatchFactory.create(client=scorer, best_of=1)
+    score_round(scorer, match["id"], 70, 50)
+
+    won = scorer.get(match_url(match["id"])).json()
+
+    assert (won["regulation_points"], won["decided_by"], won["deciding_round"]) == (
+        None,
+        None,
+        None,
+    )
 
 
 def test_a_free_standing_match_scored_by_points_still_ends_level_by_default(

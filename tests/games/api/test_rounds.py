@@ -34,6 +34,7 @@ def test_starting_a_round_answers_201_with_the_round_and_the_version(scorer: API
         "plays": 0,
         "points_entered": False,
         "void_reason": "",
+        "ruling": None,
         "deal": "table",
         "hands": None,
         "version": 2,

@@ -205,6 +205,8 @@ def test_rebuild_gives_the_confirmations_a_change_of_result_lapsed() -> None:
         (True, 1),
     ]
     assert [mark["standing"] for mark in row.disputes] == [False, True]
+    assert [mark["reason"] for mark in row.disputes] == ["wrong", "wrong"]
+    assert all("reason" not in mark for mark in row.confirmations)
 
 
 def test_rebuild_command_restores_deleted_projections() -> None:

@@ -252,3 +252,15 @@ def check_marks_follow_the_result(before: MatchAggregate, after: MatchAggregate)
                 decide(after, ConfirmResult(side))
         elif after.is_finished:
             assert decide(after, ConfirmResult(side))
+
+
+def test_a_dispute_keeps_its_trimmed_reason_in_the_history_after_it_lapses() -> None:
+    match = run(scored_round(new_match(best_of=1), 80, 40), DisputeResult(1, "  we had 62  "))
+
+    match = scored_round(run(match, VoidRound(1, "misdeal")), 30, 90)
+
+    (dispute,) = match.disputes
+    assert (dispute.side, dispute.reason, dispute.standing) == (1, "we had 62", False)
+    assert [confirmation.reason for confirmation in run(match, ConfirmResult(0)).confirmations] == [
+        ""
+    ]

@@ -287,6 +287,29 @@ def test_a_level_match_with_a_decider_is_in_progress_until_its_deciding_round_is
     assert state.replay_of == {4: 3}
 
 
+def test_a_deciding_round_names_itself_and_the_regulation_total_leaves_it_out() -> None:
+    sides: tuple[SideRef, ...] = ({}, {})
+    match_format = MatchFormat.fixed_rounds(2, decider="round")
+    state = run(None, CreateMatch(2, match_format, sides, DEFAULT_VARIANT))
+    state = scored_round(scored_round(state, 70, 50), 50, 70)
+    state = run(scored_round(state, 80, 40), VoidRound(3, "misdeal"))
+    state = scored_round(scored_round(state, 60, 60), 65, 55)
+
+    record = state.record
+    assert (state.winner, state.deciding_round_of(record)) == (0, 5)
+    assert state.regulation_points_of(record) == (120, 120)
+    assert record.total_points == (245, 235)
+
+
+def test_a_match_won_in_its_fixed_rounds_has_no_deciding_round() -> None:
+    state = scored_round(scored_round(new_match(scoring="points", best_of=2), 70, 50), 60, 60)
+
+    record = state.record
+    assert (state.winner, state.deciding_round_of(record)) == (0, None)
+    assert state.regulation_points_of(record) == (130, 110)
+    assert new_match(best_of=3).regulation_points_of(new_match(best_of=3).record) is None
+
+
 def test_a_level_match_stream_recorded_before_deciders_still_ends_level() -> None:
     state = scored_round(scored_round(new_match(scoring="points", best_of=2), 70, 50), 50, 70)
 

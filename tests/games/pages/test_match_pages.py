@@ -90,6 +90,61 @@ def test_the_match_page_shows_confirmations_and_disputes(scorer: APIClient, clie
     assert "<bdi>Rossi</bdi> won the match." in html
 
 
+def test_the_match_page_shows_a_disputes_reason_and_side_but_never_who_sent_it(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id = ApiMatchFactory.create(client=scorer, best_of=1)["id"]
+    score_round(scorer, match_id, 70, 50)
+    post(scorer, f"/api/v1/matches/{match_id}/dispute/", {"side": 1, "reason": "it was 61 & more"})
+
+    html = page(client, f"/matches/{match_id}/")
+    italian = page(client, f"/matches/{match_id}/", HTTP_ACCEPT_LANGUAGE="it")
+
+    (disputed,) = re.findall(r'<li data-mark="disputed".*?</li>', html, re.S)
+    assert "Bianchi disputed the result" in disputed
+    assert "Reason: “it was 61 &amp; more”" in disputed
+    assert "Motivo: “it was 61 &amp; more”" in italian
+    assert "creator" not in html
+
+
+def test_the_match_page_labels_the_deciding_round_and_says_the_fixed_rounds_ended_level(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id = ApiMatchFactory.create(client=scorer, scoring="points", rounds=2, decider="round")[
+        "id"
+    ]
+    for points in ((70, 50), (50, 70), (65, 55)):
+        score_round(scorer, match_id, *points)
+
+    html = page(client, f"/matches/{match_id}/")
+    italian = page(client, f"/matches/{match_id}/", HTTP_ACCEPT_LANGUAGE="it")
+
+    assert (
+        f"Level after 2 rounds, 120{DASH}120: decided by a deciding round, 65{DASH}55 (round 3)."
+        in html
+    )
+    assert 'data-decided-by="deciding_round"' in html
+    deciding = re.findall(r'<li class="match-round" data-round="(\d)".*?</li>', html, re.S)
+    assert deciding == ["1", "2", "3"]
+    assert re.findall(r'data-round="(\d)"[^<]*>(?:(?!</li>).)*data-deciding', html, re.S) == ["3"]
+    assert "Rossi won the match." in html
+    assert f"In parità dopo 2 partite, 120{DASH}120: deciso da una partita decisiva" in italian
+
+
+def test_a_match_level_without_a_decider_says_it_ended_without_a_winner_at_the_table(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id = ApiMatchFactory.create(client=scorer, scoring="points", rounds=1)["id"]
+    score_round(scorer, match_id, 60, 60)
+
+    html = page(client, f"/matches/{match_id}/")
+
+    assert (
+        f"Level after 1 round, 60{DASH}60: the match ended without a winner at the table." in html
+    )
+    assert "data-deciding" not in html
+
+
 def test_the_match_page_lists_each_confirmation_with_its_result_and_whether_it_stands(
     scorer: APIClient, client: Client
 ) -> None:
@@ -115,6 +170,36 @@ def test_the_match_page_lists_each_confirmation_with_its_result_and_whether_it_s
     assert "Bianchi won the match." in disputed
     assert "Rossi ha confermato il risultato" in italian
     assert "decaduta: il risultato è cambiato da allora" in italian
+
+
+def test_the_match_page_and_the_replay_show_the_organizers_ruling_on_a_round(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id = ApiMatchFactory.create(client=scorer, best_of=1)["id"]
+    briscola, plays = legal_round(dealer=0, seed=3)
+    start_round(scorer, match_id, briscola=briscola, dealer_seat=0)
+    play_cards(scorer, match_id, 1, plays)
+    post(
+        scorer,
+        round_url(match_id, 1, "rule"),
+        {"points": [55, 65], "reason": "a trick went to the wrong side"},
+    )
+
+    html = page(client, f"/matches/{match_id}/")
+    replay = page(client, f"/matches/{match_id}/rounds/1/")
+    italian = page(client, f"/matches/{match_id}/rounds/1/", HTTP_ACCEPT_LANGUAGE="it")
+
+    (listed,) = re.findall(r'<li class="match-round" data-round="1".*?</li>', html, re.S)
+    assert "data-ruling" in listed
+    assert "“a trick went to the wrong side”" in listed
+    assert f'<span class="round-points">55{DASH}65</span>' in listed
+    assert "Bianchi won the match." in html
+    assert (
+        f"Organizer's ruling: 55{DASH}65, Bianchi wins the round "
+        "(“a trick went to the wrong side”)" in replay
+    )
+    assert len(played_on_table(replay)) > 0
+    assert f"Decisione dell'organizzatore: 55{DASH}65, Bianchi vince la partita" in italian
 
 
 def test_the_replay_steps_card_by_card_with_each_step_a_link(

@@ -150,3 +150,29 @@ def test_at_three_under_at_least_61_a_round_where_nobody_reaches_61_is_played_ag
         ([50, 40, 30], "tie", None),
         ([30, 61, 29], "side1", 1),
     ]
+
+
+def test_a_match_scored_by_points_shows_each_sides_running_total_and_a_best_of_match_none(
+    browser_page: Page, live_server: LiveServer
+) -> None:
+    sides = [{"name": "Rossi"}, {"name": "Bianchi"}]
+    by_points, api = signed_in_match(
+        browser_page, live_server, table_size=2, sides=sides, scoring="points", rounds=3
+    )
+    best_of = created(post(api, f"{API}/matches/", {"table_size": 2, "sides": sides, "best_of": 3}))
+    browser_page.goto(f"{live_server.url}/table/?match={by_points['id']}")
+    totals = [browser_page.locator(f'[data-total-side="{side}"]') for side in (0, 1)]
+
+    enter_points(browser_page, 70, 50)
+    expect(totals[0]).to_have_text("70")
+    expect(totals[1]).to_have_text("50")
+    enter_points(browser_page, 52, 68)
+
+    expect(totals[0]).to_have_text("122")
+    expect(totals[1]).to_have_text("118")
+    expect(browser_page.locator(".side-total").first).to_contain_text("In all:")
+    browser_page.goto(f"{live_server.url}/table/?match={best_of['id']}")
+    enter_points(browser_page, 70, 50)
+    expect(browser_page.locator("[data-result]")).to_have_attribute("data-result", "side0")
+    expect(browser_page.locator("[data-total-side]")).to_have_count(0)
+    assert api.get(f"{API}/matches/{best_of['id']}/").json()["total_points"] == [70, 50]

@@ -310,6 +310,59 @@ def test_voiding_a_round_that_does_not_exist_is_an_error_message(admin_client: C
     assert said[0].endswith("the match has no round 5")
 
 
+def test_the_organizer_rules_on_a_round_from_the_fixture_and_the_tournament_follows(
+    admin_client: Client,
+) -> None:
+    tournament_id = TournamentFactory.create(started=True).id
+    fixture = ready_fixtures(tournament_id)[0]
+    win_by_points(fixture.match_id)
+    before = len(event_types(fixture.match_id))
+    winner = Match.objects.get(id=fixture.match_id).winner
+    assert winner is not None
+    points = "120 0" if winner == 1 else "0 120"
+
+    asked, _ = act(admin_client, FIXTURES, "rule_round", [fixture.pk])
+    act(
+        admin_client,
+        FIXTURES,
+        "rule_round",
+        [fixture.pk],
+        apply="1",
+        round_number="1",
+        points=points,
+        reason="the sheet was read the wrong way round",
+    )
+
+    assert "Rule on a round" in asked.content.decode()
+    (ruled,) = events_after(fixture.match_id, before)
+    assert ruled.event_type == "RoundResultRuled"
+    assert ruled.payload["reason"] == "the sheet was read the wrong way round"
+    assert Match.objects.get(id=fixture.match_id).winner == 1 - winner
+    fixture.refresh_from_db()
+    assert fixture.winner_id == (fixture.home_id if winner == 1 else fixture.away_id)
+
+
+def test_a_ruling_whose_points_are_not_numbers_is_asked_again(admin_client: Client) -> None:
+    tournament_id = TournamentFactory.create(started=True).id
+    fixture = ready_fixtures(tournament_id)[0]
+    win_by_points(fixture.match_id)
+    before = len(event_types(fixture.match_id))
+
+    response, _ = act(
+        admin_client,
+        MATCHES,
+        "rule_round",
+        [fixture.match_id],
+        apply="1",
+        round_number="1",
+        points="seventy",
+        reason="x",
+    )
+
+    assert "Give each side" in response.content.decode()
+    assert events_after(fixture.match_id, before) == []
+
+
 def test_the_match_admin_forfeits_and_voids_through_the_match_services(
     admin_client: Client,
 ) -> None:

@@ -10,8 +10,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from common.actors import Actor
 from games.eventstore.api import read_stream
 from games.matches import services as match_services
+from tests.factories.accounts import UserFactory
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tournaments import tasks
 from tournaments.models import Entrant, Fixture
@@ -131,6 +133,40 @@ def test_overdue_and_disputed_matches_are_flagged_on_the_evening(admin_client: C
     assert f">{late.key}</a>" in flagged.group(1)
     assert f">{played.key}</a>" in flagged.group(1)
     assert "disputed" in flagged.group(1)
+
+
+def test_to_settle_lists_each_open_dispute_with_its_side_and_reason_here_and_on_the_fixture(
+    admin_client: Client,
+) -> None:
+    tournament_id = TournamentFactory.create(entrants=2).id
+    tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
+    (fixture,) = Fixture.objects.filter(tournament_id=tournament_id).select_related("away")
+    match_services.round_start(match_id=fixture.match_id, briscola=None, actor=ORGANIZER)
+    match_services.round_points_enter(
+        match_id=fixture.match_id, round_number=1, points=[70, 50], actor=ORGANIZER
+    )
+    player = Actor(user_id=UserFactory.create(username="away_player_account").id, device="phone")
+    match_services.result_dispute(
+        match_id=fixture.match_id, side=1, reason="we had 62", actor=player
+    )
+    tasks.catch_up_all()
+    assert fixture.away is not None
+
+    html = page(admin_client, tournament_id)
+    fixture_page = admin_client.get(reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
+
+    (listed,) = re.findall(r"<li data-dispute>(.*?)</li>", html, re.S)
+    assert f">{fixture.key}</a>" in listed
+    assert f"<strong>{fixture.away.name}</strong> disputes the result: “we had 62”" in listed
+    assert "away_player_account" not in html
+    assert fixture_page.status_code == 200
+    fixture_html = fixture_page.content.decode()
+    assert re.search(
+        rf'<li data-dispute="1" data-standing="true"><strong>{re.escape(fixture.away.name)}'
+        r"</strong> \(open\): “we had 62”",
+        fixture_html,
+    )
+    assert "away_player_account" not in fixture_html
 
 
 # Groups tied at the cut under the organizer's rule (decision record 0029, amended).

@@ -160,3 +160,83 @@ def test_a_match_won_at_the_table_was_decided_by_nobody(organizer: APIClient) ->
     assert final["winner"] is not None
     assert final["decided_by"] is None
     assert bracket_match(organizer, tournament_id)["decided_by"] is None
+
+
+# The match page and answer say how a level match was settled (issue 24 §1, decision 0045).
+
+
+def test_a_final_won_by_a_deciding_round_says_so_in_the_match_answer_and_its_page(
+    organizer: APIClient,
+) -> None:
+    tournament_id, _ = started_tournament(organizer, 2, scoring="points", rounds=1)
+    [match] = matches(organizer, tournament_id)
+    for points in ((60, 60), (60, 60), (40, 80)):
+        score_round(organizer, match["id"], *points)
+
+    answer = organizer.get(match_url(match["id"])).json()
+    page = organizer.get(f"/matches/{match['id']}/").content.decode()
+
+    assert (answer["decided_by"], answer["deciding_round"]) == ("deciding_round", 3)
+    assert (answer["regulation_points"], answer["total_points"]) == ([60, 60], [160, 200])
+    assert "Level after 1 round, 60\N{EN DASH}60: decided by a deciding round, " in page
+    assert "40\N{EN DASH}80 (round 3)." in page
+
+
+def test_the_match_page_of_a_level_final_names_the_winner_decided_off_the_table(
+    organizer: APIClient,
+) -> None:
+    tournament_id, entrants = started_tournament(
+        organizer, 2, scoring="points", rounds=1, level_knockout="higher_seed"
+    )
+    [match] = matches(organizer, tournament_id)
+    score_round(organizer, match["id"], 60, 60)
+    projections.consume()
+    [final] = matches(organizer, tournament_id)
+    winner = final["entrant_names"][final["entrants"].index(entrants[0])]
+
+    page = organizer.get(f"/matches/{match['id']}/").content.decode()
+    italian = organizer.get(f"/matches/{match['id']}/", HTTP_ACCEPT_LANGUAGE="it").content
+    answer = organizer.get(match_url(match["id"])).json()
+
+    assert "Level after 1 round, 60\N{EN DASH}60: the match ended without a winner at the" in page
+    assert f"{winner} won the match off the table: decided by the higher seed." in page
+    assert 'data-decided-by="higher_seed"' in page
+    assert f"{winner} ha vinto l&#x27;incontro fuori dal tavolo".encode() in italian
+    assert (answer["winner"], answer["decided_by"]) == (None, None)
+
+
+def test_the_match_page_of_an_organizers_decision_keeps_the_reason_to_the_log(
+    organizer: APIClient,
+) -> None:
+    tournament_id, match = level_knockout_match(organizer)
+    post(
+        organizer,
+        decide_url(tournament_id, match["id"]),
+        {"winner": match["entrants"][1], "reason": "sorteggio"},
+    )
+    projections.consume()
+
+    page = organizer.get(f"/matches/{match['id']}/").content.decode()
+
+    assert f"{match['entrant_names'][1]} won the match off the table: organizer" in page
+    assert "sorteggio" not in page
+
+
+def test_an_organizers_ruling_on_a_round_changes_who_goes_through(organizer: APIClient) -> None:
+    tournament_id, entrants = started_tournament(organizer, 2, scoring="points", rounds=1)
+    [match] = matches(organizer, tournament_id)
+    score_round(organizer, match["id"], 80, 40)
+    projections.consume()
+    assert matches(organizer, tournament_id)[0]["winner"] == match["entrants"][0]
+
+    ruled = post(
+        organizer,
+        f"/api/v1/matches/{match['id']}/rounds/1/rule/",
+        {"points": [40, 80], "reason": "the score sheet was filled in the wrong way round"},
+    )
+    projections.consume()
+
+    assert ruled.status_code == 201, ruled.json()
+    [final] = matches(organizer, tournament_id)
+    assert (final["winner"], final["decided_by"]) == (match["entrants"][1], None)
+    assert set(entrants) == set(final["entrants"])
