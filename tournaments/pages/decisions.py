@@ -4,6 +4,7 @@ its rounds, so this section comes from the tournament."""
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from django.utils.html import format_html
@@ -13,7 +14,7 @@ from tournaments.models import Fixture
 from tournaments.pages.labels import decided_by_text
 
 
-def match_decision_section(match_id: UUID) -> str:
+def match_decision_section(match_id: UUID, reader: Any) -> str:  # noqa: ARG001 - every section takes the reader; the match page already checked it may read the match
     """One line naming the winner and how they were decided; empty for a match won at the
     table. The organizer's reason is not shown (0029: it stays in the event log)."""
     fixture = (
