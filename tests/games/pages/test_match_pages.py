@@ -127,7 +127,7 @@ def test_the_match_page_labels_the_deciding_round_and_says_the_fixed_rounds_ende
     deciding = re.findall(r'<li class="match-round" data-round="(\d)".*?</li>', html, re.S)
     assert deciding == ["1", "2", "3"]
     assert re.findall(r'data-round="(\d)"[^<]*>(?:(?!</li>).)*data-deciding', html, re.S) == ["3"]
-    assert "Rossi won the match." in html
+    assert "<bdi>Rossi</bdi> won the match." in html
     assert f"In parità dopo 2 partite, 120{DASH}120: deciso da una partita decisiva" in italian
 
 
@@ -193,7 +193,7 @@ def test_the_match_page_and_the_replay_show_the_organizers_ruling_on_a_round(
     assert "data-ruling" in listed
     assert "“a trick went to the wrong side”" in listed
     assert f'<span class="round-points">55{DASH}65</span>' in listed
-    assert "Bianchi won the match." in html
+    assert "<bdi>Bianchi</bdi> won the match." in html
     assert (
         f"Organizer's ruling: 55{DASH}65, Bianchi wins the round "
         "(“a trick went to the wrong side”)" in replay

@@ -51,7 +51,7 @@ def test_the_tournament_page_shows_standings_bracket_and_fixtures_with_their_hoo
     )
     expect(browser_page.get_by_role("columnheader", name="Won", exact=True)).to_be_visible()
     # Wider than a phone, the standings scroll sideways (by keyboard too) and show that they do.
-    standings = browser_page.locator(".scroll-x[aria-labelledby=standings-heading]")
+    standings = browser_page.locator(".standings .scroll-x[role=region]")
     expect(standings).to_have_attribute("tabindex", "0")
     assert standings.evaluate("region => region.scrollWidth > region.clientWidth")
     assert "local" in standings.evaluate("region => getComputedStyle(region).backgroundAttachment")
