@@ -92,9 +92,11 @@ def card_label(code: str | Card, deck_names: str = "italian") -> str:
     }
 
 
-@register.simple_tag
-def card(code: str | Card, deck_names: str = "italian") -> SafeString:
-    """The card as an inline SVG image, 60x90 units, labelled with its name."""
+def card_face(
+    code: str | Card, deck_names: str, *, symbol_y: int, symbol_size: int
+) -> tuple[Card, str, str, str]:
+    """What a card's drawings show: the card, its rank's letter, its suit's colour and its suit
+    drawn (a French symbol at `symbol_y` and `symbol_size`, or the Italian glyph)."""
     parsed = code if isinstance(code, Card) else parse_card(code)
     french = deck_names == "french"
     letters = FRENCH_RANK_LETTERS if french else ITALIAN_RANK_LETTERS
@@ -102,12 +104,19 @@ def card(code: str | Card, deck_names: str = "italian") -> SafeString:
     if french:
         colour = FRENCH_COLOURS[parsed.suit]
         glyph = (
-            f'<text x="20" y="30" font-size="30" text-anchor="middle" fill="{colour}">'
-            f"{FRENCH_SYMBOLS[parsed.suit]}</text>"
+            f'<text x="20" y="{symbol_y}" font-size="{symbol_size}" text-anchor="middle" '
+            f'fill="{colour}">{FRENCH_SYMBOLS[parsed.suit]}</text>'
         )
     else:
         colour = SUIT_COLOURS[parsed.suit]
         glyph = ITALIAN_GLYPHS[parsed.suit].format(c=colour)
+    return parsed, rank, colour, glyph
+
+
+@register.simple_tag
+def card(code: str | Card, deck_names: str = "italian") -> SafeString:
+    """The card as an inline SVG image, 60x90 units, labelled with its name."""
+    parsed, rank, colour, glyph = card_face(code, deck_names, symbol_y=30, symbol_size=30)
     return format_html(
         '<svg class="card-svg" viewBox="0 0 60 90" role="img" aria-label="{label}">'
         "<title>{label}</title>"
@@ -128,19 +137,7 @@ def card_chip(code: str | Card, deck_names: str = "italian") -> SafeString:
     """The card as a small tile, 40x56 units: its rank large over its suit. It fits ten to a
     row on a phone, where the whole card's corner letters would be too small to read. It is
     drawn for the eye only: the button that holds it carries the card's name."""
-    parsed = code if isinstance(code, Card) else parse_card(code)
-    french = deck_names == "french"
-    letters = FRENCH_RANK_LETTERS if french else ITALIAN_RANK_LETTERS
-    rank = letters.get(parsed.rank, str(parsed.rank))
-    if french:
-        colour = FRENCH_COLOURS[parsed.suit]
-        glyph = (
-            f'<text x="20" y="33" font-size="34" text-anchor="middle" fill="{colour}">'
-            f"{FRENCH_SYMBOLS[parsed.suit]}</text>"
-        )
-    else:
-        colour = SUIT_COLOURS[parsed.suit]
-        glyph = ITALIAN_GLYPHS[parsed.suit].format(c=colour)
+    _parsed, rank, colour, glyph = card_face(code, deck_names, symbol_y=33, symbol_size=34)
     return format_html(
         '<svg class="card-chip" viewBox="0 0 40 56" aria-hidden="true" focusable="false">'
         '<rect x="1" y="1" width="38" height="54" rx="4" fill="#fffdf7" stroke="#555"/>'
