@@ -30,8 +30,8 @@ class Profile:
     rounds: int
     """Rounds each of them enters (40 cards each at a table of 2)."""
     redis_cards: int
-    """Cards entered while Redis is stopped, and again while it is frozen. At least 200, so that
-    the p99 tolerates two slow cards (the machine's other work), not one."""
+    """Steps entered while Redis is stopped, and again while it is frozen. At least 200, so that
+    the reported p99 is not the single slowest card."""
     race_rounds: int
     """Rounds two tablets enter together, every card contested."""
     entrants: int
