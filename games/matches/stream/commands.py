@@ -64,6 +64,19 @@ class CorrectCard:
 
 
 @dataclass(frozen=True, slots=True)
+class CorrectCardAfterRound:
+    """The organizer corrects a card of a finished round, for `reason` (decision record 0048):
+    the play at `play_index` was `card`. Every card of a finished round was played, so the play
+    that recorded `card` takes the corrected play's card: the two plays exchange their cards,
+    and the round's tricks, winners and points follow from the cards."""
+
+    round: int
+    play_index: int
+    card: Card
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class VoidRound:
     round: int
     reason: str = ""
@@ -109,6 +122,7 @@ RoundCommand = (
     | EnterRoundPoints
     | UndoLastPlay
     | CorrectCard
+    | CorrectCardAfterRound
     | VoidRound
     | RuleRoundResult
 )

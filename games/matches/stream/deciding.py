@@ -6,6 +6,7 @@ from common.explained import gettext_noop
 from games.matches.stream.commands import (
     ConfirmResult,
     CorrectCard,
+    CorrectCardAfterRound,
     CreateMatch,
     DisputeResult,
     EnterRoundPoints,
@@ -23,6 +24,7 @@ from games.matches.stream.commands import (
 from games.matches.stream.errors import (
     BriscolaDealtByServer,
     CardsAlreadyEntered,
+    CardUnchanged,
     DealtRoundTakesCardsOnly,
     InvalidSide,
     MatchAlreadyCreated,
@@ -40,6 +42,7 @@ from games.matches.stream.errors import (
 )
 from games.matches.stream.events import (
     CardCorrected,
+    CardCorrectedAfterRound,
     CardPlayed,
     MatchCreated,
     MatchEvent,
@@ -60,15 +63,19 @@ from games.matches.stream.state import (
     cards_of,
     replace_play,
     round_start,
+    swap_cards,
 )
 from games.rules import (
     Card,
+    CardAlreadyPlayed,
+    CardNotInDeck,
     MatchAlreadyFinished,
     NothingToUndo,
     Play,
     RoundInProgress,
     RuleViolation,
     Table,
+    card_text,
     play_card,
     replay_round,
     score_only_round,
@@ -92,6 +99,7 @@ def decide(state: MatchAggregate | None, command: MatchCommand) -> list[MatchEve
             | EnterRoundPoints()
             | UndoLastPlay()
             | CorrectCard()
+            | CorrectCardAfterRound()
             | VoidRound()
             | RuleRoundResult()
         ):
@@ -113,6 +121,8 @@ def decide_in_round(state: MatchAggregate, command: RoundCommand) -> list[MatchE
             return decide_undo(state, command)
         case CorrectCard():
             return decide_correction(state, command)
+        case CorrectCardAfterRound():
+            return decide_correction_after_round(state, command)
         case VoidRound():
             return decide_void(state, command)
         case RuleRoundResult():
@@ -270,6 +280,14 @@ def decide_correction(state: MatchAggregate, command: CorrectCard) -> list[Match
             play=command.play_index,
         )
     previous = plays[command.play_index]
+    if match_round.outcome is not None and command.card != previous.card:
+        raise CardAlreadyPlayed.because(
+            gettext_noop(
+                "round %(round)s is over and every card was played in it: an organizer "
+                "corrects a card of a finished round, with a reason (rounds/%(round)s/correct/)"
+            ),
+            round=command.round,
+        )
     corrected = replace_play(plays, command.play_index, command.card)
     rejection = replay_round(start_command_of(cards), corrected).rejection
     if rejection is not None:
@@ -288,6 +306,98 @@ def decide_correction(state: MatchAggregate, command: CorrectCard) -> list[Match
             previous_card=previous.card,
         )
     ]
+
+
+def decide_correction_after_round(
+    state: MatchAggregate, command: CorrectCardAfterRound
+) -> list[MatchEvent]:
+    """The organizer's correction of a finished round's card (decision record 0048). Every card
+    of the round was played, so the card named was recorded for another play: the two plays
+    exchange their cards, each seat keeping its place in the order of play. The round is then
+    replayed from its start: every play must still be legal (whose turn it is follows the
+    tricks' winners), and the round's tricks, winners and points follow from its cards."""
+    match_round = open_round(state, command.round)
+    if match_round.outcome is None:
+        raise RoundNotFinished.because(
+            gettext_noop("round %(round)s is not over: correct its cards as it is played"),
+            round=command.round,
+        )
+    check_not_ruled(match_round)
+    if match_round.entered is not None or match_round.cards is None:
+        raise PointsAlreadyEntered.because(
+            gettext_noop(
+                "round %(round)s was scored by its points only: rule on its points instead"
+            ),
+            round=command.round,
+        )
+    plays = match_round.cards.plays
+    if not 0 <= command.play_index < len(plays):
+        raise PlayNotFound.because(
+            gettext_noop("round %(round)s has no play %(play)s"),
+            round=command.round,
+            play=command.play_index,
+        )
+    reason = command.reason.strip()
+    if not reason:
+        raise ReasonRequired.because(
+            gettext_noop("say why: the correction is recorded with its reason")
+        )
+    previous = plays[command.play_index]
+    if command.card == previous.card:
+        raise CardUnchanged.because(
+            gettext_noop("play %(play)s of round %(round)s is already this card"),
+            play=command.play_index,
+            round=command.round,
+        )
+    other = next((i for i, play in enumerate(plays) if play.card == command.card), None)
+    if other is None:  # a finished round played every card of its deck
+        raise CardNotInDeck.because(
+            gettext_noop("%(card)s is not in the %(deck)s-card deck of a table of %(size)s"),
+            card=card_text(command.card, state.table.variant.deck_names),
+            deck=len(state.table.deck),
+            size=state.table.size,
+        )
+    rejection = replay_round(
+        start_command_of(match_round.cards), swap_cards(plays, command.play_index, other)
+    ).rejection
+    if rejection is not None:
+        violation = rejection.violation
+        raise type(violation).because(
+            gettext_noop(
+                "with this correction play %(play)s is illegal: %(reason)s. If the cards "
+                "cannot say what happened, rule on the round's points instead"
+            ),
+            play=rejection.play_index,
+            reason=violation,
+        )
+    correction = CardCorrectedAfterRound(
+        round=command.round,
+        play_index=command.play_index,
+        seat=previous.seat,
+        card=command.card,
+        previous_card=previous.card,
+        swapped_with=other,
+        reason=reason,
+    )
+    check_later_rounds_still_follow(state, correction)
+    return [correction]
+
+
+def check_later_rounds_still_follow(
+    state: MatchAggregate, event: CardCorrectedAfterRound | RoundResultRuled
+) -> None:
+    """A change of a round's points may end the match sooner: the rounds after it must still
+    have been played before its end (void them first)."""
+    try:
+        fold([event], state).record  # noqa: B018 - the record is folded to be checked
+    except MatchAlreadyFinished:
+        raise MatchAlreadyFinished.because(
+            gettext_noop(
+                "after this the match is over before a later round: void the rounds after "
+                "round %(round)s first"
+            ),
+            round=event.round,
+        ) from None
 
 
 def decide_void(state: MatchAggregate, command: VoidRound) -> list[MatchEvent]:

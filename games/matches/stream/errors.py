@@ -59,6 +59,10 @@ class RoundRuled(RuleViolation):
     code = "round_ruled"
 
 
+class CardUnchanged(RuleViolation):
+    code = "card_unchanged"
+
+
 class ReasonRequired(RuleViolation):
     code = "reason_required"
 

@@ -147,7 +147,42 @@ class CardCorrected:
         return cls(*indexed_play_of(payload), parse_card(payload["previous_card"]))
 
 
-def indexed_play_payload(event: PlayUndone | CardCorrected) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class CardCorrectedAfterRound:
+    """The organizer's correction of a finished round (decision record 0048): the round's play
+    at `play_index` (by `seat`) was `previous_card`, is `card`; the play at `swapped_with`, which
+    had recorded `card`, is `previous_card` now. The tricks, winners and points follow."""
+
+    type: ClassVar[str] = "CardCorrectedAfterRound"
+    round: int
+    play_index: int
+    seat: int
+    card: Card
+    previous_card: Card
+    swapped_with: int
+    reason: str
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            **indexed_play_payload(self),
+            "previous_card": self.previous_card.code,
+            "swapped_with": self.swapped_with,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> Self:
+        return cls(
+            *indexed_play_of(payload),
+            parse_card(payload["previous_card"]),
+            payload["swapped_with"],
+            payload["reason"],
+        )
+
+
+def indexed_play_payload(
+    event: PlayUndone | CardCorrected | CardCorrectedAfterRound,
+) -> dict[str, Any]:
     """The play an event names by its place in the round, as the payload records it."""
     return {
         "round": event.round,
@@ -258,6 +293,7 @@ RoundEvent = (
     | RoundPointsEntered
     | RoundVoided
     | RoundResultRuled
+    | CardCorrectedAfterRound
 )
 """The events that start a round or change one."""
 ResultEvent = ResultConfirmed | ResultDisputed | MatchForfeited
@@ -278,6 +314,7 @@ MATCH_EVENTS: EventCodec[MatchEvent] = EventCodec(
         ResultDisputed,
         MatchForfeited,
         RoundResultRuled,
+        CardCorrectedAfterRound,
     ),
 )
 """How match events meet the store."""

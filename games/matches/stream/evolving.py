@@ -7,6 +7,7 @@ from typing import assert_never
 
 from games.matches.stream.events import (
     CardCorrected,
+    CardCorrectedAfterRound,
     CardPlayed,
     MatchCreated,
     MatchEvent,
@@ -29,6 +30,7 @@ from games.matches.stream.state import (
     cards_of,
     replace_play,
     round_start,
+    swap_cards,
 )
 from games.rules import (
     Play,
@@ -89,6 +91,8 @@ def rounds_after(state: MatchAggregate, event: RoundEvent) -> tuple[MatchRound, 
             return with_round(state, event.round, undone)
         case CardCorrected():
             return with_round(state, event.round, corrected(event))
+        case CardCorrectedAfterRound():
+            return with_round(state, event.round, corrected_after_round(event))
         case RoundPointsEntered():
             outcome = RoundOutcome.from_points(event.points, state.table.variant.three_winner)
             return with_round(state, event.round, lambda r: replace(r, entered=outcome))
@@ -194,5 +198,20 @@ def corrected(event: CardCorrected) -> RoundChange:
         cards = cards_of(match_round)
         plays = replace_play(cards.plays, event.play_index, event.card)
         return replace(match_round, cards=replay_round(start_command_of(cards), plays).state)
+
+    return apply
+
+
+def corrected_after_round(event: CardCorrectedAfterRound) -> RoundChange:
+    """The finished round replayed with the two plays' cards exchanged (decision record 0048)."""
+
+    def apply(match_round: MatchRound) -> MatchRound:
+        cards = cards_of(match_round)
+        plays = swap_cards(cards.plays, event.play_index, event.swapped_with)
+        return replace(
+            match_round,
+            cards=replay_round(start_command_of(cards), plays).state,
+            corrections=(*match_round.corrections, event),
+        )
 
     return apply

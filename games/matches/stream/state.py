@@ -8,7 +8,7 @@ from typing import Literal
 
 from common.explained import gettext_noop
 from games.matches.stream.errors import InvalidSide, PointsAlreadyEntered, RoundNotFound
-from games.matches.stream.events import SideRef
+from games.matches.stream.events import CardCorrectedAfterRound, SideRef
 from games.rules import (
     Card,
     MatchAlreadyFinished,
@@ -57,6 +57,9 @@ class MatchRound:
     """The outcome the organizer ruled (decision record 0045): it stands over the cards' or
     the entered points'."""
     ruling_reason: str = ""
+    corrections: tuple[CardCorrectedAfterRound, ...] = ()
+    """The organizer's corrections of the finished round's cards, in order (decision record
+    0048): its plays are as corrected; these say what each was and why."""
 
     @property
     def plays(self) -> tuple[Play, ...]:
@@ -294,6 +297,14 @@ def cards_of(match_round: MatchRound) -> RoundState:
 
 def replace_play(plays: Sequence[Play], index: int, card: Card) -> tuple[Play, ...]:
     return (*plays[:index], Play(plays[index].seat, card), *plays[index + 1 :])
+
+
+def swap_cards(plays: Sequence[Play], index: int, other: int) -> tuple[Play, ...]:
+    """The plays with the cards of plays `index` and `other` exchanged, each seat kept."""
+    swapped = list(plays)
+    swapped[index] = Play(plays[index].seat, plays[other].card)
+    swapped[other] = Play(plays[other].seat, plays[index].card)
+    return tuple(swapped)
 
 
 def round_start(

@@ -1,6 +1,7 @@
 """Builders for match-stream tests: matches from a few readable steps, no fixtures."""
 
 import random
+from itertools import combinations
 
 from games.matches.stream import (
     CreateMatch,
@@ -13,6 +14,7 @@ from games.matches.stream import (
     decide,
     fold,
 )
+from games.matches.stream.state import swap_cards
 from games.rules import (
     DEFAULT_VARIANT,
     Card,
@@ -23,6 +25,8 @@ from games.rules import (
     legal_cards,
     parse_card,
     play_card,
+    replay_round,
+    start_command_of,
     start_round,
 )
 
@@ -91,3 +95,16 @@ def dealt_round(state: MatchAggregate, *, seed: int, upto: int | None = None) ->
         state = run(state, PlayCardInRound(number, seat, rng.choice(legal_cards(cards))))
         played += 1
     return state
+
+
+def legal_swaps(match: MatchAggregate, number: int) -> list[tuple[int, int, tuple[int, ...]]]:
+    """Each exchange of two plays' cards that leaves round `number` legal, with the points the
+    round then has: (index, other index, points)."""
+    cards = match.rounds[number - 1].cards
+    assert cards is not None
+    found = []
+    for index, other in combinations(range(len(cards.plays)), 2):
+        replayed = replay_round(start_command_of(cards), swap_cards(cards.plays, index, other))
+        if replayed.rejection is None and replayed.state.outcome is not None:
+            found.append((index, other, replayed.state.outcome.points))
+    return found

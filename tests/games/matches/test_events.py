@@ -7,6 +7,7 @@ from games.matches.stream import (
     MATCH_EVENT_TYPES,
     ConfirmResult,
     CorrectCard,
+    CorrectCardAfterRound,
     CreateMatch,
     DisputeResult,
     EnterRoundPoints,
@@ -25,7 +26,13 @@ from games.matches.stream import (
     match_event_from_stored,
 )
 from games.rules import DEFAULT_VARIANT, MatchFormat, parse_card
-from tests.games.matches.builders import new_match, random_plays, shuffled_deck
+from tests.games.matches.builders import (
+    legal_swaps,
+    new_match,
+    played_round,
+    random_plays,
+    shuffled_deck,
+)
 
 SIDES: tuple[SideRef, ...] = ({"entrant": 7}, {})
 
@@ -42,6 +49,9 @@ def decided(state: MatchAggregate | None, *commands: MatchCommand) -> list[Match
 
 def every_kind_of_event() -> list[MatchEvent]:
     briscola, plays = random_plays(2, dealer=0, seed=5)
+    finished = played_round(new_match(best_of=1), seed=5)
+    index, other, _points = legal_swaps(finished, 1)[0]
+    swapped = finished.rounds[0].plays[other].card
     return [
         *decided(
             None,
@@ -60,6 +70,7 @@ def every_kind_of_event() -> list[MatchEvent]:
             ConfirmResult(1),
         ),
         *decide(new_match(), ForfeitMatch(1, "no-show")),
+        *decide(finished, CorrectCardAfterRound(1, index, swapped, "x")),
     ]
 
 

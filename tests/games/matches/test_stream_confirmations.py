@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from games.matches.stream import (
     ConfirmResult,
     CorrectCard,
+    CorrectCardAfterRound,
     CreateMatch,
     DisputeResult,
     EnterRoundPoints,
@@ -166,6 +167,13 @@ def steps_of(move: tuple[int, int, int, int], match: MatchAggregate) -> list[Ste
         plays = match.rounds[round_number - 1].plays
         deck = match.table.deck
         return [CorrectCard(round_number, b % len(plays), deck[c % len(deck)])] if plays else []
+    if kind == 8:  # the organizer's correction of a finished round (decision record 0048)
+        plays = match.rounds[round_number - 1].plays
+        return (
+            [CorrectCardAfterRound(round_number, b % len(plays), plays[c % len(plays)].card, "x")]
+            if plays
+            else []
+        )
     return [UndoLastPlay(match.live_rounds[-1].number)]
 
 
@@ -197,7 +205,7 @@ def command_of(step: Step, match: MatchAggregate, rng: random.Random) -> MatchCo
     return PlayCardInRound(step.round, cards.seat_on_turn, rng.choice(unplayed))
 
 
-KINDS = [0] * 12 + [1] * 4 + [2] * 10 + [3] * 6 + [4] + [5] * 10 + [6] * 4 + [7] * 8
+KINDS = [0] * 12 + [1] * 4 + [2] * 10 + [3] * 6 + [4] + [5] * 10 + [6] * 4 + [7] * 8 + [8] * 6
 """Move kinds (see `steps_of`), weighted towards finished matches, confirmations and changes of
 their result; seldom a forfeit, after which nothing changes."""
 moves = st.lists(
