@@ -128,6 +128,13 @@ class Round(models.Model):
         help_text='The organizer\'s ruling on the finished round: {"points": [...], "reason": '
         '"..."}; `points` are then the ruled ones (decision record 0045).',
     )
+    corrections = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The organizer's corrections of the finished round's cards, in order: "
+        '[{"play_index", "seat", "card", "previous_card", "swapped_with", "reason"}]; the plays '
+        "are as corrected (decision record 0048).",
+    )
     deck = models.JSONField(
         null=True,
         blank=True,

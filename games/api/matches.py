@@ -17,7 +17,7 @@ from common.api.commands import REASON_MAX_LENGTH, validated_input
 from common.api.schema import command_schema, error_responses
 from common.api.serializing import Serializer, data_of
 from games.access import MatchAccess, check_acting_side
-from games.api.responses import match_command, match_created_response, viewer
+from games.api.responses import match_command, match_created_response, may_organize, viewer
 from games.api.serializers import (
     MatchOutput,
     ScoringField,
@@ -135,7 +135,8 @@ class MatchDetailApi(JsonApi):
     def get(self, request: Request, match_id: UUID) -> Response:
         match = selectors.match_get(match_id=match_id)
         hands = selectors.match_hands(match=match, viewer=viewer(request, match_id))
-        return Response(data_of(MatchOutput, match, {"hands": hands}))
+        context = {"hands": hands, "may_organize": may_organize(request)}
+        return Response(data_of(MatchOutput, match, context))
 
 
 class ResultConfirmApi(JsonApi):

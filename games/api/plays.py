@@ -208,6 +208,10 @@ class CardCorrectApi(JsonApi):
     @command_schema(
         operation_id="card_correct",
         summary="Correct the card of an earlier play; later plays must stay legal",
+        description="For the scorer, while the round is played. A finished round played "
+        "every card, so another card is refused there (`card_already_played`): the organizer "
+        "corrects a card of a finished round with a reason (`rounds/{round_number}/correct/`), "
+        "or rules on its points (`rounds/{round_number}/rule/`).",
         tag=TAG,
         request=InputSerializer,
         response=RoundCommandOutput,

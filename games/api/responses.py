@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.actors import request_actor
+from accounts.permissions import Action, refusal
 from common.api.commands import command_response, idempotency_key_of
 from common.api.serializing import Serializer, data_of
 from games.api.serializers import MatchOutput, RoundCommandOutput
@@ -54,13 +55,16 @@ def round_response(result: CommandResult, round_number: int, *, viewer: Viewer) 
     return command_response(result, data_of(RoundCommandOutput, row, context))
 
 
-def match_response(result: CommandResult, *, viewer: Viewer) -> Response:
+def match_response(
+    result: CommandResult, *, viewer: Viewer, may_organize: bool = False
+) -> Response:
     """The match as its projection shows it now (commands with no idempotency key only: a
     repeated key must answer what the first command left, not what came after), with the hands
-    `viewer` sees."""
+    `viewer` sees and whether the requester may settle it (`may_organize`)."""
     match = selectors.match_get(match_id=result.match_id)
     hands = selectors.match_hands(match=match, viewer=viewer)
-    return command_response(result, data_of(MatchOutput, match, {"hands": hands}))
+    context = {"hands": hands, "may_organize": may_organize}
+    return command_response(result, data_of(MatchOutput, match, context))
 
 
 def match_created_response(result: CommandResult, request: Request, names: list[str]) -> Response:
@@ -68,7 +72,7 @@ def match_created_response(result: CommandResult, request: Request, names: list[
     creator sees everything of it (a free-standing match is its creator's). A repeated creation
     answers as `match_response`: the match as it stands, as its reader sees it."""
     if result.duplicate or not result.events:
-        return match_response(result, viewer=viewer(request, result.match_id))
+        return match_response(result, viewer=viewer(request, result.match_id), may_organize=True)
     first, last = result.events[0], result.events[-1]
     match = match_row(
         result.state,
@@ -83,7 +87,15 @@ def match_created_response(result: CommandResult, request: Request, names: list[
     match.side_names = list(names)
     # A new match has no rounds: its (unsaved) row answers that without a query.
     match._prefetched_objects_cache = {"rounds": Round.objects.none()}  # type: ignore[attr-defined]
-    return command_response(result, data_of(MatchOutput, match, {"hands": {}}))
+    context = {"hands": {}, "may_organize": True}  # a free-standing match is its creator's
+    return command_response(result, data_of(MatchOutput, match, context))
+
+
+def may_organize(request: Request) -> bool:
+    """Whether the requester may take the organizer's actions on the match the request's place
+    is (`Action.ORGANIZE`: never a table's tablet), so that a page offers only those."""
+    place = getattr(request, "place", None)
+    return place is not None and refusal(request.user, request.auth, Action.ORGANIZE, place) is None
 
 
 def viewer(request: Request, match_id: UUID) -> Viewer:
@@ -131,4 +143,6 @@ def match_command(
     result = service(
         match_id=match_id, **arguments, actor=request_actor(request, reason=actor_reason)
     )
-    return match_response(result, viewer=viewer(request, match_id))
+    return match_response(
+        result, viewer=viewer(request, match_id), may_organize=may_organize(request)
+    )

@@ -1,4 +1,5 @@
-"""Rounds: start one, score it by points, undo its last card, void it, read it, replay it."""
+"""Rounds: start one, score it by points, undo its last card, void it, rule on it or correct
+a card of it once it is over (the organizer), read it, replay it."""
 
 from __future__ import annotations
 
@@ -153,6 +154,9 @@ class RoundPointsEnterApi(JsonApi):
     @command_schema(
         operation_id="round_points_enter",
         summary="Enter a round's points without its cards",
+        description="Once a round has its points they are not entered again "
+        "(`points_already_entered`): the organizer corrects a finished round's points with a "
+        "ruling (`rule/`, with a reason).",
         tag=TAG,
         request=InputSerializer,
         response=RoundCommandOutput,
@@ -271,7 +275,8 @@ class RoundRuleApi(JsonApi):
         summary="Rule on a finished round's result (the organizer's ruling)",
         description="The round's points are the ruled ones from now on, whatever its cards or "
         "entered points said; its cards stay in its replay. A change of the match's result "
-        "lapses the confirmations and disputes of the result before it.",
+        "lapses the confirmations and disputes of the result before it. This is how a "
+        "finished round's points are corrected; a card of it is corrected with `correct/`.",
         tag=TAG,
         request=InputSerializer,
         response=RoundCommandOutput,
@@ -295,6 +300,71 @@ class RoundRuleApi(JsonApi):
             actor_reason=data["reason"],
             keyed=False,
             points=data["points"],
+            reason=data["reason"],
+        )
+
+
+class RoundCorrectApi(JsonApi):
+    permission_classes = [MatchAccess]
+    access = {"post": Action.ORGANIZE}
+
+    class InputSerializer(CommandInput):
+        play_index = serializers.IntegerField(
+            min_value=0, help_text="The play to correct, 0 for the round's first card."
+        )
+        card = serializers.CharField(
+            max_length=CARD_MAX_LENGTH,
+            help_text=f"The card actually played. {CARD_HELP} The play that recorded it takes "
+            "the corrected play's card.",
+        )
+        reason = serializers.CharField(
+            max_length=REASON_MAX_LENGTH,
+            allow_blank=True,  # a blank reason is the rules' to refuse: 422 `reason_required`
+            help_text="Why the organizer corrects the card; not blank. It is shown with the round.",
+        )
+
+        class Meta:
+            ref_name = "RoundCorrectInput"
+
+    @command_schema(
+        operation_id="round_correct",
+        summary="Correct a card of a finished round (the organizer's correction)",
+        description="Every card of a finished round was played, so the card named was recorded "
+        "for another play: the two plays exchange their cards, each seat keeping its turn, and "
+        "the round's tricks, winners and points follow from the cards; the match's result "
+        "follows, and a change of it lapses the confirmations and disputes of the result "
+        "before it. Every play must still be legal: when a corrected trick would have been "
+        "won by another seat, so that the recorded turns no longer hold, the rules refuse it "
+        "with their reason. A round scored by its points, or whose cards cannot say what "
+        "happened, is settled by a ruling on its points (`rule/`). During play a scorer "
+        "corrects a card with `plays/{play_index}/correct/`.",
+        tag=TAG,
+        request=InputSerializer,
+        response=RoundCommandOutput,
+        errors={
+            404: "`match_not_found`, `round_not_found`, `play_not_found`.",
+            409: "`round_voided`, `round_ruled`, `points_already_entered` (a round scored by "
+            "its points: rule on it), `match_finished` (forfeited, or a later round would come "
+            "after the end of the match: void it first), `version_conflict`.",
+            422: "`round_not_finished`, `reason_required`, `card_unchanged` (the play already "
+            "has this card), `invalid_card`, `card_not_in_deck`, and the rule a replayed play "
+            "breaks: `not_your_turn`, `briscola_not_drawn`, `briscola_must_be_played`, "
+            "`card_not_in_hand`.",
+        },
+        idempotent=False,
+    )
+    def post(self, request: Request, match_id: UUID, round_number: int) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        return round_command(
+            request,
+            services.round_card_correct,
+            match_id=match_id,
+            round_number=round_number,
+            data=data,
+            actor_reason=data["reason"],
+            keyed=False,
+            play_index=data["play_index"],
+            card=data["card"],
             reason=data["reason"],
         )
 

@@ -154,6 +154,20 @@ class RulingOutput(Serializer):
         ref_name = "RoundRuling"
 
 
+class CorrectionOutput(Serializer):
+    play_index = serializers.IntegerField(help_text="The play corrected, 0 first.")
+    seat = serializers.IntegerField(help_text="The seat of that play.")
+    card = serializers.CharField(help_text="The card it is now.")
+    previous_card = serializers.CharField(help_text="The card it had recorded.")
+    swapped_with = serializers.IntegerField(
+        help_text="The play that had recorded `card`: it took `previous_card`."
+    )
+    reason = serializers.CharField()
+
+    class Meta:
+        ref_name = "RoundCorrection"
+
+
 class RoundOutput(Serializer):
     """A round row; its `hands` come from the context (`"hands"`: round number -> the hands the
     requester sees, computed by the selectors), absent meaning none."""
@@ -181,6 +195,11 @@ class RoundOutput(Serializer):
         allow_null=True,
         help_text="The organizer's ruling on the round, if any: its `points` are then the "
         "round's (decision record 0045).",
+    )
+    corrections = CorrectionOutput(
+        many=True,
+        help_text="The organizer's corrections of the finished round's cards, in order; its "
+        "plays, tricks and points are as corrected (decision record 0048).",
     )
     deal = serializers.SerializerMethodField(help_text=DEAL_HELP)
     hands = serializers.SerializerMethodField(help_text=HANDS_HELP)
@@ -394,6 +413,12 @@ class MatchOutput(Serializer):
         help_text="Every dispute, in order, with the result it was of and its reason; standing "
         "while open (`disputed_by`).",
     )
+    may_organize = serializers.SerializerMethodField(
+        help_text="True when you may settle the match (rule on a round, correct a finished "
+        "round's card, forfeit): its organizers and the creator of a free-standing match, "
+        "signed in or with a token of their own; never a table's tablet (a device token for "
+        "a tournament or its tables)."
+    )
     version = serializers.IntegerField(
         help_text="The match's version: send it as `expected_version` to write safely."
     )
@@ -424,6 +449,9 @@ class MatchOutput(Serializer):
 
     def get_disputed_by(self, match: Match) -> list[str]:
         return side_names(match.disputed_by)
+
+    def get_may_organize(self, match: Match) -> bool:  # noqa: ARG002 - DRF calls it with the row
+        return bool(self.context.get("may_organize", False))
 
 
 class EventOutput(Serializer):

@@ -14,6 +14,7 @@ from games.api.matches import (
 from games.api.plays import CardBatchApi, CardCorrectApi, CardPlayApi
 from games.api.rounds import (
     PlayUndoApi,
+    RoundCorrectApi,
     RoundDetailApi,
     RoundPointsEnterApi,
     RoundReplayApi,
@@ -42,6 +43,7 @@ urlpatterns = [
     path(f"{ROUND}undo/", PlayUndoApi.as_view(), name="play-undo"),
     path(f"{ROUND}void/", RoundVoidApi.as_view(), name="round-void"),
     path(f"{ROUND}rule/", RoundRuleApi.as_view(), name="round-rule"),
+    path(f"{ROUND}correct/", RoundCorrectApi.as_view(), name="round-correct"),
     path(f"{ROUND}replay/", RoundReplayApi.as_view(), name="round-replay"),
     path("events/", EventListApi.as_view(), name="log-events"),
 ]

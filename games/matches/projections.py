@@ -23,6 +23,7 @@ from games.eventstore.api import (
     WrittenWithAppend,
 )
 from games.matches.stream import (
+    CardCorrectedAfterRound,
     MatchAggregate,
     MatchEvent,
     MatchRound,
@@ -134,6 +135,7 @@ def round_row(match_round: MatchRound, *, match_id: UUID, replay_of: int | None)
         replay_of=replay_of,
         void_reason=match_round.void_reason,
         ruling=ruling_of(match_round),
+        corrections=[correction_of(event) for event in match_round.corrections],
         deck=deck_of(match_round),
     )
 
@@ -143,6 +145,18 @@ def ruling_of(match_round: MatchRound) -> dict[str, Any] | None:
     if ruled is None:
         return None
     return {"points": list(ruled.points), "reason": match_round.ruling_reason}
+
+
+def correction_of(event: CardCorrectedAfterRound) -> dict[str, Any]:
+    """The organizer's correction of a finished round as the round row keeps it (0048)."""
+    return {
+        "play_index": event.play_index,
+        "seat": event.seat,
+        "card": event.card.code,
+        "previous_card": event.previous_card.code,
+        "swapped_with": event.swapped_with,
+        "reason": event.reason,
+    }
 
 
 def deck_of(match_round: MatchRound) -> list[str] | None:

@@ -26,6 +26,7 @@ from games.matches.loading import load_match
 from games.matches.stream import (
     ConfirmResult,
     CorrectCard,
+    CorrectCardAfterRound,
     CreateMatch,
     DisputeResult,
     EnterRoundPoints,
@@ -255,6 +256,22 @@ def card_correct(
     **options: Unpack[WriteOptions],
 ) -> CommandResult:
     command = CorrectCard(round_number, play_index, match_card(match_id, card))
+    return execute(match_id=match_id, command=command, actor=actor, **options)
+
+
+def round_card_correct(
+    *,
+    match_id: UUID,
+    round_number: int,
+    play_index: int,
+    card: str,
+    reason: str,
+    actor: Actor,
+    **options: Unpack[WriteOptions],
+) -> CommandResult:
+    """The organizer corrects a card of a finished round, with a reason (decision record 0048):
+    the play that had recorded the card takes the corrected play's card."""
+    command = CorrectCardAfterRound(round_number, play_index, match_card(match_id, card), reason)
     return execute(match_id=match_id, command=command, actor=actor, **options)
 
 

@@ -132,6 +132,15 @@ MATCH_CELLS: list[Cell] = [
         ),
         ORGANIZER_ONLY,
     ),
+    Cell(
+        "round-correct",
+        "post",
+        post(
+            lambda w: match_url(w.finished_card_match()[0], "rounds", 1, "correct"),
+            lambda w: w.finished_card_match()[1],
+        ),
+        ORGANIZER_ONLY,
+    ),
     Cell("round-replay", "get", get(lambda w: in_play(w) + "replay/"), EVERYBODY_READS),
     Cell(
         "log-events",

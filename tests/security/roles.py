@@ -16,6 +16,7 @@ from accounts.models import Club, Role, User
 from tests.factories.accounts import ClubFactory, UserFactory, token_client
 from tests.factories.api import API
 from tests.factories.tournaments import ApiTournamentFactory, TournamentFactory
+from tests.games.api.builders import a_correction, finished_card_round
 from tests.tournaments.api.builders import (
     groups_tied_at_the_cut,
     home_wins,
@@ -117,6 +118,19 @@ class World:
         match_id = self.round_started(briscola=None)
         self.post(f"{API}/matches/{match_id}/rounds/1/score/", {"points": [80, 40]})
         return match_id
+
+    def finished_card_match(self) -> tuple[str, dict[str, Any]]:
+        """The match, its round played card by card, and a correction of a card of it that
+        the rules accept (decision record 0048)."""
+
+        def build() -> tuple[str, dict[str, Any]]:
+            match_id = self.match()
+            briscola, plays, dealer = finished_card_round(self.organizer, match_id)
+            index, card, _points = a_correction(briscola, plays, dealer=dealer)
+            return match_id, {"play_index": index, "card": card.code, "reason": "misread"}
+
+        found: tuple[str, dict[str, Any]] = self.once("finished card match", build)
+        return found
 
     def in_registration(self) -> str:
         """A tournament of the organizer's club, open for registration, with two entrants."""

@@ -17,7 +17,8 @@ from schemathesis.core.result import Ok
 
 from accounts.models import DeviceToken
 from games.eventstore.api import last_position
-from tests.games.api.builders import post
+from tests.factories.matches import ApiMatchFactory
+from tests.games.api.builders import a_correction, finished_card_round, post
 from tests.security.fuzzing import (
     CHECKS,
     SKIPPED_BY_SWITCH,
@@ -54,6 +55,17 @@ LEVEL: dict[str, Any] = {}
 
 TIED: dict[str, Any] = {}
 """The groups tied at the cut the organizer decides (made by its command's `prepare`)."""
+
+FINISHED: dict[str, Any] = {}
+"""A match whose round was played card by card, and a correction of it the rules accept (made
+by its command's `prepare`)."""
+
+
+def finish_a_round_of_cards(client: APIClient) -> None:
+    match_id = ApiMatchFactory.create(client=client, best_of=1)["id"]
+    briscola, plays, dealer = finished_card_round(client, match_id)
+    index, card, _points = a_correction(briscola, plays, dealer=dealer)
+    FINISHED.update(match=match_id, play_index=index, card=card.code)
 
 
 def live_round(world: World, play_index: int = 0) -> dict[str, Any]:
@@ -110,6 +122,16 @@ VALID_COMMANDS = [
         "POST /api/v1/matches/{match_id}/rounds/{round_number}/rule/",
         path=lambda w: {"match_id": w.finished_match, "round_number": 1},
         body=lambda _w: {"points": [80, 40], "reason": "the score sheet says so"},
+    ),
+    ValidCommand(
+        "POST /api/v1/matches/{match_id}/rounds/{round_number}/correct/",
+        prepare=lambda client, _w: finish_a_round_of_cards(client),
+        path=lambda _w: {"match_id": FINISHED["match"], "round_number": 1},
+        body=lambda _w: {
+            "play_index": FINISHED["play_index"],
+            "card": FINISHED["card"],
+            "reason": "the score sheet says so",
+        },
     ),
     ValidCommand(
         "POST /api/v1/matches/{match_id}/confirm/",

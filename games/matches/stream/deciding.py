@@ -243,7 +243,11 @@ def decide_points(state: MatchAggregate, command: EnterRoundPoints) -> list[Matc
         )
     if match_round.outcome is not None:
         raise PointsAlreadyEntered.because(
-            gettext_noop("round %(round)s already has its points"), round=command.round
+            gettext_noop(
+                "round %(round)s already has its points: an organizer corrects them with a "
+                "ruling (rounds/%(round)s/rule/)"
+            ),
+            round=command.round,
         )
     score_only_round(state.table.size, command.points, state.table.variant.three_winner)
     return [RoundPointsEntered(round=command.round, points=tuple(command.points))]

@@ -9,6 +9,7 @@ from uuid import UUID
 from rest_framework.test import APIClient
 
 from games import rules
+from games.matches.stream.state import swap_cards
 from games.rules import Card, Play, RoundState, StartRound, legal_cards
 from games.rules.replay import play_card
 from tests.factories.api import API
@@ -119,3 +120,32 @@ def legal_plays(state: RoundState, count: int | None = None, seed: int = 1) -> l
         plays.append(play)
         state = play_card(state, play)
     return plays
+
+
+def finished_card_round(
+    client: APIClient, match_id: str, *, seed: int = 1, table_size: int = 2
+) -> tuple[str, list[Play], int]:
+    """Start the match's first round, dealt by its first dealer, and enter every card of it in
+    one batch; the briscola, the plays and the dealer."""
+    dealer: int = client.get(match_url(match_id)).json()["first_dealer"]
+    briscola, plays = legal_round(table_size=table_size, dealer=dealer, seed=seed)
+    start_round(client, match_id, briscola=briscola, dealer_seat=dealer)
+    batch = [[play.seat, play.card.code] for play in plays]
+    created(post(client, round_url(match_id, 1, "plays", "batch"), {"plays": batch}))
+    return briscola, plays, dealer
+
+
+def a_correction(
+    briscola: str, plays: list[Play], *, table_size: int = 2, dealer: int = 0, seed: int = 0
+) -> tuple[int, Card, tuple[int, ...]]:
+    """A correction the rules accept in a finished round: the play, the card it becomes (the
+    card of the play it swaps with) and the round's points after it; chosen by `seed` among all
+    of them."""
+    start = StartRound(table_size, dealer, briscola=rules.parse_card(briscola))
+    found = []
+    for index in range(len(plays)):
+        for other in range(index + 1, len(plays)):
+            replayed = rules.replay_round(start, swap_cards(plays, index, other))
+            if replayed.rejection is None and replayed.state.outcome is not None:
+                found.append((index, plays[other].card, replayed.state.outcome.points))
+    return found[seed % len(found)]

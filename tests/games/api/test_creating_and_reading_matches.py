@@ -224,7 +224,9 @@ def test_anyone_may_read_a_match(scorer: APIClient, anonymous: APIClient) -> Non
     response = anonymous.get(match_url(match["id"]))
 
     assert response.status_code == 200
-    assert response.json() == match
+    # The same match; only who reads it differs: its creator may settle it, a passer-by not.
+    assert response.json() == match | {"may_organize": False}
+    assert match["may_organize"] is True
 
 
 def test_an_unknown_match_is_404_match_not_found(anonymous: APIClient) -> None:

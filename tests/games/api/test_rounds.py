@@ -35,6 +35,7 @@ def test_starting_a_round_answers_201_with_the_round_and_the_version(scorer: API
         "points_entered": False,
         "void_reason": "",
         "ruling": None,
+        "corrections": [],
         "deal": "table",
         "hands": None,
         "version": 2,
