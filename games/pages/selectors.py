@@ -51,6 +51,39 @@ def ruling_view(row: Round, names: list[str]) -> RulingView | None:
 
 
 @dataclass(frozen=True)
+class CorrectionView:
+    """The organizer's correction of a finished round's card (decision record 0048): card
+    `number` (1 for the round's first, as the replay counts them), played by `player`, is
+    `card`, recorded as `previous_card`; card `other_number`, by `other_player`, took
+    `previous_card`."""
+
+    number: int
+    player: str
+    card: str
+    previous_card: str
+    other_number: int
+    other_player: str
+    reason: str
+
+
+def corrections_view(row: Round, table: Table, names: list[str]) -> list[CorrectionView]:
+    if row.status == RoundStatus.VOIDED:
+        return []
+    return [
+        CorrectionView(
+            number=correction["play_index"] + 1,
+            player=seat_player(table, correction["seat"], names),
+            card=correction["card"],
+            previous_card=correction["previous_card"],
+            other_number=correction["swapped_with"] + 1,
+            other_player=seat_player(table, row.plays[correction["swapped_with"]][0], names),
+            reason=correction["reason"],
+        )
+        for correction in row.corrections
+    ]
+
+
+@dataclass(frozen=True)
 class RoundView:
     number: int
     status: str
@@ -67,6 +100,8 @@ class RoundView:
     plays: int
     void_reason: str
     ruling: RulingView | None = None
+    corrections: tuple[str, ...] = ()
+    """The reasons of the organizer's corrections of its cards (decision record 0048)."""
     deciding: bool = False
     """A round after the fixed rounds of a match scored by points: a deciding round."""
 
@@ -214,6 +249,10 @@ def match_page(*, match_id: UUID) -> MatchPage:
                 plays=len(row.plays),
                 void_reason=row.void_reason,
                 ruling=ruling_view(row, names),
+                corrections=tuple(
+                    correction["reason"]
+                    for correction in ([] if row.status == RoundStatus.VOIDED else row.corrections)
+                ),
                 deciding=row.number in deciding,
             )
             for row in rounds
@@ -281,6 +320,8 @@ class ReplayPage:
     deal: str
     ruling: RulingView | None = None
     """The organizer's ruling, which stands over the cards' points and result."""
+    corrections: list[CorrectionView] | None = None
+    """The organizer's corrections of the round's cards: the cards shown are as corrected."""
 
     @property
     def side_points(self) -> list[tuple[str, int]]:
@@ -340,6 +381,7 @@ def round_replay_page(
         leader=seat_player(table, match_round.leader_seat, names),
         deal=replay["deal"],
         ruling=ruling_view(match_round, names),
+        corrections=corrections_view(match_round, table, names),
     )
 
 

@@ -15,6 +15,8 @@ from games.rules import parse_card
 from games.templatetags.cards import card_label
 from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import (
+    a_correction,
+    finished_card_round,
     legal_plays,
     legal_round,
     play_cards,
@@ -409,3 +411,37 @@ def test_a_tied_round_of_a_match_scored_by_points_is_not_said_to_be_replayed(
     assert 'data-round-result="tie"' in html
     assert "A tie: nobody wins the round." in html
     assert "played again" not in html
+
+
+def test_the_match_page_and_the_replay_show_the_organizers_correction_with_its_reason(
+    scorer: APIClient, client: Client
+) -> None:
+    match_id = ApiMatchFactory.create(client=scorer, best_of=1)["id"]
+    briscola, plays, dealer = finished_card_round(scorer, match_id, seed=3)
+    index, card, points = a_correction(briscola, plays, dealer=dealer)
+    other = next(i for i, play in enumerate(plays) if play.card == card)
+    post(
+        scorer,
+        round_url(match_id, 1, "correct"),
+        {"play_index": index, "card": card.code, "reason": "the scorer misread the 3"},
+    )
+
+    html = page(client, f"/matches/{match_id}/")
+    replay = page(client, f"/matches/{match_id}/rounds/1/")
+
+    (listed,) = re.findall(r'<li class="match-round" data-round="1".*?</li>', html, re.S)
+    assert "data-correction" in listed
+    assert "“the scorer misread the 3”" in listed
+    assert f'<span class="round-points">{points[0]}{DASH}{points[1]}</span>' in listed
+    (said,) = re.findall(r'<p class="round-correction" data-correction="\d+">(.*?)</p>', replay)
+    assert said == (
+        f"Organizer's correction: card {index + 1} (<bdi>{side_of(plays[index].seat)}</bdi>) "
+        f"was {card_label(card)}, not {card_label(plays[index].card)} as recorded; card "
+        f"{other + 1} (<bdi>{side_of(plays[other].seat)}</bdi>) was "
+        f"{card_label(plays[index].card)} (“the scorer misread the 3”). The cards below are "
+        "as corrected."
+    )
+
+
+def side_of(seat: int) -> str:
+    return ("Rossi", "Bianchi")[seat % 2]
