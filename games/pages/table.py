@@ -118,6 +118,10 @@ def page_strings() -> dict[str, str]:
         "no_matches": gettext("There is no match for you to score."),
         "choose_play": gettext("Choose the card to correct, then tap the card actually played."),
         "choose_new_card": gettext("Now tap the card actually played instead of %(card)s."),
+        "choose_round": gettext("Choose the round whose card was recorded wrongly."),
+        "choose_card_then_why": gettext(
+            "The card actually played: %(card)s. Say why, then correct the card."
+        ),
         "points_total": gettext("The points must total 120."),
         "reason_needed": gettext("Say why."),
         "other_side": gettext("%(side)s: %(points)s"),

@@ -32,6 +32,7 @@
     dealer: null,
     briscola: null,
     correcting: null,
+    settling: null,
     busy: false,
     messageSlot: null,
   };
@@ -229,7 +230,7 @@
     showMessage($("[data-problem]"), Boolean(text));
   }
 
-  function report(error) {
+  function report(error, slot) {
     if (isOffline(error)) {
       notice(T.offline);
       return;
@@ -238,7 +239,7 @@
       showAccess();
       return;
     }
-    problem(error.message);
+    problem(error.message, false, slot);
   }
 
   function showAccess() {
@@ -425,6 +426,7 @@
     if (over) {
       renderOver();
     }
+    renderSettling(over);
     placeMessages();
     if (playAppears) {
       bringPlayIntoView();
@@ -746,6 +748,137 @@
     }
   }
 
+  // The organizer's corrections after the match (decision record 0048): only a device the API
+  // says may settle the match (`may_organize`: never a table's tablet) is offered them. The
+  // organizer chooses the round, the play and the card actually played, and says why; the play
+  // that had recorded that card takes the corrected play's card. Online only, as every
+  // correction.
+
+  function correctableRounds() {
+    return state.match.rounds.filter(function (r) {
+      return r.status === "finished" && r.briscola && !r.points_entered && !r.ruling;
+    });
+  }
+
+  function renderSettling(over) {
+    const section = $("[data-settle]");
+    if (!section) {
+      return;
+    }
+    const rounds = over && state.match.may_organize ? correctableRounds() : [];
+    show(section, rounds.length > 0);
+    if (!rounds.length) {
+      state.settling = null;
+    }
+    const settling = state.settling;
+    const toggle = $('[data-action="correct-finished"]');
+    toggle.setAttribute("aria-pressed", String(Boolean(settling)));
+    toggle.disabled = state.busy;
+    show($("[data-settle-panel]"), Boolean(settling));
+    if (!settling) {
+      return;
+    }
+    const roundRow = $("[data-settle-rounds]");
+    roundRow.textContent = "";
+    rounds.forEach(function (r) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "choice";
+      button.dataset.settleRound = String(r.number);
+      button.setAttribute("aria-pressed", String(settling.round === r.number));
+      button.textContent = fmt(T.round_title, { number: r.number });
+      roundRow.appendChild(button);
+    });
+    const plays = settling.replay ? settling.replay.tricks.reduce(function (all, trick) {
+      return all.concat(trick.plays);
+    }, []) : [];
+    const list = $("[data-settle-plays]");
+    list.textContent = "";
+    plays.forEach(function (play, index) {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "choice";
+      button.dataset.settlePlay = String(index);
+      button.setAttribute("aria-pressed", String(settling.index === index));
+      button.setAttribute("aria-label", fmt(T.seat, { seat: play[0] + 1 }) + ": " + cardLabel(play[1]));
+      button.append(fmt(T.seat, { seat: play[0] + 1 }), cardTile(play[1]));
+      item.appendChild(button);
+      list.appendChild(item);
+    });
+    show(list, plays.length > 0);
+    const chosen = settling.index === null ? null : plays[settling.index][1];
+    $$("[data-settle-card]").forEach(function (button) {
+      const code = button.dataset.settleCard;
+      button.disabled = chosen === null || code === chosen || state.busy;
+      button.setAttribute("aria-pressed", String(code === settling.card));
+    });
+    let help;
+    if (settling.round === null) {
+      help = T.choose_round;
+    } else if (chosen === null) {
+      help = T.choose_play;
+    } else if (settling.card === null) {
+      help = fmt(T.choose_new_card, { card: cardLabel(chosen) });
+    } else {
+      help = fmt(T.choose_card_then_why, { card: cardLabel(settling.card) });
+    }
+    $("[data-settle-help]").textContent = help;
+    $('[data-action="settle-card"]').disabled = state.busy;
+  }
+
+  async function chooseSettledRound(number) {
+    const settling = { round: number, replay: null, index: null, card: null };
+    state.settling = settling;
+    render();
+    try {
+      settling.replay = await api("GET", roundUrl(number, "replay"));
+    } catch (error) {
+      if (state.settling === settling) {
+        state.settling = { round: null, replay: null, index: null, card: null };
+      }
+      report(error, "settle");
+    }
+    render();
+  }
+
+  function toggleSettling() {
+    if (state.settling) {
+      state.settling = null;
+      render();
+      return;
+    }
+    const rounds = correctableRounds();
+    if (rounds.length === 1) {
+      chooseSettledRound(rounds[0].number);
+      return;
+    }
+    state.settling = { round: null, replay: null, index: null, card: null };
+    render();
+  }
+
+  function settleCard(form) {
+    const settling = state.settling;
+    const reason = form.elements.reason.value.trim();
+    if (!settling || settling.index === null || settling.card === null) {
+      problem(settling && settling.round !== null ? T.choose_play : T.choose_round, false, "settle");
+      return;
+    }
+    if (!reason) {
+      problem(T.reason_needed, false, "settle");
+      form.elements.reason.focus();
+      return;
+    }
+    const body = versioned({ play_index: settling.index, card: typed(settling.card), reason: reason });
+    command(roundUrl(settling.round, "correct"), body, "settle").then(function (done) {
+      if (done) {
+        state.settling = null;
+        form.reset();
+        render();
+      }
+    });
+  }
+
   // Loading.
 
   async function refresh() {
@@ -815,7 +948,7 @@
 
   // Writes other than cards: online only, each with the match's expected version.
 
-  async function command(url, body) {
+  async function command(url, body, slot) {
     if (state.busy) {
       return false;
     }
@@ -829,7 +962,7 @@
       state.sent = [];
       await refresh();
     } catch (error) {
-      report(error);
+      report(error, slot);
       if (!done && error instanceof ApiError && error.status === 409) {
         await tryRefresh(); // the match moved on (another tablet?): show it as it is now
       }
@@ -1032,6 +1165,17 @@
         render();
       } else if (data.playIndex !== undefined) {
         chooseCorrection(Number(data.playIndex), data.playCard);
+      } else if (data.settleRound !== undefined) {
+        chooseSettledRound(Number(data.settleRound));
+      } else if (data.settlePlay !== undefined) {
+        state.settling.index = Number(data.settlePlay);
+        state.settling.card = null;
+        render();
+      } else if (data.settleCard !== undefined) {
+        state.settling.card = data.settleCard;
+        render();
+      } else if (data.action === "correct-finished") {
+        toggleSettling();
       } else if (data.action === "start-round") {
         startRound(false);
       } else if (data.action === "points-only") {
@@ -1083,6 +1227,13 @@
         voidForm.reset();
         voidForm.closest("details").open = false;
         command(roundUrl(latestRound().number, "void"), versioned({ reason: reason }));
+      });
+    }
+    const settleForm = $("[data-settle-form]");
+    if (settleForm) {
+      settleForm.addEventListener("submit", function (event) {
+        event.preventDefault();
+        settleCard(settleForm);
       });
     }
     window.addEventListener("online", drain);

@@ -428,7 +428,6 @@ def test_the_match_page_and_the_replay_show_the_organizers_correction_with_its_r
 
     html = page(client, f"/matches/{match_id}/")
     replay = page(client, f"/matches/{match_id}/rounds/1/")
-
     (listed,) = re.findall(r'<li class="match-round" data-round="1".*?</li>', html, re.S)
     assert "data-correction" in listed
     assert "“the scorer misread the 3”" in listed
@@ -441,6 +440,10 @@ def test_the_match_page_and_the_replay_show_the_organizers_correction_with_its_r
         f"{card_label(plays[index].card)} (“the scorer misread the 3”). The cards below are "
         "as corrected."
     )
+    italian = page(client, f"/matches/{match_id}/", HTTP_ACCEPT_LANGUAGE="it")
+    italian_replay = page(client, f"/matches/{match_id}/rounds/1/", HTTP_ACCEPT_LANGUAGE="it")
+    assert "carta corretta dall'organizzatore" in italian
+    assert f"Correzione dell'organizzatore: la carta {index + 1} (" in italian_replay
 
 
 def side_of(seat: int) -> str:
