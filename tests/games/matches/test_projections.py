@@ -14,6 +14,7 @@ from common.actors import Actor
 from games.matches import loading, rebuilding, services
 from games.models import Match, Round
 from games.rules import RuleViolation, Table
+from tests.games.matches.builders import legal_swaps, random_plays
 
 pytestmark = pytest.mark.django_db
 
@@ -34,10 +35,31 @@ def play_random_match(rng: random.Random, table_size: int) -> uuid.UUID:
     ).match_id
     for _ in range(rng.randrange(10, 120)):
         try:
-            random_command(rng, match_id, table_size)
+            if rng.random() >= 0.1 or not corrected_a_finished_round(rng, match_id):
+                random_command(rng, match_id, table_size)
         except RuleViolation:
             continue
     return match_id
+
+
+def corrected_a_finished_round(rng: random.Random, match_id: uuid.UUID) -> bool:
+    """The organizer's correction of a finished round of cards, if there is one (0048)."""
+    state, _ = loading.load_match(match_id=match_id)
+    finished = [
+        r for r in state.live_rounds if r.outcome is not None and r.cards and r.entered is None
+    ]
+    if not finished:
+        return False
+    corrected = rng.choice(finished)
+    services.round_card_correct(
+        match_id=match_id,
+        round_number=corrected.number,
+        play_index=rng.randrange(len(corrected.plays)),
+        card=rng.choice(corrected.plays).card.code,
+        reason="recount",
+        actor=SCORER,
+    )
+    return True
 
 
 def random_command(rng: random.Random, match_id: uuid.UUID, table_size: int) -> None:
@@ -262,3 +284,34 @@ def test_verify_command_reports_the_differences_of_registered_projections(
 
     assert registered_projector == ["verify"]
     assert "standing 3: points differ" in output.getvalue()
+
+
+def test_rebuild_restores_the_organizers_corrections_and_verify_notices_a_lost_one() -> None:
+    match_id = services.match_create(
+        table_size=2, sides=["A", "B"], best_of=1, actor=SCORER
+    ).match_id
+    briscola, plays = random_plays(2, dealer=0, seed=5)
+    services.round_start(match_id=match_id, briscola=briscola, dealer_seat=0, actor=SCORER)
+    services.cards_play(
+        match_id=match_id,
+        round_number=1,
+        plays=[(play.seat, play.card.code) for play in plays],
+        actor=SCORER,
+    )
+    state, _ = loading.load_match(match_id=match_id)
+    index, other, _points = legal_swaps(state, 1)[0]
+    services.round_card_correct(
+        match_id=match_id,
+        round_number=1,
+        play_index=index,
+        card=plays[other].card.code,
+        reason="recount",
+        actor=SCORER,
+    )
+    inline = snapshot()
+    Round.objects.filter(match_id=match_id).update(corrections=[])
+
+    (difference,) = rebuilding.verify()
+    assert difference.startswith(f"match {match_id} round 1: corrections is [], the log says [")
+    rebuilding.rebuild()
+    assert snapshot() == inline
