@@ -16,6 +16,8 @@ trap stop TERM INT
 while [ -z "$stopping" ]; do
   "$@" &
   child=$!
+  # A stop that came between the start and the line above found no child to pass it on to.
+  [ -n "$stopping" ] && kill -TERM "$child" 2>/dev/null
   wait "$child"
   status=$?
   # A signal ends `wait` early: wait on until the command has really stopped.
