@@ -1,9 +1,16 @@
+"""The demo, loaded once for the module (the full evening, then the small one beside it, as
+`make run` and the browser tests load them), inside a transaction rolled back at the end: each
+test reads it, or changes it within its own savepoint."""
+
 import io
+from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.management import call_command
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -42,6 +49,38 @@ def load_demo(*options: str) -> str:
     return out.getvalue()
 
 
+@dataclass(frozen=True)
+class LoadedDemo:
+    full_output: str
+    small_output: str
+    full_events_before_small: int
+
+
+FULL_NAMES = (CUP_NAME, SWISS_NAME, THREES_NAME)
+SMALL_NAMES = (SMALL_CUP_NAME, SMALL_SWISS_NAME, SMALL_THREES_NAME)
+
+
+def full_demo_events() -> int:
+    full = Tournament.objects.filter(name__in=FULL_NAMES)
+    return Event.objects.filter(stream_id__in=full.values("id")).count()
+
+
+@pytest.fixture(scope="module")
+def demo(
+    django_db_setup: None, django_db_blocker: pytest.FixtureRequest
+) -> Iterator[LoadedDemo]:
+    with django_db_blocker.unblock():  # type: ignore[attr-defined]
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            full_output = load_demo()
+            before = full_demo_events()
+            yield LoadedDemo(full_output, load_demo("--small"), before)
+        finally:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
 def demo_counts() -> tuple[int, int, int]:
     tournaments = Tournament.objects.filter(name__in=DEMO_NAMES)
     return (
@@ -51,15 +90,15 @@ def demo_counts() -> tuple[int, int, int]:
     )
 
 
-def test_loading_the_demo_twice_adds_nothing_the_second_time() -> None:
-    first = load_demo("--small")
+def test_loading_the_demo_twice_adds_nothing_the_second_time(demo: LoadedDemo) -> None:
     counts = demo_counts()
 
     second = load_demo("--small")
 
     assert demo_counts() == counts
-    assert counts[:2] == (3, 12)
-    assert "round 1" in first
+    small = Tournament.objects.filter(name__in=SMALL_NAMES)
+    assert (small.count(), Entrant.objects.filter(tournament__in=small).count()) == (3, 12)
+    assert "round 1" in demo.small_output
     assert f"{SMALL_CUP_NAME}: already loaded" in second
     assert f"{SMALL_SWISS_NAME}: already loaded" in second
     assert f"{SMALL_THREES_NAME}: already loaded" in second
@@ -67,26 +106,23 @@ def test_loading_the_demo_twice_adds_nothing_the_second_time() -> None:
     assert Season.objects.filter(club__slug=CLUB_SLUG).count() == 1
 
 
-def test_the_small_demo_loads_beside_the_full_demo_and_leaves_it_as_it_was() -> None:
-    load_demo()
-    full = Tournament.objects.filter(name__in=(CUP_NAME, SWISS_NAME, THREES_NAME))
-    full_events = Event.objects.filter(stream_id__in=full.values("id")).count()
+def test_the_small_demo_loads_beside_the_full_demo_and_leaves_it_as_it_was(
+    demo: LoadedDemo,
+) -> None:
+    full = Tournament.objects.filter(name__in=FULL_NAMES)
+    output = demo.small_output
 
-    output = load_demo("--small")
-
-    small = Tournament.objects.filter(
-        name__in=(SMALL_CUP_NAME, SMALL_SWISS_NAME, SMALL_THREES_NAME)
-    )
+    small = Tournament.objects.filter(name__in=SMALL_NAMES)
     assert [t.entrants.count() for t in small.order_by("name")] == [4, 4, 4]
-    assert Event.objects.filter(stream_id__in=full.values("id")).count() == full_events
+    assert full_demo_events() == demo.full_events_before_small > 0
     assert f"{SMALL_CUP_NAME}: single elimination, 4 singles" in output
     assert f"{CUP_NAME}: already loaded" not in output
     for tournament in (*full, *small):
         assert f"/admin/tournaments/tournament/{tournament.id}/change/" in output
 
 
-def test_the_demo_has_brackets_standings_and_card_by_card_replays() -> None:
-    output = load_demo()
+def test_the_demo_has_brackets_standings_and_card_by_card_replays(demo: LoadedDemo) -> None:
+    output = demo.full_output
 
     cup = Tournament.objects.get(name=CUP_NAME)
     swiss = Tournament.objects.get(name=SWISS_NAME)
@@ -121,8 +157,9 @@ def test_the_demo_has_brackets_standings_and_card_by_card_replays() -> None:
     assert "projected" in output
 
 
-def test_the_demo_has_a_swiss_evening_at_tables_of_three_two_rounds_played_one_underway() -> None:
-    load_demo()
+def test_the_demo_has_a_swiss_evening_at_tables_of_three_two_rounds_played_one_underway(
+    demo: LoadedDemo,
+) -> None:
 
     threes = Tournament.objects.get(name=THREES_NAME)
     assert (threes.table_size, threes.settings["format"], threes.status) == (
@@ -169,8 +206,10 @@ def test_the_demo_has_a_swiss_evening_at_tables_of_three_two_rounds_played_one_u
     assert sum(sum(row["placings"]) for row in standings) == seats
 
 
-def test_the_demo_club_has_finished_nights_rated_players_and_a_season_with_standings() -> None:
-    output = load_demo("--small")
+def test_the_demo_club_has_finished_nights_rated_players_and_a_season_with_standings(
+    demo: LoadedDemo,
+) -> None:
+    output = demo.small_output + demo.full_output
 
     club = Club.objects.get(slug=CLUB_SLUG)
     nights = Tournament.objects.filter(club=club, public=True)
@@ -202,8 +241,9 @@ def test_the_demo_club_has_finished_nights_rated_players_and_a_season_with_stand
     assert f"/clubs/{CLUB_SLUG}/seasons/{SEASON_SLUG}/" in output
 
 
-def test_the_demo_clubs_organizer_is_in_the_organizers_group_and_sees_only_its_nights() -> None:
-    load_demo("--small")
+def test_the_demo_clubs_organizer_is_in_the_organizers_group_and_sees_only_its_nights(
+    demo: LoadedDemo,
+) -> None:
     organizer = User.objects.get(username=ORGANIZER_USERNAME)
     client = Client()
     client.force_login(organizer)
@@ -217,8 +257,9 @@ def test_the_demo_clubs_organizer_is_in_the_organizers_group_and_sees_only_its_n
     assert not [name for name in DEMO_NAMES if name in page]
 
 
-def test_the_demo_has_the_no_show_rule_off_and_its_waiting_matches_never_decay() -> None:
-    load_demo("--small")
+def test_the_demo_has_the_no_show_rule_off_and_its_waiting_matches_never_decay(
+    demo: LoadedDemo,
+) -> None:
     demo = Tournament.objects.filter(name__in=DEMO_NAMES)
     waiting = Fixture.objects.filter(tournament__in=demo, status="ready")
     assert waiting.exists()
@@ -251,8 +292,9 @@ def demo_state() -> dict[str, object]:
     }
 
 
-def test_an_hour_of_make_run_changes_nothing_in_the_demo_the_readme_describes() -> None:
-    load_demo()
+def test_an_hour_of_make_run_changes_nothing_in_the_demo_the_readme_describes(
+    demo: LoadedDemo,
+) -> None:
     tasks.catch_up_all()
     described = demo_state()
 
