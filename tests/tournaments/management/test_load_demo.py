@@ -67,7 +67,8 @@ def full_demo_events() -> int:
 
 @pytest.fixture(scope="module")
 def demo(
-    django_db_setup: None, django_db_blocker: pytest.FixtureRequest
+    django_db_setup: None,  # noqa: ARG001 (the test database, before the module's transaction)
+    django_db_blocker: pytest.FixtureRequest,
 ) -> Iterator[LoadedDemo]:
     with django_db_blocker.unblock():  # type: ignore[attr-defined]
         outer = transaction.atomic()
@@ -157,9 +158,8 @@ def test_the_demo_has_brackets_standings_and_card_by_card_replays(demo: LoadedDe
     assert "projected" in output
 
 
-def test_the_demo_has_a_swiss_evening_at_tables_of_three_two_rounds_played_one_underway(
-    demo: LoadedDemo,
-) -> None:
+@pytest.mark.usefixtures("demo")
+def test_the_demo_has_a_swiss_evening_at_tables_of_three_two_rounds_played_one_underway() -> None:
 
     threes = Tournament.objects.get(name=THREES_NAME)
     assert (threes.table_size, threes.settings["format"], threes.status) == (
@@ -241,9 +241,8 @@ def test_the_demo_club_has_finished_nights_rated_players_and_a_season_with_stand
     assert f"/clubs/{CLUB_SLUG}/seasons/{SEASON_SLUG}/" in output
 
 
-def test_the_demo_clubs_organizer_is_in_the_organizers_group_and_sees_only_its_nights(
-    demo: LoadedDemo,
-) -> None:
+@pytest.mark.usefixtures("demo")
+def test_the_demo_clubs_organizer_is_in_the_organizers_group_and_sees_only_its_nights() -> None:
     organizer = User.objects.get(username=ORGANIZER_USERNAME)
     client = Client()
     client.force_login(organizer)
@@ -257,9 +256,8 @@ def test_the_demo_clubs_organizer_is_in_the_organizers_group_and_sees_only_its_n
     assert not [name for name in DEMO_NAMES if name in page]
 
 
-def test_the_demo_has_the_no_show_rule_off_and_its_waiting_matches_never_decay(
-    demo: LoadedDemo,
-) -> None:
+@pytest.mark.usefixtures("demo")
+def test_the_demo_has_the_no_show_rule_off_and_its_waiting_matches_never_decay() -> None:
     demo = Tournament.objects.filter(name__in=DEMO_NAMES)
     waiting = Fixture.objects.filter(tournament__in=demo, status="ready")
     assert waiting.exists()
@@ -292,9 +290,8 @@ def demo_state() -> dict[str, object]:
     }
 
 
-def test_an_hour_of_make_run_changes_nothing_in_the_demo_the_readme_describes(
-    demo: LoadedDemo,
-) -> None:
+@pytest.mark.usefixtures("demo")
+def test_an_hour_of_make_run_changes_nothing_in_the_demo_the_readme_describes() -> None:
     tasks.catch_up_all()
     described = demo_state()
 
