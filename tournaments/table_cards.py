@@ -28,9 +28,9 @@ from django.utils.translation import gettext, gettext_noop
 from accounts.keys import derived_device_key, hash_key
 from accounts.models import DeviceToken, DeviceTokenState, User
 from accounts.services import InvalidDeviceToken, device_token_create
+from tournaments import rows
 from tournaments.errors import TournamentError
 from tournaments.selectors.lookup import tournament_get
-from tournaments.state import TournamentSettings
 
 CARD_SERIALS = 200
 """How many times a table's card may be retired (revoked, expired) and made again."""
@@ -57,7 +57,7 @@ def table_card_issue(
     """The card of `table` (its token issued now unless the table's card token is active), for
     the table page at the absolute URL `table_page`."""
     tournament = tournament_get(tournament_id=tournament_id)
-    tables = TournamentSettings.from_dict(tournament.settings).tables
+    tables = rows.tables_of(tournament)
     if not 1 <= table <= tables:
         raise TableNotFound.because(
             gettext_noop("the tournament's tables are numbered 1 to %(tables)s, not %(table)s"),

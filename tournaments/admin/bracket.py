@@ -18,7 +18,7 @@ from tournaments.models import (
     Tournament,
     TournamentView,
 )
-from tournaments.state import TournamentSettings
+from tournaments.rows import tables_of
 
 
 def refresh_view(tournament_id: UUID) -> TournamentView:
@@ -107,7 +107,7 @@ def bracket_columns(bracket: dict[str, Any]) -> list[dict[str, Any]]:
 
 def table_card_links(tournament: Tournament) -> list[dict[str, Any]]:
     """Each table's printable card (tournaments/table_cards.py), as SVG and as PDF."""
-    tables = TournamentSettings.from_dict(tournament.settings).tables
+    tables = tables_of(tournament)
     return [
         {
             "table": table,

@@ -60,6 +60,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
+from tournaments.rows import tables_of
 from tournaments.selectors import fixtures, projected
 from tournaments.selectors.organizing import tournament_ids
 from tournaments.services import registration
@@ -190,6 +191,13 @@ class TournamentAdmin(TournamentsAddAdmin):
         filtered = f"?tournament__id__exact={tournament.id}"
         return {
             "table_cards": table_card_links(tournament),
+            "tables_change": {
+                "url": reverse("admin:tournaments_tournament_run", args=[tournament.id, "tables"]),
+                "tables": tables_of(tournament),
+                "by_need": tournament.settings.get("tables") is None,
+            }
+            if may_change
+            else None,
             "sheets": sheet_links(tournament),
             "overdue": [
                 (fixture.key, reverse("admin:tournaments_fixture_change", args=[fixture.pk]))

@@ -26,6 +26,7 @@ from tournaments.api.tournaments import (
     TournamentDetailApi,
     TournamentSeedApi,
     TournamentStartApi,
+    TournamentTablesChangeApi,
 )
 from tournaments.api.webhooks import WebhookEndpointDeactivateApi, WebhookEndpointListApi
 
@@ -69,6 +70,7 @@ urlpatterns = [
     path(f"{TOURNAMENT}schedule/", ScheduleApi.as_view(), name="tournament-schedule"),
     path(f"{TOURNAMENT}archive/", ArchiveApi.as_view(), name="tournament-archive"),
     path(f"{TOURNAMENT}device-tokens/", DeviceTokenListApi.as_view(), name="device-tokens"),
+    path(f"{TOURNAMENT}tables/", TournamentTablesChangeApi.as_view(), name="tournament-tables"),
     path(f"{TOURNAMENT}tables/<int:table>/card/", TableCardApi.as_view(), name="table-card"),
     path(f"{TOURNAMENT}webhooks/", WebhookEndpointListApi.as_view(), name="webhook-endpoints"),
     path(
