@@ -118,6 +118,19 @@ def table_card_links(tournament: Tournament) -> list[dict[str, Any]]:
     ]
 
 
+def evening_prints(tournament: Tournament) -> dict[str, Any]:
+    """One click to print the evening (decision record 0049): every table's card in one PDF,
+    and the current round's score sheets in one PDF (None before the first round)."""
+    current = sheets.current_round(tournament)
+    return {
+        "table_cards": reverse("api-v1:table-cards", args=[tournament.id]) + "?format=pdf",
+        "round": None if current is None else current[1],
+        "score_sheets": None
+        if current is None
+        else reverse("api-v1:round-sheets", args=[tournament.id, current[1]]) + "?format=pdf",
+    }
+
+
 def sheet_links(tournament: Tournament) -> list[dict[str, Any]]:
     """Each round's printable sheets (tournaments/sheets.py): pairings and score sheets, PDF."""
     links = []

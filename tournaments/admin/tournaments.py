@@ -34,6 +34,7 @@ from tournaments import corrections, sheets
 from tournaments.admin.adding import TournamentsAddAdmin
 from tournaments.admin.bracket import (
     bracket_columns,
+    evening_prints,
     refresh_view,
     round_sheet_response,
     sheet_links,
@@ -191,6 +192,7 @@ class TournamentAdmin(TournamentsAddAdmin):
         filtered = f"?tournament__id__exact={tournament.id}"
         return {
             "table_cards": table_card_links(tournament),
+            "prints": evening_prints(tournament),
             "tables_change": {
                 "url": reverse("admin:tournaments_tournament_run", args=[tournament.id, "tables"]),
                 "tables": tables_of(tournament),

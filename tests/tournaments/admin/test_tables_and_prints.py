@@ -1,8 +1,9 @@
-"""The console's part of decision record 0049: the add form's tables left blank, and the
-tables changed on the tournament's page."""
+"""The console's part of decision record 0049: the add form's tables left blank, the tables
+changed on the tournament's page, and one click to print the evening's cards and sheets."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from uuid import UUID
 
@@ -31,6 +32,13 @@ def change_tables(client: Client, tournament_id: UUID, tables: str) -> Any:
 
 def messages_of(response: Any) -> list[str]:
     return [str(message) for message in response.context["messages"]]
+
+
+def link(page: str, hook: str) -> tuple[str, str]:
+    """The href and the text of the link marked `data-print="hook"`."""
+    found = re.search(rf'<a href="([^"]+)"[^>]*data-print="{hook}">([^<]+)</a>', page)
+    assert found is not None, f"no {hook} link"
+    return found.group(1).replace("&amp;", "&"), found.group(2)
 
 
 def test_the_add_form_s_blank_tables_leave_them_to_the_entrants_need(
@@ -87,3 +95,21 @@ def test_tables_that_are_not_a_number_are_refused_and_nothing_is_recorded(
 
     assert len(read_stream(stream_id=tournament.id)) == version
     assert any("tables is a whole number" in message for message in messages_of(response))
+
+
+def test_the_console_prints_the_evening_in_one_click_each(admin_client: Client) -> None:
+    registration = TournamentFactory.create(format="round_robin", entrants=4, tables=2)
+    started = TournamentFactory.create(
+        format="round_robin", entrants=4, tables=2, started=True, projected=True
+    )
+
+    before = console(admin_client, registration.id)
+    during = console(admin_client, started.id)
+
+    cards = reverse("api-v1:table-cards", args=[started.id]) + "?format=pdf"
+    sheets = reverse("api-v1:round-sheets", args=[started.id, 1]) + "?format=pdf"
+    assert link(during, "table-cards") == (cards, "Print the table cards")
+    assert link(during, "score-sheets") == (sheets, "Print the round's score sheets")
+    assert admin_client.get(cards)["Content-Type"] == "application/pdf"
+    assert link(before, "table-cards")[1] == "Print the table cards"
+    assert 'data-print="score-sheets"' not in before
