@@ -48,6 +48,12 @@ class InvalidFormatOption(InvalidTournament):
     code = "invalid_format_option"
 
 
+class TablesInUse(TournamentError):
+    """Fewer tables than the matches waiting for their result hold: move those matches first."""
+
+    code = "tables_in_use"
+
+
 class RegistrationClosed(TournamentError):
     code = "registration_closed"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Club
 from games.models import Scoring
@@ -92,7 +93,14 @@ class TournamentCreateForm(forms.Form):
         required=False,
         help_text="Scoring by points: how a knockout match that ends level gets its winner.",
     )
-    tables = forms.IntegerField(min_value=1, initial=1, help_text="Tables at the venue.")
+    tables = forms.IntegerField(
+        min_value=1,
+        required=False,
+        help_text=_(
+            "Tables at the venue. Blank: as many as the first round needs, counted at the "
+            "start; you can change them on the tournament's page."
+        ),
+    )
     no_show_minutes = forms.IntegerField(
         min_value=0,
         required=False,

@@ -1,7 +1,7 @@
 """The tournament rows as projections: every column that is not a name is derived from the log.
 
 `Tournament` (status, version, settings, times), `Entrant` (seed, check-in, withdrawal), `Fixture`
-(every row and column) and `Table` (1 to the tournament's tables) are what the tournament stream
+(every row and column) and `Table` (1 to the tables in force) are what the tournament stream
 folds to, plus each fixture's match status from the match projection. The rows of names
 (`Tournament.name`, `Entrant.name`, players) are written by the services beside the events and
 never derived.
@@ -27,7 +27,7 @@ from games.models import Match, MatchStatus
 from tournaments.models import Entrant, Fixture, Tournament
 from tournaments.models import Table as TableRow
 from tournaments.state import Fixture as FixtureFact
-from tournaments.state import FixturePhase, TournamentState
+from tournaments.state import FixturePhase, TournamentState, tables_needed
 from tournaments.stream.entrant_checks import seeds_in_force
 from tournaments.stream.events import ENTRANTS_RESEEDED, ENTRANTS_SEEDED, TOURNAMENT_CREATED
 
@@ -214,8 +214,19 @@ def save_entrants(state: TournamentState, entrant_ids: Iterable[int]) -> None:
         cursor.execute(UPDATE_ENTRANTS.format(table=Entrant._meta.db_table), columns)
 
 
+def tables_of(tournament: Tournament) -> int:
+    """The tables in force as the rows say them, as `TournamentState.tables` folds them: the
+    number in the row's settings, or before the start of a tournament created by need, what
+    its active entrants need now (decision record 0049)."""
+    tables = tournament.settings.get("tables")
+    if tables is not None:
+        return int(tables)
+    active = sum(1 for entrant in tournament.entrants.all() if not entrant.withdrawn)
+    return tables_needed(entrants=active, table_size=tournament.table_size)
+
+
 def save_tables(tournament_id: UUID, state: TournamentState) -> None:
-    numbers = range(1, state.settings.tables + 1)
+    numbers = range(1, state.tables + 1)
     TableRow.objects.filter(tournament_id=tournament_id).exclude(number__in=numbers).delete()
     TableRow.objects.bulk_create(
         [TableRow(tournament_id=tournament_id, number=number) for number in numbers],
@@ -240,7 +251,7 @@ def save_tournament(
 
 def project_appended(
     tournament_id: UUID,
-    previous: TournamentState | None,  # noqa: ARG001 - the pipeline calls every project hook so
+    previous: TournamentState | None,
     state: TournamentState,
     appended: AppendResult,
 ) -> None:
@@ -256,7 +267,7 @@ def project_appended(
         updated_at=events[-1].recorded_at,
         created=created,
     )
-    if created:
+    if created or previous is None or previous.tables != state.tables:
         save_tables(tournament_id, state)
     save_entrants(state, touched_entrants(state, events))
     keys = {e.payload["fixture"] for e in events if "fixture" in e.payload}

@@ -116,7 +116,7 @@ def differences_of(tournament: Tournament, log: Folded) -> list[str]:
 
 def table_differences(tournament: Tournament, state: TournamentState, label: str) -> list[str]:
     tables = set(TableRow.objects.filter(tournament=tournament).values_list("number", flat=True))
-    wanted = set(range(1, state.settings.tables + 1))
+    wanted = set(range(1, state.tables + 1))
     return [
         *(f"{label} table {n} is missing" for n in sorted(wanted - tables)),
         *(f"{label} table {n} is not in the log" for n in sorted(tables - wanted)),

@@ -11,7 +11,9 @@ from uuid import UUID
 
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
+from tournaments.errors import TournamentError
 from tournaments.models import Fixture, FixtureStatus, Tournament
 from tournaments.selectors import public
 from tournaments.state import TournamentSettings
@@ -106,6 +108,46 @@ def round_sheet(
         "grid": range(1, grid_rows(settings) + 1),
         "printed_at": timezone.now(),
     }
+
+
+def evening_round(
+    *, tournament_id: UUID, round_number: int, stage: str | None = None
+) -> dict[str, Any]:
+    """Round `round_number` as the evening plays it, for its score sheets (decision record
+    0049): of `stage` when given; otherwise of every stage where that round still has a match
+    to play (the groups play their round side by side), or, once it is played everywhere, of
+    every stage that has it. Its matches by table (matches without a table last), with what
+    `round_sheet` says about the tournament; no match: `RoundNotFound`."""
+    tournament = Tournament.objects.get(id=tournament_id)
+    settings = TournamentSettings.from_dict(tournament.settings)
+    numbered = [
+        row
+        for row in public.tournament_fixtures_named(tournament_id=tournament_id)
+        if row["round"] == round_number and (stage is None or row["stage"] == stage)
+    ]
+    playing = {row["stage"] for row in numbered if row["status"] != FixtureStatus.FINISHED}
+    matches = [row for row in numbered if not playing or row["stage"] in playing]
+    if not matches:
+        raise RoundNotFound.because(
+            gettext_noop("the tournament has no match in round %(round)s"), round=round_number
+        )
+    matches.sort(key=lambda row: (row["table"] is None, row["table"] or 0))
+    for match in matches:
+        match["seats"] = seats_of(match["sides"], settings.table_size)
+    return {
+        "tournament": tournament,
+        "stage": ", ".join(dict.fromkeys(row["stage"] for row in matches)),
+        "round": round_number,
+        "rounds": rounds_of(tournament),
+        "matches": matches,
+        "settings": settings,
+        "grid": range(1, grid_rows(settings) + 1),
+        "printed_at": timezone.now(),
+    }
+
+
+class RoundNotFound(TournamentError):
+    code = "round_not_found"
 
 
 PAIRINGS = "pairings"

@@ -62,7 +62,10 @@ class TournamentSettings:
     legs: int = 1
     third_place: bool = False
     grand_final_reset: bool = True
-    tables: int = 1
+    tables: int | None = 1
+    """The venue's tables, numbered from 1. None (created "by need", decision record 0049): as
+    many as the entrants registered need until the start, which records the first round's need
+    (`TablesChanged`); the organizer changes them with `ChangeTables` at any time."""
     match_minutes: int = 30
     no_show_minutes: int | None = None
     """The no-show rule: minutes after a match is scheduled before a side that has not checked
@@ -114,6 +117,13 @@ class TournamentSettings:
             "rounds": self.rounds,
             "variant": self.variant or None,
         }
+
+
+def tables_needed(*, entrants: int, table_size: int) -> int:
+    """The tables a round of `entrants` needs: two entrants a table (three at tables of three),
+    rounded up (an odd one out has a table too, never one too few), at least one."""
+    per_table = 3 if table_size == 3 else 2
+    return max(1, -(-entrants // per_table))
 
 
 @dataclass(frozen=True)
@@ -244,6 +254,17 @@ class TournamentState:
     @property
     def active_entrants(self) -> tuple[int, ...]:
         return tuple(e for e, record in self.entrants.items() if not record.withdrawn)
+
+    @property
+    def tables(self) -> int:
+        """The tables in force: the number set (at creation, by the organizer, or at the start
+        for a tournament created by need), or before the start of a tournament created by need,
+        what its active entrants need now."""
+        if self.settings.tables is not None:
+            return self.settings.tables
+        return tables_needed(
+            entrants=len(self.active_entrants), table_size=self.settings.table_size
+        )
 
     def fixture_of_match(self, match_id: str) -> Fixture | None:
         """The live fixture whose match this is (None for a reset fixture's match)."""

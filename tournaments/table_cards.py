@@ -28,9 +28,10 @@ from django.utils.translation import gettext, gettext_noop
 from accounts.keys import derived_device_key, hash_key
 from accounts.models import DeviceToken, DeviceTokenState, User
 from accounts.services import InvalidDeviceToken, device_token_create
+from tournaments import rows
 from tournaments.errors import TournamentError
+from tournaments.models import Tournament
 from tournaments.selectors.lookup import tournament_get
-from tournaments.state import TournamentSettings
 
 CARD_SERIALS = 200
 """How many times a table's card may be retired (revoked, expired) and made again."""
@@ -57,14 +58,28 @@ def table_card_issue(
     """The card of `table` (its token issued now unless the table's card token is active), for
     the table page at the absolute URL `table_page`."""
     tournament = tournament_get(tournament_id=tournament_id)
-    tables = TournamentSettings.from_dict(tournament.settings).tables
+    tables = rows.tables_of(tournament)
     if not 1 <= table <= tables:
         raise TableNotFound.because(
             gettext_noop("the tournament's tables are numbered 1 to %(tables)s, not %(table)s"),
             tables=tables,
             table=table,
         )
-    token, key = table_card_token(tournament_id=tournament_id, table=table, organizer=organizer)
+    return card_of(tournament, table, organizer, table_page)
+
+
+def table_cards_issue(*, tournament_id: UUID, organizer: User, table_page: str) -> list[TableCard]:
+    """The card of every table of the tournament, in order (each as `table_card_issue` gives
+    it: the same key while the table's card token is active)."""
+    tournament = tournament_get(tournament_id=tournament_id)
+    return [
+        card_of(tournament, table, organizer, table_page)
+        for table in range(1, rows.tables_of(tournament) + 1)
+    ]
+
+
+def card_of(tournament: Tournament, table: int, organizer: User, table_page: str) -> TableCard:
+    token, key = table_card_token(tournament_id=tournament.id, table=table, organizer=organizer)
     return TableCard(
         tournament=tournament.name,
         table=table,
@@ -208,6 +223,20 @@ def pdf_text(value: str) -> bytes:
 
 def table_card_pdf(card: TableCard) -> bytes:
     """The card as a one-page A6 PDF: its text in Helvetica, the QR code as filled squares."""
+    return table_cards_pdf([card])
+
+
+def table_cards_pdf(cards: Sequence[TableCard]) -> bytes:
+    """The cards as one A6 PDF, a page per card in the order given."""
+    return pdf_document(
+        CARD_WIDTH_MM * MM_IN_POINTS,
+        CARD_HEIGHT_MM * MM_IN_POINTS,
+        [card_content(card) for card in cards],
+    )
+
+
+def card_content(card: TableCard) -> bytes:
+    """A card's page: its text in Helvetica, the QR code as filled squares."""
     text = card_text(card)
     width, height = CARD_WIDTH_MM * MM_IN_POINTS, CARD_HEIGHT_MM * MM_IN_POINTS
     matrix = qr_matrix(card.url)
@@ -230,22 +259,32 @@ def table_card_pdf(card: TableCard) -> bytes:
         % (left + x * module, top - (y + 1) * module, length * module, module)
         for x, y, length in dark_runs(matrix)
     )
-    content += b"f\n"
-    return pdf_document(width, height, content)
+    return content + b"f\n"
 
 
-def pdf_document(width: float, height: float, content: bytes) -> bytes:
-    """A one-page PDF 1.4 file around a content stream, with Helvetica and Helvetica-Bold."""
+FONTS_AND_PAGES = 4
+"""The objects before the pages': the catalog, the page tree and the two fonts."""
+
+
+def pdf_document(width: float, height: float, pages: Sequence[bytes]) -> bytes:
+    """A PDF 1.4 file of pages of one size, one content stream each, with Helvetica and
+    Helvetica-Bold."""
     font = b"<< /Type /Font /Subtype /Type1 /BaseFont /%s /Encoding /WinAnsiEncoding >>"
+    page_numbers = [FONTS_AND_PAGES + 1 + 2 * index for index in range(len(pages))]
+    kids = b" ".join(b"%d 0 R" % number for number in page_numbers)
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %.2f %.2f] "
-        b"/Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> /Contents 4 0 R >>" % (width, height),
-        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+        b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, len(pages)),
         font % b"Helvetica",
         font % b"Helvetica-Bold",
     ]
+    for number, content in zip(page_numbers, pages, strict=True):
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %.2f %.2f] "
+            b"/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents %d 0 R >>"
+            % (width, height, number + 1)
+        )
+        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content))
     document = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"
     offsets = []
     for number, body in enumerate(objects, start=1):

@@ -45,7 +45,7 @@ from tournaments import projections, publishing
 from tournaments.models import Checkpoint, Fixture, FixtureStatus, TournamentStatus
 from tournaments.ratings import projection as ratings
 from tournaments.services import pipeline, scheduling
-from tournaments.stream.events import TOURNAMENT_STARTED
+from tournaments.stream.events import TABLES_CHANGED, TOURNAMENT_STARTED
 from tournaments.stream.fixture_events import (
     FIXTURE_CREATED,
     FIXTURE_RESET,
@@ -141,7 +141,14 @@ def consume_log_after_match_events(**kwargs: object) -> None:
 
 
 FREEING_OR_FILLING_TABLES = frozenset(
-    {TOURNAMENT_STARTED, SWISS_ROUND_PAIRED, FIXTURE_CREATED, RESULT_RECORDED, FIXTURE_RESET}
+    {
+        TOURNAMENT_STARTED,
+        SWISS_ROUND_PAIRED,
+        FIXTURE_CREATED,
+        RESULT_RECORDED,
+        FIXTURE_RESET,
+        TABLES_CHANGED,
+    }
 )
 """Tournament events after which a running tournament may have matches to put at tables."""
 

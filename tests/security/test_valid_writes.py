@@ -198,6 +198,13 @@ VALID_COMMANDS = [
         status=200,
     ),
     ValidCommand(
+        "PATCH /api/v1/tournaments/{tournament_id}/tables/",
+        path=lambda w: {"tournament_id": w.open_tournament},
+        body=lambda _w: {"tables": 3},
+        headers={"Idempotency-Key": "tables-1"},
+        status=200,
+    ),
+    ValidCommand(
         "POST /api/v1/tournaments/{tournament_id}/seed/",
         path=lambda w: {"tournament_id": w.open_tournament},
         body=lambda _w: {"method": "random", "random_seed": 4},

@@ -330,6 +330,24 @@ TOURNAMENT_CELLS: list[Cell] = [
         get(lambda w: tournament_url(w.tournament(), "tables", 3, "card")),
         ORGANIZER_READS,
     ),
+    Cell(
+        "table-cards",
+        "get",
+        get(lambda w: tournament_url(w.tournament(), "tables", "cards") + "?format=pdf"),
+        ORGANIZER_READS,
+    ),
+    Cell(
+        "round-sheets",
+        "get",
+        get(lambda w: tournament_url(w.tournament(), "rounds", 1, "sheets") + "?format=html"),
+        ORGANIZER_READS,
+    ),
+    Cell(
+        "tournament-tables",
+        "patch",
+        patch(lambda w: tournament_url(w.tournament(), "tables"), lambda _w: {"tables": 5}),
+        ORGANIZER_CHANGES,
+    ),
     # What a scorer may score: anybody signed in asks, and hears their own list.
     Cell(
         "scorer-matches",

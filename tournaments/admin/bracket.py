@@ -18,7 +18,7 @@ from tournaments.models import (
     Tournament,
     TournamentView,
 )
-from tournaments.state import TournamentSettings
+from tournaments.rows import tables_of
 
 
 def refresh_view(tournament_id: UUID) -> TournamentView:
@@ -107,7 +107,7 @@ def bracket_columns(bracket: dict[str, Any]) -> list[dict[str, Any]]:
 
 def table_card_links(tournament: Tournament) -> list[dict[str, Any]]:
     """Each table's printable card (tournaments/table_cards.py), as SVG and as PDF."""
-    tables = TournamentSettings.from_dict(tournament.settings).tables
+    tables = tables_of(tournament)
     return [
         {
             "table": table,
@@ -116,6 +116,19 @@ def table_card_links(tournament: Tournament) -> list[dict[str, Any]]:
         }
         for table in range(1, tables + 1)
     ]
+
+
+def evening_prints(tournament: Tournament) -> dict[str, Any]:
+    """One click to print the evening (decision record 0049): every table's card in one PDF,
+    and the current round's score sheets in one PDF (None before the first round)."""
+    current = sheets.current_round(tournament)
+    return {
+        "table_cards": reverse("api-v1:table-cards", args=[tournament.id]) + "?format=pdf",
+        "round": None if current is None else current[1],
+        "score_sheets": None
+        if current is None
+        else reverse("api-v1:round-sheets", args=[tournament.id, current[1]]) + "?format=pdf",
+    }
 
 
 def sheet_links(tournament: Tournament) -> list[dict[str, Any]]:

@@ -11,12 +11,17 @@ from typing import Any
 from django.http import (
     HttpRequest,
 )
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 
 from common.admin import admin_actor
 from common.parsing import ascii_int
 from tournaments import projections
-from tournaments.errors import EntrantNotFound, InvalidGroupOrder, InvalidTournament
+from tournaments.errors import (
+    EntrantNotFound,
+    InvalidFormatOption,
+    InvalidGroupOrder,
+    InvalidTournament,
+)
 from tournaments.forms import (
     SeedsForm,
 )
@@ -160,6 +165,25 @@ def schedule(request: HttpRequest, tournament: Tournament) -> str:
     return f"tables given: {tables}." if tables else "no match waits for a free table."
 
 
+def change_tables(request: HttpRequest, tournament: Tournament) -> str:
+    """The tables typed on the tournament's page (`tables`); blank before the start: as many
+    as the entrants need (decision record 0049)."""
+    given = request.POST.get("tables", "").strip()
+    tables = ascii_int(given) if given else None
+    if given and tables is None:
+        raise InvalidFormatOption.because(
+            gettext_noop("%(option)s is a whole number"), option="tables"
+        )
+    result = scheduling.tournament_tables_change(
+        tournament_id=tournament.id, tables=tables, actor=admin_actor(request)
+    )
+    if result.state.settings.tables is None:
+        return gettext("%(tables)s tables, as many as the entrants need until the start.") % {
+            "tables": result.state.tables
+        }
+    return gettext("%(tables)s tables.") % {"tables": result.state.tables}
+
+
 def seeds_form(tournament: Tournament, data: Any = None) -> SeedsForm:
     """Every entrant still in the tournament, seeded first."""
     entrants = sorted(
@@ -195,5 +219,6 @@ OPERATIONS = {
     "close_check_in": Operation("Close check-in", close_check_in),
     "publish_swiss_round": Operation("Publish the next Swiss round", run_swiss_round_publish),
     "schedule": Operation("Give waiting matches the free tables", schedule),
+    "tables": Operation("Change the tables", change_tables),
     "refresh": Operation("Bring bracket and standings up to date", refresh),
 }

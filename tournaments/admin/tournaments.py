@@ -34,6 +34,7 @@ from tournaments import corrections, sheets
 from tournaments.admin.adding import TournamentsAddAdmin
 from tournaments.admin.bracket import (
     bracket_columns,
+    evening_prints,
     refresh_view,
     round_sheet_response,
     sheet_links,
@@ -60,6 +61,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
+from tournaments.rows import tables_of
 from tournaments.selectors import fixtures, projected
 from tournaments.selectors.organizing import tournament_ids
 from tournaments.services import registration
@@ -190,6 +192,14 @@ class TournamentAdmin(TournamentsAddAdmin):
         filtered = f"?tournament__id__exact={tournament.id}"
         return {
             "table_cards": table_card_links(tournament),
+            "prints": evening_prints(tournament),
+            "tables_change": {
+                "url": reverse("admin:tournaments_tournament_run", args=[tournament.id, "tables"]),
+                "tables": tables_of(tournament),
+                "by_need": tournament.settings.get("tables") is None,
+            }
+            if may_change
+            else None,
             "sheets": sheet_links(tournament),
             "overdue": [
                 (fixture.key, reverse("admin:tournaments_fixture_change", args=[fixture.pk]))

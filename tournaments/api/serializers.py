@@ -21,6 +21,8 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.plan import rankings
+from tournaments.rows import tables_of
+from tournaments.state import tables_needed
 from tournaments.stream.commands import TABLE_SIZES
 
 SEEDING_METHODS = ("given", "random")
@@ -121,7 +123,15 @@ class TournamentOutput(Serializer):
     )
     advance_per_group = serializers.IntegerField(source="settings.advance_per_group")
     legs = serializers.IntegerField(source="settings.legs")
-    tables = serializers.IntegerField(source="settings.tables")
+    tables = serializers.SerializerMethodField(
+        help_text="The venue's tables, numbered from 1. Created by need (`tables_by_need`): "
+        "what the entrants registered need until the start, which counts the first round's "
+        "need (decision record 0049). Changed with `PATCH tables/`."
+    )
+    tables_by_need = serializers.SerializerMethodField(
+        help_text="True before the start of a tournament created without `tables` (or set back "
+        "to null): `tables` follows the entrants registered."
+    )
     third_place = serializers.BooleanField(source="settings.third_place")
     grand_final_reset = serializers.BooleanField(source="settings.grand_final_reset")
     match_minutes = serializers.IntegerField(source="settings.match_minutes")
@@ -160,6 +170,19 @@ class TournamentOutput(Serializer):
 
     class Meta:
         ref_name = "Tournament"
+
+    def get_tables(self, tournament: Tournament | dict[str, Any]) -> int:
+        settings = tournament["settings"] if isinstance(tournament, dict) else tournament.settings
+        if settings.get("tables") is not None:
+            return int(settings["tables"])
+        if isinstance(tournament, dict):
+            active = sum(1 for entrant in tournament["entrants"] if not entrant.withdrawn)
+            return tables_needed(entrants=active, table_size=tournament["table_size"])
+        return tables_of(tournament)
+
+    def get_tables_by_need(self, tournament: Tournament | dict[str, Any]) -> bool:
+        settings = tournament["settings"] if isinstance(tournament, dict) else tournament.settings
+        return settings.get("tables") is None
 
     def get_level_knockout(self, tournament: Tournament | dict[str, Any]) -> str | None:
         # A row, or the same fields as a dict (what a command's answer is built from).

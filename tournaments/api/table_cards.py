@@ -1,5 +1,6 @@
 """A table's printable card (organizers): SVG by default, PDF with `?format=pdf` or
-`Accept: application/pdf`. Errors stay JSON, as everywhere in the API."""
+`Accept: application/pdf`; every table's card in one PDF (`tables/cards/`). Errors stay JSON, as
+everywhere in the API."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from tournaments.api.files import FileApi, FileRenderer
 from tournaments.api.schema import TAG
 
 PDF = "pdf"
+PDF_TYPE = "application/pdf"
 
 
 class SvgRenderer(FileRenderer):
@@ -97,5 +99,57 @@ class TableCardApi(FileApi):
             )
             response["Content-Disposition"] = f'inline; filename="{name}.svg"'
         # The card carries a working key: no cache may keep it.
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+class TableCardsApi(FileApi):
+    permission_classes = [TournamentAccess]
+    access = {"get": Action.ORGANIZE}
+    renderer_classes = [PdfRenderer]
+
+    @extend_schema(
+        operation_id="table_cards",
+        summary="Every table's card in one PDF, a page per table (organizers)",
+        description="The cards of tables 1 to the tournament's tables, each as "
+        "`tables/{table}/card/?format=pdf` draws it: a table's first card issues its token, "
+        "later ones show the same key while it is active (decision records 0025, 0049).",
+        tags=[TAG],
+        parameters=[
+            OpenApiParameter(
+                "format",
+                OpenApiTypes.STR,
+                enum=[PDF],
+                description="`pdf` (the only format, and the default).",
+            )
+        ],
+        responses={
+            (200, PdfRenderer.media_type): OpenApiResponse(
+                OpenApiTypes.BINARY, description="An A6 PDF, a page per table in order."
+            ),
+            **{
+                (status, "application/json"): response
+                for status, response in error_responses(
+                    {
+                        401: "`not_authenticated` or `authentication_failed`: sign in.",
+                        403: "`permission_denied`: only the tournament's organizers.",
+                        404: "`tournament_not_found`; `not_found` for an unknown `format`.",
+                        406: "`not_acceptable`: the cards are PDF.",
+                        422: "`invalid_device_token`: a table had too many cards.",
+                    },
+                    write=False,
+                ).items()
+            },
+        },
+    )
+    def get(self, request: Request, tournament_id: UUID) -> HttpResponse:
+        cards = table_cards.table_cards_issue(
+            tournament_id=tournament_id,
+            organizer=request.user,  # type: ignore[arg-type]
+            table_page=request.build_absolute_uri(reverse("pages:table")),
+        )
+        response = HttpResponse(table_cards.table_cards_pdf(cards), content_type=PDF_TYPE)
+        response["Content-Disposition"] = f'inline; filename="table-cards-{tournament_id}.pdf"'
+        # The cards carry working keys: no cache may keep them.
         response["Cache-Control"] = "no-store"
         return response

@@ -46,7 +46,7 @@ from tournaments.api.serializers import (
 )
 from tournaments.models import TournamentStatus
 from tournaments.selectors import answers, lookup
-from tournaments.services import registration, running
+from tournaments.services import registration, running, scheduling
 from tournaments.stream.options import (
     MAX_GROUP_SIZE,
     MAX_MINUTES,
@@ -130,7 +130,11 @@ class TournamentCreateApi(JsonApi):
         )
         tables = serializers.IntegerField(
             required=False,
-            help_text=f"The venue's tables, numbered from 1 (default 1; at most {MAX_TABLES}).",
+            allow_null=True,
+            help_text=f"The venue's tables, numbered from 1 (default 1; at most {MAX_TABLES}). "
+            "Null: as many as the first round needs (two entrants a table, three at tables of "
+            "three, rounded up), counted at the start; change them with `PATCH tables/` "
+            "(decision record 0049).",
         )
         third_place = serializers.BooleanField(
             required=False, help_text="Knockouts: play for third place (default false)."
@@ -377,3 +381,45 @@ class TournamentStartApi(JsonApi):
         )
         tournament = answers.tournament_as_left(result=result)
         return command_response(result, TournamentOutput(tournament).data)
+
+
+class TournamentTablesChangeApi(JsonApi):
+    permission_classes = [TournamentAccess]
+    access = {"patch": Action.ORGANIZE}
+
+    class InputSerializer(Serializer):
+        tables = serializers.IntegerField(
+            allow_null=True,
+            help_text=f"The venue's tables, numbered from 1 (at most {MAX_TABLES}). Null, before "
+            "the start only: as many as the entrants registered need, counted at the start.",
+        )
+
+        class Meta:
+            ref_name = "TournamentTablesChangeInput"
+
+    @tournament_command_schema(
+        operation_id="tournament_tables_change",
+        summary="Change the venue's tables, at any time",
+        description="Recorded as `TablesChanged`. More tables give the waiting matches of a "
+        "running tournament their tables; fewer are refused while a match waiting for its "
+        "result holds a table beyond them (decision record 0049).",
+        request=InputSerializer,
+        response=TournamentOutput,
+        recorded_status=200,
+        unchanged="The tables were already so: nothing recorded.",
+        errors={
+            **TOURNAMENT_NOT_FOUND,
+            409: f"`tournament_started` (null after the start); {VERSION_CONFLICT}",
+            422: "`invalid_format_option` (out of 1 to the most), `tables_in_use` (a match "
+            "waiting for its result holds a table beyond them).",
+        },
+    )
+    def patch(self, request: Request, tournament_id: UUID) -> Response:
+        data = validated_input(self.InputSerializer, request.data)
+        result = scheduling.tournament_tables_change(
+            tournament_id=tournament_id,
+            tables=data["tables"],
+            actor=request_actor(request),
+            idempotency_key=idempotency_key_of(request),
+        )
+        return Response(TournamentOutput(answers.tournament_as_left(result=result)).data)

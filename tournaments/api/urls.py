@@ -20,12 +20,14 @@ from tournaments.api.ratings import ClubRatingsApi, PlayerRatingsApi
 from tournaments.api.results import BracketDetailApi, StandingListApi
 from tournaments.api.scorer import ScorerMatchListApi
 from tournaments.api.seasons import SeasonDetailApi, SeasonListApi
-from tournaments.api.table_cards import TableCardApi
+from tournaments.api.sheets import RoundSheetsApi
+from tournaments.api.table_cards import TableCardApi, TableCardsApi
 from tournaments.api.tournaments import (
     TournamentCreateApi,
     TournamentDetailApi,
     TournamentSeedApi,
     TournamentStartApi,
+    TournamentTablesChangeApi,
 )
 from tournaments.api.webhooks import WebhookEndpointDeactivateApi, WebhookEndpointListApi
 
@@ -69,7 +71,14 @@ urlpatterns = [
     path(f"{TOURNAMENT}schedule/", ScheduleApi.as_view(), name="tournament-schedule"),
     path(f"{TOURNAMENT}archive/", ArchiveApi.as_view(), name="tournament-archive"),
     path(f"{TOURNAMENT}device-tokens/", DeviceTokenListApi.as_view(), name="device-tokens"),
+    path(f"{TOURNAMENT}tables/", TournamentTablesChangeApi.as_view(), name="tournament-tables"),
     path(f"{TOURNAMENT}tables/<int:table>/card/", TableCardApi.as_view(), name="table-card"),
+    path(f"{TOURNAMENT}tables/cards/", TableCardsApi.as_view(), name="table-cards"),
+    path(
+        f"{TOURNAMENT}rounds/<int:round_number>/sheets/",
+        RoundSheetsApi.as_view(),
+        name="round-sheets",
+    ),
     path(f"{TOURNAMENT}webhooks/", WebhookEndpointListApi.as_view(), name="webhook-endpoints"),
     path(
         f"{TOURNAMENT}webhooks/<int:endpoint_id>/deactivate/",

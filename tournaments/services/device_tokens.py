@@ -18,11 +18,11 @@ from accounts.services import (
     device_token_create,
     device_token_revoke,
 )
+from tournaments import rows
 from tournaments.errors import (
     TournamentNotFound,
 )
 from tournaments.models import Tournament
-from tournaments.state import TournamentSettings
 
 
 def scorer_device_token_issue(
@@ -50,7 +50,7 @@ def scorer_device_token_issue(
             gettext_noop("%(user)s is not a scorer of this tournament: grant the role first"),
             user=username,
         )
-    available = TournamentSettings.from_dict(tournament.settings).tables
+    available = rows.tables_of(tournament)
     outside = sorted(number for number in tables if not 1 <= number <= available)
     if outside:
         raise InvalidDeviceToken.because(

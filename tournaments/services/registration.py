@@ -61,7 +61,7 @@ def tournament_create(
     group_size: int | None = None,
     advance_per_group: int = 2,
     legs: int = 1,
-    tables: int = 1,
+    tables: int | None = 1,
     third_place: bool = False,
     grand_final_reset: bool = True,
     match_minutes: int = 30,

@@ -1,5 +1,5 @@
-"""Scheduling: tables and start times for waiting fixtures, table swaps, calls and no-show
-forfeits."""
+"""Scheduling: the venue's tables, tables and start times for waiting fixtures, table swaps,
+calls and no-show forfeits."""
 
 from __future__ import annotations
 
@@ -19,9 +19,36 @@ from tournaments.services.pipeline import (
     tournament_of_match,
 )
 from tournaments.state import TournamentState
-from tournaments.stream.commands import AssignTable, CallMatch, ScheduleMatches, TournamentCommand
+from tournaments.stream.commands import (
+    AssignTable,
+    CallMatch,
+    ChangeTables,
+    ScheduleMatches,
+    TournamentCommand,
+)
 from tournaments.stream.fixture_events import MATCH_SCHEDULED
 from tournaments.stream.tables import no_show_forfeiter
+
+
+def tournament_tables_change(
+    *,
+    tournament_id: UUID,
+    tables: int | None,
+    actor: Actor,
+    idempotency_key: str | None = None,
+) -> TournamentCommandResult:
+    """Set the venue's tables to `tables` (numbered from 1), at any time; None before the
+    start: as many as the entrants registered need, counted at the start (decision record
+    0049). Refused (`tables_in_use`) below a table a match waiting for its result holds. A
+    running tournament then gives its waiting matches the new tables (the scheduler listens)."""
+    return run(
+        tournament_id=tournament_id,
+        command=ChangeTables(tables),
+        actor=actor,
+        idempotency_key=idempotency_key,
+        name="tournament_tables_change",
+        arguments={"tables": tables},
+    )
 
 
 def fixture_schedule(

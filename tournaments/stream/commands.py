@@ -138,6 +138,14 @@ class CallMatch:
 
 
 @dataclass(frozen=True)
+class ChangeTables:
+    """Set the venue's tables to `tables` (numbered from 1); None before the start: as many as
+    the entrants need (decision record 0049)."""
+
+    tables: int | None
+
+
+@dataclass(frozen=True)
 class CorrectEntrant:
     """Record a correction of an entrant's name and/or players, made in the name rows (the
     event says what changed and the players' ids, never a name)."""
@@ -191,6 +199,7 @@ TournamentCommand: TypeAlias = (
     | RecordResult
     | ScheduleMatches
     | AssignTable
+    | ChangeTables
     | CorrectEntrant
     | ReseedEntrants
     | CallMatch

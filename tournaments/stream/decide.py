@@ -17,6 +17,7 @@ from tournaments.stream.commands import (
     AdvanceTournament,
     AssignTable,
     CallMatch,
+    ChangeTables,
     CheckInEntrant,
     CloseCheckIn,
     CorrectEntrant,
@@ -72,7 +73,7 @@ def _create(state: TournamentState | None, command: CreateTournament) -> list[To
             gettext_noop("at tables of three the format is one of %(formats)s"),
             formats=", ".join(THREES_FORMATS),
         )
-    if settings.tables < 1:
+    if settings.tables is not None and settings.tables < 1:
         raise InvalidTournament.because(gettext_noop("a tournament needs at least one table"))
     if settings.no_show_minutes is not None and settings.no_show_minutes < 0:
         raise InvalidTournament.because(
@@ -131,5 +132,6 @@ _DECIDERS: dict[type, Decider] = dict(
         _decider(ScheduleMatches, tables.schedule_matches),
         _decider(AssignTable, tables.assign_table),
         _decider(CallMatch, tables.call_match),
+        _decider(ChangeTables, tables.change_tables),
     ]
 )

@@ -34,6 +34,7 @@ CHECK_IN_CLOSED = "CheckInClosed"
 ENTRANT_CORRECTED = "EntrantCorrected"
 ENTRANTS_RESEEDED = "EntrantsReseeded"
 GROUP_PLACES_DECIDED = "GroupPlacesDecided"
+TABLES_CHANGED = "TablesChanged"
 
 
 @dataclass(frozen=True)
@@ -251,6 +252,24 @@ class GroupPlacesDecided:
         return cls(payload["group"], tuple(payload["order"]), payload.get("reason") or "")
 
 
+@dataclass(frozen=True)
+class TablesChanged:
+    """The venue's tables became `tables` (None: as many as the entrants need, until the
+    start), set `by` the organizer (`organizer`) or counted at the start of a tournament
+    created by need (`first_round`: the first round's need, decision record 0049)."""
+
+    type: ClassVar[str] = TABLES_CHANGED
+    tables: int | None
+    by: str = "organizer"
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"tables": self.tables, "by": self.by}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> TablesChanged:
+        return cls(payload["tables"], payload.get("by") or "organizer")
+
+
 TournamentEvent: TypeAlias = (
     TournamentCreated
     | EntrantRegistered
@@ -271,6 +290,7 @@ TournamentEvent: TypeAlias = (
     | EntrantsReseeded
     | LevelMatchDecided
     | GroupPlacesDecided
+    | TablesChanged
 )
 
 TOURNAMENT_EVENTS: EventCodec[TournamentEvent] = EventCodec("tournament", get_args(TournamentEvent))

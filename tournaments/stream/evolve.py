@@ -22,6 +22,7 @@ from tournaments.stream.events import (
     EntrantsSeeded,
     EntrantWithdrew,
     GroupPlacesDecided,
+    TablesChanged,
     TournamentCreated,
     TournamentEvent,
     TournamentFinished,
@@ -170,6 +171,10 @@ def _group_places_decided(state: TournamentState, event: GroupPlacesDecided) -> 
     return replace(state, group_places={**state.group_places, event.group: event.order})
 
 
+def _tables_changed(state: TournamentState, event: TablesChanged) -> TournamentState:
+    return replace(state, settings=replace(state.settings, tables=event.tables))
+
+
 Folded = TypeVar("Folded", bound=TournamentEvent)
 Handler = Callable[[TournamentState, Any], TournamentState]
 
@@ -201,5 +206,6 @@ HANDLERS: dict[type, Handler] = dict(  # every event type but TournamentCreated
         _handler(EntrantsReseeded, _reseeded),
         _handler(LevelMatchDecided, _level_match_decided),
         _handler(GroupPlacesDecided, _group_places_decided),
+        _handler(TablesChanged, _tables_changed),
     ]
 )

@@ -21,7 +21,7 @@ from tournaments.errors import (
     TournamentNotStarted,
 )
 from tournaments.plan import cut_ties, drawing, knockouts, rankings
-from tournaments.state import Fixture, Result, SwissPairing, TournamentState
+from tournaments.state import Fixture, Result, SwissPairing, TournamentState, tables_needed
 from tournaments.stream.commands import (
     AdvanceTournament,
     DecideGroupPlaces,
@@ -35,6 +35,7 @@ from tournaments.stream.events import (
     EntrantsSeeded,
     EntrantWithdrew,
     GroupPlacesDecided,
+    TablesChanged,
     TournamentEvent,
     TournamentFinished,
     TournamentStarted,
@@ -48,6 +49,9 @@ from tournaments.stream.fixture_events import (
     SwissRoundPaired,
 )
 from tournaments.stream.tables import live_fixture
+
+FIRST_ROUND = "first_round"
+"""`TablesChanged.by` when the start counts the tables of a tournament created by need."""
 
 
 def start_tournament(state: TournamentState, command: StartTournament) -> list[TournamentEvent]:
@@ -84,8 +88,18 @@ def start_tournament(state: TournamentState, command: StartTournament) -> list[T
         EntrantWithdrew(entrant, reason="did not check in") for entrant in absent
     ]
     started = TournamentStarted(order)
-    followed = advance(fold([*withdrawn, started], state), command.tournament)
-    return [*seeded, *withdrawn, started, *followed]
+    counted: list[TournamentEvent] = (
+        [
+            TablesChanged(
+                tables_needed(entrants=len(order), table_size=state.settings.table_size),
+                by=FIRST_ROUND,
+            )
+        ]
+        if state.settings.tables is None
+        else []
+    )
+    followed = advance(fold([*withdrawn, started, *counted], state), command.tournament)
+    return [*seeded, *withdrawn, started, *counted, *followed]
 
 
 def publish_swiss_round(

@@ -3,15 +3,17 @@ no-show rule."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from common.explained import gettext_noop
-from tournaments.errors import InvalidTournament
+from tournaments.errors import InvalidTournament, TablesInUse, TournamentAlreadyStarted
 from tournaments.state import EntrantRecord, Fixture, FixturePhase, TournamentState
-from tournaments.stream.commands import AssignTable, CallMatch, ScheduleMatches
-from tournaments.stream.events import TournamentEvent
+from tournaments.stream.commands import AssignTable, CallMatch, ChangeTables, ScheduleMatches
+from tournaments.stream.events import TablesChanged, TournamentEvent
 from tournaments.stream.evolve import evolve, fold
 from tournaments.stream.fixture_events import MatchCalled, MatchScheduled
+from tournaments.stream.options import check_format_options
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -29,7 +31,7 @@ def busy_tables(state: TournamentState) -> set[int]:
 
 def schedule_matches(state: TournamentState, command: ScheduleMatches) -> list[TournamentEvent]:
     busy = busy_tables(state)
-    free = [t for t in range(1, state.settings.tables + 1) if t not in busy]
+    free = [t for t in range(1, state.tables + 1) if t not in busy]
     waiting = sorted(
         (
             fixture
@@ -122,10 +124,10 @@ def live_fixture(state: TournamentState, match_id: str) -> Fixture:
 
 def assign_table(state: TournamentState, command: AssignTable) -> list[TournamentEvent]:
     fixture = live_fixture(state, command.match_id)
-    if not 1 <= command.table <= state.settings.tables:
+    if not 1 <= command.table <= state.tables:
         raise InvalidTournament.because(
             gettext_noop("the tables are numbered 1 to %(tables)s"),
-            tables=state.settings.tables,
+            tables=state.tables,
         )
     if fixture.id in state.results:
         raise InvalidTournament.because(
@@ -169,6 +171,39 @@ def assign_table(state: TournamentState, command: AssignTable) -> list[Tournamen
         for moved, table in moves
     ]
     return with_automatic_calls(state, recorded, now=command.now)
+
+
+def change_tables(state: TournamentState, command: ChangeTables) -> list[TournamentEvent]:
+    """The venue's tables set to `command.tables` (decision record 0049); never fewer than a
+    match waiting for its result holds."""
+    if command.tables is None:
+        if state.started:
+            raise TournamentAlreadyStarted.because(
+                gettext_noop(
+                    "the tournament has started: its tables were counted for the first round, "
+                    "give their number"
+                )
+            )
+        return [] if state.settings.tables is None else [TablesChanged(None)]
+    check_format_options(replace(state.settings, tables=command.tables))
+    if command.tables == state.settings.tables:
+        return []
+    held = sorted(
+        (fixture for fixture in state.fixtures.values() if fixture.id not in state.results),
+        key=lambda fixture: fixture.table or 0,
+    )
+    beyond = [f for f in held if f.table is not None and f.table > command.tables]
+    if beyond:
+        raise TablesInUse.because(
+            gettext_noop(
+                "table %(table)s is in use by %(holder)s: move its match to a table from 1 to "
+                "%(tables)s first, or wait for its result"
+            ),
+            table=beyond[-1].table,
+            holder=beyond[-1].id,
+            tables=command.tables,
+        )
+    return [TablesChanged(command.tables)]
 
 
 def call_match(state: TournamentState, command: CallMatch) -> list[TournamentEvent]:

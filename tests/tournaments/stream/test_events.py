@@ -9,6 +9,7 @@ from tournaments.stream.events import (
     EntrantCorrected,
     EntrantRegistered,
     EntrantsReseeded,
+    TablesChanged,
     TournamentCreated,
     TournamentEvent,
     decode,
@@ -96,6 +97,9 @@ STORED: list[tuple[TournamentEvent, str, dict[str, object]]] = [
         "EntrantsReseeded",
         {"seeds": [[7, 2], [8, None]], "reason": "ranking"},
     ),
+    (TablesChanged(5), "TablesChanged", {"tables": 5, "by": "organizer"}),
+    (TablesChanged(None), "TablesChanged", {"tables": None, "by": "organizer"}),
+    (TablesChanged(4, by="first_round"), "TablesChanged", {"tables": 4, "by": "first_round"}),
 ]
 
 
@@ -110,7 +114,7 @@ def test_an_event_is_stored_as_before_and_read_back_as_itself(
 
 def test_every_event_type_has_its_class_and_every_class_but_the_creation_folds() -> None:
     assert sorted(EVENT_CLASSES) == sorted(cls.type for cls in EVENT_CLASSES.values())
-    assert len(EVENT_CLASSES) == 19
+    assert len(EVENT_CLASSES) == 20
     assert set(HANDLERS) == set(EVENT_CLASSES.values()) - {TournamentCreated}
 
 
