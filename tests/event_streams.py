@@ -22,6 +22,7 @@ import pytest
 import uvicorn
 from asgiref.sync import async_to_sync
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.test import override_settings
 
 WAIT_SECONDS = 10.0
 
@@ -130,7 +131,11 @@ def streamed_events(response: Any) -> list[Message]:
 
 @dataclass
 class AsgiServer:
+    """The running server's address. It also stands in for pytest-django's `live_server` (a
+    test module overrides that fixture with it), whose helper switches settings on and off."""
+
     url: str
+    _live_server_modified_settings: override_settings = field(default_factory=override_settings)
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
-from psycopg_pool import ConnectionPool
 
 from common.parsing import ascii_int
 
@@ -102,7 +101,7 @@ if DATABASE_POOL_SIZE > 0:
         "max_size": DATABASE_POOL_SIZE,
         "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
         "max_idle": 60.0,  # idle connections above min_size are closed after a minute
-        "check": ConnectionPool.check_connection,  # a connection a restart dropped is replaced
+        # CONN_HEALTH_CHECKS makes Django check each connection the pool hands out.
     }
 # Statements sent with server-side binding (the event store's append, alone) are prepared once
 # per connection after this many uses; Django's own cursors bind on the client and never are.
