@@ -438,6 +438,9 @@ def event_stream_schema(
                 for status, response in error_responses(
                     {
                         400: "`invalid_last_event_id` (the header) or `invalid_input` (`after`).",
+                        429: "`throttled` (too many requests from this client) or "
+                        "`too_many_streams` (this address or this server has as many streams open "
+                        "as it may); `Retry-After` says when to try again.",
                         **errors,
                     },
                     write=False,
