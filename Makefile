@@ -70,6 +70,7 @@ bench: services
 	$(BIN)/python bench/append.py
 	$(BIN)/python bench/tournaments.py
 	$(BIN)/python bench/redis_outage.py
+	$(BIN)/python bench/championship.py
 
 clean:
 	rm -rf $(VENV) staticfiles .mypy_cache .ruff_cache .hypothesis
