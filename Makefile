@@ -34,8 +34,11 @@ migrate: services
 check-port:
 	@$(PYTHON) scripts/check_port.py $(HOST) $(PORT)
 
-# honcho exits with the status of the first server that stopped: a failure fails `make run`;
-# 130 is Ctrl-C, the usual way to stop it.
+# The same servers as the image (docker/Dockerfile): uvicorn serving config/asgi.py, WEB_WORKERS
+# processes (2) of at most DATABASE_POOL_SIZE (8) database connections each, plus one listener
+# for the live feeds; the worker and beat beside it (Procfile, decision 0051). Static files are
+# served by WhiteNoise. honcho exits with the status of the first server that stopped: a failure
+# fails `make run`; 130 is Ctrl-C, the usual way to stop it.
 .NOTPARALLEL: run
 run: check-port migrate
 	$(BIN)/python manage.py ensure_dev_admin
@@ -67,6 +70,7 @@ bench: services
 	$(BIN)/python bench/append.py
 	$(BIN)/python bench/tournaments.py
 	$(BIN)/python bench/redis_outage.py
+	$(BIN)/python bench/championship.py
 
 clean:
 	rm -rf $(VENV) staticfiles .mypy_cache .ruff_cache .hypothesis

@@ -99,6 +99,53 @@ def gunicorn(
         stop_process_group(server)
 
 
+@contextmanager
+def uvicorn(
+    *,
+    workers: int,
+    database: str,
+    log_path: Path,
+    settings: dict[str, str] | None = None,
+    backends: Backends = BENCH,
+    startup_seconds: float = 90,
+) -> Iterator[Server]:
+    """Serve the ASGI app as `make run` and the image do (config/asgi.py under uvicorn, a
+    database pool per process) on a free loopback port; always stopped with its workers."""
+    port = free_port()
+    command = [
+        str(VENV_BIN / "uvicorn"),
+        "config.asgi:application",
+        f"--host={LOOPBACK}",
+        f"--port={port}",
+        f"--workers={workers}",
+        "--no-proxy-headers",
+        "--no-access-log",
+        "--log-level=warning",
+        "--timeout-graceful-shutdown=5",
+    ]
+    environment = {
+        **django_environment(database, backends=backends),
+        "DATABASE_POOL_SIZE": "8",
+        **(settings or {}),
+    }
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "wb") as log:
+        server = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=environment,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        wait_until_healthy(server, port, log_path, startup_seconds)
+        yield Server(port, server.pid)
+    finally:
+        stop_process_group(server)
+
+
 def wait_until_healthy(
     server: subprocess.Popen[bytes], port: int, log_path: Path, timeout: float
 ) -> None:

@@ -1,15 +1,28 @@
 """A client of the server-sent event streams for tests: a real HTTP connection to the live
 server, read message by message as a browser's EventSource reads it. Every read waits at most
-the connection's timeout, so a message that never comes fails the test instead of hanging it."""
+the connection's timeout, so a message that never comes fails the test instead of hanging it.
+
+The live server of the streams is `asgi_server`: uvicorn serving config/asgi.py in a thread of
+the test process (so on the test database), as `make run` serves it (pytest-django's
+`live_server` is a WSGI server, which would send a stream only once it ended)."""
 
 from __future__ import annotations
 
 import http.client
 import json
-from collections.abc import Iterable, Iterator
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
+
+import pytest
+import uvicorn
+from asgiref.sync import async_to_sync
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.test import override_settings
 
 WAIT_SECONDS = 10.0
 
@@ -104,5 +117,55 @@ def events_of(messages: Iterable[Message]) -> Iterator[Message]:
 
 
 def streamed_events(response: Any) -> list[Message]:
-    """The events of a streaming answer of Django's test client, read to the stream's end."""
-    return list(events_of(messages_of(response.streaming_content)))
+    """The events of a streaming answer of Django's test client, read to the stream's end (an
+    asynchronous stream read in an event loop of its own, as the test client runs views)."""
+    content = response.streaming_content
+    if hasattr(content, "__aiter__"):
+
+        async def read_all(chunks: AsyncIterator[bytes]) -> list[bytes]:
+            return [chunk async for chunk in chunks]
+
+        content = async_to_sync(read_all)(content)
+    return list(events_of(messages_of(content)))
+
+
+@dataclass
+class AsgiServer:
+    """The running server's address. It also stands in for pytest-django's `live_server` (a
+    test module overrides that fixture with it), whose helper switches settings on and off."""
+
+    url: str
+    _live_server_modified_settings: override_settings = field(default_factory=override_settings)
+
+
+@pytest.fixture
+def asgi_server(transactional_db: None) -> Iterator[AsgiServer]:  # noqa: ARG001 - its rows are committed
+    """uvicorn serving the ASGI app (config/asgi.py, and the static files as the live server
+    serves them) on a free port of the loopback, in a thread of this process."""
+    from config.asgi import application
+
+    listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listening.bind(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(
+            ASGIStaticFilesHandler(application),  # type: ignore[arg-type]  # any ASGI app
+            lifespan="off",
+            log_level="warning",
+            access_log=False,
+        )
+    )
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not server.started:
+        assert thread.is_alive(), "uvicorn did not start"
+        assert time.monotonic() < deadline, "uvicorn did not start in time"
+        time.sleep(0.01)
+    try:
+        yield AsgiServer(url=f"http://127.0.0.1:{port}")
+    finally:
+        server.should_exit = True
+        thread.join(WAIT_SECONDS)
+        listening.close()

@@ -88,6 +88,21 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 # server dropped it (a database restart): without this, the first request on each stale
 # connection answered 500.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Under the ASGI server (uvicorn, `make run` and the image: docs/decisions/0051-async-feeds.md)
+# Django runs each synchronous request in a thread of its own, so a connection kept by a thread
+# would outlive it: the web process takes its connections from one pool instead, at most
+# DATABASE_POOL_SIZE, each returned at the request's end (or after a feed's read). 0 (the
+# default, the worker and the tests) keeps Django's connection per thread, kept CONN_MAX_AGE.
+DATABASE_POOL_SIZE = env.int("DATABASE_POOL_SIZE", default=0)
+if DATABASE_POOL_SIZE > 0:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # a pooled connection goes back at the request's end
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DATABASE_POOL_SIZE,
+        "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
+        "max_idle": 60.0,  # idle connections above min_size are closed after a minute
+        # CONN_HEALTH_CHECKS makes Django check each connection the pool hands out.
+    }
 # Statements sent with server-side binding (the event store's append, alone) are prepared once
 # per connection after this many uses; Django's own cursors bind on the client and never are.
 # "none" turns preparing off (a pooler in transaction mode shares server sessions).
@@ -189,14 +204,24 @@ TOURNAMENT_READ_CACHE_BYTES = env.int("TOURNAMENT_READ_CACHE_BYTES", default=32 
 # tournaments/folded.py): a club evening has a few hundred matches and a few tournaments.
 MATCH_MEMO_CAPACITY = env.int("MATCH_MEMO_CAPACITY", default=2048)
 TOURNAMENT_MEMO_CAPACITY = env.int("TOURNAMENT_MEMO_CAPACITY", default=64)
-# The server-sent event streams of matches and tournaments (games/api/streaming.py, decision
-# 0038): each polls the log every FEED_POLL_SECONDS, sends a keep-alive comment after
+# The server-sent event streams of matches and tournaments (games/api/streaming.py, decisions
+# 0038 and 0051): one listener per web process hears each append (LISTEN/NOTIFY) and each feed
+# followed in the process reads the log once for all its followers, also every
+# FEED_POLL_SECONDS in case a notification was lost; a stream sends a keep-alive comment after
 # FEED_KEEPALIVE_SECONDS of quiet and ends after FEED_STREAM_SECONDS, telling the client to
 # reconnect FEED_RETRY_MILLISECONDS later (with Last-Event-ID: nothing is missed).
-FEED_POLL_SECONDS = env.float("FEED_POLL_SECONDS", default=1.0)
+FEED_POLL_SECONDS = env.float("FEED_POLL_SECONDS", default=5.0)
 FEED_KEEPALIVE_SECONDS = env.float("FEED_KEEPALIVE_SECONDS", default=15.0)
 FEED_STREAM_SECONDS = env.float("FEED_STREAM_SECONDS", default=30.0)
 FEED_RETRY_MILLISECONDS = env.int("FEED_RETRY_MILLISECONDS", default=1000)
+# At most this many open streams per client address and per web process: one more is refused
+# with 429 `too_many_streams` and a Retry-After of FEED_BUSY_RETRY_SECONDS.
+FEED_STREAMS_PER_ADDRESS = env.int("FEED_STREAMS_PER_ADDRESS", default=4)
+FEED_STREAMS_PER_PROCESS = env.int("FEED_STREAMS_PER_PROCESS", default=2000)
+FEED_BUSY_RETRY_SECONDS = env.int("FEED_BUSY_RETRY_SECONDS", default=10)
+# A follower that has this many batches of events waiting (it reads too slowly) is dropped:
+# its stream ends, and it resumes from the log with Last-Event-ID.
+FEED_FOLLOWER_BACKLOG = env.int("FEED_FOLLOWER_BACKLOG", default=64)
 # Seconds a process keeps a token and a user's roles it checked, while no token or role was
 # withdrawn since (accounts.credentials, decision 0032); 0 turns it off.
 AUTH_TOKEN_CACHE_SECONDS = env.float("AUTH_TOKEN_CACHE_SECONDS", default=10.0)

@@ -11,12 +11,16 @@ from games.access import MatchAccess
 from games.api.responses import viewer
 from games.api.streaming import (
     EventStreamApi,
+    FollowedFeed,
+    ReadAfter,
     event_stream_response,
     event_stream_schema,
     resume_position,
 )
 from games.eventstore.api import RecordedEvent
 from games.feeds import streams_feed
+from games.matches.selectors import ViewerOfMatch
+from games.visibility import EVERYTHING
 
 TAG = "events"
 
@@ -37,12 +41,22 @@ class MatchEventStreamApi(EventStreamApi):
         after = resume_position(request)
         seen_as = viewer(request, match_id)
 
-        def read_after(position: int, limit: int) -> list[RecordedEvent]:
-            return streams_feed(
-                stream_ids=[match_id],
-                after=position,
-                viewer_of_match=lambda _: seen_as,
-                limit=limit,
-            )
+        def read_as(viewer_of_match: ViewerOfMatch) -> ReadAfter:
+            def read_after(position: int, limit: int) -> list[RecordedEvent]:
+                return streams_feed(
+                    stream_ids=[match_id],
+                    after=position,
+                    viewer_of_match=viewer_of_match,
+                    limit=limit,
+                )
 
-        return event_stream_response(read_after, after)
+            return read_after
+
+        feed = FollowedFeed(
+            key=("match", match_id),
+            read=read_as(lambda _: seen_as),
+            read_all=read_as(lambda _: EVERYTHING),
+            streams=frozenset({str(match_id)}),
+            viewer_of_match=lambda _: seen_as,
+        )
+        return event_stream_response(request, feed, after)

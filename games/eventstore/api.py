@@ -1,6 +1,10 @@
 """The event store's public API: import from here, not from the modules behind it."""
 
-from games.eventstore.appending import append_to_stream, find_append_by_idempotency_key
+from games.eventstore.appending import (
+    APPENDED_CHANNEL,
+    append_to_stream,
+    find_append_by_idempotency_key,
+)
 from games.eventstore.errors import (
     EventStoreError,
     EventStoreMisuse,
@@ -44,6 +48,7 @@ from games.eventstore.upcasters import Upcaster, register_upcaster, unregister_u
 
 __all__ = [
     "ANY_VERSION",
+    "APPENDED_CHANNEL",
     "APPENDED_FIRST_AT",
     "APPENDED_LAST_AT",
     "APPENDED_LAST_POSITION",

@@ -67,21 +67,39 @@ SELECT * FROM eventstore_append(
 
 _SAVEPOINT = "eventstore_append"
 
+APPENDED_CHANNEL: Final = "eventstore_appended"
+"""The channel every append notifies (`pg_notify`, in the append's own transaction, so it is
+delivered at commit and never for an append rolled back): the payload is the last global
+position appended and the stream's id, `"<position> <stream id>"`. Listeners only wake on it
+(the live feeds, docs/decisions/0051-async-feeds.md): the log stays what they read."""
+
+# Sent once, and only when events were appended (not for a duplicate or a refused append): a
+# one-row count over the notification is joined to the appended rows, so it is always run.
+_NOTIFY = f"""
+notified AS MATERIALIZED (
+    SELECT pg_notify('{APPENDED_CHANNEL}', batch.last_position || ' ' || %(stream_id)s::text)
+    FROM (
+        SELECT max(appended_position) AS last_position FROM appended
+        HAVING max(appended_position) IS NOT NULL
+    ) AS batch
+), notified_once AS MATERIALIZED (SELECT count(*) FROM notified)
+"""
+
 
 def _inside_transaction(statement: str) -> str:
     return f"SAVEPOINT {_SAVEPOINT}; {statement}; RELEASE SAVEPOINT {_SAVEPOINT}"
 
 
-_APPEND_INSIDE_TRANSACTION = _inside_transaction(_APPEND)
-
-
 @lru_cache(maxsize=64)
-def _append_with(ctes: str) -> tuple[str, str]:
-    """The append with writes of its own statement (`WrittenWithAppend`): alone, and inside a
-    transaction. The function runs once (a materialized CTE); the rows come back in order."""
+def _append_with(ctes: str | None) -> tuple[str, str]:
+    """The append, with writes of its own statement (`WrittenWithAppend`) if any, and its
+    notification: alone, and inside a transaction. The function runs once (a materialized
+    CTE); the rows come back in order."""
+    more = "" if ctes is None else f", {ctes}"
     statement = (
-        f"WITH appended AS MATERIALIZED ({_APPEND}), {ctes} "
-        "SELECT * FROM appended ORDER BY appended_version NULLS FIRST"
+        f"WITH appended AS MATERIALIZED ({_APPEND}), {_NOTIFY}{more} "
+        "SELECT appended.* FROM appended CROSS JOIN notified_once "
+        "ORDER BY appended_version NULLS FIRST"
     )
     return statement, _inside_transaction(statement)
 
@@ -290,7 +308,7 @@ def find_append_by_idempotency_key(
 
 
 def _execute_append(params: dict[str, Any], ctes: str | None) -> list[tuple[Any, ...]]:
-    alone, inside = (_APPEND, _APPEND_INSIDE_TRANSACTION) if ctes is None else _append_with(ctes)
+    alone, inside = _append_with(ctes)
     if connection.get_autocommit():
         with server_bound_cursor() as cursor:  # one statement: prepared per connection
             cursor.execute(alone, params)

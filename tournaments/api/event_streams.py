@@ -11,12 +11,13 @@ from rest_framework.request import Request
 
 from games.api.streaming import (
     EventStreamApi,
+    FollowedFeed,
     event_stream_response,
     event_stream_schema,
     resume_position,
 )
 from games.eventstore.api import RecordedEvent
-from games.visibility import Viewer, viewer_of
+from games.visibility import EVERYTHING, Viewer, viewer_of
 from tournaments.access import TournamentAccess
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND
 from tournaments.selectors.feed import tournament_feed
@@ -51,4 +52,19 @@ class TournamentEventStreamApi(EventStreamApi):
                 limit=limit,
             )
 
-        return event_stream_response(read_after, after)
+        def read_all(position: int, limit: int) -> list[RecordedEvent]:
+            return tournament_feed(
+                tournament_id=tournament_id,
+                after=position,
+                viewer_of_match=lambda _: EVERYTHING,
+                limit=limit,
+            )
+
+        feed = FollowedFeed(
+            key=("tournament", tournament_id),
+            read=read_after,
+            read_all=read_all,
+            streams=None,  # a match may join the tournament while it is followed
+            viewer_of_match=viewer_of_match,
+        )
+        return event_stream_response(request, feed, after)

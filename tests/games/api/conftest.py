@@ -2,6 +2,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from tests.event_streams import asgi_server  # noqa: F401 - the streams' live server, for their tests
 from tests.factories.accounts import UserFactory
 
 

@@ -7,12 +7,11 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from pytest_django.live_server_helper import LiveServer
 from rest_framework.test import APIClient
 
 from games.feeds import streams_feed
 from games.visibility import EVERYTHING
-from tests.event_streams import EventStream, streamed_events
+from tests.event_streams import AsgiServer, EventStream, streamed_events
 from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import created, legal_round, match_url, play_cards, post, start_round
 
@@ -30,7 +29,7 @@ def positions_of(match_id: str) -> list[int]:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_match_stream_pushes_that_match_s_new_plays_and_nothing_of_other_matches(
-    live_server: LiveServer, scorer: APIClient, settings: Any
+    asgi_server: AsgiServer, scorer: APIClient, settings: Any
 ) -> None:
     settings.FEED_POLL_SECONDS = 0.05
     settings.FEED_STREAM_SECONDS = 3.0
@@ -39,7 +38,7 @@ def test_a_match_stream_pushes_that_match_s_new_plays_and_nothing_of_other_match
     briscola, plays = legal_round(dealer=0, seed=2)
     start_round(scorer, match_id, briscola=briscola, dealer_seat=0)
 
-    with EventStream(live_server.url, stream_path(match_id)) as stream:
+    with EventStream(asgi_server.url, stream_path(match_id)) as stream:
         backlog = stream.events_until(positions_of(match_id)[-1])
         start_round(scorer, other_id, briscola=briscola, dealer_seat=0)
         play_cards(scorer, match_id, 1, plays[:2])

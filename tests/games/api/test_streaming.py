@@ -1,5 +1,6 @@
 """The bounded stream every event stream sends, on a clock the test moves: the retry hint first,
-the backlog in pages without waiting, polls while quiet, keep-alive comments, and the end."""
+the backlog in pages without waiting, each event the feed hands on once, keep-alive comments,
+and the end; a follower that reads too slowly is dropped."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
 
 from games.api.streaming import KEEP_ALIVE, event_message, event_stream
 from games.eventstore.api import EventMetadata, RecordedEvent
@@ -32,30 +34,61 @@ def recorded(position: int, *, reason: str | None = None) -> RecordedEvent:
 
 
 class Log:
-    """A log that grows as the test says, read as a stream reads its feed; and a clock that
-    moves only when the stream sleeps."""
+    """A log that grows as the test says, read as a stream reads it, and the feed the stream
+    follows; a clock that moves only while the stream waits for the feed."""
 
     def __init__(self, positions: range) -> None:
         self.positions = list(positions)
         self.now = 0.0
         self.reads: list[tuple[int, float]] = []
-        self.sleeps: list[float] = []
+        self.waits: list[float] = []
         self.grow_at: dict[float, int] = {}
+        self.feed_cursor = 0
+        self.dropped = False
+        self.closed = False
+        self.read_by_feed_meanwhile: list[int] = []
 
-    def read_after(self, after: int, limit: int) -> list[RecordedEvent]:
+    async def read(self, after: int, limit: int) -> list[RecordedEvent]:
         self.reads.append((after, self.now))
         return [recorded(p) for p in self.positions if p > after][:limit]
 
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
-        self.now = round(self.now + seconds, 6)
-        for moment, position in list(self.grow_at.items()):
-            if self.now >= moment:
-                self.positions.append(position)
-                del self.grow_at[moment]
+    def follow(self, after: int) -> Log:
+        self.positions += self.read_by_feed_meanwhile
+        self.feed_cursor = max(self.feed_cursor, after, *self.read_by_feed_meanwhile)
+        return self
+
+    async def redact(self, events: list[RecordedEvent]) -> list[RecordedEvent]:
+        return events
+
+    @property
+    def cursor(self) -> int:
+        return self.feed_cursor
+
+    async def next_batch(self, timeout: float) -> list[RecordedEvent] | None:
+        """What the feed hands on: the events that appear before the timeout, else None."""
+        self.waits.append(timeout)
+        due = [moment for moment in self.grow_at if moment <= self.now + timeout]
+        if not due:
+            self.now = round(self.now + timeout, 6)
+            return None
+        self.now = min(due)
+        position = self.grow_at.pop(self.now)
+        self.positions.append(position)
+        batch = [recorded(p) for p in self.positions if p > self.feed_cursor]
+        self.feed_cursor = position
+        return batch
+
+    def close(self) -> None:
+        self.closed = True
 
     def stream(self, after: int = 0) -> list[bytes]:
-        return list(event_stream(self.read_after, after, clock=lambda: self.now, sleep=self.sleep))
+        async def read_all() -> list[bytes]:
+            return [message async for message in event_stream(self, after, clock=self.clock)]
+
+        return async_to_sync(read_all)()
+
+    def clock(self) -> float:
+        return self.now
 
 
 @pytest.fixture
@@ -87,21 +120,22 @@ def test_a_backlog_larger_than_a_page_is_read_page_after_page_without_waiting() 
 
 
 @pytest.mark.usefixtures("times")
-def test_a_quiet_stream_polls_each_poll_interval_and_ends_when_its_time_is_up() -> None:
+def test_a_quiet_stream_waits_for_the_feed_and_ends_when_its_time_is_up() -> None:
     log = Log(range(1, 2))
 
     messages = log.stream()
 
-    assert log.sleeps == [1.0] * 30
-    assert log.reads[-1] == (1, 30.0)
+    assert sum(log.waits) == 30.0
+    assert log.closed
     assert [message for message in messages if message.startswith(b"id: ")] == [
         event_message(recorded(1))
     ]
 
 
 @pytest.mark.usefixtures("times")
-def test_a_new_event_is_sent_at_the_next_poll_after_the_last_position_sent() -> None:
+def test_each_event_the_feed_hands_on_is_sent_once_after_the_last_position_sent() -> None:
     log = Log(range(1, 3))
+    log.feed_cursor = 1  # the feed was behind this stream: position 2 comes again, once sent
     log.grow_at[4.0] = 9
 
     messages = log.stream()
@@ -111,7 +145,21 @@ def test_a_new_event_is_sent_at_the_next_poll_after_the_last_position_sent() -> 
         b"id: 2",
         b"id: 9",
     ]
-    assert (2, 4.0) in log.reads
+
+
+@pytest.mark.usefixtures("times")
+def test_a_stream_reads_what_the_feed_read_past_its_backlog_itself() -> None:
+    log = Log(range(1, 3))
+    log.read_by_feed_meanwhile = [4, 5]  # appended and handed on before this stream followed
+
+    messages = log.stream()
+
+    assert [message.split(b"\n")[0] for message in messages if message.startswith(b"id: ")] == [
+        b"id: 1",
+        b"id: 2",
+        b"id: 4",
+        b"id: 5",
+    ]
 
 
 @pytest.mark.usefixtures("times")
@@ -123,6 +171,18 @@ def test_a_keep_alive_comment_is_sent_after_fifteen_quiet_seconds() -> None:
 
     assert messages.count(KEEP_ALIVE) == 1  # 15 s after the event at 10 s; the end at 30 s
     assert messages.index(KEEP_ALIVE) > messages.index(event_message(recorded(2)))
+
+
+@pytest.mark.usefixtures("times")
+def test_a_dropped_follower_s_stream_ends_at_once() -> None:
+    log = Log(range(1, 3))
+    log.dropped = True
+
+    messages = log.stream()
+
+    assert log.waits == []
+    assert log.closed
+    assert len([message for message in messages if message.startswith(b"id: ")]) == 2
 
 
 def test_an_event_message_is_the_position_the_type_and_the_feed_document_on_one_line() -> None:

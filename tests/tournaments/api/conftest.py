@@ -3,6 +3,7 @@ from rest_framework.test import APIClient
 
 from accounts import services
 from accounts.models import Role
+from tests.event_streams import asgi_server  # noqa: F401 - the streams' live server, for their tests
 from tests.factories.accounts import ClubFactory, UserFactory, token_client
 
 

@@ -3,18 +3,20 @@ new events as they are recorded, resuming after a disconnect, redaction and acce
 
 from __future__ import annotations
 
+import time
+from collections import Counter
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
 import pytest
 from django.db import connection
-from pytest_django.live_server_helper import LiveServer
 from rest_framework.test import APIClient
 
 from accounts.models import Role
 from accounts.services import club_create, role_grant
 from games.matches import services as match_services
-from tests.event_streams import EventStream, streamed_events
+from tests.event_streams import WAIT_SECONDS, AsgiServer, EventStream, streamed_events
 from tests.factories.accounts import UserFactory, token_client
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.games.api.builders import legal_round
@@ -22,6 +24,7 @@ from tournaments.models import Fixture, Tournament
 from tournaments.selectors.feed import tournament_feed
 
 LIVE = pytest.mark.django_db(transaction=True)
+LISTENER = "briscola-feed-listener"
 
 
 def stream_path(tournament_id: object) -> str:
@@ -52,12 +55,12 @@ def long_streams(settings: Any) -> None:
 @LIVE
 @pytest.mark.usefixtures("long_streams")
 def test_the_backlog_comes_in_log_order_with_each_event_id_its_position(
-    live_server: LiveServer,
+    asgi_server: AsgiServer,
 ) -> None:
     tournament = TournamentFactory.create(started=True)
     positions = feed_positions(tournament)
 
-    with EventStream(live_server.url, stream_path(tournament.id)) as stream:
+    with EventStream(asgi_server.url, stream_path(tournament.id)) as stream:
         assert stream.status == 200
         assert stream.header("Content-Type") == "text/event-stream"
         assert stream.header("Cache-Control") == "no-cache"
@@ -75,12 +78,12 @@ def test_the_backlog_comes_in_log_order_with_each_event_id_its_position(
 
 @LIVE
 @pytest.mark.usefixtures("long_streams")
-def test_a_card_played_while_a_follower_is_connected_reaches_it(live_server: LiveServer) -> None:
+def test_a_card_played_while_a_follower_is_connected_reaches_it(asgi_server: AsgiServer) -> None:
     tournament = TournamentFactory.create(started=True)
     match_id = first_match(tournament)
     briscola, plays = legal_round(dealer=0, seed=3)
 
-    with EventStream(live_server.url, stream_path(tournament.id)) as stream:
+    with EventStream(asgi_server.url, stream_path(tournament.id)) as stream:
         stream.events_until(feed_positions(tournament)[-1])
         match_services.round_start(
             match_id=match_id, briscola=briscola, dealer_seat=0, actor=ORGANIZER
@@ -101,12 +104,12 @@ def test_a_card_played_while_a_follower_is_connected_reaches_it(live_server: Liv
 @LIVE
 @pytest.mark.usefixtures("long_streams")
 def test_a_feed_resumes_after_a_disconnect_without_gaps_or_repeats(
-    live_server: LiveServer,
+    asgi_server: AsgiServer,
 ) -> None:
     tournament = TournamentFactory.create(started=True)
     match_id = first_match(tournament)
     briscola, plays = legal_round(dealer=0, seed=4)
-    with EventStream(live_server.url, stream_path(tournament.id)) as stream:
+    with EventStream(asgi_server.url, stream_path(tournament.id)) as stream:
         before = stream.events_until(feed_positions(tournament)[2])
     match_services.round_start(match_id=match_id, briscola=briscola, dealer_seat=0, actor=ORGANIZER)
     for play in plays[:3]:
@@ -117,7 +120,7 @@ def test_a_feed_resumes_after_a_disconnect_without_gaps_or_repeats(
 
     last_id = str(before[-1].id)
     with EventStream(
-        live_server.url, stream_path(tournament.id), {"Last-Event-ID": last_id}
+        asgi_server.url, stream_path(tournament.id), {"Last-Event-ID": last_id}
     ) as stream:
         after = stream.events_until(everything[-1])
 
@@ -127,37 +130,75 @@ def test_a_feed_resumes_after_a_disconnect_without_gaps_or_repeats(
     assert [event.event for event in after][-3:] == ["CardPlayed"] * 3
 
 
+def backends_besides_this_one() -> list[tuple[str, str]]:
+    """The application name and state of every other connection to the test database."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT application_name, state FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return [(name, state) for name, state in cursor.fetchall()]
+
+
+def wait_for_backends(expected: Callable[[list[tuple[str, str]]], bool]) -> list[tuple[str, str]]:
+    """The other connections, once `expected` holds of them (within the streams' wait)."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not expected(found := backends_besides_this_one()):
+        assert time.monotonic() < deadline, found
+        time.sleep(0.02)
+    return found
+
+
 @LIVE
-@pytest.mark.usefixtures("long_streams")
-def test_a_waiting_stream_holds_no_transaction_open_between_its_polls(
-    live_server: LiveServer,
+def test_a_waiting_stream_holds_no_connection_only_the_process_s_listener_does(
+    asgi_server: AsgiServer, settings: Any
 ) -> None:
+    settings.FEED_STREAM_SECONDS = 30.0
     tournament = TournamentFactory.create(started=True)
+    before = Counter(backends_besides_this_one())  # another test's server may still be closing
 
-    with EventStream(live_server.url, stream_path(tournament.id)) as stream:
+    def opened(found: list[tuple[str, str]]) -> Counter[tuple[str, str]]:
+        return Counter(found) - before
+
+    with EventStream(asgi_server.url, stream_path(tournament.id)) as stream:
         stream.events_until(feed_positions(tournament)[-1])
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT count(*) FILTER (WHERE state LIKE 'idle in transaction%%'), count(*) "
-                "FROM pg_stat_activity WHERE datname = current_database() AND pid <> "
-                "pg_backend_pid()"
-            )
-            in_transaction, others = cursor.fetchone()
+        waiting = wait_for_backends(lambda found: opened(found) == {(LISTENER, "idle"): 1})
 
-    assert others >= 1  # the stream's own connection, between two polls
-    assert in_transaction == 0
+    # no idle in transaction, no connection per stream: only the process's listener
+    assert opened(waiting) == {(LISTENER, "idle"): 1}
+
+
+@LIVE
+def test_a_new_event_reaches_a_follower_through_the_notification_not_a_poll(
+    asgi_server: AsgiServer, settings: Any
+) -> None:
+    settings.FEED_POLL_SECONDS = 600.0  # no poll within the test: only the notification wakes
+    settings.FEED_STREAM_SECONDS = 30.0
+    tournament = TournamentFactory.create(started=True)
+    match_id = first_match(tournament)
+    briscola, _ = legal_round(dealer=0, seed=5)
+
+    with EventStream(asgi_server.url, stream_path(tournament.id)) as stream:
+        stream.events_until(feed_positions(tournament)[-1])
+        wait_for_backends(lambda found: (LISTENER, "idle") in found)
+        match_services.round_start(
+            match_id=match_id, briscola=briscola, dealer_seat=0, actor=ORGANIZER
+        )
+        arrived = stream.events_until(feed_positions(tournament)[-1])
+
+    assert [event.event for event in arrived] == ["RoundStarted"]
 
 
 @LIVE
 def test_the_stream_says_when_to_reconnect_then_ends_when_its_time_is_up(
-    live_server: LiveServer, settings: Any
+    asgi_server: AsgiServer, settings: Any
 ) -> None:
     settings.FEED_STREAM_SECONDS = 0.3
     settings.FEED_KEEPALIVE_SECONDS = 0.1
     settings.FEED_RETRY_MILLISECONDS = 1500
     tournament = TournamentFactory.create(entrants=0)
 
-    with EventStream(live_server.url, stream_path(tournament.id)) as stream:
+    with EventStream(asgi_server.url, stream_path(tournament.id)) as stream:
         messages = list(stream.messages())  # the server ends the stream: no timeout hit
 
     assert messages[0].retry == 1500

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, Request, expect
-from pytest_django.live_server_helper import LiveServer
 
+from tests.event_streams import AsgiServer, asgi_server  # noqa: F401 - a fixture
 from tests.factories.tournaments import TournamentFactory
 from tests.tournaments.builders import play
 from tests.tournaments.pages.builders import ready_fixtures
@@ -18,8 +18,15 @@ from tournaments import projections
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture
+def live_server(asgi_server: AsgiServer) -> AsgiServer:  # noqa: F811 - the fixture
+    """The pages as `make run` serves them (uvicorn, config/asgi.py): a WSGI server would send
+    the page's stream only once it ended."""
+    return asgi_server
+
+
 def test_a_result_shows_as_the_stream_announces_it_without_a_timed_poll(
-    browser_page: Page, live_server: LiveServer, settings: Any
+    browser_page: Page, live_server: AsgiServer, settings: Any
 ) -> None:
     settings.TOURNAMENT_POLL_SECONDS = 600  # no timed poll within the test
     settings.FEED_POLL_SECONDS = 0.1
