@@ -16,6 +16,7 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
@@ -32,7 +33,7 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.test import Client, RequestFactory
 from django.urls import NoReverseMatch, reverse
-from django.utils import translation
+from django.utils import formats, translation
 
 from accounts.models import Club, User
 from common.actors import Actor
@@ -478,3 +479,15 @@ def test_a_card_is_named_wholly_in_the_readers_language() -> None:
 
     assert english == ["Jack of Coins", "Knight of Cups", "King of Swords", "Ace of Batons"]
     assert italian == ["Fante di Denari", "Cavallo di Coppe", "Re di Spade", "Asso di Bastoni"]
+
+
+def test_a_date_is_written_in_the_languages_own_case() -> None:
+    moment = datetime(2026, 11, 28, 17, 45, tzinfo=UTC)
+
+    with translation.override("it"):
+        italian = formats.date_format(moment, "DATETIME_FORMAT")
+    with translation.override("en"):
+        english = formats.date_format(moment, "DATE_FORMAT")
+
+    assert italian == "sabato 28 novembre 2026 17:45"
+    assert english == "Nov. 28, 2026"
