@@ -22,6 +22,7 @@ from common.admin import (
     ActionsOnlyAdmin,
     ReadOnlyInline,
     ServiceAddAdmin,
+    error_detail,
     run_service,
     translated_labels,
 )
@@ -109,7 +110,7 @@ class WebhookEndpointAdmin(ServiceAddAdmin):
         return endpoint
 
     def refusal_detail(self, exc: Exception) -> str:
-        return f"{getattr(exc, 'detail', exc)} ({getattr(exc, 'code', 'refused')})"
+        return f"{error_detail(exc)} ({getattr(exc, 'code', 'refused')})"
 
     def added_message(self, created: Model) -> str | None:
         secret = created.secret if isinstance(created, WebhookEndpoint) else ""
