@@ -19,6 +19,8 @@ from django.contrib.postgres.forms import SimpleArrayField
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from typing_extensions import override
 
 from accounts import services
@@ -31,6 +33,7 @@ from common.admin import (
     is_active_superuser,
     keep_for_superusers,
     organizer_scope,
+    translated_labels,
 )
 
 # Groups, API tokens and periodic tasks are the site's (registered by their apps, which come
@@ -54,7 +57,7 @@ def check_organizes_tournament(request: HttpRequest, form: forms.Form) -> None:
     if tournament_id is None or is_active_superuser(request.user):
         return
     if not organizer_scope().tournament_ids(request.user).filter(id=tournament_id).exists():
-        form.add_error("tournament_id", "There is no tournament with this id that you organize.")
+        form.add_error("tournament_id", _("There is no tournament with this id that you organize."))
 
 
 def organizer_of(request: HttpRequest) -> User:
@@ -72,11 +75,14 @@ def active_users() -> QuerySet[Any]:
 
 
 class ClubCreateForm(forms.Form):
-    name = forms.CharField(max_length=services.CLUB_NAME_MAX_LENGTH)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=services.CLUB_NAME_MAX_LENGTH)
     slug = forms.SlugField(
+        label=gettext_lazy("Slug"),
         max_length=services.CLUB_SLUG_MAX_LENGTH,
         required=False,
-        help_text="Its name in URLs and on the command line; from the name when empty.",
+        help_text=gettext_lazy(
+            "Its name in URLs and on the command line; from the name when empty."
+        ),
     )
 
 
@@ -101,7 +107,11 @@ class ClubAdmin(AccountsAddAdmin):
     def create(self, request: HttpRequest, form: Any) -> Club:
         data = form.cleaned_data
         club = services.club_create(name=data["name"], slug=data["slug"] or None)
-        self.message_user(request, f"Club {club} ({club.slug}) was added.", messages.SUCCESS)
+        self.message_user(
+            request,
+            _("Club %(club)s (%(slug)s) was added.") % {"club": club, "slug": club.slug},
+            messages.SUCCESS,
+        )
         return club
 
 
@@ -109,19 +119,27 @@ class ClubAdmin(AccountsAddAdmin):
 
 
 class RoleGrantForm(forms.Form):
-    user = forms.ModelChoiceField(queryset=active_users())
-    role = forms.ChoiceField(choices=Role.choices)
+    user = forms.ModelChoiceField(label=gettext_lazy("User"), queryset=active_users())
+    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=Role.choices)
     club = forms.ModelChoiceField(
-        queryset=Club.objects.all(), required=False, help_text="A club, or else a tournament."
+        queryset=Club.objects.all(),
+        required=False,
+        label=gettext_lazy("Club"),
+        help_text=gettext_lazy("A club, or else a tournament."),
     )
     tournament_id = forms.UUIDField(
-        required=False, label="Tournament id", help_text="A tournament's id, or else a club."
+        required=False,
+        label=gettext_lazy("Tournament id"),
+        help_text=gettext_lazy("A tournament's id, or else a club."),
     )
     tables = SimpleArrayField(
         forms.IntegerField(min_value=1),
         required=False,
-        help_text="A scorer in a tournament: only the matches at these tables, comma-separated; "
-        "empty for every table.",
+        label=gettext_lazy("Tables"),
+        help_text=gettext_lazy(
+            "A scorer in a tournament: only the matches at these tables, comma-separated; "
+            "empty for every table."
+        ),
     )
 
     def clean(self) -> dict[str, Any]:
@@ -129,7 +147,7 @@ class RoleGrantForm(forms.Form):
         if "club" in self.errors or "tournament_id" in self.errors:
             return data
         if (data.get("club") is None) == (data.get("tournament_id") is None):
-            raise forms.ValidationError("Give a club or a tournament id (one of the two).")
+            raise forms.ValidationError(_("Give a club or a tournament id (one of the two)."))
         return data
 
 
@@ -171,17 +189,19 @@ class RoleGrantAdmin(AccountsAddAdmin):
             granted_by=organizer_of(request),
             tables=data["tables"] or (),
         )
-        self.message_user(request, f"Granted: {grant}.", messages.SUCCESS)
+        self.message_user(request, _("Granted: %(grant)s.") % {"grant": grant}, messages.SUCCESS)
         return grant
 
-    @admin.action(description="Revoke the selected roles", permissions=["change"])
+    @admin.action(description=gettext_lazy("Revoke the selected roles"), permissions=["change"])
     def revoke_roles(self, request: HttpRequest, queryset: QuerySet[RoleGrant]) -> None:
         revoked = 0
         for grant in queryset.select_related("user", "club"):
             revoked += services.role_revoke(
                 user=grant.user, role=grant.role, club=grant.club, tournament_id=grant.tournament_id
             )
-        self.message_user(request, f"Revoked {revoked} role(s).", messages.SUCCESS)
+        self.message_user(
+            request, _("Revoked %(count)s role(s).") % {"count": revoked}, messages.SUCCESS
+        )
 
 
 # Device tokens.
@@ -193,19 +213,26 @@ def hours(lifetime: timedelta) -> int:
 
 class DeviceTokenCreateForm(forms.Form):
     user = forms.ModelChoiceField(
-        queryset=active_users(), label="Scorer", help_text="Who signs in on the device."
+        queryset=active_users(),
+        label=gettext_lazy("Scorer"),
+        help_text=gettext_lazy("Who signs in on the device."),
     )
     device = forms.CharField(
-        max_length=services.DEVICE_NAME_MAX_LENGTH, help_text="For example 'tablet at table 3'."
+        max_length=services.DEVICE_NAME_MAX_LENGTH,
+        label=gettext_lazy("Device"),
+        help_text=gettext_lazy("For example 'tablet at table 3'."),
     )
-    expires_in_hours = forms.IntegerField(min_value=1, label="Expires in (hours)")
+    expires_in_hours = forms.IntegerField(min_value=1, label=gettext_lazy("Expires in (hours)"))
     tournament_id = forms.UUIDField(
-        required=False, label="Tournament id", help_text="Only this tournament, when given."
+        required=False,
+        label=gettext_lazy("Tournament id"),
+        help_text=gettext_lazy("Only this tournament, when given."),
     )
     tables = SimpleArrayField(
         forms.IntegerField(min_value=1, max_value=services.TABLE_NUMBER_MAX),
         required=False,
-        help_text="Only these tables of the tournament, comma-separated, when given.",
+        label=gettext_lazy("Tables"),
+        help_text=gettext_lazy("Only these tables of the tournament, comma-separated, when given."),
     )
 
     def clean(self) -> dict[str, Any]:
@@ -226,12 +253,12 @@ class DeviceTokenCreateForm(forms.Form):
 
 
 class DeviceTokenStateFilter(admin.SimpleListFilter):
-    title = "state"
+    title = gettext_lazy("state")
     parameter_name = "state"
 
     @override
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [(state.value, state.label) for state in DeviceTokenState]
+        return [(state.value, str(state.label)) for state in DeviceTokenState]
 
     @override
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
@@ -316,24 +343,96 @@ class DeviceTokenAdmin(AccountsAddAdmin):
         # The only time the key is shown: the row keeps its hash.
         self.message_user(
             request,
-            f"Device token {token} created for {token.user}. Its key, shown only this once: "
-            f"{key} — enter it on the device now.",
+            _(
+                "Device token %(token)s created for %(user)s. Its key, shown only this once: "
+                "%(key)s — enter it on the device now."
+            )
+            % {"token": token, "user": token.user, "key": key},
             messages.WARNING,
         )
         return token
 
-    @admin.display(description="key")
+    @admin.display(description=gettext_lazy("key"))
     def key_prefix(self, token: DeviceToken) -> str:
         return f"{token.prefix}…"
 
-    @admin.display(description="state")
+    @admin.display(description=gettext_lazy("state"))
     def state(self, token: DeviceToken) -> str:
-        return token.state_at(timezone.now()).label
+        return str(token.state_at(timezone.now()).label)
 
-    @admin.action(description="Revoke the selected device tokens", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Revoke the selected device tokens"), permissions=["change"]
+    )
     def revoke_tokens(self, request: HttpRequest, queryset: QuerySet[DeviceToken]) -> None:
         revoked = 0
         for token in queryset.filter(revoked_at__isnull=True):
             services.device_token_revoke(token=token)
             revoked += 1
-        self.message_user(request, f"Revoked {revoked} device token(s).", messages.SUCCESS)
+        self.message_user(
+            request, _("Revoked %(count)s device token(s).") % {"count": revoked}, messages.SUCCESS
+        )
+
+
+# The console's words for these rows, in the reader's language (decision record 0050).
+
+translated_labels(
+    Club,
+    name=gettext_lazy("club"),
+    plural=gettext_lazy("clubs"),
+    fields={
+        "name": gettext_lazy("name"),
+        "slug": gettext_lazy("slug"),
+        "created_at": gettext_lazy("created at"),
+    },
+)
+
+translated_labels(
+    RoleGrant,
+    name=gettext_lazy("role grant"),
+    plural=gettext_lazy("role grants"),
+    fields={
+        "user": gettext_lazy("user"),
+        "role": gettext_lazy("role"),
+        "club": gettext_lazy("club"),
+        "tournament_id": gettext_lazy("tournament id"),
+        "tables": gettext_lazy("tables"),
+        "granted_by": gettext_lazy("granted by"),
+        "granted_at": gettext_lazy("granted at"),
+    },
+    help_texts={
+        "tournament_id": gettext_lazy(
+            "The tournament's id (its stream id); not a foreign key, see decision 0013."
+        ),
+        "tables": gettext_lazy(
+            "For a scorer: only the matches at these tables of the tournament; empty means every "
+            "table."
+        ),
+    },
+)
+
+translated_labels(
+    DeviceToken,
+    name=gettext_lazy("device token"),
+    plural=gettext_lazy("device tokens"),
+    fields={
+        "user": gettext_lazy("user"),
+        "name": gettext_lazy("name"),
+        "prefix": gettext_lazy("prefix"),
+        "created_by": gettext_lazy("created by"),
+        "created_at": gettext_lazy("created at"),
+        "expires_at": gettext_lazy("expires at"),
+        "revoked_at": gettext_lazy("revoked at"),
+        "last_used_at": gettext_lazy("last used at"),
+        "tournament_id": gettext_lazy("tournament id"),
+        "tables": gettext_lazy("tables"),
+    },
+    help_texts={
+        "user": gettext_lazy("The scorer who signs in with this device."),
+        "name": gettext_lazy("The device, e.g. 'tablet at table 3'."),
+        "prefix": gettext_lazy("The key's first characters, to recognise it."),
+        "created_by": gettext_lazy("The organizer who issued it."),
+        "last_used_at": gettext_lazy("Updated at most once a minute."),
+        "tournament_id": gettext_lazy("Only this tournament (its id), when set."),
+        "tables": gettext_lazy("Only these tables of the tournament, when set."),
+    },
+)

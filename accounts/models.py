@@ -15,6 +15,8 @@ from django.contrib.auth.models import AbstractUser
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 
 class User(AbstractUser):
@@ -25,9 +27,9 @@ class User(AbstractUser):
 
 
 class Role(models.TextChoices):
-    ORGANIZER = "organizer"
-    SCORER = "scorer"
-    PLAYER = "player"
+    ORGANIZER = "organizer", pgettext_lazy("role", "Organizer")
+    SCORER = "scorer", pgettext_lazy("role", "Scorer")
+    PLAYER = "player", pgettext_lazy("role", "Player")
 
 
 class Club(models.Model):
@@ -100,14 +102,23 @@ class RoleGrant(models.Model):
         ]
 
     def __str__(self) -> str:
-        where = f"club {self.club}" if self.club_id else f"tournament {self.tournament_id}"
-        return f"{self.user} is {self.role} in {where}"
+        if self.club_id:
+            return _("%(user)s is %(role)s in club %(club)s") % {
+                "user": self.user,
+                "role": self.get_role_display().lower(),
+                "club": self.club,
+            }
+        return _("%(user)s is %(role)s in tournament %(tournament)s") % {
+            "user": self.user,
+            "role": self.get_role_display().lower(),
+            "tournament": self.tournament_id,
+        }
 
 
 class DeviceTokenState(models.TextChoices):
-    ACTIVE = "active"
-    EXPIRED = "expired"
-    REVOKED = "revoked"
+    ACTIVE = "active", pgettext_lazy("token state", "Active")
+    EXPIRED = "expired", pgettext_lazy("token state", "Expired")
+    REVOKED = "revoked", pgettext_lazy("token state", "Revoked")
 
 
 class DeviceToken(models.Model):

@@ -33,6 +33,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.module_loading import import_string
+from django.utils.translation import gettext as _
 from typing_extensions import override
 
 from common.actors import Actor
@@ -199,7 +200,7 @@ class ServiceAddAdmin(ViewedOnlyAdmin):
         return {}
 
     def refusal_detail(self, exc: Exception) -> str:
-        return str(getattr(exc, "detail", exc))
+        return error_detail(exc)
 
     def added_message(self, created: Model) -> str | None:  # noqa: ARG002 - a hook: subclasses use it
         return None
@@ -278,7 +279,10 @@ class ServiceAddAdmin(ViewedOnlyAdmin):
                     return HttpResponseRedirect(self.add_another_url(request, created))
                 return HttpResponseRedirect(self.added_url(request, created))
         context = self.plain_form_context(
-            request, form, title=f"Add {self.opts.verbose_name}", extra_context=extra_context
+            request,
+            form,
+            title=_("Add %(name)s") % {"name": self.opts.verbose_name},
+            extra_context=extra_context,
         )
         return self.render_change_form(request, context, add=True, form_url=form_url)
 
@@ -309,7 +313,13 @@ def admin_refusals() -> tuple[type[Exception], ...]:
 
 
 def error_detail(exc: Exception) -> str:
-    """A refusal's detail for people: the rules' `detail`, the event store's `message`."""
+    """A refusal's detail for people, in their language: the rules' `detail` (its template
+    translated), the event store's `message`."""
+    if isinstance(getattr(exc, "template", None), str):
+        # Imported here: the exception handler's module loads DRF, whose settings load ours.
+        from common.exceptions import translated_detail
+
+        return translated_detail(exc)
     detail = getattr(exc, "detail", None)
     return detail if isinstance(detail, str) else str(getattr(exc, "message", exc))
 
@@ -447,3 +457,23 @@ def search_by_uuid(
     except ValueError:
         return otherwise(search_term), False
     return queryset.filter(**{field: wanted}), False
+
+
+def translated_labels(
+    model: type[Model],
+    *,
+    name: Any,
+    plural: Any,
+    fields: dict[str, Any],
+    help_texts: dict[str, Any] | None = None,
+) -> None:
+    """The console's words for a model and its fields, in the reader's language (lazy
+    translations). Set on the model's options when its admin module loads rather than on the
+    model, so that the models and their migrations keep their English (decision record 0050)."""
+    options = cast(Any, model._meta)
+    options.verbose_name = name
+    options.verbose_name_plural = plural
+    for field_name, label in fields.items():
+        cast(Any, model._meta.get_field(field_name)).verbose_name = label
+    for field_name, help_text in (help_texts or {}).items():
+        cast(Any, model._meta.get_field(field_name)).help_text = help_text

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path
+from django.utils.translation import gettext_lazy
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.login import (
@@ -60,6 +61,6 @@ handler404 = "common.exceptions.not_found"
 handler500 = "common.exceptions.server_error"
 
 admin.site.login_form = LockoutAdminAuthenticationForm
-admin.site.site_header = "Briscola tournaments"
-admin.site.site_title = "Briscola tournaments"
-admin.site.index_title = "Organizer's console"
+admin.site.site_header = gettext_lazy("Briscola tournaments")
+admin.site.site_title = gettext_lazy("Briscola tournaments")
+admin.site.index_title = gettext_lazy("Organizer's console")

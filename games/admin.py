@@ -20,6 +20,8 @@ from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from typing_extensions import override
 
 from common.admin import (
@@ -30,6 +32,7 @@ from common.admin import (
     run_service,
     search_by_uuid,
     submitted_action_form,
+    translated_labels,
 )
 from games.eventstore.admin import events_link
 from games.matches import selectors, services
@@ -45,8 +48,14 @@ else:  # generic only in django-stubs
 
 
 class ForfeitForm(forms.Form):
-    side = forms.TypedChoiceField(coerce=int, help_text="The side that forfeits.")
-    reason = forms.CharField(max_length=200, help_text="Recorded with the event.")
+    side = forms.TypedChoiceField(
+        label=gettext_lazy("Side"), coerce=int, help_text=gettext_lazy("The side that forfeits.")
+    )
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        max_length=200,
+        help_text=gettext_lazy("Recorded with the event."),
+    )
 
     def __init__(self, *args: Any, sides: Sequence[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -58,31 +67,47 @@ class ForfeitForm(forms.Form):
 
 class RoundVoidForm(forms.Form):
     round_number = forms.IntegerField(
+        label=gettext_lazy("Round number"),
         min_value=1,
         required=False,
-        help_text="Blank: the latest round of each match that was not voided.",
+        help_text=gettext_lazy("Blank: the latest round of each match that was not voided."),
     )
-    reason = forms.CharField(max_length=200, help_text="Recorded with the event.")
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        max_length=200,
+        help_text=gettext_lazy("Recorded with the event."),
+    )
 
 
 class RoundRuleForm(forms.Form):
-    round_number = forms.IntegerField(min_value=1, help_text="The finished round to rule on.")
-    points = forms.CharField(
-        max_length=20,
-        help_text="Each side's points as you rule them, side 0 first, e.g. 55 65 (they total 120).",
+    round_number = forms.IntegerField(
+        label=gettext_lazy("Round number"),
+        min_value=1,
+        help_text=gettext_lazy("The finished round to rule on."),
     )
-    reason = forms.CharField(max_length=200, help_text="Recorded with the event and shown.")
+    points = forms.CharField(
+        label=gettext_lazy("Points"),
+        max_length=20,
+        help_text=gettext_lazy(
+            "Each side's points as you rule them, side 0 first, e.g. 55 65 (they total 120)."
+        ),
+    )
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        max_length=200,
+        help_text=gettext_lazy("Recorded with the event and shown."),
+    )
 
     def clean_points(self) -> list[int]:
         parts = self.cleaned_data["points"].replace(",", " ").replace("-", " ").split()
         if not parts or not all(part.isdigit() for part in parts):
-            raise forms.ValidationError("Give each side's points as numbers, e.g. 55 65.")
+            raise forms.ValidationError(_("Give each side's points as numbers, e.g. 55 65."))
         return [int(part) for part in parts]
 
 
 def sides_of(match: Match) -> str:
     """The sides by name, as they read now (names are resolved, never taken from events)."""
-    return " v ".join(selectors.match_side_names(match=match))
+    return _(" v ").join(selectors.match_side_names(match=match))
 
 
 def disputes_listed(match: Match) -> str:
@@ -97,14 +122,15 @@ def disputes_listed(match: Match) -> str:
         format_html_join(
             "",
             '<li data-dispute="{}" data-standing="{}"><strong>{}</strong> ({}): “{}”'
-            ' <span class="quiet">event {}</span></li>',
+            ' <span class="quiet">{} {}</span></li>',
             (
                 (
                     dispute["side"],
                     "true" if dispute["standing"] else "false",
                     names[dispute["side"]],
-                    "open" if dispute["standing"] else "closed",
+                    _("open") if dispute["standing"] else _("closed"),
                     dispute.get("reason", ""),
+                    _("event"),
                     dispute["version"],
                 )
                 for dispute in disputes
@@ -120,7 +146,7 @@ def side_labels(matches: Sequence[Match]) -> list[str]:
             f"{n}: {name}" for n, name in enumerate(selectors.match_side_names(match=matches[0]))
         ]
     most = max((len(match.sides) for match in matches), default=2)
-    return [f"side {n}" for n in range(most)]
+    return [_("side %(side)s") % {"side": n} for n in range(most)]
 
 
 def latest_round(match_id: uuid.UUID) -> int | None:
@@ -164,9 +190,9 @@ def forfeit_matches(
         request,
         ForfeitForm,
         objects=matches,
-        title="Forfeit a match",
+        title=_("Forfeit a match"),
         action=action,
-        help_text="The other side wins the match; the rounds played so far are kept.",
+        help_text=_("The other side wins the match; the rounds played so far are kept."),
         sides=side_labels(matches),
     )
     if isinstance(form, TemplateResponse):
@@ -181,7 +207,12 @@ def forfeit_matches(
             actor=admin_actor(request),
         )
         run_on_match(
-            model_admin, request, match, forfeit, done=f"side {side} forfeited.", after=after
+            model_admin,
+            request,
+            match,
+            forfeit,
+            done=_("side %(side)s forfeited.") % {"side": side},
+            after=after,
         )
     return None
 
@@ -201,9 +232,9 @@ def void_rounds(
         request,
         RoundVoidForm,
         objects=matches,
-        title="Void a round",
+        title=_("Void a round"),
         action=action,
-        help_text="A voided round no longer counts; the next round is dealt again.",
+        help_text=_("A voided round no longer counts; the next round is dealt again."),
     )
     if isinstance(form, TemplateResponse):
         return form
@@ -212,7 +243,9 @@ def void_rounds(
         number = form.cleaned_data["round_number"] or latest_round(match.id)
         if number is None:
             model_admin.message_user(
-                request, f"{sides_of(match)}: no round to void.", messages.ERROR
+                request,
+                _("%(sides)s: no round to void.") % {"sides": sides_of(match)},
+                messages.ERROR,
             )
             continue
         void = partial(
@@ -222,7 +255,14 @@ def void_rounds(
             reason=reason,
             actor=admin_actor(request),
         )
-        run_on_match(model_admin, request, match, void, done=f"round {number} voided.", after=after)
+        run_on_match(
+            model_admin,
+            request,
+            match,
+            void,
+            done=_("round %(number)s voided.") % {"number": number},
+            after=after,
+        )
     return None
 
 
@@ -242,10 +282,12 @@ def rule_rounds(
         request,
         RoundRuleForm,
         objects=matches,
-        title="Rule on a round's result",
+        title=_("Rule on a round's result"),
         action=action,
-        help_text="The round's points become the ones you rule, whatever its cards said; its "
-        "cards stay in its replay. The sides confirm the result again.",
+        help_text=_(
+            "The round's points become the ones you rule, whatever its cards said; its "
+            "cards stay in its replay. The sides confirm the result again."
+        ),
     )
     if isinstance(form, TemplateResponse):
         return form
@@ -260,7 +302,12 @@ def rule_rounds(
             actor=admin_actor(request),
         )
         run_on_match(
-            model_admin, request, match, ruling, done=f"round {number} ruled.", after=after
+            model_admin,
+            request,
+            match,
+            ruling,
+            done=_("round %(number)s ruled.") % {"number": number},
+            after=after,
         )
     return None
 
@@ -285,25 +332,25 @@ class RoundInline(ReadOnlyInline):
     )
     readonly_fields = fields
 
-    @admin.display(description="cards")
+    @admin.display(description=gettext_lazy("cards"))
     def cards_played(self, round_: Round) -> int:
         return len(round_.plays)
 
-    @admin.display(description="replay")
+    @admin.display(description=gettext_lazy("replay"))
     def replay(self, round_: Round) -> str:
         url = reverse("api-v1:round-replay", args=[round_.match_id, round_.number])
-        return format_html('<a href="{}">tricks</a>', url)
+        return format_html('<a href="{}">{}</a>', url, _("tricks"))
 
 
 class DisputedFilter(admin.SimpleListFilter):
     """Matches whose result a side disputes: the organizer's queue of results to settle."""
 
-    title = "result disputed"
+    title = gettext_lazy("result disputed")
     parameter_name = "disputed"
 
     @override
     def lookups(self, request: HttpRequest, model_admin: ModelAdmin) -> list[tuple[str, str]]:
-        return [("yes", "Disputed"), ("no", "Not disputed")]
+        return [("yes", _("Disputed")), ("no", _("Not disputed"))]
 
     @override
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
@@ -337,7 +384,7 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
     )
     list_filter = ("status", DisputedFilter, "table_size", "scoring")
     search_fields = ("id",)
-    search_help_text = "Search by a side's name, or by the match id (the full UUID)."
+    search_help_text = gettext_lazy("Search by a side's name, or by the match id (the full UUID).")
     show_full_result_count = False
     inlines = (RoundInline,)
     readonly_fields = (
@@ -383,17 +430,17 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
             otherwise=lambda term: queryset.filter(id__in=selectors.matches_named(term=term)),
         )
 
-    @admin.display(description="sides")
+    @admin.display(description=gettext_lazy("sides"))
     def sides_named(self, match: Match) -> str:
         return sides_of(match)
 
-    @admin.display(description="winner")
+    @admin.display(description=gettext_lazy("winner"))
     def winner_name(self, match: Match) -> str:
         if match.winner is None:
-            return "tie" if match.status == MatchStatus.FINISHED else "-"
+            return _("tie") if match.status == MatchStatus.FINISHED else "-"
         return selectors.match_side_names(match=match)[match.winner]
 
-    @admin.display(description="disputed by")
+    @admin.display(description=gettext_lazy("disputed by"))
     def disputed(self, match: Match) -> str:
         """The sides whose dispute is open; their reasons are on the match's page."""
         if not match.disputed_by:
@@ -401,30 +448,120 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
         names = selectors.match_side_names(match=match)
         return ", ".join(names[side] for side in match.disputed_by)
 
-    @admin.display(description="disputes")
+    @admin.display(description=gettext_lazy("disputes"))
     def disputes_shown(self, match: Match) -> str:
         return disputes_listed(match)
 
-    @admin.display(description="event log")
+    @admin.display(description=gettext_lazy("event log"))
     def events(self, match: Match) -> str:
         return events_link(match.id)
 
     @admin.action(
-        description="Forfeit the selected matches (choose the side)", permissions=["change"]
+        description=gettext_lazy("Forfeit the selected matches (choose the side)"),
+        permissions=["change"],
     )
     def forfeit(self, request: HttpRequest, queryset: QuerySet[Match]) -> TemplateResponse | None:
         return forfeit_matches(self, request, list(queryset), action="forfeit")
 
-    @admin.action(description="Void a round of the selected matches", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Void a round of the selected matches"), permissions=["change"]
+    )
     def void_round(
         self, request: HttpRequest, queryset: QuerySet[Match]
     ) -> TemplateResponse | None:
         return void_rounds(self, request, list(queryset), action="void_round")
 
     @admin.action(
-        description="Rule on a round's result (its points, with a reason)", permissions=["change"]
+        description=gettext_lazy("Rule on a round's result (its points, with a reason)"),
+        permissions=["change"],
     )
     def rule_round(
         self, request: HttpRequest, queryset: QuerySet[Match]
     ) -> TemplateResponse | None:
         return rule_rounds(self, request, list(queryset), action="rule_round")
+
+
+# The console's words for these rows, in the reader's language (decision record 0050).
+
+translated_labels(
+    Match,
+    name=gettext_lazy("match"),
+    plural=gettext_lazy("matches"),
+    fields={
+        "id": gettext_lazy("id"),
+        "table_size": gettext_lazy("table size"),
+        "scoring": gettext_lazy("scoring"),
+        "best_of": gettext_lazy("best of"),
+        "sides": gettext_lazy("sides"),
+        "variant": gettext_lazy("variant"),
+        "first_dealer": gettext_lazy("first dealer"),
+        "status": gettext_lazy("status"),
+        "round_wins": gettext_lazy("round wins"),
+        "total_points": gettext_lazy("total points"),
+        "winner": gettext_lazy("winner"),
+        "forfeited_by": gettext_lazy("forfeited by"),
+        "confirmed_by": gettext_lazy("confirmed by"),
+        "disputed_by": gettext_lazy("disputed by"),
+        "version": gettext_lazy("version"),
+        "last_position": gettext_lazy("last position"),
+        "created_at": gettext_lazy("created at"),
+        "updated_at": gettext_lazy("updated at"),
+        "decided_by": gettext_lazy("decided by"),
+    },
+    help_texts={
+        "best_of": gettext_lazy(
+            "Rounds to win the majority of (scoring 'rounds'), or rounds played ('points')."
+        ),
+        "sides": gettext_lazy(
+            'Who each side is, by ids, as the events say: [{"entrant": id}] for a tournament\'s '
+            "match, [{}] for a free-standing one; side 0 first. Names are resolved when read "
+            "(games.matches.selectors.side_names_of)."
+        ),
+        "decider": gettext_lazy(
+            "Scoring 'points': 'round', a match level after its rounds plays a deciding round; "
+            "'none', it ends level (decision record 0029)."
+        ),
+        "deciding_round_due": gettext_lazy(
+            "Level after its rounds: a deciding round is being played."
+        ),
+        "deciding_round": gettext_lazy(
+            "The number of the deciding round that won a match level after its rounds."
+        ),
+        "decided_by": gettext_lazy(
+            "'deciding_round' when a deciding round won the match (decision record 0045)."
+        ),
+        "regulation_points": gettext_lazy(
+            "Scoring 'points': each side's total of the fixed rounds, without the deciding "
+            "rounds; null for a best-of match."
+        ),
+        "disputed_by": gettext_lazy(
+            "The sides whose dispute of the result is open: confirming withdraws one."
+        ),
+        "confirmations": gettext_lazy(
+            "Every confirmation recorded, in order: its side, the stream version of its event, "
+            "the result it was of, and whether it stands (decision record 0044)."
+        ),
+        "disputes": gettext_lazy(
+            "Every dispute recorded, in order, as `confirmations`: standing while open."
+        ),
+        "version": gettext_lazy("The stream version this row reflects."),
+        "last_position": gettext_lazy("Global position of the last event applied."),
+    },
+)
+
+translated_labels(
+    Round,
+    name=pgettext_lazy("match round", "round"),
+    plural=pgettext_lazy("match round", "rounds"),
+    fields={
+        "number": gettext_lazy("number"),
+        "status": gettext_lazy("status"),
+        "dealer_seat": gettext_lazy("dealer seat"),
+        "briscola": gettext_lazy("briscola"),
+        "points": gettext_lazy("points"),
+        "points_entered": gettext_lazy("points entered"),
+        "result": gettext_lazy("result"),
+        "replay_of": gettext_lazy("replay of"),
+        "void_reason": gettext_lazy("void reason"),
+    },
+)

@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class GamesConfig(AppConfig):
     name = "games"
-    verbose_name = "Games"
+    verbose_name = gettext_lazy("Games")
 
     def ready(self) -> None:
         from django.core.signals import request_finished

@@ -8,23 +8,25 @@ holds the names of a free-standing match's sides, so that no name is ever in an 
 """
 
 from django.db import models
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 
 class MatchStatus(models.TextChoices):
-    NOT_STARTED = "not_started"
-    IN_PROGRESS = "in_progress"
-    FINISHED = "finished"
+    NOT_STARTED = "not_started", pgettext_lazy("match", "Not Started")
+    IN_PROGRESS = "in_progress", pgettext_lazy("match", "In Progress")
+    FINISHED = "finished", pgettext_lazy("match", "Finished")
 
 
 class RoundStatus(models.TextChoices):
-    IN_PROGRESS = "in_progress"
-    FINISHED = "finished"
-    VOIDED = "voided"
+    IN_PROGRESS = "in_progress", pgettext_lazy("round", "In Progress")
+    FINISHED = "finished", pgettext_lazy("round", "Finished")
+    VOIDED = "voided", pgettext_lazy("round", "Voided")
 
 
 class Scoring(models.TextChoices):
-    ROUNDS = "rounds", "Best of N rounds"
-    POINTS = "points", "Fixed rounds, total points"
+    ROUNDS = "rounds", gettext_lazy("Best of N rounds")
+    POINTS = "points", gettext_lazy("Fixed rounds, total points")
 
 
 class Match(models.Model):
@@ -104,8 +106,11 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         if self.side_names is None:
-            return f"Match {str(self.id)[:8]} ({self.get_status_display()})"
-        return f"{' v '.join(self.side_names)} ({self.get_status_display()})"
+            return _("Match %(id)s (%(status)s)") % {
+                "id": str(self.id)[:8],
+                "status": self.get_status_display(),
+            }
+        return f"{_(' v ').join(self.side_names)} ({self.get_status_display()})"
 
 
 class Round(models.Model):
@@ -149,7 +154,7 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Round {self.number} ({self.get_status_display()})"
+        return f"{_('Round %(number)s') % {'number': self.number}} ({self.get_status_display()})"
 
 
 class MatchSide(models.Model):

@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
-    verbose_name = "Tournaments"
+    verbose_name = gettext_lazy("Tournaments")
 
     def ready(self) -> None:
         # Wired here because games must not import tournaments (docs/decisions/0009).

@@ -15,6 +15,9 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from games.models import Match
 from tournaments.models import Entrant, Fixture, FixtureStatus
 from tournaments.plan import cut_ties, drawing, knockouts
@@ -173,7 +176,7 @@ def open_disputes(
         DisputeLine(
             side=names[dispute["side"]]
             if dispute["side"] < len(names)
-            else f"side {dispute['side']}",
+            else _("side %(side)s") % {"side": dispute["side"]},
             reason=dispute.get("reason", ""),
         )
         for dispute in disputes
@@ -184,9 +187,10 @@ def open_disputes(
 def registration_step(state: TournamentState, active: Sequence[EntrantLine]) -> Step:
     return Step(
         "registration",
-        "Registration",
+        _("Registration"),
         DONE if state.started else NOW,
-        f"{plural(len(active), 'entrant', 'entrants')} registered",
+        ngettext("%(count)s entrant registered", "%(count)s entrants registered", len(active))
+        % {"count": len(active)},
     )
 
 
@@ -205,41 +209,59 @@ def check_in_step(
         operations = ("close_check_in",)
     else:
         operations = ("open_check_in",)
-    said = "open" if is_open else "closed"
+    said = _("open") if is_open else _("closed")
     if window.opened_at is None and is_open:
-        said = "open at any time (no window opened)"
+        said = _("open at any time (no window opened)")
     checked = len(active) - len(waiting)
     return Step(
         "check_in",
-        "Check-in",
+        _("Check-in"),
         DONE if state.started and not waiting else NOW,
-        f"{checked} of {len(active)} checked in; check-in is {said}",
+        _("%(checked)s of %(count)s checked in; check-in is %(said)s")
+        % {"checked": checked, "count": len(active), "said": said},
         operations if not state.finished else (),
     )
 
 
 def seeding_step(state: TournamentState) -> Step:
     if state.started:
-        return Step("seeding", "Seeding", DONE, "fixed at the start")
-    said = f"seeded ({state.seeding_method})" if state.seeding else "by the given seeds"
-    return Step("seeding", "Seeding", NOW, said, ("seed_given", "seed_random"))
+        return Step("seeding", _("Seeding"), DONE, _("fixed at the start"))
+    said = (
+        _("seeded (%(method)s)") % {"method": seeding_method(state.seeding_method)}
+        if state.seeding
+        else _("by the given seeds")
+    )
+    return Step("seeding", _("Seeding"), NOW, said, ("seed_given", "seed_random"))
+
+
+def seeding_method(method: str | None) -> str:
+    return {"given": _("by the given seeds"), "random": _("at random")}.get(
+        method or "", method or ""
+    )
 
 
 def start_step(state: TournamentState, active: Sequence[EntrantLine]) -> Step:
     if state.started:
-        return Step("start", "Start", DONE, f"started with {len(state.order or ())} entrants")
+        return Step(
+            "start",
+            _("Start"),
+            DONE,
+            _("started with %(count)s entrants") % {"count": len(state.order or ())},
+        )
     return Step(
         "start",
-        "Start",
+        _("Start"),
         NOW if len(active) >= 2 else LATER,
-        "needs two entrants at least" if len(active) < 2 else "ready to start",
+        _("needs two entrants at least") if len(active) < 2 else _("ready to start"),
         ("start", "start_checked_in") if len(active) >= 2 else (),
     )
 
 
 def rounds_step(state: TournamentState, lines: Sequence[MatchLine]) -> Step:
     if not state.started:
-        return Step("rounds", "Rounds", LATER, "pairings and tables come with the start")
+        return Step(
+            "rounds", _("Rounds and results"), LATER, _("pairings and tables come with the start")
+        )
     playing = [line for line in lines if line.status != FixtureStatus.FINISHED]
     without_table = [line for line in playing if line.table is None]
     operations: list[str] = []
@@ -254,29 +276,32 @@ def rounds_step(state: TournamentState, lines: Sequence[MatchLine]) -> Step:
     operations.append("refresh")
     rounds = sorted({line.round for line in playing})
     said = (
-        f"{plural(len(playing), 'match', 'matches')} to play "
-        f"(round {', '.join(map(str, rounds))}), "
-        f"{len(without_table)} without a table"
+        ngettext(
+            "%(count)s match to play (round %(rounds)s), %(without)s without a table",
+            "%(count)s matches to play (round %(rounds)s), %(without)s without a table",
+            len(playing),
+        )
+        % {
+            "count": len(playing),
+            "rounds": ", ".join(map(str, rounds)),
+            "without": len(without_table),
+        }
         if playing
-        else "no match waiting"
+        else _("no match waiting")
     )
     return Step(
         "rounds",
-        "Rounds and results",
+        _("Rounds and results"),
         DONE if state.finished else NOW,
         said,
         tuple(operations) if not state.finished else ("refresh",),
     )
 
 
-def plural(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
-
-
 def finish_step(state: TournamentState) -> Step:
     if state.finished:
-        return Step("finish", "Finish", DONE, "finished: the standings are final")
-    return Step("finish", "Finish", LATER, "when the format's last match is decided")
+        return Step("finish", _("Finish"), DONE, _("finished: the standings are final"))
+    return Step("finish", _("Finish"), LATER, _("when the format's last match is decided"))
 
 
 def tied_groups(state: TournamentState, entrants: Sequence[EntrantLine]) -> tuple[TiedGroup, ...]:

@@ -9,6 +9,9 @@ from __future__ import annotations
 import csv
 import io
 
+from django.utils.translation import gettext as _
+
+from common.exceptions import translated_detail
 from common.parsing import ascii_int
 from tournaments import names
 from tournaments.errors import InvalidEntrant, InvalidName
@@ -25,7 +28,9 @@ PASTED_PLAYER_SEPARATOR = ","
 def split_players(text: str) -> tuple[list[str], str]:
     players = [name.strip() for name in text.split(PLAYER_SEPARATOR)]
     if not all(players):
-        return players, f"players are names separated by '{PLAYER_SEPARATOR}'; none may be empty"
+        return players, _("players are names separated by '%(separator)s'; none may be empty") % {
+            "separator": PLAYER_SEPARATOR
+        }
     return players, ""
 
 
@@ -51,22 +56,30 @@ def parse_entrant_lines(text: str) -> tuple[list[ImportedEntrant], list[str]]:
                 continue
             entrant, problem = parse_entrant_line(number, cells)
             if entrant is None:
-                errors.append(f"line {number}: {problem}")
+                errors.append(
+                    _("line %(line)s: %(refusal)s") % {"line": number, "refusal": problem}
+                )
                 continue
             lines.append(entrant)
     except csv.Error as exc:
-        errors.append(f"line {reader.line_num}: not readable as CSV ({exc})")
+        errors.append(
+            _("line %(line)s: not readable as CSV (%(error)s)")
+            % {"line": reader.line_num, "error": exc}
+        )
     if not lines and not errors:
-        errors.append("the file has no entrants")
+        errors.append(_("the file has no entrants"))
     return lines, errors
 
 
 def parse_entrant_line(number: int, cells: list[str]) -> tuple[ImportedEntrant | None, str]:
     if len(cells) not in (2, 3):
-        return None, f"expected the columns {','.join(CSV_COLUMNS)}, found {len(cells)} column(s)"
+        return None, _("expected the columns %(columns)s, found %(count)s column(s)") % {
+            "columns": ",".join(CSV_COLUMNS),
+            "count": len(cells),
+        }
     name, players_text, seed_text = (*cells, "")[:3]
     if not name:
-        return None, "the name is empty"
+        return None, _("the name is empty")
     players: list[str] | None = None
     if players_text:
         players, problem = split_players(players_text)
@@ -87,7 +100,7 @@ def names_problem(name: str, players: list[str] | None) -> str:
         try:
             names.check_name_given(given)
         except (InvalidEntrant, InvalidName) as refused:
-            return str(refused.detail)
+            return translated_detail(refused)
     return ""
 
 
@@ -97,7 +110,9 @@ def parse_seed(text: str) -> tuple[int | None, str]:
         return None, ""
     seed = ascii_int(text, minimum=1, maximum=MAX_SEED)
     if seed is None:
-        return None, f"the seed is a whole number from 1, not {text[:40]!r}"
+        return None, _("the seed is a whole number from 1, not %(given)s") % {
+            "given": repr(text[:40])
+        }
     return seed, ""
 
 
@@ -115,30 +130,30 @@ def parse_pasted_lines(text: str) -> tuple[list[ImportedEntrant], list[str]]:
             continue
         entrant, problem = parse_pasted_line(number, line)
         if entrant is None:
-            errors.append(f"line {number}: {problem}")
+            errors.append(_("line %(line)s: %(refusal)s") % {"line": number, "refusal": problem})
         else:
             lines.append(entrant)
     if not lines and not errors:
-        errors.append("the list has no entrants")
+        errors.append(_("the list has no entrants"))
     return lines, errors
 
 
 def parse_pasted_line(number: int, line: str) -> tuple[ImportedEntrant | None, str]:
     name, *fields = (field.strip() for field in line.split(PASTED_FIELD_SEPARATOR))
     if not name:
-        return None, "the name is empty"
+        return None, _("the name is empty")
     players: list[str] | None = None
     seed: int | None = None
     for field in filter(None, fields):
         if field.isascii() and field.isdigit():
             if seed is not None:
-                return None, "more than one seed"
+                return None, _("more than one seed")
             seed, problem = parse_seed(field)
         elif players is not None:
-            return None, "the players once, after the name: Name; Player 1, Player 2; seed"
+            return None, _("the players once, after the name: Name; Player 1, Player 2; seed")
         else:
             players = [player.strip() for player in field.split(PASTED_PLAYER_SEPARATOR)]
-            problem = "" if all(players) else "players are names separated by ','; none is empty"
+            problem = "" if all(players) else _("players are names separated by ','; none is empty")
         if problem:
             return None, problem
     problem = names_problem(name, players)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import Club
 from games.models import Scoring
@@ -25,107 +26,151 @@ from tournaments.models import Entrant, Format, Player, Tournament, TournamentSt
 from tournaments.services.registration import ImportedEntrant
 
 TABLE_SIZES = [
-    (2, "Singles: tables of 2"),
-    (3, "Threes: tables of 3 (each for himself)"),
-    (4, "Pairs: tables of 4 (2 v 2)"),
-    (6, "Trios: tables of 6 (3 v 3)"),
+    (2, gettext_lazy("Singles: tables of 2")),
+    (3, gettext_lazy("Threes: tables of 3 (each for himself)")),
+    (4, gettext_lazy("Pairs: tables of 4 (2 v 2)")),
+    (6, gettext_lazy("Trios: tables of 6 (3 v 3)")),
 ]
 LEVEL_KNOCKOUT_CHOICES = [
-    ("deciding_round", "A deciding round (a tied one is replayed)"),
-    ("higher_seed", "The higher seed goes through"),
-    ("organizer", "The organizer decides, giving a reason"),
+    ("deciding_round", gettext_lazy("A deciding round (a tied one is replayed)")),
+    ("higher_seed", gettext_lazy("The higher seed goes through")),
+    ("organizer", gettext_lazy("The organizer decides, giving a reason")),
 ]
 MAX_CSV_BYTES = 1_000_000
 MAX_PASTED_CHARACTERS = 100_000
 
 
 class TournamentCreateForm(forms.Form):
-    name = forms.CharField(max_length=200)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=200)
     club = forms.ModelChoiceField(
+        label=gettext_lazy("Club"),
         queryset=Club.objects.none(),
         required=False,
-        help_text="The club that runs it: its organizers organize it (one of yours).",
+        help_text=gettext_lazy("The club that runs it: its organizers organize it (one of yours)."),
     )
     public = forms.BooleanField(
+        label=gettext_lazy("Public"),
         required=False,
         initial=True,
-        help_text="Anyone may follow a public tournament; a private one only its club's "
-        "members and its players.",
+        help_text=gettext_lazy(
+            "Anyone may follow a public tournament; a private one only its club's "
+            "members and its players."
+        ),
     )
-    format = forms.ChoiceField(choices=Format.choices)
-    table_size = forms.TypedChoiceField(coerce=int, choices=TABLE_SIZES, initial=2)
-    scoring = forms.ChoiceField(choices=Scoring.choices, initial=Scoring.ROUNDS)
+    format = forms.ChoiceField(label=gettext_lazy("Format"), choices=Format.choices)
+    table_size = forms.TypedChoiceField(
+        label=gettext_lazy("Table size"), coerce=int, choices=TABLE_SIZES, initial=2
+    )
+    scoring = forms.ChoiceField(
+        label=gettext_lazy("Scoring"), choices=Scoring.choices, initial=Scoring.ROUNDS
+    )
     best_of = forms.IntegerField(
+        label=gettext_lazy("Best of"),
         min_value=1,
         initial=3,
         required=False,
-        help_text="Scoring by rounds: the match goes to the majority (blank: 3). Not asked "
-        "when scoring by points.",
+        help_text=gettext_lazy(
+            "Scoring by rounds: the match goes to the majority (blank: 3). Not asked "
+            "when scoring by points."
+        ),
     )
     rounds = forms.IntegerField(
-        min_value=1, required=False, help_text="Scoring by points: the rounds every match plays."
+        label=gettext_lazy("Rounds"),
+        min_value=1,
+        required=False,
+        help_text=gettext_lazy("Scoring by points: the rounds every match plays."),
     )
     swiss_rounds = forms.IntegerField(
-        min_value=1, required=False, help_text="Swiss only. Blank: enough rounds for a winner."
+        label=gettext_lazy("Swiss rounds"),
+        min_value=1,
+        required=False,
+        help_text=gettext_lazy("Swiss only. Blank: enough rounds for a winner."),
     )
     group_size = forms.IntegerField(
-        min_value=2, required=False, help_text="Groups then knockout only. Blank: 4."
+        label=gettext_lazy("Group size"),
+        min_value=2,
+        required=False,
+        help_text=gettext_lazy("Groups then knockout only. Blank: 4."),
     )
     advance_per_group = forms.IntegerField(
-        min_value=1, initial=2, help_text="Groups then knockout: who goes on from each group."
+        label=gettext_lazy("Advance per group"),
+        min_value=1,
+        initial=2,
+        help_text=gettext_lazy("Groups then knockout: who goes on from each group."),
     )
     third_place = forms.BooleanField(
-        required=False, help_text="Knockouts: the losing semi-finalists play for third place."
+        label=gettext_lazy("Third place"),
+        required=False,
+        help_text=gettext_lazy("Knockouts: the losing semi-finalists play for third place."),
     )
     grand_final_reset = forms.BooleanField(
+        label=gettext_lazy("Grand final reset"),
         required=False,
         initial=True,
-        help_text="Double elimination: a second final when the lower bracket's winner wins.",
+        help_text=gettext_lazy(
+            "Double elimination: a second final when the lower bracket's winner wins."
+        ),
     )
     automatic_rounds = forms.BooleanField(
+        label=gettext_lazy("Automatic rounds"),
         required=False,
         initial=True,
-        help_text="Swiss: pair the next round as soon as one ends. Off: publish it yourself.",
+        help_text=gettext_lazy(
+            "Swiss: pair the next round as soon as one ends. Off: publish it yourself."
+        ),
     )
     level_knockout = forms.ChoiceField(
+        label=gettext_lazy("Level knockout"),
         choices=LEVEL_KNOCKOUT_CHOICES,
         initial="deciding_round",
         required=False,
-        help_text="Scoring by points: how a knockout match that ends level gets its winner.",
+        help_text=gettext_lazy(
+            "Scoring by points: how a knockout match that ends level gets its winner."
+        ),
     )
     tables = forms.IntegerField(
         min_value=1,
         required=False,
-        help_text=_(
+        label=gettext_lazy("Tables"),
+        help_text=gettext_lazy(
             "Tables at the venue. Blank: as many as the first round needs, counted at the "
             "start; you can change them on the tournament's page."
         ),
     )
     no_show_minutes = forms.IntegerField(
+        label=gettext_lazy("No show minutes"),
         min_value=0,
         required=False,
-        help_text="The no-show rule: minutes after a match is called before a side that has not "
-        "checked in forfeits to one that has. Empty: no rule, nothing is forfeited.",
+        help_text=gettext_lazy(
+            "The no-show rule: minutes after a match is called before a side that has not "
+            "checked in forfeits to one that has. Empty: no rule, nothing is forfeited."
+        ),
     )
 
     first_place_points = forms.IntegerField(
         required=False,
-        label="Match points for 1st",
-        help_text="Tables of three only. Blank: 2 (with 2nd and 3rd blank too).",
+        label=gettext_lazy("Match points for 1st"),
+        help_text=gettext_lazy("Tables of three only. Blank: 2 (with 2nd and 3rd blank too)."),
     )
     second_place_points = forms.IntegerField(
-        required=False, label="Match points for 2nd", help_text="Tables of three only. Blank: 1."
+        required=False,
+        label=gettext_lazy("Match points for 2nd"),
+        help_text=gettext_lazy("Tables of three only. Blank: 1."),
     )
     third_place_points = forms.IntegerField(
-        required=False, label="Match points for 3rd", help_text="Tables of three only. Blank: 0."
+        required=False,
+        label=gettext_lazy("Match points for 3rd"),
+        help_text=gettext_lazy("Tables of three only. Blank: 0."),
     )
     bye_points = forms.IntegerField(
-        required=False, label="Match points for a bye", help_text="Tables of three only. Blank: 2."
+        required=False,
+        label=gettext_lazy("Match points for a bye"),
+        help_text=gettext_lazy("Tables of three only. Blank: 2."),
     )
     forfeit_points = forms.IntegerField(
         required=False,
-        label="Match points for a forfeit",
-        help_text="Tables of three only: for the entrant who forfeits. Blank: 0.",
+        label=gettext_lazy("Match points for a forfeit"),
+        help_text=gettext_lazy("Tables of three only: for the entrant who forfeits. Blank: 0."),
     )
 
     PLACE_FIELDS = ("first_place_points", "second_place_points", "third_place_points")
@@ -133,9 +178,9 @@ class TournamentCreateForm(forms.Form):
 
     fieldsets = (
         (None, {"fields": ["name", "club", "public", "format", "table_size"]}),
-        ("Matches", {"fields": ["scoring", "best_of", "rounds", "level_knockout"]}),
+        (gettext_lazy("Matches"), {"fields": ["scoring", "best_of", "rounds", "level_knockout"]}),
         (
-            "Format",
+            gettext_lazy("Format"),
             {
                 "fields": [
                     "swiss_rounds",
@@ -147,8 +192,11 @@ class TournamentCreateForm(forms.Form):
                 ]
             },
         ),
-        ("Match points per place (tables of three)", {"fields": list(PLACING_FIELDS)}),
-        ("Venue", {"fields": ["tables", "no_show_minutes"]}),
+        (
+            gettext_lazy("Match points per place (tables of three)"),
+            {"fields": list(PLACING_FIELDS)},
+        ),
+        (gettext_lazy("Venue"), {"fields": ["tables", "no_show_minutes"]}),
     )
 
     class Media:
@@ -161,7 +209,7 @@ class TournamentCreateForm(forms.Form):
         given = [cleaned.get(name) is not None for name in self.PLACE_FIELDS]
         if any(given) and not all(given):
             raise forms.ValidationError(
-                "Give the match points of all three places (1st, 2nd and 3rd), or none."
+                _("Give the match points of all three places (1st, 2nd and 3rd), or none.")
             )
         return cleaned
 
@@ -208,8 +256,10 @@ def duplicate_name_confirmation() -> forms.BooleanField:
     return forms.BooleanField(
         required=False,
         widget=forms.HiddenInput,
-        label="Keep the duplicate name",
-        help_text="Another entrant of the tournament has this name: tick to keep it all the same.",
+        label=gettext_lazy("Keep the duplicate name"),
+        help_text=gettext_lazy(
+            "Another entrant of the tournament has this name: tick to keep it all the same."
+        ),
     )
 
 
@@ -220,17 +270,27 @@ def ask_to_confirm_duplicate_name(form: forms.Form) -> None:
 
 class EntrantRegisterForm(forms.Form):
     tournament = forms.ModelChoiceField(
+        label=gettext_lazy("Tournament"),
         queryset=Tournament.objects.filter(status=TournamentStatus.REGISTRATION),
-        help_text="Tournaments still taking entries.",
+        help_text=gettext_lazy("Tournaments still taking entries."),
     )
-    name = forms.CharField(max_length=200, help_text="The single's, pair's or trio's name.")
+    name = forms.CharField(
+        label=gettext_lazy("Name"),
+        max_length=200,
+        help_text=gettext_lazy("The single's, pair's or trio's name."),
+    )
     players = forms.CharField(
+        label=gettext_lazy("Players"),
         max_length=600,
         required=False,
-        help_text="A single: leave blank for one player named as the entrant. A pair or a "
-        "trio: one name per player, separated by ';'.",
+        help_text=gettext_lazy(
+            "A single: leave blank for one player named as the entrant. A pair or a "
+            "trio: one name per player, separated by ';'."
+        ),
     )
-    seed = forms.IntegerField(min_value=1, max_value=MAX_SEED, required=False)
+    seed = forms.IntegerField(
+        label=gettext_lazy("Seed"), min_value=1, max_value=MAX_SEED, required=False
+    )
     confirm_duplicate_name = duplicate_name_confirmation()
 
     fieldsets = (
@@ -258,9 +318,12 @@ class EntrantRegisterForm(forms.Form):
 
 class WithdrawForm(forms.Form):
     reason = forms.CharField(
+        label=gettext_lazy("Reason"),
         max_length=200,
         required=False,
-        help_text="Recorded with the event; their matches still to play are forfeited.",
+        help_text=gettext_lazy(
+            "Recorded with the event; their matches still to play are forfeited."
+        ),
     )
 
 
@@ -268,7 +331,11 @@ class EntrantCorrectForm(forms.Form):
     """An entrant's page: its name, a field per seat (the player's name, and whether another
     person takes the seat), its seed before the start, and why."""
 
-    name = forms.CharField(max_length=200, help_text="The single's, pair's or trio's name.")
+    name = forms.CharField(
+        label=gettext_lazy("Name"),
+        max_length=200,
+        help_text=gettext_lazy("The single's, pair's or trio's name."),
+    )
 
     def __init__(
         self,
@@ -286,30 +353,37 @@ class EntrantCorrectForm(forms.Form):
         for seat, player in enumerate(players, start=1):
             self.fields[f"player_{seat}"] = forms.CharField(
                 max_length=200,
-                label=f"Player {seat}",
+                label=_("Player %(seat)s") % {"seat": seat},
                 initial="" if player.erased else player.name,
-                help_text="Personal data erased: give the new player's name and tick below."
+                help_text=gettext_lazy(
+                    "Personal data erased: give the new player's name and tick below."
+                )
                 if player.erased
                 else "",
             )
             self.fields[f"replace_{seat}"] = forms.BooleanField(
                 required=False,
-                label=f"Another person in seat {seat}",
-                help_text="Ticked: a new player takes the seat. Unticked: the same person, "
-                "their name corrected (they keep their account link).",
+                label=_("Another person in seat %(seat)s") % {"seat": seat},
+                help_text=gettext_lazy(
+                    "Ticked: a new player takes the seat. Unticked: the same person, "
+                    "their name corrected (they keep their account link)."
+                ),
             )
             seat_fields += [f"player_{seat}", f"replace_{seat}"]
         self.fields["seed"] = forms.IntegerField(
+            label=gettext_lazy("Seed"),
             min_value=1,
             max_value=MAX_SEED,
             required=False,
             disabled=started,
-            help_text="Fixed once the tournament has started."
+            help_text=gettext_lazy("Fixed once the tournament has started.")
             if started
-            else "Blank: no seed. To swap seeds, use the Seeds form on the tournament's page.",
+            else _("Blank: no seed. To swap seeds, use the Seeds form on the tournament's page."),
         )
         self.fields["reason"] = forms.CharField(
-            max_length=500, help_text="Recorded with the correction, for whoever reads the log."
+            label=gettext_lazy("Reason"),
+            max_length=500,
+            help_text=gettext_lazy("Recorded with the correction, for whoever reads the log."),
         )
         self.fields["confirm_duplicate_name"] = duplicate_name_confirmation()
         self.fieldsets = (
@@ -359,7 +433,9 @@ class SeedsForm(forms.Form):
                 label=entrant.name,
             )
         self.fields["reason"] = forms.CharField(
-            max_length=500, help_text="Recorded with the new seeds."
+            label=gettext_lazy("Reason"),
+            max_length=500,
+            help_text=gettext_lazy("Recorded with the new seeds."),
         )
 
     def rows(self) -> list[tuple[Entrant, forms.BoundField]]:
@@ -383,53 +459,67 @@ class PlayerEraseForm(forms.Form):
 
 class PlayerLinkForm(forms.Form):
     username = forms.CharField(
+        label=gettext_lazy("Username"),
         max_length=150,
-        help_text="The account the player signs in with: they then read their private "
-        "tournaments, confirm their own results and see their own hand of a dealt round.",
+        help_text=gettext_lazy(
+            "The account the player signs in with: they then read their private "
+            "tournaments, confirm their own results and see their own hand of a dealt round."
+        ),
     )
 
 
 class LevelMatchDecideForm(forms.Form):
     winner = forms.ChoiceField(
+        label=gettext_lazy("Winner"),
         choices=[("home", "Home"), ("away", "Away"), ("third", "Third (tables of three)")],
-        help_text="Who goes through from the knockout match that ended level.",
+        help_text=gettext_lazy("Who goes through from the knockout match that ended level."),
     )
-    reason = forms.CharField(max_length=500, help_text="Recorded with the decision.")
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        max_length=500,
+        help_text=gettext_lazy("Recorded with the decision."),
+    )
 
 
 class TableAssignForm(forms.Form):
     table = forms.IntegerField(
+        label=gettext_lazy("Table"),
         min_value=1,
-        help_text="A table another waiting or running match holds: the two matches swap.",
+        help_text=gettext_lazy(
+            "A table another waiting or running match holds: the two matches swap."
+        ),
     )
 
 
 class EntrantImportForm(forms.Form):
     file = forms.FileField(
-        help_text=(
+        label=gettext_lazy("File"),
+        help_text=gettext_lazy(
             "A CSV file with the columns name,players,seed (a header line is optional). "
             "Players of a pair or trio are separated by ';'; the seed may be blank."
-        )
+        ),
     )
     confirm_duplicate_names = forms.BooleanField(
         required=False,
-        label="Keep duplicate names",
-        help_text="Register lines whose name an entrant of the tournament (or another line) "
-        "already has. Unticked, such lines are refused (and nothing is imported).",
+        label=gettext_lazy("Keep duplicate names"),
+        help_text=gettext_lazy(
+            "Register lines whose name an entrant of the tournament (or another line) "
+            "already has. Unticked, such lines are refused (and nothing is imported)."
+        ),
     )
 
     def clean_file(self) -> list[ImportedEntrant]:
         upload = self.cleaned_data["file"]
         if upload.size > MAX_CSV_BYTES:
-            raise forms.ValidationError("the file is larger than 1 MB")
+            raise forms.ValidationError(_("the file is larger than 1 MB"))
         try:
             text = upload.read().decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise forms.ValidationError("the file is not UTF-8 text") from exc
+            raise forms.ValidationError(_("the file is not UTF-8 text")) from exc
         lines, errors = parse_entrant_lines(text)
         if errors:
             raise forms.ValidationError(
-                [*errors, "Nothing was imported: correct these lines and upload the file again."]
+                [*errors, _("Nothing was imported: correct these lines and upload the file again.")]
             )
         return lines
 
@@ -438,15 +528,20 @@ class EntrantPasteForm(forms.Form):
     """A pasted list of entrants, one per line: previewed, then registered in one command."""
 
     entrants = forms.CharField(
+        label=gettext_lazy("Entrants"),
         max_length=MAX_PASTED_CHARACTERS,
         widget=forms.Textarea(attrs={"rows": 10, "cols": 60}),
-        help_text="One entrant per line: Name, or Name; Player 1, Player 2 (a pair or a trio), "
-        "and a seed as a field of its own if any (Name; 3). A single's player is the name.",
+        help_text=gettext_lazy(
+            "One entrant per line: Name, or Name; Player 1, Player 2 (a pair or a trio), "
+            "and a seed as a field of its own if any (Name; 3). A single's player is the name."
+        ),
     )
     confirm_duplicate_names = forms.BooleanField(
         required=False,
-        label="Keep duplicate names",
-        help_text="Register lines whose name another entrant (or another line) already has.",
+        label=gettext_lazy("Keep duplicate names"),
+        help_text=gettext_lazy(
+            "Register lines whose name another entrant (or another line) already has."
+        ),
     )
 
     def clean_entrants(self) -> list[ImportedEntrant]:

@@ -11,6 +11,8 @@ from django.db.models.functions import Cast
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from typing_extensions import override
 
 from common.admin import (
@@ -18,6 +20,7 @@ from common.admin import (
     SuperuserOnlyAdmin,
     organizer_scope,
     search_by_uuid,
+    translated_labels,
 )
 from games.eventstore.models import Event, IdempotencyKey
 
@@ -28,13 +31,13 @@ def events_url(stream_id: uuid.UUID) -> str:
 
 
 def events_link(stream_id: uuid.UUID) -> str:
-    return format_html('<a href="{}">Events of this stream</a>', events_url(stream_id))
+    return format_html('<a href="{}">{}</a>', events_url(stream_id), _("Events of this stream"))
 
 
 class ReadOnlyAdmin(OrganizerScopedAdmin):
     # Counting a large log on every page is slow, and an exact total is not needed here.
     show_full_result_count = False
-    search_help_text = "Search by stream id (the full UUID)."
+    search_help_text = gettext_lazy("Search by stream id (the full UUID).")
     search_fields = ("stream_id",)
 
     @override
@@ -93,15 +96,15 @@ class EventAdmin(ReadOnlyAdmin):
         )
         return events
 
-    @admin.display(description="actor")
+    @admin.display(description=gettext_lazy("actor"))
     def actor(self, event: Event) -> str:
         name = getattr(event, "actor_name", None)
         actor_pk = event.metadata.get("actor_id")
         if name is not None:
             return str(name)
-        return "—" if actor_pk is None else f"user {actor_pk} (deleted)"
+        return "—" if actor_pk is None else _("user %(id)s (deleted)") % {"id": actor_pk}
 
-    @admin.display(description="device")
+    @admin.display(description=gettext_lazy("device"))
     def device(self, event: Event) -> str:
         return str(event.metadata.get("device") or "—")
 
@@ -120,3 +123,24 @@ class IdempotencyKeyAdmin(SuperuserOnlyAdmin, ReadOnlyAdmin):
 
     def organized(self, user: Any) -> Q:  # noqa: ARG002 - superusers only: never reached
         return Q(pk__in=[])
+
+
+# The console's words for these rows, in the reader's language (decision record 0050).
+
+translated_labels(
+    Event,
+    name=gettext_lazy("event"),
+    plural=gettext_lazy("events"),
+    fields={
+        "global_position": gettext_lazy("global position"),
+        "stream_id": gettext_lazy("stream id"),
+        "stream_type": gettext_lazy("stream type"),
+        "stream_version": gettext_lazy("stream version"),
+        "event_type": gettext_lazy("event type"),
+        "schema_version": gettext_lazy("schema version"),
+        "payload": gettext_lazy("payload"),
+        "metadata": gettext_lazy("metadata"),
+        "recorded_at": gettext_lazy("recorded at"),
+        "chain_hash": gettext_lazy("chain hash"),
+    },
+)

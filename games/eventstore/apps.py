@@ -1,10 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class EventStoreConfig(AppConfig):
     name = "games.eventstore"
     label = "eventstore"
-    verbose_name = "Event store"
+    verbose_name = gettext_lazy("Event store")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import models
 from django.db.models.functions import Now
+from django.utils.translation import pgettext
 
 from games.eventstore.errors import EventStoreMisuse
 
@@ -81,7 +82,8 @@ class Event(AppendOnlyModel):
     def __str__(self) -> str:
         return (
             f"#{self.global_position} {self.event_type} "
-            f"({self.stream_type} {self.stream_id} v{self.stream_version})"
+            # The stream type's word, as the API's errors say it (common/exceptions.py).
+            f"({pgettext('stream type', self.stream_type)} {self.stream_id} v{self.stream_version})"
         )
 
 

@@ -56,8 +56,10 @@ def rank_name(rank: int, french: bool) -> str:
     says what they see (WCAG 2.5.3, label in name)."""
     names = {
         1: pgettext("card rank", "Ace"),
-        8: pgettext("card rank", "Jack") if french else pgettext("card rank", "Fante"),
-        9: pgettext("card rank", "Queen") if french else pgettext("card rank", "Cavallo"),
+        # An Italian deck's cards are named in the reader's language too: "Jack of Coins" in
+        # English, "Fante di Denari" in Italian (never "Fante of Denari").
+        8: pgettext("card rank", "Jack") if french else pgettext("italian card rank", "Jack"),
+        9: pgettext("card rank", "Queen") if french else pgettext("italian card rank", "Knight"),
         10: pgettext("card rank", "King"),
         11: "8",  # the French eight of the 48-card six-player deck
         12: "9",
@@ -74,10 +76,10 @@ def suit_name(suit: Suit, french: bool) -> str:
             Suit.BATONS: pgettext("french suit", "Clubs"),
         }[suit]
     return {
-        Suit.COINS: pgettext("italian suit", "Denari"),
-        Suit.CUPS: pgettext("italian suit", "Coppe"),
-        Suit.SWORDS: pgettext("italian suit", "Spade"),
-        Suit.BATONS: pgettext("italian suit", "Bastoni"),
+        Suit.COINS: pgettext("italian suit", "Coins"),
+        Suit.CUPS: pgettext("italian suit", "Cups"),
+        Suit.SWORDS: pgettext("italian suit", "Swords"),
+        Suit.BATONS: pgettext("italian suit", "Batons"),
     }[suit]
 
 

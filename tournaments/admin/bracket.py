@@ -10,6 +10,8 @@ from uuid import UUID
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from common.parsing import ascii_int
 from games.eventstore.api import last_position
@@ -19,6 +21,9 @@ from tournaments.models import (
     TournamentView,
 )
 from tournaments.rows import tables_of
+from tournaments.pages.labels import place_text
+from tournaments.state import TournamentSettings
+from tournaments.templatetags.tournament_pages import column_name, stage_label
 
 
 def refresh_view(tournament_id: UUID) -> TournamentView:
@@ -36,15 +41,19 @@ def view_of(tournament: Tournament) -> TournamentView:
 def round_title(section: str, number: int, last: int) -> str:
     if section == "main":
         from_the_end = last - number
-        names = ("Final", "Semi-finals", "Quarter-finals")
-        return names[from_the_end] if from_the_end < len(names) else f"Round {number}"
+        names = (_("Final"), _("Semi-finals"), _("Quarter-finals"))
+        return names[from_the_end] if from_the_end < len(names) else round_number(number)
     titles = {
-        "winners": f"Winners round {number}",
-        "losers": f"Losers round {number}",
-        "grand_final": "Grand final" if number == 1 else "Grand final reset",
-        "third_place": "Third place",
+        "winners": _("Winners round %(number)s") % {"number": number},
+        "losers": _("Losers round %(number)s") % {"number": number},
+        "grand_final": _("Grand final") if number == 1 else _("Grand final reset"),
+        "third_place": _("Third place"),
     }
-    return titles.get(section, f"Round {number}")
+    return titles.get(section, round_number(number))
+
+
+def round_number(number: int) -> str:
+    return pgettext("tournament round", "Round %(number)s") % {"number": number}
 
 
 def bracket_columns(bracket: dict[str, Any]) -> list[dict[str, Any]]:
@@ -53,7 +62,9 @@ def bracket_columns(bracket: dict[str, Any]) -> list[dict[str, Any]]:
     fixtures_url = reverse("admin:tournaments_fixture_changelist")
 
     def name(entrant: int | None) -> str:
-        return "to be decided" if entrant is None else names.get(str(entrant), f"#{entrant}")
+        if entrant is None:
+            return pgettext("bracket", "to be decided")
+        return names.get(str(entrant), f"#{entrant}")
 
     stages = []
     for stage in bracket.get("stages", []):
@@ -93,11 +104,11 @@ def bracket_columns(bracket: dict[str, Any]) -> list[dict[str, Any]]:
                     "bye": None if bye is None else name(bye),
                 }
             )
-        kind = stage["kind"].replace("_", " ")
-        title = stage["name"].capitalize()
+        kind = stage_label(stage["kind"])
+        title = stage_label(stage["name"])
         stages.append(
             {
-                "title": title if kind == stage["name"] else f"{title} ({kind})",
+                "title": title if stage["kind"] == stage["name"] else f"{title} ({kind})",
                 "complete": stage["complete"],
                 "rounds": columns,
             }
@@ -180,7 +191,8 @@ def places_of(match: dict[str, Any]) -> list[int | None]:
 
 
 def ordinal(place: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+    """1st, 2nd, 3rd (1°, 2°, 3° in Italian)."""
+    return place_text(place)
 
 
 def shown(value: Any) -> Any:
@@ -199,7 +211,7 @@ def standings_table(
     """The tie-break names (the columns after the fixed ones, in the configured `order`; the
     projection's JSON keeps no key order) and the rows with their values."""
     tiebreaks = list(order or (rows[0]["tiebreaks"] if rows else []))
-    return [name.replace("_", " ") for name in tiebreaks], [
+    return [str(column_name(name)) for name in tiebreaks], [
         row
         | {
             "tiebreak_values": [shown(row["tiebreaks"].get(name)) for name in tiebreaks],

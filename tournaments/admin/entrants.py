@@ -19,6 +19,8 @@ from django.http import (
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from common.admin import (
     ReadOnlyInline,
@@ -27,6 +29,7 @@ from common.admin import (
     admin_actor,
     error_detail,
     run_service,
+    translated_labels,
 )
 from games.eventstore.api import EventStoreError
 from games.rules import RuleViolation
@@ -57,7 +60,7 @@ class EntrantInline(ReadOnlyInline):
     fields = ("name", "players_named", "seed", "checked_in", "withdrawn", "registered_at")
     readonly_fields = fields
 
-    @admin.display(description="players")
+    @admin.display(description=gettext_lazy("players"))
     def players_named(self, entrant: Entrant) -> str:
         return players_of(entrant)
 
@@ -89,7 +92,7 @@ class EntrantAdmin(TournamentsAddAdmin):
     fields = readonly_fields
     actions = ("check_in", "withdraw")
 
-    @admin.display(description="players")
+    @admin.display(description=gettext_lazy("players"))
     def players_named(self, entrant: Entrant) -> str:
         return players_of(entrant)
 
@@ -164,7 +167,7 @@ class EntrantAdmin(TournamentsAddAdmin):
         context = self.plain_form_context(
             request,
             form,
-            title=f"Correct {entrant}",
+            title=_("Correct %(entrant)s") % {"entrant": entrant},
             subtitle=entrant_standing(entrant),
             object_id=object_id,
             original=entrant,
@@ -190,7 +193,7 @@ class EntrantAdmin(TournamentsAddAdmin):
             label for label, value in (("name", name), ("players", seated)) if value is not None
         ] + ([] if seed is corrections.KEEP_SEED else ["seed"])
         if not changed:
-            self.message_user(request, "Nothing changed: nothing recorded.", messages.INFO)
+            self.message_user(request, _("Nothing changed: nothing recorded."), messages.INFO)
             return []
         try:
             corrections.entrant_amend(
@@ -212,11 +215,17 @@ class EntrantAdmin(TournamentsAddAdmin):
         refresh_view(entrant.tournament_id)
         self.log_change(request, entrant, [{"changed": {"fields": changed}}])
         self.message_user(
-            request, f"{name or entrant.name}: {', '.join(changed)} corrected.", messages.SUCCESS
+            request,
+            _("%(name)s: %(fields)s corrected.")
+            % {
+                "name": name or entrant.name,
+                "fields": ", ".join(str(CORRECTED_FIELDS.get(field, field)) for field in changed),
+            },
+            messages.SUCCESS,
         )
         return changed
 
-    @admin.action(description="Check in", permissions=["change"])
+    @admin.action(description=gettext_lazy("Check in"), permissions=["change"])
     def check_in(self, request: HttpRequest, queryset: QuerySet[Entrant]) -> None:
         for entrant in queryset:
             run_service(
@@ -228,13 +237,14 @@ class EntrantAdmin(TournamentsAddAdmin):
                     entrant_id=entrant.id,
                     actor=admin_actor(request),
                 ),
-                success=f"{entrant} checked in.",
+                success=_("%(name)s checked in.") % {"name": entrant},
                 subject=str(entrant),
             )
         refresh_views(entrant.tournament_id for entrant in queryset)
 
     @admin.action(
-        description="Withdraw (forfeits their matches still to play)", permissions=["change"]
+        description=gettext_lazy("Withdraw (forfeits their matches still to play)"),
+        permissions=["change"],
     )
     def withdraw(
         self, request: HttpRequest, queryset: QuerySet[Entrant]
@@ -243,7 +253,12 @@ class EntrantAdmin(TournamentsAddAdmin):
         form = action_form(request, WithdrawForm)
         if not (form.is_bound and form.is_valid()):
             return action_form_page(
-                self, request, form=form, objects=entrants, title="Withdraw", action="withdraw"
+                self,
+                request,
+                form=form,
+                objects=entrants,
+                title=_("Withdraw"),
+                action="withdraw",
             )
         for entrant in entrants:
             run_service(
@@ -256,11 +271,18 @@ class EntrantAdmin(TournamentsAddAdmin):
                     reason=form.cleaned_data["reason"],
                     actor=admin_actor(request),
                 ),
-                success=f"{entrant} withdrew.",
+                success=_("%(name)s withdrew.") % {"name": entrant},
                 subject=str(entrant),
             )
         refresh_views(entrant.tournament_id for entrant in entrants)
         return None
+
+
+CORRECTED_FIELDS = {
+    "name": gettext_lazy("name"),
+    "players": gettext_lazy("players"),
+    "seed": gettext_lazy("seed"),
+}
 
 
 def seated_players(entrant: Entrant) -> list[Player]:
@@ -274,12 +296,32 @@ def seated_players(entrant: Entrant) -> list[Player]:
 
 def entrant_standing(entrant: Entrant) -> str:
     """The entrant's tournament and where it stands, above its corrections form."""
-    facts = [str(entrant.tournament), "checked in" if entrant.checked_in else "not checked in"]
+    facts = [
+        str(entrant.tournament),
+        _("checked in") if entrant.checked_in else _("not checked in"),
+    ]
     if entrant.withdrawn:
-        facts.append("withdrawn")
+        facts.append(_("withdrawn"))
     return " · ".join(facts)
 
 
 def refresh_views(tournament_ids: Iterable[UUID]) -> None:
     for tournament_id in set(tournament_ids):
         refresh_view(tournament_id)
+
+
+# The console's words for these rows, in the reader's language (decision record 0050).
+
+translated_labels(
+    Entrant,
+    name=gettext_lazy("entrant"),
+    plural=gettext_lazy("entrants"),
+    fields={
+        "tournament": gettext_lazy("tournament"),
+        "name": gettext_lazy("name"),
+        "seed": gettext_lazy("seed"),
+        "checked_in": gettext_lazy("checked in"),
+        "withdrawn": gettext_lazy("withdrawn"),
+        "registered_at": gettext_lazy("registered at"),
+    },
+)

@@ -16,6 +16,8 @@ from django.http import (
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from common.admin import (
     ReadOnlyProjectionAdmin,
@@ -23,6 +25,7 @@ from common.admin import (
     action_form_page,
     admin_actor,
     run_service,
+    translated_labels,
 )
 from games.admin import disputes_listed, forfeit_matches, rule_rounds, sides_of, void_rounds
 from games.eventstore.admin import events_link
@@ -40,6 +43,13 @@ from tournaments.models import (
 )
 from tournaments.selectors.organizing import tournament_ids
 from tournaments.services import running, scheduling
+
+SIDES = {
+    "home": gettext_lazy("home"),
+    "away": gettext_lazy("away"),
+    "third": gettext_lazy("third"),
+}
+"""A fixture's sides, as a message names them."""
 
 
 @admin.register(Fixture)
@@ -93,7 +103,7 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
     def organized(self, user: Any) -> Q:
         return Q(tournament_id__in=tournament_ids(user))
 
-    @admin.display(description="places")
+    @admin.display(description=gettext_lazy("places"))
     def places_shown(self, fixture: Fixture) -> str:
         """At a finished table of three: each entrant's place, in seat order."""
         if not fixture.places:
@@ -104,18 +114,18 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
             for entrant, place in zip(seated, fixture.places, strict=False)
         )
 
-    @admin.display(description="match")
+    @admin.display(description=gettext_lazy("match"))
     def match(self, fixture: Fixture) -> str:
         url = reverse("admin:games_match_change", args=[fixture.match_id])
         return format_html('<a href="{}">{}</a>', url, fixture.match_id)
 
-    @admin.display(description="disputes")
+    @admin.display(description=gettext_lazy("disputes"))
     def disputes(self, fixture: Fixture) -> str:
         """The match's disputes with their reasons: what the organizer settles here."""
         match = Match.objects.filter(id=fixture.match_id).first()
         return "-" if match is None else disputes_listed(match)
 
-    @admin.display(description="event log")
+    @admin.display(description=gettext_lazy("event log"))
     def events(self, fixture: Fixture) -> str:
         return events_link(fixture.match_id)
 
@@ -136,7 +146,8 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
             refresh_view(fixture.tournament_id)
 
     @admin.action(
-        description="Call to its table (starts the no-show clock)", permissions=["change"]
+        description=gettext_lazy("Call to its table (starts the no-show clock)"),
+        permissions=["change"],
     )
     def call_to_table(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> None:
         for fixture in queryset:
@@ -151,11 +162,15 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
             if called is not None:
                 refresh_view(fixture.tournament_id)
                 self.message_user(
-                    request, f"{fixture.key} called to table {fixture.table}.", messages.SUCCESS
+                    request,
+                    _("%(match)s called to table %(table)s.")
+                    % {"match": fixture.key, "table": fixture.table},
+                    messages.SUCCESS,
                 )
 
     @admin.action(
-        description="Assign a table (swaps with the match holding it)", permissions=["change"]
+        description=gettext_lazy("Assign a table (swaps with the match holding it)"),
+        permissions=["change"],
     )
     def assign_table(
         self, request: HttpRequest, queryset: QuerySet[Fixture]
@@ -164,8 +179,8 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
             request,
             queryset,
             TableAssignForm,
-            to="give a table",
-            title="Assign a table",
+            to=_("give a table"),
+            title=_("Assign a table"),
             action="assign_table",
             initial=lambda fixture: {"table": fixture.table},
         )
@@ -186,12 +201,15 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         )
         if moved is not None:
             refresh_view(fixture.tournament_id)
-            where = "; ".join(f"{f.key} at table {f.table}" for f in moved) or "nothing moved"
-            self.message_user(request, f"Tables: {where}.", messages.SUCCESS)
+            where = "; ".join(
+                _("%(match)s at table %(table)s") % {"match": f.key, "table": f.table}
+                for f in moved
+            ) or _("nothing moved")
+            self.message_user(request, _("Tables: %(where)s.") % {"where": where}, messages.SUCCESS)
         return None
 
     @admin.action(
-        description="Decide a knockout match that ended level (with a reason)",
+        description=gettext_lazy("Decide a knockout match that ended level (with a reason)"),
         permissions=["change"],
     )
     def decide_level(
@@ -201,8 +219,8 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
             request,
             queryset,
             LevelMatchDecideForm,
-            to="decide",
-            title="Decide a level match",
+            to=_("decide"),
+            title=_("Decide a level match"),
             action="decide_level",
         )
         if not isinstance(chosen, tuple):
@@ -211,7 +229,9 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         side = form.cleaned_data["winner"]
         winner = {"home": fixture.home_id, "away": fixture.away_id, "third": fixture.third_id}[side]
         if winner is None:
-            self.message_user(request, f"{fixture.key} has no third side.", messages.ERROR)
+            self.message_user(
+                request, _("%(match)s has no third side.") % {"match": fixture.key}, messages.ERROR
+            )
             return None
         decided = run_service(
             self,
@@ -227,7 +247,11 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         )
         if decided is not None:
             refresh_view(fixture.tournament_id)
-            self.message_user(request, f"{fixture.key}: the {side} side goes through.")
+            self.message_user(
+                request,
+                _("%(match)s: the %(side)s side goes through.")
+                % {"match": fixture.key, "side": SIDES.get(side, side)},
+            )
         return None
 
     def one_fixture_form(
@@ -245,7 +269,9 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         a warning when not exactly one fixture is selected, the form's page until it is valid."""
         fixtures = list(queryset)
         if len(fixtures) != 1:
-            self.message_user(request, f"Select one fixture to {to}.", messages.WARNING)
+            self.message_user(
+                request, _("Select one fixture to %(to)s.") % {"to": to}, messages.WARNING
+            )
             return None
         (fixture,) = fixtures
         form = action_form(
@@ -257,14 +283,16 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
             )
         return fixture, form
 
-    @admin.action(description="Forfeit the match (choose the side)", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Forfeit the match (choose the side)"), permissions=["change"]
+    )
     def forfeit(self, request: HttpRequest, queryset: QuerySet[Fixture]) -> TemplateResponse | None:
         matches = self.matches_of(list(queryset))
         return forfeit_matches(
             self, request, matches, action="forfeit", after=partial(self.result_sync, request)
         )
 
-    @admin.action(description="Void a round of the match", permissions=["change"])
+    @admin.action(description=gettext_lazy("Void a round of the match"), permissions=["change"])
     def void_round(
         self, request: HttpRequest, queryset: QuerySet[Fixture]
     ) -> TemplateResponse | None:
@@ -274,7 +302,8 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         )
 
     @admin.action(
-        description="Rule on a round's result (its points, with a reason)", permissions=["change"]
+        description=gettext_lazy("Rule on a round's result (its points, with a reason)"),
+        permissions=["change"],
     )
     def rule_round(
         self, request: HttpRequest, queryset: QuerySet[Fixture]
@@ -283,3 +312,40 @@ class FixtureAdmin(ReadOnlyProjectionAdmin):
         return rule_rounds(
             self, request, matches, action="rule_round", after=partial(self.result_sync, request)
         )
+
+
+# The console's words for these rows, in the reader's language (decision record 0050).
+
+translated_labels(
+    Fixture,
+    name=gettext_lazy("fixture"),
+    plural=gettext_lazy("fixtures"),
+    fields={
+        "tournament": gettext_lazy("tournament"),
+        "key": gettext_lazy("key"),
+        "stage": gettext_lazy("stage"),
+        "round": gettext_lazy("round"),
+        "home": gettext_lazy("home"),
+        "away": gettext_lazy("away"),
+        "third": gettext_lazy("third"),
+        "status": gettext_lazy("status"),
+        "winner": gettext_lazy("winner"),
+        "table": gettext_lazy("table"),
+        "scheduled_at": gettext_lazy("scheduled at"),
+        "called_at": gettext_lazy("called at"),
+        "deadline": gettext_lazy("deadline"),
+        "decided_by": gettext_lazy("decided by"),
+    },
+    help_texts={
+        "key": gettext_lazy("The pairing or bracket slot id, e.g. W1-3."),
+        "third": gettext_lazy("At tables of three: the third entrant at the table."),
+        "called_at": gettext_lazy("When the match was called to its table."),
+        "deadline": gettext_lazy("With the no-show rule: the call plus its minutes."),
+        "decided_by": gettext_lazy(
+            "A level knockout match's winner decided by the higher seed or the organizer."
+        ),
+        "places": gettext_lazy(
+            "At tables of three: each entrant's place (1st, 2nd, 3rd), in seat order."
+        ),
+    },
+)

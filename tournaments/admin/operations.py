@@ -7,11 +7,13 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
 from django.http import (
     HttpRequest,
 )
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 
 from common.admin import admin_actor
 from common.parsing import ascii_int
@@ -39,7 +41,9 @@ def seed_given(request: HttpRequest, tournament: Tournament) -> str:
     seeded = registration.tournament_seed(
         tournament_id=tournament.id, method="given", actor=admin_actor(request)
     )
-    return f"seeded by the given seeds ({len(seeded.state.seeding or ())} entrants)."
+    return _("seeded by the given seeds (%(count)s entrants).") % {
+        "count": len(seeded.state.seeding or ())
+    }
 
 
 def seed_random(request: HttpRequest, tournament: Tournament) -> str:
@@ -47,22 +51,24 @@ def seed_random(request: HttpRequest, tournament: Tournament) -> str:
     given = request.POST.get("random_seed", "").strip()
     random_seed = ascii_int(given) if given else secrets.randbelow(RANDOM_SEED_LIMIT) + 1
     if random_seed is None:
-        raise InvalidTournament(f"a random seed is a whole number, not {given[:40]!r}")
+        raise InvalidTournament.because(
+            gettext_noop("a random seed is a whole number, not %(given)s"), given=repr(given[:40])
+        )
     seeded = registration.tournament_seed(
         tournament_id=tournament.id,
         method="random",
         random_seed=random_seed,
         actor=admin_actor(request),
     )
-    return (
-        f"seeded at random with the random seed {random_seed}, recorded with the seeding "
-        f"({len(seeded.state.seeding or ())} entrants)."
-    )
+    return _(
+        "seeded at random with the random seed %(random_seed)s, recorded with the seeding "
+        "(%(count)s entrants)."
+    ) % {"random_seed": random_seed, "count": len(seeded.state.seeding or ())}
 
 
 def start(request: HttpRequest, tournament: Tournament) -> str:
     state = running.tournament_start(tournament_id=tournament.id, actor=admin_actor(request)).state
-    return f"started: {len(state.fixtures)} matches created."
+    return _("started: %(count)s matches created.") % {"count": len(state.fixtures)}
 
 
 def start_checked_in(request: HttpRequest, tournament: Tournament) -> str:
@@ -70,10 +76,14 @@ def start_checked_in(request: HttpRequest, tournament: Tournament) -> str:
         tournament_id=tournament.id, only_checked_in=True, actor=admin_actor(request)
     )
     absent = sum(1 for e in result.events if e.event_type == "EntrantWithdrew")
-    return (
-        f"started with the {len(result.state.order or ())} entrants checked in "
-        f"({absent} withdrawn for not checking in): {len(result.state.fixtures)} matches created."
-    )
+    return _(
+        "started with the %(count)s entrants checked in (%(absent)s withdrawn for not checking "
+        "in): %(matches)s matches created."
+    ) % {
+        "count": len(result.state.order or ()),
+        "absent": absent,
+        "matches": len(result.state.fixtures),
+    }
 
 
 def check_in_entrant(request: HttpRequest, tournament: Tournament) -> str:
@@ -89,21 +99,27 @@ def check_in_entrant(request: HttpRequest, tournament: Tournament) -> str:
     registration.entrant_check_in(
         tournament_id=tournament.id, entrant_id=entrant.id, actor=admin_actor(request)
     )
-    return f"{entrant.name} checked in."
+    return _("%(name)s checked in.") % {"name": entrant.name}
 
 
 def call_match(request: HttpRequest, tournament: Tournament) -> str:
     """The match named by the button (`match`), called to its table."""
-    fixture = Fixture.objects.filter(
-        tournament=tournament, match_id=request.POST.get("match", "")
-    ).first()
+    match_id = uuid_or_none(request.POST.get("match", ""))
+    fixture = (
+        None
+        if match_id is None
+        else Fixture.objects.filter(tournament=tournament, match_id=match_id).first()
+    )
     if fixture is None:
         raise InvalidTournament.because(
             gettext_noop("match %(match)s is not a match of a tournament"),
             match=request.POST.get("match"),
         )
     scheduling.fixture_call(match_id=fixture.match_id, actor=admin_actor(request))
-    return f"{fixture.key} called to table {fixture.table}."
+    return _("%(match)s called to table %(table)s.") % {
+        "match": fixture.key,
+        "table": fixture.table,
+    }
 
 
 def decide_group_places(request: HttpRequest, tournament: Tournament) -> str:
@@ -133,7 +149,18 @@ def decide_group_places(request: HttpRequest, tournament: Tournament) -> str:
         actor=admin_actor(request),
     )
     named = dict(Entrant.objects.filter(id__in=order).values_list("id", "name"))
-    return f"group {group}: places decided ({', '.join(named.get(e, f'#{e}') for e in order)})."
+    return _("group %(group)s: places decided (%(order)s).") % {
+        "group": group,
+        "order": ", ".join(named.get(e, f"#{e}") for e in order),
+    }
+
+
+def uuid_or_none(text: str) -> UUID | None:
+    """A match id as typed: anything else names no match (a refusal, not an error)."""
+    try:
+        return UUID(text)
+    except ValueError:
+        return None
 
 
 def int_field(request: HttpRequest, name: str) -> int:
@@ -143,12 +170,12 @@ def int_field(request: HttpRequest, name: str) -> int:
 
 def open_check_in(request: HttpRequest, tournament: Tournament) -> str:
     registration.check_in_open(tournament_id=tournament.id, actor=admin_actor(request))
-    return "check-in is open."
+    return _("check-in is open.")
 
 
 def close_check_in(request: HttpRequest, tournament: Tournament) -> str:
     registration.check_in_close(tournament_id=tournament.id, actor=admin_actor(request))
-    return "check-in is closed: later check-ins are refused until it opens again."
+    return _("check-in is closed: later check-ins are refused until it opens again.")
 
 
 def run_swiss_round_publish(request: HttpRequest, tournament: Tournament) -> str:
@@ -156,13 +183,17 @@ def run_swiss_round_publish(request: HttpRequest, tournament: Tournament) -> str
     state = running.swiss_round_publish(
         tournament_id=tournament.id, actor=admin_actor(request)
     ).state
-    return f"Swiss round {len(state.swiss_rounds)} published."
+    return _("Swiss round %(number)s published.") % {"number": len(state.swiss_rounds)}
 
 
 def schedule(request: HttpRequest, tournament: Tournament) -> str:
     called = scheduling.fixture_schedule(tournament_id=tournament.id, actor=admin_actor(request))
-    tables = ", ".join(f"{f.key} at table {f.table}" for f in called)
-    return f"tables given: {tables}." if tables else "no match waits for a free table."
+    tables = ", ".join(
+        _("%(match)s at table %(table)s") % {"match": f.key, "table": f.table} for f in called
+    )
+    if not tables:
+        return _("no match waits for a free table.")
+    return _("tables given: %(tables)s.") % {"tables": tables}
 
 
 def change_tables(request: HttpRequest, tournament: Tournament) -> str:
@@ -178,10 +209,10 @@ def change_tables(request: HttpRequest, tournament: Tournament) -> str:
         tournament_id=tournament.id, tables=tables, actor=admin_actor(request)
     )
     if result.state.settings.tables is None:
-        return gettext("%(tables)s tables, as many as the entrants need until the start.") % {
+        return _("%(tables)s tables, as many as the entrants need until the start.") % {
             "tables": result.state.tables
         }
-    return gettext("%(tables)s tables.") % {"tables": result.state.tables}
+    return _("%(tables)s tables.") % {"tables": result.state.tables}
 
 
 def seeds_form(tournament: Tournament, data: Any = None) -> SeedsForm:
@@ -196,29 +227,37 @@ def seeds_form(tournament: Tournament, data: Any = None) -> SeedsForm:
 def refresh(request: HttpRequest, tournament: Tournament) -> str:  # noqa: ARG001 - every operation takes these
     """What the consumer does when the worker runs: record results, advance, project."""
     processed = projections.consume()
-    return f"bracket and standings brought up to date ({processed} new events read)."
+    return ngettext(
+        "bracket and standings brought up to date (%(count)s new event read).",
+        "bracket and standings brought up to date (%(count)s new events read).",
+        processed,
+    ) % {"count": processed}
 
 
 @dataclass(frozen=True)
 class Operation:
-    label: str
+    label: Any
+    """What the button says (translated when shown)."""
     run: Callable[[HttpRequest, Tournament], str]
 
 
 OPERATIONS = {
-    "seed_given": Operation("Seed by the given seeds", seed_given),
-    "seed_random": Operation("Seed at random", seed_random),
-    "start": Operation("Start the tournament", start),
+    "seed_given": Operation(gettext_lazy("Seed by the given seeds"), seed_given),
+    "seed_random": Operation(gettext_lazy("Seed at random"), seed_random),
+    "start": Operation(gettext_lazy("Start the tournament"), start),
     "start_checked_in": Operation(
-        "Start with the checked-in entrants only (the others withdraw)", start_checked_in
+        gettext_lazy("Start with the checked-in entrants only (the others withdraw)"),
+        start_checked_in,
     ),
-    "open_check_in": Operation("Open check-in", open_check_in),
-    "check_in_entrant": Operation("Check in", check_in_entrant),
-    "call_match": Operation("Call to its table", call_match),
-    "decide_group_places": Operation("Decide the places", decide_group_places),
-    "close_check_in": Operation("Close check-in", close_check_in),
-    "publish_swiss_round": Operation("Publish the next Swiss round", run_swiss_round_publish),
-    "schedule": Operation("Give waiting matches the free tables", schedule),
-    "tables": Operation("Change the tables", change_tables),
-    "refresh": Operation("Bring bracket and standings up to date", refresh),
+    "open_check_in": Operation(gettext_lazy("Open check-in"), open_check_in),
+    "check_in_entrant": Operation(gettext_lazy("Check in"), check_in_entrant),
+    "call_match": Operation(gettext_lazy("Call to its table"), call_match),
+    "decide_group_places": Operation(gettext_lazy("Decide the places"), decide_group_places),
+    "close_check_in": Operation(gettext_lazy("Close check-in"), close_check_in),
+    "publish_swiss_round": Operation(
+        gettext_lazy("Publish the next Swiss round"), run_swiss_round_publish
+    ),
+    "schedule": Operation(gettext_lazy("Give waiting matches the free tables"), schedule),
+    "tables": Operation(gettext_lazy("Change the tables"), change_tables),
+    "refresh": Operation(gettext_lazy("Bring bracket and standings up to date"), refresh),
 }

@@ -8,10 +8,11 @@ from django.contrib import admin
 from django.db.models import ForeignKey, Q
 from django.forms import ModelChoiceField
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy
 from typing_extensions import override
 
 from accounts.selectors import organized_clubs
-from common.admin import OrganizerScopedAdmin
+from common.admin import OrganizerScopedAdmin, translated_labels
 from tournaments.models import ClubRatingSettings
 from tournaments.services.ratings import club_rating_settings_set
 
@@ -41,3 +42,21 @@ class ClubRatingSettingsAdmin(OrganizerScopedAdmin):
     ) -> None:
         saved = club_rating_settings_set(club=obj.club, count_forfeits=obj.count_forfeits)
         obj.pk = saved.pk
+
+
+# The console's words for these rows, in the reader's language (decision record 0050).
+
+translated_labels(
+    ClubRatingSettings,
+    name=gettext_lazy("club rating settings"),
+    plural=gettext_lazy("club rating settings"),
+    fields={
+        "club": gettext_lazy("club"),
+        "count_forfeits": gettext_lazy("count forfeits"),
+    },
+    help_texts={
+        "count_forfeits": gettext_lazy(
+            "Forfeited matches change the players' ratings (off: they are not rated)."
+        ),
+    },
+)

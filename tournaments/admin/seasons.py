@@ -15,11 +15,13 @@ from django.db.models import Model, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from typing_extensions import override
 
 from accounts.models import Club
 from accounts.selectors import organized_clubs
-from common.admin import ServiceAddAdmin
+from common.admin import ServiceAddAdmin, translated_labels
 from tournaments.errors import InvalidSeason
 from tournaments.models import Season, Tournament
 from tournaments.selectors.seasons import may_organize
@@ -27,7 +29,7 @@ from tournaments.services import seasons
 from tournaments.standings.errors import StandingsError
 from tournaments.standings.seasons import MAX_PLACES, InvalidPointsTable, parse_points_table
 
-POINTS_HELP = (
+POINTS_HELP = gettext_lazy(
     "The points of 1st, 2nd, 3rd... place, best first, separated by commas, e.g. "
     "25,18,15,12,10,8,6,4,2,1. They never rise down the table."
 )
@@ -36,22 +38,26 @@ POINTS_HELP = (
 class SeasonSettingsForm(forms.Form):
     """A season's settings and tournaments (the change page; the add page adds its club)."""
 
-    name = forms.CharField(max_length=200)
-    points = forms.CharField(max_length=400, help_text=POINTS_HELP)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=200)
+    points = forms.CharField(label=gettext_lazy("Points"), max_length=400, help_text=POINTS_HELP)
     participation = forms.IntegerField(
-        min_value=0, initial=0, help_text="Points for a place beyond the table (0: none)."
+        label=gettext_lazy("Participation"),
+        min_value=0,
+        initial=0,
+        help_text=gettext_lazy("Points for a place beyond the table (0: none)."),
     )
     best_n = forms.IntegerField(
         min_value=1,
         max_value=MAX_PLACES,
         required=False,
-        label="Best N",
-        help_text="Count only each player's N best results; empty counts them all.",
+        label=gettext_lazy("Best N"),
+        help_text=gettext_lazy("Count only each player's N best results; empty counts them all."),
     )
     tournaments = forms.ModelMultipleChoiceField(
+        label=gettext_lazy("Tournaments"),
         queryset=Tournament.objects.none(),
         required=False,
-        help_text="The club's public tournaments the season counts, once finished.",
+        help_text=gettext_lazy("The club's public tournaments the season counts, once finished."),
     )
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
@@ -71,9 +77,12 @@ class SeasonSettingsForm(forms.Form):
 
 
 class SeasonAddForm(SeasonSettingsForm):
-    club = forms.ModelChoiceField(queryset=Club.objects.none())
+    club = forms.ModelChoiceField(label=gettext_lazy("Club"), queryset=Club.objects.none())
     slug = forms.SlugField(
-        max_length=60, required=False, help_text="The page's address; empty: made from the name."
+        label=gettext_lazy("Slug"),
+        max_length=60,
+        required=False,
+        help_text=gettext_lazy("The page's address; empty: made from the name."),
     )
     field_order = ("club", "name", "slug", "points", "participation", "best_n", "tournaments")
 
@@ -100,11 +109,11 @@ class SeasonAdmin(ServiceAddAdmin):
         found: QuerySet[Season] = super().get_queryset(request)
         return found.select_related("club")
 
-    @admin.display(description="points")
+    @admin.display(description=gettext_lazy("points"))
     def points_listed(self, season: Season) -> str:
         return ",".join(str(points) for points in season.points)
 
-    @admin.display(description="page")
+    @admin.display(description=gettext_lazy("page"))
     def page(self, season: Season) -> str:
         return format_html('<a href="{}">{}</a>', season_page_url(season), "season page")
 
@@ -129,7 +138,7 @@ class SeasonAdmin(ServiceAddAdmin):
                 self.log_addition(request, created, [{"added": {}}])
                 return HttpResponseRedirect(self.change_url(created))
         context = self.plain_form_context(
-            request, form, title="Add season", extra_context=extra_context
+            request, form, title=_("Add season"), extra_context=extra_context
         )
         return self.render_change_form(request, context, add=True, form_url=form_url)
 
@@ -155,7 +164,9 @@ class SeasonAdmin(ServiceAddAdmin):
         except self.refusals as refused:
             form.add_error(None, self.refusal_detail(refused))
             return None
-        self.message_user(request, f"{season} was saved.", messages.SUCCESS)
+        self.message_user(
+            request, _("%(season)s was saved.") % {"season": season}, messages.SUCCESS
+        )
         return season
 
     def change_view(
@@ -188,7 +199,7 @@ class SeasonAdmin(ServiceAddAdmin):
         context = self.plain_form_context(
             request,
             form,
-            title=f"Change season {season}",
+            title=_("Change season %(season)s") % {"season": season},
             object_id=object_id,
             original=season,
             extra_context=extra_context,
@@ -216,3 +227,28 @@ def change(season: Season, data: dict[str, Any]) -> Season:
 
 def season_page_url(season: Season) -> str:
     return reverse("pages:season-detail", args=[season.club.slug, season.slug])
+
+
+# The console's words for these rows, in the reader's language (decision record 0050).
+
+translated_labels(
+    Season,
+    name=gettext_lazy("season"),
+    plural=gettext_lazy("seasons"),
+    fields={
+        "club": gettext_lazy("club"),
+        "name": gettext_lazy("name"),
+        "slug": gettext_lazy("slug"),
+        "points": gettext_lazy("points"),
+        "participation": gettext_lazy("participation"),
+        "best_n": gettext_lazy("best n"),
+        "created_at": gettext_lazy("created at"),
+        "tournaments": gettext_lazy("tournaments"),
+    },
+    help_texts={
+        "slug": gettext_lazy("Unique within the club: the page's address."),
+        "points": gettext_lazy("Points for 1st, 2nd, 3rd... place, best place first."),
+        "participation": gettext_lazy("Points for a place beyond the points table."),
+        "best_n": gettext_lazy("Count only each player's N best results; empty: all."),
+    },
+)

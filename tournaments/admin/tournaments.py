@@ -24,9 +24,17 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.selectors import organized_clubs
-from common.admin import admin_actor, error_detail, is_active_superuser, run_service
+from common.admin import (
+    admin_actor,
+    error_detail,
+    is_active_superuser,
+    run_service,
+    translated_labels,
+)
 from games.eventstore.admin import events_link, events_url
 from games.eventstore.api import EventStoreError
 from games.rules import RuleViolation
@@ -101,11 +109,11 @@ class TournamentAdmin(TournamentsAddAdmin):
         tournaments: QuerySet[Tournament] = super().get_queryset(request)
         return tournaments.annotate(entrants_registered=Count("entrants"))
 
-    @admin.display(description="entrants", ordering="entrants_registered")
+    @admin.display(description=gettext_lazy("entrants"), ordering="entrants_registered")
     def entrant_count(self, tournament: Tournament) -> int:
         return int(getattr(tournament, "entrants_registered", 0))
 
-    @admin.display(description="settings")
+    @admin.display(description=gettext_lazy("settings"))
     def settings_listed(self, tournament: Tournament) -> str:
         return format_html(
             "<ul>{}</ul>",
@@ -114,11 +122,11 @@ class TournamentAdmin(TournamentsAddAdmin):
             ),
         )
 
-    @admin.display(description="event log")
+    @admin.display(description=gettext_lazy("event log"))
     def events(self, tournament: Tournament) -> str:
         return events_link(tournament.id)
 
-    @admin.display(description="webhooks")
+    @admin.display(description=gettext_lazy("webhooks"))
     def webhooks(self, tournament: Tournament) -> str:
         return add_endpoint_link(tournament.id)
 
@@ -231,19 +239,22 @@ class TournamentAdmin(TournamentsAddAdmin):
             and tournament.status == TournamentStatus.REGISTRATION
             else None,
             "links": [
-                ("Event log", events_url(tournament.id)),
-                ("Entrants", reverse("admin:tournaments_entrant_changelist") + filtered),
-                ("Fixtures", reverse("admin:tournaments_fixture_changelist") + filtered),
+                (_("Event log"), events_url(tournament.id)),
+                (_("Entrants"), reverse("admin:tournaments_entrant_changelist") + filtered),
+                (_("Fixtures"), reverse("admin:tournaments_fixture_changelist") + filtered),
                 (
-                    "Add an entrant",
+                    _("Add an entrant"),
                     f"{reverse('admin:tournaments_entrant_add')}?tournament={tournament.id}",
                 ),
                 (
-                    "Import entrants (CSV)",
+                    _("Import entrants (CSV)"),
                     reverse("admin:tournaments_tournament_import_entrants", args=[tournament.id]),
                 ),
-                ("Bracket (API)", reverse("api-v1:tournament-bracket", args=[tournament.id])),
-                ("Standings (API)", reverse("api-v1:tournament-standings", args=[tournament.id])),
+                (_("Bracket (API)"), reverse("api-v1:tournament-bracket", args=[tournament.id])),
+                (
+                    _("Standings (API)"),
+                    reverse("api-v1:tournament-standings", args=[tournament.id]),
+                ),
             ],
         }
 
@@ -302,14 +313,17 @@ class TournamentAdmin(TournamentsAddAdmin):
             )
             if not refusals:
                 self.message_user(
-                    request, f"{len(lines)} entrants imported into {tournament}.", messages.SUCCESS
+                    request,
+                    _("%(count)s entrants imported into %(tournament)s.")
+                    % {"count": len(lines), "tournament": tournament},
+                    messages.SUCCESS,
                 )
                 return HttpResponseRedirect(self.change_url(tournament))
         return self.form_page(
             request,
             tournament,
             form,
-            title=f"Import entrants into {tournament}",
+            title=_("Import entrants into %(tournament)s") % {"tournament": tournament},
             template="admin/tournaments/import_entrants.html",
             refusals=refusals,
         )
@@ -330,7 +344,8 @@ class TournamentAdmin(TournamentsAddAdmin):
                 if not refusals:
                     self.message_user(
                         request,
-                        f"{len(lines)} entrants registered in {tournament}.",
+                        _("%(count)s entrants registered in %(tournament)s.")
+                        % {"count": len(lines), "tournament": tournament},
                         messages.SUCCESS,
                     )
                     return HttpResponseRedirect(self.change_url(tournament))
@@ -363,7 +378,7 @@ class TournamentAdmin(TournamentsAddAdmin):
             request,
             tournament,
             form,
-            title=f"Register entrants in {tournament}",
+            title=_("Register entrants in %(tournament)s") % {"tournament": tournament},
             template="admin/tournaments/paste_entrants.html",
             preview=preview,
             refusals=refusals,
@@ -386,7 +401,10 @@ class TournamentAdmin(TournamentsAddAdmin):
                 confirm_duplicate_names=confirmed,
             )
         except EntrantsRefused as refused:
-            return [f"line {line}: {error_detail(exc)}" for line, exc in refused.refusals]
+            return [
+                _("line %(line)s: %(refusal)s") % {"line": line, "refusal": error_detail(exc)}
+                for line, exc in refused.refusals
+            ]
         except (RuleViolation, EventStoreError) as exc:
             return [error_detail(exc)]
         refresh_view(tournament.id)
@@ -400,7 +418,7 @@ class TournamentAdmin(TournamentsAddAdmin):
         if form.is_bound and form.is_valid():
             changed = form.changed_seeds()
             if not changed:
-                self.message_user(request, "No seed changed: nothing recorded.", messages.INFO)
+                self.message_user(request, _("No seed changed: nothing recorded."), messages.INFO)
                 return HttpResponseRedirect(self.change_url(tournament))
             try:
                 corrections.entrants_reseed(
@@ -414,14 +432,17 @@ class TournamentAdmin(TournamentsAddAdmin):
             else:
                 refresh_view(tournament.id)
                 self.message_user(
-                    request, f"{tournament}: {len(changed)} seed(s) changed.", messages.SUCCESS
+                    request,
+                    _("%(tournament)s: %(count)s seed(s) changed.")
+                    % {"tournament": tournament, "count": len(changed)},
+                    messages.SUCCESS,
                 )
                 return HttpResponseRedirect(self.change_url(tournament))
         return self.form_page(
             request,
             tournament,
             form,
-            title=f"Seeds of {tournament}",
+            title=_("Seeds of %(tournament)s") % {"tournament": tournament},
             template="admin/tournaments/seeds.html",
         )
 
@@ -473,24 +494,62 @@ class TournamentAdmin(TournamentsAddAdmin):
         for tournament in queryset:
             self.run_operation(request, tournament, name)
 
-    @admin.action(description="Seed by the seeds given at registration", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Seed by the seeds given at registration"), permissions=["change"]
+    )
     def seed_given(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         self.for_each(request, queryset, "seed_given")
 
     @admin.action(
-        description="Seed at random (the random seed is recorded)", permissions=["change"]
+        description=gettext_lazy("Seed at random (the random seed is recorded)"),
+        permissions=["change"],
     )
     def seed_random(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         self.for_each(request, queryset, "seed_random")
 
-    @admin.action(description="Start (creates the first matches)", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Start (creates the first matches)"), permissions=["change"]
+    )
     def start(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         self.for_each(request, queryset, "start")
 
-    @admin.action(description="Publish the next Swiss round", permissions=["change"])
+    @admin.action(description=gettext_lazy("Publish the next Swiss round"), permissions=["change"])
     def publish_swiss_round(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         self.for_each(request, queryset, "publish_swiss_round")
 
-    @admin.action(description="Call waiting matches to free tables", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Call waiting matches to free tables"), permissions=["change"]
+    )
     def schedule(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         self.for_each(request, queryset, "schedule")
+
+
+# The console's words for these rows, in the reader's language (decision record 0050).
+
+translated_labels(
+    Tournament,
+    name=gettext_lazy("tournament"),
+    plural=gettext_lazy("tournaments"),
+    fields={
+        "name": gettext_lazy("name"),
+        "club": gettext_lazy("club"),
+        "public": gettext_lazy("public"),
+        "format": gettext_lazy("format"),
+        "table_size": gettext_lazy("table size"),
+        "settings": gettext_lazy("settings"),
+        "status": gettext_lazy("status"),
+        "version": gettext_lazy("version"),
+        "created_at": gettext_lazy("created at"),
+        "updated_at": gettext_lazy("updated at"),
+    },
+    help_texts={
+        "club": gettext_lazy("The club that runs it: its organizers organize the tournament."),
+        "public": gettext_lazy(
+            "Anyone may read a public tournament; a private one only its club's and its own "
+            "members."
+        ),
+        "settings": gettext_lazy(
+            "Match rules, format options, tables, deadlines and tie-breaks, as created."
+        ),
+    },
+)

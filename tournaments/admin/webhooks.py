@@ -14,9 +14,18 @@ from django.db.models import Model, Q, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from typing_extensions import override
 
-from common.admin import ActionsOnlyAdmin, ReadOnlyInline, ServiceAddAdmin, run_service
+from common.admin import (
+    ActionsOnlyAdmin,
+    ReadOnlyInline,
+    ServiceAddAdmin,
+    error_detail,
+    run_service,
+    translated_labels,
+)
 from games.rules import RuleViolation
 from tournaments.models import Tournament, WebhookDelivery, WebhookEndpoint
 from tournaments.selectors.organizing import organized_tournaments, tournament_ids
@@ -31,20 +40,26 @@ def organized_by(request: HttpRequest) -> QuerySet[Tournament]:
 
 class WebhookEndpointForm(forms.Form):
     tournament = forms.ModelChoiceField(
+        label=gettext_lazy("Tournament"),
         queryset=Tournament.objects.all(),
-        help_text="One of the tournaments you organize.",
+        help_text=gettext_lazy("One of the tournaments you organize."),
     )
     url = forms.CharField(
-        label="URL",
+        label=gettext_lazy("URL"),
         max_length=webhooks.MAX_URL_LENGTH,
-        help_text="An http or https address without credentials. The events recorded from now on "
-        "are POSTed there, signed with the secret.",
+        help_text=gettext_lazy(
+            "An http or https address without credentials. The events recorded from now on "
+            "are POSTed there, signed with the secret."
+        ),
     )
     secret = forms.CharField(
+        label=gettext_lazy("Secret"),
         required=False,
         max_length=webhooks.MAX_SECRET_LENGTH,
         widget=forms.PasswordInput,
-        help_text="Leave empty to have one generated; it is shown once, after adding.",
+        help_text=gettext_lazy(
+            "Leave empty to have one generated; it is shown once, after adding."
+        ),
     )
 
 
@@ -95,28 +110,30 @@ class WebhookEndpointAdmin(ServiceAddAdmin):
         return endpoint
 
     def refusal_detail(self, exc: Exception) -> str:
-        return f"{getattr(exc, 'detail', exc)} ({getattr(exc, 'code', 'refused')})"
+        return f"{error_detail(exc)} ({getattr(exc, 'code', 'refused')})"
 
     def added_message(self, created: Model) -> str | None:
         secret = created.secret if isinstance(created, WebhookEndpoint) else ""
-        return (
-            f"The endpoint {created} was added. Its secret, shown this once (keep it to verify "
-            f"the X-Briscola-Signature header): {secret}"
-        )
+        return _(
+            "The endpoint %(endpoint)s was added. Its secret, shown this once (keep it to "
+            "verify the X-Briscola-Signature header): %(secret)s"
+        ) % {"endpoint": created, "secret": secret}
 
-    @admin.display(description="deliveries")
+    @admin.display(description=gettext_lazy("deliveries"))
     def deliveries_link(self, endpoint: WebhookEndpoint) -> str:
         url = reverse("admin:tournaments_webhookdelivery_changelist")
         return format_html('<a href="{}?endpoint__id__exact={}">delivery log</a>', url, endpoint.id)
 
-    @admin.action(description="Deactivate (send nothing more)", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Deactivate (send nothing more)"), permissions=["change"]
+    )
     def deactivate(self, request: HttpRequest, queryset: QuerySet[WebhookEndpoint]) -> None:
         for endpoint in queryset:
             run_service(
                 self,
                 request,
                 partial(webhooks.webhook_deactivate, endpoint_id=endpoint.id, user=request.user),
-                success=f"{endpoint} is sent nothing more.",
+                success=_("%(endpoint)s is sent nothing more.") % {"endpoint": endpoint},
                 subject=str(endpoint),
             )
 
@@ -161,19 +178,21 @@ class WebhookDeliveryAdmin(ActionsOnlyAdmin):
         deliveries: QuerySet[WebhookDelivery] = super().get_queryset(request)
         return deliveries.select_related("endpoint")
 
-    @admin.display(description="last error")
+    @admin.display(description=gettext_lazy("last error"))
     def last_error_shown(self, delivery: WebhookDelivery) -> str:
         error = delivery.last_error
         return error if len(error) <= ERROR_SHOWN else error[: ERROR_SHOWN - 1] + "…"
 
-    @admin.action(description="Redeliver the failed deliveries", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Redeliver the failed deliveries"), permissions=["change"]
+    )
     def redeliver(self, request: HttpRequest, queryset: QuerySet[WebhookDelivery]) -> None:
         ids = list(queryset.values_list("id", flat=True))
         run_service(
             self,
             request,
             partial(webhooks.webhook_redeliver, delivery_ids=ids, user=request.user),
-            success=f"{len(ids)} deliveries will be sent again.",
+            success=_("%(count)s deliveries will be sent again.") % {"count": len(ids)},
         )
 
 
@@ -185,7 +204,7 @@ class WebhookEndpointInline(ReadOnlyInline):
     readonly_fields = fields
     verbose_name_plural = "webhook endpoints"
 
-    @admin.display(description="deliveries")
+    @admin.display(description=gettext_lazy("deliveries"))
     def log(self, endpoint: WebhookEndpoint) -> str:
         url = reverse("admin:tournaments_webhookdelivery_changelist")
         return format_html('<a href="{}?endpoint__id__exact={}">delivery log</a>', url, endpoint.id)
@@ -193,4 +212,52 @@ class WebhookEndpointInline(ReadOnlyInline):
 
 def add_endpoint_link(tournament_id: UUID) -> str:
     url = reverse("admin:tournaments_webhookendpoint_add")
-    return format_html('<a href="{}?tournament={}">Add a webhook endpoint</a>', url, tournament_id)
+    return format_html(
+        '<a href="{}?tournament={}">{}</a>', url, tournament_id, _("Add a webhook endpoint")
+    )
+
+
+# The console's words for these rows, in the reader's language (decision record 0050).
+
+translated_labels(
+    WebhookEndpoint,
+    name=gettext_lazy("webhook endpoint"),
+    plural=gettext_lazy("webhook endpoints"),
+    fields={
+        "tournament": gettext_lazy("tournament"),
+        "url": gettext_lazy("url"),
+        "active": gettext_lazy("active"),
+        "created_by": gettext_lazy("created by"),
+        "created_at": gettext_lazy("created at"),
+        "after_position": gettext_lazy("after position"),
+    },
+    help_texts={
+        "secret": gettext_lazy("The key the deliveries are signed with."),
+        "after_position": gettext_lazy(
+            "The log's head at registration: the events after it are delivered."
+        ),
+    },
+)
+
+translated_labels(
+    WebhookDelivery,
+    name=gettext_lazy("webhook delivery"),
+    plural=gettext_lazy("webhook deliveries"),
+    fields={
+        "endpoint": gettext_lazy("endpoint"),
+        "position": gettext_lazy("position"),
+        "event_type": gettext_lazy("event type"),
+        "stream_id": gettext_lazy("stream id"),
+        "status": gettext_lazy("status"),
+        "attempts": gettext_lazy("attempts"),
+        "last_status": gettext_lazy("last status"),
+        "last_error": gettext_lazy("last error"),
+        "next_attempt_at": gettext_lazy("next attempt at"),
+        "delivered_at": gettext_lazy("delivered at"),
+        "created_at": gettext_lazy("created at"),
+    },
+    help_texts={
+        "position": gettext_lazy("The event's global position in the log."),
+        "last_status": gettext_lazy("The HTTP status of the last answer."),
+    },
+)

@@ -3,20 +3,21 @@ ordinary rows, the rest projections of the tournament stream), the views and the
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 
 class Format(models.TextChoices):
-    SINGLE_ELIMINATION = "single_elimination"
-    DOUBLE_ELIMINATION = "double_elimination"
-    ROUND_ROBIN = "round_robin"
-    SWISS = "swiss"
-    GROUPS_THEN_KNOCKOUT = "groups_then_knockout"
+    SINGLE_ELIMINATION = "single_elimination", gettext_lazy("Single Elimination")
+    DOUBLE_ELIMINATION = "double_elimination", gettext_lazy("Double Elimination")
+    ROUND_ROBIN = "round_robin", gettext_lazy("Round Robin")
+    SWISS = "swiss", gettext_lazy("Swiss")
+    GROUPS_THEN_KNOCKOUT = "groups_then_knockout", gettext_lazy("Groups Then Knockout")
 
 
 class TournamentStatus(models.TextChoices):
-    REGISTRATION = "registration"
-    IN_PROGRESS = "in_progress"
-    FINISHED = "finished"
+    REGISTRATION = "registration", pgettext_lazy("tournament", "Registration")
+    IN_PROGRESS = "in_progress", pgettext_lazy("tournament", "In Progress")
+    FINISHED = "finished", pgettext_lazy("tournament", "Finished")
 
 
 class Tournament(models.Model):
@@ -128,17 +129,17 @@ class Table(models.Model):
 
 
 class FixtureStatus(models.TextChoices):
-    READY = "ready"
-    IN_PROGRESS = "in_progress"
-    FINISHED = "finished"
-    RESET = "reset"
+    READY = "ready", pgettext_lazy("match", "Ready")
+    IN_PROGRESS = "in_progress", pgettext_lazy("match", "In Progress")
+    FINISHED = "finished", pgettext_lazy("match", "Finished")
+    RESET = "reset", pgettext_lazy("match", "Reset")
 
 
 class DecidedBy(models.TextChoices):
     """How a level knockout match's winner was decided off the table (decision record 0029)."""
 
-    HIGHER_SEED = "higher_seed"
-    ORGANIZER = "organizer"
+    HIGHER_SEED = "higher_seed", gettext_lazy("Higher Seed")
+    ORGANIZER = "organizer", pgettext_lazy("decided by", "Organizer")
 
 
 class Fixture(models.Model):

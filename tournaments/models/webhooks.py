@@ -3,6 +3,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import pgettext_lazy
 
 from tournaments.models.core import Tournament
 
@@ -35,9 +36,9 @@ class WebhookEndpoint(models.Model):
 
 
 class DeliveryStatus(models.TextChoices):
-    PENDING = "pending"
-    DELIVERED = "delivered"
-    FAILED = "failed"
+    PENDING = "pending", pgettext_lazy("delivery status", "Pending")
+    DELIVERED = "delivered", pgettext_lazy("delivery status", "Delivered")
+    FAILED = "failed", pgettext_lazy("delivery status", "Failed")
 
 
 class WebhookDelivery(models.Model):
