@@ -20,9 +20,8 @@ from tournaments.models import (
     Tournament,
     TournamentView,
 )
-from tournaments.rows import tables_of
 from tournaments.pages.labels import place_text
-from tournaments.state import TournamentSettings
+from tournaments.rows import tables_of
 from tournaments.templatetags.tournament_pages import column_name, stage_label
 
 
