@@ -749,7 +749,7 @@
   }
 
   // Each side's mark on the result as it stands, and only the actions still open (decision
-  // record 0049): a side that confirmed has none; a side that disputes may still confirm (which
+  // record 0052): a side that confirmed has none; a side that disputes may still confirm (which
   // withdraws its dispute); when every side confirmed, nothing is offered.
   function standingDispute(side) {
     const name = "side" + side;

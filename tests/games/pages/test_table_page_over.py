@@ -1,6 +1,6 @@
 """The table page after the match, at phone size: the heading is the match's result, each side's
 confirmation or dispute is shown, and only the actions still open are offered, following each
-confirmation without a reload (decision record 0049)."""
+confirmation without a reload (decision record 0052)."""
 
 from __future__ import annotations
 
