@@ -4,12 +4,17 @@ confirmation without a reload (decision record 0052)."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from django.test import Client
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 from rest_framework.test import APIClient
 
+from common.actors import Actor
+from games.matches import services
 from tests.browser import PHONE, serious_violations
 from tests.factories.accounts import UserFactory
 from tests.factories.api import API
@@ -63,3 +68,19 @@ def test_after_the_match_the_page_shows_the_result_and_who_confirmed_and_only_th
     expect(heading).to_have_text(RESULT)
     match = api.get(f"{API}/matches/{match_id}/").json()
     assert (match["confirmed_by"], match["disputed_by"]) == (["side0", "side1"], [])
+
+
+def test_the_table_page_words_the_result_and_the_marks_in_italian(client: Client) -> None:
+    match_id = services.match_create(
+        table_size=2, sides=["Rossi", "Bianchi"], actor=Actor(user_id=None, device="admin")
+    ).match_id
+
+    page = client.get(f"/table/?match={match_id}", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+
+    found = re.search(r'<script id="table-strings" type="application/json">(.*?)</script>', page)
+    assert found is not None
+    strings = json.loads(found.group(1))
+    assert strings["match_result_won"] == "Incontro finito: vince %(side)s %(score)s"
+    assert strings["match_result_level"] == "Incontro finito: nessun vincitore, %(score)s"
+    assert strings["disputed_because"] == "Contestato da %(side)s: %(reason)s"
+    assert "data-over-title>Conferma del risultato</h3>" in page
