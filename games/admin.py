@@ -21,7 +21,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from typing_extensions import override
 
 from common.admin import (
@@ -103,6 +103,29 @@ class RoundRuleForm(forms.Form):
         if not parts or not all(part.isdigit() for part in parts):
             raise forms.ValidationError(_("Give each side's points as numbers, e.g. 55 65."))
         return [int(part) for part in parts]
+
+
+class CardCorrectForm(forms.Form):
+    round_number = forms.IntegerField(
+        label=gettext_lazy("Round number"),
+        min_value=1,
+        help_text=gettext_lazy("The finished round whose card was recorded wrongly."),
+    )
+    play_number = forms.IntegerField(
+        label=gettext_lazy("Card number"),
+        min_value=1,
+        help_text=gettext_lazy("The card's number in the round's replay, from 1."),
+    )
+    card = forms.CharField(
+        label=gettext_lazy("Card actually played"),
+        max_length=4,
+        help_text=gettext_lazy("As the scorer types it, e.g. 3C."),
+    )
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        max_length=200,
+        help_text=gettext_lazy("Recorded with the event and shown."),
+    )
 
 
 def sides_of(match: Match) -> str:
@@ -312,6 +335,46 @@ def rule_rounds(
     return None
 
 
+def correct_cards(
+    model_admin: ModelAdmin,
+    request: HttpRequest,
+    matches: Sequence[Match],
+    *,
+    action: str,
+) -> TemplateResponse | None:
+    """The organizer's correction of a finished round's card: ask for the round, the card's
+    number, the card actually played and the reason, then correct it (decision record 0048)."""
+    matches = selectors.with_side_names(matches=matches)
+    form = submitted_action_form(
+        model_admin,
+        request,
+        CardCorrectForm,
+        objects=matches,
+        title=gettext("Correct a card of a finished round"),
+        action=action,
+        help_text=gettext(
+            "The play that had recorded this card takes the corrected card's place; the round's "
+            "tricks and points follow. The sides confirm the result again."
+        ),
+    )
+    if isinstance(form, TemplateResponse):
+        return form
+    number = form.cleaned_data["round_number"]
+    for match in matches:
+        correction = partial(
+            services.round_card_correct,
+            match_id=match.id,
+            round_number=number,
+            play_index=form.cleaned_data["play_number"] - 1,
+            card=form.cleaned_data["card"],
+            reason=form.cleaned_data["reason"],
+            actor=admin_actor(request),
+        )
+        done = gettext("a card of round %(number)s corrected.") % {"number": number}
+        run_on_match(model_admin, request, match, correction, done=done, after=lambda *_: None)
+    return None
+
+
 # The match admin.
 
 
@@ -410,7 +473,7 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
         "events",
     )
     fields = readonly_fields
-    actions = ("forfeit", "void_round", "rule_round")
+    actions = ("forfeit", "void_round", "rule_round", "correct_card")
 
     def organized(self, user: Any) -> Q:
         return organizer_scope().organized_matches(user)
@@ -480,6 +543,13 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
     ) -> TemplateResponse | None:
         return rule_rounds(self, request, list(queryset), action="rule_round")
 
+    @admin.action(
+        description=gettext_lazy("Correct a card of a finished round"), permissions=["change"]
+    )
+    def correct_card(
+        self, request: HttpRequest, queryset: QuerySet[Match]
+    ) -> TemplateResponse | None:
+        return correct_cards(self, request, list(queryset), action="correct_card")
 
 # The console's words for these rows, in the reader's language (decision record 0050).
 
@@ -563,5 +633,7 @@ translated_labels(
         "result": gettext_lazy("result"),
         "replay_of": gettext_lazy("replay of"),
         "void_reason": gettext_lazy("void reason"),
+        "ruling": gettext_lazy("ruling"),
+        "corrections": gettext_lazy("corrections"),
     },
 )

@@ -104,10 +104,12 @@ def page_strings() -> dict[str, str]:
             "Deciding round: the match is level after its round; one more round decides it "
             "(a tied one is played again)."
         ),
-        "match_won": gettext("Match over: %(side)s won"),
-        "match_drawn": gettext("Match over: no winner"),
+        "match_result_won": gettext("Match over: %(side)s wins %(score)s"),
+        "match_result_level": gettext("Match over: no winner, %(score)s"),
+        "match_result_forfeit": gettext("Match over: %(side)s wins, %(loser)s forfeited"),
         "confirmed": gettext("Confirmed by %(sides)s"),
         "disputed": gettext("Disputed by %(sides)s"),
+        "disputed_because": gettext("Disputed by %(side)s: %(reason)s"),
         "queued": gettext("waiting to be sent"),
         "offline": gettext("No network: cards are kept on this device and sent when it returns."),
         "refused": gettext("A waiting card was refused: %(detail)s"),

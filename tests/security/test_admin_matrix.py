@@ -254,6 +254,10 @@ ACTIONS: dict[tuple[str, str], ActionRow] = {
     ("games.Match", "rule_round"): ActionRow(
         {"apply": "1", "round_number": "1", "points": "55 65", "reason": "miscount"}, False
     ),
+    ("games.Match", "correct_card"): ActionRow(
+        {"apply": "1", "round_number": "1", "play_number": "1", "card": "3C", "reason": "x"},
+        records=False,
+    ),
     ("tournaments.Fixture", "rule_round"): ActionRow(
         {"apply": "1", "round_number": "1", "points": "55 65", "reason": "miscount"}, False
     ),

@@ -408,6 +408,7 @@
     renderDecidingRound();
     renderResult(latest);
     const over = match.status === "finished";
+    renderMatchResult(over);
     show($('[data-view="setup"]'), !inPlay && !over);
     show($('[data-view="points"]'), Boolean(inPlay && !latest.briscola));
     const playView = $('[data-view="play"]');
@@ -541,6 +542,39 @@
       element.dataset.result = "";
       element.textContent = "";
     }
+  }
+
+  // Once the match is over, its heading is the match's result, not a round's number.
+  function renderMatchResult(over) {
+    const title = $("[data-round-title]");
+    const match = state.match;
+    if (!over) {
+      title.dataset.matchResult = "";
+      return;
+    }
+    const winner = match.winner ? Number(match.winner.slice(4)) : null;
+    title.dataset.matchResult = match.winner || "none";
+    if (winner !== null && match.forfeited_by) {
+      title.textContent = fmt(T.match_result_forfeit, {
+        side: sideName(winner),
+        loser: sideName(Number(match.forfeited_by.slice(4))),
+      });
+      return;
+    }
+    // Rounds won (points in all, when scored by points), the winner's first, as a result is said.
+    const counts = match.scoring === "points" ? match.total_points : match.round_wins;
+    const order = [];
+    for (let side = 0; side < match.sides.length; side += 1) {
+      order.push(side);
+    }
+    if (winner !== null) {
+      order.splice(order.indexOf(winner), 1);
+      order.unshift(winner);
+    }
+    const score = order.map(function (side) { return String(counts[side] || 0); }).join("–");
+    title.textContent = winner === null
+      ? fmt(T.match_result_level, { score: score })
+      : fmt(T.match_result_won, { side: sideName(winner), score: score });
   }
 
   function tieIsReplayed(round) {
@@ -714,38 +748,69 @@
     }
   }
 
+  // Each side's mark on the result as it stands, and only the actions still open (decision
+  // record 0052): a side that confirmed has none; a side that disputes may still confirm (which
+  // withdraws its dispute); when every side confirmed, nothing is offered.
+  function standingDispute(side) {
+    const name = "side" + side;
+    const open = (state.match.disputes || []).filter(function (d) { return d.side === name && d.standing; });
+    return open.length ? open[open.length - 1] : null;
+  }
+
   function renderOver() {
     const match = state.match;
-    $("[data-over-title]").textContent = match.winner
-      ? fmt(T.match_won, { side: sideName(Number(match.winner.slice(4))) })
-      : T.match_drawn;
-    const lines = [];
-    const names = function (sides) { return sides.map(function (s) { return sideName(Number(s.slice(4))); }).join(", "); };
-    if (match.confirmed_by.length) {
-      lines.push(fmt(T.confirmed, { sides: names(match.confirmed_by) }));
+    const confirmed = new Set(match.confirmed_by);
+    const disputed = new Set(match.disputed_by);
+    const marks = $("[data-confirmations]");
+    marks.textContent = "";
+    const open = [];
+    for (let side = 0; side < match.sides.length; side += 1) {
+      const name = "side" + side;
+      if (confirmed.has(name)) {
+        const item = document.createElement("li");
+        item.dataset.confirmedSide = String(side);
+        item.textContent = fmt(T.confirmed, { sides: sideName(side) });
+        marks.appendChild(item);
+      } else if (disputed.has(name)) {
+        const item = document.createElement("li");
+        const dispute = standingDispute(side);
+        item.dataset.disputedSide = String(side);
+        item.textContent = dispute && dispute.reason
+          ? fmt(T.disputed_because, { side: sideName(side), reason: dispute.reason })
+          : fmt(T.disputed, { sides: sideName(side) });
+        marks.appendChild(item);
+        open.push([side, ["confirm"]]);
+      } else {
+        open.push([side, ["confirm", "dispute"]]);
+      }
     }
-    if (match.disputed_by.length) {
-      lines.push(fmt(T.disputed, { sides: names(match.disputed_by) }));
-    }
-    $("[data-confirmations]").textContent = lines.join(" · ");
+    show($("[data-confirm-open]"), open.length > 0);
+    show($("[data-dispute-field]"), open.some(function (entry) { return entry[1].indexOf("dispute") !== -1; }));
     const box = $("[data-confirm-sides]");
-    if (box.children.length) {
+    // Rebuilt only when what is open changes, so a poll does not take a button from under a tap.
+    const offered = JSON.stringify(open) + match.sides.map(function (s) { return s.name; }).join("|");
+    if (box.dataset.offered === offered) {
       return;
     }
-    for (let side = 0; side < match.sides.length; side += 1) {
+    box.dataset.offered = offered;
+    box.textContent = "";
+    const labels = { confirm: [T.confirm, "button"], dispute: [T.dispute, "button secondary"] };
+    open.forEach(function (entry) {
+      const side = entry[0];
       const row = document.createElement("div");
       row.className = "actions";
-      [["confirm", T.confirm, "button"], ["dispute", T.dispute, "button secondary"]].forEach(function (spec) {
+      row.dataset.openSide = String(side);
+      entry[1].forEach(function (action) {
         const button = document.createElement("button");
         button.type = "button";
-        button.className = spec[2];
-        button.dataset.action = spec[0];
+        button.className = labels[action][1];
+        button.dataset.action = action;
         button.dataset.side = String(side);
-        button.textContent = fmt(spec[1], { side: sideName(side) });
+        button.textContent = fmt(labels[action][0], { side: sideName(side) });
         row.appendChild(button);
       });
       box.appendChild(row);
-    }
+    });
   }
 
   // The organizer's corrections after the match (decision record 0048): only a device the API
