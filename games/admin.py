@@ -20,8 +20,8 @@ from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext as _
 from typing_extensions import override
 
 from common.admin import (
@@ -550,6 +550,7 @@ class MatchAdmin(ReadOnlyProjectionAdmin):
         self, request: HttpRequest, queryset: QuerySet[Match]
     ) -> TemplateResponse | None:
         return correct_cards(self, request, list(queryset), action="correct_card")
+
 
 # The console's words for these rows, in the reader's language (decision record 0050).
 
