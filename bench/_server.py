@@ -106,6 +106,7 @@ def uvicorn(
     database: str,
     log_path: Path,
     settings: dict[str, str] | None = None,
+    wake_ups: bool = True,
     backends: Backends = BENCH,
     startup_seconds: float = 90,
 ) -> Iterator[Server]:
@@ -124,7 +125,7 @@ def uvicorn(
         "--timeout-graceful-shutdown=5",
     ]
     environment = {
-        **django_environment(database, backends=backends),
+        **django_environment(database, wake_ups=wake_ups, backends=backends),
         "DATABASE_POOL_SIZE": "8",
         **(settings or {}),
     }

@@ -1,11 +1,12 @@
-"""The app as deployed (docker/Dockerfile): gunicorn's threaded workers, here one worker of 8
-threads so that every request shares its per-process caches (the folded streams, the checked
-tokens and roles, the read bodies, the deck letters: `common.lru`). Sixteen clients at once
-score a whole match each (best of one) card by card, read the tournament and their match
+"""The app as deployed (docker/Dockerfile, `make run`: decision 0051): uvicorn, whose process runs
+each synchronous request in a thread of its own and takes database connections from its pool
+(8), here one process so that every request shares its per-process caches (the folded streams,
+the checked tokens and roles, the read bodies, the deck letters: `common.lru`). Sixteen clients
+at once score a whole match each (best of one) card by card, read the tournament and their match
 between cards, and use their tokens, while the organizer's clients issue and revoke spare
-tablets' tokens (each revocation empties every process's token and role caches under the
-others' feet). No request may fail, and the log must hold every card sent, once, in the order
-sent (issue 23 §7).
+tablets' tokens (each revocation empties every process's token and role caches under the others'
+feet). No request may fail, and the log must hold every card sent, once, in the order sent
+(issue 23 §7).
 
 The work is a fixed number of requests, not a time: what the clients do is the same on a fast
 machine and a slow one. The server serves the test database, so the test's rows are committed
@@ -29,7 +30,7 @@ from rest_framework.authtoken.models import Token
 from accounts import services as accounts
 from accounts.models import Role
 from bench._load import API, ApiClient
-from bench._server import Server, ServerOptions, gunicorn
+from bench._server import Server, uvicorn
 from bench._support import Backends
 from games.eventstore.api import read_stream
 from games.matches.stream import CardPlayed
@@ -43,11 +44,9 @@ from tournaments.models import Fixture
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CLIENTS = 16
-THREADS = 8
 BEST_OF = 1
 READ_EVERY = 3
 """A client reads after every third card it plays."""
-SERVER = ServerOptions(workers=1, worker_class="gthread", threads=THREADS)
 SMALL_CACHES = {
     "MATCH_MEMO_CAPACITY": "4",
     "TOURNAMENT_MEMO_CAPACITY": "1",
@@ -141,7 +140,7 @@ def tables() -> list[Table]:
 
 @pytest.fixture
 def server(tables: list[Table], tmp_path: Path) -> Iterator[Server]:  # noqa: ARG001 - its rows must be committed first
-    """gunicorn on a free port, on the test database and the test Redis, without wake-ups."""
+    """uvicorn on a free port, on the test database and the test Redis, without wake-ups."""
     flush_test_redis()
     backends = Backends(
         redis_url=settings.CELERY_BROKER_URL,
@@ -149,10 +148,10 @@ def server(tables: list[Table], tmp_path: Path) -> Iterator[Server]:  # noqa: AR
     )
     database = str(settings.DATABASES["default"]["NAME"])
     try:
-        with gunicorn(
-            SERVER,
+        with uvicorn(
+            workers=1,
             database=database,
-            log_path=tmp_path / "gunicorn.log",
+            log_path=tmp_path / "uvicorn.log",
             wake_ups=False,
             backends=backends,
         ) as running:
@@ -252,7 +251,7 @@ class Client:
                     self.spare_tablet()
 
 
-def test_sixteen_clients_on_eight_threads_meet_no_error_and_every_card_is_stored_once(
+def test_sixteen_clients_at_once_meet_no_error_and_every_card_is_stored_once(
     tables: list[Table], server: Server
 ) -> None:
     tournament_id = tournament_of(tables[0].match_id)
