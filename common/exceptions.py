@@ -23,10 +23,12 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext, pgettext_lazy
 from django.views import defaults
+from psycopg_pool import PoolTimeout
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
@@ -104,11 +106,35 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return validation_error_response(exc)
     if isinstance(exc, RequestDataTooBig | TooManyFieldsSent):
         return request_too_big_response(exc)
+    if waited_too_long_for_a_connection(exc):
+        return server_busy_response()
     response = exception_handler(exc, context)
     if response is None:
         return None
     code = drf_error_code(exc, response.status_code)
     response.data = error_body(code, drf_error_detail(response.data))
+    return response
+
+
+SERVER_BUSY_RETRY_SECONDS = 2
+
+
+def waited_too_long_for_a_connection(exc: Exception) -> bool:
+    """Every connection of the web process's pool stayed taken for DATABASE_POOL_TIMEOUT: the
+    server is overloaded, not broken (decision 0051)."""
+    return isinstance(exc, OperationalError) and isinstance(exc.__cause__, PoolTimeout)
+
+
+def server_busy_response() -> Response:
+    """503 `server_busy` with a Retry-After: the request did nothing (it never had a
+    connection), so the client sends it again as it is (the table page keeps it queued)."""
+    response = Response(
+        error_body(
+            "server_busy", gettext("The server is busy: try again in a moment; nothing was lost.")
+        ),
+        status=status.HTTP_503_SERVICE_UNAVAILABLE,
+    )
+    response["Retry-After"] = str(SERVER_BUSY_RETRY_SECONDS)
     return response
 
 

@@ -39,6 +39,8 @@ EVERY_ERROR = {
     401: "`authentication_failed`: the key sent is unknown, expired or revoked.",
     429: "`throttled`: too many requests (or failed sign-ins) from this client; `Retry-After` "
     "says how many seconds to wait.",
+    503: "`server_busy`: the server is overloaded and did nothing; send the same request again "
+    "after `Retry-After` seconds.",
 }
 """What any operation may answer, a read too."""
 
