@@ -36,7 +36,7 @@ def a_real_pool_timeout() -> Exception:
 def test_a_request_that_waited_too_long_for_a_connection_answers_503_server_busy(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    club = ClubFactory()
+    club = ClubFactory.create()
     timeout = a_real_pool_timeout()
 
     def overloaded(**_: object) -> list[object]:
@@ -52,7 +52,7 @@ def test_a_request_that_waited_too_long_for_a_connection_answers_503_server_busy
 
 
 def test_another_database_error_is_still_a_server_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    club = ClubFactory()
+    club = ClubFactory.create()
 
     def broken(**_: object) -> list[object]:
         raise OperationalError("the server closed the connection")
