@@ -118,7 +118,7 @@ def test_the_organizer_corrects_a_card_of_a_finished_round_from_the_match_admin(
 
     assert "Correct a card of a finished round" in asked.content.decode()
     in_italian = admin_client.post(url, chosen, HTTP_ACCEPT_LANGUAGE="it").content.decode()
-    assert "Correggi una carta di una partita finita" in in_italian
+    assert "Correggi una carta di una partita conclusa" in in_italian
     said = [str(message) for message in answer.context["messages"]]
     assert said == ["Anna v Bruno: a card of round 1 corrected."]
     (corrected,) = Round.objects.filter(match_id=match_id)

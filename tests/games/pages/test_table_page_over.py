@@ -80,7 +80,7 @@ def test_the_table_page_words_the_result_and_the_marks_in_italian(client: Client
     found = re.search(r'<script id="table-strings" type="application/json">(.*?)</script>', page)
     assert found is not None
     strings = json.loads(found.group(1))
-    assert strings["match_result_won"] == "Incontro finito: vince %(side)s %(score)s"
-    assert strings["match_result_level"] == "Incontro finito: nessun vincitore, %(score)s"
+    assert strings["match_result_won"] == "Incontro concluso: vince %(side)s %(score)s"
+    assert strings["match_result_level"] == "Incontro concluso: nessun vincitore, %(score)s"
     assert strings["disputed_because"] == "Contestato da %(side)s: %(reason)s"
     assert "data-over-title>Conferma del risultato</h3>" in page
