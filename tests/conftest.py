@@ -10,6 +10,7 @@ from pytest_django.live_server_helper import LiveServer
 from rest_framework.test import APIClient
 
 from accounts import credentials
+from games.api import streaming
 from tests.browser import PHONE
 
 
@@ -22,9 +23,11 @@ def api_client() -> APIClient:
 def empty_cache() -> None:
     """Every test starts with an empty cache (this process's memory, config/settings/test.py):
     throttles and lockouts count failed sign-ins there, and no test may inherit another's; nor
-    the tokens and roles this process checked (`accounts.credentials`)."""
+    the tokens and roles this process checked (`accounts.credentials`), nor the open streams'
+    slots (decision 0051: a test client's answer left unread keeps its slot)."""
     cache.clear()
     credentials.forget()
+    streaming.SLOTS = streaming.StreamSlots()  # nor the stream slots an unread answer kept
 
 
 # Pages in a real browser: Debian's chromium (installed by scripts/services.py when missing),

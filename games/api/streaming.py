@@ -305,11 +305,8 @@ class StreamSlots:
                 address
             ] >= int(settings.FEED_STREAMS_PER_ADDRESS):
                 wait = int(settings.FEED_BUSY_RETRY_SECONDS)
-                raise TooManyStreams(
-                    wait=wait,
-                    detail=gettext("Too many streams are open; try again in %(seconds)s seconds.")
-                    % {"seconds": wait},
-                )
+                # DRF adds "Expected available in N seconds." to the detail.
+                raise TooManyStreams(wait=wait, detail=gettext("Too many streams are open."))
             self.open += 1
             self.by_address[address] += 1
         given_back = threading.Event()
