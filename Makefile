@@ -46,8 +46,11 @@ run: check-port migrate
 	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/, user admin / admin)"
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/honcho start --no-prefix -f Procfile 2>&1 || [ $$? -eq 130 ]
 
+# Two pytest workers (the machine's two cores), each on its own test database and Redis
+# database; each test module stays on one worker, the fault suite on one (tests/conftest.py).
+TEST_WORKERS ?= 2
 test: services lint
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 # The fault suite at full size (tests/faults/; `make test` runs its short profile): its own
 # PostgreSQL cluster and Redis on free ports, stopped, killed and frozen on purpose (as root).

@@ -79,3 +79,14 @@ def browser_page(page: Page, live_server: LiveServer) -> Iterator[Page]:  # noqa
     page.set_default_timeout(10_000)
     yield page
     assert errors == [], f"console errors on {page.url}: {errors}"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under `pytest -n N --dist loadgroup` (`make test`): each module's tests run on one worker
+    (its module-scoped fixtures are built once), and the whole fault suite on one worker (its
+    private PostgreSQL cluster and Redis are the session's, and a second stack would drop the
+    first's cluster as a leftover)."""
+    for item in items:
+        group = "faults" if item.get_closest_marker("faults") else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(group))

@@ -1,5 +1,7 @@
 """Tests: the real PostgreSQL and Redis, fast password hashing."""
 
+import os
+
 from config.settings.base import *  # noqa: F403
 from config.settings.base import DATABASES, env
 
@@ -19,6 +21,21 @@ _database_options["options"] = (
 # A Redis database of their own (flushed by the worker tests) and no wake-ups: tests without a
 # worker enqueue nothing. The worker tests switch wake-ups on (tests/tournaments/tasks/).
 CELERY_BROKER_URL = env("TEST_CELERY_BROKER_URL", default="redis://127.0.0.1:6379/15")
+# Under pytest-xdist (`make test`: workers gw0, gw1, ...) each worker has its own test database
+# (pytest-django adds the suffix) and its own Redis database: the given one for gw0, the one
+# below it for gw1, and so on.
+# The processes a test starts (Celery workers, commands) inherit the worker's own URL, marked as
+# such, and keep it.
+_xdist_worker = env("PYTEST_XDIST_WORKER", default="")
+if (
+    _xdist_worker.startswith("gw")
+    and _xdist_worker[2:].isdigit()
+    and not env.bool("TEST_CELERY_BROKER_OF_WORKER", default=False)
+):
+    _broker_base, _, _broker_db = CELERY_BROKER_URL.rpartition("/")
+    CELERY_BROKER_URL = f"{_broker_base}/{int(_broker_db) - int(_xdist_worker[2:])}"
+    os.environ["TEST_CELERY_BROKER_URL"] = CELERY_BROKER_URL
+    os.environ["TEST_CELERY_BROKER_OF_WORKER"] = "1"
 CELERY_RESULT_BACKEND = CELERY_BROKER_URL
 CELERY_WAKE_UPS = env.bool("CELERY_WAKE_UPS", default=False)
 # Webhooks go to a receiver on the loopback, retried within moments.
