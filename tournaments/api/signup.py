@@ -80,7 +80,7 @@ class SignUpOutput(Serializer):
     player_key = serializers.CharField(
         help_text="The player's key, shown this once (stored only as its hash): it reads and "
         "acts on this entry only, as `Authorization: Token KEY`. A repeated request (same "
-        "`Idempotency-Key`) answers the same application with a new key, the first revoked."
+        "`Idempotency-Key`) answers the same application and key."
     )
 
     class Meta:
@@ -141,9 +141,9 @@ class RegistrationsApi(JsonApi):
         response=SignUpOutput,
         errors={
             **TOURNAMENT_NOT_FOUND,
-            409: VERSION_CONFLICT,
-            422: "`registration_closed` (not open, after `closes_at`, or started), "
-            "`tournament_full` (the cap reached and no waiting list), "
+            409: "`registration_closed` (not open, after `closes_at`, or started); "
+            f"{VERSION_CONFLICT}",
+            422: "`tournament_full` (the cap reached and no waiting list), "
             "`duplicate_entrant_name`, `players_required`, `invalid_entrant`, `invalid_name`.",
         },
     )
@@ -163,7 +163,8 @@ class RegistrationsApi(JsonApi):
             "position": signed_up.position,
             "player_key": signed_up.player_key,
         }
-        return Response(SignUpOutput(body).data, status=status.HTTP_201_CREATED)
+        code = status.HTTP_200_OK if signed_up.repeated else status.HTTP_201_CREATED
+        return Response(SignUpOutput(body).data, status=code)
 
 
 APPLICATION_ERRORS = {

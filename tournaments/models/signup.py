@@ -49,6 +49,11 @@ class PlayerKey(models.Model):
 
     application = models.ForeignKey(Application, on_delete=models.CASCADE, related_name="keys")
     prefix = models.CharField(max_length=16, db_index=True)
+    salt = models.CharField(
+        max_length=64,
+        help_text="Random: with the server's secret it gives the key again (a repeated "
+        "request, a printed card); without the secret it gives nothing.",
+    )
     key_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(default=timezone.now)
     revoked_at = models.DateTimeField(null=True, blank=True)

@@ -8,14 +8,16 @@ decision record 0018); the events carry the application's and the entrant's ids 
 
 from __future__ import annotations
 
+import base64
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from uuid import UUID
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_noop
 
 from accounts.keys import hash_key, visible_prefix
@@ -69,6 +71,8 @@ class SignUp:
     entrant: int | None
     position: int | None
     player_key: str
+    repeated: bool = False
+    """Answered for a repeated idempotency key: the first request's application."""
 
 
 def application_submit(
@@ -113,9 +117,13 @@ def application_submit(
         name="application_submit",
         arguments={"name": name, "players": given, "contact": contact},
     )
-    application = made[-1] if made else applied_application(result)
-    key = player_key_issue(application=application)
-    return sign_up_of(result.state, application, key)
+    if made:
+        application = made[-1]
+        key = player_key_issue(application=application)
+    else:
+        application = applied_application(result)
+        key = player_key_shown(application=application)
+    return replace(sign_up_of(result.state, application, key), repeated=result.duplicate)
 
 
 def applied_application(result: TournamentCommandResult) -> Application:
@@ -253,14 +261,27 @@ def waiting_list_reorder(
 # Player keys.
 
 
-def new_player_key() -> str:
-    return PLAYER_KEY_PREFIX + secrets.token_urlsafe(32)
+def derived_player_key(salt: str) -> str:
+    """The key of a random `salt`: an HMAC with the server's secret (as a table card's key is,
+    accounts.keys.derived_device_key), so the salt stored in the row gives nothing without the
+    secret, and the server can show the key again (a repeated request, a printed card)."""
+    digest = salted_hmac("tournaments.player_key", salt, algorithm="sha256").digest()
+    return PLAYER_KEY_PREFIX + base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def player_key_shown(*, application: Application) -> str:
+    """The application's active key again, or a new one when it has none."""
+    active = PlayerKey.objects.filter(application=application, revoked_at__isnull=True).first()
+    if active is None:
+        return player_key_issue(application=application)
+    return derived_player_key(active.salt)
 
 
 def player_key_issue(*, application: Application) -> str:
-    """A new key for the application's player, shown once: any key it had is revoked (a
-    repeated request, or the organizer printing a new card)."""
-    key = new_player_key()
+    """A new key for the application's player, shown once: any key it had is revoked (the
+    organizer's new card for a lost phone)."""
+    salt = secrets.token_urlsafe(32)
+    key = derived_player_key(salt)
     now = timezone.now()
     with transaction.atomic():
         PlayerKey.objects.filter(application=application, revoked_at__isnull=True).update(
@@ -269,6 +290,7 @@ def player_key_issue(*, application: Application) -> str:
         PlayerKey.objects.create(
             application=application,
             prefix=visible_prefix(key),
+            salt=salt,
             key_hash=hash_key(key),
             created_at=now,
         )
