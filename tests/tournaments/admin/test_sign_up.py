@@ -1,0 +1,102 @@
+"""The console's sign-up (decision record 0053): the settings changed on the tournament's page,
+the applications and the waiting list shown with their actions, and each action carried out
+through the same services as the API."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
+from tournaments.models import Application, Tournament
+from tournaments.services.signup import application_submit
+from tournaments.state import Registration
+
+pytestmark = pytest.mark.django_db
+
+
+def console(client: Client, tournament_id: UUID) -> str:
+    response = client.get(reverse("admin:tournaments_tournament_change", args=[tournament_id]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def run(client: Client, tournament_id: UUID, operation: str, **data: Any) -> Any:
+    url = reverse("admin:tournaments_tournament_run", args=[tournament_id, operation])
+    return client.post(url, data, follow=True)
+
+
+def applied(tournament: Tournament, *names: str) -> dict[str, int]:
+    for name in names:
+        application_submit(tournament_id=tournament.id, name=name, actor=ORGANIZER)
+    return {a.name: a.id for a in Application.objects.filter(tournament=tournament)}
+
+
+def test_the_organizer_opens_the_sign_up_on_the_tournament_s_page(admin_client: Client) -> None:
+    tournament = TournamentFactory.create(entrants=0)
+
+    answer = run(admin_client, tournament.id, "registration", open="on", cap="8", waitlist="on")
+
+    tournament.refresh_from_db()
+    assert tournament.settings["registration"] == {
+        "open": True,
+        "closes_at": None,
+        "cap": 8,
+        "waitlist": True,
+        "approval": False,
+    }
+    assert "Sign-up settings saved." in answer.content.decode()
+
+
+def test_the_console_lists_the_applications_and_the_waiting_list_with_their_actions(
+    admin_client: Client,
+) -> None:
+    tournament = TournamentFactory.create(
+        entrants=0, registration=Registration(open=True, cap=1, waitlist=True)
+    )
+    ids = applied(tournament, "Rossi", "Bianchi", "Verdi")
+
+    page = console(admin_client, tournament.id)
+
+    assert f'data-application="{ids["Rossi"]}" data-application-status="entered"' in page
+    assert (
+        f'data-application="{ids["Verdi"]}" data-application-status="waitlisted" '
+        'data-waiting-position="2"'
+    ) in page
+    assert page.count('data-action="application_promote"') == 2
+    assert page.count('data-action="application_up"') == 2
+
+
+def test_the_console_s_actions_move_up_decline_and_promote(admin_client: Client) -> None:
+    tournament = TournamentFactory.create(
+        entrants=0, registration=Registration(open=True, cap=1, waitlist=True)
+    )
+    ids = applied(tournament, "Rossi", "Bianchi", "Verdi")
+
+    run(admin_client, tournament.id, "application_up", application=ids["Verdi"])
+    run(admin_client, tournament.id, "application_decline", application=ids["Bianchi"])
+    full = run(admin_client, tournament.id, "application_promote", application=ids["Verdi"])
+
+    page = console(admin_client, tournament.id)
+    assert f'data-application="{ids["Bianchi"]}" data-application-status="declined"' in page
+    assert (
+        f'data-application="{ids["Verdi"]}" data-application-status="waitlisted" '
+        'data-waiting-position="1"'
+    ) in page
+    assert "tournament_full" in full.content.decode() or "full" in full.content.decode()
+
+
+def test_the_console_approves_a_pending_application(admin_client: Client) -> None:
+    tournament = TournamentFactory.create(
+        entrants=0, registration=Registration(open=True, approval=True)
+    )
+    ids = applied(tournament, "Rossi")
+
+    run(admin_client, tournament.id, "application_approve", application=ids["Rossi"])
+
+    page = console(admin_client, tournament.id)
+    assert f'data-application="{ids["Rossi"]}" data-application-status="entered"' in page
