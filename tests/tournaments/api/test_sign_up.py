@@ -18,6 +18,7 @@ from games.eventstore.api import read_stream
 from tests.factories.tournaments import ApiTournamentFactory
 from tests.tournaments.api.builders import entrant_url, register, tournament_url
 from tournaments.models import Application, PlayerKey
+from tournaments.rows_rebuild import rebuild_rows, verify_rows
 from tournaments.services.signup import application_erase, player_key_find, player_key_revoke
 
 pytestmark = pytest.mark.django_db
@@ -335,3 +336,20 @@ def test_sign_ups_are_throttled_per_address(organizer: APIClient, anonymous: API
     assert [a.status_code for a in answers] == [201, 201, 429]
     assert answers[-1].json()["code"] == "throttled"
     assert Application.objects.count() == 2
+
+
+def test_the_rows_of_a_tournament_filled_by_sign_up_are_rebuilt_from_its_events(
+    organizer: APIClient, anonymous: APIClient
+) -> None:
+    tournament_id = sign_up_tournament(organizer, cap=2, waitlist=True)
+    entered = [apply(anonymous, tournament_id, name).json() for name in ("Rossi", "Bianchi")]
+    apply(anonymous, tournament_id, "Verdi")
+    organizer.post(entrant_url(tournament_id, entered[0]["entrant"], "withdraw"), format="json")
+    before = organizer.get(tournament_url(tournament_id)).json()
+
+    rebuild_rows()
+
+    assert verify_rows() == []
+    after = organizer.get(tournament_url(tournament_id)).json()
+    assert after["entrants"] == before["entrants"]
+    assert after["registration"] == before["registration"]
