@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
+from tests.tournaments.admin.builders import TOURNAMENT_FORM, add_tournament
 from tournaments.models import Application, Tournament
 from tournaments.services.signup import application_submit
 from tournaments.state import Registration
@@ -100,3 +101,25 @@ def test_the_console_approves_a_pending_application(admin_client: Client) -> Non
 
     page = console(admin_client, tournament.id)
     assert f'data-application="{ids["Rossi"]}" data-application-status="entered"' in page
+
+
+def test_the_add_form_opens_the_sign_up_at_creation(admin_client: Client) -> None:
+    add_tournament(admin_client, sign_up_open="on", sign_up_cap="16", sign_up_waitlist="on")
+    plain = TOURNAMENT_FORM["name"]
+
+    tournament = Tournament.objects.get(name=plain)
+    assert tournament.settings["registration"] == {
+        "open": True,
+        "closes_at": None,
+        "cap": 16,
+        "waitlist": True,
+        "approval": False,
+    }
+
+
+def test_a_tournament_added_without_sign_up_records_its_settings_as_before(
+    admin_client: Client,
+) -> None:
+    add_tournament(admin_client)
+
+    assert "registration" not in Tournament.objects.get().settings
