@@ -268,4 +268,6 @@ OPERATIONS = {
     "application_decline": Operation(gettext_lazy("Decline"), sign_up.decline),
     "application_promote": Operation(gettext_lazy("Enter now"), sign_up.promote),
     "application_up": Operation(gettext_lazy("Move up"), sign_up.move_up),
+    "application_key_revoke": Operation(gettext_lazy("Revoke the player key"), sign_up.revoke_key),
+    "application_erase": Operation(gettext_lazy("Erase the name and contact"), sign_up.erase),
 }

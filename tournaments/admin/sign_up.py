@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 
 from common.admin import admin_actor
 from common.parsing import ascii_int
@@ -56,15 +56,18 @@ ACTION_LABELS = {
     "application_decline": gettext_lazy("Decline"),
     "application_promote": gettext_lazy("Enter now"),
     "application_up": gettext_lazy("Move up"),
+    "application_key_revoke": gettext_lazy("Revoke the player key"),
+    "application_erase": gettext_lazy("Erase the name and contact"),
 }
 
 
 def actions_of(status: ApplicationPhase) -> tuple[str, ...]:
+    kept = ("application_key_revoke", "application_erase")
     if status == ApplicationPhase.PENDING:
-        return ("application_approve", "application_decline", "application_promote")
+        return ("application_approve", "application_decline", "application_promote", *kept)
     if status == ApplicationPhase.WAITLISTED:
-        return ("application_promote", "application_up", "application_decline")
-    return ()
+        return ("application_promote", "application_up", "application_decline", *kept)
+    return kept
 
 
 def application_posted(request: HttpRequest, tournament: Tournament) -> Application:
@@ -152,3 +155,22 @@ def move_up(request: HttpRequest, tournament: Tournament) -> str:
         tournament_id=tournament.id, order=waiting, actor=admin_actor(request)
     )
     return _("%(name)s moved up the waiting list.") % {"name": application}
+
+
+def revoke_key(request: HttpRequest, tournament: Tournament) -> str:
+    """The application's player key stops working (a lost phone); a new one is §2's card."""
+    application = application_posted(request, tournament)
+    revoked = signup.player_key_revoke(application=application)
+    return ngettext(
+        "%(count)s player key of %(name)s revoked.",
+        "%(count)s player keys of %(name)s revoked.",
+        revoked,
+    ) % {"count": revoked, "name": application}
+
+
+def erase(request: HttpRequest, tournament: Tournament) -> str:
+    """The application's names and contact blanked (decision 0018); no event changes. An
+    entered player's names are erased as any player's, on the player's page."""
+    application = application_posted(request, tournament)
+    signup.application_erase(application=application)
+    return _("Application %(application)s erased.") % {"application": application.id}

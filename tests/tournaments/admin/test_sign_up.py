@@ -14,7 +14,7 @@ from django.urls import reverse
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.admin.builders import TOURNAMENT_FORM, add_tournament
 from tournaments.models import Application, Tournament
-from tournaments.services.signup import application_submit
+from tournaments.services.signup import application_submit, player_key_find
 from tournaments.state import Registration
 
 pytestmark = pytest.mark.django_db
@@ -123,3 +123,22 @@ def test_a_tournament_added_without_sign_up_records_its_settings_as_before(
     add_tournament(admin_client)
 
     assert "registration" not in Tournament.objects.get().settings
+
+
+def test_the_console_revokes_a_player_key_and_erases_an_application(
+    admin_client: Client,
+) -> None:
+    tournament = TournamentFactory.create(
+        entrants=0, registration=Registration(open=True, approval=True)
+    )
+    key = application_submit(
+        tournament_id=tournament.id, name="Rossi", contact="rossi@example.org", actor=ORGANIZER
+    ).player_key
+    application = Application.objects.get()
+
+    run(admin_client, tournament.id, "application_key_revoke", application=application.id)
+    run(admin_client, tournament.id, "application_erase", application=application.id)
+
+    assert player_key_find(key) is None
+    application.refresh_from_db()
+    assert (application.name, application.contact, application.erased) == ("", "", True)
