@@ -9,6 +9,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext
@@ -28,8 +29,13 @@ def sign_up_console(tournament: Tournament, *, may_change: bool) -> dict[str, An
     run = reverse("admin:tournaments_tournament_run", args=[tournament.id, "registration"])
     rows = application_rows(tournament_id=tournament.id)
     before_start = tournament.status == TournamentStatus.REGISTRATION
+    registration = registration_of(tournament.settings)
+    closes_at = registration.closes_at
     return {
-        "registration": registration_of(tournament.settings),
+        "registration": registration,
+        "closes_at_local": ""
+        if closes_at is None
+        else timezone.localtime(datetime.fromisoformat(closes_at)).strftime("%Y-%m-%dT%H:%M"),
         "change_url": run if may_change and before_start else None,
         "applications": [
             {
@@ -95,6 +101,8 @@ def change_registration(request: HttpRequest, tournament: Tournament) -> str:
     closes_at: datetime | None = parse_datetime(closes_given) if closes_given else None
     if closes_given and closes_at is None:
         raise InvalidTournament.because(gettext_noop("the closing time is a date and a time"))
+    if closes_at is not None and timezone.is_naive(closes_at):
+        closes_at = timezone.make_aware(closes_at)  # the form's local time
     registration = Registration(
         open=request.POST.get("open") == "on",
         closes_at=None if closes_at is None else closes_at.isoformat(),

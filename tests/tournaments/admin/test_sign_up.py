@@ -40,17 +40,26 @@ def applied(tournament: Tournament, *names: str) -> dict[str, int]:
 def test_the_organizer_opens_the_sign_up_on_the_tournament_s_page(admin_client: Client) -> None:
     tournament = TournamentFactory.create(entrants=0)
 
-    answer = run(admin_client, tournament.id, "registration", open="on", cap="8", waitlist="on")
+    answer = run(
+        admin_client,
+        tournament.id,
+        "registration",
+        open="on",
+        cap="8",
+        waitlist="on",
+        closes_at="2099-12-31T20:30",
+    )
 
     tournament.refresh_from_db()
     assert tournament.settings["registration"] == {
         "open": True,
-        "closes_at": None,
+        "closes_at": "2099-12-31T20:30:00+01:00",
         "cap": 8,
         "waitlist": True,
         "approval": False,
     }
     assert "Sign-up settings saved." in answer.content.decode()
+    assert 'value="2099-12-31T20:30"' in console(admin_client, tournament.id)
 
 
 def test_the_console_lists_the_applications_and_the_waiting_list_with_their_actions(
