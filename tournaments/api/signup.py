@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,10 +20,10 @@ from common.api.serializing import Serializer
 from tournaments.access import TournamentAccess
 from tournaments.api.entrants import NAME_MAX_LENGTH
 from tournaments.api.schema import (
-    TAG,
     TOURNAMENT_NOT_FOUND,
     VERSION_CONFLICT,
     tournament_command_schema,
+    tournament_read_schema,
 )
 from tournaments.api.serializers import TournamentOutput
 from tournaments.selectors import answers
@@ -121,11 +120,10 @@ class RegistrationsApi(JsonApi):
         class Meta:
             ref_name = "SignUpInput"
 
-    @extend_schema(
+    @tournament_read_schema(
         operation_id="registration_list",
         summary="The players' applications and the waiting list (organizers)",
-        tags=[TAG],
-        responses={200: ApplicationsOutput},
+        response=ApplicationsOutput,
     )
     def get(self, request: Request, tournament_id: UUID) -> Response:  # noqa: ARG002 - DRF passes the request
         return applications_response(tournament_id)
