@@ -157,3 +157,20 @@ class InvalidSeason(TournamentError):
     """A season's settings or its tournaments refused (decision record 0037)."""
 
     code = "invalid_season"
+
+
+class TournamentFull(TournamentError):
+    """The sign-up cap is reached and the tournament keeps no waiting list (decision 0053)."""
+
+    code = "tournament_full"
+
+
+class ApplicationNotFound(TournamentError):
+    code = "application_not_found"
+
+
+class InvalidApplication(TournamentError):
+    """An action an application cannot take where it is (approving an entered one, promoting
+    one that is not on the waiting list, a reorder that is not the waiting list's)."""
+
+    code = "invalid_application"

@@ -24,6 +24,7 @@ from tournaments.entrants_csv import (
 )
 from tournaments.models import Entrant, Format, Player, Tournament, TournamentStatus
 from tournaments.services.registration import ImportedEntrant
+from tournaments.state import Registration
 
 TABLE_SIZES = [
     (2, gettext_lazy("Singles: tables of 2")),
@@ -173,8 +174,27 @@ class TournamentCreateForm(forms.Form):
         help_text=gettext_lazy("Tables of three only: for the entrant who forfeits. Blank: 0."),
     )
 
+    sign_up_open = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Open to sign-up"),
+        help_text=gettext_lazy("Players sign themselves up on the tournament's sign-up page."),
+    )
+    sign_up_cap = forms.IntegerField(
+        required=False,
+        min_value=1,
+        label=gettext_lazy("Most entrants"),
+        help_text=gettext_lazy("Blank: no cap."),
+    )
+    sign_up_waitlist = forms.BooleanField(
+        required=False, label=gettext_lazy("Waiting list over the cap")
+    )
+    sign_up_approval = forms.BooleanField(
+        required=False, label=gettext_lazy("Approve each application")
+    )
+
     PLACE_FIELDS = ("first_place_points", "second_place_points", "third_place_points")
     PLACING_FIELDS = (*PLACE_FIELDS, "bye_points", "forfeit_points")
+    SIGN_UP_FIELDS = ("sign_up_open", "sign_up_cap", "sign_up_waitlist", "sign_up_approval")
 
     fieldsets = (
         (None, {"fields": ["name", "club", "public", "format", "table_size"]}),
@@ -197,6 +217,7 @@ class TournamentCreateForm(forms.Form):
             {"fields": list(PLACING_FIELDS)},
         ),
         (gettext_lazy("Venue"), {"fields": ["tables", "no_show_minutes"]}),
+        (gettext_lazy("Sign-up"), {"fields": list(SIGN_UP_FIELDS)}),
     )
 
     class Media:
@@ -241,13 +262,20 @@ class TournamentCreateForm(forms.Form):
         arguments = {
             name: value
             for name, value in self.cleaned_data.items()
-            if value != "" and name not in self.PLACING_FIELDS
+            if value != "" and name not in self.PLACING_FIELDS and name not in self.SIGN_UP_FIELDS
         }
         if arguments.get("best_of") is None:
             arguments.pop("best_of", None)  # the service's default, unused when scoring by points
         scoring = self.placing_scoring()
         if scoring is not None:
             arguments["placing_scoring"] = scoring
+        data = self.cleaned_data
+        arguments["registration"] = Registration(
+            open=bool(data.get("sign_up_open")),
+            cap=data.get("sign_up_cap"),
+            waitlist=bool(data.get("sign_up_waitlist")),
+            approval=bool(data.get("sign_up_approval")),
+        )
         return arguments
 
 

@@ -47,6 +47,49 @@ FORMATS = (
 
 
 @dataclass(frozen=True)
+class Registration:
+    """How players sign themselves up (issue 26, decision record 0053): closed by default, so
+    a tournament created without it behaves as before."""
+
+    open: bool = False
+    closes_at: str | None = None
+    """ISO datetime after which no application is taken; None: until the start."""
+    cap: int | None = None
+    """The most active entrants; None: no cap."""
+    waitlist: bool = False
+    """Over the cap, an application waits (True) or is refused (`tournament_full`)."""
+    approval: bool = False
+    """Every application waits for the organizer's approval (pending)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "open": self.open,
+            "closes_at": self.closes_at,
+            "cap": self.cap,
+            "waitlist": self.waitlist,
+            "approval": self.approval,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> Registration:
+        return cls(**(data or {}))
+
+    def accepts(self, now: datetime) -> bool:
+        return self.open and (
+            self.closes_at is None or now < datetime.fromisoformat(self.closes_at)
+        )
+
+
+class ApplicationPhase(StrEnum):
+    """Where an application to play is (issue 26 §1)."""
+
+    PENDING = "pending"
+    WAITLISTED = "waitlisted"
+    ENTERED = "entered"
+    DECLINED = "declined"
+
+
+@dataclass(frozen=True)
 class TournamentSettings:
     """Everything fixed when the tournament is created."""
 
@@ -88,6 +131,8 @@ class TournamentSettings:
     seeding: str | None = None
     """`rating`: started with no seeding fixed, the tournament is seeded by its players'
     ratings (decision record 0036); None or `given`: by the seeds given at registration."""
+    registration: Registration = Registration()
+    """Players' sign-up (decision record 0053); closed by default."""
 
     def to_dict(self) -> dict[str, Any]:
         values = {name: getattr(self, name) for name in self.__dataclass_fields__}
@@ -96,6 +141,10 @@ class TournamentSettings:
             del values["placing_scoring"]  # the payloads of two-sided tournaments unchanged
         if self.seeding is None:
             del values["seeding"]  # the payloads recorded before seeding by rating unchanged
+        if self.registration == Registration():
+            del values["registration"]  # the payloads recorded before sign-up unchanged
+        else:
+            values["registration"] = self.registration.to_dict()
         return values
 
     @classmethod
@@ -105,6 +154,7 @@ class TournamentSettings:
             values["tiebreaks"] = tuple(values["tiebreaks"])
         values.setdefault("level_knockout", None)
         values.setdefault("cut_ties_by_rule", False)
+        values["registration"] = Registration.from_dict(values.get("registration"))
         return cls(**values)
 
     @property
@@ -240,6 +290,21 @@ class TournamentState:
     group_places: dict[str, tuple[int, ...]] = field(default_factory=dict)
     """The organizer's order of the entrants tied at a group's qualification cut, by group
     label (`GroupPlacesDecided`, decision record 0029)."""
+    applications: dict[int, ApplicationPhase] = field(default_factory=dict)
+    """Players' applications to play, by application id (decision record 0053)."""
+    waiting: tuple[int, ...] = ()
+    """The waiting list: application ids, first promoted first."""
+    entrant_of_application: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def entered_count(self) -> int:
+        return len(self.active_entrants)
+
+    @property
+    def room(self) -> bool:
+        """Whether one more entrant fits under the sign-up cap."""
+        cap = self.settings.registration.cap
+        return cap is None or self.entered_count < cap
 
     @property
     def started(self) -> bool:

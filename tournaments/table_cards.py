@@ -163,6 +163,23 @@ def dark_runs(matrix: Sequence[Sequence[int]]) -> Iterator[tuple[int, int, int]]
                 start = None
 
 
+def qr_svg(text: str, *, label: str) -> str:
+    """`text` as a QR code, an inline SVG drawn as the cards draw theirs (a player's key on the
+    sign-up page, decision record 0053)."""
+    matrix = qr_matrix(text)
+    modules = len(matrix) + 2 * QUIET_ZONE
+    path = "".join(
+        f"M{x + QUIET_ZONE} {y + QUIET_ZONE}h{length}v1h-{length}z"
+        for x, y, length in dark_runs(matrix)
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {modules} {modules}" '
+        f'role="img" aria-label="{escape(label)}" shape-rendering="crispEdges">'
+        f'<rect width="{modules}" height="{modules}" fill="#fff"/>'
+        f'<path d="{path}" fill="#000"/></svg>'
+    )
+
+
 @dataclass(frozen=True)
 class CardText:
     tournament: str

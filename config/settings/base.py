@@ -276,6 +276,7 @@ API_THROTTLE_RATES = {
     "user": throttle_rate("API_THROTTLE_USER", "1200/min"),
     "login": throttle_rate("API_THROTTLE_LOGIN", "10/min"),
     "token": throttle_rate("API_THROTTLE_TOKEN", "30/min"),
+    "signup": throttle_rate("API_THROTTLE_SIGNUP", "30/hour"),
 }
 
 # Sign-in lockout (accounts/login.py, decision 0033): within the window, this many failed

@@ -26,7 +26,7 @@ from tests.tournaments.api.builders import (
     started_tournament,
     tournament_url,
 )
-from tournaments.models import Fixture, Player
+from tournaments.models import Application, Fixture, Player
 
 PERSONAS = (
     "anonymous",
@@ -140,6 +140,31 @@ class World:
             return tournament_id, register_seeded(self.organizer, tournament_id, 2)
 
         return str(self.once("registration", build)[0])
+
+    def signing_up(self, *, public: bool = True) -> str:
+        """A tournament of the organizer's club whose registration is open, without a cap."""
+
+        def build() -> str:
+            created = ApiTournamentFactory.create(
+                client=self.organizer, public=public, registration={"open": True}
+            )
+            return str(created["id"])
+
+        return str(self.once(f"signing-up-{public}", build))
+
+    def applications(self) -> tuple[str, int]:
+        """A tournament whose organizer approves each application, and one pending."""
+
+        def build() -> tuple[str, int]:
+            created = ApiTournamentFactory.create(
+                client=self.organizer, registration={"open": True, "approval": True}
+            )
+            url = tournament_url(created["id"], "registrations")
+            self.organizer.post(url, {"name": "Applicant"}, format="json")
+            return str(created["id"]), Application.objects.get(tournament_id=created["id"]).id
+
+        found: tuple[str, int] = self.once("applications", build)
+        return found
 
     def entrant(self) -> int:
         return self.entrants()[0]

@@ -18,6 +18,7 @@ from schemathesis.core.result import Ok
 from accounts.models import DeviceToken
 from games.eventstore.api import last_position
 from tests.factories.matches import ApiMatchFactory
+from tests.factories.tournaments import ApiTournamentFactory
 from tests.games.api.builders import a_correction, finished_card_round, post
 from tests.security.fuzzing import (
     CHECKS,
@@ -33,7 +34,7 @@ from tests.tournaments.api.builders import (
     level_knockout_match,
     play_round,
 )
-from tournaments.models import Fixture, WebhookEndpoint
+from tournaments.models import Application, Fixture, WebhookEndpoint
 
 pytestmark = SKIPPED_BY_SWITCH
 
@@ -48,6 +49,29 @@ class ValidCommand:
     status: int = 201
     records_events: bool = True
     """Device tokens are ordinary rows, not events."""
+
+
+SIGNING_UP: dict[str, Any] = {}
+"""A tournament open to sign-up and its applications (made by its command's `prepare`)."""
+
+
+def signing_up(client: APIClient, names: tuple[str, ...] = (), **registration: Any) -> None:
+    created = ApiTournamentFactory.create(
+        client=client, registration={"open": True, **registration}
+    )
+    for name in names:
+        post(client, f"/api/v1/tournaments/{created['id']}/registrations/", {"name": name})
+    SIGNING_UP["tournament"] = created["id"]
+    SIGNING_UP["applications"] = list(
+        Application.objects.filter(tournament_id=created["id"]).values_list("id", flat=True)
+    )
+
+
+def an_application(_world: World) -> dict[str, Any]:
+    return {
+        "tournament_id": SIGNING_UP["tournament"],
+        "application_id": SIGNING_UP["applications"][0],
+    }
 
 
 LEVEL: dict[str, Any] = {}
@@ -202,6 +226,37 @@ VALID_COMMANDS = [
         path=lambda w: {"tournament_id": w.open_tournament},
         body=lambda _w: {"tables": 3},
         headers={"Idempotency-Key": "tables-1"},
+        status=200,
+    ),
+    ValidCommand(
+        "PATCH /api/v1/tournaments/{tournament_id}/registration/",
+        path=lambda w: {"tournament_id": w.open_tournament},
+        body=lambda _w: {"open": True, "cap": 10, "waitlist": True},
+        headers={"Idempotency-Key": "registration-1"},
+        status=200,
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/registrations/",
+        prepare=lambda client, _w: signing_up(client),
+        path=lambda _w: {"tournament_id": SIGNING_UP["tournament"]},
+        body=lambda _w: {"name": "Newcomer", "contact": "newcomer@example.org"},
+        headers={"Idempotency-Key": "sign-up-1"},
+    ),
+    *(
+        ValidCommand(
+            "POST /api/v1/tournaments/{tournament_id}/registrations/{application_id}/"
+            f"{action}/",
+            prepare=lambda client, _w: signing_up(client, ("Applicant",), approval=True),
+            path=an_application,
+            body=lambda _w: None,
+        )
+        for action in ("approve", "decline", "promote")
+    ),
+    ValidCommand(
+        "PATCH /api/v1/tournaments/{tournament_id}/registrations/order/",
+        prepare=lambda client, _w: signing_up(client, ("A", "B", "C"), cap=1, waitlist=True),
+        path=lambda _w: {"tournament_id": SIGNING_UP["tournament"]},
+        body=lambda _w: {"order": SIGNING_UP["applications"][:0:-1]},
         status=200,
     ),
     ValidCommand(

@@ -69,6 +69,11 @@ def deactivate_url(world: World) -> str:
     return url
 
 
+def application_url(world: World, action: str) -> str:
+    tournament_id, application_id = world.applications()
+    return tournament_url(tournament_id, "registrations", application_id, action)
+
+
 def revoke_url(world: World) -> str:
     tournament_id, token_id = world.device_token()
     return tournament_url(tournament_id, "device-tokens", token_id, "revoke")
@@ -347,6 +352,58 @@ TOURNAMENT_CELLS: list[Cell] = [
         "patch",
         patch(lambda w: tournament_url(w.tournament(), "tables"), lambda _w: {"tables": 5}),
         ORGANIZER_CHANGES,
+    ),
+    # Players' sign-up (decision record 0053): anyone who may read applies; organizers decide.
+    Cell(
+        "registrations",
+        "post",
+        post(
+            lambda w: tournament_url(w.signing_up(), "registrations"),
+            lambda _w: {"name": "Newcomer"},
+        ),
+        statuses(201, 201, 201, 201, 201, 201),
+    ),
+    Cell(
+        "registrations",
+        "post (private)",
+        post(
+            lambda w: tournament_url(w.signing_up(public=False), "registrations"),
+            lambda _w: {"name": "Newcomer"},
+        ),
+        statuses(404, 404, 404, 404, 404, 201),  # none but the organizer belongs to it
+    ),
+    Cell(
+        "registrations",
+        "get",
+        get(lambda w: tournament_url(w.signing_up(), "registrations")),
+        ORGANIZER_READS,
+    ),
+    Cell(
+        "registration",
+        "patch",
+        patch(
+            lambda w: tournament_url(w.in_registration(), "registration"),
+            lambda _w: {"open": True, "cap": 8},
+        ),
+        ORGANIZER_CHANGES,
+    ),
+    Cell(
+        "registrations-order",
+        "patch",
+        patch(
+            lambda w: tournament_url(w.applications()[0], "registrations", "order"),
+            lambda _w: {"order": []},
+        ),
+        ORGANIZER_CHANGES,
+    ),
+    *(
+        Cell(
+            f"registration-{action}",
+            "post",
+            post(lambda w, a=action: application_url(w, a)),  # type: ignore[misc]
+            ORGANIZER_ONLY,
+        )
+        for action in ("approve", "decline", "promote")
     ),
     # What a scorer may score: anybody signed in asks, and hears their own list.
     Cell(

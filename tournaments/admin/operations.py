@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 from common.admin import admin_actor
 from common.parsing import ascii_int
 from tournaments import projections
+from tournaments.admin import sign_up
 from tournaments.errors import (
     EntrantNotFound,
     InvalidFormatOption,
@@ -260,4 +261,13 @@ OPERATIONS = {
     "schedule": Operation(gettext_lazy("Give waiting matches the free tables"), schedule),
     "tables": Operation(gettext_lazy("Change the tables"), change_tables),
     "refresh": Operation(gettext_lazy("Bring bracket and standings up to date"), refresh),
+    "registration": Operation(
+        gettext_lazy("Save the sign-up settings"), sign_up.change_registration
+    ),
+    "application_approve": Operation(gettext_lazy("Approve"), sign_up.approve),
+    "application_decline": Operation(gettext_lazy("Decline"), sign_up.decline),
+    "application_promote": Operation(gettext_lazy("Enter now"), sign_up.promote),
+    "application_up": Operation(gettext_lazy("Move up"), sign_up.move_up),
+    "application_key_revoke": Operation(gettext_lazy("Revoke the player key"), sign_up.revoke_key),
+    "application_erase": Operation(gettext_lazy("Erase the name and contact"), sign_up.erase),
 }

@@ -57,6 +57,7 @@ from tournaments.admin.operations import (
     OPERATIONS,
     seeds_form,
 )
+from tournaments.admin.sign_up import sign_up_console
 from tournaments.admin.webhooks import WebhookEndpointInline, add_endpoint_link
 from tournaments.console import Evening, evening
 from tournaments.errors import EntrantsRefused
@@ -209,6 +210,7 @@ class TournamentAdmin(TournamentsAddAdmin):
             if may_change
             else None,
             "sheets": sheet_links(tournament),
+            "sign_up": sign_up_console(tournament, may_change=may_change),
             "overdue": [
                 (fixture.key, reverse("admin:tournaments_fixture_change", args=[fixture.pk]))
                 for fixture in fixtures.overdue_fixtures(

@@ -22,7 +22,7 @@ from tournaments.models import (
 )
 from tournaments.plan import rankings
 from tournaments.rows import tables_of
-from tournaments.state import tables_needed
+from tournaments.state import Registration, tables_needed
 from tournaments.stream.commands import TABLE_SIZES
 
 SEEDING_METHODS = ("given", "random")
@@ -163,6 +163,10 @@ class TournamentOutput(Serializer):
         help_text="Tables of three: match points per place (`places`: 1st, 2nd, 3rd), a bye "
         "and a forfeit; null at two-sided tables."
     )
+    registration = serializers.SerializerMethodField(
+        help_text="Players' sign-up (decision record 0053): `open`, `closes_at`, `cap`, "
+        "`waitlist`, `approval`; closed by default."
+    )
     entrants = EntrantOutput(many=True, help_text="Seeded first, in seed order.")
     version = serializers.IntegerField(help_text="The tournament stream's version.")
     created_at = serializers.DateTimeField()
@@ -183,6 +187,11 @@ class TournamentOutput(Serializer):
     def get_tables_by_need(self, tournament: Tournament | dict[str, Any]) -> bool:
         settings = tournament["settings"] if isinstance(tournament, dict) else tournament.settings
         return settings.get("tables") is None
+
+    @extend_schema_field(serializers.JSONField())
+    def get_registration(self, tournament: Tournament | dict[str, Any]) -> dict[str, Any]:
+        settings = tournament["settings"] if isinstance(tournament, dict) else tournament.settings
+        return Registration.from_dict(settings.get("registration")).to_dict()
 
     def get_level_knockout(self, tournament: Tournament | dict[str, Any]) -> str | None:
         # A row, or the same fields as a dict (what a command's answer is built from).

@@ -44,6 +44,7 @@ from tournaments.api.serializers import (
     TeamTableSizeField,
     TournamentOutput,
 )
+from tournaments.api.signup import RegistrationInput, registration_from
 from tournaments.models import TournamentStatus
 from tournaments.selectors import answers, lookup
 from tournaments.services import registration, running, scheduling
@@ -197,6 +198,11 @@ class TournamentCreateApi(JsonApi):
             help_text="The slug of the club that runs it; you must organize that club. By "
             "default the only club you organize.",
         )
+        registration = RegistrationInput(
+            required=False,
+            help_text="Players' sign-up: `open`, `closes_at`, `cap`, `waitlist`, `approval` "
+            "(default: closed). Changed before the start with `PATCH registration/`.",
+        )
         public = serializers.BooleanField(
             required=False,
             help_text="Default true: anyone reads it. A private tournament is read only by its "
@@ -223,6 +229,8 @@ class TournamentCreateApi(JsonApi):
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request.data)
         club = club_for_new_tournament(request.user, data.pop("club", None))
+        if "registration" in data:
+            data["registration"] = registration_from(data["registration"])
         tournament = registration.tournament_create(**data, club=club, actor=request_actor(request))
         return tournament_response(tournament.id, status_code=status.HTTP_201_CREATED)
 

@@ -21,6 +21,14 @@ from tournaments.api.results import BracketDetailApi, StandingListApi
 from tournaments.api.scorer import ScorerMatchListApi
 from tournaments.api.seasons import SeasonDetailApi, SeasonListApi
 from tournaments.api.sheets import RoundSheetsApi
+from tournaments.api.signup import (
+    ApplicationApproveApi,
+    ApplicationDeclineApi,
+    ApplicationPromoteApi,
+    RegistrationChangeApi,
+    RegistrationsApi,
+    WaitingListOrderApi,
+)
 from tournaments.api.table_cards import TableCardApi, TableCardsApi
 from tournaments.api.tournaments import (
     TournamentCreateApi,
@@ -33,6 +41,7 @@ from tournaments.api.webhooks import WebhookEndpointDeactivateApi, WebhookEndpoi
 
 TOURNAMENT = "tournaments/<uuid:tournament_id>/"
 ENTRANT = f"{TOURNAMENT}entrants/<int:entrant_id>/"
+APPLICATION = f"{TOURNAMENT}registrations/<int:application_id>/"
 
 urlpatterns = [
     path("tournaments/", TournamentCreateApi.as_view(), name="tournament-create"),
@@ -42,6 +51,16 @@ urlpatterns = [
     path(ENTRANT, EntrantCorrectApi.as_view(), name="entrant-correct"),
     path(f"{ENTRANT}check-in/", EntrantCheckInApi.as_view(), name="entrant-check-in"),
     path(f"{ENTRANT}withdraw/", EntrantWithdrawApi.as_view(), name="entrant-withdraw"),
+    path(f"{TOURNAMENT}registration/", RegistrationChangeApi.as_view(), name="registration"),
+    path(f"{TOURNAMENT}registrations/", RegistrationsApi.as_view(), name="registrations"),
+    path(
+        f"{TOURNAMENT}registrations/order/",
+        WaitingListOrderApi.as_view(),
+        name="registrations-order",
+    ),
+    path(f"{APPLICATION}approve/", ApplicationApproveApi.as_view(), name="registration-approve"),
+    path(f"{APPLICATION}decline/", ApplicationDeclineApi.as_view(), name="registration-decline"),
+    path(f"{APPLICATION}promote/", ApplicationPromoteApi.as_view(), name="registration-promote"),
     path(f"{TOURNAMENT}seed/", TournamentSeedApi.as_view(), name="tournament-seed"),
     path(f"{TOURNAMENT}seeds/", EntrantsReseedApi.as_view(), name="entrants-reseed"),
     path(f"{TOURNAMENT}start/", TournamentStartApi.as_view(), name="tournament-start"),

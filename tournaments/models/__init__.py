@@ -24,9 +24,11 @@ from tournaments.models.core import (
 )
 from tournaments.models.ratings import ClubRatingSettings, PlayerRating, RatingChange
 from tournaments.models.seasons import Season, SeasonTournament
+from tournaments.models.signup import Application, PlayerKey
 from tournaments.models.webhooks import DeliveryStatus, WebhookDelivery, WebhookEndpoint
 
 __all__ = [
+    "Application",
     "Checkpoint",
     "ClubRatingSettings",
     "DecidedBy",
@@ -37,6 +39,7 @@ __all__ = [
     "FixtureStatus",
     "Format",
     "Player",
+    "PlayerKey",
     "PlayerRating",
     "RatingChange",
     "Season",

@@ -3,7 +3,7 @@ projector screen, and a player's matches."""
 
 from django.urls import URLPattern, path
 
-from tournaments.pages import ratings, views
+from tournaments.pages import ratings, signup, views
 from tournaments.pages import seasons as season_views
 
 urlpatterns: list[URLPattern] = [
@@ -13,6 +13,11 @@ urlpatterns: list[URLPattern] = [
         "tournaments/<uuid:tournament_id>/screen/",
         views.tournament_screen,
         name="tournament-screen",
+    ),
+    path(
+        "tournaments/<uuid:tournament_id>/sign-up/",
+        signup.sign_up,
+        name="tournament-sign-up",
     ),
     path("players/<int:player_id>/", views.player_detail, name="player-detail"),
     path("clubs/<slug:club_slug>/seasons/", season_views.club_seasons, name="club-seasons"),

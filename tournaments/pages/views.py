@@ -17,6 +17,7 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
@@ -27,6 +28,7 @@ from tournaments.models import FixtureStatus, Tournament
 from tournaments.pages.drawing import draw
 from tournaments.pages.ratings import rating_charts
 from tournaments.selectors import lookup, players, projected, public, seasons
+from tournaments.selectors.signup import registration_of
 from tournaments.standings import DEFAULT_TIEBREAKS
 from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
 from tournaments.stream.events import EVENT_CLASSES as TOURNAMENT_EVENT_TYPES
@@ -210,6 +212,8 @@ def tournament_detail(request: HttpRequest, tournament_id: UUID) -> HttpResponse
             "rounds": rounds_of(fixtures),
             "champion": None if champion is None else bracket["entrants"].get(str(champion)),
             "seasons": seasons.seasons_of_tournament(tournament.id),
+            "sign_up_open": tournament.status == "registration"
+            and registration_of(tournament.settings).accepts(timezone.now()),
         }
 
     return live_response(

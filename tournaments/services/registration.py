@@ -21,19 +21,20 @@ from games.matches import services as match_services
 from games.rules import Table, Variant
 from tournaments import names
 from tournaments.errors import EntrantsRefused, TournamentError
-from tournaments.models import Entrant, EntrantPlayer, Player, Tournament
+from tournaments.models import Application, Entrant, EntrantPlayer, Player, Tournament
 from tournaments.ratings.seeding import rating_order
 from tournaments.services.pipeline import (
     TournamentCommandResult,
     load_tournament,
     run,
 )
-from tournaments.state import TournamentSettings, TournamentState
+from tournaments.state import Registration, TournamentSettings, TournamentState
 from tournaments.stream.commands import (
     CheckInEntrant,
     CloseCheckIn,
     CreateTournament,
     OpenCheckIn,
+    PreparedEntrant,
     RegisterEntrant,
     RegisterEntrants,
     SeedEntrants,
@@ -45,6 +46,7 @@ from tournaments.stream.entrant_checks import NEW_ENTRANT, players_or_name
 from tournaments.stream.entrants import check_registration_is_open
 from tournaments.stream.events import ENTRANT_REGISTERED
 from tournaments.stream.evolve import evolve
+from tournaments.stream.signup import first_promoted_by_withdrawal
 
 
 def tournament_create(
@@ -73,6 +75,7 @@ def tournament_create(
     seeding: str | None = None,
     club: Club | None = None,
     public: bool = True,
+    registration: Registration | None = None,
 ) -> Tournament:
     """A tournament in registration, run by `club` (whose organizers organize it; may a caller
     create one there is for the permissions to say, tournaments/access.py)."""
@@ -98,6 +101,7 @@ def tournament_create(
         level_knockout=level_knockout,
         placing_scoring=placing_scoring,
         seeding=seeding,
+        registration=registration or Registration(),
     )
     command = CreateTournament(
         name=name, settings=settings, club=None if club is None else club.pk, public=public
@@ -181,6 +185,18 @@ def entrant_rows(
     )
 
 
+def prepared_entrant(application: Application) -> PreparedEntrant:
+    """The entrant rows of a player's application that enters now, linked to it (decision
+    record 0053)."""
+    given = list(application.players) or [application.name]
+    command = entrant_rows(
+        tournament_id=application.tournament_id, name=application.name, players=given, seed=None
+    )
+    application.entrant_id = command.entrant
+    application.save(update_fields=["entrant"])
+    return PreparedEntrant(command.entrant, command.player_ids)
+
+
 def registered_entrant_id(result: TournamentCommandResult) -> int:
     """The entrant that `entrant_register` registered (the first one, for a repeated key)."""
     entrant_id: int = result.events[0].payload["entrant"]
@@ -216,10 +232,19 @@ def entrant_withdraw(
     idempotency_key: str | None = None,
 ) -> TournamentCommandResult:
     """Withdraw an entrant; the matches it still has to play are forfeited (`policies`).
-    Nothing is recorded when it had withdrawn already."""
+    Nothing is recorded when it had withdrawn already. Before the start, the first application
+    on the waiting list enters the place it frees (decision record 0053)."""
+
+    def withdraw(state: TournamentState | None) -> WithdrawEntrant:
+        first = None if state is None else first_promoted_by_withdrawal(state, entrant_id)
+        if first is None:
+            return WithdrawEntrant(entrant_id, reason)
+        application = Application.objects.get(tournament_id=tournament_id, id=first)
+        return WithdrawEntrant(entrant_id, reason, promoted=prepared_entrant(application))
+
     return run(
         tournament_id=tournament_id,
-        command=WithdrawEntrant(entrant_id, reason),
+        command=withdraw,
         actor=actor,
         idempotency_key=idempotency_key,
         name="entrant_withdraw",

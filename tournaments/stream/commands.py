@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeAlias
 
-from tournaments.state import Result, TournamentSettings
+from tournaments.state import Registration, Result, TournamentSettings
 
 TABLE_SIZES = (2, 3, 4, 6)
 PLAYERS_PER_ENTRANT = {2: 1, 3: 1, 4: 2, 6: 3}
@@ -67,9 +67,66 @@ class CloseCheckIn:
 
 
 @dataclass(frozen=True)
+class PreparedEntrant:
+    """An entrant's name rows written for an application that may enter (decision 0053): its
+    id and its players' ids in seat order."""
+
+    entrant: int
+    player_ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class WithdrawEntrant:
     entrant: int
     reason: str = ""
+    promoted: PreparedEntrant | None = None
+    """The entrant rows of the first application on the waiting list, entered in the place the
+    withdrawal frees (before the start, under the cap); None: nobody is promoted."""
+
+
+@dataclass(frozen=True)
+class ChangeRegistration:
+    """Set the sign-up settings, before the start."""
+
+    registration: Registration
+
+
+@dataclass(frozen=True)
+class ApplyToPlay:
+    """A player applies to play, bringing `players` players; `entrant`: the rows it enters as
+    when it enters at once (open, no approval, under the cap)."""
+
+    application: int
+    players: int
+    now: datetime
+    entrant: PreparedEntrant | None = None
+
+
+@dataclass(frozen=True)
+class ApproveApplication:
+    """Approve a pending application: it enters (`entrant`) under the cap, else it waits."""
+
+    application: int
+    entrant: PreparedEntrant | None = None
+
+
+@dataclass(frozen=True)
+class DeclineApplication:
+    application: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class PromoteApplication:
+    """Enter an application from the waiting list (or a pending one), while there is room."""
+
+    application: int
+    entrant: PreparedEntrant
+
+
+@dataclass(frozen=True)
+class ReorderWaitingList:
+    order: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -207,4 +264,10 @@ TournamentCommand: TypeAlias = (
     | CloseCheckIn
     | DecideLevelMatch
     | DecideGroupPlaces
+    | ChangeRegistration
+    | ApplyToPlay
+    | ApproveApplication
+    | DeclineApplication
+    | PromoteApplication
+    | ReorderWaitingList
 )

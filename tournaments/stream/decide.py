@@ -10,13 +10,16 @@ from common.explained import gettext_noop
 from tournaments.errors import InvalidTournament
 from tournaments.plan import knockouts, rankings
 from tournaments.state import FORMATS, TournamentState
-from tournaments.stream import entrants, progress, tables
+from tournaments.stream import entrants, progress, signup, tables
 from tournaments.stream.commands import (
     TABLE_SIZES,
     THREES_FORMATS,
     AdvanceTournament,
+    ApplyToPlay,
+    ApproveApplication,
     AssignTable,
     CallMatch,
+    ChangeRegistration,
     ChangeTables,
     CheckInEntrant,
     CloseCheckIn,
@@ -24,11 +27,14 @@ from tournaments.stream.commands import (
     CreateTournament,
     DecideGroupPlaces,
     DecideLevelMatch,
+    DeclineApplication,
     OpenCheckIn,
+    PromoteApplication,
     PublishSwissRound,
     RecordResult,
     RegisterEntrant,
     RegisterEntrants,
+    ReorderWaitingList,
     ReseedEntrants,
     ScheduleMatches,
     SeedEntrants,
@@ -91,6 +97,8 @@ def _create(state: TournamentState | None, command: CreateTournament) -> list[To
             rules=", ".join(SEEDINGS),
             rule=settings.seeding,
         )
+    if settings.registration.cap is not None and settings.registration.cap < 1:
+        raise InvalidTournament.because(gettext_noop("the sign-up cap is at least one entrant"))
     check_format_options(settings)
     rankings.check_standings_settings(settings)
     return [
@@ -133,5 +141,11 @@ _DECIDERS: dict[type, Decider] = dict(
         _decider(AssignTable, tables.assign_table),
         _decider(CallMatch, tables.call_match),
         _decider(ChangeTables, tables.change_tables),
+        _decider(ChangeRegistration, signup.change_registration),
+        _decider(ApplyToPlay, signup.apply_to_play),
+        _decider(ApproveApplication, signup.approve_application),
+        _decider(DeclineApplication, signup.decline_application),
+        _decider(PromoteApplication, signup.promote_application),
+        _decider(ReorderWaitingList, signup.reorder_waiting_list),
     ]
 )

@@ -49,6 +49,7 @@ from tournaments.stream.events import (
     TournamentEvent,
 )
 from tournaments.stream.evolve import evolve
+from tournaments.stream.signup import promoted_by_withdrawal
 from tournaments.stream.tables import both_here, called, iso
 
 
@@ -119,7 +120,8 @@ def close_check_in(state: TournamentState, command: CloseCheckIn) -> list[Tourna
 def withdraw_entrant(state: TournamentState, command: WithdrawEntrant) -> list[TournamentEvent]:
     if known_entrant(state, command.entrant).withdrawn:
         return []
-    return [EntrantWithdrew(command.entrant, reason=command.reason)]
+    withdrew = EntrantWithdrew(command.entrant, reason=command.reason)
+    return [withdrew, *promoted_by_withdrawal(evolve(state, withdrew), command.promoted)]
 
 
 def seed_entrants(state: TournamentState, command: SeedEntrants) -> list[TournamentEvent]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias, get_args
 
 from common.events import EventCodec
-from tournaments.state import TournamentSettings
+from tournaments.state import Registration, TournamentSettings
 from tournaments.stream.fixture_events import (
     FixtureCreated,
     FixtureReset,
@@ -35,6 +35,13 @@ ENTRANT_CORRECTED = "EntrantCorrected"
 ENTRANTS_RESEEDED = "EntrantsReseeded"
 GROUP_PLACES_DECIDED = "GroupPlacesDecided"
 TABLES_CHANGED = "TablesChanged"
+REGISTRATION_CHANGED = "RegistrationChanged"
+ENTRANT_APPLIED = "EntrantApplied"
+APPLICATION_APPROVED = "ApplicationApproved"
+APPLICATION_DECLINED = "ApplicationDeclined"
+APPLICATION_WAITLISTED = "ApplicationWaitlisted"
+APPLICATION_PROMOTED = "ApplicationPromoted"
+WAITING_LIST_REORDERED = "WaitingListReordered"
 
 
 @dataclass(frozen=True)
@@ -73,6 +80,9 @@ class EntrantRegistered:
     players: tuple[int, ...] = ()
     """The player ids in seat order (the ratings read them, decision record 0036); empty in
     the events recorded before, whose players are in the name rows only."""
+    application: int | None = None
+    """The player's application it entered by (decision record 0053); None: the organizer
+    registered it."""
 
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {"entrant": self.entrant, "seed": self.seed}
@@ -80,6 +90,8 @@ class EntrantRegistered:
             payload["late"] = True
         if self.players:
             payload["players"] = list(self.players)
+        if self.application is not None:
+            payload["application"] = self.application
         return payload
 
     @classmethod
@@ -89,6 +101,7 @@ class EntrantRegistered:
             payload.get("seed"),
             payload.get("late", False),
             tuple(payload.get("players", ())),
+            payload.get("application"),
         )
 
 
@@ -270,6 +283,110 @@ class TablesChanged:
         return cls(payload["tables"], payload.get("by") or "organizer")
 
 
+@dataclass(frozen=True)
+class RegistrationChanged:
+    """The sign-up settings became `registration` (decision record 0053)."""
+
+    type: ClassVar[str] = REGISTRATION_CHANGED
+    registration: Registration
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"registration": self.registration.to_dict()}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> RegistrationChanged:
+        return cls(Registration.from_dict(payload["registration"]))
+
+
+@dataclass(frozen=True)
+class EntrantApplied:
+    """A player applied to play, bringing `players` players: the names and the contact are in
+    the application's row only (decision record 0018)."""
+
+    type: ClassVar[str] = ENTRANT_APPLIED
+    application: int
+    players: int
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"application": self.application, "players": self.players}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> EntrantApplied:
+        return cls(payload["application"], payload["players"])
+
+
+@dataclass(frozen=True)
+class ApplicationApproved:
+    type: ClassVar[str] = APPLICATION_APPROVED
+    application: int
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"application": self.application}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> ApplicationApproved:
+        return cls(payload["application"])
+
+
+@dataclass(frozen=True)
+class ApplicationDeclined:
+    type: ClassVar[str] = APPLICATION_DECLINED
+    application: int
+    reason: str = ""
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"application": self.application, "reason": self.reason}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> ApplicationDeclined:
+        return cls(payload["application"], payload.get("reason") or "")
+
+
+@dataclass(frozen=True)
+class ApplicationWaitlisted:
+    """The application joined the end of the waiting list."""
+
+    type: ClassVar[str] = APPLICATION_WAITLISTED
+    application: int
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"application": self.application}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> ApplicationWaitlisted:
+        return cls(payload["application"])
+
+
+@dataclass(frozen=True)
+class ApplicationPromoted:
+    """The application left the waiting list to enter (an `EntrantRegistered` follows), `by`
+    a withdrawal (`withdrawal`) or the organizer (`organizer`)."""
+
+    type: ClassVar[str] = APPLICATION_PROMOTED
+    application: int
+    by: str = "organizer"
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"application": self.application, "by": self.by}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> ApplicationPromoted:
+        return cls(payload["application"], payload.get("by") or "organizer")
+
+
+@dataclass(frozen=True)
+class WaitingListReordered:
+    type: ClassVar[str] = WAITING_LIST_REORDERED
+    order: tuple[int, ...]
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"order": list(self.order)}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> WaitingListReordered:
+        return cls(tuple(payload["order"]))
+
+
 TournamentEvent: TypeAlias = (
     TournamentCreated
     | EntrantRegistered
@@ -291,6 +408,13 @@ TournamentEvent: TypeAlias = (
     | LevelMatchDecided
     | GroupPlacesDecided
     | TablesChanged
+    | RegistrationChanged
+    | EntrantApplied
+    | ApplicationApproved
+    | ApplicationDeclined
+    | ApplicationWaitlisted
+    | ApplicationPromoted
+    | WaitingListReordered
 )
 
 TOURNAMENT_EVENTS: EventCodec[TournamentEvent] = EventCodec("tournament", get_args(TournamentEvent))

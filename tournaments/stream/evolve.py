@@ -10,11 +10,22 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from tournaments.state import CheckInWindow, EntrantRecord, Fixture, TournamentState
+from tournaments.state import (
+    ApplicationPhase,
+    CheckInWindow,
+    EntrantRecord,
+    Fixture,
+    TournamentState,
+)
 from tournaments.stream.entrant_checks import seeds_in_force
 from tournaments.stream.events import (
+    ApplicationApproved,
+    ApplicationDeclined,
+    ApplicationPromoted,
+    ApplicationWaitlisted,
     CheckInClosed,
     CheckInOpened,
+    EntrantApplied,
     EntrantCheckedIn,
     EntrantCorrected,
     EntrantRegistered,
@@ -22,11 +33,13 @@ from tournaments.stream.events import (
     EntrantsSeeded,
     EntrantWithdrew,
     GroupPlacesDecided,
+    RegistrationChanged,
     TablesChanged,
     TournamentCreated,
     TournamentEvent,
     TournamentFinished,
     TournamentStarted,
+    WaitingListReordered,
 )
 from tournaments.stream.fixture_events import (
     FixtureCreated,
@@ -64,7 +77,52 @@ def _with_entrant(state: TournamentState, entrant: int, **changes: Any) -> Tourn
 
 
 def _registered(state: TournamentState, event: EntrantRegistered) -> TournamentState:
-    return _with_entrant(state, event.entrant, seed=event.seed, late=event.late)
+    state = _with_entrant(state, event.entrant, seed=event.seed, late=event.late)
+    if event.application is None:
+        return state
+    return replace(
+        _with_application(state, event.application, ApplicationPhase.ENTERED),
+        entrant_of_application={**state.entrant_of_application, event.application: event.entrant},
+    )
+
+
+def _with_application(
+    state: TournamentState, application: int, phase: ApplicationPhase
+) -> TournamentState:
+    waiting = tuple(a for a in state.waiting if a != application)
+    if phase == ApplicationPhase.WAITLISTED:
+        waiting = (*waiting, application)
+    return replace(state, applications={**state.applications, application: phase}, waiting=waiting)
+
+
+def _registration_changed(state: TournamentState, event: RegistrationChanged) -> TournamentState:
+    return replace(state, settings=replace(state.settings, registration=event.registration))
+
+
+def _applied(state: TournamentState, event: EntrantApplied) -> TournamentState:
+    return _with_application(state, event.application, ApplicationPhase.PENDING)
+
+
+def _approved(state: TournamentState, event: ApplicationApproved) -> TournamentState:  # noqa: ARG001 - every handler takes its event
+    # Approval is followed by the entry or the waiting list, which say where it goes.
+    return state
+
+
+def _declined(state: TournamentState, event: ApplicationDeclined) -> TournamentState:
+    return _with_application(state, event.application, ApplicationPhase.DECLINED)
+
+
+def _waitlisted(state: TournamentState, event: ApplicationWaitlisted) -> TournamentState:
+    return _with_application(state, event.application, ApplicationPhase.WAITLISTED)
+
+
+def _promoted(state: TournamentState, event: ApplicationPromoted) -> TournamentState:
+    # The EntrantRegistered that follows enters it; off the waiting list now.
+    return replace(state, waiting=tuple(a for a in state.waiting if a != event.application))
+
+
+def _reordered(state: TournamentState, event: WaitingListReordered) -> TournamentState:
+    return replace(state, waiting=event.order)
 
 
 def _checked_in(state: TournamentState, event: EntrantCheckedIn) -> TournamentState:
@@ -207,5 +265,12 @@ HANDLERS: dict[type, Handler] = dict(  # every event type but TournamentCreated
         _handler(LevelMatchDecided, _level_match_decided),
         _handler(GroupPlacesDecided, _group_places_decided),
         _handler(TablesChanged, _tables_changed),
+        _handler(RegistrationChanged, _registration_changed),
+        _handler(EntrantApplied, _applied),
+        _handler(ApplicationApproved, _approved),
+        _handler(ApplicationDeclined, _declined),
+        _handler(ApplicationWaitlisted, _waitlisted),
+        _handler(ApplicationPromoted, _promoted),
+        _handler(WaitingListReordered, _reordered),
     ]
 )

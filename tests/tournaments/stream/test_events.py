@@ -3,15 +3,22 @@ string and payload, exactly as stored before the events were typed, and each fol
 
 import pytest
 
-from tournaments.state import Result, SwissPairing, TournamentSettings
+from tournaments.state import Registration, Result, SwissPairing, TournamentSettings
 from tournaments.stream.events import (
     EVENT_CLASSES,
+    ApplicationApproved,
+    ApplicationDeclined,
+    ApplicationPromoted,
+    ApplicationWaitlisted,
+    EntrantApplied,
     EntrantCorrected,
     EntrantRegistered,
     EntrantsReseeded,
+    RegistrationChanged,
     TablesChanged,
     TournamentCreated,
     TournamentEvent,
+    WaitingListReordered,
     decode,
     encode,
 )
@@ -100,6 +107,34 @@ STORED: list[tuple[TournamentEvent, str, dict[str, object]]] = [
     (TablesChanged(5), "TablesChanged", {"tables": 5, "by": "organizer"}),
     (TablesChanged(None), "TablesChanged", {"tables": None, "by": "organizer"}),
     (TablesChanged(4, by="first_round"), "TablesChanged", {"tables": 4, "by": "first_round"}),
+    (
+        EntrantRegistered(8, players=(3,), application=2),
+        "EntrantRegistered",
+        {"entrant": 8, "seed": None, "players": [3], "application": 2},
+    ),
+    (
+        RegistrationChanged(Registration(open=True, cap=4, waitlist=True)),
+        "RegistrationChanged",
+        {
+            "registration": {
+                "open": True,
+                "closes_at": None,
+                "cap": 4,
+                "waitlist": True,
+                "approval": False,
+            }
+        },
+    ),
+    (EntrantApplied(2, 1), "EntrantApplied", {"application": 2, "players": 1}),
+    (ApplicationApproved(2), "ApplicationApproved", {"application": 2}),
+    (ApplicationDeclined(2, "full"), "ApplicationDeclined", {"application": 2, "reason": "full"}),
+    (ApplicationWaitlisted(2), "ApplicationWaitlisted", {"application": 2}),
+    (
+        ApplicationPromoted(2, by="withdrawal"),
+        "ApplicationPromoted",
+        {"application": 2, "by": "withdrawal"},
+    ),
+    (WaitingListReordered((3, 2)), "WaitingListReordered", {"order": [3, 2]}),
 ]
 
 
@@ -114,7 +149,7 @@ def test_an_event_is_stored_as_before_and_read_back_as_itself(
 
 def test_every_event_type_has_its_class_and_every_class_but_the_creation_folds() -> None:
     assert sorted(EVENT_CLASSES) == sorted(cls.type for cls in EVENT_CLASSES.values())
-    assert len(EVENT_CLASSES) == 20
+    assert len(EVENT_CLASSES) == 27
     assert set(HANDLERS) == set(EVENT_CLASSES.values()) - {TournamentCreated}
 
 
