@@ -8,14 +8,16 @@ the test process (so on the test database), as `make run` serves it (pytest-djan
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import pytest
@@ -116,6 +118,22 @@ def events_of(messages: Iterable[Message]) -> Iterator[Message]:
     return (message for message in messages if message.id is not None)
 
 
+T = TypeVar("T")
+
+
+def run_to_the_end(function: Callable[..., Awaitable[T]], *args: Any) -> T:
+    """Runs an asynchronous function to its end from a test. As asgiref's `async_to_sync` in the
+    test's thread (its synchronous calls, the database's, come back to that thread), unless an
+    event loop already runs there (Playwright's, from the first browser test of this process:
+    tests/conftest.py): then in a thread of its own, which async_to_sync refuses to share."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return async_to_sync(function)(*args)
+    with ThreadPoolExecutor(max_workers=1) as apart:
+        return apart.submit(async_to_sync(function), *args).result()
+
+
 def streamed_events(response: Any) -> list[Message]:
     """The events of a streaming answer of Django's test client, read to the stream's end (an
     asynchronous stream read in an event loop of its own, as the test client runs views)."""
@@ -125,7 +143,7 @@ def streamed_events(response: Any) -> list[Message]:
         async def read_all(chunks: AsyncIterator[bytes]) -> list[bytes]:
             return [chunk async for chunk in chunks]
 
-        content = async_to_sync(read_all)(content)
+        content = run_to_the_end(read_all, content)
     return list(events_of(messages_of(content)))
 
 

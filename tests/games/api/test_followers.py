@@ -10,10 +10,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
 
 from games.api import followers
 from games.eventstore.api import EventMetadata, RecordedEvent
+from tests.event_streams import run_to_the_end
 
 MATCH = uuid.UUID("00000000-0000-4000-8000-0000000000ab")
 
@@ -81,7 +81,7 @@ def test_a_hundred_followers_of_a_feed_share_one_read_per_notification() -> None
             follower.close()
         return log.reads, received
 
-    reads, received = async_to_sync(follow)()
+    reads, received = run_to_the_end(follow)
 
     assert reads == [0, 0]
     assert received == [[1, 2]] * 100
@@ -101,7 +101,7 @@ def test_a_match_feed_is_not_read_for_another_stream_s_notification() -> None:
         follower.close()
         return log.reads
 
-    assert async_to_sync(follow)() == [0]
+    assert run_to_the_end(follow) == [0]
 
 
 def test_a_follower_that_reads_too_slowly_is_dropped_and_leaves_the_feed(settings: Any) -> None:
@@ -121,9 +121,9 @@ def test_a_follower_that_reads_too_slowly_is_dropped_and_leaves_the_feed(setting
         reading.close()
         return *result, hub.listener is None and not hub.feeds
 
-    slow_dropped, reading_dropped, left, listener_stopped_early, all_stopped = async_to_sync(
+    slow_dropped, reading_dropped, left, listener_stopped_early, all_stopped = run_to_the_end(
         follow
-    )()
+    )
 
     assert slow_dropped
     assert not reading_dropped

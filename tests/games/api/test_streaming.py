@@ -10,11 +10,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
 
 from games.api.streaming import KEEP_ALIVE, event_message, event_stream
 from games.eventstore.api import EventMetadata, RecordedEvent
 from games.feeds import MAX_FEED_PAGE
+from tests.event_streams import run_to_the_end
 
 STREAM = uuid.UUID("00000000-0000-4000-8000-0000000000aa")
 
@@ -85,7 +85,7 @@ class Log:
         async def read_all() -> list[bytes]:
             return [message async for message in event_stream(self, after, clock=self.clock)]
 
-        return async_to_sync(read_all)()
+        return run_to_the_end(read_all)
 
     def clock(self) -> float:
         return self.now
