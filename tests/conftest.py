@@ -86,20 +86,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under `pytest -n N --dist loadgroup` (`make test`): each module's tests run on one worker
     (its module-scoped fixtures are built once), and the whole fault suite on one worker (its
     private PostgreSQL cluster and Redis are the session's, and a second stack would drop the
-    first's cluster as a leftover), and the worker tests on one (ONE_WORKER_DIRECTORY)."""
+    first's cluster as a leftover)."""
     for item in items:
         module = item.nodeid.split("::")[0]
-        if item.get_closest_marker("faults"):
-            group = "faults"
-        elif module.startswith(ONE_WORKER_DIRECTORY):
-            group = ONE_WORKER_DIRECTORY
-        else:
-            group = module
+        group = "faults" if item.get_closest_marker("faults") else module
         item.add_marker(pytest.mark.xdist_group(group))
-
-
-ONE_WORKER_DIRECTORY = "tests/tournaments/tasks/"
-"""The worker tests run together, in their files' order, on one pytest worker: a test that
-points the process's Celery app at a private Redis (tests/workers.py `private_redis`) leaves
-connections to it behind for the next test that sends a task, which the next file's tests have
-always found cleaned up by the files between them."""

@@ -28,12 +28,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import kombu.pools
 import pytest
 import redis
 from django.conf import settings
 from django.db import connections
 
 from bench._private_redis import PrivateRedis
+from config.celery import app
 from tournaments import publishing, tasks
 
 CELERY = Path(sys.executable).with_name("celery")
@@ -265,6 +267,19 @@ def reset_publishing() -> None:
     publishing.publisher.discard()
 
 
+def forget_broker_connections() -> None:
+    """Close the Celery app's own broker connections and producers (what `task.delay()` sends
+    through), so the next send connects to the broker in the settings now. The app makes its
+    pool once, for the URL of the moment: a test that points the app at a private Redis would
+    otherwise leave every later `delay()` of the process sending to a server that is gone."""
+    pool = vars(app).pop("_pool", None)  # back to the class's None: made again on the next send
+    if pool is not None:
+        pool.force_close_all()
+    if "amqp" in vars(app):
+        vars(app.amqp).pop("_producer_pool", None)
+    kombu.pools.reset()
+
+
 @pytest.fixture(autouse=True)
 def fresh_publishing() -> Iterator[None]:
     """No test inherits another's open breaker or sending connection."""
@@ -284,10 +299,12 @@ def private_redis(settings: Any, tmp_path: Path) -> Iterator[PrivateRedis]:
         settings.CELERY_BROKER_URL = server.url
         settings.CELERY_RESULT_BACKEND = server.url
         reset_publishing()
+        forget_broker_connections()
         yield server
     finally:
         if server.process is None:  # stopped by the test: the workers' teardown flushes it
             with contextlib.suppress(Exception):
                 server.start()
         reset_publishing()
+        forget_broker_connections()
         server.stop()

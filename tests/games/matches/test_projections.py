@@ -115,7 +115,7 @@ def random_command(rng: random.Random, match_id: uuid.UUID, table_size: int) -> 
 
 
 @settings(
-    max_examples=15,
+    max_examples=8,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

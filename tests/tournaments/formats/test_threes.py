@@ -81,8 +81,8 @@ def test_a_round_robin_in_threes_seats_everyone_each_round_but_the_one_bye(size:
         assert max(counts) - min(counts) <= 1
 
 
-@settings(max_examples=30, deadline=None)
-@given(st.integers(3, 15), st.data())
+@settings(max_examples=12, deadline=None)  # the larger fields: the parametrized test below
+@given(st.integers(3, 12), st.data())
 def test_a_round_robin_in_threes_of_any_length_seats_everyone_and_spreads_the_byes(
     size: int, data: st.DataObject
 ) -> None:
