@@ -1,27 +1,31 @@
 """Benchmark: championship day, scorers and a crowd of followers on one server (issue 25 §2).
 
-Run: .venv/bin/python bench/championship.py [--tablets N] [--followers N] [--seconds S]
-     [--workers N] [--fresh]
+Run: .venv/bin/python bench/championship.py [--tablets N] [--followers N] [--projectors N]
+     [--seconds S] [--workers N] [--fresh]
 
 Serves the app as `make run` does (uvicorn, config/asgi.py, --workers 2, a pool of 8 database
-connections per process) on the database briscola_bench_championship, then:
+connections per process, and a Celery worker of concurrency 2 consuming the log) on the
+database briscola_bench_championship, then:
 
-1. --tablets tablets (200) enter cards through the card API at a human pace (one card every 2
-   to 4 s each: about 70 cards/s in all), each in a free-standing match of its own, for
-   --seconds (30): the card latencies without followers;
-2. --followers followers (1,000) open the match streams of the tablets' matches (round robin,
-   as one client address: the per-address limit is lifted for the bench), reconnecting with
-   Last-Event-ID when a stream ends, and the tablets go on for --seconds: the card latencies
-   with followers, and each event's delivery lag (its `recorded_at`, the append's statement
-   time, to its receipt) on every 20th follower (parsing every message would take the bench's
-   own CPU from the server on this 2-core machine).
+1. an organizer creates a Swiss tournament of 2 x --tablets singles (best of 5) through the API
+   and starts it; each of --tablets tablets (200) scores one of its round-1 matches, entering
+   cards through the card API at a human pace (one card every 2 to 4 s each: about 70 cards/s
+   in all), for --seconds (30): the card latencies without followers;
+2. --followers followers (1,000) open the tournament's stream (as one client address: the
+   per-address limit is lifted for the bench), reconnecting with Last-Event-ID when a stream
+   ends, and --projectors projector screens (20) follow it as the page does
+   (tournaments/static/tournaments/live.js: the stream, and the live part fetched again with
+   If-None-Match after what it hears, at most once per LIVE_REFRESH_SECONDS); the tablets go on
+   for --seconds: the card latencies with followers, and each event's delivery lag (its
+   `recorded_at`, the append's statement time, to its receipt) on every 20th follower (parsing
+   every message would take the bench's own CPU from the server on this 2-core machine).
 
-Prints the card p50/p99 without and with followers, errors, the delivery lag p50/p99, the most
-PostgreSQL connections to the bench database (sampled every 0.2 s), the server's memory (the
-uvicorn processes' RSS) per 1,000 followers, and the server's CPU per follower-event, each
-target as PASS or MISS. Scaled from the issue's evening: the matches are free-standing (their
-streams go through the same listener and shared reads as a tournament's), and the projector
-pages (20 more tournament followers) are left out. Figures to stdout, progress to stderr.
+Prints the card p50/p99 without and with followers, errors, the delivery lag p50/p99, the
+projectors' refreshes (full bodies and 304s), the most PostgreSQL connections to the bench
+database (sampled every 0.2 s), the server's memory (the uvicorn processes' RSS) per 1,000
+followers, and the server's CPU per follower-event, each target as PASS or MISS. The tablets
+score with the organizer's token (a device token per table costs the same place lookup).
+Figures to stdout, progress to stderr.
 """
 
 from __future__ import annotations
@@ -32,9 +36,13 @@ import http.client
 import json
 import os
 import random
+import signal
+import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -47,8 +55,11 @@ from bench._server import Server, uvicorn
 from bench._support import (
     LOOPBACK,
     OUT_DIR,
+    ROOT,
+    VENV_BIN,
     BenchError,
     connect,
+    django_environment,
     figure,
     manage,
     percentile,
@@ -57,27 +68,33 @@ from bench._support import (
     say,
     verdict,
 )
-from games.rules import Table
 
 DATABASE = "briscola_bench_championship"
-USER = "championship-scorer"
+ORGANIZER = "championship-organizer"
+CLUB = "championship-bench"
 CARD_P99_SECONDS = 0.100
 CARD_P99_RATIO = 1.5
 LAG_P99_SECONDS = 2.0
 CONNECTIONS_MOST = 30
 SAMPLED_EVERY = 20
+LIVE_REFRESH_SECONDS = 2.0
+"""The least time between two refreshes of a followed page's live part (live.js)."""
 
 
 def parse_arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tablets", type=int, default=200)
     parser.add_argument("--followers", type=int, default=1000)
+    parser.add_argument("--projectors", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=30.0, help="each phase")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--fresh", action="store_true", help="drop and migrate the database")
     args = parser.parse_args()
-    if args.tablets < 1 or args.followers < 0 or args.seconds <= 0:
-        parser.error("--tablets must be 1 or more, --followers 0 or more, --seconds positive")
+    if args.tablets < 1 or args.followers < 0 or args.projectors < 0 or args.seconds <= 0:
+        parser.error(
+            "--tablets must be 1 or more, --followers and --projectors 0 or more, --seconds "
+            "positive"
+        )
     return args
 
 
@@ -86,20 +103,17 @@ def parse_arguments() -> argparse.Namespace:
 
 @dataclass
 class Tablet:
-    """One table's scorer: a match of its own, a card every 2 to 4 s."""
+    """One table's scorer: a match of the tournament, a card every 2 to 4 s."""
 
     port: int
     token: str
     seed: int
-    match_id: str = ""
+    match_id: str
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
-    def create(self) -> None:
+    def __post_init__(self) -> None:
         self.client = ApiClient(self.port, self.token, idempotency_keys=True)
-        sides = [{"name": f"Side {side}"} for side in range(Table(2).side_count)]
-        match, _ = self.client.post(f"{API}/matches/", {"table_size": 2, "sides": sides})
-        self.match_id = str(match["id"])
         self.rounds = iter(scored_rounds(clients=1, rounds=200, table_size=2, seed=self.seed)[0])
         self.cards: list[tuple[str, dict[str, object]]] = []
 
@@ -158,6 +172,34 @@ def run_tablets(tablets: list[Tablet], seconds: float) -> tuple[list[float], lis
     return latencies, [e for t in tablets for e in t.errors]
 
 
+def championship_tournament(port: int, token: str, tablets: int) -> tuple[str, list[str]]:
+    """A Swiss tournament of 2 x `tablets` singles, best of 5, started through the API as an
+    organizer would: its id and its round-1 matches (as many as tablets)."""
+    client = ApiClient(port, token, idempotency_keys=True)
+    tournament, _ = client.post(
+        f"{API}/tournaments/",
+        {
+            "name": f"Championship {time.strftime('%Y-%m-%d %H:%M:%S')}",
+            "format": "swiss",
+            "table_size": 2,
+            "best_of": 5,
+            "tables": tablets,
+        },
+    )
+    base = f"{API}/tournaments/{tournament['id']}"
+    for number in range(1, 2 * tablets + 1):
+        client.post(f"{base}/entrants/", {"name": f"Player {number:04d}"})
+    client.post(f"{base}/start/", {})
+    status, raw, _ = client.send("GET", f"{base}/matches/?limit=500")
+    if status != 200:
+        raise BenchError(f"the tournament's matches answered {status}: {raw[:300]!r}")
+    matches = [str(match["id"]) for match in json.loads(raw)["matches"]]
+    if len(matches) != tablets:
+        raise BenchError(f"{len(matches)} matches drawn for {tablets} tablets")
+    client.close()
+    return str(tournament["id"]), matches
+
+
 # The followers (one asyncio loop in a thread of their own).
 
 
@@ -168,15 +210,18 @@ class Crowd:
     refused: int = 0
     errors: list[str] = field(default_factory=list)
     connected: int = 0
+    refreshes: int = 0
+    not_modified: int = 0
+    refresh_latencies: list[float] = field(default_factory=list)
 
 
-async def open_stream(port: int, match_id: str, last: str) -> tuple[int, asyncio.StreamReader, Any]:
+async def open_stream(port: int, path: str, last: str) -> tuple[int, asyncio.StreamReader, Any]:
     """A stream's request (HTTP/1.0: the answer is not chunked), its status and the reader
     past the headers."""
     reader, writer = await asyncio.open_connection(LOOPBACK, port)
     resume = f"Last-Event-ID: {last}\r\n" if last else ""
     writer.write(
-        f"GET {API}/matches/{match_id}/events/stream/ HTTP/1.0\r\nHost: {LOOPBACK}\r\n"
+        f"GET {path} HTTP/1.0\r\nHost: {LOOPBACK}\r\n"
         f"Accept: text/event-stream\r\n{resume}\r\n".encode()
     )
     status = int((await reader.readline()).split()[1])
@@ -186,9 +231,14 @@ async def open_stream(port: int, match_id: str, last: str) -> tuple[int, asyncio
 
 
 async def read_stream(
-    reader: asyncio.StreamReader, sampled: bool, crowd: Crowd, stop: asyncio.Event, last: str
+    reader: asyncio.StreamReader,
+    sampled: bool,
+    crowd: Crowd,
+    stop: asyncio.Event,
+    last: str,
+    heard: asyncio.Event | None = None,
 ) -> str:
-    """The stream's events until it ends; the last id received."""
+    """The stream's events until it ends; the last id received. `heard` is set on each."""
     while not stop.is_set():
         line = await reader.readline()
         if not line:
@@ -196,6 +246,8 @@ async def read_stream(
         if line.startswith(b"id: "):
             last = line[4:].strip().decode()
             crowd.events += 1
+            if heard is not None:
+                heard.set()
         elif sampled and line.startswith(b"data: "):
             recorded = json.loads(line[6:])["recorded_at"]
             crowd.lags.append(time.time() - datetime.fromisoformat(recorded).timestamp())
@@ -203,14 +255,19 @@ async def read_stream(
 
 
 async def follow(
-    port: int, match_id: str, sampled: bool, crowd: Crowd, stop: asyncio.Event
+    port: int,
+    path: str,
+    sampled: bool,
+    crowd: Crowd,
+    stop: asyncio.Event,
+    heard: asyncio.Event | None = None,
 ) -> None:
-    """One follower: the match's stream, again from the last id whenever it ends."""
+    """One follower: the stream at `path`, again from the last id whenever it ends."""
     last, counted = "", False
     while not stop.is_set():
         writer = None
         try:
-            status, reader, writer = await open_stream(port, match_id, last)
+            status, reader, writer = await open_stream(port, path, last)
             if status != 200:
                 crowd.refused += status == 429
                 if status != 429:
@@ -219,7 +276,7 @@ async def follow(
                 continue
             if not counted:
                 crowd.connected, counted = crowd.connected + 1, True
-            last = await read_stream(reader, sampled, crowd, stop, last)
+            last = await read_stream(reader, sampled, crowd, stop, last, heard)
         except (OSError, ValueError, IndexError) as error:
             crowd.errors.append(str(error)[:200])
             await asyncio.sleep(1)
@@ -228,20 +285,77 @@ async def follow(
                 writer.close()
 
 
+async def get_live(port: int, path: str, etag: str) -> tuple[int, str]:
+    """The live part as the page's htmx asks for it: its status and ETag."""
+    reader, writer = await asyncio.open_connection(LOOPBACK, port)
+    try:
+        condition = f"If-None-Match: {etag}\r\n" if etag else ""
+        writer.write(
+            f"GET {path} HTTP/1.0\r\nHost: {LOOPBACK}\r\nHX-Request: true\r\n"
+            f"{condition}\r\n".encode()
+        )
+        status = int((await reader.readline()).split()[1])
+        found = etag
+        while (line := await reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "etag":
+                found = value.strip()
+        await reader.read()
+        return status, found
+    finally:
+        writer.close()
+
+
+async def project(
+    port: int, tournament_id: str, crowd: Crowd, stop: asyncio.Event, offset: float
+) -> None:
+    """One projector screen, as live.js runs it: follows the tournament's stream and, after
+    what it hears, fetches the live part again (If-None-Match), at most once per
+    LIVE_REFRESH_SECONDS."""
+    heard = asyncio.Event()
+    stream = f"{API}/tournaments/{tournament_id}/events/stream/"
+    following = asyncio.create_task(follow(port, stream, False, crowd, stop, heard))
+    screen, etag = f"/tournaments/{tournament_id}/screen/", ""
+    await asyncio.sleep(offset)
+    try:
+        while not stop.is_set():
+            await heard.wait()
+            heard.clear()
+            started = time.perf_counter()
+            try:
+                status, etag = await get_live(port, screen, etag)
+            except (OSError, ValueError, IndexError) as error:
+                crowd.errors.append(f"projector: {error}"[:200])
+                status = 0
+            crowd.refresh_latencies.append(time.perf_counter() - started)
+            crowd.refreshes += 1
+            crowd.not_modified += status == 304
+            if status not in (200, 304):
+                crowd.errors.append(f"projector refresh answered {status}")
+            await asyncio.sleep(LIVE_REFRESH_SECONDS)
+    finally:
+        following.cancel()
+
+
 def start_crowd(
-    port: int, matches: list[str], followers: int
+    port: int, tournament_id: str, followers: int, projectors: int
 ) -> tuple[Crowd, threading.Event, threading.Thread]:
     crowd = Crowd()
     stopping = threading.Event()
+    stream = f"{API}/tournaments/{tournament_id}/events/stream/"
 
     def body() -> None:
         async def main() -> None:
             stop = asyncio.Event()
             tasks = [
-                asyncio.create_task(
-                    follow(port, matches[n % len(matches)], n % SAMPLED_EVERY == 0, crowd, stop)
-                )
+                asyncio.create_task(follow(port, stream, n % SAMPLED_EVERY == 0, crowd, stop))
                 for n in range(followers)
+            ]
+            tasks += [
+                asyncio.create_task(
+                    project(port, tournament_id, crowd, stop, n * LIVE_REFRESH_SECONDS / projectors)
+                )
+                for n in range(projectors)
             ]
             while not stopping.is_set():
                 await asyncio.sleep(0.1)
@@ -325,19 +439,55 @@ def card_figures(label: str, latencies: list[float], errors: list[str], seconds:
     return p99
 
 
+@contextmanager
+def celery_worker() -> Iterator[None]:
+    """The worker `make run` starts beside the server (Procfile), on the bench database."""
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    with open(OUT_DIR / "celery.log", "wb") as log:
+        worker = subprocess.Popen(
+            [str(VENV_BIN / "celery"), "-A", "config", "worker", "--concurrency", "2"],
+            cwd=ROOT,
+            env=django_environment(DATABASE),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        yield
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        try:
+            worker.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait()
+
+
 def championship(args: argparse.Namespace) -> None:
     prepare_database(DATABASE, fresh=args.fresh)
-    token = manage("issue_token", USER, database=DATABASE).strip()
-    settings = {"FEED_STREAMS_PER_ADDRESS": str(args.followers + 10)}
+    token = manage(
+        "issue_token", ORGANIZER, "--role", "organizer", "--club", CLUB, database=DATABASE
+    ).strip()
+    settings = {"FEED_STREAMS_PER_ADDRESS": str(args.followers + args.projectors + 10)}
     sampler = ConnectionSampler()
     sampler.start()
-    with uvicorn(
-        workers=args.workers, database=DATABASE, log_path=OUT_DIR / "uvicorn.log", settings=settings
-    ) as server:
-        say(f"serving on port {server.port}: uvicorn, {args.workers} workers")
-        tablets = [Tablet(server.port, token, seed=n) for n in range(args.tablets)]
-        for tablet in tablets:
-            tablet.create()
+    with (
+        celery_worker(),
+        uvicorn(
+            workers=args.workers,
+            database=DATABASE,
+            log_path=OUT_DIR / "uvicorn.log",
+            settings=settings,
+        ) as server,
+    ):
+        say(f"serving on port {server.port}: uvicorn, {args.workers} workers, a Celery worker")
+        tournament_id, matches = championship_tournament(server.port, token, args.tablets)
+        say(f"a tournament of {2 * args.tablets} entrants started: {tournament_id}")
+        tablets = [
+            Tablet(server.port, token, seed=n, match_id=match_id)
+            for n, match_id in enumerate(matches)
+        ]
         say(f"{args.tablets} tablets for {args.seconds:.0f} s without followers")
         cpu_before = server_cpu_seconds(server)
         alone, alone_errors = run_tablets(tablets, args.seconds)
@@ -346,13 +496,17 @@ def championship(args: argparse.Namespace) -> None:
 
         rss_before = server_rss_bytes(server)
         crowd, stopping, crowd_thread = start_crowd(
-            server.port, [t.match_id for t in tablets], args.followers
+            server.port, tournament_id, args.followers, args.projectors
         )
         deadline = time.monotonic() + 120
-        while crowd.connected < args.followers and time.monotonic() < deadline:
+        streams = args.followers + args.projectors
+        while crowd.connected < streams and time.monotonic() < deadline:
             time.sleep(0.2)
         rss_with = server_rss_bytes(server)
-        say(f"{crowd.connected} followers connected; the tablets go on for {args.seconds:.0f} s")
+        say(
+            f"{crowd.connected} streams connected (followers and projectors); the tablets go "
+            f"on for {args.seconds:.0f} s"
+        )
         events_before = crowd.events
         crowd.lags.clear()
         cpu_before = server_cpu_seconds(server)
@@ -365,7 +519,15 @@ def championship(args: argparse.Namespace) -> None:
     sampler.join()
 
     crowded_p99 = card_figures("with followers", crowded, crowded_errors, args.seconds)
-    figure("followers connected", f"{crowd.connected} of {args.followers}")
+    figure("streams connected", f"{crowd.connected} of {streams}")
+    if crowd.refreshes:
+        refreshes = sorted(crowd.refresh_latencies)
+        figure(
+            "projector refreshes",
+            f"{crowd.refreshes} ({crowd.not_modified} answered 304), "
+            f"p50 {percentile(refreshes, 50) * 1000:.0f} ms, "
+            f"p99 {percentile(refreshes, 99) * 1000:.0f} ms",
+        )
     figure(
         "follower-events delivered",
         f"{delivered} ({crowd.refused} refusals, {len(crowd.errors)} follower errors)",

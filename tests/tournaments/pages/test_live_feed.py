@@ -1,17 +1,19 @@
 """The tournament page follows the tournament's event stream (tournaments/static/tournaments/
 live.js): a result shows without a reload and without a timed poll, once the worker's
-projection has caught up with the events the stream announced."""
+projection has caught up with the events the stream announced; a burst of events refreshes
+the page once, not once an event."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, Request, expect
 
+from games.matches import services as match_services
 from tests.event_streams import AsgiServer, asgi_server  # noqa: F401 - a fixture
-from tests.factories.tournaments import TournamentFactory
-from tests.tournaments.builders import play
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.pages.builders import ready_fixtures
 from tournaments import projections
 
@@ -34,7 +36,7 @@ def test_a_result_shows_as_the_stream_announces_it_without_a_timed_poll(
     tournament_id = TournamentFactory.create(
         format="single_elimination", entrants=4, started=True, projected=True
     ).id
-    first = ready_fixtures(tournament_id)[0]
+    first, second = ready_fixtures(tournament_id)[:2]
     refreshes: list[Request] = []
     browser_page.on(
         "request", lambda r: refreshes.append(r) if r.headers.get("hx-request") else None
@@ -46,10 +48,31 @@ def test_a_result_shows_as_the_stream_announces_it_without_a_timed_poll(
     expect(fixture).to_have_attribute("data-status", "ready")
     assert stream.value.status == 200
     assert refreshes == []
-    play(first.match_id, winner=0)
+    # Four events half a second apart, as at a busy evening's tables.
+    steps = [
+        lambda: match_services.round_start(match_id=first.match_id, briscola=None, actor=ORGANIZER),
+        lambda: match_services.round_start(
+            match_id=second.match_id, briscola=None, actor=ORGANIZER
+        ),
+        lambda: match_services.round_points_enter(
+            match_id=second.match_id, round_number=1, points=[70, 50], actor=ORGANIZER
+        ),
+        lambda: match_services.round_points_enter(
+            match_id=first.match_id, round_number=1, points=[80, 40], actor=ORGANIZER
+        ),
+    ]
+    for step in steps:
+        step()
+        browser_page.wait_for_timeout(500)  # the pace of the events, not a wait for the page
     projections.consume()  # what the worker does after the events
 
     expect(fixture).to_have_attribute("data-status", "finished")
     expect(fixture).to_contain_text("1\N{EN DASH}0")
     assert refreshes  # the stream triggered them: the next timed poll is minutes away
+    # Not a refresh an event: live.js waits LEAST_GAP_MS between two (or CATCH_UP_MS for the
+    # worker); a loaded machine only makes the gaps longer.
+    sent_at = [r.timing["startTime"] for r in refreshes]  # milliseconds, the browser's clock
+    gaps = [later - earlier for earlier, later in itertools.pairwise(sent_at)]
+    assert len(refreshes) >= 2  # the events came over two seconds and more
+    assert all(gap >= 1400 for gap in gaps), gaps
     assert browser_page.url.endswith(f"/tournaments/{tournament_id}/")

@@ -12,6 +12,8 @@
 (function () {
   "use strict";
   var COALESCE_MS = 150; // events that come together refresh once
+  var LEAST_GAP_MS = 2000; // and a busy evening's stream (a card a few ms apart at a hundred
+  // tables) refreshes at most this often: every follower's refresh is a request to the server
   var CATCH_UP_MS = 1500; // then again until the worker has projected it, each wait doubled
   var CATCH_UP_MAX_MS = 30000; // (a worker that is down is not asked after every second)
   var SAFETY_MS = 60000; // while following, a timed poll still goes out this often
@@ -31,7 +33,13 @@
   }
 
   function refresh() {
+    // One refresh for whatever asked for it (the events heard, the worker's catch-up), and
+    // the least gap counted from when it went out.
+    clearTimeout(pending);
+    clearTimeout(catchUp);
     pending = null;
+    catchUp = null;
+    lastRefresh = Date.now();
     var element = live();
     if (element) {
       htmx.trigger(element, "feed");
@@ -41,7 +49,8 @@
   function heard() {
     catchUpWait = CATCH_UP_MS;
     if (pending === null) {
-      pending = setTimeout(refresh, COALESCE_MS);
+      var wait = Math.max(COALESCE_MS, lastRefresh + LEAST_GAP_MS - Date.now());
+      pending = setTimeout(refresh, wait);
     }
   }
 
