@@ -6,6 +6,7 @@ the page once, not once an event."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -49,7 +50,7 @@ def test_a_result_shows_as_the_stream_announces_it_without_a_timed_poll(
     assert stream.value.status == 200
     assert refreshes == []
     # Four events half a second apart, as at a busy evening's tables.
-    steps = [
+    steps: list[Callable[[], object]] = [
         lambda: match_services.round_start(match_id=first.match_id, briscola=None, actor=ORGANIZER),
         lambda: match_services.round_start(
             match_id=second.match_id, briscola=None, actor=ORGANIZER
