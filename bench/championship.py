@@ -313,7 +313,7 @@ async def project(
     what it hears, fetches the live part again (If-None-Match), at most once per
     LIVE_REFRESH_SECONDS."""
     heard = asyncio.Event()
-    stream = f"{API}/tournaments/{tournament_id}/events/stream/"
+    stream = tournament_stream(tournament_id)
     following = asyncio.create_task(follow(port, stream, False, crowd, stop, heard))
     screen, etag = f"/tournaments/{tournament_id}/screen/", ""
     await asyncio.sleep(offset)
@@ -337,12 +337,23 @@ async def project(
         following.cancel()
 
 
+def tournament_stream(tournament_id: str) -> str:
+    """The tournament's stream from the log's position now, as the pages open it (and as a
+    follower that has read the tournament first would): its history is not the bench's."""
+    with connect(DATABASE) as conn:
+        row = conn.execute(
+            "SELECT coalesce(max(global_position), 0) FROM eventstore_event"
+        ).fetchone()
+    position = int(row[0]) if row else 0
+    return f"{API}/tournaments/{tournament_id}/events/stream/?after={position}"
+
+
 def start_crowd(
     port: int, tournament_id: str, followers: int, projectors: int
 ) -> tuple[Crowd, threading.Event, threading.Thread]:
     crowd = Crowd()
     stopping = threading.Event()
-    stream = f"{API}/tournaments/{tournament_id}/events/stream/"
+    stream = tournament_stream(tournament_id)
 
     def body() -> None:
         async def main() -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -130,6 +130,34 @@ def event_message(event: RecordedEvent) -> bytes:
     return f"id: {event.global_position}\nevent: {event.event_type}\ndata: {data}\n\n".encode()
 
 
+class SharedMessages:
+    """The message of each event handed on live, encoded once for all the followers in the
+    process that send it: they share the event object their feed read (games/api/followers.py),
+    so it is kept by that object's identity, with the object itself (so that the identity
+    cannot be reused while kept), for the last `size` events. A redacted copy is another
+    object, encoded for itself."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._messages: OrderedDict[int, tuple[RecordedEvent, bytes]] = OrderedDict()
+
+    def message(self, event: RecordedEvent) -> bytes:
+        with self._lock:
+            kept = self._messages.get(id(event))
+        if kept is not None and kept[0] is event:
+            return kept[1]
+        message = event_message(event)
+        with self._lock:
+            self._messages[id(event)] = (event, message)
+            while len(self._messages) > self.size:
+                self._messages.popitem(last=False)
+        return message
+
+
+SHARED_MESSAGES = SharedMessages(size=4096)
+
+
 class Subscription(Protocol):
     """A stream's place among its feed's followers (games/api/followers.py)."""
 
@@ -222,9 +250,13 @@ async def event_stream(
                     yield KEEP_ALIVE
                     progress.said_at = now
                 continue
-            news = [event for event in batch if event.global_position > progress.after]
-            async for message in _sent(await source.redact(news), progress, clock):
-                yield message
+            news = await source.redact(
+                [event for event in batch if event.global_position > progress.after]
+            )
+            if news:  # one write for the batch, each event encoded once for every follower
+                yield b"".join(SHARED_MESSAGES.message(event) for event in news)
+                progress.after = news[-1].global_position
+                progress.said_at = clock()
     finally:
         subscription.close()
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from games.api.streaming import KEEP_ALIVE, event_message, event_stream
+from games.api.streaming import KEEP_ALIVE, SharedMessages, event_message, event_stream
 from games.eventstore.api import EventMetadata, RecordedEvent
 from games.feeds import MAX_FEED_PAGE
 from tests.event_streams import run_to_the_end
@@ -197,3 +197,17 @@ def test_an_event_message_is_the_position_the_type_and_the_feed_document_on_one_
     assert document["reason"] == "wrong card"
     assert document["payload"]["name"] == "Nicolò\u2028"
     assert "device" not in json.dumps(document)
+
+
+def test_an_event_handed_to_many_followers_is_encoded_once_and_a_copy_of_it_for_itself() -> None:
+    messages = SharedMessages(size=2)
+    event, copy = recorded(7), recorded(7)
+
+    first = messages.message(event)
+
+    assert messages.message(event) is first  # the same bytes for the next follower
+    assert messages.message(copy) is not first  # another object (a redacted copy): its own
+    assert messages.message(copy) == first
+    messages.message(recorded(8))
+    messages.message(recorded(9))
+    assert messages.message(event) is not first  # the oldest was let go: encoded again
