@@ -67,6 +67,7 @@ STATIC_ROOT = None
 # Event streams end quickly, so that a test (or the API fuzz) reading one to its end is not held:
 # the streaming tests set their own times.
 FEED_POLL_SECONDS = 0.02
+FEED_GATHER_SECONDS = 0.02
 FEED_KEEPALIVE_SECONDS = 15.0
 FEED_STREAM_SECONDS = 0.1
 FEED_RETRY_MILLISECONDS = 1000

@@ -4,7 +4,8 @@ A web process (uvicorn, one event loop) has **one** listener: an asynchronous ps
 connection in `LISTEN` on the channel every append notifies (`APPENDED_CHANNEL`, sent in the
 append's transaction). Each feed followed in the process (a match, a tournament) is read
 **once** for all its followers when a notification may concern it, from the position it last
-read, and each new page is handed to every follower's bounded queue. A follower thus holds a
+read (after `FEED_GATHER_SECONDS`, so that a busy moment's appends come in one batch), and each
+new page is handed to every follower's bounded queue. A follower thus holds a
 coroutine and a queue while it waits: no thread, no database connection.
 
 The notification only wakes: what a feed hands on is what it read from the log, in position
@@ -138,6 +139,8 @@ class Feed:
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), float(settings.FEED_POLL_SECONDS))
+            # The appends of the next moment come in the same read and batch.
+            await asyncio.sleep(float(settings.FEED_GATHER_SECONDS))
             self.wake.clear()
             try:
                 await self.read_news()
