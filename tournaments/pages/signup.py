@@ -100,6 +100,7 @@ def answered(
             "text": STATUS_TEXT[status],
             "position": position,
             "key": key,
+            "me_url": url,
             "qr": mark_safe(qr_svg(url, label=gettext("Your player key as a QR code"))),  # noqa: S308 - drawn by us, the label escaped
         }
     }

@@ -19,7 +19,7 @@ from django.utils import timezone
 from games.models import Match, MatchStatus
 from tournaments.models import Application, Tournament
 from tournaments.selectors.projected import projected
-from tournaments.selectors.public import entrant_matches
+from tournaments.selectors.public import entrant_matches, tournament_log_position
 from tournaments.services.pipeline import load_tournament
 from tournaments.state import CheckInWindow
 
@@ -31,6 +31,8 @@ def player_view(
     *, tournament_id: UUID, application_id: int, now: datetime | None = None
 ) -> dict[str, Any]:
     now = now or timezone.now()
+    # The feed's position first: an event after it, read or not into the state, is announced.
+    position, _ = tournament_log_position(tournament_id=tournament_id)
     state, _ = load_tournament(tournament_id=tournament_id)
     tournament = Tournament.objects.only("id", "name", "status").get(id=tournament_id)
     application = Application.objects.get(id=application_id)
@@ -51,7 +53,8 @@ def player_view(
             "table_size": state.settings.table_size,
             "page_url": reverse("pages:tournament-detail", args=[tournament.id]),
             "standings_url": reverse("api-v1:tournament-standings", args=[tournament.id]),
-            "feed_url": reverse("api-v1:tournament-event-stream", args=[tournament.id]),
+            "feed_url": reverse("api-v1:tournament-event-stream", args=[tournament.id])
+            + f"?after={position}",
         },
         "entry": {
             "application": application.id,

@@ -101,7 +101,9 @@ def test_a_player_checks_in_only_while_the_organizer_has_the_window_open() -> No
     assert checked_in.json()["entry"]["checked_in"] is True
     assert again.status_code == 200
     assert closed.json()["code"] == "check_in_closed"
-    [event] = [e for e in read_stream(stream_id=tournament.id) if e.event_type == "EntrantCheckedIn"]
+    [event] = [
+        e for e in read_stream(stream_id=tournament.id) if e.event_type == "EntrantCheckedIn"
+    ]
     assert event.payload["entrant"] == entrant_of(tournament, "Rossi")
     assert event.metadata.entrant == entrant_of(tournament, "Rossi")
     assert event.metadata.actor_id is None
@@ -249,7 +251,7 @@ def test_only_a_player_key_opens_the_player_s_endpoints(organizer: APIClient) ->
     )
 
 
-def test_a_player_key_reads_its_own_tournament_and_nothing_else(organizer: APIClient) -> None:
+def test_a_player_key_reads_its_own_tournament_and_nothing_else() -> None:
     tournament = signed_up("Rossi", "Bianchi", public=False)
     other = signed_up("Neri", "Gialli")
     fixture = started_with_tables(tournament)
@@ -281,9 +283,7 @@ def test_a_player_key_reads_its_own_tournament_and_nothing_else(organizer: APICl
     assert as_the_table.status_code == 403
     assert free_standing.status_code == 401
     assert with_key(other, "Neri").get(tournament_url(tournament.id)).status_code == 404
-    assert not [
-        e for e in read_stream(stream_id=UUID(str(fixture.match_id))) if e.metadata.entrant
-    ]
+    assert not [e for e in read_stream(stream_id=UUID(str(fixture.match_id))) if e.metadata.entrant]
 
 
 def test_the_refusals_speak_italian() -> None:
