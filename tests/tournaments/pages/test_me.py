@@ -66,6 +66,7 @@ def test_an_evening_from_the_players_phones_sign_up_to_a_disputed_result(
     browser_page: Page, live_server: AsgiServer, settings: Any
 ) -> None:
     settings.FEED_POLL_SECONDS = 0.1
+    settings.FEED_STREAM_SECONDS = 30.0
     tournament = TournamentFactory.create(
         entrants=0, tables=8, registration=Registration(open=True, cap=4, waitlist=True)
     )

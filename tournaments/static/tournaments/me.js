@@ -19,9 +19,11 @@
   var SOUND = "briscola.player.sound";
   var COALESCE_MS = 150;
   var POLL_MS = 15000;
-  var RECONNECT_MS = 3000;
+  var RECONNECT_MS = 3000; // until the stream says how soon (its `retry`)
 
-  var state = { view: null, key: null, refreshing: null, feed: null, lastEventId: "", audio: null };
+  var state = {
+    view: null, key: null, refreshing: null, feed: null, lastEventId: "", retry: RECONNECT_MS, audio: null,
+  };
 
   function $(selector, element) {
     return (element || root).querySelector(selector);
@@ -342,7 +344,7 @@
         return read(response.body.getReader(), new TextDecoder(), "");
       })
       .then(function () {
-        reconnect(url, RECONNECT_MS);
+        reconnect(url, state.retry); // a stream ends after a while; resumed from its last id
       }, function () {
         reconnect(url, POLL_MS);
         load();
@@ -371,6 +373,8 @@
     message.split("\n").forEach(function (line) {
       if (line.indexOf("id:") === 0) {
         state.lastEventId = line.slice(3).trim();
+      } else if (line.indexOf("retry:") === 0) {
+        state.retry = Number(line.slice(6)) || RECONNECT_MS;
       } else if (line.indexOf("data:") === 0) {
         isEvent = true;
       }
