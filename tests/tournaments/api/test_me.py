@@ -294,4 +294,4 @@ def test_the_refusals_speak_italian() -> None:
     )
 
     assert refused.json()["code"] == "not_entered"
-    assert refused.json()["detail"].startswith("Non sei ancora nel torneo")
+    assert refused.json()["detail"].startswith("non sei ancora nel torneo")

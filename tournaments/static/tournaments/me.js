@@ -224,7 +224,7 @@
       call = fmt(T.at_table, { table: match.table });
     }
     $("[data-call-text]").textContent = call;
-    $("[data-match-round]").textContent = fmt(T.round, { round: match.round });
+    $("[data-match-round]").textContent = fmt(T.round, { number: match.round });
     $("[data-opponents]").textContent = fmt(T.opponents, { names: match.opponents.join(", ") });
     var wasCalled = before && before.next_match && before.next_match.id === match.id && before.next_match.called;
     if (before && match.called && !wasCalled) {
@@ -249,7 +249,7 @@
       var badge = $("[data-outcome]", item);
       badge.textContent = T[match.outcome] || "";
       badge.className = "badge outcome-" + (match.outcome || "none");
-      $("[data-result-round]", item).textContent = fmt(T.round, { round: match.round });
+      $("[data-result-round]", item).textContent = fmt(T.round, { number: match.round });
       $("[data-result-opponents]", item).textContent = fmt(T.opponents, { names: match.opponents.join(", ") });
       $("[data-result-score]", item).textContent = fmt(T.score, {
         rounds: (match.round_wins || []).join("–"),
