@@ -13,6 +13,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
+from tests.browser import serious_violations
 from tests.event_streams import AsgiServer, asgi_server  # noqa: F401 - a fixture
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.builders import play
@@ -116,6 +117,7 @@ def test_an_evening_from_the_players_phones_sign_up_to_a_disputed_result(
     expect(page.locator("[data-call-text]")).to_have_text("Called to table 7")
     assert page.evaluate("window.__vibrations.length") == 1
     assert page.evaluate("window.__beeps") == 2  # the switch's own beep, then the call's
+    assert serious_violations(page) == []
 
     # The match is played; she confirms, her opponent disputes with a reason.
     play(fixture.match_id, winner=0)
