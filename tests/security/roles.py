@@ -80,7 +80,8 @@ class World:
                 matches_at_tables=[THIS_TABLE],
                 **fields,
             )
-            self.cache[f"player key {sorted(fields.items())}"] = tournament.player_keys["Player 2"]
+            keys = tournament.player_keys  # type: ignore[attr-defined]
+            self.cache[f"player key {sorted(fields.items())}"] = keys["Player 2"]
             [match] = Fixture.objects.filter(tournament_id=tournament.id)
             Player.objects.filter(entries__id=match.home_id).update(user=self.users["player"])
             for persona, tables in [

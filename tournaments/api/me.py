@@ -60,7 +60,10 @@ class PlayerKeyOnly(permissions.BasePermission):
 
 
 def player_of(request: Request) -> PlayerPass:
-    player: PlayerPass = request.auth
+    """The request's player key (`PlayerKeyOnly` let only a player key through)."""
+    player = request.auth
+    if not isinstance(player, PlayerPass):
+        raise exceptions.NotAuthenticated()
     return player
 
 

@@ -9,6 +9,7 @@ project inline; the place from the standings the worker projects (a moment later
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -125,7 +126,7 @@ def own_matches(entrant_id: int) -> list[dict[str, Any]]:
     return matches
 
 
-def outcome(row: dict[str, Any], side: int) -> str | None:
+def outcome(row: Mapping[str, Any], side: int) -> str | None:
     if row["status"] != MatchStatus.FINISHED:
         return None
     if row["winner"] is None:
