@@ -10,6 +10,8 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+from django.conf import settings
+from django.test import override_settings
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -295,3 +297,18 @@ def test_the_refusals_speak_italian() -> None:
 
     assert refused.json()["code"] == "not_entered"
     assert refused.json()["detail"].startswith("non sei ancora nel torneo")
+
+
+def test_each_player_key_has_its_own_budget_though_the_players_share_one_address() -> None:
+    tournament = signed_up("Rossi", "Bianchi")
+    framework = settings.REST_FRAMEWORK
+    tiny = {**framework["DEFAULT_THROTTLE_RATES"], "anon": "1/min", "user": "2/min"}
+
+    with override_settings(REST_FRAMEWORK={**framework, "DEFAULT_THROTTLE_RATES": tiny}):
+        rossi = [with_key(tournament, "Rossi").get(ME).status_code for _ in range(3)]
+        bianchi = [with_key(tournament, "Bianchi").get(ME).status_code for _ in range(2)]
+        anonymous = [APIClient().get(tournament_url(tournament.id)).status_code for _ in range(2)]
+
+    assert rossi == [200, 200, 429]
+    assert bianchi == [200, 200]
+    assert anonymous == [200, 429]

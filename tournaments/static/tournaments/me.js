@@ -369,19 +369,38 @@
   }
 
   function heard(message) {
-    var isEvent = false;
+    var data = null;
     message.split("\n").forEach(function (line) {
       if (line.indexOf("id:") === 0) {
         state.lastEventId = line.slice(3).trim();
       } else if (line.indexOf("retry:") === 0) {
         state.retry = Number(line.slice(6)) || RECONNECT_MS;
       } else if (line.indexOf("data:") === 0) {
-        isEvent = true;
+        data = line.slice(5);
       }
     });
-    if (isEvent) {
+    if (data !== null && concernsMe(data)) {
       refreshSoon();
     }
+  }
+
+  // The tournament's own events (entries, calls, rounds) and the player's matches' events:
+  // the cards played at the other tables change nothing here.
+  function concernsMe(data) {
+    var event;
+    try {
+      event = JSON.parse(data);
+    } catch (error) {
+      return true;
+    }
+    if (event.stream_type !== "match" || !state.view) {
+      return true;
+    }
+    var mine = state.view.results.map(function (match) { return match.id; });
+    if (state.view.next_match) {
+      mine.push(state.view.next_match.id);
+    }
+    return mine.indexOf(event.stream_id) !== -1;
   }
 
   function poll() {
