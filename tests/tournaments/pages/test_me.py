@@ -101,6 +101,11 @@ def test_an_evening_from_the_players_phones_sign_up_to_a_disputed_result(
     registration.check_in_open(tournament_id=tournament.id, actor=ORGANIZER)
     page.locator("[data-action=check-in]").click()
     expect(status).to_have_attribute("data-checked-in", "true")
+    verdi = page.context.new_page()
+    open_page(verdi, live_server, keys["Verdi"], "Verdi")
+    verdi.locator("[data-action=check-in]").click()
+    expect(verdi.locator("[data-registration-status]")).to_have_attribute("data-checked-in", "true")
+    verdi.close()
     gialli = Application.objects.get(tournament=tournament, name="Gialli").entrant_id
     running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
     fixture = Fixture.objects.get(Q(home=gialli) | Q(away=gialli), tournament=tournament)
