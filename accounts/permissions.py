@@ -20,6 +20,9 @@ organizer is staff, decision 0040).
 Superusers may do everything (they run the site and the admin). A device token with a tournament
 or tables is a scorer's tablet: it may read, score and confirm there and nowhere else, whatever
 roles its user holds; a token without a scope acts with its user's roles, as a user token does.
+A player key (`PlayerPass`, issue 26, decision 0055) is no account: it reads its own tournament,
+a private one too, and acts only on its own entry through the player's endpoints (`/me/`);
+every other tournament and match is unknown to it (404) and no other write is its (403).
 Anonymous writes are 401, refusals of signed-in users 403 `permission_denied` with a detail that
 says why. Visibility is decided before anything else: whoever may not read a private place (a
 device token of another tournament included) is told it does not exist, whatever they asked to
@@ -65,6 +68,18 @@ WRITE_ACTIONS = frozenset({Action.SCORE, Action.CONFIRM, Action.ORGANIZE})
 SIGNED_IN_ACTIONS = WRITE_ACTIONS | {Action.AUDIT}
 DEVICE_ACTIONS = frozenset({Action.READ, Action.SCORE, Action.CONFIRM})
 """What a device token with a scope may do: a tablet at a table scores, it does not organize."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerPass:
+    """What a player key lets its holder do (the key is the tournaments' `PlayerKey`, its
+    authentication `tournaments.api.authentication`): read its tournament and act on its own
+    entry there, no more. `request.auth` for a request with a player key; the user is anonymous."""
+
+    tournament_id: UUID
+    application_id: int
+    prefix: str
+    """The key's first characters, shown in the event log as the device."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +213,8 @@ def is_organizer(user: AnyUser, place: Place) -> bool:
 
 def refusal(user: AnyUser, auth: Any, action: Action, place: Place) -> Exception | None:
     """Why the user (signed in with `auth`) may not take `action` at `place`; None if they may."""
+    if isinstance(auth, PlayerPass):
+        return player_pass_refusal(auth, action, place)
     if action in SIGNED_IN_ACTIONS and not is_signed_in(user):
         return exceptions.NotAuthenticated()
     # Whether the place exists comes first: a refusal of any other kind would confirm it.
@@ -247,6 +264,26 @@ def score_refusal(place: Place, standing: Standing) -> Exception | None:
         )
     if not place.open:
         return denied(gettext_noop("the match is over: only an organizer may change it now"))
+    return None
+
+
+def player_pass_refusal(
+    auth: PlayerPass, action: Action, place: Place, *, writes: bool = False
+) -> Exception | None:
+    """A player key reads its own tournament (and its matches) and nothing else: any other
+    place is unknown to it, whatever it asks (visibility first, as for everybody). There it
+    takes no action but reading (`writes`: a request that would change something, whatever
+    action it names, such as an application sent with a key): it acts on its entry only
+    through the player's own endpoints."""
+    if place.tournament_id is None or place.tournament_id != auth.tournament_id:
+        return place.not_found()
+    if action != Action.READ or writes:
+        return denied(
+            gettext_noop(
+                "the player key %(prefix)s… acts only on its own entry, from the player's page"
+            ),
+            prefix=auth.prefix,
+        )
     return None
 
 
@@ -307,6 +344,14 @@ class PlaceAccess(permissions.BasePermission):
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         action = action_of(view, request)
+        if isinstance(request.auth, PlayerPass):
+            place = self.place(request, view)
+            request.place = place  # type: ignore[attr-defined]
+            writes = request.method not in permissions.SAFE_METHODS
+            found = player_pass_refusal(request.auth, action, place, writes=writes)
+            if found is not None:
+                raise found
+            return True
         if action in SIGNED_IN_ACTIONS and not is_signed_in(request.user):
             raise exceptions.NotAuthenticated()
         place = self.place(request, view)

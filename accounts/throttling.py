@@ -4,7 +4,8 @@ environment, so all gunicorn workers and machines count together).
 - `AnonymousRateThrottle` (scope `anon`): requests without credentials, per client address.
 - `ClientRateThrottle` (scope `user`): authenticated requests, per device token when the request
   came with one (each tablet its own budget, even when an organizer issued several for one
-  scorer), else per user (a user token or a browser session).
+  scorer), else per user (a user token or a browser session); and a player key's, per key (the
+  players of a club share its one address: decision record 0055).
 - `LoginRateThrottle` (scope `login`): failed sign-ins per client address, for the sign-in
   forms (accounts.login) and any future endpoint that hands out tokens; a successful sign-in
   is never counted.
@@ -32,6 +33,7 @@ from rest_framework.settings import api_settings
 from typing_extensions import override
 
 from accounts.models import DeviceToken
+from accounts.permissions import PlayerPass
 from common.cache import RedisUnavailable
 
 logger = logging.getLogger(__name__)
@@ -90,7 +92,7 @@ class AnonymousRateThrottle(SettingsRateThrottle):
 
     @override
     def get_cache_key(self, request: Any, view: Any) -> str | None:
-        if request.user and request.user.is_authenticated:
+        if (request.user and request.user.is_authenticated) or isinstance(request.auth, PlayerPass):
             return None
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
@@ -103,6 +105,9 @@ class ClientRateThrottle(SettingsRateThrottle):
 
     @override
     def get_cache_key(self, request: Any, view: Any) -> str | None:
+        if isinstance(request.auth, PlayerPass):
+            ident = f"player-{request.auth.application_id}"
+            return self.cache_format % {"scope": self.scope, "ident": ident}
         if not (request.user and request.user.is_authenticated):
             return None
         if isinstance(request.auth, DeviceToken):

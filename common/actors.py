@@ -10,6 +10,8 @@ class Actor:
     """Who sends a command, from which device, and why; recorded on every event."""
 
     user_id: int | None = None
+    entrant: int | None = None
+    """A player acting with their player key (no account): the tournament's entrant they are."""
     device: str | None = None
     reason: str | None = None
     correlation_id: str | None = None

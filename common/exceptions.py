@@ -50,6 +50,8 @@ CONFLICT_CODES = frozenset(
         "tournament_started",
         "tournament_not_started",
         "registration_closed",
+        "entrant_withdrawn",
+        "not_entered",
         "swiss_round_not_due",
         "club_exists",
     }

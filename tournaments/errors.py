@@ -121,6 +121,19 @@ class CheckInClosed(TournamentError):
     code = "check_in_closed"
 
 
+class EntrantWithdrawn(TournamentError):
+    """A player who withdrew checks in no more (decision record 0055)."""
+
+    code = "entrant_withdrawn"
+
+
+class NotEntered(TournamentError):
+    """A player key's application that is not (or no longer) an entrant: pending, waitlisted or
+    declined (decision record 0055)."""
+
+    code = "not_entered"
+
+
 class MatchNotLevel(TournamentError):
     """Only a knockout match that ended level is decided by the organizer."""
 

@@ -302,6 +302,8 @@ LOGIN_REDIRECT_URL = "/api/v1/tournaments/"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # A player key (`Token pk_…`) first: any other token goes on to the accounts' own.
+        "tournaments.api.authentication.PlayerKeyAuthentication",
         "accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],

@@ -102,6 +102,9 @@ class EventAdmin(ReadOnlyAdmin):
         actor_pk = event.metadata.get("actor_id")
         if name is not None:
             return str(name)
+        if actor_pk is None and event.metadata.get("entrant") is not None:
+            # A player with their player key, who has no account (decision record 0055).
+            return _("entrant %(id)s (player key)") % {"id": event.metadata["entrant"]}
         return "—" if actor_pk is None else _("user %(id)s (deleted)") % {"id": actor_pk}
 
     @admin.display(description=gettext_lazy("device"))

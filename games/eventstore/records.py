@@ -43,6 +43,8 @@ class EventMetadata:
     """
 
     actor_id: int | None = None
+    entrant: int | None = None
+    """A player who acted with their player key: the entrant (issue 26, decision 0055)."""
     device: str | None = None
     correlation_id: str | None = None
     causation_id: str | None = None
@@ -55,6 +57,7 @@ class EventMetadata:
         """The metadata of the events appended by `actor`'s command."""
         return cls(
             actor_id=actor.user_id,
+            entrant=actor.entrant,
             device=actor.device,
             reason=actor.reason or None,
             correlation_id=actor.correlation_id,
@@ -66,6 +69,7 @@ class EventMetadata:
         `of`): a reaction to these events acts as the same actor."""
         return Actor(
             user_id=self.actor_id,
+            entrant=self.entrant,
             device=self.device,
             reason=self.reason,
             correlation_id=self.correlation_id,

@@ -440,7 +440,7 @@ def test_the_consoles_operations_and_action_pages_speak_italian(world: World) ->
 
 
 def public_pages(world: World) -> list[str]:
-    urls = ["/", reverse("pages:tournament-list"), reverse("pages:table")]
+    urls = ["/", reverse("pages:tournament-list"), reverse("pages:table"), reverse("pages:me")]
     for tournament in Tournament.objects.filter(public=True):
         urls.append(reverse("pages:tournament-detail", args=[tournament.id]))
         urls.append(reverse("pages:tournament-screen", args=[tournament.id]))

@@ -13,7 +13,7 @@ from common.actors import Actor
 from tests.factories.api import created_by
 from tournaments import projections
 from tournaments.models import Fixture, Tournament
-from tournaments.services import registration, running, scheduling
+from tournaments.services import registration, running, scheduling, signup
 
 ORGANIZER = Actor(device="test")
 
@@ -22,7 +22,9 @@ class TournamentFactory(Factory[Tournament]):
     """A tournament with `entrants` singles `Player 1`... seeded in that order, best of one round
     at tables of two unless told otherwise. `started`: started; `projected`: the consumer has
     then caught up (the fixtures are rows); `matches_at_tables`: its matches, in the order the
-    API lists them, then given these tables (projected)."""
+    API lists them, then given these tables (projected); `signed_up`: names that apply through
+    the sign-up after the registered entrants, before the start (`registration` must let them
+    in), their player keys kept as `player_keys` by name."""
 
     class Meta:
         model = Tournament
@@ -35,6 +37,7 @@ class TournamentFactory(Factory[Tournament]):
     started = False
     projected = False
     matches_at_tables: Sequence[int] = ()
+    signed_up: Sequence[str] = ()
 
     @classmethod
     @override
@@ -46,6 +49,7 @@ class TournamentFactory(Factory[Tournament]):
         started: bool,
         projected: bool,
         matches_at_tables: Sequence[int],
+        signed_up: Sequence[str],
         **settings: Any,
     ) -> Tournament:
         tournament = registration.tournament_create(actor=ORGANIZER, **settings)
@@ -57,6 +61,12 @@ class TournamentFactory(Factory[Tournament]):
                 seed=number,
                 actor=ORGANIZER,
             )
+        keys = {
+            name: signup.application_submit(
+                tournament_id=tournament.id, name=name, actor=Actor()
+            ).player_key
+            for name in signed_up
+        }
         if started:
             running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
         if projected:
@@ -64,6 +74,7 @@ class TournamentFactory(Factory[Tournament]):
         if matches_at_tables:
             put_at_tables(tournament, matches_at_tables)
         tournament.refresh_from_db()
+        tournament.player_keys = keys  # type: ignore[attr-defined]
         return tournament
 
 

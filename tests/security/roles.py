@@ -27,15 +27,20 @@ from tests.tournaments.api.builders import (
     tournament_url,
 )
 from tournaments.models import Application, Fixture, Player
+from tournaments.state import Registration
 
+PLAYER_KEY = "player_key"
 PERSONAS = (
     "anonymous",
     "player",
+    PLAYER_KEY,
     "scorer_other_table",
     "scorer_this_table",
     "organizer_other_club",
     "organizer",
 )
+ACCOUNT_PERSONAS = tuple(persona for persona in PERSONAS if persona != PLAYER_KEY)
+"""Everybody but the player key: anonymous and the people with an account."""
 THIS_TABLE = 3
 OTHER_TABLE = 4
 
@@ -61,17 +66,22 @@ class World:
 
     def tournament(self, **fields: Any) -> str:
         """A started single elimination of two (public unless `fields` say otherwise): its one
-        match is at THIS_TABLE, and the player plays its home side."""
+        match is at THIS_TABLE, the player plays its home side, and the other entrant signed up
+        (its player key is `player_keys`)."""
 
         def build() -> str:
             tournament = TournamentFactory.create(
-                entrants=2,
+                entrants=1,
+                signed_up=["Player 2"],
+                registration=Registration(open=True),
                 tables=4,
                 club=self.club,
                 started=True,
                 matches_at_tables=[THIS_TABLE],
                 **fields,
             )
+            keys = tournament.player_keys  # type: ignore[attr-defined]
+            self.cache[f"player key {sorted(fields.items())}"] = keys["Player 2"]
             [match] = Fixture.objects.filter(tournament_id=tournament.id)
             Player.objects.filter(entries__id=match.home_id).update(user=self.users["player"])
             for persona, tables in [
@@ -88,6 +98,11 @@ class World:
             return str(tournament.id)
 
         return str(self.once(f"tournament {sorted(fields.items())}", build))
+
+    def player_key(self) -> str:
+        """The player key of the world's public tournament's entrant who signed up."""
+        self.tournament()
+        return str(self.cache["player key []"])
 
     def match(self) -> str:
         self.tournament()
@@ -215,13 +230,28 @@ class World:
 def make_world() -> World:
     club_a = ClubFactory.create(name="Club A", slug="club-a")
     club_b = ClubFactory.create(name="Club B", slug="club-b")
-    users = {persona: UserFactory.create(username=persona) for persona in PERSONAS[1:]}
+    users = {persona: UserFactory.create(username=persona) for persona in ACCOUNT_PERSONAS[1:]}
     clients = {"anonymous": APIClient()} | {
         persona: token_client(user) for persona, user in users.items()
     }
     accounts.role_grant(user=users["organizer"], role=Role.ORGANIZER, club=club_a)
     accounts.role_grant(user=users["organizer_other_club"], role=Role.ORGANIZER, club=club_b)
-    return World(clients=clients, users=users, club=club_a)
+    world = World(clients=clients, users=users, club=club_a)
+    clients[PLAYER_KEY] = PlayerKeyClient(world)
+    return world
+
+
+class PlayerKeyClient(APIClient):
+    """A client that sends the player key of the world's tournament, made when it sends its
+    first request (only the cells that call it build that tournament)."""
+
+    def __init__(self, world: World) -> None:
+        super().__init__()
+        self.world = world
+
+    def request(self, *args: Any, **kwargs: Any) -> Any:
+        self.credentials(HTTP_AUTHORIZATION=f"Token {self.world.player_key()}")
+        return super().request(*args, **kwargs)
 
 
 def tournament_at_tables(world: World, *tables: int) -> tuple[str, dict[int, str]]:

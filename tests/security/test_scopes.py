@@ -218,6 +218,7 @@ def test_a_private_tournament_is_listed_only_for_its_people(world: World) -> Non
     assert listed == {
         "anonymous": False,
         "player": True,
+        "player_key": False,  # the key of the world's public tournament: no account
         "scorer_other_table": True,
         "scorer_this_table": True,
         "organizer_other_club": False,

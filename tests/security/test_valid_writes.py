@@ -18,7 +18,7 @@ from schemathesis.core.result import Ok
 from accounts.models import DeviceToken
 from games.eventstore.api import last_position
 from tests.factories.matches import ApiMatchFactory
-from tests.factories.tournaments import ApiTournamentFactory
+from tests.factories.tournaments import ORGANIZER, ApiTournamentFactory, TournamentFactory
 from tests.games.api.builders import a_correction, finished_card_round, post
 from tests.security.fuzzing import (
     CHECKS,
@@ -34,7 +34,10 @@ from tests.tournaments.api.builders import (
     level_knockout_match,
     play_round,
 )
+from tests.tournaments.builders import play
 from tournaments.models import Application, Fixture, WebhookEndpoint
+from tournaments.services import registration
+from tournaments.state import Registration
 
 pytestmark = SKIPPED_BY_SWITCH
 
@@ -49,6 +52,24 @@ class ValidCommand:
     status: int = 201
     records_events: bool = True
     """Device tokens are ordinary rows, not events."""
+    player_key: Callable[[], str] | None = None
+    """Sent instead of the organizer's token: the player's own endpoints take a player key."""
+
+
+PLAYER: dict[str, Any] = {}
+"""A player who signed up for a knockout of two: their key, and their match once played."""
+
+
+def player_signed_up(*, played: bool = False) -> None:
+    tournament = TournamentFactory.create(
+        entrants=1, signed_up=["Rossi"], registration=Registration(open=True), started=played
+    )
+    registration.check_in_open(tournament_id=tournament.id, actor=ORGANIZER)
+    PLAYER["key"] = tournament.player_keys["Rossi"]  # type: ignore[attr-defined]
+    if played:
+        [fixture] = Fixture.objects.filter(tournament=tournament)
+        play(fixture.match_id, winner=0)
+        PLAYER["match"] = str(fixture.match_id)
 
 
 SIGNING_UP: dict[str, Any] = {}
@@ -260,6 +281,33 @@ VALID_COMMANDS = [
         status=200,
     ),
     ValidCommand(
+        "POST /api/v1/me/check-in/",
+        prepare=lambda _c, _w: player_signed_up(),
+        body=lambda _w: None,
+        headers={"Idempotency-Key": "here-1"},
+        player_key=lambda: PLAYER["key"],
+    ),
+    ValidCommand(
+        "POST /api/v1/me/withdraw/",
+        prepare=lambda _c, _w: player_signed_up(),
+        body=lambda _w: {"reason": "ill"},
+        player_key=lambda: PLAYER["key"],
+    ),
+    ValidCommand(
+        "POST /api/v1/me/matches/{match_id}/confirm/",
+        prepare=lambda _c, _w: player_signed_up(played=True),
+        path=lambda _w: {"match_id": PLAYER["match"]},
+        body=lambda _w: None,
+        player_key=lambda: PLAYER["key"],
+    ),
+    ValidCommand(
+        "POST /api/v1/me/matches/{match_id}/dispute/",
+        prepare=lambda _c, _w: player_signed_up(played=True),
+        path=lambda _w: {"match_id": PLAYER["match"]},
+        body=lambda _w: {"reason": "we had 62"},
+        player_key=lambda: PLAYER["key"],
+    ),
+    ValidCommand(
         "POST /api/v1/tournaments/{tournament_id}/seed/",
         path=lambda w: {"tournament_id": w.open_tournament},
         body=lambda _w: {"method": "random", "random_seed": 4},
@@ -374,9 +422,14 @@ def test_every_write_records_a_valid_command_and_answers_as_its_schema_says(
     assert operation is not None
     command.prepare(scorer, seeded)
     body = command.body(seeded)
+    credentials = (
+        authorization(token)
+        if command.player_key is None
+        else {"Authorization": f"Token {command.player_key()}"}
+    )
     case = operation.Case(
         path_parameters=command.path(seeded),
-        headers={**authorization(token), **command.headers},
+        headers={**credentials, **command.headers},
         **({} if body is None else {"body": body, "media_type": "application/json"}),
     )
     before = last_position()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
+from common.actors import Actor
 from tests.factories.accounts import UserFactory
 from tests.factories.api import API
 from tests.security.cells import (
@@ -25,7 +26,7 @@ from tests.tournaments.api.builders import (
     tournament_url,
 )
 from tournaments.models import Player, Tournament
-from tournaments.services import seasons
+from tournaments.services import registration, seasons
 from tournaments.services.webhooks import webhook_register
 
 
@@ -74,6 +75,17 @@ def application_url(world: World, action: str) -> str:
     return tournament_url(tournament_id, "registrations", application_id, action)
 
 
+ME = f"{API}/me/"
+NO_ACCOUNT = statuses(401, 403, 403, 403, 403, 403)
+"""Only a player key opens the player's own endpoints: an account has no entry of its own."""
+
+
+def check_in_open(world: World) -> bool:
+    """The world's tournament opens its check-in window."""
+    registration.check_in_open(tournament_id=UUID(world.tournament()), actor=Actor())
+    return True
+
+
 def revoke_url(world: World) -> str:
     tournament_id, token_id = world.device_token()
     return tournament_url(tournament_id, "device-tokens", token_id, "revoke")
@@ -89,16 +101,28 @@ TOURNAMENT_CELLS: list[Cell] = [
             lambda _w: {"name": "Open", "format": "swiss", "table_size": 2, "club": "club-a"},
         ),
         ORGANIZER_ONLY,
+        player_key=401,
     ),
-    Cell("tournament-create", "get", get(lambda _w: f"{API}/tournaments/"), EVERYBODY_READS),
     Cell(
-        "tournament-detail", "get", get(lambda w: tournament_url(w.tournament())), EVERYBODY_READS
+        "tournament-create",
+        "get",
+        get(lambda _w: f"{API}/tournaments/"),
+        EVERYBODY_READS,
+        player_key=200,
+    ),
+    Cell(
+        "tournament-detail",
+        "get",
+        get(lambda w: tournament_url(w.tournament())),
+        EVERYBODY_READS,
+        player_key=200,
     ),
     Cell(
         "tournament-detail",
         "get (private)",
         get(lambda w: tournament_url(w.tournament(public=False))),
         MEMBERS_READ,
+        player_key=404,
     ),
     Cell(
         "entrant-register",
@@ -108,6 +132,7 @@ TOURNAMENT_CELLS: list[Cell] = [
             lambda _w: {"name": "Late", "players": ["Late"]},
         ),
         ORGANIZER_ONLY,
+        player_key=404,
     ),
     Cell(
         "entrants-register",
@@ -117,12 +142,14 @@ TOURNAMENT_CELLS: list[Cell] = [
             lambda _w: {"entrants": [{"name": "Late"}, {"name": "Later"}]},
         ),
         ORGANIZER_ONLY,
+        player_key=404,
     ),
     Cell(
         "entrant-check-in",
         "post",
         post(lambda w: tournament_url(w.in_registration(), "entrants", w.entrant(), "check-in")),
         ORGANIZER_ONLY,
+        player_key=404,
     ),
     Cell(
         "entrant-withdraw",
@@ -132,6 +159,7 @@ TOURNAMENT_CELLS: list[Cell] = [
             lambda _w: {"reason": "ill"},
         ),
         ORGANIZER_ONLY,
+        player_key=404,
     ),
     Cell(
         "entrant-correct",
@@ -141,6 +169,7 @@ TOURNAMENT_CELLS: list[Cell] = [
             lambda _w: {"name": "Player One", "seed": 7, "reason": "misspelled"},
         ),
         ORGANIZER_CHANGES,
+        player_key=404,
     ),
     Cell(
         "entrants-reseed",
@@ -156,6 +185,7 @@ TOURNAMENT_CELLS: list[Cell] = [
             },
         ),
         ORGANIZER_CHANGES,
+        player_key=404,
     ),
     Cell(
         "tournament-seed",
@@ -165,42 +195,49 @@ TOURNAMENT_CELLS: list[Cell] = [
             lambda _w: {"method": "random", "random_seed": 7},
         ),
         ORGANIZER_ONLY,
+        player_key=404,
     ),
     Cell(
         "tournament-start",
         "post",
         post(lambda w: tournament_url(w.in_registration(), "start")),
         ORGANIZER_ONLY,
+        player_key=404,
     ),
     Cell(
         "swiss-round-publish",
         "post",
         post(lambda w: tournament_url(w.swiss_round_due(), "next-round")),
         ORGANIZER_ONLY,
+        player_key=404,
     ),
     Cell(
         "check-in-window",
         "get",
         get(lambda w: tournament_url(w.in_registration(), "check-in")),
         EVERYBODY_READS,
+        player_key=404,
     ),
     Cell(
         "check-in-open",
         "post",
         post(lambda w: tournament_url(w.in_registration(), "check-in/open")),
         ORGANIZER_ONLY,
+        player_key=404,
     ),
     Cell(
         "check-in-close",
         "post",
         post(lambda w: tournament_url(w.in_registration(), "check-in/close")),
         ORGANIZER_ONLY,
+        player_key=404,
     ),
     Cell(
         "match-call",
         "post",
         post(lambda w: tournament_url(w.tournament(), f"matches/{waiting_match(w)}/call")),
         ORGANIZER_ONLY,
+        player_key=403,
     ),
     Cell(
         "level-match-decide",
@@ -210,6 +247,7 @@ TOURNAMENT_CELLS: list[Cell] = [
             lambda w: {"winner": w.level_match()[2], "reason": "sorteggio"},
         ),
         ORGANIZER_ONLY,
+        player_key=404,
     ),
     Cell(
         "group-places-decide",
@@ -219,48 +257,56 @@ TOURNAMENT_CELLS: list[Cell] = [
             lambda w: {"order": w.tied_group()[1], "reason": "sorteggio"},
         ),
         ORGANIZER_ONLY,
+        player_key=404,
     ),
     Cell(
         "tournament-matches",
         "get",
         get(lambda w: tournament_url(w.tournament(), "matches")),
         EVERYBODY_READS,
+        player_key=200,
     ),
     Cell(
         "tournament-matches",
         "get (private)",
         get(lambda w: tournament_url(w.tournament(public=False), "matches")),
         MEMBERS_READ,
+        player_key=404,
     ),
     Cell(
         "tournament-standings",
         "get",
         get(lambda w: tournament_url(w.tournament(), "standings")),
         EVERYBODY_READS,
+        player_key=200,
     ),
     Cell(
         "tournament-standings",
         "get (csv)",
         get(lambda w: tournament_url(w.tournament(), "standings") + "?format=csv"),
         EVERYBODY_READS,
+        player_key=200,
     ),
     Cell(
         "tournament-standings",
         "get (csv, private)",
         get(lambda w: tournament_url(w.tournament(public=False), "standings") + "?format=csv"),
         MEMBERS_READ,
+        player_key=404,
     ),
     Cell(
         "tournament-schedule",
         "get",
         get(lambda w: tournament_url(w.tournament(), "schedule")),
         EVERYBODY_READS,
+        player_key=200,
     ),
     Cell(
         "tournament-schedule",
         "get (private)",
         get(lambda w: tournament_url(w.tournament(public=False), "schedule")),
         MEMBERS_READ,
+        player_key=404,
     ),
     # The archive carries every event's metadata (devices, accounts): organizers only.
     Cell(
@@ -268,30 +314,35 @@ TOURNAMENT_CELLS: list[Cell] = [
         "get",
         get(lambda w: tournament_url(w.tournament(), "archive")),
         ORGANIZER_READS,
+        player_key=403,
     ),
     Cell(
         "tournament-event-stream",
         "get",
         get(lambda w: tournament_url(w.tournament(), "events", "stream")),
         EVERYBODY_READS,
+        player_key=200,
     ),
     Cell(
         "tournament-event-stream",
         "get (private)",
         get(lambda w: tournament_url(w.tournament(public=False), "events", "stream")),
         MEMBERS_READ,
+        player_key=404,
     ),
     Cell(
         "tournament-bracket",
         "get",
         get(lambda w: tournament_url(w.tournament(), "bracket")),
         EVERYBODY_READS,
+        player_key=200,
     ),
     Cell(
         "device-tokens",
         "get",
         get(lambda w: tournament_url(w.tournament(), "device-tokens")),
         ORGANIZER_READS,
+        player_key=403,
     ),
     Cell(
         "device-tokens",
@@ -301,18 +352,21 @@ TOURNAMENT_CELLS: list[Cell] = [
             lambda _w: {"scorer": "scorer_this_table", "name": "tablet 3", "tables": [3]},
         ),
         ORGANIZER_ONLY,
+        player_key=403,
     ),
     Cell(
         "device-token-revoke",
         "post",
         post(lambda w: revoke_url(w)),
         ORGANIZER_READS,
+        player_key=403,
     ),
     Cell(
         "webhook-endpoints",
         "get",
         get(lambda w: tournament_url(w.tournament(), "webhooks")),
         ORGANIZER_READS,
+        player_key=403,
     ),
     Cell(
         "webhook-endpoints",
@@ -322,36 +376,42 @@ TOURNAMENT_CELLS: list[Cell] = [
             lambda _w: {"url": "https://hooks.example.org/briscola"},
         ),
         ORGANIZER_ONLY,
+        player_key=403,
     ),
     Cell(
         "webhook-endpoint-deactivate",
         "post",
         post(lambda w: deactivate_url(w)),
         ORGANIZER_CHANGES,
+        player_key=403,
     ),
     Cell(
         "table-card",
         "get",
         get(lambda w: tournament_url(w.tournament(), "tables", 3, "card")),
         ORGANIZER_READS,
+        player_key=403,
     ),
     Cell(
         "table-cards",
         "get",
         get(lambda w: tournament_url(w.tournament(), "tables", "cards") + "?format=pdf"),
         ORGANIZER_READS,
+        player_key=403,
     ),
     Cell(
         "round-sheets",
         "get",
         get(lambda w: tournament_url(w.tournament(), "rounds", 1, "sheets") + "?format=html"),
         ORGANIZER_READS,
+        player_key=403,
     ),
     Cell(
         "tournament-tables",
         "patch",
         patch(lambda w: tournament_url(w.tournament(), "tables"), lambda _w: {"tables": 5}),
         ORGANIZER_CHANGES,
+        player_key=403,
     ),
     # Players' sign-up (decision record 0053): anyone who may read applies; organizers decide.
     Cell(
@@ -362,6 +422,7 @@ TOURNAMENT_CELLS: list[Cell] = [
             lambda _w: {"name": "Newcomer"},
         ),
         statuses(201, 201, 201, 201, 201, 201),
+        player_key=404,
     ),
     Cell(
         "registrations",
@@ -371,12 +432,14 @@ TOURNAMENT_CELLS: list[Cell] = [
             lambda _w: {"name": "Newcomer"},
         ),
         statuses(404, 404, 404, 404, 404, 201),  # none but the organizer belongs to it
+        player_key=404,
     ),
     Cell(
         "registrations",
         "get",
         get(lambda w: tournament_url(w.signing_up(), "registrations")),
         ORGANIZER_READS,
+        player_key=404,
     ),
     Cell(
         "registration",
@@ -386,6 +449,7 @@ TOURNAMENT_CELLS: list[Cell] = [
             lambda _w: {"open": True, "cap": 8},
         ),
         ORGANIZER_CHANGES,
+        player_key=404,
     ),
     Cell(
         "registrations-order",
@@ -395,6 +459,7 @@ TOURNAMENT_CELLS: list[Cell] = [
             lambda _w: {"order": []},
         ),
         ORGANIZER_CHANGES,
+        player_key=404,
     ),
     *(
         Cell(
@@ -402,6 +467,7 @@ TOURNAMENT_CELLS: list[Cell] = [
             "post",
             post(lambda w, a=action: application_url(w, a)),  # type: ignore[misc]
             ORGANIZER_ONLY,
+            player_key=404,
         )
         for action in ("approve", "decline", "promote")
     ),
@@ -411,19 +477,66 @@ TOURNAMENT_CELLS: list[Cell] = [
         "get",
         get(lambda _w: f"{API}/scorer/matches/"),
         statuses(401, 200, 200, 200, 200, 200),
+        player_key=401,
+    ),
+    # The player's own (decision record 0055): a player key only, on its own entry.
+    Cell("me", "get", get(lambda _w: ME), NO_ACCOUNT, player_key=200),
+    Cell(
+        "me-check-in",
+        "post",
+        lambda w, client: check_in_open(w) and client.post(f"{ME}check-in/", format="json"),
+        NO_ACCOUNT,
+        player_key=201,
+    ),
+    Cell(
+        "me-withdraw",
+        "post",
+        post(lambda _w: f"{ME}withdraw/"),
+        NO_ACCOUNT,
+        player_key=409,  # `tournament_started`: past the permission, refused by the rules
+    ),
+    Cell(
+        "me-confirm",
+        "post",
+        post(lambda w: f"{ME}matches/{w.finished_match()}/confirm/"),
+        NO_ACCOUNT,
+        player_key=201,
+    ),
+    Cell(
+        "me-dispute",
+        "post",
+        post(
+            lambda w: f"{ME}matches/{w.finished_match()}/dispute/",
+            lambda _w: {"reason": "we had 62"},
+        ),
+        NO_ACCOUNT,
+        player_key=201,
     ),
     # A club's seasons count public tournaments only: anyone reads them (decision 0037).
-    Cell("club-seasons", "get", get(lambda w: season_url(w, list_only=True)), EVERYBODY_READS),
-    Cell("club-season", "get", get(lambda w: season_url(w)), EVERYBODY_READS),
+    Cell(
+        "club-seasons",
+        "get",
+        get(lambda w: season_url(w, list_only=True)),
+        EVERYBODY_READS,
+        player_key=200,
+    ),
+    Cell("club-season", "get", get(lambda w: season_url(w)), EVERYBODY_READS, player_key=200),
     # Ratings are public (only public tournaments' results are rated).
-    Cell("club-ratings", "get", get(lambda _w: f"{API}/clubs/club-a/ratings/"), EVERYBODY_READS),
+    Cell(
+        "club-ratings",
+        "get",
+        get(lambda _w: f"{API}/clubs/club-a/ratings/"),
+        EVERYBODY_READS,
+        player_key=200,
+    ),
     Cell(
         "player-ratings",
         "get",
         get(lambda w: f"{API}/players/{rated_player(w)}/ratings/"),
         EVERYBODY_READS,
+        player_key=200,
     ),
     # The schema and its docs are public.
-    Cell("schema", "get", get(lambda _w: f"{API}/schema/"), EVERYBODY_READS),
-    Cell("docs", "get", get(lambda _w: f"{API}/docs/"), EVERYBODY_READS),
+    Cell("schema", "get", get(lambda _w: f"{API}/schema/"), EVERYBODY_READS, player_key=200),
+    Cell("docs", "get", get(lambda _w: f"{API}/docs/"), EVERYBODY_READS, player_key=200),
 ]

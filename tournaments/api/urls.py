@@ -16,6 +16,13 @@ from tournaments.api.exports import ArchiveApi, ScheduleApi
 from tournaments.api.groups import GroupPlacesDecideApi
 from tournaments.api.level_matches import LevelMatchDecideApi
 from tournaments.api.matches import SwissRoundPublishApi, TournamentMatchListApi
+from tournaments.api.me import (
+    MeApi,
+    MeCheckInApi,
+    MeResultConfirmApi,
+    MeResultDisputeApi,
+    MeWithdrawApi,
+)
 from tournaments.api.ratings import ClubRatingsApi, PlayerRatingsApi
 from tournaments.api.results import BracketDetailApi, StandingListApi
 from tournaments.api.scorer import ScorerMatchListApi
@@ -110,6 +117,12 @@ urlpatterns = [
         name="device-token-revoke",
     ),
     path("scorer/matches/", ScorerMatchListApi.as_view(), name="scorer-matches"),
+    # The player's own (a player key: decision record 0055).
+    path("me/", MeApi.as_view(), name="me"),
+    path("me/check-in/", MeCheckInApi.as_view(), name="me-check-in"),
+    path("me/withdraw/", MeWithdrawApi.as_view(), name="me-withdraw"),
+    path("me/matches/<uuid:match_id>/confirm/", MeResultConfirmApi.as_view(), name="me-confirm"),
+    path("me/matches/<uuid:match_id>/dispute/", MeResultDisputeApi.as_view(), name="me-dispute"),
     path("clubs/<slug:club_slug>/seasons/", SeasonListApi.as_view(), name="club-seasons"),
     path(
         "clubs/<slug:club_slug>/seasons/<slug:season_slug>/",

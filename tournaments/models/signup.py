@@ -42,6 +42,10 @@ class Application(models.Model):
         return "erased player" if self.erased else self.name
 
 
+PLAYER_KEY_PREFIX = "pk_"
+"""A player key: `pk_` and 43 URL-safe characters (32 random bytes), stored by its SHA-256."""
+
+
 class PlayerKey(models.Model):
     """The key a player reads and acts on their own entry with (issue 26 §2): scoped to one
     application of one tournament, shown once, stored by its SHA-256 (`accounts.keys`),

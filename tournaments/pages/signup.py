@@ -19,6 +19,7 @@ from common.exceptions import status_for, translated_detail
 from common.observability import current_request_id
 from tournaments.api.signup import SignUpThrottle
 from tournaments.errors import TournamentError
+from tournaments.models.signup import PLAYER_KEY_PREFIX
 from tournaments.pages.views import readable_tournament
 from tournaments.selectors.signup import registration_of
 from tournaments.services import signup
@@ -67,7 +68,7 @@ def sign_up(request: HttpRequest, tournament_id: UUID) -> HttpResponse:
     context["given"] = {"name": name, "players": players, "contact": contact}
     if request.POST.get(HONEYPOT):
         # A robot: answered as if accepted, with a key that opens nothing; nothing recorded.
-        decoy = signup.PLAYER_KEY_PREFIX + secrets.token_urlsafe(32)
+        decoy = PLAYER_KEY_PREFIX + secrets.token_urlsafe(32)
         return answered(request, context, status="entered", key=decoy, position=None)
     try:
         signed_up = signup.application_submit(
@@ -99,6 +100,7 @@ def answered(
             "text": STATUS_TEXT[status],
             "position": position,
             "key": key,
+            "me_url": url,
             "qr": mark_safe(qr_svg(url, label=gettext("Your player key as a QR code"))),  # noqa: S308 - drawn by us, the label escaped
         }
     }

@@ -3,7 +3,7 @@ projector screen, and a player's matches."""
 
 from django.urls import URLPattern, path
 
-from tournaments.pages import ratings, signup, views
+from tournaments.pages import me, ratings, signup, views
 from tournaments.pages import seasons as season_views
 
 urlpatterns: list[URLPattern] = [
@@ -19,6 +19,7 @@ urlpatterns: list[URLPattern] = [
         signup.sign_up,
         name="tournament-sign-up",
     ),
+    path("me/", me.me, name="me"),
     path("players/<int:player_id>/", views.player_detail, name="player-detail"),
     path("clubs/<slug:club_slug>/seasons/", season_views.club_seasons, name="club-seasons"),
     path(

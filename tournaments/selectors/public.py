@@ -181,43 +181,57 @@ def player_matches(*, player: Player, reader: Any) -> list[dict[str, Any]]:
         .order_by("-tournament__created_at", "id")
         .distinct()
     )
-    entries = []
-    for entrant in entrants:
-        fixtures = list(
-            Fixture.objects.filter(Q(home=entrant) | Q(away=entrant) | Q(third=entrant))
-            .exclude(status=FixtureStatus.RESET)
-            .select_related("home", "away", "third")
-            .order_by("id")
+    return [
+        {
+            "entrant": entrant,
+            "tournament": entrant.tournament,
+            "matches": entrant_matches(entrant_id=entrant.id),
+        }
+        for entrant in entrants
+    ]
+
+
+def entrant_matches(*, entrant_id: int) -> list[dict[str, Any]]:
+    """The entrant's matches (not reset) in the order they were made: opponents, table, status,
+    round wins (the entrant's first) and the outcome; `fixture` and `side` for a reader that
+    needs more of them (the player's own page, tournaments.selectors.me)."""
+    fixtures = list(
+        Fixture.objects.filter(Q(home=entrant_id) | Q(away=entrant_id) | Q(third=entrant_id))
+        .exclude(status=FixtureStatus.RESET)
+        .select_related("home", "away", "third")
+        .order_by("id")
+    )
+    scores = match_scores(fixture.match_id for fixture in fixtures)
+    matches = []
+    for fixture in fixtures:
+        side = fixture.entrant_ids.index(entrant_id)
+        others = [index for index in range(len(fixture.entrant_ids)) if index != side]
+        opponents = [fixture.seated[index] for index in others]
+        score = scores.get(fixture.match_id)
+        wins = None if score is None else score["round_wins"]
+        if fixture.status != FixtureStatus.FINISHED:
+            outcome = None
+        elif fixture.winner_id is None:
+            outcome = "tied"
+        else:
+            outcome = "won" if fixture.winner_id == entrant_id else "lost"
+        matches.append(
+            {
+                "match_id": fixture.match_id,
+                "stage": fixture.stage,
+                "round": fixture.round,
+                "table": fixture.table,
+                "status": fixture.status,
+                "opponent": opponents[0],
+                "opponents": opponents,
+                "outcome": outcome,
+                "place": None if fixture.places is None else fixture.places[side],
+                "round_wins": None
+                if wins is None
+                else [wins[side], *(wins[index] for index in others)],
+                "match_status": None if score is None else score["status"],
+                "fixture": fixture,
+                "side": side,
+            }
         )
-        scores = match_scores(fixture.match_id for fixture in fixtures)
-        matches = []
-        for fixture in fixtures:
-            side = fixture.entrant_ids.index(entrant.id)
-            others = [index for index in range(len(fixture.entrant_ids)) if index != side]
-            opponents = [fixture.seated[index] for index in others]
-            score = scores.get(fixture.match_id)
-            wins = None if score is None else score["round_wins"]
-            if fixture.status != FixtureStatus.FINISHED:
-                outcome = None
-            elif fixture.winner_id is None:
-                outcome = "tied"
-            else:
-                outcome = "won" if fixture.winner_id == entrant.id else "lost"
-            matches.append(
-                {
-                    "match_id": fixture.match_id,
-                    "stage": fixture.stage,
-                    "round": fixture.round,
-                    "table": fixture.table,
-                    "status": fixture.status,
-                    "opponent": opponents[0],
-                    "opponents": opponents,
-                    "outcome": outcome,
-                    "place": None if fixture.places is None else fixture.places[side],
-                    "round_wins": None
-                    if wins is None
-                    else [wins[side], *(wins[index] for index in others)],
-                }
-            )
-        entries.append({"entrant": entrant, "tournament": entrant.tournament, "matches": matches})
-    return entries
+    return matches

@@ -5,7 +5,7 @@ command: all its lines or none."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -235,21 +235,34 @@ def entrant_withdraw(
     Nothing is recorded when it had withdrawn already. Before the start, the first application
     on the waiting list enters the place it frees (decision record 0053)."""
 
-    def withdraw(state: TournamentState | None) -> WithdrawEntrant:
-        first = None if state is None else first_promoted_by_withdrawal(state, entrant_id)
-        if first is None:
-            return WithdrawEntrant(entrant_id, reason)
-        application = Application.objects.get(tournament_id=tournament_id, id=first)
-        return WithdrawEntrant(entrant_id, reason, promoted=prepared_entrant(application))
-
     return run(
         tournament_id=tournament_id,
-        command=withdraw,
+        command=entrant_withdraw_command(
+            tournament_id=tournament_id, entrant_id=entrant_id, reason=reason
+        ),
         actor=actor,
         idempotency_key=idempotency_key,
         name="entrant_withdraw",
         arguments={"entrant": entrant_id, "reason": reason},
     )
+
+
+def entrant_withdraw_command(
+    *, tournament_id: UUID, entrant_id: int, reason: str, by_player: bool = False
+) -> Callable[[TournamentState | None], WithdrawEntrant]:
+    """The withdrawal decided on the tournament as it stands: before the start, with the entrant
+    rows of the first on the waiting list, who enters in the place it frees."""
+
+    def withdraw(state: TournamentState | None) -> WithdrawEntrant:
+        first = None if state is None else first_promoted_by_withdrawal(state, entrant_id)
+        if first is None:
+            return WithdrawEntrant(entrant_id, reason, by_player=by_player)
+        application = Application.objects.get(tournament_id=tournament_id, id=first)
+        return WithdrawEntrant(
+            entrant_id, reason, promoted=prepared_entrant(application), by_player=by_player
+        )
+
+    return withdraw
 
 
 def tournament_seed(

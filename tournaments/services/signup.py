@@ -25,6 +25,7 @@ from common.actors import Actor
 from tournaments import names
 from tournaments.errors import ApplicationNotFound, DuplicateEntrantName
 from tournaments.models import Application, PlayerKey
+from tournaments.models.signup import PLAYER_KEY_PREFIX
 from tournaments.services.pipeline import TournamentCommandResult, run
 from tournaments.services.registration import prepared_entrant
 from tournaments.state import ApplicationPhase, Registration, TournamentState
@@ -39,9 +40,6 @@ from tournaments.stream.commands import (
 )
 from tournaments.stream.entrant_checks import players_or_name
 from tournaments.stream.signup import application_outcome, approval_outcome, check_promotable
-
-PLAYER_KEY_PREFIX = "pk_"
-"""A player key: `pk_` and 43 URL-safe characters (32 random bytes), stored by its SHA-256."""
 
 
 def registration_change(

@@ -51,6 +51,10 @@ class CheckInEntrant:
     now: datetime | None = None
     """When (the check-in window is checked, and the entrant's matches at a table whose other
     side is here already are called); None: no window check, no call."""
+    by_player: bool = False
+    """The player checks themselves in (their player key, decision record 0055): only while
+    the organizer has the check-in window open, not at any time as a window never opened
+    lets the organizer."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,9 @@ class WithdrawEntrant:
     promoted: PreparedEntrant | None = None
     """The entrant rows of the first application on the waiting list, entered in the place the
     withdrawal frees (before the start, under the cap); None: nobody is promoted."""
+    by_player: bool = False
+    """The player withdraws themselves (their player key): only before the start; after it,
+    withdrawing forfeits matches, which is the organizer's to do."""
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from common.explained import gettext_noop
 from tournaments.errors import (
     CheckInClosed,
+    EntrantWithdrawn,
     InvalidEntrant,
     InvalidTournament,
     RegistrationClosed,
@@ -83,6 +84,8 @@ def register_entrants(state: TournamentState, command: RegisterEntrants) -> list
 def check_in_entrant(state: TournamentState, command: CheckInEntrant) -> list[TournamentEvent]:
     if known_entrant(state, command.entrant).checked_in:
         return []
+    if command.by_player:
+        check_player_may_check_in(state, command)
     if command.now is not None and not state.check_in.accepts(command.now):
         raise CheckInClosed.because(
             gettext_noop("check-in is closed: the organizer can open it again")
@@ -117,9 +120,23 @@ def close_check_in(state: TournamentState, command: CloseCheckIn) -> list[Tourna
     return [CheckInWindowClosed(closed_at=command.now.isoformat())]
 
 
+def check_player_may_check_in(state: TournamentState, command: CheckInEntrant) -> None:
+    """A player checks themselves in only while the window is open (decision record 0055)."""
+    if known_entrant(state, command.entrant).withdrawn:
+        raise EntrantWithdrawn.because(gettext_noop("you have withdrawn from this tournament"))
+    if state.check_in.opened_at is None:
+        raise CheckInClosed.because(
+            gettext_noop("check-in has not opened yet: the organizer opens it at the venue")
+        )
+
+
 def withdraw_entrant(state: TournamentState, command: WithdrawEntrant) -> list[TournamentEvent]:
     if known_entrant(state, command.entrant).withdrawn:
         return []
+    if command.by_player and state.started:
+        raise TournamentAlreadyStarted.because(
+            gettext_noop("the tournament has started: ask the organizer to withdraw you")
+        )
     withdrew = EntrantWithdrew(command.entrant, reason=command.reason)
     return [withdrew, *promoted_by_withdrawal(evolve(state, withdrew), command.promoted)]
 

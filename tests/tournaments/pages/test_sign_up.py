@@ -11,6 +11,9 @@ from django.test import Client
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from accounts import services
+from accounts.models import Role
+from tests.factories.accounts import ClubFactory, UserFactory
 from tests.factories.tournaments import TournamentFactory
 from tournaments.models import Application, PlayerKey, Tournament
 from tournaments.state import Registration
@@ -153,3 +156,25 @@ def test_a_player_signs_up_on_a_phone_sees_the_key_and_a_robot_records_nothing(
     browser_page.locator("[data-action=sign-up]").click()
     expect(result).to_have_attribute("data-registration-status", "entered")
     assert list(Application.objects.values_list("name", flat=True)) == ["Rossi"]
+
+
+@pytest.mark.django_db
+def test_a_private_tournament_s_sign_up_is_its_club_s_members_and_nobody_else_s(
+    client: Client,
+) -> None:
+    club = ClubFactory.create(name="Circolo")
+    member, outsider = UserFactory.create(username="member"), UserFactory.create(username="out")
+    services.role_grant(user=member, role=Role.SCORER, club=club)
+    tournament = sign_up_tournament(public=False, club=club)
+    api = f"/api/v1/tournaments/{tournament.id}/registrations/"
+
+    client.force_login(outsider)
+    refused = [client.get(sign_up_url(tournament)), client.post(api, {"name": "Rossi"})]
+    client.force_login(member)
+    page = client.get(sign_up_url(tournament))
+    signed_up = client.post(sign_up_url(tournament), {"name": "Rossi"})
+
+    assert [answer.status_code for answer in refused] == [404, 404]
+    assert page.status_code == 200
+    assert signed_up.status_code == 201
+    assert Application.objects.get().name == "Rossi"
