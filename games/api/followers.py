@@ -101,8 +101,11 @@ class Follower:
 
     async def next_batch(self, timeout: float) -> list[RecordedEvent] | None:
         """The next batch handed on, or None after `timeout` seconds without one."""
-        try:
-            return await asyncio.wait_for(self.batches.get(), max(timeout, 0.0))
+        if not self.batches.empty():
+            return self.batches.get_nowait()
+        try:  # a timeout rather than wait_for, which wraps the wait in a task of its own
+            async with asyncio.timeout(max(timeout, 0.0)):
+                return await self.batches.get()
         except TimeoutError:
             return None
 
