@@ -38,14 +38,13 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._load import API, ApiClient, scored_rounds
 from bench._server import Server, uvicorn
+from bench._streams import open_stream
 from bench._support import (
-    LOOPBACK,
     OUT_DIR,
     BenchError,
     connect,
@@ -170,21 +169,6 @@ class Crowd:
     connected: int = 0
 
 
-async def open_stream(port: int, match_id: str, last: str) -> tuple[int, asyncio.StreamReader, Any]:
-    """A stream's request (HTTP/1.0: the answer is not chunked), its status and the reader
-    past the headers."""
-    reader, writer = await asyncio.open_connection(LOOPBACK, port)
-    resume = f"Last-Event-ID: {last}\r\n" if last else ""
-    writer.write(
-        f"GET {API}/matches/{match_id}/events/stream/ HTTP/1.0\r\nHost: {LOOPBACK}\r\n"
-        f"Accept: text/event-stream\r\n{resume}\r\n".encode()
-    )
-    status = int((await reader.readline()).split()[1])
-    while (await reader.readline()) not in (b"\r\n", b""):
-        pass
-    return status, reader, writer
-
-
 async def read_stream(
     reader: asyncio.StreamReader, sampled: bool, crowd: Crowd, stop: asyncio.Event, last: str
 ) -> str:
@@ -207,25 +191,26 @@ async def follow(
 ) -> None:
     """One follower: the match's stream, again from the last id whenever it ends."""
     last, counted = "", False
+    path = f"{API}/matches/{match_id}/events/stream/"
     while not stop.is_set():
-        writer = None
+        opened = None
         try:
-            status, reader, writer = await open_stream(port, match_id, last)
-            if status != 200:
-                crowd.refused += status == 429
-                if status != 429:
-                    crowd.errors.append(f"stream answered {status}")
+            opened = await open_stream(port, path, last_event_id=last)
+            if opened.status != 200:
+                crowd.refused += opened.status == 429
+                if opened.status != 429:
+                    crowd.errors.append(f"stream answered {opened.status}")
                 await asyncio.sleep(1)
                 continue
             if not counted:
                 crowd.connected, counted = crowd.connected + 1, True
-            last = await read_stream(reader, sampled, crowd, stop, last)
+            last = await read_stream(opened.reader, sampled, crowd, stop, last)
         except (OSError, ValueError, IndexError) as error:
             crowd.errors.append(str(error)[:200])
             await asyncio.sleep(1)
         finally:
-            if writer is not None:
-                writer.close()
+            if opened is not None:
+                opened.close()
 
 
 def start_crowd(
