@@ -122,6 +122,7 @@ class App:
         self.exits = exits
         self.workers: list[Worker] = []
         self.servers: list[Server] = []
+        self.server_logs: list[Path] = []
 
     @property
     def server(self) -> Server:
@@ -145,7 +146,12 @@ class App:
             )
         )
         self.servers.append(server)
+        self.server_logs.append(log_path)
         return server
+
+    def server_log(self) -> list[str]:
+        """The lines the servers logged (warnings and errors only)."""
+        return [line for path in self.server_logs for line in path.read_text().splitlines()]
 
     def start_worker(
         self, *, catch_up_seconds: float | None = None, concurrency: int = 2

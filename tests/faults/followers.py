@@ -17,6 +17,7 @@ import contextlib
 import json
 import random
 import threading
+import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from bench._load import API
 from bench._streams import OpenedStream, open_stream
+from bench._support import percentile
 from tests.event_streams import Message, messages_of
 from tournaments.models import Fixture
 
@@ -103,6 +105,8 @@ class Crowd:
         self.open = 0
         self.most_open = 0
         self.failures: list[str] = []
+        self.answer_seconds: list[float] = []
+        """How long each answered request waited for its status line."""
         self.thread = threading.Thread(target=self._run, name="followers", daemon=True)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.main: asyncio.Task[None] | None = None
@@ -140,6 +144,31 @@ class Crowd:
             for follower in self.followers
             if follower.stays and not self._done(follower)
         ]
+
+    def statuses(self) -> Counter[int]:
+        counted: Counter[int] = Counter()
+        for follower in self.followers:
+            counted.update(follower.statuses)
+        return counted
+
+    def figures(self) -> dict[str, object]:
+        """What the followers did and saw, for the report."""
+        streams = [visit for follower in self.followers for visit in follower.visits]
+        left = sum(visit.left for visit in streams)
+        statuses = self.statuses()
+        return {
+            "followers": len(self.followers),
+            "stayed": sum(follower.stays for follower in self.followers),
+            "streams": statuses[200],
+            "refused_429": statuses[429],
+            "streams_left_by_the_follower": left,
+            "requests_left_before_the_answer": sum(f.departures for f in self.followers) - left,
+            "most_streams_at_once": self.most_open,
+            "stream_answered_in": seconds_figure(self.answer_seconds),
+            "events_seen": sum(len(visit.events) for visit in streams),
+            "keep_alives": sum(follower.keep_alives for follower in self.followers),
+            "feeds_end_at": {f"{feed.kind} {feed.id[:8]}": end for feed, end in self.ends.items()},
+        }
 
     def _run(self) -> None:
         with contextlib.suppress(asyncio.CancelledError):  # stopped
@@ -191,9 +220,11 @@ class Crowd:
 
     async def _visit(self, follower: Follower, after: int) -> None:
         """One stream, from `after`, until the server ends it (or the follower is done)."""
+        sent = time.monotonic()
         opened = await open_stream(
             self.port, follower.feed.path, last_event_id=str(after) if after else ""
         )
+        self.answer_seconds.append(time.monotonic() - sent)
         try:
             follower.statuses[opened.status] += 1
             if opened.status != 200:
@@ -277,6 +308,16 @@ def differences(crowd: Crowd, logs: dict[Feed, list[Seen]]) -> list[str]:
             elif seen != expected:
                 found.append(f"follower {number} (stayed): {mismatch(seen, expected)}")
     return found
+
+
+def seconds_figure(values: list[float]) -> str:
+    ordered = sorted(values)
+    if not ordered:
+        return "none"
+    return (
+        f"p50 {percentile(ordered, 50):.2f} s, p99 {percentile(ordered, 99):.2f} s,"
+        f" max {ordered[-1]:.2f} s"
+    )
 
 
 def mismatch(seen: list[Seen], expected: list[Seen]) -> str:
