@@ -92,8 +92,6 @@ def test_followers_coming_and_going_by_the_hundred_miss_nothing_and_leave_no_con
             timeout=60,
             what="half the followers to join",
         )
-        for scorer in scorers:  # its connection, idle since, may be past uvicorn's keep-alive
-            scorer.close()
         meter = CpuMeter(app.database, app.server.process_group, port=app.stack.postgres.port)
         load = run_writers([*scorers, Tournament(), injector], max_seconds=600, meter=meter)
         assert load.errors == []
