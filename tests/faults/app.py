@@ -5,6 +5,7 @@ of its own. The fixtures that make them are in tests/faults/conftest.py."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -87,6 +88,9 @@ WEB_SETTINGS = {
 }
 
 
+LOG_ENTRY = re.compile(r"^\d{4}-\d{2}-\d{2} ")
+
+
 @dataclass
 class Stack:
     postgres: Postgres
@@ -150,8 +154,16 @@ class App:
         return server
 
     def server_log(self) -> list[str]:
-        """The lines the servers logged (warnings and errors only)."""
-        return [line for path in self.server_logs for line in path.read_text().splitlines()]
+        """What the servers logged (warnings and errors only), entry by entry: a line that
+        begins with a date, and the lines after it that do not (a traceback)."""
+        entries: list[str] = []
+        for path in self.server_logs:
+            for line in path.read_text().splitlines():
+                if LOG_ENTRY.match(line) or not entries:
+                    entries.append(line)
+                else:
+                    entries[-1] += "\n" + line
+        return entries
 
     def start_worker(
         self, *, catch_up_seconds: float | None = None, concurrency: int = 2

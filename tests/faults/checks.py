@@ -253,3 +253,19 @@ class ConnectionWatch:
 def app_connections(app: App) -> Connections:
     with app.stack.postgres.connect(app.database) as conn:
         return connections(conn)
+
+
+def left_while_waiting(entry: str) -> bool:
+    """asyncio's error for a request whose client left while its synchronous part waited for
+    a thread: Django cancels the request, the synchronous part runs to its end all the same
+    (asgiref shields it), and nobody retrieves its outcome. No client got an answer from it."""
+    return "Future exception was never retrieved" in entry and entry.endswith("CancelledError")
+
+
+def server_errors(entries: Sequence[str]) -> list[str]:
+    """The servers' log entries at ERROR or with a traceback, but for `left_while_waiting`."""
+    return [
+        entry
+        for entry in entries
+        if (" ERROR " in entry or "Traceback" in entry) and not left_while_waiting(entry)
+    ]
