@@ -256,9 +256,10 @@ def app_connections(app: App) -> Connections:
 
 
 def left_while_waiting(entry: str) -> bool:
-    """asyncio's error for a request whose client left while its synchronous part waited for
-    a thread: Django cancels the request, the synchronous part runs to its end all the same
-    (asgiref shields it), and nobody retrieves its outcome. No client got an answer from it."""
+    """asyncio's error for a request whose client left while Django was between its
+    synchronous and asynchronous middleware: Django cancels the request, asgiref cancels the
+    work in progress, and nobody retrieves the cancelled future's outcome. No client waited for
+    an answer from it."""
     return "Future exception was never retrieved" in entry and entry.endswith("CancelledError")
 
 
