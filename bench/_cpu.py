@@ -61,7 +61,7 @@ def process_group_cpu(group: int) -> float:
 class CpuMeter:
     """Measures CpuUse between `start` and `stop`. PostgreSQL backends are those connected to
     `database` (a backend that connects meanwhile counts from its start; keep connections open
-    until after `stop`); the app server is gunicorn's process group, when there is one."""
+    until after `stop`); the app server is its server's process group, when there is one."""
 
     def __init__(
         self, database: str, app_group: int | None = None, *, port: int = POSTGRES_PORT

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import select
 import threading
 import time
 import uuid
@@ -158,6 +159,16 @@ def run_writers(writers: Sequence[Writer], *, max_seconds: float, meter: CpuMete
 # Scorers through the HTTP API.
 
 
+def closed_while_idle(connection: http.client.HTTPConnection) -> bool:
+    """Whether the server closed the kept connection since its last answer (uvicorn closes one
+    idle for 5 s): an idle connection with something to read has reached its end. A client
+    checks before it reuses one, as browsers and urllib3 do, rather than send into it."""
+    if connection.sock is None:
+        return False
+    readable, _, _ = select.select([connection.sock], [], [], 0)
+    return bool(readable)
+
+
 class ApiClient:
     """One scorer's device: a keep-alive HTTP connection, a token, JSON in and out. Without a
     token (None), an anonymous reader."""
@@ -204,6 +215,8 @@ class ApiClient:
         if idempotency_key is not None:
             headers["Idempotency-Key"] = idempotency_key
         payload = None if body is None else json.dumps(body).encode()
+        if closed_while_idle(self.connection):
+            self.reconnect()
         started = time.perf_counter()
         self.connection.request(method, path, body=payload, headers=headers)
         response = self.connection.getresponse()

@@ -46,12 +46,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._load import API, ApiClient, scored_rounds
 from bench._server import Server, uvicorn
+from bench._streams import open_stream
 from bench._support import (
     LOOPBACK,
     OUT_DIR,
@@ -215,21 +215,6 @@ class Crowd:
     refresh_latencies: list[float] = field(default_factory=list)
 
 
-async def open_stream(port: int, path: str, last: str) -> tuple[int, asyncio.StreamReader, Any]:
-    """A stream's request (HTTP/1.0: the answer is not chunked), its status and the reader
-    past the headers."""
-    reader, writer = await asyncio.open_connection(LOOPBACK, port)
-    resume = f"Last-Event-ID: {last}\r\n" if last else ""
-    writer.write(
-        f"GET {path} HTTP/1.0\r\nHost: {LOOPBACK}\r\n"
-        f"Accept: text/event-stream\r\n{resume}\r\n".encode()
-    )
-    status = int((await reader.readline()).split()[1])
-    while (await reader.readline()) not in (b"\r\n", b""):
-        pass
-    return status, reader, writer
-
-
 async def read_stream(
     reader: asyncio.StreamReader,
     sampled: bool,
@@ -265,24 +250,24 @@ async def follow(
     """One follower: the stream at `path`, again from the last id whenever it ends."""
     last, counted = "", False
     while not stop.is_set():
-        writer = None
+        opened = None
         try:
-            status, reader, writer = await open_stream(port, path, last)
-            if status != 200:
-                crowd.refused += status == 429
-                if status != 429:
-                    crowd.errors.append(f"stream answered {status}")
+            opened = await open_stream(port, path, last_event_id=last)
+            if opened.status != 200:
+                crowd.refused += opened.status == 429
+                if opened.status != 429:
+                    crowd.errors.append(f"stream answered {opened.status}")
                 await asyncio.sleep(1)
                 continue
             if not counted:
                 crowd.connected, counted = crowd.connected + 1, True
-            last = await read_stream(reader, sampled, crowd, stop, last, heard)
+            last = await read_stream(opened.reader, sampled, crowd, stop, last, heard)
         except (OSError, ValueError, IndexError) as error:
             crowd.errors.append(str(error)[:200])
             await asyncio.sleep(1)
         finally:
-            if writer is not None:
-                writer.close()
+            if opened is not None:
+                opened.close()
 
 
 async def get_live(port: int, path: str, etag: str) -> tuple[int, str]:

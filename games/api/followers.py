@@ -43,6 +43,8 @@ _READS = ThreadPoolExecutor(max_workers=READ_THREADS, thread_name_prefix="feed-r
 RawRead = Callable[[int, int], list[RecordedEvent]]
 """A feed's events above a position (`after`, `limit`), unredacted: each follower redacts."""
 
+LISTENER_NAME = "briscola-feed-listener"
+"""The listener's `application_name`, as pg_stat_activity shows it."""
 _LISTENER_OPTIONS = ("sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "options")
 
 
@@ -70,7 +72,7 @@ def listener_parameters() -> dict[str, Any]:
         "password": database["PASSWORD"],
         "host": database["HOST"],
         "port": str(database["PORT"] or ""),
-        "application_name": "briscola-feed-listener",
+        "application_name": LISTENER_NAME,
         **{name: options[name] for name in _LISTENER_OPTIONS if name in options},
     }
     return {name: value for name, value in parameters.items() if value not in (None, "")}

@@ -1,10 +1,11 @@
 """The fault suite's stack (a private PostgreSQL cluster and Redis, with two API tokens), its
-sizes (FAULTS_PROFILE), and the app a test runs on it: gunicorn and Celery workers on a database
+sizes (FAULTS_PROFILE), and the app a test runs on it: uvicorn and Celery workers on a database
 of its own. The fixtures that make them are in tests/faults/conftest.py."""
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -14,10 +15,10 @@ from typing import Any
 import redis
 
 from bench._private_redis import PrivateRedis
-from bench._server import Server, ServerOptions, gunicorn
+from bench._server import Server, uvicorn
 from bench._support import Backends, django_environment, manage
 from tests.faults.scorers import Scorer, Step
-from tests.faults.stack import Postgres, gunicorn_workers, wait_until
+from tests.faults.stack import Postgres, wait_until, web_workers
 from tests.workers import Worker
 from tournaments.projections import CONSUMER
 
@@ -36,13 +37,58 @@ class Profile:
     """Rounds two tablets enter together, every card contested."""
     entrants: int
     """Entrants of the tournaments played through worker kills (a power of 2)."""
+    followers: int
+    """Followers of the live feeds in the storm, connecting and leaving at random."""
+    storm_rounds: int
+    """Rounds each of the storm's scorers enters while the followers come and go."""
 
 
-SHORT = Profile("short", scorers=3, rounds=2, redis_cards=200, race_rounds=1, entrants=4)
-FULL = Profile("full", scorers=12, rounds=6, redis_cards=400, race_rounds=4, entrants=16)
+SHORT = Profile(
+    "short",
+    scorers=3,
+    rounds=2,
+    redis_cards=200,
+    race_rounds=1,
+    entrants=4,
+    followers=60,
+    storm_rounds=1,
+)
+FULL = Profile(
+    "full",
+    scorers=12,
+    rounds=6,
+    redis_cards=400,
+    race_rounds=4,
+    entrants=16,
+    followers=300,
+    storm_rounds=3,
+)
 PROFILE = FULL if os.environ.get("FAULTS_PROFILE", "short") == "full" else SHORT
 
-WEB = ServerOptions(workers=2, worker_class="sync", threads=1)
+WEB_WORKERS = 2
+"""uvicorn's processes, as `make run` runs them (Procfile)."""
+WEB_POOL_SIZE = 8
+"""The most database connections each process's pool opens (the Procfile's and the image's)."""
+WEB_APPLICATION_NAME = "faults-web"
+WEB_SETTINGS = {
+    "DATABASE_POOL_SIZE": str(WEB_POOL_SIZE),
+    # The web's connections name themselves (libpq reads PGAPPNAME; the feeds' listener is
+    # briscola-feed-listener), so that an experiment counts them apart from the worker's.
+    "PGAPPNAME": WEB_APPLICATION_NAME,
+    # The pool closes an idle connection above its floor every minute in production: every
+    # second here, so that an experiment sees it shrink back to its floor in seconds.
+    "DATABASE_POOL_MAX_IDLE": "1",
+    # The follower storm's followers all come from one address, each with a stream at a time.
+    "FEED_STREAMS_PER_ADDRESS": str(PROFILE.followers),
+    # Streams end and are resumed (Last-Event-ID) several times during a storm, say something
+    # while quiet, and a follower refused waits a second.
+    "FEED_STREAM_SECONDS": "3",
+    "FEED_KEEPALIVE_SECONDS": "1",
+    "FEED_BUSY_RETRY_SECONDS": "1",
+}
+
+
+LOG_ENTRY = re.compile(r"^\d{4}-\d{2}-\d{2} ")
 
 
 @dataclass
@@ -70,7 +116,8 @@ class Stack:
 
 
 class App:
-    """The app on a test's own database: gunicorn serving it, Celery workers on demand."""
+    """The app on a test's own database: uvicorn serving it as `make run` and the image do
+    (config/asgi.py, a database pool per process), Celery workers on demand."""
 
     def __init__(self, stack: Stack, database: str, directory: Path, exits: ExitStack) -> None:
         self.stack = stack
@@ -79,6 +126,7 @@ class App:
         self.exits = exits
         self.workers: list[Worker] = []
         self.servers: list[Server] = []
+        self.server_logs: list[Path] = []
 
     @property
     def server(self) -> Server:
@@ -89,14 +137,33 @@ class App:
         return self.server.port
 
     def serve(self, database: str | None = None) -> Server:
-        """Serve `database` (this app's by default) with a gunicorn of its own."""
+        """Serve `database` (this app's by default) with a uvicorn of its own."""
         database = database or self.database
-        log_path = self.directory / f"gunicorn-{len(self.servers) + 1}.log"
+        log_path = self.directory / f"uvicorn-{len(self.servers) + 1}.log"
         server = self.exits.enter_context(
-            gunicorn(WEB, database=database, log_path=log_path, backends=self.stack.backends)
+            uvicorn(
+                workers=WEB_WORKERS,
+                database=database,
+                log_path=log_path,
+                settings=WEB_SETTINGS,
+                backends=self.stack.backends,
+            )
         )
         self.servers.append(server)
+        self.server_logs.append(log_path)
         return server
+
+    def server_log(self) -> list[str]:
+        """What the servers logged (warnings and errors only), entry by entry: a line that
+        begins with a date, and the lines after it that do not (a traceback)."""
+        entries: list[str] = []
+        for path in self.server_logs:
+            for line in path.read_text().splitlines():
+                if LOG_ENTRY.match(line) or not entries:
+                    entries.append(line)
+                else:
+                    entries[-1] += "\n" + line
+        return entries
 
     def start_worker(
         self, *, catch_up_seconds: float | None = None, concurrency: int = 2
@@ -115,11 +182,11 @@ class App:
         return worker
 
     def kill_web_worker(self) -> int:
-        """SIGKILL one of gunicorn's workers (its master starts another); its pid."""
+        """SIGKILL one of uvicorn's worker processes (its master starts another); its pid."""
         pid = wait_until(
-            lambda: gunicorn_workers(self.server.process_group),
+            lambda: web_workers(self.server.process_group),
             timeout=30,
-            what="a gunicorn worker",
+            what="a uvicorn worker",
         )[0]
         os.kill(pid, signal.SIGKILL)
         return pid

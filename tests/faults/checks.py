@@ -5,12 +5,16 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+import psycopg
 import redis
 
 from bench._load import LoadResult, Writer, WriterResult
 from bench._support import percentile
+from games.api.followers import LISTENER_NAME
+from tests.faults.app import WEB_APPLICATION_NAME
 from tests.faults.scorers import Scorer, acknowledged, problems, total
 from tests.faults.stack import StackError, wait_until
 
@@ -175,3 +179,94 @@ def scorer_figures(scorers: Sequence[Scorer]) -> dict[str, object]:
         "retries": total(list(scorers), "retries"),
         "problems": dict(problems(list(scorers))),
     }
+
+
+SESSIONS = (
+    "SELECT application_name, state, count(*) FROM pg_stat_activity"
+    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+    " GROUP BY application_name, state"
+)
+
+
+@dataclass(frozen=True)
+class Connections:
+    """The sessions on the app's database: the web's (its pools' and its feeds' listeners'),
+    how many of those are not idle, and all of them (the workers' too)."""
+
+    pooled: int
+    listening: int
+    busy: int
+    everyone: int
+
+    @property
+    def web(self) -> int:
+        return self.pooled + self.listening
+
+
+def connections(conn: psycopg.Connection[Any]) -> Connections:
+    pooled = listening = busy = everyone = 0
+    for name, state, count in conn.execute(SESSIONS).fetchall():
+        everyone += count
+        if name == WEB_APPLICATION_NAME:
+            pooled += count
+        elif name == LISTENER_NAME:
+            listening += count
+        else:
+            continue
+        busy += count if state != "idle" else 0
+    return Connections(pooled, listening, busy, everyone)
+
+
+class ConnectionWatch:
+    """The app's sessions sampled every 50 ms from `start` to `stop` (in a thread): the most
+    there were at once, of the web's (`web`, `listening`) and of all (`everyone`)."""
+
+    INTERVAL = 0.05
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.most: dict[str, int] = {"web": 0, "listening": 0, "everyone": 0}
+        self.samples = 0
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.run, name="connection-watch", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def run(self) -> None:
+        with self.app.stack.postgres.connect(self.app.database) as conn:
+            while not self.stopping.wait(self.INTERVAL):
+                now = connections(conn)
+                for kind, count in (
+                    ("web", now.web),
+                    ("listening", now.listening),
+                    ("everyone", now.everyone),
+                ):
+                    self.most[kind] = max(self.most[kind], count)
+                self.samples += 1
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join(10)
+
+
+def app_connections(app: App) -> Connections:
+    with app.stack.postgres.connect(app.database) as conn:
+        return connections(conn)
+
+
+def left_while_waiting(entry: str) -> bool:
+    """asyncio's error for a request whose client left while Django was between its
+    synchronous and asynchronous middleware: Django cancels the request, asgiref cancels the
+    work in progress, and nobody retrieves the cancelled future's outcome. No client waited for
+    an answer from it."""
+    return "Future exception was never retrieved" in entry and entry.endswith("CancelledError")
+
+
+def server_errors(entries: Sequence[str]) -> list[str]:
+    """The servers' log entries at ERROR or with a traceback, but for `left_while_waiting`."""
+    return [
+        entry
+        for entry in entries
+        if (" ERROR " in entry or "Traceback" in entry) and not left_while_waiting(entry)
+    ]

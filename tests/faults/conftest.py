@@ -1,6 +1,6 @@
 """The fault suite's fixtures: one private PostgreSQL cluster and Redis for the session (with a
 migrated template database and two API tokens), and for each test a database of its own made
-from the template, the app on it under gunicorn (2 workers) and Celery workers on demand
+from the template, the app on it under uvicorn (2 worker processes) and Celery workers on demand
 (tests/faults/app.py).
 
 FAULTS_PROFILE=full (`make faults`) runs the experiments at full size; the default is the short

@@ -34,6 +34,13 @@ class Organizer:
         return answer
 
     def play(self, entrants: int, *, after_round: Callable[[int], object] = int) -> str:
+        """A single elimination of `entrants`, started and played to its champion; its id."""
+        tournament_id = self.start(entrants)
+        self.play_out(tournament_id, entrants, after_round=after_round)
+        return tournament_id
+
+    def start(self, entrants: int) -> str:
+        """A single elimination created, its entrants registered and started; its id."""
         tournament = self.created(
             f"{API}/tournaments/",
             {
@@ -48,6 +55,15 @@ class Organizer:
         for n in range(1, entrants + 1):
             self.created(f"{base}/entrants/", {"name": f"P{n}", "players": [f"P{n}"], "seed": n})
         self.created(f"{base}/start/")
+        return str(tournament["id"])
+
+    def play_out(
+        self, tournament_id: str, entrants: int, *, after_round: Callable[[int], object] = int
+    ) -> None:
+        """Play each match of the started tournament once the workers put it at a table,
+        round after round (`after_round` is called with each round's number once its results
+        are in), until the bracket has its champion."""
+        base = f"{API}/tournaments/{tournament_id}"
         played: set[str] = set()
         for number in range(int(math.log2(entrants))):
             expected = entrants // 2 ** (number + 1)
@@ -68,7 +84,6 @@ class Organizer:
             return bool(self.got(f"{base}/bracket/").get("status") == "finished")
 
         wait_until(finished, timeout=90, what="the champion")
-        return str(tournament["id"])
 
     def close(self) -> None:
         self.client.close()

@@ -1,6 +1,6 @@
 """The fault suite's own services: a PostgreSQL 15 cluster and a Redis server on free loopback
 ports (tests/private_redis.py), which the experiments stop, kill and freeze, and the app on
-them (gunicorn and Celery workers: bench/_server.py, tests/tournaments/tasks/conftest.py).
+them (uvicorn and Celery workers: bench/_server.py, tests/workers.py).
 
 Never the shared services (5432, 6379): other test runs use those. Debian's cluster tools
 (`pg_createcluster`, `pg_ctlcluster`) make and run the cluster as root; every cluster is named
@@ -203,10 +203,19 @@ def backends(postgres: Postgres, redis_server: PrivateRedis) -> Backends:
     )
 
 
-def gunicorn_workers(master: int) -> list[int]:
-    """The pids of a gunicorn master's workers."""
+def web_workers(master: int) -> list[int]:
+    """The pids of a uvicorn master's worker processes (not the resource tracker that
+    multiprocessing starts beside them)."""
     children = Path(f"/proc/{master}/task/{master}/children")
     try:
-        return [int(pid) for pid in children.read_text().split()]
+        pids = [int(pid) for pid in children.read_text().split()]
     except OSError:
         return []
+    return [pid for pid in pids if b"resource_tracker" not in command_line(pid)]
+
+
+def command_line(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""

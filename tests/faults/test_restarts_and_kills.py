@@ -1,4 +1,4 @@
-"""Concurrent scorers through two immediate PostgreSQL restarts, a gunicorn worker killed and
+"""Concurrent scorers through two immediate PostgreSQL restarts, a web worker process killed and
 the Celery worker killed (and started again): the log keeps exactly what was acknowledged."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def test_every_acknowledged_card_is_logged_once_through_database_restarts_and_wo
                 "PostgreSQL stopped -m immediate and started, the app idle",
                 restart_postgres_while_idle,
             ),
-            (0.35, "gunicorn worker killed", app.kill_web_worker),
+            (0.35, "uvicorn worker killed", app.kill_web_worker),
             (0.55, "PostgreSQL stopped -m immediate and started, the app busy", restart_postgres),
             (0.75, "Celery worker killed and started again", kill_celery_worker),
         ],
@@ -78,8 +78,8 @@ def test_every_acknowledged_card_is_logged_once_through_database_restarts_and_wo
     assert log_differences(app, scorers) == []
     verify_projections(app)
     # A request sent once the database answered again is served on a fresh connection, never
-    # failed on one the restart dropped (CONN_HEALTH_CHECKS, issue 10 section 4). A gunicorn
-    # worker's death drops the connection of the request it was serving: not counted.
+    # failed on one the restart dropped (CONN_HEALTH_CHECKS, issue 10 section 4). A web
+    # worker's death drops the connections of the requests it was serving: not counted.
     after_restarts = [
         incident
         for scorer in scorers

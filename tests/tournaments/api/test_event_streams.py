@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import Role
 from accounts.services import club_create, role_grant
+from games.api.followers import LISTENER_NAME
 from games.matches import services as match_services
 from tests.event_streams import WAIT_SECONDS, AsgiServer, EventStream, streamed_events
 from tests.factories.accounts import UserFactory, token_client
@@ -24,7 +25,6 @@ from tournaments.models import Fixture, Tournament
 from tournaments.selectors.feed import tournament_feed
 
 LIVE = pytest.mark.django_db(transaction=True)
-LISTENER = "briscola-feed-listener"
 
 
 def stream_path(tournament_id: object) -> str:
@@ -162,10 +162,10 @@ def test_a_waiting_stream_holds_no_connection_only_the_process_s_listener_does(
 
     with EventStream(asgi_server.url, stream_path(tournament.id)) as stream:
         stream.events_until(feed_positions(tournament)[-1])
-        waiting = wait_for_backends(lambda found: opened(found) == {(LISTENER, "idle"): 1})
+        waiting = wait_for_backends(lambda found: opened(found) == {(LISTENER_NAME, "idle"): 1})
 
     # no idle in transaction, no connection per stream: only the process's listener
-    assert opened(waiting) == {(LISTENER, "idle"): 1}
+    assert opened(waiting) == {(LISTENER_NAME, "idle"): 1}
 
 
 @LIVE
@@ -180,7 +180,7 @@ def test_a_new_event_reaches_a_follower_through_the_notification_not_a_poll(
 
     with EventStream(asgi_server.url, stream_path(tournament.id)) as stream:
         stream.events_until(feed_positions(tournament)[-1])
-        wait_for_backends(lambda found: (LISTENER, "idle") in found)
+        wait_for_backends(lambda found: (LISTENER_NAME, "idle") in found)
         match_services.round_start(
             match_id=match_id, briscola=briscola, dealer_seat=0, actor=ORGANIZER
         )
