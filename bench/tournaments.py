@@ -1,7 +1,7 @@
 """Benchmark: tournaments with big fields (issue 13 §4).
 
-Run: .venv/bin/python bench/tournaments.py [--only swiss|reads] [--quick] [--fresh]
-     [--sizes N,N,...] [--rounds N] [--entrants N] [--clients N] [--seconds S]
+Run: .venv/bin/python bench/tournaments.py [--only swiss|reads|rebuild] [--quick] [--fresh]
+     [--sizes N,N,...] [--rounds N] [--entrants N] [--clients N] [--seconds S] [--database D]
 
 Sections (all by default; --only picks one):
   swiss  Swiss pairing (tournaments.formats.swiss_round, pure Python, no database): for each
@@ -27,6 +27,8 @@ Sections (all by default; --only picks one):
          MISS for each read, on the full bodies: requests/s at least 50 % of the constant GET's
          and p99 at most 100 ms. The first run takes ~2 minutes to generate the tournaments
          (full size; the rest ~3 minutes).
+  rebuild  The reads section without the served reads: the two tournaments (generated when
+         missing), then the rebuild against the plain fold (~15 s once generated).
 Figures go to stdout, progress to stderr. Targets are reported as PASS or MISS, never raised.
 """
 
@@ -88,12 +90,21 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument(
         "--fresh", action="store_true", help="reads: drop and generate the bench database again"
     )
+    parser.add_argument(
+        "--database",
+        help=f"reads: the bench database ({READS_DATABASE_PREFIX}<entrants>; the name must "
+        "start with briscola_bench)",
+    )
     args = parser.parse_args()
     for name, value in (QUICK if args.quick else FULL).items():
         if getattr(args, name) is None:
             setattr(args, name, value)
     if args.entrants < 4 or args.clients < 1 or args.seconds <= 0 or args.workers < 1:
         parser.error("--entrants >= 4, --clients and --workers >= 1, --seconds > 0")
+    if args.database is None:
+        args.database = f"{READS_DATABASE_PREFIX}{args.entrants}"
+    elif not args.database.startswith("briscola_bench"):
+        parser.error("--database: bench databases start with briscola_bench")
     return args
 
 
@@ -113,9 +124,9 @@ def sizes(text: str) -> tuple[int, ...]:
 FORMATS = (("swiss", "Swiss"), ("single_elimination", "single elimination"))
 
 
-def reads_section(args: argparse.Namespace) -> None:
+def reads_section(args: argparse.Namespace, *, served: bool = True) -> None:
     figure("load average before the reads section", load_average())
-    database = f"{READS_DATABASE_PREFIX}{args.entrants}"
+    database = args.database
     if args.fresh and database_exists(database):
         say(f"dropping database {database}")
         drop_database(database)
@@ -125,8 +136,13 @@ def reads_section(args: argparse.Namespace) -> None:
     figure("load average after generating", load_average())
     rebuild_against_fold(database)
     figure("load average after the rebuild", load_average())
-    serve_reads(args, database, tournaments)
-    figure("load average after the reads", load_average())
+    if served:
+        serve_reads(args, database, tournaments)
+        figure("load average after the reads", load_average())
+
+
+def rebuild_section(args: argparse.Namespace) -> None:
+    reads_section(args, served=False)
 
 
 def tournament_name(format: str, entrants: int) -> str:
@@ -183,7 +199,7 @@ def generate_tournament(format: str, label: str, entrants: int) -> BenchTourname
         format=format,
         table_size=2,
         best_of=1,
-        tables=max(1, entrants // 2),
+        tables=None,  # by need (decision 0049): a table for every match of the first round
         actor=actor,
     )
     progress = Progress(f"{label}: entrants registered", entrants, every=max(1, entrants // 8))
@@ -269,7 +285,11 @@ def warm_up(database: str) -> float:
 
 
 Section = Callable[[argparse.Namespace], None]
-SECTIONS: dict[str, Section] = {"swiss": swiss_section, "reads": reads_section}
+SECTIONS: dict[str, Section] = {
+    "swiss": swiss_section,
+    "reads": reads_section,
+    "rebuild": rebuild_section,
+}
 
 
 def main() -> int:
@@ -281,7 +301,8 @@ def main() -> int:
 
 def run_sections(args: argparse.Namespace) -> None:
     for name, section in SECTIONS.items():
-        if args.only in (None, name):
+        # The reads section times the rebuild too: a run of every section skips this one.
+        if args.only == name or (args.only is None and name != "rebuild"):
             section(args)
 
 
