@@ -47,6 +47,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench._cpu import CpuMeter, CpuUse
 from bench._reads import BenchTournament, serve_reads
 from bench._support import (
     BenchError,
@@ -229,7 +230,8 @@ ORDER BY global_position
 
 def rebuild_against_fold(database: str) -> None:
     """`manage.py rebuild_projections` (in this process) against a plain read and fold of every
-    match and tournament stream of the same log."""
+    match and tournament stream of the same log; each timed, and its CPU (this process and its
+    PostgreSQL backend, which other work on the machine inflates less) measured."""
     from django.core.management import call_command
     from django.db import connection
 
@@ -239,41 +241,57 @@ def rebuild_against_fold(database: str) -> None:
     from tournaments.stream.evolve import evolve as evolve_tournament
 
     say(f"warm-up read: {warm_up(database):.1f} s")
-    started = time.perf_counter()
     matches: dict[Any, Any] = {}
     tournaments: dict[Any, Any] = {}
     others = 0
-    with connect(database) as conn, conn.cursor(name="bench_plain_fold") as cursor:
-        cursor.itersize = 5000
-        cursor.execute(PLAIN_READ_ALL)
-        for stream_type, stream_id, event_type, payload in cursor:
-            if stream_type == "match":
-                matches[stream_id] = evolve_match(
-                    matches.get(stream_id), match_event_from_stored(event_type, payload)
-                )
-            elif stream_type == "tournament":
-                tournaments[stream_id] = evolve_tournament(
-                    tournaments.get(stream_id), decode_tournament_event(event_type, payload)
-                )
-            else:
-                others += 1
-    fold_seconds = time.perf_counter() - started
+    with connect(database) as conn:
+        meter = CpuMeter(database)
+        meter.start()
+        started = time.perf_counter()
+        with conn.cursor(name="bench_plain_fold") as cursor:
+            cursor.itersize = 5000
+            cursor.execute(PLAIN_READ_ALL)
+            for stream_type, stream_id, event_type, payload in cursor:
+                if stream_type == "match":
+                    matches[stream_id] = evolve_match(
+                        matches.get(stream_id), match_event_from_stored(event_type, payload)
+                    )
+                elif stream_type == "tournament":
+                    tournaments[stream_id] = evolve_tournament(
+                        tournaments.get(stream_id), decode_tournament_event(event_type, payload)
+                    )
+                else:
+                    others += 1
+        fold_seconds = time.perf_counter() - started
+        fold_cpu = meter.stop()
     figure(
         "plain fold",
         f"{fold_seconds:.2f} s: {len(matches):,} matches and {len(tournaments):,} tournaments "
-        f"folded, {others:,} events of other streams read",
+        f"folded, {others:,} events of other streams read; CPU {cpu_seconds(fold_cpu)}",
     )
     output = io.StringIO()
-    started = time.perf_counter()
+    connection.ensure_connection()
     try:
+        meter = CpuMeter(database)
+        meter.start()
+        started = time.perf_counter()
         call_command("rebuild_projections", "--quiet", stdout=output)
+        rebuild_seconds = time.perf_counter() - started
+        rebuild_cpu = meter.stop()
     finally:
         connection.close()
-    rebuild_seconds = time.perf_counter() - started
     for line in output.getvalue().splitlines():
         say(f"  {line}")
-    figure("rebuild_projections", f"{rebuild_seconds:.2f} s")
+    figure("rebuild_projections", f"{rebuild_seconds:.2f} s; CPU {cpu_seconds(rebuild_cpu)}")
+    figure(
+        "ratio rebuild / plain fold (CPU, this process and PostgreSQL)",
+        f"{rebuild_cpu.total / fold_cpu.total:.2f}x",
+    )
     rebuild_verdict(rebuild_seconds, fold_seconds)
+
+
+def cpu_seconds(used: CpuUse) -> str:
+    return f"{used.total:.2f} s (this process {used.client:.2f}, PostgreSQL {used.postgres:.2f})"
 
 
 def warm_up(database: str) -> float:
