@@ -43,9 +43,10 @@ def copy_rows(model: type[models.Model], rows: Sequence[models.Model]) -> int:
     ]
     database = connections[DEFAULT_DB_ALIAS]  # the wrapper itself: the proxy's lookups add up
     prepare = [value_preparer(field, database) for field in fields]
+    columns: list[sql.Composable] = [sql.Identifier(str(field.column)) for field in fields]
     statement = sql.SQL("COPY {table} ({columns}) FROM STDIN").format(
         table=sql.Identifier(model._meta.db_table),
-        columns=sql.SQL(", ").join(sql.Identifier(field.column) for field in fields),
+        columns=sql.SQL(", ").join(columns),
     )
     written = 0
     with database.cursor() as cursor, cursor.copy(statement) as copy:
