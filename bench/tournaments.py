@@ -1,7 +1,7 @@
 """Benchmark: tournaments with big fields (issue 13 §4).
 
-Run: .venv/bin/python bench/tournaments.py [--only swiss|reads] [--quick] [--fresh]
-     [--sizes N,N,...] [--rounds N] [--entrants N] [--clients N] [--seconds S]
+Run: .venv/bin/python bench/tournaments.py [--only swiss|reads|rebuild] [--quick] [--fresh]
+     [--sizes N,N,...] [--rounds N] [--entrants N] [--clients N] [--seconds S] [--database D]
 
 Sections (all by default; --only picks one):
   swiss  Swiss pairing (tournaments.formats.swiss_round, pure Python, no database): for each
@@ -27,6 +27,8 @@ Sections (all by default; --only picks one):
          MISS for each read, on the full bodies: requests/s at least 50 % of the constant GET's
          and p99 at most 100 ms. The first run takes ~2 minutes to generate the tournaments
          (full size; the rest ~3 minutes).
+  rebuild  The reads section without the served reads: the two tournaments (generated when
+         missing), then the rebuild against the plain fold (~15 s once generated).
 Figures go to stdout, progress to stderr. Targets are reported as PASS or MISS, never raised.
 """
 
@@ -45,6 +47,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench._cpu import CpuMeter, CpuUse
 from bench._reads import BenchTournament, serve_reads
 from bench._support import (
     BenchError,
@@ -88,12 +91,21 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument(
         "--fresh", action="store_true", help="reads: drop and generate the bench database again"
     )
+    parser.add_argument(
+        "--database",
+        help=f"reads: the bench database ({READS_DATABASE_PREFIX}<entrants>; the name must "
+        "start with briscola_bench)",
+    )
     args = parser.parse_args()
     for name, value in (QUICK if args.quick else FULL).items():
         if getattr(args, name) is None:
             setattr(args, name, value)
     if args.entrants < 4 or args.clients < 1 or args.seconds <= 0 or args.workers < 1:
         parser.error("--entrants >= 4, --clients and --workers >= 1, --seconds > 0")
+    if args.database is None:
+        args.database = f"{READS_DATABASE_PREFIX}{args.entrants}"
+    elif not args.database.startswith("briscola_bench"):
+        parser.error("--database: bench databases start with briscola_bench")
     return args
 
 
@@ -113,9 +125,9 @@ def sizes(text: str) -> tuple[int, ...]:
 FORMATS = (("swiss", "Swiss"), ("single_elimination", "single elimination"))
 
 
-def reads_section(args: argparse.Namespace) -> None:
+def reads_section(args: argparse.Namespace, *, served: bool = True) -> None:
     figure("load average before the reads section", load_average())
-    database = f"{READS_DATABASE_PREFIX}{args.entrants}"
+    database = args.database
     if args.fresh and database_exists(database):
         say(f"dropping database {database}")
         drop_database(database)
@@ -125,8 +137,13 @@ def reads_section(args: argparse.Namespace) -> None:
     figure("load average after generating", load_average())
     rebuild_against_fold(database)
     figure("load average after the rebuild", load_average())
-    serve_reads(args, database, tournaments)
-    figure("load average after the reads", load_average())
+    if served:
+        serve_reads(args, database, tournaments)
+        figure("load average after the reads", load_average())
+
+
+def rebuild_section(args: argparse.Namespace) -> None:
+    reads_section(args, served=False)
 
 
 def tournament_name(format: str, entrants: int) -> str:
@@ -183,7 +200,7 @@ def generate_tournament(format: str, label: str, entrants: int) -> BenchTourname
         format=format,
         table_size=2,
         best_of=1,
-        tables=max(1, entrants // 2),
+        tables=None,  # by need (decision 0049): a table for every match of the first round
         actor=actor,
     )
     progress = Progress(f"{label}: entrants registered", entrants, every=max(1, entrants // 8))
@@ -213,7 +230,8 @@ ORDER BY global_position
 
 def rebuild_against_fold(database: str) -> None:
     """`manage.py rebuild_projections` (in this process) against a plain read and fold of every
-    match and tournament stream of the same log."""
+    match and tournament stream of the same log; each timed, and its CPU (this process and its
+    PostgreSQL backend, which other work on the machine inflates less) measured."""
     from django.core.management import call_command
     from django.db import connection
 
@@ -223,41 +241,57 @@ def rebuild_against_fold(database: str) -> None:
     from tournaments.stream.evolve import evolve as evolve_tournament
 
     say(f"warm-up read: {warm_up(database):.1f} s")
-    started = time.perf_counter()
     matches: dict[Any, Any] = {}
     tournaments: dict[Any, Any] = {}
     others = 0
-    with connect(database) as conn, conn.cursor(name="bench_plain_fold") as cursor:
-        cursor.itersize = 5000
-        cursor.execute(PLAIN_READ_ALL)
-        for stream_type, stream_id, event_type, payload in cursor:
-            if stream_type == "match":
-                matches[stream_id] = evolve_match(
-                    matches.get(stream_id), match_event_from_stored(event_type, payload)
-                )
-            elif stream_type == "tournament":
-                tournaments[stream_id] = evolve_tournament(
-                    tournaments.get(stream_id), decode_tournament_event(event_type, payload)
-                )
-            else:
-                others += 1
-    fold_seconds = time.perf_counter() - started
+    with connect(database) as conn:
+        meter = CpuMeter(database)
+        meter.start()
+        started = time.perf_counter()
+        with conn.cursor(name="bench_plain_fold") as cursor:
+            cursor.itersize = 5000
+            cursor.execute(PLAIN_READ_ALL)
+            for stream_type, stream_id, event_type, payload in cursor:
+                if stream_type == "match":
+                    matches[stream_id] = evolve_match(
+                        matches.get(stream_id), match_event_from_stored(event_type, payload)
+                    )
+                elif stream_type == "tournament":
+                    tournaments[stream_id] = evolve_tournament(
+                        tournaments.get(stream_id), decode_tournament_event(event_type, payload)
+                    )
+                else:
+                    others += 1
+        fold_seconds = time.perf_counter() - started
+        fold_cpu = meter.stop()
     figure(
         "plain fold",
         f"{fold_seconds:.2f} s: {len(matches):,} matches and {len(tournaments):,} tournaments "
-        f"folded, {others:,} events of other streams read",
+        f"folded, {others:,} events of other streams read; CPU {cpu_seconds(fold_cpu)}",
     )
     output = io.StringIO()
-    started = time.perf_counter()
+    connection.ensure_connection()
     try:
+        meter = CpuMeter(database)
+        meter.start()
+        started = time.perf_counter()
         call_command("rebuild_projections", "--quiet", stdout=output)
+        rebuild_seconds = time.perf_counter() - started
+        rebuild_cpu = meter.stop()
     finally:
         connection.close()
-    rebuild_seconds = time.perf_counter() - started
     for line in output.getvalue().splitlines():
         say(f"  {line}")
-    figure("rebuild_projections", f"{rebuild_seconds:.2f} s")
+    figure("rebuild_projections", f"{rebuild_seconds:.2f} s; CPU {cpu_seconds(rebuild_cpu)}")
+    figure(
+        "ratio rebuild / plain fold (CPU, this process and PostgreSQL)",
+        f"{rebuild_cpu.total / fold_cpu.total:.2f}x",
+    )
     rebuild_verdict(rebuild_seconds, fold_seconds)
+
+
+def cpu_seconds(used: CpuUse) -> str:
+    return f"{used.total:.2f} s (this process {used.client:.2f}, PostgreSQL {used.postgres:.2f})"
 
 
 def warm_up(database: str) -> float:
@@ -269,7 +303,11 @@ def warm_up(database: str) -> float:
 
 
 Section = Callable[[argparse.Namespace], None]
-SECTIONS: dict[str, Section] = {"swiss": swiss_section, "reads": reads_section}
+SECTIONS: dict[str, Section] = {
+    "swiss": swiss_section,
+    "reads": reads_section,
+    "rebuild": rebuild_section,
+}
 
 
 def main() -> int:
@@ -281,7 +319,8 @@ def main() -> int:
 
 def run_sections(args: argparse.Namespace) -> None:
     for name, section in SECTIONS.items():
-        if args.only in (None, name):
+        # The reads section times the rebuild too: a run of every section skips this one.
+        if args.only == name or (args.only is None and name != "rebuild"):
             section(args)
 
 

@@ -102,6 +102,8 @@ def entrant_correct(
             player_ids, players_changed = seat_players(entrant, seats)
             if players_changed:
                 changed.append("players")
+        if changed:
+            names.names_changed(tournament_ids=[tournament_id])
         return CorrectEntrant(
             entrant=entrant_id,
             reason=reason,

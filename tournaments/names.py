@@ -3,11 +3,15 @@
 A duplicate name (case and spacing aside, within the tournament) is a warning the organizer
 confirms: refused with `duplicate_entrant_name` unless the command says
 `confirm_duplicate_name`, at registration as on a rename.
+
+Every service that writes a name the tournament's reads show (an entrant's, its players', an
+erasure) calls `names_changed` in the same transaction, so their ETag changes with it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import uuid
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from uuid import UUID
 
@@ -15,7 +19,7 @@ from django.utils.translation import gettext_noop
 
 from common.text import code_point, control_character_in
 from tournaments.errors import DuplicateEntrantName, DuplicateSeed, InvalidEntrant, InvalidName
-from tournaments.models import Entrant
+from tournaments.models import Entrant, Tournament
 from tournaments.stream.entrant_checks import NEW_ENTRANT
 
 
@@ -111,3 +115,12 @@ def seed_holders_named(
         )
         named.entrants = taken.entrants
         raise named from taken
+
+
+def names_changed(*, tournament_ids: Iterable[UUID]) -> None:
+    """A new names signature for each of these tournaments (in the caller's transaction): a
+    name their standings, bracket or match list show changed, so the ETag of those reads
+    (`tournaments.selectors.public.tournament_projected_state`) changes too. In the order of
+    their ids, so two callers lock the rows in the same order."""
+    for tournament_id in sorted(set(tournament_ids)):
+        Tournament.objects.filter(id=tournament_id).update(names_signature=uuid.uuid4())

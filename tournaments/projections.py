@@ -17,7 +17,9 @@ from typing import Any
 from uuid import UUID
 
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 
+from common.db import copy_rows
 from games.eventstore.api import RecordedEvent, last_position, read_all
 from games.matches.projections import MATCH_STREAM
 from games.models import Match, MatchStatus
@@ -37,22 +39,36 @@ BATCH = 500
 # The view of one tournament.
 
 
-def fixture_rows(tournament_id: UUID) -> dict[str, Fixture]:
-    """The live (not reset) fixture rows by key."""
-    rows = Fixture.objects.filter(tournament_id=tournament_id).exclude(status=FixtureStatus.RESET)
-    return {row.key: row for row in rows}
+@dataclass(frozen=True, slots=True)
+class FixtureRow:
+    """What the view shows of a live fixture's row, with its match's status (None before the
+    match's projection has a row)."""
+
+    match_id: UUID
+    table: int | None
+    scheduled_at: datetime | None
+    decided_by: str | None
+    match_status: str | None
 
 
-def match_statuses(fixtures: Iterable[Fixture]) -> dict[UUID, str]:
-    ids = [fixture.match_id for fixture in fixtures]
-    return dict(Match.objects.filter(id__in=ids).values_list("id", "status"))
+def fixture_rows(tournament_id: UUID) -> dict[str, FixtureRow]:
+    """The live (not reset) fixture rows by key, each with its match's status: one query."""
+    rows = (
+        Fixture.objects.filter(tournament_id=tournament_id)
+        .exclude(status=FixtureStatus.RESET)
+        .annotate(
+            match_status=Subquery(Match.objects.filter(id=OuterRef("match_id")).values("status"))
+        )
+        .values_list("key", "match_id", "table", "scheduled_at", "decided_by", "match_status")
+    )
+    return {key: FixtureRow(*fields) for key, *fields in rows}
 
 
 def fixture_view(
     key: str,
     entrants: list[int | None],
     winner: int | None,
-    row: Fixture | None,
+    row: FixtureRow | None,
     status: str,
 ) -> dict[str, Any]:
     return {
@@ -69,19 +85,18 @@ def fixture_view(
     }
 
 
-def status_of(row: Fixture | None, matches: dict[UUID, str], resolved: str) -> str:
+def status_of(row: FixtureRow | None, resolved: str) -> str:
     """`finished`/`in_progress`/`ready` from the match when there is one, else the bracket's."""
     if row is None:
         return resolved
-    match_status = matches.get(row.match_id, MatchStatus.NOT_STARTED)
+    match_status = row.match_status or MatchStatus.NOT_STARTED
     return FixtureStatus.READY if match_status == MatchStatus.NOT_STARTED else match_status
 
 
 def bracket_rounds(
     bracket: Bracket,
     resolved: BracketState,
-    rows: dict[str, Fixture],
-    matches: dict[UUID, str],
+    rows: dict[str, FixtureRow],
 ) -> list[dict[str, Any]]:
     rounds = []
     for round_ in bracket.rounds:
@@ -94,7 +109,7 @@ def bracket_rounds(
                 sides,
                 state.winner,
                 rows.get(slot_id),
-                status_of(rows.get(slot_id), matches, state.status.value),
+                status_of(rows.get(slot_id), state.status.value),
             )
             view["winner_to"] = advance_view(slot.winner_to)
             view["loser_to"] = advance_view(slot.loser_to)
@@ -112,8 +127,7 @@ def advance_view(advance: Any) -> dict[str, str] | None:
 def league_rounds(
     state: TournamentState,
     stage: fixture_specs.Stage,
-    rows: dict[str, Fixture],
-    matches: dict[UUID, str],
+    rows: dict[str, FixtureRow],
 ) -> list[dict[str, Any]]:
     by_round: dict[int, list[dict[str, Any]]] = {}
     for fixture in stage.fixtures:
@@ -125,7 +139,7 @@ def league_rounds(
                 list(fixture.entrants),
                 None if result is None else result.winner,
                 row,
-                status_of(row, matches, "finished" if result else "pending"),
+                status_of(row, "finished" if result else "pending"),
             )
             | {"winner_to": None, "loser_to": None}
             | places_view(result)
@@ -147,8 +161,7 @@ def places_view(result: Result | None) -> dict[str, Any]:
 def threes_rounds(
     state: TournamentState,
     stage: fixture_specs.Stage,
-    rows: dict[str, Fixture],
-    matches: dict[UUID, str],
+    rows: dict[str, FixtureRow],
 ) -> list[dict[str, Any]]:
     """A knockout in tables of three: per round its tables, each with the (two or three)
     entrants known so far, and where its winner goes."""
@@ -168,7 +181,7 @@ def threes_rounds(
                     threes_seats(table, resolved),
                     seated.winner,
                     row,
-                    status_of(row, matches, seated.status.value),
+                    status_of(row, seated.status.value),
                 )
                 | {
                     "winner_to": None
@@ -200,25 +213,25 @@ def build_view(state: TournamentState, tournament_id: UUID) -> tuple[dict[str, A
     """The bracket document and the standings rows of a tournament, by entrant ids: names are
     added when read (`tournaments.selectors`), so an erasure needs no new projection."""
     rows = fixture_rows(tournament_id)
-    matches = match_statuses(rows.values())
     stages = []
     placements: list[dict[str, int]] = []
-    for stage in drawing.stages(state):
+    drawn = drawing.stages(state)
+    for stage in drawn:
         if stage.bracket is not None and stage.bracket_state is not None:
-            rounds = bracket_rounds(stage.bracket, stage.bracket_state, rows, matches)
+            rounds = bracket_rounds(stage.bracket, stage.bracket_state, rows)
             placements = [
                 {"entrant": p.entrant, "place": p.place} for p in stage.bracket_state.placements
             ]
             kind = stage.bracket.kind.value
         elif stage.threes is not None:
-            rounds = threes_rounds(state, stage, rows, matches)
+            rounds = threes_rounds(state, stage, rows)
             placements = [
                 {"entrant": entrant, "place": place}
                 for entrant, place in drawing.threes_placements(state, stage)
             ]
             kind = "threes_knockout"
         else:
-            rounds = league_rounds(state, stage, rows, matches)
+            rounds = league_rounds(state, stage, rows)
             kind = state.settings.format if stage.name in ("league", "swiss") else "group"
             if stage.playoff_of is not None:
                 kind = "playoff"
@@ -231,16 +244,26 @@ def build_view(state: TournamentState, tournament_id: UUID) -> tuple[dict[str, A
         "stages": stages,
         "placements": placements,
     }
-    standings = [row.to_dict() for row in drawing.overall_standings(state)] if state.started else []
+    standings = (
+        [row.to_dict() for row in drawing.overall_standings(state, drawn)] if state.started else []
+    )
     return bracket, standings
 
 
-def project_tournament(tournament_id: UUID, *, position: int) -> None:
+def tournament_view(tournament_id: UUID, *, position: int) -> TournamentView:
+    """The tournament's view as the log and the rows have it now (not saved)."""
     state, _ = load_tournament(tournament_id=tournament_id)
     bracket, standings = build_view(state, tournament_id)
+    return TournamentView(
+        tournament_id=tournament_id, bracket=bracket, standings=standings, position=position
+    )
+
+
+def project_tournament(tournament_id: UUID, *, position: int) -> None:
+    view = tournament_view(tournament_id, position=position)
     TournamentView.objects.update_or_create(
         tournament_id=tournament_id,
-        defaults={"bracket": bracket, "standings": standings, "position": position},
+        defaults={"bracket": view.bracket, "standings": view.standings, "position": position},
     )
 
 
@@ -300,8 +323,7 @@ def rebuild_views() -> int:
     with transaction.atomic():
         TournamentView.objects.all().delete()
         ids = list(Tournament.objects.values_list("id", flat=True))
-        for tournament_id in ids:
-            project_tournament(tournament_id, position=position)
+        copy_rows(TournamentView, [tournament_view(t, position=position) for t in ids])
     return len(ids)
 
 

@@ -10,7 +10,7 @@ from uuid import UUID
 
 from django.db import transaction
 
-from games.eventstore.api import read_stream
+from games.eventstore.api import read_stream_to_fold
 from games.models import MatchStatus
 from tournaments import folded
 from tournaments.models import Entrant, Fixture, Tournament
@@ -42,7 +42,7 @@ class Folded:
 
 
 def fold_tournament(tournament_id: UUID) -> Folded | None:
-    events = read_stream(stream_id=tournament_id)
+    events = read_stream_to_fold(stream_id=tournament_id)
     if not events:
         return None
     state = fold(decode(e.event_type, e.payload) for e in events)

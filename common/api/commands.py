@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.api.base import json_errors
-from common.api.serializing import Serializer
+from common.api.serializing import Serializer, validated_data_of
 from common.parsing import ASCII_DIGITS, MAX_BIGINT, ascii_int
 
 DEVICE_HEADER = "X-Device"
@@ -73,9 +73,7 @@ def validated_query(serializer_class: type[Serializer], query: QueryDict) -> dic
     repeated = sorted(name for name, values in query.lists() if len(values) > 1)
     if repeated:
         raise serializers.ValidationError({name: [REPEATED_PARAMETER] for name in repeated})
-    serializer = serializer_class(data=query.dict())
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
+    return validated_data_of(serializer_class, query.dict())
 
 
 def idempotency_key_of(request: Request) -> str | None:

@@ -1,7 +1,8 @@
-"""A serializer's answer without a serializer's cost: the two fast paths every API shares.
+"""A serializer's answer without a serializer's cost: the fast paths every API shares.
 
 `data_of` keeps one bound serializer per class and thread, so an answer does not build the
-serializer's fields again (the card path's rows).
+serializer's fields again (the card path's rows); `validated_data_of` reads input with the same
+serializer (the query strings polled hundreds of times a second: a tournament's match list).
 
 `represent` is for big documents a projection stored as JSON already: the standings and the
 bracket of a 1,024-entrant tournament are tens of thousands of values, and a DRF serializer
@@ -32,6 +33,15 @@ else:  # Serializer is generic only in djangorestframework-stubs
 _bound = threading.local()
 
 
+def bound(serializer_class: type[Serializer]) -> Serializer:
+    """This thread's instance of `serializer_class`, its fields bound once."""
+    by_class: dict[type[Serializer], Serializer] = _bound.__dict__.setdefault("by_class", {})
+    serializer = by_class.get(serializer_class)
+    if serializer is None:
+        serializer = by_class[serializer_class] = serializer_class()
+    return serializer
+
+
 def data_of(
     serializer_class: type[Serializer], instance: Any, context: dict[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -39,16 +49,30 @@ def data_of(
     serializer's fields again: DRF deep-copies (re-creates) every declared field, nested ones
     included, for each new serializer, which was a tenth of a card's CPU. Each thread keeps one
     instance per class with its fields bound once; `context` is set for the call only."""
-    by_class: dict[type[Serializer], Serializer] = _bound.__dict__.setdefault("by_class", {})
-    serializer = by_class.get(serializer_class)
-    if serializer is None:
-        serializer = by_class[serializer_class] = serializer_class()
+    serializer = bound(serializer_class)
     serializer._context = context or {}
     try:
         representation: dict[str, Any] = serializer.to_representation(instance)
         return representation
     finally:
         serializer._context = {}
+
+
+VALIDATION_STATE = ("initial_data", "_validated_data", "_errors", "_data")
+"""What `is_valid` leaves on a serializer: dropped after each use of the thread's instance."""
+
+
+def validated_data_of(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
+    """What `serializer_class(data=data)` validates to (its ValidationError when it does not),
+    with this thread's instance (`bound`) instead of a new one and its fields built again."""
+    serializer = bound(serializer_class)
+    serializer.initial_data = data
+    try:
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+    finally:
+        for name in VALIDATION_STATE:
+            serializer.__dict__.pop(name, None)
 
 
 @dataclass(frozen=True, slots=True)

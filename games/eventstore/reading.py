@@ -14,13 +14,19 @@ from uuid import UUID
 from django.db import connection
 
 from games.eventstore.models import EVENT_TABLE
-from games.eventstore.records import EventMetadata, RecordedEvent
+from games.eventstore.records import EventMetadata, EventToFold, RecordedEvent
 from games.eventstore.upcasters import upcasters
 
 EVENT_COLUMNS = (
     "global_position, stream_id, stream_type, stream_version, event_type, schema_version, "
     "payload, metadata, recorded_at"
 )
+
+FOLDED_COLUMNS = (
+    "global_position, stream_id, stream_type, stream_version, event_type, schema_version, "
+    "payload, recorded_at"
+)
+"""EVENT_COLUMNS without the metadata, for the rebuilds (`EventToFold`)."""
 
 _READ_STREAM = f"""
     SELECT {EVENT_COLUMNS} FROM {EVENT_TABLE}
@@ -39,6 +45,19 @@ _READ_ALL = f"""
 
 _READ_ALL_OF_TYPES = f"""
     SELECT {EVENT_COLUMNS} FROM {EVENT_TABLE}
+    WHERE global_position > %(after)s AND stream_type = ANY(%(stream_types)s)
+    ORDER BY global_position
+    LIMIT %(limit)s
+"""
+
+_READ_STREAM_TO_FOLD = f"""
+    SELECT {FOLDED_COLUMNS} FROM {EVENT_TABLE}
+    WHERE stream_id = %(stream_id)s
+    ORDER BY stream_version
+"""
+
+_READ_ALL_OF_TYPES_TO_FOLD = f"""
+    SELECT {FOLDED_COLUMNS} FROM {EVENT_TABLE}
     WHERE global_position > %(after)s AND stream_type = ANY(%(stream_types)s)
     ORDER BY global_position
     LIMIT %(limit)s
@@ -170,6 +189,28 @@ def iter_all(
         after = batch[-1].global_position
 
 
+def read_stream_to_fold(*, stream_id: UUID) -> list[EventToFold]:
+    """The whole stream in order, as a rebuild folds it (without the metadata)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_READ_STREAM_TO_FOLD, {"stream_id": stream_id})
+        return [event_to_fold_from_row(row) for row in cursor.fetchall()]
+
+
+def iter_all_to_fold(
+    *, stream_types: Collection[str], after: int = 0, batch_size: int = 5000
+) -> Iterator[EventToFold]:
+    """`iter_all` of these stream types, as a rebuild folds them (without the metadata)."""
+    params: dict[str, Any] = {"stream_types": list(stream_types), "limit": batch_size}
+    while True:
+        with connection.cursor() as cursor:
+            cursor.execute(_READ_ALL_OF_TYPES_TO_FOLD, {**params, "after": after})
+            batch = [event_to_fold_from_row(row) for row in cursor.fetchall()]
+        yield from batch
+        if len(batch) < batch_size:
+            return
+        after = batch[-1].global_position
+
+
 def last_position() -> int:
     """The highest global position recorded so far; 0 for an empty log."""
     with connection.cursor() as cursor:
@@ -213,6 +254,33 @@ def recorded_event_from_row(row: Sequence[Any]) -> RecordedEvent:
         schema_version=schema_version,
         payload=upcast_payload,
         metadata=EventMetadata.from_json(_from_json(metadata)),
+        recorded_at=recorded_at,
+    )
+
+
+def event_to_fold_from_row(row: Sequence[Any]) -> EventToFold:
+    """An EventToFold from a row of FOLDED_COLUMNS, upcast as `recorded_event_from_row` does."""
+    (
+        global_position,
+        stream_id,
+        stream_type,
+        version,
+        event_type,
+        stored_schema_version,
+        payload,
+        recorded_at,
+    ) = row
+    schema_version, upcast_payload = upcasters.upcast(
+        event_type=event_type, schema_version=stored_schema_version, payload=_from_json(payload)
+    )
+    return EventToFold(
+        global_position=global_position,
+        stream_id=stream_id,
+        stream_type=stream_type,
+        stream_version=version,
+        event_type=event_type,
+        schema_version=schema_version,
+        payload=upcast_payload,
         recorded_at=recorded_at,
     )
 

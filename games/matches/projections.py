@@ -19,7 +19,7 @@ from games.eventstore.api import (
     APPENDED_LAST_AT,
     APPENDED_LAST_POSITION,
     WRITTEN_IF_APPENDED,
-    RecordedEvent,
+    FoldedEvent,
     WrittenWithAppend,
 )
 from games.matches.stream import (
@@ -76,12 +76,12 @@ def match_row(state: MatchAggregate, *, match_id: UUID, position: StreamPosition
         sides=[dict(side) for side in state.setup.sides],
         variant=state.setup.variant.to_dict(),
         first_dealer=state.setup.first_dealer,
-        status=state.status,
+        status=state.status_of(record),
         round_wins=list(record.round_wins),
         total_points=list(record.total_points),
-        winner=state.winner,
+        winner=state.winner_of(record),
         decider=state.setup.match_format.decider,
-        deciding_round_due=state.deciding_round_due,
+        deciding_round_due=state.deciding_round_due_of(record),
         deciding_round=deciding_round,
         decided_by=None if deciding_round is None else DECIDED_BY_DECIDING_ROUND,
         regulation_points=None if regulation is None else list(regulation),
@@ -273,5 +273,5 @@ def projection_ctes(round_count: int) -> str:
     )
 
 
-def match_event(event: RecordedEvent) -> MatchEvent:
+def match_event(event: FoldedEvent) -> MatchEvent:
     return match_event_from_stored(event.event_type, event.payload)

@@ -13,7 +13,8 @@ from uuid import UUID
 
 from django.db import connection, transaction
 
-from games.eventstore.api import RecordedEvent, iter_all
+from common.db import copy_rows
+from games.eventstore.api import FoldedEvent, iter_all_to_fold
 from games.matches.projections import (
     MATCH_STREAM,
     StreamPosition,
@@ -31,7 +32,7 @@ class FoldedStream:
     position: StreamPosition
 
 
-def fold_match_log(events: Iterable[RecordedEvent]) -> Iterator[tuple[UUID, FoldedStream]]:
+def fold_match_log(events: Iterable[FoldedEvent]) -> Iterator[tuple[UUID, FoldedStream]]:
     """Fold every match stream in the log; yields each stream once, after its last event."""
     folded: dict[UUID, FoldedStream] = {}
     for event in events:
@@ -60,8 +61,8 @@ def expected_rows(
 ) -> Iterator[tuple[Match, list[Round]]]:
     """The rows every match should have, folded from the whole log."""
 
-    def events() -> Iterator[RecordedEvent]:
-        for event in iter_all(stream_types=[MATCH_STREAM]):
+    def events() -> Iterator[FoldedEvent]:
+        for event in iter_all_to_fold(stream_types=[MATCH_STREAM]):
             if on_event is not None:
                 on_event()
             yield event
@@ -95,8 +96,8 @@ def rebuild(*, batch_size: int = 2000, on_event: Callable[[], None] | None = Non
 
 def flush(matches: list[Match], rounds: list[Round]) -> int:
     count = len(matches)
-    Match.objects.bulk_create(matches)
-    Round.objects.bulk_create(rounds)
+    copy_rows(Match, matches)
+    copy_rows(Round, rounds)
     matches.clear()
     rounds.clear()
     return count

@@ -1,7 +1,8 @@
 """Conditional reads: the tournament's standings, bracket and matches carry an ETag that
 changes with what they show (`public.tournament_projected_state`: the tournament stream's
-version, the log position its stored projection was folded to, its entrants' names), so a
-client that polls gets 304 Not Modified, and no body, until something moved (issue 13 §4).
+version, the log position its stored projection was folded to, the signature its names
+carry), so a client that polls gets 304 Not Modified, and no body, until something moved
+(issue 13 §4).
 
 The rendered body is kept too, per process, under everything the ETag is made of (decision
 record 0010): a repeated read of an unchanged tournament costs the one query of the ETag and a

@@ -1,6 +1,8 @@
 """The tournaments' own tables: tournaments, players, entrants, tables and fixtures (names as
 ordinary rows, the rest projections of the tournament stream), the views and the checkpoints."""
 
+import uuid
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy, pgettext_lazy
@@ -47,6 +49,11 @@ class Tournament(models.Model):
         max_length=12, choices=TournamentStatus.choices, default=TournamentStatus.REGISTRATION
     )
     version = models.PositiveIntegerField(default=0)
+    names_signature = models.UUIDField(
+        default=uuid.uuid4,
+        help_text="Drawn anew whenever a name the tournament's reads show changes (an entrant's, "
+        "a player's, an erasure): their ETag, with the version, without reading every name.",
+    )
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()
 
@@ -187,7 +194,15 @@ class Fixture(models.Model):
 
     class Meta:
         ordering = ["tournament", "round", "key"]
-        indexes = [models.Index(fields=["tournament", "status"])]
+        indexes = [
+            models.Index(fields=["tournament", "status"]),
+            # The match list's ETag counts the matches overdue (tournaments.selectors.public).
+            models.Index(
+                fields=["tournament", "deadline"],
+                condition=models.Q(status="ready"),
+                name="tournaments_fixture_overdue",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.key} ({self.get_status_display()})"

@@ -4,6 +4,7 @@ to create, the next Swiss round, whether the tournament is complete, the overall
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -296,10 +297,14 @@ def next_swiss_round(state: TournamentState, number: int) -> SwissDraw:
     return SwissDraw(tuple((p.id, (p.home, p.away)) for p in paired.pairings), paired.bye)
 
 
-def overall_standings(state: TournamentState) -> list[StandingsRow]:
+def overall_standings(
+    state: TournamentState, known: Sequence[Stage] | None = None
+) -> list[StandingsRow]:
     """Standings over every fixture played. A Swiss bye counts as a win; a league's sit-out
-    round (odd fields, everyone gets one) counts for nothing."""
-    all_stages = [stage for stage in stages(state) if stage.playoff_of is None]
+    round (odd fields, everyone gets one) counts for nothing. `known`: `stages(state)`, when the
+    caller has them already."""
+    drawn = stages(state) if known is None else known
+    all_stages = [stage for stage in drawn if stage.playoff_of is None]
     fixtures = [fixture for stage in all_stages for fixture in stage.fixtures]
     byes = [entrant for stage in all_stages if stage.name == "swiss" for _, entrant in stage.byes]
     return ranked(state, state.order or tuple(state.entrants), fixtures, byes)

@@ -17,7 +17,14 @@ from uuid import UUID
 from django.db import transaction
 from django.db.models import Q
 
-from games.eventstore.api import RecordedEvent, iter_all, last_position, read_all, read_stream
+from games.eventstore.api import (
+    FoldedEvent,
+    RecordedEvent,
+    iter_all_to_fold,
+    last_position,
+    read_all,
+    read_stream,
+)
 from tournaments.models import (
     Checkpoint,
     ClubRatingSettings,
@@ -70,7 +77,7 @@ def forfeit_clubs() -> set[int]:
     )
 
 
-def fold(ledger: Ledger, recorded: RecordedEvent) -> Change:
+def fold(ledger: Ledger, recorded: FoldedEvent) -> Change:
     return ledger.fold(
         stream_id=recorded.stream_id,
         position=recorded.global_position,
@@ -79,8 +86,8 @@ def fold(ledger: Ledger, recorded: RecordedEvent) -> Change:
     )
 
 
-def tournament_events(*, upto: int) -> Iterator[RecordedEvent]:
-    for recorded in iter_all(stream_types=[STREAM]):
+def tournament_events(*, upto: int) -> Iterator[FoldedEvent]:
+    for recorded in iter_all_to_fold(stream_types=[STREAM]):
         if recorded.global_position > upto:
             return
         yield recorded

@@ -65,12 +65,7 @@ def tournament_read_state(*, tournament_id: UUID) -> str:
 
 
 _PROJECTED_STATE = f"""
-    SELECT t.version, coalesce(v.position, 0),
-        (SELECT concat(
-            to_hex(coalesce(bit_xor(hashtextextended(
-                e.id::text || ':' || e.xmin::text || ':' || e.name, 0)), 0)),
-            '.', count(*))
-         FROM {Entrant._meta.db_table} e WHERE e.tournament_id = t.id),
+    SELECT t.version, coalesce(v.position, 0), t.names_signature,
         CASE WHEN %(now)s::timestamptz IS NULL THEN 0 ELSE
             (SELECT count(*) FROM {Fixture._meta.db_table} f
              WHERE f.tournament_id = t.id AND f.status = 'ready' AND f.deadline <= %(now)s)
@@ -83,22 +78,21 @@ _PROJECTED_STATE = f"""
 
 def tournament_projected_state(*, tournament_id: UUID, now: datetime | None = None) -> str:
     """Changes whenever the API's tournament reads could (the standings, the bracket, the
-    match list), in one cheap query: the tournament stream's version (its rows, the fixtures
-    included, change in the same transaction as its events), the log position the consumer
-    last folded into its view (the match results, the fixture rows following their matches,
-    the standings and the bracket), its entrants' names and the transaction that last wrote
-    each entrant's row (`xmin`: an erasure rewrites the row without an event, even when the
-    name comes out the same, as a single registered as `erased player`, while the CSV's
-    players change), and with `now` the matches overdue then. Unlike `tournament_read_state`
-    it does not move with a card played: these reads show nothing of a match until the
-    consumer has read it. A tournament that does not exist reads `none`."""
+    match list), in one query of index lookups: the tournament stream's version (its rows, the
+    fixtures included, change in the same transaction as its events), the log position the
+    consumer last folded into its view (the match results, the fixture rows following their
+    matches, the standings and the bracket), its names signature (drawn anew by every service
+    that changes a name these reads show, an erasure included, which appends no event:
+    `tournaments.names.names_changed`), and with `now` the matches overdue then. Unlike
+    `tournament_read_state` it does not move with a card played: these reads show nothing of a
+    match until the consumer has read it. A tournament that does not exist reads `none`."""
     with server_bound_cursor() as cursor:  # run by every poll: prepared per connection
         cursor.execute(_PROJECTED_STATE, {"tournament": tournament_id, "now": now})
         row = cursor.fetchone()
     if row is None:
         return "none"
     version, position, names, overdue = row
-    return f"{version}.{position}.{names}" + ("" if now is None else f".o{overdue}")
+    return f"{version}.{position}.{names.hex}" + ("" if now is None else f".o{overdue}")
 
 
 def entrant_players(*, tournament_id: UUID) -> dict[int, list[Player]]:

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from common.actors import Actor
+from tournaments import names
 from tournaments.errors import (
     InvalidEntrant,
 )
@@ -46,7 +47,9 @@ def player_erase(*, player: Player, actor: Actor) -> bool:
         locked.erased = True
         locked.user = None  # the link to an account would say who the player was
         locked.save(update_fields=["name", "erased", "user"])
-        entrants = Entrant.objects.filter(players=locked).distinct()
+        entrants = list(Entrant.objects.filter(players=locked).distinct())
+        # Before the entrant rows, as a tournament's commands lock its row before theirs.
+        names.names_changed(tournament_ids=[entrant.tournament_id for entrant in entrants])
         for entrant in entrants:
             members = [
                 membership.player

@@ -180,6 +180,7 @@ def entrant_rows(
         player = Player.objects.create(name=player_name)
         EntrantPlayer.objects.create(entrant=entrant, player=player, position=position)
         player_ids.append(player.id)
+    names.names_changed(tournament_ids=[tournament_id])
     return RegisterEntrant(
         entrant=entrant.id, players=len(players), seed=seed, player_ids=tuple(player_ids)
     )

@@ -188,7 +188,11 @@ class MatchAggregate:
     def deciding_round_due(self) -> bool:
         """Level after its fixed rounds, the match goes on with a deciding round (decision
         record 0029): due until one is won."""
-        return self.forfeited_by is None and self.record.deciding_round_due
+        return self.deciding_round_due_of(self.record)
+
+    def deciding_round_due_of(self, record: MatchState) -> bool:
+        """`deciding_round_due`, given the record (`self.record`, folded once by the caller)."""
+        return self.forfeited_by is None and record.deciding_round_due
 
     def regulation_points_of(self, record: MatchState) -> tuple[int, ...] | None:
         """A match scored by points: each side's total of the fixed rounds played so far, the
@@ -218,7 +222,11 @@ class MatchAggregate:
 
     @property
     def status(self) -> MatchStatus:
-        if self.is_finished:
+        return self.status_of(self.record)
+
+    def status_of(self, record: MatchState) -> MatchStatus:
+        """`status`, given the record (`self.record`, folded once by the caller)."""
+        if self.forfeited_by is not None or record.is_finished:
             return "finished"
         return "in_progress" if self.rounds else "not_started"
 

@@ -4,10 +4,14 @@ has them already (its `If-None-Match` is their ETag), until something a reader s
 import pytest
 from rest_framework.test import APIClient
 
+from common.actors import Actor
 from tests.tournaments.api.builders import four_started, matches, read, tournament_url, win
-from tournaments import projections
+from tournaments import corrections, projections
+from tournaments.models import Entrant, Player, Tournament
+from tournaments.services import erasure
 
 READS = ["standings", "bracket", "matches"]
+ORGANIZER = Actor(device="test")
 
 
 @pytest.fixture
@@ -70,3 +74,62 @@ def test_another_reader_does_not_get_304_for_what_someone_else_was_answered(
     answer = read(organizer, started, "standings", HTTP_IF_NONE_MATCH=etag)
 
     assert answer.status_code == 200
+
+
+@pytest.mark.parametrize("what", READS)
+def test_renaming_an_entrant_changes_the_etag_and_the_answer(
+    anonymous: APIClient, started: str, what: str
+) -> None:
+    before = read(anonymous, started, what)
+    neri = Entrant.objects.get(tournament_id=started, name="Neri")
+
+    corrections.entrant_correct(
+        tournament_id=neri.tournament_id,
+        entrant_id=neri.id,
+        name="Neri-Bassi",
+        reason="married",
+        actor=ORGANIZER,
+    )
+    after = read(anonymous, started, what, HTTP_IF_NONE_MATCH=before["ETag"])
+
+    assert after.status_code == 200
+    assert after["ETag"] != before["ETag"]
+    assert b"Neri-Bassi" in after.content
+
+
+def test_renaming_a_player_changes_the_etag_of_the_csv_standings(
+    anonymous: APIClient, started: str
+) -> None:
+    url = tournament_url(started, "standings")
+    before = anonymous.get(url, {"format": "csv"})
+    neri = Entrant.objects.get(tournament_id=started, name="Neri")
+
+    corrections.entrant_correct(
+        tournament_id=neri.tournament_id,
+        entrant_id=neri.id,
+        players=["Nerina Neri"],
+        reason="full name",
+        actor=ORGANIZER,
+    )
+    after = anonymous.get(url, {"format": "csv"}, HTTP_IF_NONE_MATCH=before["ETag"])
+
+    assert after.status_code == 200
+    assert after["ETag"] != before["ETag"]
+    assert b"Nerina Neri" in after.content
+
+
+@pytest.mark.parametrize("what", READS)
+def test_an_erasure_changes_the_etag_though_it_appends_no_event(
+    anonymous: APIClient, started: str, what: str
+) -> None:
+    version = Tournament.objects.get(id=started).version
+    before = read(anonymous, started, what)
+    verdi = Player.objects.get(entries__tournament_id=started, name="Verdi")
+
+    erasure.player_erase(player=verdi, actor=ORGANIZER)
+    after = read(anonymous, started, what, HTTP_IF_NONE_MATCH=before["ETag"])
+
+    assert Tournament.objects.get(id=started).version == version
+    assert after.status_code == 200
+    assert after["ETag"] != before["ETag"]
+    assert b"erased player" in after.content
