@@ -18,15 +18,16 @@ Sections (all by default; --only picks one):
          briscola_bench_tournaments_<entrants> (kept for the next run; --fresh makes them
          again), then projected by the tournament consumer; prints how long that takes. Then
          `manage.py rebuild_projections` (in this process) timed against a plain read and fold
-         of every match and tournament stream of the same log: PASS or MISS within 2x. Then
+         of every match and tournament stream of the same log: PASS or MISS within 2x (and the
+         CPU of each, this process and PostgreSQL, which other work inflates less). Then
          serves bench.wsgi (the app and the bench's endpoints, bench/wsgi.py) under gunicorn,
          4 sync workers, DEBUG off, and --clients anonymous readers (50; quick 20) poll for
          --seconds each (10; quick 2): the constant GET /bench/constant/ (the baseline), then
          for each tournament the standings, the bracket and the match list (its first page),
          with full bodies and then revalidating with the ETag (If-None-Match, 304). PASS or
          MISS for each read, on the full bodies: requests/s at least 50 % of the constant GET's
-         and p99 at most 100 ms. The first run takes ~2 minutes to generate the tournaments
-         (full size; the rest ~3 minutes).
+         and p99 at most 100 ms (the share by CPU per request printed beside it). The first
+         run takes ~2 minutes to generate the tournaments (full size; the rest ~3 minutes).
   rebuild  The reads section without the served reads: the two tournaments (generated when
          missing), then the rebuild against the plain fold (~15 s once generated).
 Figures go to stdout, progress to stderr. Targets are reported as PASS or MISS, never raised.
