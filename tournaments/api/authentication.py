@@ -16,6 +16,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext_lazy
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
@@ -77,3 +78,19 @@ def player_pass(key: str) -> PlayerPass:
         application_id=row.application.id,
         prefix=row.prefix,
     )
+
+
+class PlayerKeyScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
+    """The player key in the API's schema (drf-spectacular finds it by the class's path)."""
+
+    target_class = "tournaments.api.authentication.PlayerKeyAuthentication"
+    name = "playerKey"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:  # noqa: ARG002 - the hook's signature
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": f"`{KEYWORD} pk_…`: a player's key, for their own entry (`/me/`) "
+            "and reading their tournament.",
+        }
