@@ -120,6 +120,14 @@ class TournamentCreateForm(forms.Form):
             "Swiss: pair the next round as soon as one ends. Off: publish it yourself."
         ),
     )
+    accelerated = forms.BooleanField(
+        label=gettext_lazy("Accelerated Swiss"),
+        required=False,
+        help_text=gettext_lazy(
+            "Swiss of 32 entrants or more: the top half is given virtual points in the first "
+            "rounds (Baku acceleration), for the pairing only."
+        ),
+    )
     level_knockout = forms.ChoiceField(
         label=gettext_lazy("Level knockout"),
         choices=LEVEL_KNOCKOUT_CHOICES,
@@ -205,6 +213,7 @@ class TournamentCreateForm(forms.Form):
                 "fields": [
                     "swiss_rounds",
                     "automatic_rounds",
+                    "accelerated",
                     "group_size",
                     "advance_per_group",
                     "third_place",

@@ -167,6 +167,11 @@ class TournamentOutput(Serializer):
         help_text="Players' sign-up (decision record 0053): `open`, `closes_at`, `cap`, "
         "`waitlist`, `approval`; closed by default."
     )
+    accelerated = serializers.BooleanField(
+        source="settings.accelerated",
+        default=False,
+        help_text="Swiss paired with the Baku acceleration (decision record 0059).",
+    )
     entrants = EntrantOutput(many=True, help_text="Seeded first, in seed order.")
     version = serializers.IntegerField(help_text="The tournament stream's version.")
     created_at = serializers.DateTimeField()

@@ -208,6 +208,12 @@ class TournamentCreateApi(JsonApi):
             help_text="Default true: anyone reads it. A private tournament is read only by its "
             "club's and its own members and players.",
         )
+        accelerated = serializers.BooleanField(
+            required=False,
+            help_text="Swiss only: pair with the Baku acceleration (decision record 0059): the "
+            "top half of the field is given virtual points in the first rounds, for the pairing "
+            "only. Not applied to a field under 32 at the start. Default false.",
+        )
 
         class Meta:
             ref_name = "TournamentCreateInput"
