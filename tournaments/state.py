@@ -187,6 +187,8 @@ class EntrantRecord:
     checked_in: bool = False
     withdrawn: bool = False
     late: bool = False
+    fixed_table: int | None = None
+    """The table the entrant always plays at (reduced mobility, decision record 0059)."""
 
 
 @dataclass(frozen=True)
