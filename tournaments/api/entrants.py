@@ -68,6 +68,13 @@ class EntrantRegisterApi(JsonApi):
             help_text="Another entrant of the tournament has the same name (case and spacing "
             "aside): the answer is 422 `duplicate_entrant_name` unless this is true.",
         )
+        fixed_table = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            help_text="The table the entrant always plays at (reduced mobility, decision "
+            "record 0059): one of the venue's tables, no other active entrant's "
+            "(`invalid_fixed_table`, `fixed_table_taken`). Null or left out: any table.",
+        )
 
         class Meta:
             ref_name = "EntrantRegisterInput"
@@ -95,6 +102,7 @@ class EntrantRegisterApi(JsonApi):
             name=data["name"],
             players=data.get("players"),
             seed=data.get("seed"),
+            fixed_table=data.get("fixed_table"),
             confirm_duplicate_name=data["confirm_duplicate_name"],
             actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
@@ -114,6 +122,9 @@ class EntrantLineInput(Serializer):
         "entrant.",
     )
     seed = serializers.IntegerField(required=False, allow_null=True, max_value=MAX_SEED)
+    fixed_table = serializers.IntegerField(
+        required=False, allow_null=True, help_text="As for one entrant (decision record 0059)."
+    )
 
     class Meta:
         ref_name = "EntrantLineInput"
@@ -166,7 +177,11 @@ class EntrantsRegisterApi(JsonApi):
             tournament_id=tournament_id,
             lines=[
                 registration.ImportedEntrant(
-                    line, item["name"], item.get("players"), item.get("seed")
+                    line,
+                    item["name"],
+                    item.get("players"),
+                    item.get("seed"),
+                    fixed_table=item.get("fixed_table"),
                 )
                 for line, item in enumerate(data["entrants"], start=1)
             ],

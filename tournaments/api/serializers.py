@@ -91,6 +91,10 @@ class EntrantOutput(Serializer):
     )
     checked_in = serializers.BooleanField()
     withdrawn = serializers.BooleanField()
+    fixed_table = serializers.IntegerField(
+        allow_null=True,
+        help_text="The table the entrant always plays at (decision record 0059); null: any.",
+    )
 
     class Meta:
         ref_name = "Entrant"
