@@ -92,7 +92,8 @@ class EntrantRegisterApi(JsonApi):
             "separator in a name; `players_required`: a pair or a trio without its players' "
             "names; `duplicate_seed`: another entrant holds the seed; "
             "`duplicate_entrant_name`: another entrant has the name (send "
-            "`confirm_duplicate_name: true` to register it all the same).",
+            "`confirm_duplicate_name: true` to register it all the same); "
+            "`invalid_fixed_table`, `fixed_table_taken` (decision record 0059).",
         },
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
@@ -168,7 +169,8 @@ class EntrantsRegisterApi(JsonApi):
             409: f"`registration_closed`: the tournament has started; {VERSION_CONFLICT}",
             422: "`entrants_refused`: nothing registered; `lines` names each refused entrant "
             "(`line`, its place in `entrants` from 1) with its `code` (`invalid_entrant`, "
-            "`players_required`, `duplicate_seed`, `duplicate_entrant_name`) and `detail`.",
+            "`players_required`, `duplicate_seed`, `duplicate_entrant_name`, "
+            "`invalid_fixed_table`, `fixed_table_taken`) and `detail`.",
         },
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:

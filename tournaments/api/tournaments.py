@@ -425,7 +425,8 @@ class TournamentTablesChangeApi(JsonApi):
             **TOURNAMENT_NOT_FOUND,
             409: f"`tournament_started` (null after the start); {VERSION_CONFLICT}",
             422: "`invalid_format_option` (out of 1 to the most), `tables_in_use` (a match "
-            "waiting for its result holds a table beyond them).",
+            "waiting for its result holds a table beyond them, or an entrant's fixed table is "
+            "beyond them).",
         },
     )
     def patch(self, request: Request, tournament_id: UUID) -> Response:
