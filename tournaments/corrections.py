@@ -58,6 +58,18 @@ class PlayerCorrection:
     another person takes the seat, as a new player."""
 
 
+class Keep(Enum):
+    SEED = "keep the seed"
+
+
+class KeepTable(Enum):
+    FIXED_TABLE = "keep the fixed table"
+
+
+KEEP_SEED = Keep.SEED
+KEEP_FIXED_TABLE = KeepTable.FIXED_TABLE
+
+
 def entrant_correct(
     *,
     tournament_id: UUID,
@@ -68,10 +80,13 @@ def entrant_correct(
     players: Sequence[PlayerCorrection | str] | None = None,
     confirm_duplicate_name: bool = False,
     idempotency_key: str | None = None,
+    fixed_table: int | Literal[KeepTable.FIXED_TABLE] | None = KEEP_FIXED_TABLE,
 ) -> TournamentCommandResult:
     """Rename the entrant and/or set its players, in seat order (a plain name is the same person
-    renamed). Recorded as `EntrantCorrected` with what changed; nothing is recorded when nothing
-    does. Allowed at any time: names are not facts of the draw."""
+    renamed), and/or its fixed table (None: none; `KEEP_FIXED_TABLE`, the default: as it is;
+    decision record 0059). Recorded as `EntrantCorrected` with what changed; nothing is
+    recorded when nothing does. Allowed at any time: names are not facts of the draw, and a
+    fixed table counts for the matches seated from then on."""
     seats = None if players is None else [as_correction(player) for player in players]
 
     def correct(state: TournamentState | None) -> CorrectEntrant:
@@ -104,11 +119,15 @@ def entrant_correct(
                 changed.append("players")
         if changed:
             names.names_changed(tournament_ids=[tournament_id])
+        table = None if fixed_table is KEEP_FIXED_TABLE else fixed_table
+        if fixed_table is not KEEP_FIXED_TABLE:
+            changed.append("fixed_table")
         return CorrectEntrant(
             entrant=entrant_id,
             reason=reason,
             changed=tuple(changed),
             players=None if player_ids is None else tuple(player_ids),
+            fixed_table=table,
         )
 
     result = run(
@@ -122,6 +141,7 @@ def entrant_correct(
             "name": name,
             "players": None if seats is None else [[seat.name, seat.replace] for seat in seats],
             "reason": reason,
+            **({} if fixed_table is KEEP_FIXED_TABLE else {"fixed_table": fixed_table}),
         },
     )
     if seats is not None and result.recorded:
@@ -153,11 +173,6 @@ def entrants_reseed(
         )
 
 
-class Keep(Enum):
-    SEED = "keep the seed"
-
-
-KEEP_SEED = Keep.SEED
 SEED_KEY_SUFFIX = "#seed"
 """The idempotency key of the reseed in `entrant_amend`: the request's, with this suffix."""
 
@@ -173,23 +188,25 @@ def entrant_amend(
     seed: int | Literal[Keep.SEED] | None = KEEP_SEED,
     confirm_duplicate_name: bool = False,
     idempotency_key: str | None = None,
+    fixed_table: int | Literal[KeepTable.FIXED_TABLE] | None = KEEP_FIXED_TABLE,
 ) -> TournamentCommandResult:
     """One organizer's edit of an entrant (the API's `PATCH`, the admin's page): its name and
     players (`entrant_correct`) and its seed (a one-entry `entrants_reseed`), both or neither.
     The result of the last command carried out; the seed's command has the idempotency key with
     SEED_KEY_SUFFIX."""
-    if name is None and players is None and seed is KEEP_SEED:
+    if name is None and players is None and seed is KEEP_SEED and fixed_table is KEEP_FIXED_TABLE:
         raise InvalidEntrant.because(
             gettext_noop("give the name, the players or the seed to correct")
         )
     result = None
     with transaction.atomic():
-        if name is not None or players is not None:
+        if name is not None or players is not None or fixed_table is not KEEP_FIXED_TABLE:
             result = entrant_correct(
                 tournament_id=tournament_id,
                 entrant_id=entrant_id,
                 name=name,
                 players=players,
+                fixed_table=fixed_table,
                 reason=reason,
                 confirm_duplicate_name=confirm_duplicate_name,
                 actor=actor,

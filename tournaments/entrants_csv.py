@@ -1,6 +1,7 @@
 """Reading lists of entrants to register at once, into `ImportedEntrant`s for
-`registration.entrants_register`: a file of `name,players,seed` lines (a header line optional,
-the players of a pair or trio separated by `;`, the seed blank or a whole number from 1), and a
+`registration.entrants_register`: a file of `name,players,seed[,fixed_table]` lines (a header
+line optional, the players of a pair or trio separated by `;`, the seed and the fixed table
+blank or a whole number from 1), and a
 pasted list of `Name` or `Name; Player 1, Player 2` lines with an optional seed (`Name; 3`).
 Players left blank or out: a single named as the entrant (the service decides)."""
 
@@ -18,7 +19,8 @@ from tournaments.errors import InvalidEntrant, InvalidName
 from tournaments.services.registration import ImportedEntrant
 
 PLAYER_SEPARATOR = ";"
-CSV_COLUMNS = ("name", "players", "seed")
+CSV_COLUMNS = ("name", "players", "seed", "fixed_table")
+"""The last column is optional: an entrant's fixed table (decision record 0059), or blank."""
 MAX_SEED = 2**31 - 1
 """The largest seed the seed column holds."""
 PASTED_FIELD_SEPARATOR = ";"
@@ -51,6 +53,7 @@ def parse_entrant_lines(text: str) -> tuple[list[ImportedEntrant], list[str]]:
                 continue
             if number == 1 and tuple(cell.lower() for cell in cells) in (
                 CSV_COLUMNS,
+                CSV_COLUMNS[:3],
                 CSV_COLUMNS[:2],
             ):
                 continue
@@ -72,12 +75,12 @@ def parse_entrant_lines(text: str) -> tuple[list[ImportedEntrant], list[str]]:
 
 
 def parse_entrant_line(number: int, cells: list[str]) -> tuple[ImportedEntrant | None, str]:
-    if len(cells) not in (2, 3):
+    if len(cells) not in (2, 3, 4):
         return None, _("expected the columns %(columns)s, found %(count)s column(s)") % {
-            "columns": ",".join(CSV_COLUMNS),
+            "columns": ",".join(CSV_COLUMNS[:3]),  # the fixed table is optional
             "count": len(cells),
         }
-    name, players_text, seed_text = (*cells, "")[:3]
+    name, players_text, seed_text, table_text = (*cells, "", "")[:4]
     if not name:
         return None, _("the name is empty")
     players: list[str] | None = None
@@ -88,10 +91,18 @@ def parse_entrant_line(number: int, cells: list[str]) -> tuple[ImportedEntrant |
     seed, problem = parse_seed(seed_text)
     if problem:
         return None, problem
+    fixed_table = None
+    if table_text:
+        # Which tables the venue has is for the service to say (`invalid_fixed_table`).
+        fixed_table = ascii_int(table_text, minimum=1, maximum=MAX_SEED)
+        if fixed_table is None:
+            return None, _("the fixed table is a whole number from 1, not %(given)s") % {
+                "given": repr(table_text[:40])
+            }
     problem = names_problem(name, players)
     if problem:
         return None, problem
-    return ImportedEntrant(number, name, players, seed), ""
+    return ImportedEntrant(number, name, players, seed, fixed_table=fixed_table), ""
 
 
 def names_problem(name: str, players: list[str] | None) -> str:

@@ -48,6 +48,25 @@ class InvalidFormatOption(InvalidTournament):
     code = "invalid_format_option"
 
 
+class InvalidFixedTable(TournamentError):
+    """A fixed table that is not one of the venue's (decision record 0059)."""
+
+    code = "invalid_fixed_table"
+
+
+class FixedTableTaken(TournamentError):
+    """Another active entrant has that fixed table (decision record 0059)."""
+
+    code = "fixed_table_taken"
+
+
+class TableReserved(TournamentError):
+    """A match moved to a table reserved for a fixed-table entrant's match, or a fixed-table
+    entrant's match moved off its table (decision record 0059)."""
+
+    code = "table_reserved"
+
+
 class TablesInUse(TournamentError):
     """Fewer tables than the matches waiting for their result hold: move those matches first."""
 

@@ -15,7 +15,13 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import Club
 from games.models import Scoring
-from tournaments.corrections import KEEP_SEED, Keep, PlayerCorrection
+from tournaments.corrections import (
+    KEEP_FIXED_TABLE,
+    KEEP_SEED,
+    Keep,
+    KeepTable,
+    PlayerCorrection,
+)
 from tournaments.entrants_csv import (
     MAX_SEED,
     parse_entrant_lines,
@@ -120,6 +126,14 @@ class TournamentCreateForm(forms.Form):
             "Swiss: pair the next round as soon as one ends. Off: publish it yourself."
         ),
     )
+    accelerated = forms.BooleanField(
+        label=gettext_lazy("Accelerated Swiss"),
+        required=False,
+        help_text=gettext_lazy(
+            "Swiss of 32 entrants or more: the top half is given virtual points in the first "
+            "rounds (Baku acceleration), for the pairing only."
+        ),
+    )
     level_knockout = forms.ChoiceField(
         label=gettext_lazy("Level knockout"),
         choices=LEVEL_KNOCKOUT_CHOICES,
@@ -205,6 +219,7 @@ class TournamentCreateForm(forms.Form):
                 "fields": [
                     "swiss_rounds",
                     "automatic_rounds",
+                    "accelerated",
                     "group_size",
                     "advance_per_group",
                     "third_place",
@@ -296,6 +311,19 @@ def ask_to_confirm_duplicate_name(form: forms.Form) -> None:
     form.fields["confirm_duplicate_name"].widget = forms.CheckboxInput()
 
 
+def fixed_table_field(**options: Any) -> forms.IntegerField:
+    """An entrant's fixed table (reduced mobility, decision record 0059)."""
+    return forms.IntegerField(
+        label=gettext_lazy("Fixed table"),
+        min_value=1,
+        required=False,
+        help_text=gettext_lazy(
+            "Reduced mobility: the entrant always plays at this table. Blank: any table."
+        ),
+        **options,
+    )
+
+
 class EntrantRegisterForm(forms.Form):
     tournament = forms.ModelChoiceField(
         label=gettext_lazy("Tournament"),
@@ -319,10 +347,23 @@ class EntrantRegisterForm(forms.Form):
     seed = forms.IntegerField(
         label=gettext_lazy("Seed"), min_value=1, max_value=MAX_SEED, required=False
     )
+    fixed_table = fixed_table_field()
     confirm_duplicate_name = duplicate_name_confirmation()
 
     fieldsets = (
-        (None, {"fields": ["tournament", "name", "players", "seed", "confirm_duplicate_name"]}),
+        (
+            None,
+            {
+                "fields": [
+                    "tournament",
+                    "name",
+                    "players",
+                    "seed",
+                    "fixed_table",
+                    "confirm_duplicate_name",
+                ]
+            },
+        ),
     )
 
     def for_organizer(self, tournaments: Any) -> EntrantRegisterForm:
@@ -373,7 +414,11 @@ class EntrantCorrectForm(forms.Form):
         players: list[Player],
         started: bool,
     ) -> None:
-        initial: dict[str, Any] = {"name": entrant.name, "seed": entrant.seed}
+        initial: dict[str, Any] = {
+            "name": entrant.name,
+            "seed": entrant.seed,
+            "fixed_table": entrant.fixed_table,
+        }
         super().__init__(data, initial=initial)
         self.entrant = entrant
         self.seats = len(players)
@@ -408,6 +453,7 @@ class EntrantCorrectForm(forms.Form):
             if started
             else _("Blank: no seed. To swap seeds, use the Seeds form on the tournament's page."),
         )
+        self.fields["fixed_table"] = fixed_table_field()
         self.fields["reason"] = forms.CharField(
             label=gettext_lazy("Reason"),
             max_length=500,
@@ -415,7 +461,19 @@ class EntrantCorrectForm(forms.Form):
         )
         self.fields["confirm_duplicate_name"] = duplicate_name_confirmation()
         self.fieldsets = (
-            (None, {"fields": ["name", *seat_fields, "seed", "reason", "confirm_duplicate_name"]}),
+            (
+                None,
+                {
+                    "fields": [
+                        "name",
+                        *seat_fields,
+                        "seed",
+                        "fixed_table",
+                        "reason",
+                        "confirm_duplicate_name",
+                    ]
+                },
+            ),
         )
 
     def corrected_name(self) -> str | None:
@@ -439,6 +497,10 @@ class EntrantCorrectForm(forms.Form):
     def corrected_seed(self) -> int | Keep | None:
         seed: int | None = self.cleaned_data["seed"]
         return KEEP_SEED if "seed" not in self.changed_data else seed
+
+    def corrected_fixed_table(self) -> int | KeepTable | None:
+        table: int | None = self.cleaned_data["fixed_table"]
+        return KEEP_FIXED_TABLE if "fixed_table" not in self.changed_data else table
 
     def warn_of_duplicate_name(self, warning: str) -> None:
         """The service's duplicate-name warning on the name, with the confirmation box."""

@@ -133,6 +133,9 @@ class TournamentSettings:
     ratings (decision record 0036); None or `given`: by the seeds given at registration."""
     registration: Registration = Registration()
     """Players' sign-up (decision record 0053); closed by default."""
+    accelerated: bool = False
+    """A Swiss paired with the Baku acceleration (decision record 0059): virtual points for
+    the top half of a field of 32 or more in the first rounds, for the pairing only."""
 
     def to_dict(self) -> dict[str, Any]:
         values = {name: getattr(self, name) for name in self.__dataclass_fields__}
@@ -145,6 +148,8 @@ class TournamentSettings:
             del values["registration"]  # the payloads recorded before sign-up unchanged
         else:
             values["registration"] = self.registration.to_dict()
+        if not self.accelerated:
+            del values["accelerated"]  # the payloads recorded before acceleration unchanged
         return values
 
     @classmethod
@@ -182,6 +187,8 @@ class EntrantRecord:
     checked_in: bool = False
     withdrawn: bool = False
     late: bool = False
+    fixed_table: int | None = None
+    """The table the entrant always plays at (reduced mobility, decision record 0059)."""
 
 
 @dataclass(frozen=True)

@@ -88,6 +88,7 @@ class EntrantAdmin(TournamentsAddAdmin):
         "checked_in",
         "withdrawn",
         "registered_at",
+        "fixed_table",
     )
     fields = readonly_fields
     actions = ("check_in", "withdraw")
@@ -128,6 +129,7 @@ class EntrantAdmin(TournamentsAddAdmin):
                 name=data["name"],
                 players=data["players"],
                 seed=data["seed"],
+                fixed_table=data["fixed_table"],
                 confirm_duplicate_name=data["confirm_duplicate_name"],
                 actor=admin_actor(request),
             )
@@ -189,9 +191,12 @@ class EntrantAdmin(TournamentsAddAdmin):
         name = form.corrected_name()
         seated = form.corrected_players(players)
         seed = form.corrected_seed()
-        changed = [
-            label for label, value in (("name", name), ("players", seated)) if value is not None
-        ] + ([] if seed is corrections.KEEP_SEED else ["seed"])
+        fixed_table = form.corrected_fixed_table()
+        changed = (
+            [label for label, value in (("name", name), ("players", seated)) if value is not None]
+            + ([] if seed is corrections.KEEP_SEED else ["seed"])
+            + ([] if fixed_table is corrections.KEEP_FIXED_TABLE else ["fixed_table"])
+        )
         if not changed:
             self.message_user(request, _("Nothing changed: nothing recorded."), messages.INFO)
             return []
@@ -202,6 +207,7 @@ class EntrantAdmin(TournamentsAddAdmin):
                 name=name,
                 players=seated,
                 seed=seed,
+                fixed_table=fixed_table,
                 reason=form.cleaned_data["reason"],
                 confirm_duplicate_name=form.cleaned_data["confirm_duplicate_name"],
                 actor=admin_actor(request),
@@ -282,6 +288,7 @@ CORRECTED_FIELDS = {
     "name": gettext_lazy("name"),
     "players": gettext_lazy("players"),
     "seed": gettext_lazy("seed"),
+    "fixed_table": gettext_lazy("fixed table"),
 }
 
 
@@ -323,5 +330,6 @@ translated_labels(
         "checked_in": gettext_lazy("checked in"),
         "withdrawn": gettext_lazy("withdrawn"),
         "registered_at": gettext_lazy("registered at"),
+        "fixed_table": gettext_lazy("fixed table"),
     },
 )

@@ -140,7 +140,8 @@ class MatchCallApi(JsonApi):
             404: "`tournament_not_found`, `match_not_found`: not a match of this tournament.",
             409: VERSION_CONFLICT,
             422: "`invalid_tournament`: finished or replaced, no table yet, or a table out of "
-            "range.",
+            "range; `table_reserved`: a table kept for an entrant's fixed table, or a "
+            "fixed-table entrant's match moved off its table (decision record 0059).",
         },
         unchanged="Called already.",
     )

@@ -90,6 +90,12 @@ class EntrantCorrectApi(JsonApi):
             help_text="The new seed, null for none: before the start only, and held by no other "
             "entrant. To swap seeds, use `seeds/`.",
         )
+        fixed_table = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            help_text="The table the entrant always plays at from now on (decision record "
+            "0059), null for none: one of the venue's tables, no other active entrant's.",
+        )
         reason = reason_field()
         confirm_duplicate_name = serializers.BooleanField(default=False, help_text=CONFIRM_HELP)
 
@@ -97,7 +103,7 @@ class EntrantCorrectApi(JsonApi):
             ref_name = "EntrantCorrectInput"
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-            if not {"name", "players", "seed"} & set(attrs):
+            if not {"name", "players", "seed", "fixed_table"} & set(attrs):
                 raise serializers.ValidationError(str(NOTHING_TO_CORRECT))
             return attrs
 
@@ -117,7 +123,7 @@ class EntrantCorrectApi(JsonApi):
             422: "`invalid_entrant` (a player count that does not fit the table, a blank name, "
             "a seed below 1, an erased player renamed), `invalid_name` (a control character or "
             "a line separator in a name), `duplicate_entrant_name`, "
-            "`duplicate_seed`, `reason_required`.",
+            "`duplicate_seed`, `reason_required`, `invalid_fixed_table`, `fixed_table_taken`.",
         },
     )
     def patch(self, request: Request, tournament_id: UUID, entrant_id: int) -> Response:
@@ -131,6 +137,7 @@ class EntrantCorrectApi(JsonApi):
             if players is None
             else [corrections.PlayerCorrection(**player) for player in players],
             seed=data.get("seed", corrections.KEEP_SEED),
+            fixed_table=data.get("fixed_table", corrections.KEEP_FIXED_TABLE),
             reason=data["reason"],
             confirm_duplicate_name=data["confirm_duplicate_name"],
             actor=request_actor(request, reason=data["reason"]),

@@ -68,6 +68,13 @@ class EntrantRegisterApi(JsonApi):
             help_text="Another entrant of the tournament has the same name (case and spacing "
             "aside): the answer is 422 `duplicate_entrant_name` unless this is true.",
         )
+        fixed_table = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            help_text="The table the entrant always plays at (reduced mobility, decision "
+            "record 0059): one of the venue's tables, no other active entrant's "
+            "(`invalid_fixed_table`, `fixed_table_taken`). Null or left out: any table.",
+        )
 
         class Meta:
             ref_name = "EntrantRegisterInput"
@@ -85,7 +92,8 @@ class EntrantRegisterApi(JsonApi):
             "separator in a name; `players_required`: a pair or a trio without its players' "
             "names; `duplicate_seed`: another entrant holds the seed; "
             "`duplicate_entrant_name`: another entrant has the name (send "
-            "`confirm_duplicate_name: true` to register it all the same).",
+            "`confirm_duplicate_name: true` to register it all the same); "
+            "`invalid_fixed_table`, `fixed_table_taken` (decision record 0059).",
         },
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
@@ -95,6 +103,7 @@ class EntrantRegisterApi(JsonApi):
             name=data["name"],
             players=data.get("players"),
             seed=data.get("seed"),
+            fixed_table=data.get("fixed_table"),
             confirm_duplicate_name=data["confirm_duplicate_name"],
             actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
@@ -114,6 +123,9 @@ class EntrantLineInput(Serializer):
         "entrant.",
     )
     seed = serializers.IntegerField(required=False, allow_null=True, max_value=MAX_SEED)
+    fixed_table = serializers.IntegerField(
+        required=False, allow_null=True, help_text="As for one entrant (decision record 0059)."
+    )
 
     class Meta:
         ref_name = "EntrantLineInput"
@@ -157,7 +169,8 @@ class EntrantsRegisterApi(JsonApi):
             409: f"`registration_closed`: the tournament has started; {VERSION_CONFLICT}",
             422: "`entrants_refused`: nothing registered; `lines` names each refused entrant "
             "(`line`, its place in `entrants` from 1) with its `code` (`invalid_entrant`, "
-            "`players_required`, `duplicate_seed`, `duplicate_entrant_name`) and `detail`.",
+            "`players_required`, `duplicate_seed`, `duplicate_entrant_name`, "
+            "`invalid_fixed_table`, `fixed_table_taken`) and `detail`.",
         },
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
@@ -166,7 +179,11 @@ class EntrantsRegisterApi(JsonApi):
             tournament_id=tournament_id,
             lines=[
                 registration.ImportedEntrant(
-                    line, item["name"], item.get("players"), item.get("seed")
+                    line,
+                    item["name"],
+                    item.get("players"),
+                    item.get("seed"),
+                    fixed_table=item.get("fixed_table"),
                 )
                 for line, item in enumerate(data["entrants"], start=1)
             ],

@@ -91,6 +91,10 @@ class EntrantOutput(Serializer):
     )
     checked_in = serializers.BooleanField()
     withdrawn = serializers.BooleanField()
+    fixed_table = serializers.IntegerField(
+        allow_null=True,
+        help_text="The table the entrant always plays at (decision record 0059); null: any.",
+    )
 
     class Meta:
         ref_name = "Entrant"
@@ -166,6 +170,11 @@ class TournamentOutput(Serializer):
     registration = serializers.SerializerMethodField(
         help_text="Players' sign-up (decision record 0053): `open`, `closes_at`, `cap`, "
         "`waitlist`, `approval`; closed by default."
+    )
+    accelerated = serializers.BooleanField(
+        source="settings.accelerated",
+        default=False,
+        help_text="Swiss paired with the Baku acceleration (decision record 0059).",
     )
     entrants = EntrantOutput(many=True, help_text="Seeded first, in seed order.")
     version = serializers.IntegerField(help_text="The tournament stream's version.")

@@ -208,6 +208,12 @@ class TournamentCreateApi(JsonApi):
             help_text="Default true: anyone reads it. A private tournament is read only by its "
             "club's and its own members and players.",
         )
+        accelerated = serializers.BooleanField(
+            required=False,
+            help_text="Swiss only: pair with the Baku acceleration (decision record 0059): the "
+            "top half of the field is given virtual points in the first rounds, for the pairing "
+            "only. Not applied to a field under 32 at the start. Default false.",
+        )
 
         class Meta:
             ref_name = "TournamentCreateInput"
@@ -419,7 +425,8 @@ class TournamentTablesChangeApi(JsonApi):
             **TOURNAMENT_NOT_FOUND,
             409: f"`tournament_started` (null after the start); {VERSION_CONFLICT}",
             422: "`invalid_format_option` (out of 1 to the most), `tables_in_use` (a match "
-            "waiting for its result holds a table beyond them).",
+            "waiting for its result holds a table beyond them, or an entrant's fixed table is "
+            "beyond them).",
         },
     )
     def patch(self, request: Request, tournament_id: UUID) -> Response:

@@ -92,6 +92,11 @@ class Entrant(models.Model):
     checked_in = models.BooleanField(default=False)
     withdrawn = models.BooleanField(default=False)
     registered_at = models.DateTimeField()
+    fixed_table = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The table the entrant always plays at (reduced mobility, decision 0059).",
+    )
 
     class Meta:
         ordering = ["tournament", "seed", "id"]

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from tournaments.formats.acceleration import accelerated_standings
 from tournaments.formats.bracket import Bracket
 from tournaments.formats.double_elimination import double_elimination_bracket
 from tournaments.formats.groups_then_knockout import (
@@ -34,7 +35,13 @@ from tournaments.formats.threes_knockout import (
 )
 from tournaments.plan.cut_ties import settle_cut_ties
 from tournaments.plan.fixture_specs import KNOCKOUT, FixtureSpec, Stage
-from tournaments.plan.rankings import StandingsRow, at_threes, ranked, table_result
+from tournaments.plan.rankings import (
+    StandingsRow,
+    at_threes,
+    ranked,
+    table_result,
+    win_points,
+)
 from tournaments.state import TournamentSettings, TournamentState
 
 
@@ -276,6 +283,14 @@ def next_swiss_round(state: TournamentState, number: int) -> SwissDraw:
         if not state.entrants[row.entrant].withdrawn
     ]
     standings = [SwissEntrant(row.entrant, float(row.match_points)) for row in rows]
+    if state.settings.accelerated:
+        standings = accelerated_standings(
+            standings,
+            initial_order=everyone,
+            rounds=swiss_rounds_of(state),
+            round_number=number,
+            win=win_points(state.settings),
+        )
     if at_threes(state.settings) and len(standings) >= MINIMUM_FIELD:
         drawn = swiss_threes_round(
             rounds=swiss_rounds_of(state),

@@ -60,6 +60,13 @@ def placing_scoring_in_force(placing_scoring: dict[str, Any] | None) -> dict[str
     return scoring
 
 
+def win_points(settings: TournamentSettings) -> float:
+    """A win's match points: at tables of three, the 1st place's (decision record 0059)."""
+    if at_threes(settings):
+        return float(placing_config_for(settings).scoring.places[0])
+    return float(standings_config_for(settings).scoring.win)
+
+
 def check_standings_settings(settings: TournamentSettings) -> None:
     """Refuse tie-breaks or match points the tournament's standings cannot use."""
     if at_threes(settings):

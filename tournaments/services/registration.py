@@ -76,6 +76,7 @@ def tournament_create(
     club: Club | None = None,
     public: bool = True,
     registration: Registration | None = None,
+    accelerated: bool = False,
 ) -> Tournament:
     """A tournament in registration, run by `club` (whose organizers organize it; may a caller
     create one there is for the permissions to say, tournaments/access.py)."""
@@ -102,6 +103,7 @@ def tournament_create(
         placing_scoring=placing_scoring,
         seeding=seeding,
         registration=registration or Registration(),
+        accelerated=accelerated,
     )
     command = CreateTournament(
         name=name, settings=settings, club=None if club is None else club.pk, public=public
@@ -136,12 +138,13 @@ def entrant_register(
     seed: int | None = None,
     confirm_duplicate_name: bool = False,
     idempotency_key: str | None = None,
+    fixed_table: int | None = None,
 ) -> TournamentCommandResult:
-    """Register before the start. A single's player is named as the entrant when `players` is
-    None; a pair or a trio names its players. A seed another entrant holds is refused, and so is
-    a name another entrant has unless `confirm_duplicate_name`. The entrant's id is in the
-    result's first event (`registered_entrant_id`); its name and players go to the name tables
-    only."""
+    """Register before the start (at a fixed table when given, decision record 0059). A
+    single's player is named as the entrant when `players` is None; a pair or a trio names its
+    players. A seed another entrant holds is refused, and so is a name another entrant has
+    unless `confirm_duplicate_name`. The entrant's id is in the result's first event
+    (`registered_entrant_id`); its name and players go to the name tables only."""
     given = None if players is None else list(players)
     for given_name in (name, *(given or ())):
         names.check_name_given(given_name)
@@ -152,11 +155,20 @@ def entrant_register(
             raise RuntimeError("registration needs the tournament's state")
         seated = players_or_name(state, name=name, players=given)
         with names.seed_holders_named(new_name=name):
-            decide_command(state, RegisterEntrant(entrant=0, players=len(seated), seed=seed))
+            decide_command(
+                state,
+                RegisterEntrant(entrant=0, players=len(seated), seed=seed, fixed_table=fixed_table),
+            )
         names.check_name_is_free(
             tournament_id=tournament_id, name=name, confirmed=confirm_duplicate_name
         )
-        return entrant_rows(tournament_id=tournament_id, name=name, players=seated, seed=seed)
+        return entrant_rows(
+            tournament_id=tournament_id,
+            name=name,
+            players=seated,
+            seed=seed,
+            fixed_table=fixed_table,
+        )
 
     return run(
         tournament_id=tournament_id,
@@ -164,12 +176,22 @@ def entrant_register(
         actor=actor,
         idempotency_key=idempotency_key,
         name="entrant_register",
-        arguments={"name": name, "players": given, "seed": seed},
+        arguments={
+            "name": name,
+            "players": given,
+            "seed": seed,
+            **({} if fixed_table is None else {"fixed_table": fixed_table}),
+        },
     )
 
 
 def entrant_rows(
-    *, tournament_id: UUID, name: str, players: Sequence[str], seed: int | None
+    *,
+    tournament_id: UUID,
+    name: str,
+    players: Sequence[str],
+    seed: int | None,
+    fixed_table: int | None = None,
 ) -> RegisterEntrant:
     """The name rows of a new entrant and its players; the command that registers it."""
     entrant = Entrant.objects.create(
@@ -182,7 +204,11 @@ def entrant_rows(
         player_ids.append(player.id)
     names.names_changed(tournament_ids=[tournament_id])
     return RegisterEntrant(
-        entrant=entrant.id, players=len(players), seed=seed, player_ids=tuple(player_ids)
+        entrant=entrant.id,
+        players=len(players),
+        seed=seed,
+        player_ids=tuple(player_ids),
+        fixed_table=fixed_table,
     )
 
 
@@ -337,6 +363,7 @@ class ImportedEntrant:
     name: str
     players: list[str] | None
     seed: int | None
+    fixed_table: int | None = None
 
 
 def entrants_register(
@@ -364,7 +391,11 @@ def entrants_register(
         return RegisterEntrants(
             tuple(
                 entrant_rows(
-                    tournament_id=tournament_id, name=line.name, players=players, seed=line.seed
+                    tournament_id=tournament_id,
+                    name=line.name,
+                    players=players,
+                    seed=line.seed,
+                    fixed_table=line.fixed_table,
                 )
                 for line, players in zip(lines, seated, strict=True)
             )
@@ -378,7 +409,13 @@ def entrants_register(
         name="entrants_register",
         arguments={
             "entrants": [
-                {"name": line.name, "players": line.players, "seed": line.seed} for line in lines
+                {
+                    "name": line.name,
+                    "players": line.players,
+                    "seed": line.seed,
+                    **({} if line.fixed_table is None else {"fixed_table": line.fixed_table}),
+                }
+                for line in lines
             ],
             "confirm_duplicate_names": confirm_duplicate_names,
         },
@@ -428,7 +465,13 @@ def checked_lines(
                 names.check_name_given(given_name)
             with names.seed_holders_named(new_name=line.name, pending=pending):
                 events = decide_command(
-                    state, RegisterEntrant(entrant=stand_in, players=len(players), seed=line.seed)
+                    state,
+                    RegisterEntrant(
+                        entrant=stand_in,
+                        players=len(players),
+                        seed=line.seed,
+                        fixed_table=line.fixed_table,
+                    ),
                 )
             names.check_name_is_free(
                 tournament_id=tournament_id, name=line.name, confirmed=confirmed

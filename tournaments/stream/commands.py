@@ -35,6 +35,8 @@ class RegisterEntrant:
     seed: int | None = None
     player_ids: tuple[int, ...] = ()
     """Their ids in seat order, recorded for the ratings (empty: not recorded)."""
+    fixed_table: int | None = None
+    """The table the entrant always plays at (decision record 0059); None: any."""
 
 
 @dataclass(frozen=True)
@@ -218,6 +220,8 @@ class CorrectEntrant:
     reason: str
     changed: tuple[str, ...] = ()
     players: tuple[int, ...] | None = None
+    fixed_table: int | None = None
+    """The entrant's fixed table when `changed` names `fixed_table` (None: none any more)."""
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,16 @@ from common.explained import gettext_noop
 from tournaments.errors import (
     DuplicateSeed,
     EntrantNotFound,
+    FixedTableTaken,
     InvalidEntrant,
+    InvalidFixedTable,
     InvalidTournament,
     PlayersRequired,
     ReasonRequired,
 )
 from tournaments.state import EntrantRecord, TournamentState
 from tournaments.stream.commands import PLAYERS_PER_ENTRANT
+from tournaments.stream.options import MAX_TABLES
 
 
 def known_entrant(state: TournamentState, entrant_id: int) -> EntrantRecord:
@@ -150,3 +153,31 @@ def check_entrant_correction(
     if player_count is not None:
         check_player_count(state, player_count)
     return trimmed
+
+
+def check_fixed_table(state: TournamentState, table: int | None, *, entrant: int | None) -> None:
+    """A fixed table (decision record 0059) is one of the venue's tables (any up to the most
+    a venue has while the tables go by need, before the start) and no other active entrant's:
+    two entrants at one fixed table could be drawn at two tables of one round."""
+    if table is None:
+        return
+    most = MAX_TABLES if state.settings.tables is None else state.settings.tables
+    if isinstance(table, bool) or not isinstance(table, int) or not 1 <= table <= most:
+        raise InvalidFixedTable.because(
+            gettext_noop("the fixed table is one of the tables, numbered 1 to %(tables)s"),
+            tables=most,
+        )
+    holder = next(
+        (
+            other
+            for other in state.active_entrants
+            if other != entrant and state.entrants[other].fixed_table == table
+        ),
+        None,
+    )
+    if holder is not None:
+        raise FixedTableTaken.because(
+            gettext_noop("table %(table)s is the fixed table of entrant %(holder)s already"),
+            table=table,
+            holder=holder,
+        )

@@ -5,6 +5,8 @@ changes seeds before the start; the events carry ids and which fields changed, d
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from common.explained import gettext_noop
 from tournaments.errors import (
     CheckInClosed,
@@ -28,6 +30,7 @@ from tournaments.stream.commands import (
 )
 from tournaments.stream.entrant_checks import (
     check_entrant_correction,
+    check_fixed_table,
     check_player_count,
     check_reason_given,
     check_seed_is_free,
@@ -65,7 +68,15 @@ def register_entrant(state: TournamentState, command: RegisterEntrant) -> list[T
     check_registration_is_open(state)
     check_player_count(state, command.players)
     check_seed_is_free(state, command.seed)
-    return [EntrantRegistered(command.entrant, seed=command.seed, players=command.player_ids)]
+    check_fixed_table(state, command.fixed_table, entrant=None)
+    return [
+        EntrantRegistered(
+            command.entrant,
+            seed=command.seed,
+            players=command.player_ids,
+            fixed_table=command.fixed_table,
+        )
+    ]
 
 
 def register_entrants(state: TournamentState, command: RegisterEntrants) -> list[TournamentEvent]:
@@ -154,7 +165,7 @@ def seed_entrants(state: TournamentState, command: SeedEntrants) -> list[Tournam
     return [EntrantsSeeded(order, method=command.method, random_seed=command.random_seed)]
 
 
-CORRECTED_FIELDS = ("name", "players")
+CORRECTED_FIELDS = ("name", "players", "fixed_table")
 
 
 def correct_entrant(state: TournamentState, command: CorrectEntrant) -> list[TournamentEvent]:
@@ -174,8 +185,21 @@ def correct_entrant(state: TournamentState, command: CorrectEntrant) -> list[Tou
         if command.players is None:
             raise ValueError("a correction of the players records their ids")
         players = tuple(command.players)
+    if "fixed_table" in command.changed:
+        check_fixed_table(state, command.fixed_table, entrant=command.entrant)
+        if state.entrants[command.entrant].fixed_table == command.fixed_table:
+            command = replace(
+                command, changed=tuple(n for n in command.changed if n != "fixed_table")
+            )
+            if not command.changed:
+                return []
     changed = tuple(name for name in CORRECTED_FIELDS if name in command.changed)
-    return [EntrantCorrected(command.entrant, changed, reason=reason, players=players)]
+    fixed_table = command.fixed_table if "fixed_table" in changed else None
+    return [
+        EntrantCorrected(
+            command.entrant, changed, reason=reason, players=players, fixed_table=fixed_table
+        )
+    ]
 
 
 def reseed_entrants(state: TournamentState, command: ReseedEntrants) -> list[TournamentEvent]:

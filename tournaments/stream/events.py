@@ -83,6 +83,8 @@ class EntrantRegistered:
     application: int | None = None
     """The player's application it entered by (decision record 0053); None: the organizer
     registered it."""
+    fixed_table: int | None = None
+    """The table it always plays at (decision record 0059); written only when set."""
 
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {"entrant": self.entrant, "seed": self.seed}
@@ -92,6 +94,8 @@ class EntrantRegistered:
             payload["players"] = list(self.players)
         if self.application is not None:
             payload["application"] = self.application
+        if self.fixed_table is not None:
+            payload["fixed_table"] = self.fixed_table
         return payload
 
     @classmethod
@@ -102,6 +106,7 @@ class EntrantRegistered:
             payload.get("late", False),
             tuple(payload.get("players", ())),
             payload.get("application"),
+            payload.get("fixed_table"),
         )
 
 
@@ -210,11 +215,16 @@ class EntrantCorrected:
     changed: tuple[str, ...]
     reason: str
     players: tuple[int, ...] | None = None
+    fixed_table: int | None = None
+    """The new fixed table (None: none) when `changed` names `fixed_table` (decision record
+    0059); written only then."""
 
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {"entrant": self.entrant, "changed": list(self.changed)}
         if self.players is not None:
             payload["players"] = list(self.players)
+        if "fixed_table" in self.changed:
+            payload["fixed_table"] = self.fixed_table
         payload["reason"] = self.reason
         return payload
 
@@ -226,6 +236,7 @@ class EntrantCorrected:
             changed=tuple(payload["changed"]),
             reason=payload.get("reason") or "",
             players=None if players is None else tuple(players),
+            fixed_table=payload.get("fixed_table"),
         )
 
 

@@ -78,6 +78,8 @@ def _with_entrant(state: TournamentState, entrant: int, **changes: Any) -> Tourn
 
 def _registered(state: TournamentState, event: EntrantRegistered) -> TournamentState:
     state = _with_entrant(state, event.entrant, seed=event.seed, late=event.late)
+    if event.fixed_table is not None:
+        state = _with_entrant(state, event.entrant, fixed_table=event.fixed_table)
     if event.application is None:
         return state
     return replace(
@@ -211,8 +213,10 @@ def _finished(state: TournamentState, event: TournamentFinished) -> TournamentSt
     return replace(state, finished=True)
 
 
-def _corrected(state: TournamentState, event: EntrantCorrected) -> TournamentState:  # noqa: ARG001 - every handler takes its event
-    # Names and players are rows (decision 0018): nothing the tournament folds changes.
+def _corrected(state: TournamentState, event: EntrantCorrected) -> TournamentState:
+    # Names and players are rows (decision 0018): only a fixed table is folded (0059).
+    if "fixed_table" in event.changed:
+        return _with_entrant(state, event.entrant, fixed_table=event.fixed_table)
     return state
 
 

@@ -62,3 +62,16 @@ def check_format_options(settings: TournamentSettings) -> None:
                 least=bound.least,
                 most=bound.most,
             )
+    check_acceleration(settings)
+
+
+def check_acceleration(settings: TournamentSettings) -> None:
+    """`accelerated` is a yes or no, for a Swiss only (decision record 0059)."""
+    if not isinstance(settings.accelerated, bool):
+        raise InvalidFormatOption.because(
+            gettext_noop("%(option)s is true or false"), option="accelerated"
+        )
+    if settings.accelerated and settings.format != "swiss":
+        raise InvalidFormatOption.because(
+            gettext_noop("%(option)s is for a Swiss tournament only"), option="accelerated"
+        )

@@ -48,7 +48,7 @@ from tournaments.stream.fixture_events import (
     ResultRecorded,
     SwissRoundPaired,
 )
-from tournaments.stream.tables import live_fixture
+from tournaments.stream.tables import fixed_tables_in_use, live_fixture
 
 FIRST_ROUND = "first_round"
 """`TablesChanged.by` when the start counts the tables of a tournament created by need."""
@@ -91,7 +91,10 @@ def start_tournament(state: TournamentState, command: StartTournament) -> list[T
     counted: list[TournamentEvent] = (
         [
             TablesChanged(
-                tables_needed(entrants=len(order), table_size=state.settings.table_size),
+                max(
+                    tables_needed(entrants=len(order), table_size=state.settings.table_size),
+                    fixed_tables_in_use(fold(withdrawn, state)),
+                ),
                 by=FIRST_ROUND,
             )
         ]

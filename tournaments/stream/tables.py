@@ -7,7 +7,12 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from common.explained import gettext_noop
-from tournaments.errors import InvalidTournament, TablesInUse, TournamentAlreadyStarted
+from tournaments.errors import (
+    InvalidTournament,
+    TableReserved,
+    TablesInUse,
+    TournamentAlreadyStarted,
+)
 from tournaments.state import EntrantRecord, Fixture, FixturePhase, TournamentState
 from tournaments.stream.commands import AssignTable, CallMatch, ChangeTables, ScheduleMatches
 from tournaments.stream.events import TablesChanged, TournamentEvent
@@ -29,9 +34,32 @@ def busy_tables(state: TournamentState) -> set[int]:
     }
 
 
+def fixed_table_of(state: TournamentState, fixture: Fixture) -> int | None:
+    """The table a fixture is played at because one of its entrants has a fixed table (the
+    first such entrant in seat order, decision record 0059); None: any table."""
+    for entrant in fixture.entrants:
+        record = state.entrants.get(entrant)
+        if record is not None and not record.withdrawn and record.fixed_table is not None:
+            return record.fixed_table
+    return None
+
+
+def reserved_tables(state: TournamentState) -> dict[int, set[str]]:
+    """The tables kept for fixed-table entrants' matches without a result (decision record
+    0059), with those fixtures: no other match is seated there while they wait or play."""
+    reserved: dict[int, set[str]] = {}
+    for fixture in state.fixtures.values():
+        table = fixed_table_of(state, fixture) if fixture.id not in state.results else None
+        if table is not None:
+            reserved.setdefault(table, set()).add(fixture.id)
+    return reserved
+
+
 def schedule_matches(state: TournamentState, command: ScheduleMatches) -> list[TournamentEvent]:
+    """Waiting fixtures (earlier rounds first) given tables: a fixed-table entrant's match its
+    table once free (decision record 0059), the others the free tables no such match holds."""
     busy = busy_tables(state)
-    free = [t for t in range(1, state.tables + 1) if t not in busy]
+    reserved = reserved_tables(state)
     waiting = sorted(
         (
             fixture
@@ -42,9 +70,19 @@ def schedule_matches(state: TournamentState, command: ScheduleMatches) -> list[T
         ),
         key=lambda fixture: fixture.round,
     )
-    moves = [
+    moves: list[MatchScheduled] = []
+    anywhere: list[Fixture] = []
+    for fixture in waiting:
+        fixed = fixed_table_of(state, fixture)
+        if fixed is None:
+            anywhere.append(fixture)
+        elif fixed not in busy and fixed <= state.tables:
+            moves.append(scheduled(fixture, fixed, scheduled_at=command.now))
+            busy.add(fixed)
+    free = [t for t in range(1, state.tables + 1) if t not in busy and t not in reserved]
+    moves += [
         scheduled(fixture, table, scheduled_at=command.now)
-        for fixture, table in zip(waiting, free, strict=False)
+        for fixture, table in zip(anywhere, free, strict=False)
     ]
     return with_automatic_calls(state, moves, now=command.now)
 
@@ -137,6 +175,7 @@ def assign_table(state: TournamentState, command: AssignTable) -> list[Tournamen
         )
     if fixture.table == command.table:
         return []
+    check_not_reserved(state, fixture, command.table)
     holder = next(
         (
             other
@@ -173,6 +212,40 @@ def assign_table(state: TournamentState, command: AssignTable) -> list[Tournamen
     return with_automatic_calls(state, recorded, now=command.now)
 
 
+def check_not_reserved(state: TournamentState, fixture: Fixture, table: int) -> None:
+    """A fixed-table entrant's match stays at its table, and no other match takes a table kept
+    for one (decision record 0059): the organizer corrects the entrant's fixed table first."""
+    fixed = fixed_table_of(state, fixture)
+    if fixed is not None and fixed != table:
+        raise TableReserved.because(
+            gettext_noop(
+                "%(fixture)s is played at table %(fixed)s, an entrant's fixed table: correct "
+                "the entrant's fixed table first"
+            ),
+            fixture=fixture.id,
+            fixed=fixed,
+        )
+    if fixed is None and table in reserved_tables(state):
+        raise TableReserved.because(
+            gettext_noop(
+                "table %(table)s is kept for an entrant's fixed table this round: pick another"
+            ),
+            table=table,
+        )
+
+
+def fixed_tables_in_use(state: TournamentState) -> int:
+    """The highest fixed table of an active entrant (0: none), which the venue must have."""
+    return max(
+        (
+            record.fixed_table
+            for record in state.entrants.values()
+            if record.fixed_table is not None and not record.withdrawn
+        ),
+        default=0,
+    )
+
+
 def change_tables(state: TournamentState, command: ChangeTables) -> list[TournamentEvent]:
     """The venue's tables set to `command.tables` (decision record 0049); never fewer than a
     match waiting for its result holds."""
@@ -192,6 +265,16 @@ def change_tables(state: TournamentState, command: ChangeTables) -> list[Tournam
         (fixture for fixture in state.fixtures.values() if fixture.id not in state.results),
         key=lambda fixture: fixture.table or 0,
     )
+    fixed = fixed_tables_in_use(state)
+    if fixed > command.tables:
+        raise TablesInUse.because(
+            gettext_noop(
+                "table %(table)s is an entrant's fixed table: correct it before having "
+                "%(tables)s tables"
+            ),
+            table=fixed,
+            tables=command.tables,
+        )
     beyond = [f for f in held if f.table is not None and f.table > command.tables]
     if beyond:
         raise TablesInUse.because(

@@ -157,3 +157,14 @@ def test_the_import_page_loads(admin_client: Client) -> None:
     url = reverse("admin:tournaments_tournament_import_entrants", args=[tournament_id])
 
     assert admin_client.get(url).status_code == 200
+
+
+def test_a_fourth_column_gives_the_entrant_its_fixed_table(admin_client: Client) -> None:
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=0, tables=4).id
+    text = "name,players,seed,fixed_table\nGino,,,3\nLina,,1\n"
+
+    response = upload(admin_client, tournament_id, text)
+
+    assert response.status_code == 302
+    entrants = Entrant.objects.filter(tournament_id=tournament_id).order_by("id")
+    assert [(e.name, e.fixed_table) for e in entrants] == [("Gino", 3), ("Lina", None)]
