@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Literal
+from typing import Final, Literal
 from uuid import UUID
 
 from django.db import transaction
@@ -58,6 +58,15 @@ class PlayerCorrection:
     another person takes the seat, as a new player."""
 
 
+class Keep(Enum):
+    SEED = "keep the seed"
+    GROUP = "keep the group"
+
+
+KEEP_SEED: Final = Keep.SEED
+KEEP_GROUP: Final = Keep.GROUP
+
+
 def entrant_correct(
     *,
     tournament_id: UUID,
@@ -68,10 +77,12 @@ def entrant_correct(
     players: Sequence[PlayerCorrection | str] | None = None,
     confirm_duplicate_name: bool = False,
     idempotency_key: str | None = None,
+    group: str | Literal[Keep.GROUP] | None = KEEP_GROUP,
 ) -> TournamentCommandResult:
     """Rename the entrant and/or set its players, in seat order (a plain name is the same person
-    renamed). Recorded as `EntrantCorrected` with what changed; nothing is recorded when nothing
-    does. Allowed at any time: names are not facts of the draw."""
+    renamed), and/or its group (`KEEP_GROUP`: unchanged). Recorded as `EntrantCorrected` with
+    what changed; nothing is recorded when nothing does. Names are allowed at any time (they are
+    not facts of the draw), a group before the start only (decision record 0057)."""
     seats = None if players is None else [as_correction(player) for player in players]
 
     def correct(state: TournamentState | None) -> CorrectEntrant:
@@ -104,11 +115,14 @@ def entrant_correct(
                 changed.append("players")
         if changed:
             names.names_changed(tournament_ids=[tournament_id])
+        if not isinstance(group, Keep):
+            changed.append("group")
         return CorrectEntrant(
             entrant=entrant_id,
             reason=reason,
             changed=tuple(changed),
             players=None if player_ids is None else tuple(player_ids),
+            group=None if isinstance(group, Keep) else group,
         )
 
     result = run(
@@ -122,6 +136,7 @@ def entrant_correct(
             "name": name,
             "players": None if seats is None else [[seat.name, seat.replace] for seat in seats],
             "reason": reason,
+            **({} if isinstance(group, Keep) else {"group": group}),
         },
     )
     if seats is not None and result.recorded:
@@ -153,11 +168,6 @@ def entrants_reseed(
         )
 
 
-class Keep(Enum):
-    SEED = "keep the seed"
-
-
-KEEP_SEED = Keep.SEED
 SEED_KEY_SUFFIX = "#seed"
 """The idempotency key of the reseed in `entrant_amend`: the request's, with this suffix."""
 
@@ -173,23 +183,25 @@ def entrant_amend(
     seed: int | Literal[Keep.SEED] | None = KEEP_SEED,
     confirm_duplicate_name: bool = False,
     idempotency_key: str | None = None,
+    group: str | Literal[Keep.GROUP] | None = KEEP_GROUP,
 ) -> TournamentCommandResult:
     """One organizer's edit of an entrant (the API's `PATCH`, the admin's page): its name and
     players (`entrant_correct`) and its seed (a one-entry `entrants_reseed`), both or neither.
     The result of the last command carried out; the seed's command has the idempotency key with
     SEED_KEY_SUFFIX."""
-    if name is None and players is None and seed is KEEP_SEED:
+    if name is None and players is None and seed is KEEP_SEED and group is KEEP_GROUP:
         raise InvalidEntrant.because(
-            gettext_noop("give the name, the players or the seed to correct")
+            gettext_noop("give the name, the players, the group or the seed to correct")
         )
     result = None
     with transaction.atomic():
-        if name is not None or players is not None:
+        if name is not None or players is not None or group is not KEEP_GROUP:
             result = entrant_correct(
                 tournament_id=tournament_id,
                 entrant_id=entrant_id,
                 name=name,
                 players=players,
+                group=group,
                 reason=reason,
                 confirm_duplicate_name=confirm_duplicate_name,
                 actor=actor,

@@ -1,8 +1,9 @@
 """Reading lists of entrants to register at once, into `ImportedEntrant`s for
 `registration.entrants_register`: a file of `name,players,seed` lines (a header line optional,
-the players of a pair or trio separated by `;`, the seed blank or a whole number from 1), and a
-pasted list of `Name` or `Name; Player 1, Player 2` lines with an optional seed (`Name; 3`).
-Players left blank or out: a single named as the entrant (the service decides)."""
+the players of a pair or trio separated by `;`, the seed blank or a whole number from 1, and an
+optional fourth column `group`), and a pasted list of `Name` or `Name; Player 1, Player 2` lines
+with an optional seed (`Name; 3`) and group in brackets (`Name; [Circolo Aurora]`). Players left
+blank or out: a single named as the entrant (the service decides)."""
 
 from __future__ import annotations
 
@@ -16,13 +17,16 @@ from common.parsing import ascii_int
 from tournaments import names
 from tournaments.errors import InvalidEntrant, InvalidName
 from tournaments.services.registration import ImportedEntrant
+from tournaments.stream.entrant_checks import check_group_label
 
 PLAYER_SEPARATOR = ";"
-CSV_COLUMNS = ("name", "players", "seed")
+CSV_COLUMNS = ("name", "players", "seed", "group")
 MAX_SEED = 2**31 - 1
 """The largest seed the seed column holds."""
 PASTED_FIELD_SEPARATOR = ";"
 PASTED_PLAYER_SEPARATOR = ","
+GROUP_OPENS, GROUP_CLOSES = "[", "]"
+"""A pasted line's group, as a field of its own: `[Circolo Aurora]`."""
 
 
 def split_players(text: str) -> tuple[list[str], str]:
@@ -51,6 +55,7 @@ def parse_entrant_lines(text: str) -> tuple[list[ImportedEntrant], list[str]]:
                 continue
             if number == 1 and tuple(cell.lower() for cell in cells) in (
                 CSV_COLUMNS,
+                CSV_COLUMNS[:3],
                 CSV_COLUMNS[:2],
             ):
                 continue
@@ -72,12 +77,12 @@ def parse_entrant_lines(text: str) -> tuple[list[ImportedEntrant], list[str]]:
 
 
 def parse_entrant_line(number: int, cells: list[str]) -> tuple[ImportedEntrant | None, str]:
-    if len(cells) not in (2, 3):
+    if len(cells) not in (2, 3, 4):
         return None, _("expected the columns %(columns)s, found %(count)s column(s)") % {
             "columns": ",".join(CSV_COLUMNS),
             "count": len(cells),
         }
-    name, players_text, seed_text = (*cells, "")[:3]
+    name, players_text, seed_text, group = (*cells, "", "")[:4]
     if not name:
         return None, _("the name is empty")
     players: list[str] | None = None
@@ -88,19 +93,21 @@ def parse_entrant_line(number: int, cells: list[str]) -> tuple[ImportedEntrant |
     seed, problem = parse_seed(seed_text)
     if problem:
         return None, problem
-    problem = names_problem(name, players)
+    problem = names_problem(name, players, group)
     if problem:
         return None, problem
-    return ImportedEntrant(number, name, players, seed), ""
+    return ImportedEntrant(number, name, players, seed, group or None), ""
 
 
-def names_problem(name: str, players: list[str] | None) -> str:
-    """Why the tables cannot hold one of the names (decision record 0041), or ""."""
-    for given in (name, *(players or ())):
-        try:
+def names_problem(name: str, players: list[str] | None, group: str | None = None) -> str:
+    """Why the tables cannot hold one of the names or the group (decision records 0041,
+    0057), or ""."""
+    try:
+        for given in (name, *(players or ())):
             names.check_name_given(given)
-        except (InvalidEntrant, InvalidName) as refused:
-            return translated_detail(refused)
+        check_group_label(group)
+    except (InvalidEntrant, InvalidName) as refused:
+        return translated_detail(refused)
     return ""
 
 
@@ -144,8 +151,13 @@ def parse_pasted_line(number: int, line: str) -> tuple[ImportedEntrant | None, s
         return None, _("the name is empty")
     players: list[str] | None = None
     seed: int | None = None
+    group: str | None = None
     for field in filter(None, fields):
-        if field.isascii() and field.isdigit():
+        if field.startswith(GROUP_OPENS) and field.endswith(GROUP_CLOSES):
+            if group is not None:
+                return None, _("more than one group")
+            group, problem = field[1:-1].strip() or None, ""
+        elif field.isascii() and field.isdigit():
             if seed is not None:
                 return None, _("more than one seed")
             seed, problem = parse_seed(field)
@@ -156,7 +168,7 @@ def parse_pasted_line(number: int, line: str) -> tuple[ImportedEntrant | None, s
             problem = "" if all(players) else _("players are names separated by ','; none is empty")
         if problem:
             return None, problem
-    problem = names_problem(name, players)
+    problem = names_problem(name, players, group)
     if problem:
         return None, problem
-    return ImportedEntrant(number, name, players, seed), ""
+    return ImportedEntrant(number, name, players, seed, group), ""

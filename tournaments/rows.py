@@ -32,7 +32,7 @@ from tournaments.stream.entrant_checks import seeds_in_force
 from tournaments.stream.events import ENTRANTS_RESEEDED, ENTRANTS_SEEDED, TOURNAMENT_CREATED
 
 TOURNAMENT_FIELDS = ("status", "version", "format", "table_size", "settings", "updated_at")
-ENTRANT_FIELDS = ("seed", "checked_in", "withdrawn")
+ENTRANT_FIELDS = ("seed", "checked_in", "withdrawn", "group")
 FIXTURE_FIELDS = (
     "key",
     "stage",
@@ -73,7 +73,12 @@ def expected_entrant(
     """`seeds`: `seeds_in_force(state)`, when the caller has it already."""
     record = state.entrants[entrant_id]
     seed = (seeds if seeds is not None else seeds_in_force(state))[entrant_id]
-    return {"seed": seed, "checked_in": record.checked_in, "withdrawn": record.withdrawn}
+    return {
+        "seed": seed,
+        "checked_in": record.checked_in,
+        "withdrawn": record.withdrawn,
+        "group": record.group,
+    }
 
 
 def expected_fixture(
@@ -186,12 +191,13 @@ def save_fixtures(
 
 UPDATE_ENTRANTS = """
 UPDATE {table} AS entrant
-SET seed = given.seed, checked_in = given.checked_in, withdrawn = given.withdrawn
-FROM unnest(%s::bigint[], %s::integer[], %s::boolean[], %s::boolean[])
-    AS given(id, seed, checked_in, withdrawn)
+SET seed = given.seed, checked_in = given.checked_in, withdrawn = given.withdrawn,
+    "group" = given.grp
+FROM unnest(%s::bigint[], %s::integer[], %s::boolean[], %s::boolean[], %s::text[])
+    AS given(id, seed, checked_in, withdrawn, grp)
 WHERE entrant.id = given.id
-    AND (entrant.seed, entrant.checked_in, entrant.withdrawn)
-        IS DISTINCT FROM (given.seed, given.checked_in, given.withdrawn)
+    AND (entrant.seed, entrant.checked_in, entrant.withdrawn, entrant."group")
+        IS DISTINCT FROM (given.seed, given.checked_in, given.withdrawn, given.grp)
 """
 
 
@@ -203,13 +209,14 @@ def save_entrants(state: TournamentState, entrant_ids: Iterable[int]) -> None:
     if not ids:
         return
     seeds = seeds_in_force(state)
-    columns: tuple[list[Any], ...] = ([], [], [], [])
+    columns: tuple[list[Any], ...] = ([], [], [], [], [])
     for entrant_id in ids:
         expected = expected_entrant(state, entrant_id, seeds)
         columns[0].append(entrant_id)
         columns[1].append(expected["seed"])
         columns[2].append(expected["checked_in"])
         columns[3].append(expected["withdrawn"])
+        columns[4].append(expected["group"])
     with connection.cursor() as cursor:
         cursor.execute(UPDATE_ENTRANTS.format(table=Entrant._meta.db_table), columns)
 

@@ -133,6 +133,12 @@ class TournamentSettings:
     ratings (decision record 0036); None or `given`: by the seeds given at registration."""
     registration: Registration = Registration()
     """Players' sign-up (decision record 0053); closed by default."""
+    avoid_same_group: str | None = None
+    """Who must not meet (decision record 0057): entrants of one group kept apart in the
+    first round (`first_round`) or in every Swiss round (`always`); None: not at all."""
+    avoid_same_group_strength: str = "strict"
+    """`strict`: never (a Swiss round that cannot avoid it is refused); `soft`: as few as
+    possible, after rematches."""
 
     def to_dict(self) -> dict[str, Any]:
         values = {name: getattr(self, name) for name in self.__dataclass_fields__}
@@ -145,6 +151,9 @@ class TournamentSettings:
             del values["registration"]  # the payloads recorded before sign-up unchanged
         else:
             values["registration"] = self.registration.to_dict()
+        if self.avoid_same_group is None and self.avoid_same_group_strength == "strict":
+            # The payloads recorded before the groups unchanged.
+            del values["avoid_same_group"], values["avoid_same_group_strength"]
         return values
 
     @classmethod
@@ -182,6 +191,8 @@ class EntrantRecord:
     checked_in: bool = False
     withdrawn: bool = False
     late: bool = False
+    group: str | None = None
+    """Its group (a club, a family, a bar's team: decision record 0057); None: none."""
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,20 @@ from tournaments.selectors import answers
 from tournaments.services import pipeline, registration
 
 NAME_MAX_LENGTH = 200
+GROUP_HELP = (
+    "Its group (a club, a family, a bar's team): at most 60 characters, one line; null or "
+    "blank: none. Entrants of one group are kept apart as the tournament's `avoid_same_group` "
+    "says (decision record 0057)."
+)
+
+
+def group_field() -> serializers.CharField:
+    # Longer than the services take, so that they say why (`invalid_name`).
+    return serializers.CharField(
+        required=False, allow_null=True, allow_blank=True, max_length=200, help_text=GROUP_HELP
+    )
+
+
 MAX_SEED = 2**31 - 1
 """The seed column's range; the services refuse seeds below 1 (`invalid_entrant`)."""
 
@@ -63,6 +77,7 @@ class EntrantRegisterApi(JsonApi):
             help_text="1 for the strongest; entrants without a seed follow, in registration order. "
             "A seed another entrant holds is refused (`duplicate_seed`).",
         )
+        group = group_field()
         confirm_duplicate_name = serializers.BooleanField(
             default=False,
             help_text="Another entrant of the tournament has the same name (case and spacing "
@@ -95,6 +110,7 @@ class EntrantRegisterApi(JsonApi):
             name=data["name"],
             players=data.get("players"),
             seed=data.get("seed"),
+            group=data.get("group"),
             confirm_duplicate_name=data["confirm_duplicate_name"],
             actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
@@ -114,6 +130,7 @@ class EntrantLineInput(Serializer):
         "entrant.",
     )
     seed = serializers.IntegerField(required=False, allow_null=True, max_value=MAX_SEED)
+    group = group_field()
 
     class Meta:
         ref_name = "EntrantLineInput"
@@ -166,7 +183,7 @@ class EntrantsRegisterApi(JsonApi):
             tournament_id=tournament_id,
             lines=[
                 registration.ImportedEntrant(
-                    line, item["name"], item.get("players"), item.get("seed")
+                    line, item["name"], item.get("players"), item.get("seed"), item.get("group")
                 )
                 for line, item in enumerate(data["entrants"], start=1)
             ],

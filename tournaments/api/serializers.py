@@ -91,6 +91,12 @@ class EntrantOutput(Serializer):
     )
     checked_in = serializers.BooleanField()
     withdrawn = serializers.BooleanField()
+    group = serializers.CharField(
+        allow_null=True,
+        default=None,
+        help_text="Its group (a club, a family, a bar's team): entrants of one group are kept "
+        "apart as `avoid_same_group` says; null: none.",
+    )
 
     class Meta:
         ref_name = "Entrant"
@@ -166,6 +172,17 @@ class TournamentOutput(Serializer):
     registration = serializers.SerializerMethodField(
         help_text="Players' sign-up (decision record 0053): `open`, `closes_at`, `cap`, "
         "`waitlist`, `approval`; closed by default."
+    )
+    avoid_same_group = serializers.CharField(
+        source="settings.avoid_same_group",
+        default=None,
+        allow_null=True,
+        help_text="Who must not meet: `first_round`, `always`; null: not at all (decision 0057).",
+    )
+    avoid_same_group_strength = serializers.CharField(
+        source="settings.avoid_same_group_strength",
+        default="strict",
+        help_text="`strict` or `soft`.",
     )
     entrants = EntrantOutput(many=True, help_text="Seeded first, in seed order.")
     version = serializers.IntegerField(help_text="The tournament stream's version.")

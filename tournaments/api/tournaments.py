@@ -208,6 +208,21 @@ class TournamentCreateApi(JsonApi):
             help_text="Default true: anyone reads it. A private tournament is read only by its "
             "club's and its own members and players.",
         )
+        avoid_same_group = serializers.CharField(
+            required=False,
+            allow_null=True,
+            max_length=20,
+            help_text="Who must not meet (decision record 0057): entrants of one `group` kept "
+            "apart in the first round (`first_round`) or in every Swiss round (`always`); null "
+            "(the default): not at all. Another value: 422 `invalid_format_option`.",
+        )
+        avoid_same_group_strength = serializers.CharField(
+            required=False,
+            max_length=20,
+            help_text="`strict` (the default): never; a Swiss round with no draw that keeps "
+            "them apart is refused with 409 `no_draw_without_same_group`. `soft`: as few as "
+            "possible, after rematches.",
+        )
 
         class Meta:
             ref_name = "TournamentCreateInput"

@@ -42,7 +42,7 @@ from tournaments.stream.commands import (
     WithdrawEntrant,
 )
 from tournaments.stream.decide import decide as decide_command
-from tournaments.stream.entrant_checks import NEW_ENTRANT, players_or_name
+from tournaments.stream.entrant_checks import NEW_ENTRANT, check_group_label, players_or_name
 from tournaments.stream.entrants import check_registration_is_open
 from tournaments.stream.events import ENTRANT_REGISTERED
 from tournaments.stream.evolve import evolve
@@ -76,6 +76,8 @@ def tournament_create(
     club: Club | None = None,
     public: bool = True,
     registration: Registration | None = None,
+    avoid_same_group: str | None = None,
+    avoid_same_group_strength: str = "strict",
 ) -> Tournament:
     """A tournament in registration, run by `club` (whose organizers organize it; may a caller
     create one there is for the permissions to say, tournaments/access.py)."""
@@ -102,6 +104,8 @@ def tournament_create(
         placing_scoring=placing_scoring,
         seeding=seeding,
         registration=registration or Registration(),
+        avoid_same_group=avoid_same_group,
+        avoid_same_group_strength=avoid_same_group_strength,
     )
     command = CreateTournament(
         name=name, settings=settings, club=None if club is None else club.pk, public=public
@@ -136,8 +140,10 @@ def entrant_register(
     seed: int | None = None,
     confirm_duplicate_name: bool = False,
     idempotency_key: str | None = None,
+    group: str | None = None,
 ) -> TournamentCommandResult:
-    """Register before the start. A single's player is named as the entrant when `players` is
+    """Register before the start, in `group` when given (decision record 0057). A single's
+    player is named as the entrant when `players` is
     None; a pair or a trio names its players. A seed another entrant holds is refused, and so is
     a name another entrant has unless `confirm_duplicate_name`. The entrant's id is in the
     result's first event (`registered_entrant_id`); its name and players go to the name tables
@@ -145,6 +151,7 @@ def entrant_register(
     given = None if players is None else list(players)
     for given_name in (name, *(given or ())):
         names.check_name_given(given_name)
+    group = check_group_label(group)
 
     def register(state: TournamentState | None) -> TournamentCommand:
         # Refused before any row is written when the tournament cannot take the entrant.
@@ -156,7 +163,9 @@ def entrant_register(
         names.check_name_is_free(
             tournament_id=tournament_id, name=name, confirmed=confirm_duplicate_name
         )
-        return entrant_rows(tournament_id=tournament_id, name=name, players=seated, seed=seed)
+        return entrant_rows(
+            tournament_id=tournament_id, name=name, players=seated, seed=seed, group=group
+        )
 
     return run(
         tournament_id=tournament_id,
@@ -164,12 +173,17 @@ def entrant_register(
         actor=actor,
         idempotency_key=idempotency_key,
         name="entrant_register",
-        arguments={"name": name, "players": given, "seed": seed},
+        arguments={"name": name, "players": given, "seed": seed, "group": group},
     )
 
 
 def entrant_rows(
-    *, tournament_id: UUID, name: str, players: Sequence[str], seed: int | None
+    *,
+    tournament_id: UUID,
+    name: str,
+    players: Sequence[str],
+    seed: int | None,
+    group: str | None = None,
 ) -> RegisterEntrant:
     """The name rows of a new entrant and its players; the command that registers it."""
     entrant = Entrant.objects.create(
@@ -182,7 +196,11 @@ def entrant_rows(
         player_ids.append(player.id)
     names.names_changed(tournament_ids=[tournament_id])
     return RegisterEntrant(
-        entrant=entrant.id, players=len(players), seed=seed, player_ids=tuple(player_ids)
+        entrant=entrant.id,
+        players=len(players),
+        seed=seed,
+        player_ids=tuple(player_ids),
+        group=group,
     )
 
 
@@ -337,6 +355,8 @@ class ImportedEntrant:
     name: str
     players: list[str] | None
     seed: int | None
+    group: str | None = None
+    """Its group label (decision record 0057); None: none."""
 
 
 def entrants_register(
@@ -364,7 +384,11 @@ def entrants_register(
         return RegisterEntrants(
             tuple(
                 entrant_rows(
-                    tournament_id=tournament_id, name=line.name, players=players, seed=line.seed
+                    tournament_id=tournament_id,
+                    name=line.name,
+                    players=players,
+                    seed=line.seed,
+                    group=check_group_label(line.group),
                 )
                 for line, players in zip(lines, seated, strict=True)
             )
@@ -378,7 +402,8 @@ def entrants_register(
         name="entrants_register",
         arguments={
             "entrants": [
-                {"name": line.name, "players": line.players, "seed": line.seed} for line in lines
+                {"name": line.name, "players": line.players, "seed": line.seed, "group": line.group}
+                for line in lines
             ],
             "confirm_duplicate_names": confirm_duplicate_names,
         },
@@ -426,6 +451,7 @@ def checked_lines(
             players = players_or_name(state, name=line.name, players=line.players)
             for given_name in (line.name, *players):
                 names.check_name_given(given_name)
+            check_group_label(line.group)
             with names.seed_holders_named(new_name=line.name, pending=pending):
                 events = decide_command(
                     state, RegisterEntrant(entrant=stand_in, players=len(players), seed=line.seed)

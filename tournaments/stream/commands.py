@@ -35,6 +35,8 @@ class RegisterEntrant:
     seed: int | None = None
     player_ids: tuple[int, ...] = ()
     """Their ids in seat order, recorded for the ratings (empty: not recorded)."""
+    group: str | None = None
+    """Its group label (decision record 0057), checked by `check_group_label`."""
 
 
 @dataclass(frozen=True)
@@ -157,6 +159,9 @@ class StartTournament:
 @dataclass(frozen=True)
 class PublishSwissRound:
     tournament: uuid.UUID
+    allow_same_group: bool = False
+    """The organizer lets this round pair entrants of one group, as few as it can, when a
+    strict rule finds no draw without (decision record 0057)."""
 
 
 @dataclass(frozen=True)
@@ -218,6 +223,8 @@ class CorrectEntrant:
     reason: str
     changed: tuple[str, ...] = ()
     players: tuple[int, ...] | None = None
+    group: str | None = None
+    """When `changed` holds `group`: the new label (None: no group), before the start only."""
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,8 @@ changes seeds before the start; the events carry ids and which fields changed, d
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from common.explained import gettext_noop
 from tournaments.errors import (
     CheckInClosed,
@@ -28,6 +30,8 @@ from tournaments.stream.commands import (
 )
 from tournaments.stream.entrant_checks import (
     check_entrant_correction,
+    check_group_correction,
+    check_group_label,
     check_player_count,
     check_reason_given,
     check_seed_is_free,
@@ -65,7 +69,14 @@ def register_entrant(state: TournamentState, command: RegisterEntrant) -> list[T
     check_registration_is_open(state)
     check_player_count(state, command.players)
     check_seed_is_free(state, command.seed)
-    return [EntrantRegistered(command.entrant, seed=command.seed, players=command.player_ids)]
+    return [
+        EntrantRegistered(
+            command.entrant,
+            seed=command.seed,
+            players=command.player_ids,
+            group=check_group_label(command.group),
+        )
+    ]
 
 
 def register_entrants(state: TournamentState, command: RegisterEntrants) -> list[TournamentEvent]:
@@ -154,7 +165,7 @@ def seed_entrants(state: TournamentState, command: SeedEntrants) -> list[Tournam
     return [EntrantsSeeded(order, method=command.method, random_seed=command.random_seed)]
 
 
-CORRECTED_FIELDS = ("name", "players")
+CORRECTED_FIELDS = ("name", "players", "group")
 
 
 def correct_entrant(state: TournamentState, command: CorrectEntrant) -> list[TournamentEvent]:
@@ -174,8 +185,16 @@ def correct_entrant(state: TournamentState, command: CorrectEntrant) -> list[Tou
         if command.players is None:
             raise ValueError("a correction of the players records their ids")
         players = tuple(command.players)
+    group = None
+    if "group" in command.changed:
+        check_group_correction(state)
+        group = check_group_label(command.group)
+        if group == state.entrants[command.entrant].group:
+            command = replace(command, changed=tuple(c for c in command.changed if c != "group"))
+            if not command.changed:
+                return []
     changed = tuple(name for name in CORRECTED_FIELDS if name in command.changed)
-    return [EntrantCorrected(command.entrant, changed, reason=reason, players=players)]
+    return [EntrantCorrected(command.entrant, changed, reason=reason, players=players, group=group)]
 
 
 def reseed_entrants(state: TournamentState, command: ReseedEntrants) -> list[TournamentEvent]:

@@ -83,6 +83,8 @@ class EntrantRegistered:
     application: int | None = None
     """The player's application it entered by (decision record 0053); None: the organizer
     registered it."""
+    group: str | None = None
+    """Its group label (decision record 0057); recorded only when set."""
 
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {"entrant": self.entrant, "seed": self.seed}
@@ -92,6 +94,8 @@ class EntrantRegistered:
             payload["players"] = list(self.players)
         if self.application is not None:
             payload["application"] = self.application
+        if self.group is not None:
+            payload["group"] = self.group
         return payload
 
     @classmethod
@@ -102,6 +106,7 @@ class EntrantRegistered:
             payload.get("late", False),
             tuple(payload.get("players", ())),
             payload.get("application"),
+            payload.get("group"),
         )
 
 
@@ -210,11 +215,16 @@ class EntrantCorrected:
     changed: tuple[str, ...]
     reason: str
     players: tuple[int, ...] | None = None
+    group: str | None = None
+    """When `changed` holds `group`: the new group label (None: no group), before the start
+    only (decision record 0057)."""
 
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {"entrant": self.entrant, "changed": list(self.changed)}
         if self.players is not None:
             payload["players"] = list(self.players)
+        if "group" in self.changed:
+            payload["group"] = self.group
         payload["reason"] = self.reason
         return payload
 
@@ -226,6 +236,7 @@ class EntrantCorrected:
             changed=tuple(payload["changed"]),
             reason=payload.get("reason") or "",
             players=None if players is None else tuple(players),
+            group=payload.get("group"),
         )
 
 

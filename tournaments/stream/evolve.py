@@ -77,7 +77,7 @@ def _with_entrant(state: TournamentState, entrant: int, **changes: Any) -> Tourn
 
 
 def _registered(state: TournamentState, event: EntrantRegistered) -> TournamentState:
-    state = _with_entrant(state, event.entrant, seed=event.seed, late=event.late)
+    state = _with_entrant(state, event.entrant, seed=event.seed, late=event.late, group=event.group)
     if event.application is None:
         return state
     return replace(
@@ -211,9 +211,11 @@ def _finished(state: TournamentState, event: TournamentFinished) -> TournamentSt
     return replace(state, finished=True)
 
 
-def _corrected(state: TournamentState, event: EntrantCorrected) -> TournamentState:  # noqa: ARG001 - every handler takes its event
-    # Names and players are rows (decision 0018): nothing the tournament folds changes.
-    return state
+def _corrected(state: TournamentState, event: EntrantCorrected) -> TournamentState:
+    # Names and players are rows (decision 0018): only a group is folded (decision 0057).
+    if "group" not in event.changed:
+        return state
+    return _with_entrant(state, event.entrant, group=event.group)
 
 
 def _reseeded(state: TournamentState, event: EntrantsReseeded) -> TournamentState:

@@ -46,6 +46,7 @@ away. Tables: the venue's. Minutes: at most a day."""
 
 def check_format_options(settings: TournamentSettings) -> None:
     """Refuse with `invalid_format_option` the first option out of its bounds."""
+    check_same_group_options(settings)
     for option, bound in FORMAT_OPTION_BOUNDS.items():
         value = getattr(settings, option)
         if value is None:
@@ -62,3 +63,20 @@ def check_format_options(settings: TournamentSettings) -> None:
                 least=bound.least,
                 most=bound.most,
             )
+
+
+AVOID_SAME_GROUP = (None, "first_round", "always")
+AVOID_SAME_GROUP_STRENGTHS = ("strict", "soft")
+
+
+def check_same_group_options(settings: TournamentSettings) -> None:
+    """Who must not meet (decision record 0057): `avoid_same_group` is null, `first_round` or
+    `always`; `avoid_same_group_strength` is `strict` or `soft`."""
+    if settings.avoid_same_group not in AVOID_SAME_GROUP:
+        raise InvalidFormatOption.because(
+            gettext_noop("avoid_same_group is null, 'first_round' or 'always'")
+        )
+    if settings.avoid_same_group_strength not in AVOID_SAME_GROUP_STRENGTHS:
+        raise InvalidFormatOption.because(
+            gettext_noop("avoid_same_group_strength is 'strict' or 'soft'")
+        )
