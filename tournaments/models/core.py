@@ -92,7 +92,9 @@ class Entrant(models.Model):
     checked_in = models.BooleanField(default=False)
     withdrawn = models.BooleanField(default=False)
     registered_at = models.DateTimeField()
-    group = models.CharField(max_length=60, null=True, blank=True)  # noqa: DJ001 - None: no group, as the log says
+    group = models.CharField(  # noqa: DJ001 - None: no group, as the log says
+        gettext_lazy("group"), max_length=60, null=True, blank=True
+    )
     """Its group (a club, a family, a bar's team), projected from the log (decision record
     0057); None: none."""
 

@@ -68,6 +68,7 @@ def test_an_entrants_page_is_a_form_of_its_name_players_seed_and_reason(
         "player_1",
         "replace_1",
         "seed",
+        "group",
         "reason",
         "confirm_duplicate_name",
     ]

@@ -33,7 +33,7 @@ def past_meetings(draw: st.DrawFn, entrants: Sequence[int]) -> list[tuple[int, i
     return draw(st.lists(st.sampled_from(pairs), max_size=len(entrants), unique=True))
 
 
-def matchings(entrants: Sequence[int]) -> Iterator[list[tuple[int, int]]]:
+def matchings(entrants: list[int]) -> Iterator[list[tuple[int, int]]]:
     """Every way to pair `entrants` (an even number of them)."""
     if not entrants:
         yield []
