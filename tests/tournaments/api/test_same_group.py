@@ -11,7 +11,14 @@ from rest_framework.test import APIClient
 from tests.factories.api import API
 from tests.factories.tournaments import ApiTournamentFactory
 from tests.games.api.builders import created, post
-from tests.tournaments.api.builders import entrant_url, matches, register, tournament_url
+from tests.tournaments.api.builders import (
+    entrant_url,
+    home_wins,
+    matches,
+    play_round,
+    register,
+    tournament_url,
+)
 from tournaments import projections
 
 CLUBS = ["Aurora", "Aurora", "Bar Sport", "Bar Sport", "Rossi", "Rossi", None, None]
@@ -133,3 +140,30 @@ def test_a_knockout_draws_a_group_of_two_into_opposite_halves(organizer: APIClie
 
     pairs = {tuple(sorted(match["entrants"])) for match in matches(organizer, tournament_id)}
     assert pairs == {tuple(sorted((ids[0], ids[2]))), tuple(sorted((ids[1], ids[3])))}
+
+
+def test_a_later_round_a_strict_rule_cannot_draw_waits_for_the_organizer(
+    organizer: APIClient,
+) -> None:
+    # Round 1 pairs each Aurora player with another; then 4 and 5 withdraw, and three of the
+    # four left are of Aurora: round 2 has no draw keeping them apart.
+    groups = ["Aurora", "Aurora", "Aurora", None, None, None]
+    tournament_id = grouped_swiss(organizer, groups, avoid_same_group="always", swiss_rounds=3)
+    created(post(organizer, tournament_url(tournament_id, "start")))
+    projections.consume()
+    ids = [e["id"] for e in organizer.get(tournament_url(tournament_id)).json()["entrants"]]
+    for leaving in ids[3:5]:
+        created(post(organizer, entrant_url(tournament_id, leaving, "withdraw"), {"reason": "ill"}))
+    projections.consume()
+
+    play_round(organizer, tournament_id, home_wins)
+
+    assert matches(organizer, tournament_id, status="ready") == []
+    refused = post(organizer, tournament_url(tournament_id, "next-round"), {})
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "no_draw_without_same_group"
+    published = post(
+        organizer, tournament_url(tournament_id, "next-round"), {"allow_same_group": True}
+    )
+    assert published.status_code == 201, published.json()
+    assert published.json()["round"] == 2
