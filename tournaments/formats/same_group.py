@@ -146,6 +146,13 @@ def circle_order(field: Sequence[int], rule: SameGroup | None) -> tuple[int, ...
     entrants = tuple(field)
     if rule is None or not rule.matters(entrants):
         return entrants
+    return _circle_order(entrants, rule.key)
+
+
+@lru_cache(maxsize=256)
+def _circle_order(entrants: tuple[int, ...], key: tuple[tuple[int, str], ...]) -> tuple[int, ...]:
+    """`circle_order`, once per field and groups (every fold of the tournament draws it)."""
+    rule = SameGroup(dict(key))
     natural = _circle_pairs(entrants)
     if rule.count(natural) == 0:
         return entrants
