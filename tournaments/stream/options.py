@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from common.explained import gettext_noop
 from tournaments.errors import InvalidFormatOption
+from tournaments.formats.same_group import MODES, STRENGTHS
 from tournaments.state import TournamentSettings
 
 
@@ -65,8 +66,7 @@ def check_format_options(settings: TournamentSettings) -> None:
             )
 
 
-AVOID_SAME_GROUP = (None, "first_round", "always")
-AVOID_SAME_GROUP_STRENGTHS = ("strict", "soft")
+AVOID_SAME_GROUP = (None, *MODES)
 
 
 def check_same_group_options(settings: TournamentSettings) -> None:
@@ -76,7 +76,7 @@ def check_same_group_options(settings: TournamentSettings) -> None:
         raise InvalidFormatOption.because(
             gettext_noop("avoid_same_group is null, 'first_round' or 'always'")
         )
-    if settings.avoid_same_group_strength not in AVOID_SAME_GROUP_STRENGTHS:
+    if settings.avoid_same_group_strength not in STRENGTHS:
         raise InvalidFormatOption.because(
             gettext_noop("avoid_same_group_strength is 'strict' or 'soft'")
         )
