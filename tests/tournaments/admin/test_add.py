@@ -31,6 +31,17 @@ def test_the_add_form_creates_the_tournament_through_the_service(
     assert tournament.tables.count() == 6
 
 
+def test_the_add_form_sets_who_must_not_meet(admin_client: Client) -> None:
+    add_tournament(admin_client, avoid_same_group="always", avoid_same_group_strength="soft")
+
+    tournament = Tournament.objects.get(name="Coppa di primavera")
+    settings = tournament.settings
+    assert (settings["avoid_same_group"], settings["avoid_same_group_strength"]) == (
+        "always",
+        "soft",
+    )
+
+
 def test_the_add_form_shows_what_the_service_refuses_and_creates_nothing(
     admin_client: Client,
 ) -> None:
