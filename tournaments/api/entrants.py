@@ -97,7 +97,8 @@ class EntrantRegisterApi(JsonApi):
             409: f"`registration_closed`: the tournament has started; {VERSION_CONFLICT}",
             422: "`invalid_entrant`: a player count that does not fit the table, or a seed "
             "below 1; `invalid_name`: a control character (a line break, a tab...) or a line "
-            "separator in a name; `players_required`: a pair or a trio without its players' "
+            "separator in a name or the group, or a group over 60 characters; "
+            "`players_required`: a pair or a trio without its players' "
             "names; `duplicate_seed`: another entrant holds the seed; "
             "`duplicate_entrant_name`: another entrant has the name (send "
             "`confirm_duplicate_name: true` to register it all the same).",

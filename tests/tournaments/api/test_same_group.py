@@ -19,7 +19,9 @@ from tests.tournaments.api.builders import (
     register,
     tournament_url,
 )
+from tests.tournaments.projections.snapshots import rebuild
 from tournaments import projections
+from tournaments.models import Entrant
 
 CLUBS = ["Aurora", "Aurora", "Bar Sport", "Bar Sport", "Rossi", "Rossi", None, None]
 
@@ -53,6 +55,11 @@ def test_the_first_round_of_a_swiss_pairs_nobody_with_their_own_group(
     for match in first_round:
         home, away = (group_of[entrant] for entrant in match["entrants"])
         assert home is None or home != away
+    # The group is a projection: emptied, it is rebuilt from the log.
+    Entrant.objects.filter(tournament_id=tournament_id).update(group=None)
+    rebuild()
+    rebuilt = dict(Entrant.objects.filter(tournament_id=tournament_id).values_list("id", "group"))
+    assert rebuilt == group_of
 
 
 def test_a_strict_rule_with_no_draw_refuses_the_start_and_publishes_nothing(

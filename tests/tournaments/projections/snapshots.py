@@ -214,7 +214,8 @@ EMPTY_PROJECTIONS = [
     # The derived columns of the name tables: names, players, club and `public` stay, and so do
     # `created_at` and `registered_at`, which are the server's clock when the rows were created,
     # not the events' `recorded_at`.
-    "UPDATE tournaments_entrant SET seed = NULL, checked_in = false, withdrawn = false",
+    "UPDATE tournaments_entrant SET seed = NULL, checked_in = false, withdrawn = false, "
+    '"group" = NULL',
     "UPDATE tournaments_tournament SET status = 'registration', version = 0, "
     "settings = '{}'::jsonb, updated_at = 'epoch'",
     # `format` and `table_size` copy the settings of `TournamentCreated`: derived too.
