@@ -53,6 +53,7 @@ CONFLICT_CODES = frozenset(
         "entrant_withdrawn",
         "not_entered",
         "swiss_round_not_due",
+        "no_draw_without_same_group",
         "club_exists",
     }
 )

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.models import Match
+from tournaments.formats.errors import NoDrawWithoutSameGroup
 from tournaments.models import Entrant, Fixture, FixtureStatus
 from tournaments.plan import cut_ties, drawing, knockouts
 from tournaments.services.pipeline import load_tournament
@@ -257,6 +258,19 @@ def start_step(state: TournamentState, active: Sequence[EntrantLine]) -> Step:
     )
 
 
+def groups_keep_the_round_back(state: TournamentState, number: int) -> bool:
+    """Whether a strict `avoid_same_group` finds no draw of this Swiss round (decision record
+    0057): the organizer may publish it letting entrants of one group meet."""
+    rule = drawing.same_group_rule(state, number)
+    if rule is None or not rule.strict:
+        return False
+    try:
+        drawing.next_swiss_round(state, number)
+    except NoDrawWithoutSameGroup:
+        return True
+    return False
+
+
 def rounds_step(state: TournamentState, lines: Sequence[MatchLine]) -> Step:
     if not state.started:
         return Step(
@@ -267,12 +281,12 @@ def rounds_step(state: TournamentState, lines: Sequence[MatchLine]) -> Step:
     operations: list[str] = []
     if without_table and not state.finished:
         operations.append("schedule")
-    if (
-        state.settings.format == "swiss"
-        and not state.settings.automatic_rounds
-        and drawing.swiss_round_due(state) is not None
-    ):
-        operations.append("publish_swiss_round")
+    due = drawing.swiss_round_due(state)
+    if state.settings.format == "swiss" and due is not None:
+        if not state.settings.automatic_rounds:
+            operations.append("publish_swiss_round")
+        if groups_keep_the_round_back(state, due):
+            operations.append("publish_swiss_round_allowing_same_group")
     operations.append("refresh")
     rounds = sorted({line.round for line in playing})
     said = (

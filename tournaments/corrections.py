@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Literal
+from typing import Final, Literal
 from uuid import UUID
 
 from django.db import transaction
@@ -60,13 +60,15 @@ class PlayerCorrection:
 
 class Keep(Enum):
     SEED = "keep the seed"
+    GROUP = "keep the group"
 
 
 class KeepTable(Enum):
     FIXED_TABLE = "keep the fixed table"
 
 
-KEEP_SEED = Keep.SEED
+KEEP_SEED: Final = Keep.SEED
+KEEP_GROUP: Final = Keep.GROUP
 KEEP_FIXED_TABLE = KeepTable.FIXED_TABLE
 
 
@@ -80,13 +82,16 @@ def entrant_correct(
     players: Sequence[PlayerCorrection | str] | None = None,
     confirm_duplicate_name: bool = False,
     idempotency_key: str | None = None,
+    group: str | Literal[Keep.GROUP] | None = KEEP_GROUP,
     fixed_table: int | Literal[KeepTable.FIXED_TABLE] | None = KEEP_FIXED_TABLE,
 ) -> TournamentCommandResult:
     """Rename the entrant and/or set its players, in seat order (a plain name is the same person
-    renamed), and/or its fixed table (None: none; `KEEP_FIXED_TABLE`, the default: as it is;
-    decision record 0059). Recorded as `EntrantCorrected` with what changed; nothing is
-    recorded when nothing does. Allowed at any time: names are not facts of the draw, and a
-    fixed table counts for the matches seated from then on."""
+    renamed), and/or its group (`KEEP_GROUP`: unchanged), and/or its fixed table (None: none;
+    `KEEP_FIXED_TABLE`, the default: as it is; decision record 0059). Recorded as
+    `EntrantCorrected` with what changed; nothing is recorded when nothing does. Names are
+    allowed at any time (they are not facts of the draw), a group before the start only
+    (decision record 0057), a fixed table at any time (it counts for the matches seated from
+    then on)."""
     seats = None if players is None else [as_correction(player) for player in players]
 
     def correct(state: TournamentState | None) -> CorrectEntrant:
@@ -122,12 +127,15 @@ def entrant_correct(
         table = None if fixed_table is KEEP_FIXED_TABLE else fixed_table
         if fixed_table is not KEEP_FIXED_TABLE:
             changed.append("fixed_table")
+        if not isinstance(group, Keep):
+            changed.append("group")
         return CorrectEntrant(
             entrant=entrant_id,
             reason=reason,
             changed=tuple(changed),
             players=None if player_ids is None else tuple(player_ids),
             fixed_table=table,
+            group=None if isinstance(group, Keep) else group,
         )
 
     result = run(
@@ -142,6 +150,7 @@ def entrant_correct(
             "players": None if seats is None else [[seat.name, seat.replace] for seat in seats],
             "reason": reason,
             **({} if fixed_table is KEEP_FIXED_TABLE else {"fixed_table": fixed_table}),
+            **({} if isinstance(group, Keep) else {"group": group}),
         },
     )
     if seats is not None and result.recorded:
@@ -189,24 +198,37 @@ def entrant_amend(
     confirm_duplicate_name: bool = False,
     idempotency_key: str | None = None,
     fixed_table: int | Literal[KeepTable.FIXED_TABLE] | None = KEEP_FIXED_TABLE,
+    group: str | Literal[Keep.GROUP] | None = KEEP_GROUP,
 ) -> TournamentCommandResult:
     """One organizer's edit of an entrant (the API's `PATCH`, the admin's page): its name and
     players (`entrant_correct`) and its seed (a one-entry `entrants_reseed`), both or neither.
     The result of the last command carried out; the seed's command has the idempotency key with
     SEED_KEY_SUFFIX."""
-    if name is None and players is None and seed is KEEP_SEED and fixed_table is KEEP_FIXED_TABLE:
+    if (
+        name is None
+        and players is None
+        and seed is KEEP_SEED
+        and group is KEEP_GROUP
+        and fixed_table is KEEP_FIXED_TABLE
+    ):
         raise InvalidEntrant.because(
-            gettext_noop("give the name, the players or the seed to correct")
+            gettext_noop("give the name, the players, the group or the seed to correct")
         )
     result = None
     with transaction.atomic():
-        if name is not None or players is not None or fixed_table is not KEEP_FIXED_TABLE:
+        if (
+            name is not None
+            or players is not None
+            or group is not KEEP_GROUP
+            or fixed_table is not KEEP_FIXED_TABLE
+        ):
             result = entrant_correct(
                 tournament_id=tournament_id,
                 entrant_id=entrant_id,
                 name=name,
                 players=players,
                 fixed_table=fixed_table,
+                group=group,
                 reason=reason,
                 confirm_duplicate_name=confirm_duplicate_name,
                 actor=actor,

@@ -1,9 +1,10 @@
 """Reading lists of entrants to register at once, into `ImportedEntrant`s for
-`registration.entrants_register`: a file of `name,players,seed[,fixed_table]` lines (a header
-line optional, the players of a pair or trio separated by `;`, the seed and the fixed table
-blank or a whole number from 1), and a
-pasted list of `Name` or `Name; Player 1, Player 2` lines with an optional seed (`Name; 3`).
-Players left blank or out: a single named as the entrant (the service decides)."""
+`registration.entrants_register`: a file of `name,players,seed[,group[,fixed_table]]` lines (a
+header line optional, the players of a pair or trio separated by `;`, the seed and the fixed
+table blank or a whole number from 1, the group a label or blank), and a pasted list of `Name` or
+`Name; Player 1, Player 2` lines with an optional seed (`Name; 3`) and group in brackets
+(`Name; [Circolo Aurora]`). Players left blank or out: a single named as the entrant (the
+service decides)."""
 
 from __future__ import annotations
 
@@ -17,14 +18,18 @@ from common.parsing import ascii_int
 from tournaments import names
 from tournaments.errors import InvalidEntrant, InvalidName
 from tournaments.services.registration import ImportedEntrant
+from tournaments.stream.entrant_checks import check_group_label
 
 PLAYER_SEPARATOR = ";"
-CSV_COLUMNS = ("name", "players", "seed", "fixed_table")
-"""The last column is optional: an entrant's fixed table (decision record 0059), or blank."""
+CSV_COLUMNS = ("name", "players", "seed", "group", "fixed_table")
+"""The last two are optional: the entrant's group (decision record 0057) and fixed table (0059),
+each blank for none."""
 MAX_SEED = 2**31 - 1
 """The largest seed the seed column holds."""
 PASTED_FIELD_SEPARATOR = ";"
 PASTED_PLAYER_SEPARATOR = ","
+GROUP_OPENS, GROUP_CLOSES = "[", "]"
+"""A pasted line's group, as a field of its own: `[Circolo Aurora]`."""
 
 
 def split_players(text: str) -> tuple[list[str], str]:
@@ -53,6 +58,7 @@ def parse_entrant_lines(text: str) -> tuple[list[ImportedEntrant], list[str]]:
                 continue
             if number == 1 and tuple(cell.lower() for cell in cells) in (
                 CSV_COLUMNS,
+                CSV_COLUMNS[:4],
                 CSV_COLUMNS[:3],
                 CSV_COLUMNS[:2],
             ):
@@ -75,12 +81,12 @@ def parse_entrant_lines(text: str) -> tuple[list[ImportedEntrant], list[str]]:
 
 
 def parse_entrant_line(number: int, cells: list[str]) -> tuple[ImportedEntrant | None, str]:
-    if len(cells) not in (2, 3, 4):
+    if len(cells) not in (2, 3, 4, 5):
         return None, _("expected the columns %(columns)s, found %(count)s column(s)") % {
-            "columns": ",".join(CSV_COLUMNS[:3]),  # the fixed table is optional
+            "columns": ",".join(CSV_COLUMNS[:3]),  # the group and the fixed table are optional
             "count": len(cells),
         }
-    name, players_text, seed_text, table_text = (*cells, "", "")[:4]
+    name, players_text, seed_text, group, table_text = (*cells, "", "", "")[:5]
     if not name:
         return None, _("the name is empty")
     players: list[str] | None = None
@@ -99,19 +105,21 @@ def parse_entrant_line(number: int, cells: list[str]) -> tuple[ImportedEntrant |
             return None, _("the fixed table is a whole number from 1, not %(given)s") % {
                 "given": repr(table_text[:40])
             }
-    problem = names_problem(name, players)
+    problem = names_problem(name, players, group)
     if problem:
         return None, problem
-    return ImportedEntrant(number, name, players, seed, fixed_table=fixed_table), ""
+    return ImportedEntrant(number, name, players, seed, group or None, fixed_table=fixed_table), ""
 
 
-def names_problem(name: str, players: list[str] | None) -> str:
-    """Why the tables cannot hold one of the names (decision record 0041), or ""."""
-    for given in (name, *(players or ())):
-        try:
+def names_problem(name: str, players: list[str] | None, group: str | None = None) -> str:
+    """Why the tables cannot hold one of the names or the group (decision records 0041,
+    0057), or ""."""
+    try:
+        for given in (name, *(players or ())):
             names.check_name_given(given)
-        except (InvalidEntrant, InvalidName) as refused:
-            return translated_detail(refused)
+        check_group_label(group)
+    except (InvalidEntrant, InvalidName) as refused:
+        return translated_detail(refused)
     return ""
 
 
@@ -155,8 +163,13 @@ def parse_pasted_line(number: int, line: str) -> tuple[ImportedEntrant | None, s
         return None, _("the name is empty")
     players: list[str] | None = None
     seed: int | None = None
+    group: str | None = None
     for field in filter(None, fields):
-        if field.isascii() and field.isdigit():
+        if field.startswith(GROUP_OPENS) and field.endswith(GROUP_CLOSES):
+            if group is not None:
+                return None, _("more than one group")
+            group, problem = field[1:-1].strip() or None, ""
+        elif field.isascii() and field.isdigit():
             if seed is not None:
                 return None, _("more than one seed")
             seed, problem = parse_seed(field)
@@ -167,7 +180,7 @@ def parse_pasted_line(number: int, line: str) -> tuple[ImportedEntrant | None, s
             problem = "" if all(players) else _("players are names separated by ','; none is empty")
         if problem:
             return None, problem
-    problem = names_problem(name, players)
+    problem = names_problem(name, players, group)
     if problem:
         return None, problem
-    return ImportedEntrant(number, name, players, seed), ""
+    return ImportedEntrant(number, name, players, seed, group), ""

@@ -7,7 +7,7 @@ and a pasted list are read by `tournaments.entrants_csv` into `ImportedEntrant`s
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -17,6 +17,7 @@ from accounts.models import Club
 from games.models import Scoring
 from tournaments.corrections import (
     KEEP_FIXED_TABLE,
+    KEEP_GROUP,
     KEEP_SEED,
     Keep,
     KeepTable,
@@ -31,6 +32,7 @@ from tournaments.entrants_csv import (
 from tournaments.models import Entrant, Format, Player, Tournament, TournamentStatus
 from tournaments.services.registration import ImportedEntrant
 from tournaments.state import Registration
+from tournaments.stream.entrant_checks import GROUP_MAX_LENGTH
 
 TABLE_SIZES = [
     (2, gettext_lazy("Singles: tables of 2")),
@@ -42,6 +44,15 @@ LEVEL_KNOCKOUT_CHOICES = [
     ("deciding_round", gettext_lazy("A deciding round (a tied one is replayed)")),
     ("higher_seed", gettext_lazy("The higher seed goes through")),
     ("organizer", gettext_lazy("The organizer decides, giving a reason")),
+]
+AVOID_SAME_GROUP_CHOICES = [
+    ("", gettext_lazy("Never: groups are drawn like anyone")),
+    ("first_round", gettext_lazy("In the first round")),
+    ("always", gettext_lazy("In every round (Swiss)")),
+]
+AVOID_SAME_GROUP_STRENGTH_CHOICES = [
+    ("strict", gettext_lazy("Strictly: refuse a Swiss round that cannot")),
+    ("soft", gettext_lazy("As far as possible, after rematches")),
 ]
 MAX_CSV_BYTES = 1_000_000
 MAX_PASTED_CHARACTERS = 100_000
@@ -188,6 +199,22 @@ class TournamentCreateForm(forms.Form):
         help_text=gettext_lazy("Tables of three only: for the entrant who forfeits. Blank: 0."),
     )
 
+    avoid_same_group = forms.ChoiceField(
+        label=gettext_lazy("Keep groups apart"),
+        choices=AVOID_SAME_GROUP_CHOICES,
+        required=False,
+        help_text=gettext_lazy(
+            "Entrants of one group (a club, a family, a bar's team) do not meet: in the first "
+            "round, or in every Swiss round."
+        ),
+    )
+    avoid_same_group_strength = forms.ChoiceField(
+        label=gettext_lazy("How strictly"),
+        choices=AVOID_SAME_GROUP_STRENGTH_CHOICES,
+        initial="strict",
+        required=False,
+    )
+
     sign_up_open = forms.BooleanField(
         required=False,
         label=gettext_lazy("Open to sign-up"),
@@ -232,6 +259,10 @@ class TournamentCreateForm(forms.Form):
             {"fields": list(PLACING_FIELDS)},
         ),
         (gettext_lazy("Venue"), {"fields": ["tables", "no_show_minutes"]}),
+        (
+            gettext_lazy("Who must not meet"),
+            {"fields": ["avoid_same_group", "avoid_same_group_strength"]},
+        ),
         (gettext_lazy("Sign-up"), {"fields": list(SIGN_UP_FIELDS)}),
     )
 
@@ -347,6 +378,15 @@ class EntrantRegisterForm(forms.Form):
     seed = forms.IntegerField(
         label=gettext_lazy("Seed"), min_value=1, max_value=MAX_SEED, required=False
     )
+    group = forms.CharField(
+        label=gettext_lazy("Group"),
+        max_length=GROUP_MAX_LENGTH,
+        required=False,
+        help_text=gettext_lazy(
+            "A club, a family, a bar's team: entrants of one group are kept apart as the "
+            "tournament's settings say. Blank: none."
+        ),
+    )
     fixed_table = fixed_table_field()
     confirm_duplicate_name = duplicate_name_confirmation()
 
@@ -359,6 +399,7 @@ class EntrantRegisterForm(forms.Form):
                     "name",
                     "players",
                     "seed",
+                    "group",
                     "fixed_table",
                     "confirm_duplicate_name",
                 ]
@@ -418,6 +459,7 @@ class EntrantCorrectForm(forms.Form):
             "name": entrant.name,
             "seed": entrant.seed,
             "fixed_table": entrant.fixed_table,
+            "group": entrant.group or "",
         }
         super().__init__(data, initial=initial)
         self.entrant = entrant
@@ -454,27 +496,31 @@ class EntrantCorrectForm(forms.Form):
             else _("Blank: no seed. To swap seeds, use the Seeds form on the tournament's page."),
         )
         self.fields["fixed_table"] = fixed_table_field()
+        self.fields["group"] = forms.CharField(
+            label=gettext_lazy("Group"),
+            max_length=GROUP_MAX_LENGTH,
+            required=False,
+            disabled=started,
+            help_text=gettext_lazy("Fixed once the tournament has started.")
+            if started
+            else gettext_lazy("Blank: none."),
+        )
         self.fields["reason"] = forms.CharField(
             label=gettext_lazy("Reason"),
             max_length=500,
             help_text=gettext_lazy("Recorded with the correction, for whoever reads the log."),
         )
         self.fields["confirm_duplicate_name"] = duplicate_name_confirmation()
-        self.fieldsets = (
-            (
-                None,
-                {
-                    "fields": [
-                        "name",
-                        *seat_fields,
-                        "seed",
-                        "fixed_table",
-                        "reason",
-                        "confirm_duplicate_name",
-                    ]
-                },
-            ),
-        )
+        fields = [
+            "name",
+            *seat_fields,
+            "seed",
+            "group",
+            "fixed_table",
+            "reason",
+            "confirm_duplicate_name",
+        ]
+        self.fieldsets = ((None, {"fields": fields}),)
 
     def corrected_name(self) -> str | None:
         name: str = self.cleaned_data["name"]
@@ -494,13 +540,17 @@ class EntrantCorrectForm(forms.Form):
         )
         return None if unchanged else seats
 
-    def corrected_seed(self) -> int | Keep | None:
+    def corrected_seed(self) -> int | Literal[Keep.SEED] | None:
         seed: int | None = self.cleaned_data["seed"]
         return KEEP_SEED if "seed" not in self.changed_data else seed
 
     def corrected_fixed_table(self) -> int | KeepTable | None:
         table: int | None = self.cleaned_data["fixed_table"]
         return KEEP_FIXED_TABLE if "fixed_table" not in self.changed_data else table
+
+    def corrected_group(self) -> str | Literal[Keep.GROUP] | None:
+        group: str = self.cleaned_data["group"]
+        return KEEP_GROUP if "group" not in self.changed_data else (group.strip() or None)
 
     def warn_of_duplicate_name(self, warning: str) -> None:
         """The service's duplicate-name warning on the name, with the confirmation box."""
@@ -585,8 +635,9 @@ class EntrantImportForm(forms.Form):
     file = forms.FileField(
         label=gettext_lazy("File"),
         help_text=gettext_lazy(
-            "A CSV file with the columns name,players,seed (a header line is optional). "
-            "Players of a pair or trio are separated by ';'; the seed may be blank."
+            "A CSV file with the columns name,players,seed and optionally group and "
+            "fixed_table (a header line is optional). Players of a pair or trio are separated "
+            "by ';'; the seed, the group and the fixed table may be blank."
         ),
     )
     confirm_duplicate_names = forms.BooleanField(
@@ -623,7 +674,8 @@ class EntrantPasteForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 10, "cols": 60}),
         help_text=gettext_lazy(
             "One entrant per line: Name, or Name; Player 1, Player 2 (a pair or a trio), "
-            "and a seed as a field of its own if any (Name; 3). A single's player is the name."
+            "and a seed as a field of its own if any (Name; 3), and a group in brackets if "
+            "any (Name; [Circolo Aurora]). A single's player is the name."
         ),
     )
     confirm_duplicate_names = forms.BooleanField(

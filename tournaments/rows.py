@@ -32,7 +32,7 @@ from tournaments.stream.entrant_checks import seeds_in_force
 from tournaments.stream.events import ENTRANTS_RESEEDED, ENTRANTS_SEEDED, TOURNAMENT_CREATED
 
 TOURNAMENT_FIELDS = ("status", "version", "format", "table_size", "settings", "updated_at")
-ENTRANT_FIELDS = ("seed", "checked_in", "withdrawn", "fixed_table")
+ENTRANT_FIELDS = ("seed", "checked_in", "withdrawn", "fixed_table", "group")
 FIXTURE_FIELDS = (
     "key",
     "stage",
@@ -78,6 +78,7 @@ def expected_entrant(
         "checked_in": record.checked_in,
         "withdrawn": record.withdrawn,
         "fixed_table": record.fixed_table,
+        "group": record.group,
     }
 
 
@@ -192,12 +193,13 @@ def save_fixtures(
 UPDATE_ENTRANTS = """
 UPDATE {table} AS entrant
 SET seed = given.seed, checked_in = given.checked_in, withdrawn = given.withdrawn,
-    fixed_table = given.fixed_table
-FROM unnest(%s::bigint[], %s::integer[], %s::boolean[], %s::boolean[], %s::integer[])
-    AS given(id, seed, checked_in, withdrawn, fixed_table)
+    fixed_table = given.fixed_table, "group" = given.grp
+FROM unnest(%s::bigint[], %s::integer[], %s::boolean[], %s::boolean[], %s::integer[], %s::text[])
+    AS given(id, seed, checked_in, withdrawn, fixed_table, grp)
 WHERE entrant.id = given.id
-    AND (entrant.seed, entrant.checked_in, entrant.withdrawn, entrant.fixed_table)
-        IS DISTINCT FROM (given.seed, given.checked_in, given.withdrawn, given.fixed_table)
+    AND (entrant.seed, entrant.checked_in, entrant.withdrawn, entrant.fixed_table, entrant."group")
+        IS DISTINCT FROM
+        (given.seed, given.checked_in, given.withdrawn, given.fixed_table, given.grp)
 """
 
 
@@ -209,7 +211,7 @@ def save_entrants(state: TournamentState, entrant_ids: Iterable[int]) -> None:
     if not ids:
         return
     seeds = seeds_in_force(state)
-    columns: tuple[list[Any], ...] = ([], [], [], [], [])
+    columns: tuple[list[Any], ...] = ([], [], [], [], [], [])
     for entrant_id in ids:
         expected = expected_entrant(state, entrant_id, seeds)
         columns[0].append(entrant_id)
@@ -217,6 +219,7 @@ def save_entrants(state: TournamentState, entrant_ids: Iterable[int]) -> None:
         columns[2].append(expected["checked_in"])
         columns[3].append(expected["withdrawn"])
         columns[4].append(expected["fixed_table"])
+        columns[5].append(expected["group"])
     with connection.cursor() as cursor:
         cursor.execute(UPDATE_ENTRANTS.format(table=Entrant._meta.db_table), columns)
 

@@ -136,6 +136,12 @@ class TournamentSettings:
     accelerated: bool = False
     """A Swiss paired with the Baku acceleration (decision record 0059): virtual points for
     the top half of a field of 32 or more in the first rounds, for the pairing only."""
+    avoid_same_group: str | None = None
+    """Who must not meet (decision record 0057): entrants of one group kept apart in the
+    first round (`first_round`) or in every Swiss round (`always`); None: not at all."""
+    avoid_same_group_strength: str = "strict"
+    """`strict`: never (a Swiss round that cannot avoid it is refused); `soft`: as few as
+    possible, after rematches."""
 
     def to_dict(self) -> dict[str, Any]:
         values = {name: getattr(self, name) for name in self.__dataclass_fields__}
@@ -150,6 +156,9 @@ class TournamentSettings:
             values["registration"] = self.registration.to_dict()
         if not self.accelerated:
             del values["accelerated"]  # the payloads recorded before acceleration unchanged
+        if self.avoid_same_group is None and self.avoid_same_group_strength == "strict":
+            # The payloads recorded before the groups unchanged.
+            del values["avoid_same_group"], values["avoid_same_group_strength"]
         return values
 
     @classmethod
@@ -189,6 +198,8 @@ class EntrantRecord:
     late: bool = False
     fixed_table: int | None = None
     """The table the entrant always plays at (reduced mobility, decision record 0059)."""
+    group: str | None = None
+    """Its group (a club, a family, a bar's team: decision record 0057); None: none."""
 
 
 @dataclass(frozen=True)

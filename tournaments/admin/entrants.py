@@ -57,7 +57,15 @@ from tournaments.services import registration
 class EntrantInline(ReadOnlyInline):
     model = Entrant
     show_change_link = True
-    fields = ("name", "players_named", "seed", "checked_in", "withdrawn", "registered_at")
+    fields = (
+        "name",
+        "players_named",
+        "seed",
+        "group",
+        "checked_in",
+        "withdrawn",
+        "registered_at",
+    )
     readonly_fields = fields
 
     @admin.display(description=gettext_lazy("players"))
@@ -76,7 +84,15 @@ class EntrantAdmin(TournamentsAddAdmin):
     withdraw an entrant instead."""
 
     add_form_class = EntrantRegisterForm
-    list_display = ("name", "tournament", "players_named", "seed", "checked_in", "withdrawn")
+    list_display = (
+        "name",
+        "tournament",
+        "players_named",
+        "seed",
+        "group",
+        "checked_in",
+        "withdrawn",
+    )
     list_filter = ("tournament", "checked_in", "withdrawn")
     list_select_related = ("tournament",)
     search_fields = ("name", "players__name")
@@ -85,6 +101,7 @@ class EntrantAdmin(TournamentsAddAdmin):
         "name",
         "players_named",
         "seed",
+        "group",
         "checked_in",
         "withdrawn",
         "registered_at",
@@ -130,6 +147,7 @@ class EntrantAdmin(TournamentsAddAdmin):
                 players=data["players"],
                 seed=data["seed"],
                 fixed_table=data["fixed_table"],
+                group=data["group"] or None,
                 confirm_duplicate_name=data["confirm_duplicate_name"],
                 actor=admin_actor(request),
             )
@@ -191,10 +209,12 @@ class EntrantAdmin(TournamentsAddAdmin):
         name = form.corrected_name()
         seated = form.corrected_players(players)
         seed = form.corrected_seed()
+        group = form.corrected_group()
         fixed_table = form.corrected_fixed_table()
         changed = (
             [label for label, value in (("name", name), ("players", seated)) if value is not None]
             + ([] if seed is corrections.KEEP_SEED else ["seed"])
+            + ([] if group is corrections.KEEP_GROUP else ["group"])
             + ([] if fixed_table is corrections.KEEP_FIXED_TABLE else ["fixed_table"])
         )
         if not changed:
@@ -208,6 +228,7 @@ class EntrantAdmin(TournamentsAddAdmin):
                 players=seated,
                 seed=seed,
                 fixed_table=fixed_table,
+                group=group,
                 reason=form.cleaned_data["reason"],
                 confirm_duplicate_name=form.cleaned_data["confirm_duplicate_name"],
                 actor=admin_actor(request),
@@ -289,6 +310,7 @@ CORRECTED_FIELDS = {
     "players": gettext_lazy("players"),
     "seed": gettext_lazy("seed"),
     "fixed_table": gettext_lazy("fixed table"),
+    "group": gettext_lazy("group"),
 }
 
 

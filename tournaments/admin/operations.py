@@ -187,6 +187,17 @@ def run_swiss_round_publish(request: HttpRequest, tournament: Tournament) -> str
     return _("Swiss round %(number)s published.") % {"number": len(state.swiss_rounds)}
 
 
+def run_swiss_round_publish_allowing_same_group(
+    request: HttpRequest, tournament: Tournament
+) -> str:
+    """The next Swiss round published with as few same-group pairings as it allows, when a
+    strict `avoid_same_group` finds none without (decision record 0057)."""
+    state = running.swiss_round_publish(
+        tournament_id=tournament.id, actor=admin_actor(request), allow_same_group=True
+    ).state
+    return _("Swiss round %(number)s published.") % {"number": len(state.swiss_rounds)}
+
+
 def schedule(request: HttpRequest, tournament: Tournament) -> str:
     called = scheduling.fixture_schedule(tournament_id=tournament.id, actor=admin_actor(request))
     tables = ", ".join(
@@ -257,6 +268,10 @@ OPERATIONS = {
     "close_check_in": Operation(gettext_lazy("Close check-in"), close_check_in),
     "publish_swiss_round": Operation(
         gettext_lazy("Publish the next Swiss round"), run_swiss_round_publish
+    ),
+    "publish_swiss_round_allowing_same_group": Operation(
+        gettext_lazy("Publish the next Swiss round, letting entrants of one group meet"),
+        run_swiss_round_publish_allowing_same_group,
     ),
     "schedule": Operation(gettext_lazy("Give waiting matches the free tables"), schedule),
     "tables": Operation(gettext_lazy("Change the tables"), change_tables),

@@ -21,7 +21,7 @@ from common.api.commands import REASON_MAX_LENGTH, idempotency_key_of, validated
 from common.api.serializing import Serializer
 from tournaments import corrections
 from tournaments.access import TournamentAccess
-from tournaments.api.entrants import MAX_SEED, NAME_MAX_LENGTH
+from tournaments.api.entrants import MAX_SEED, NAME_MAX_LENGTH, group_field
 from tournaments.api.schema import (
     ENTRANT_NOT_FOUND,
     VERSION_CONFLICT,
@@ -38,7 +38,7 @@ CONFIRM_HELP = (
     "Another entrant of the tournament has the same name (case and spacing aside): the "
     "answer is 422 `duplicate_entrant_name` unless this is true."
 )
-NOTHING_TO_CORRECT = gettext_lazy("Give the name, the players or the seed to correct.")
+NOTHING_TO_CORRECT = gettext_lazy("Give the name, the players, the group or the seed to correct.")
 ENTRANT_TWICE = gettext_lazy("Give each entrant once.")
 
 
@@ -96,6 +96,7 @@ class EntrantCorrectApi(JsonApi):
             help_text="The table the entrant always plays at from now on (decision record "
             "0059), null for none: one of the venue's tables, no other active entrant's.",
         )
+        group = group_field()
         reason = reason_field()
         confirm_duplicate_name = serializers.BooleanField(default=False, help_text=CONFIRM_HELP)
 
@@ -103,7 +104,7 @@ class EntrantCorrectApi(JsonApi):
             ref_name = "EntrantCorrectInput"
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-            if not {"name", "players", "seed", "fixed_table"} & set(attrs):
+            if not {"name", "players", "seed", "group", "fixed_table"} & set(attrs):
                 raise serializers.ValidationError(str(NOTHING_TO_CORRECT))
             return attrs
 
@@ -119,7 +120,7 @@ class EntrantCorrectApi(JsonApi):
         unchanged="Nothing differed from the entrant as it was: nothing recorded.",
         errors={
             **ENTRANT_NOT_FOUND,
-            409: f"`tournament_started`: a seed after the start; {VERSION_CONFLICT}",
+            409: f"`tournament_started`: a seed or a group after the start; {VERSION_CONFLICT}",
             422: "`invalid_entrant` (a player count that does not fit the table, a blank name, "
             "a seed below 1, an erased player renamed), `invalid_name` (a control character or "
             "a line separator in a name), `duplicate_entrant_name`, "
@@ -138,6 +139,7 @@ class EntrantCorrectApi(JsonApi):
             else [corrections.PlayerCorrection(**player) for player in players],
             seed=data.get("seed", corrections.KEEP_SEED),
             fixed_table=data.get("fixed_table", corrections.KEEP_FIXED_TABLE),
+            group=data.get("group", corrections.KEEP_GROUP),
             reason=data["reason"],
             confirm_duplicate_name=data["confirm_duplicate_name"],
             actor=request_actor(request, reason=data["reason"]),

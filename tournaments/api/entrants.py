@@ -25,6 +25,20 @@ from tournaments.selectors import answers
 from tournaments.services import pipeline, registration
 
 NAME_MAX_LENGTH = 200
+GROUP_HELP = (
+    "Its group (a club, a family, a bar's team): at most 60 characters, one line; null or "
+    "blank: none. Entrants of one group are kept apart as the tournament's `avoid_same_group` "
+    "says (decision record 0057)."
+)
+
+
+def group_field() -> serializers.CharField:
+    # Longer than the services take, so that they say why (`invalid_name`).
+    return serializers.CharField(
+        required=False, allow_null=True, allow_blank=True, max_length=200, help_text=GROUP_HELP
+    )
+
+
 MAX_SEED = 2**31 - 1
 """The seed column's range; the services refuse seeds below 1 (`invalid_entrant`)."""
 
@@ -63,6 +77,7 @@ class EntrantRegisterApi(JsonApi):
             help_text="1 for the strongest; entrants without a seed follow, in registration order. "
             "A seed another entrant holds is refused (`duplicate_seed`).",
         )
+        group = group_field()
         confirm_duplicate_name = serializers.BooleanField(
             default=False,
             help_text="Another entrant of the tournament has the same name (case and spacing "
@@ -89,7 +104,8 @@ class EntrantRegisterApi(JsonApi):
             409: f"`registration_closed`: the tournament has started; {VERSION_CONFLICT}",
             422: "`invalid_entrant`: a player count that does not fit the table, or a seed "
             "below 1; `invalid_name`: a control character (a line break, a tab...) or a line "
-            "separator in a name; `players_required`: a pair or a trio without its players' "
+            "separator in a name or the group, or a group over 60 characters; "
+            "`players_required`: a pair or a trio without its players' "
             "names; `duplicate_seed`: another entrant holds the seed; "
             "`duplicate_entrant_name`: another entrant has the name (send "
             "`confirm_duplicate_name: true` to register it all the same); "
@@ -104,6 +120,7 @@ class EntrantRegisterApi(JsonApi):
             players=data.get("players"),
             seed=data.get("seed"),
             fixed_table=data.get("fixed_table"),
+            group=data.get("group"),
             confirm_duplicate_name=data["confirm_duplicate_name"],
             actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
@@ -126,6 +143,7 @@ class EntrantLineInput(Serializer):
     fixed_table = serializers.IntegerField(
         required=False, allow_null=True, help_text="As for one entrant (decision record 0059)."
     )
+    group = group_field()
 
     class Meta:
         ref_name = "EntrantLineInput"
@@ -183,6 +201,7 @@ class EntrantsRegisterApi(JsonApi):
                     item["name"],
                     item.get("players"),
                     item.get("seed"),
+                    item.get("group"),
                     fixed_table=item.get("fixed_table"),
                 )
                 for line, item in enumerate(data["entrants"], start=1)

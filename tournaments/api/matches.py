@@ -15,7 +15,6 @@ from accounts.actors import request_actor
 from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import (
-    NoInput,
     QueryIntegerField,
     command_response,
     idempotency_key_of,
@@ -132,24 +131,38 @@ class SwissRoundPublishApi(JsonApi):
         class Meta:
             ref_name = "SwissRound"
 
+    class InputSerializer(Serializer):
+        allow_same_group = serializers.BooleanField(
+            default=False,
+            help_text="Under a strict `avoid_same_group`, a round with no draw keeping "
+            "entrants of one group apart is refused (409 `no_draw_without_same_group`): true "
+            "publishes it all the same, with as few such pairings as the round allows.",
+        )
+
+        class Meta:
+            ref_name = "SwissRoundPublishInput"
+
     @tournament_command_schema(
         operation_id="swiss_round_publish",
         summary="Pair and publish the next Swiss round",
         description="For Swiss tournaments created with `automatic_rounds: false`; otherwise "
-        "each round is paired as soon as the previous one is played, and this answers 409.",
-        request=None,
+        "each round is paired as soon as the previous one is played, and this answers 409 (a "
+        "round that a strict `avoid_same_group` could not draw on its own waits for this).",
+        request=InputSerializer,
         response=OutputSerializer,
         errors={
             **TOURNAMENT_NOT_FOUND,
             409: "`swiss_round_not_due` (the current round is still being played, every round "
-            "was played, or the tournament is not Swiss), `tournament_not_started`; "
+            "was played, or the tournament is not Swiss), `tournament_not_started`, "
+            "`no_draw_without_same_group` (nothing published); "
             f"{VERSION_CONFLICT}",
         },
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
-        validated_input(NoInput, request.data)
+        data = validated_input(self.InputSerializer, request.data)
         result = running.swiss_round_publish(
             tournament_id=tournament_id,
+            allow_same_group=data["allow_same_group"],
             actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
         )

@@ -95,6 +95,12 @@ class EntrantOutput(Serializer):
         allow_null=True,
         help_text="The table the entrant always plays at (decision record 0059); null: any.",
     )
+    group = serializers.CharField(
+        allow_null=True,
+        default=None,
+        help_text="Its group (a club, a family, a bar's team): entrants of one group are kept "
+        "apart as `avoid_same_group` says; null: none.",
+    )
 
     class Meta:
         ref_name = "Entrant"
@@ -175,6 +181,17 @@ class TournamentOutput(Serializer):
         source="settings.accelerated",
         default=False,
         help_text="Swiss paired with the Baku acceleration (decision record 0059).",
+    )
+    avoid_same_group = serializers.CharField(
+        source="settings.avoid_same_group",
+        default=None,
+        allow_null=True,
+        help_text="Who must not meet: `first_round`, `always`; null: not at all (decision 0057).",
+    )
+    avoid_same_group_strength = serializers.CharField(
+        source="settings.avoid_same_group_strength",
+        default="strict",
+        help_text="`strict` or `soft`.",
     )
     entrants = EntrantOutput(many=True, help_text="Seeded first, in seed order.")
     version = serializers.IntegerField(help_text="The tournament stream's version.")

@@ -214,6 +214,21 @@ class TournamentCreateApi(JsonApi):
             "top half of the field is given virtual points in the first rounds, for the pairing "
             "only. Not applied to a field under 32 at the start. Default false.",
         )
+        avoid_same_group = serializers.CharField(
+            required=False,
+            allow_null=True,
+            max_length=20,
+            help_text="Who must not meet (decision record 0057): entrants of one `group` kept "
+            "apart in the first round (`first_round`) or in every Swiss round (`always`); null "
+            "(the default): not at all. Another value: 422 `invalid_format_option`.",
+        )
+        avoid_same_group_strength = serializers.CharField(
+            required=False,
+            max_length=20,
+            help_text="`strict` (the default): never; a Swiss round with no draw that keeps "
+            "them apart is refused with 409 `no_draw_without_same_group`. `soft`: as few as "
+            "possible, after rematches.",
+        )
 
         class Meta:
             ref_name = "TournamentCreateInput"

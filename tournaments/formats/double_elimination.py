@@ -32,6 +32,7 @@ from tournaments.formats.bracket import (
     slot_id,
 )
 from tournaments.formats.entrants import check_entrants
+from tournaments.formats.same_group import SameGroup
 from tournaments.formats.single_elimination import bracket_size, first_round_sources
 
 GRAND_FINAL = "GF"
@@ -65,7 +66,10 @@ _ORDERS: tuple[Callable[[int], list[int]], ...] = (
 
 
 def double_elimination_bracket(
-    entrants: Sequence[int], *, grand_final_reset: bool = True
+    entrants: Sequence[int],
+    *,
+    grand_final_reset: bool = True,
+    same_group: SameGroup | None = None,
 ) -> Bracket:
     """A double-elimination bracket for `entrants` in seed order (index 0 is seed 1).
 
@@ -83,7 +87,7 @@ def double_elimination_bracket(
     for number in range(1, rounds + 1):
         count = size >> number
         if number == 1:
-            pairs = first_round_sources(field, size)
+            pairs = first_round_sources(field, size, same_group)
         else:
             above = winners[-1]
             pairs = [

@@ -53,3 +53,10 @@ class InvalidStandings(FormatError):
 
 class SwissRoundOutOfRange(FormatError):
     code = "swiss_round_out_of_range"
+
+
+class NoDrawWithoutSameGroup(FormatError):
+    """A strict rule keeps entrants of one group apart, and no draw of the round does
+    (decision record 0057)."""
+
+    code = "no_draw_without_same_group"

@@ -15,6 +15,7 @@ from common.explained import gettext_noop
 from tournaments.formats.entrants import check_entrants
 from tournaments.formats.errors import InvalidFormatOption
 from tournaments.formats.pairing import Pairing, pairing_id
+from tournaments.formats.same_group import SameGroup, circle_order
 
 
 @dataclass(frozen=True)
@@ -38,18 +39,24 @@ class RoundRobin:
 
 
 def round_robin_schedule(
-    entrants: Sequence[int], *, legs: int = 1, id_prefix: str = ""
+    entrants: Sequence[int],
+    *,
+    legs: int = 1,
+    id_prefix: str = "",
+    same_group: SameGroup | None = None,
 ) -> RoundRobin:
     """Everyone meets everyone once per leg; `n - 1` rounds per leg (`n` for an odd field).
 
     Pairing ids are `<id_prefix>R<round>-<table>`; the tables of a round are numbered from 1.
+    `same_group`: the circle ordered so that round 1 pairs as few entrants of one group as it
+    can (decision record 0057).
     """
     field = check_entrants(entrants)
     if legs not in (1, 2):
         raise InvalidFormatOption.because(
             gettext_noop("a round robin has one or two legs, got %(legs)s"), legs=legs
         )
-    first_leg = _circle_rounds(field)
+    first_leg = _circle_rounds(circle_order(field, same_group))
     rounds: list[RoundRobinRound] = []
     for leg in range(1, legs + 1):
         for offset, (pairs, bye) in enumerate(first_leg):

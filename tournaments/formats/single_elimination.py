@@ -22,6 +22,7 @@ from tournaments.formats.bracket import (
     slot_id,
 )
 from tournaments.formats.entrants import check_entrants
+from tournaments.formats.same_group import SameGroup, knockout_order
 
 THIRD_PLACE = Section.THIRD_PLACE.value
 
@@ -51,9 +52,14 @@ def bracket_line_seeds(size: int) -> tuple[int, ...]:
     return tuple(order)
 
 
-def first_round_sources(entrants: Sequence[int], size: int) -> list[tuple[Source, Source]]:
-    """The first-round pairs of a `size` bracket: seeds beyond the field are byes."""
+def first_round_sources(
+    entrants: Sequence[int], size: int, same_group: SameGroup | None = None
+) -> list[tuple[Source, Source]]:
+    """The first-round pairs of a `size` bracket: seeds beyond the field are byes.
+    `same_group`: entrants of one group placed apart within their seed bands (decision record
+    0057)."""
     order = bracket_line_seeds(size)
+    entrants = knockout_order(entrants, order, same_group)
 
     def source(seed: int) -> Source:
         return Known(entrants[seed - 1]) if seed <= len(entrants) else BYE
@@ -61,7 +67,9 @@ def first_round_sources(entrants: Sequence[int], size: int) -> list[tuple[Source
     return [(source(order[i]), source(order[i + 1])) for i in range(0, size, 2)]
 
 
-def single_elimination_bracket(entrants: Sequence[int], *, third_place: bool = False) -> Bracket:
+def single_elimination_bracket(
+    entrants: Sequence[int], *, third_place: bool = False, same_group: SameGroup | None = None
+) -> Bracket:
     """A single-elimination bracket for `entrants` in seed order (index 0 is seed 1).
 
     With `third_place`, the semifinal losers meet in `3P` (not created for two entrants, since
@@ -71,7 +79,8 @@ def single_elimination_bracket(entrants: Sequence[int], *, third_place: bool = F
     """
     field = check_entrants(entrants)
     size = bracket_size(len(field))
-    return _bracket(field, size, first_round_sources(field, size), third_place=third_place)
+    pairs = first_round_sources(field, size, same_group)
+    return _bracket(field, size, pairs, third_place=third_place)
 
 
 def _bracket(

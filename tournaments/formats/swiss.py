@@ -31,6 +31,8 @@ from common.explained import gettext_noop
 from tournaments.formats.entrants import check_entrants
 from tournaments.formats.errors import InvalidFormatOption, SwissRoundOutOfRange
 from tournaments.formats.pairing import Pairing, pairing_id
+from tournaments.formats.same_group import SameGroup
+from tournaments.formats.swiss_groups import group_draw
 from tournaments.formats.swiss_search import PairingSearch
 
 DEFAULT_SEARCH_LIMIT = 20_000
@@ -50,6 +52,8 @@ class SwissRound:
     bye: int | None
     rematches: int
     """Pairings that repeat a past one: zero unless unavoidable or not found in the search limit."""
+    same_group: int = 0
+    """Pairings of two entrants of one group (decision record 0057): zero under a strict rule."""
 
 
 def recommended_rounds(entrant_count: int) -> int:
@@ -65,11 +69,13 @@ def swiss_round(
     past_pairings: Iterable[tuple[int, int]] = (),
     byes: Iterable[int] = (),
     search_limit: int = DEFAULT_SEARCH_LIMIT,
+    same_group: SameGroup | None = None,
 ) -> SwissRound:
     """The pairings (and bye) of round `round_number` of a Swiss stage of `rounds` rounds.
 
     `standings` lists the active entrants in rank order, best first. Past pairings and byes that
-    name entrants no longer in the standings (withdrawn) are ignored.
+    name entrants no longer in the standings (withdrawn) are ignored. `same_group`: entrants of
+    one group kept apart in this round (`swiss_groups`, decision record 0057).
     """
     check_swiss_round(rounds, round_number)
     check_entrants(standing.entrant for standing in standings)
@@ -78,7 +84,12 @@ def swiss_round(
     ranked = ranked_by_score(standings)
     search = PairingSearch(ranked, past_pairings, search_limit)
     had_bye = set(byes)
-    bye, pairs = search.pair_with_bye(had_bye) if len(ranked) % 2 else (None, search.pair(0))
+    drawn = None
+    if same_group is not None and same_group.matters(s.entrant for s in ranked):
+        drawn = group_draw(ranked, search.met_sets, had_bye, same_group, search_limit, round_number)
+    if drawn is None:
+        drawn = search.pair_with_bye(had_bye) if len(ranked) % 2 else (None, search.pair(0))
+    bye, pairs = drawn
     met = search.met_sets
     pairings = tuple(
         Pairing(pairing_id(round_number, table), ranked[high].entrant, ranked[low].entrant)
@@ -90,7 +101,12 @@ def swiss_round(
         pairings=pairings,
         bye=None if bye is None else ranked[bye].entrant,
         rematches=rematches,
+        same_group=0 if same_group is None else same_group.count(pairings_of(pairings)),
     )
+
+
+def pairings_of(pairings: Iterable[Pairing]) -> list[tuple[int, int]]:
+    return [pairing.entrants for pairing in pairings]
 
 
 def check_swiss_round(rounds: int, round_number: int) -> None:

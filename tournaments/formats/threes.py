@@ -29,7 +29,8 @@ from itertools import combinations
 
 from common.explained import gettext_noop
 from tournaments.formats.entrants import check_entrants
-from tournaments.formats.errors import InvalidFormatOption
+from tournaments.formats.errors import InvalidFormatOption, NoDrawWithoutSameGroup
+from tournaments.formats.same_group import SameGroup
 from tournaments.formats.swiss import (
     DEFAULT_SEARCH_LIMIT,
     SwissEntrant,
@@ -84,6 +85,8 @@ class ThreesSwissRound:
     repeats: int
     """Pairs of entrants at one table who sat together before: zero unless unavoidable (or not
     avoided within the search limit)."""
+    same_group: int = 0
+    """Pairs of entrants of one group at one table (decision record 0057)."""
 
 
 def table_sizes(entrant_count: int) -> tuple[int, ...]:
@@ -114,9 +117,15 @@ def table_id(round_number: int, table: int, *, prefix: str = "") -> str:
 
 
 def round_robin_threes_schedule(
-    entrants: Sequence[int], *, rounds: int | None = None, id_prefix: str = ""
+    entrants: Sequence[int],
+    *,
+    rounds: int | None = None,
+    id_prefix: str = "",
+    same_group: SameGroup | None = None,
 ) -> ThreesRoundRobin:
-    """A schedule of `rounds` rounds (default `full_round_robin_rounds`) in tables of three."""
+    """A schedule of `rounds` rounds (default `full_round_robin_rounds`) in tables of three.
+    `same_group`: the schedule's rounds turned so that the first one seats the fewest entrants
+    of one group together (decision record 0057)."""
     field = check_entrants(entrants, minimum=MINIMUM_FIELD)
     count = len(field)
     full = full_round_robin_rounds(count)
@@ -130,6 +139,12 @@ def round_robin_threes_schedule(
             rounds=rounds,
         )
     seats = RoundRobinAnnealing(count, rounds).run()
+    if same_group is not None and same_group.matters(field):
+        apart = [
+            same_group.count([field[p] for p in table] for table in tables) for tables, _ in seats
+        ]
+        first = apart.index(min(apart))
+        seats = seats[first:] + seats[:first]
     built: list[ThreesRound] = []
     for number, (tables, bye) in enumerate(seats, start=1):
         built.append(
@@ -156,18 +171,22 @@ def swiss_threes_round(
     past_tables: Iterable[Iterable[int]] = (),
     byes: Iterable[int] = (),
     search_limit: int = DEFAULT_SEARCH_LIMIT,
+    same_group: SameGroup | None = None,
 ) -> ThreesSwissRound:
     """The tables (and bye) of round `round_number` of a Swiss stage in tables of three.
 
     `standings` lists the active entrants in rank order, best first; `past_tables` are the tables
     (or pairings) already played, whose entrants count as having met pairwise. Entrants no longer
     in the standings are ignored. The draw depends on the sets of past tables and byes only.
+    `same_group` (decision record 0057): strict, same-group pairs at a table weigh before
+    repeats and a draw that cannot avoid them is refused (`NoDrawWithoutSameGroup`); soft, they
+    weigh after repeats.
     """
     check_swiss_round(rounds, round_number)
     check_entrants((standing.entrant for standing in standings), minimum=MINIMUM_FIELD)
     check_search_limit(search_limit)
     ranked = ranked_by_score(standings)
-    search = _SwissSearch(ranked, past_tables, search_limit)
+    search = _SwissSearch(ranked, past_tables, search_limit, same_group)
     had_bye = set(byes)
     if byes_per_round(len(ranked)):
         candidates = [
@@ -175,10 +194,17 @@ def swiss_threes_round(
             for index in range(len(ranked) - 1, -1, -1)
             if ranked[index].entrant not in had_bye
         ] or list(range(len(ranked) - 1, -1, -1))
-        bye, tables, repeats = search.seat_with_bye(candidates)
+        bye, tables, cost = search.seat_with_bye(candidates)
     else:
         bye = None
-        tables, (repeats, _) = search.seat(tuple(range(len(ranked))))
+        tables, cost = search.seat(tuple(range(len(ranked))))
+    if cost[0]:
+        raise NoDrawWithoutSameGroup.because(
+            gettext_noop(
+                "no draw of round %(round)s at tables of three keeps entrants of one group apart"
+            ),
+            round=round_number,
+        )
     return ThreesSwissRound(
         number=round_number,
         tables=tuple(
@@ -186,17 +212,24 @@ def swiss_threes_round(
             for index, table in enumerate(tables, start=1)
         ),
         bye=None if bye is None else ranked[bye].entrant,
-        repeats=repeats,
+        repeats=cost[1],
+        same_group=cost[0] + cost[2],
     )
 
 
-Cost = tuple[int, float]
+Cost = tuple[int, int, int, float]
+"""Same-group pairs under a strict rule, repeats, same-group pairs under a soft rule, the
+score spread: weighed in this order."""
 _WINDOW = 12
 
 
 class _SwissSearch:
     def __init__(
-        self, ranked: list[SwissEntrant], past_tables: Iterable[Iterable[int]], limit: int
+        self,
+        ranked: list[SwissEntrant],
+        past_tables: Iterable[Iterable[int]],
+        limit: int,
+        same_group: SameGroup | None = None,
     ) -> None:
         self.size = len(ranked)
         self.scores = [standing.score for standing in ranked]
@@ -206,24 +239,31 @@ class _SwissSearch:
             seats = sorted({position[entrant] for entrant in table if entrant in position})
             self.met.update(combinations(seats, 2))
         self.steps_left = max(limit, self.size)
+        self.apart = {
+            (first, second)
+            for first, second in combinations(range(self.size), 2)
+            if same_group is not None
+            and same_group.meet(ranked[first].entrant, ranked[second].entrant)
+        }
+        self.strict = same_group is not None and same_group.strict
 
-    def seat_with_bye(self, candidates: list[int]) -> tuple[int, list[tuple[int, ...]], int]:
+    def seat_with_bye(self, candidates: list[int]) -> tuple[int, list[tuple[int, ...]], Cost]:
         best: tuple[int, list[tuple[int, ...]], Cost] | None = None
         for candidate in candidates:
             seats = tuple(index for index in range(self.size) if index != candidate)
             tables, cost = self.seat(seats)
-            if best is None or cost[0] < best[2][0]:
+            if best is None or cost[:3] < best[2][:3]:
                 best = (candidate, tables, cost)
-            if cost[0] == 0 or self.steps_left <= 0:
+            if not any(cost[:3]) or self.steps_left <= 0:
                 break
         if best is None:
             raise RuntimeError("no tables were tried")
-        return best[0], best[1], best[2][0]
+        return best
 
     def seat(self, seats: tuple[int, ...]) -> tuple[list[tuple[int, ...]], Cost]:
         """The best tables for `seats` (rank positions, best first) found within the limit."""
         self.best: tuple[list[tuple[int, ...]], Cost] | None = None
-        self._search(list(seats), table_sizes(len(seats)).count(2), [], (0, 0.0))
+        self._search(list(seats), table_sizes(len(seats)).count(2), [], (0, 0, 0, 0.0))
         if self.best is None:
             raise RuntimeError("no tables were found")
         return self.best
@@ -255,13 +295,23 @@ class _SwissSearch:
                 return
             self.steps_left -= 1
             table = (top, *partners)
-            repeats = sum(1 for pair in combinations(table, 2) if pair in self.met)
-            spread = max(self.scores[s] for s in table) - min(self.scores[s] for s in table)
+            added = self._cost(table)
             rest = [seat for seat in others if seat not in partners]
             tables.append(table)
             next_twos = twos - (len(table) == 2)
-            self._search(rest, next_twos, tables, (cost[0] + repeats, cost[1] + spread))
+            self._search(
+                rest,
+                next_twos,
+                tables,
+                (cost[0] + added[0], cost[1] + added[1], cost[2] + added[2], cost[3] + added[3]),
+            )
             tables.pop()
+
+    def _cost(self, table: tuple[int, ...]) -> Cost:
+        repeats = sum(1 for pair in combinations(table, 2) if pair in self.met)
+        apart = sum(1 for pair in combinations(table, 2) if pair in self.apart)
+        spread = max(self.scores[s] for s in table) - min(self.scores[s] for s in table)
+        return (apart if self.strict else 0, repeats, 0 if self.strict else apart, spread)
 
     def _preferences(self, top: int, others: list[int], count: int) -> list[tuple[int, ...]]:
         """Candidate partners for `top` (the best-ranked unseated entrant), `count` of them.
@@ -279,13 +329,12 @@ class _SwissSearch:
 
     def _key(
         self, top: int, others: list[int], partners: tuple[int, ...]
-    ) -> tuple[int, float, int, int, tuple[int, ...]]:
+    ) -> tuple[int, int, int, float, int, int, tuple[int, ...]]:
         """The order the search tries tables in: fewest repeats, smallest score spread, a table
         of three before the table of two, then partners nearest the ideal: a third and two
         thirds of the way down the score group (the Swiss "top half against bottom half")."""
         seated = (top, *partners)
-        repeats = sum(1 for pair in combinations(seated, 2) if pair in self.met)
-        spread = max(self.scores[s] for s in seated) - min(self.scores[s] for s in seated)
+        cost = self._cost(seated)
         group = sum(1 for seat in others if self.scores[seat] == self.scores[top]) + 1
         count = len(partners)
         ideals = [round(group * share / (count + 1)) - 1 for share in range(1, count + 1)]
@@ -293,4 +342,4 @@ class _SwissSearch:
         deviation = sum(
             abs(positions[seat] - ideal) for seat, ideal in zip(partners, ideals, strict=True)
         )
-        return (repeats, spread, 3 - len(seated), deviation, partners)
+        return (*cost, 3 - len(seated), deviation, partners)

@@ -97,6 +97,11 @@ class Entrant(models.Model):
         blank=True,
         help_text="The table the entrant always plays at (reduced mobility, decision 0059).",
     )
+    group = models.CharField(  # noqa: DJ001 - None: no group, as the log says
+        gettext_lazy("group"), max_length=60, null=True, blank=True
+    )
+    """Its group (a club, a family, a bar's team), projected from the log (decision record
+    0057); None: none."""
 
     class Meta:
         ordering = ["tournament", "seed", "id"]

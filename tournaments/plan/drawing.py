@@ -18,6 +18,7 @@ from tournaments.formats.groups_then_knockout import (
 )
 from tournaments.formats.resolution import SlotStatus, resolve
 from tournaments.formats.round_robin import round_robin_schedule
+from tournaments.formats.same_group import ALWAYS, SOFT, SameGroup
 from tournaments.formats.single_elimination import single_elimination_bracket
 from tournaments.formats.swiss import SwissEntrant, swiss_round
 from tournaments.formats.threes import (
@@ -43,6 +44,23 @@ from tournaments.plan.rankings import (
     win_points,
 )
 from tournaments.state import TournamentSettings, TournamentState
+
+
+def same_group_rule(
+    state: TournamentState, round_number: int = 1, *, soft: bool = False
+) -> SameGroup | None:
+    """Who must not meet in this round (decision record 0057): the entrants' groups and the
+    rule's strength, or None when the tournament keeps nobody apart in it (a knockout's and a
+    round robin's first round is their only one). `soft`: the organizer allowed this round to
+    pair entrants of one group, as few as it can."""
+    mode = state.settings.avoid_same_group
+    if mode is None or (round_number != 1 and mode != ALWAYS):
+        return None
+    groups = {entrant: record.group for entrant, record in state.entrants.items() if record.group}
+    if not groups:
+        return None
+    strict = not soft and state.settings.avoid_same_group_strength != SOFT
+    return SameGroup(groups, strict=strict)
 
 
 def bracket_stage(state: TournamentState, name: str, bracket: Bracket) -> Stage:
@@ -115,7 +133,10 @@ def round_robin_stage(state: TournamentState, name: str, entrants: tuple[int, ..
     if at_threes(state.settings):
         return threes_league_stage(state, name, entrants)
     schedule = round_robin_schedule(
-        entrants, legs=state.settings.legs, id_prefix="" if name == "league" else f"{name}-"
+        entrants,
+        legs=state.settings.legs,
+        id_prefix="" if name == "league" else f"{name}-",
+        same_group=same_group_rule(state),
     )
     fixtures = tuple(
         FixtureSpec(p.id, p.home, p.away, name, round_.number)
@@ -128,17 +149,34 @@ def round_robin_stage(state: TournamentState, name: str, entrants: tuple[int, ..
 
 
 @lru_cache(maxsize=128)
-def threes_schedule(entrants: tuple[int, ...], rounds: int, id_prefix: str) -> ThreesRoundRobin:
+def threes_schedule(
+    entrants: tuple[int, ...],
+    rounds: int,
+    id_prefix: str,
+    groups: tuple[tuple[int, str], ...] = (),
+) -> ThreesRoundRobin:
     """The round robin in threes of a field, searched once per process: the search is
-    deterministic but takes up to a second, and every fold of the tournament reads it."""
-    return round_robin_threes_schedule(entrants, rounds=rounds, id_prefix=id_prefix)
+    deterministic but takes up to a second, and every fold of the tournament reads it.
+    `groups`: who must not meet in its first round (`SameGroup.key`)."""
+    return round_robin_threes_schedule(
+        entrants,
+        rounds=rounds,
+        id_prefix=id_prefix,
+        same_group=SameGroup(dict(groups)) if groups else None,
+    )
 
 
 def threes_league_stage(state: TournamentState, name: str, entrants: tuple[int, ...]) -> Stage:
     """A round robin in tables of three: enough rounds for everyone to meet everyone once,
     times the legs (decision record 0031)."""
     rounds = full_round_robin_rounds(len(entrants)) * state.settings.legs
-    schedule = threes_schedule(tuple(entrants), rounds, "" if name == "league" else f"{name}-")
+    rule = same_group_rule(state)
+    schedule = threes_schedule(
+        tuple(entrants),
+        rounds,
+        "" if name == "league" else f"{name}-",
+        () if rule is None else rule.key,
+    )
     fixtures = tuple(
         FixtureSpec.seating(table.id, table.entrants, name, round_.number)
         for round_ in schedule.rounds
@@ -190,10 +228,16 @@ def stages(state: TournamentState) -> tuple[Stage, ...]:
     if settings.format == "single_elimination" and at_threes(settings):
         return (threes_stage(state, "bracket", threes_knockout_bracket(order)),)
     if settings.format == "single_elimination":
-        bracket = single_elimination_bracket(order, third_place=settings.third_place)
+        bracket = single_elimination_bracket(
+            order, third_place=settings.third_place, same_group=same_group_rule(state)
+        )
         return (bracket_stage(state, "bracket", bracket),)
     if settings.format == "double_elimination":
-        bracket = double_elimination_bracket(order, grand_final_reset=settings.grand_final_reset)
+        bracket = double_elimination_bracket(
+            order,
+            grand_final_reset=settings.grand_final_reset,
+            same_group=same_group_rule(state),
+        )
         return (bracket_stage(state, "bracket", bracket),)
     if settings.format == "round_robin":
         return (round_robin_stage(state, "league", order),)
@@ -270,10 +314,14 @@ class SwissDraw:
     bye: int | None
 
 
-def next_swiss_round(state: TournamentState, number: int) -> SwissDraw:
+def next_swiss_round(
+    state: TournamentState, number: int, *, allow_same_group: bool = False
+) -> SwissDraw:
     """The next round's pairings (or tables of three) among the entrants still in: ranked by
     standings over every entrant that played (a withdrawn one's results still count for its
-    opponents)."""
+    opponents). Entrants of one group kept apart as the settings say (`same_group_rule`;
+    `allow_same_group`: softly, whatever the strength)."""
+    rule = same_group_rule(state, number, soft=allow_same_group)
     stage = swiss_stage(state)
     everyone = state.order or ()
     byes = [bye for _, bye in stage.byes]
@@ -298,6 +346,7 @@ def next_swiss_round(state: TournamentState, number: int) -> SwissDraw:
             standings=standings,
             past_tables=[fixture.entrants for fixture in stage.fixtures],
             byes=byes,
+            same_group=rule,
         )
         return SwissDraw(tuple((t.id, t.entrants) for t in drawn.tables), drawn.bye)
     # Two sides, or what is left of a field at three after withdrawals: two entrants play a
@@ -308,6 +357,7 @@ def next_swiss_round(state: TournamentState, number: int) -> SwissDraw:
         standings=standings,
         past_pairings=[(fixture.home, fixture.away) for fixture in stage.fixtures],
         byes=byes,
+        same_group=rule,
     )
     return SwissDraw(tuple((p.id, (p.home, p.away)) for p in paired.pairings), paired.bye)
 

@@ -42,7 +42,7 @@ from tournaments.stream.commands import (
     WithdrawEntrant,
 )
 from tournaments.stream.decide import decide as decide_command
-from tournaments.stream.entrant_checks import NEW_ENTRANT, players_or_name
+from tournaments.stream.entrant_checks import NEW_ENTRANT, check_group_label, players_or_name
 from tournaments.stream.entrants import check_registration_is_open
 from tournaments.stream.events import ENTRANT_REGISTERED
 from tournaments.stream.evolve import evolve
@@ -77,6 +77,8 @@ def tournament_create(
     public: bool = True,
     registration: Registration | None = None,
     accelerated: bool = False,
+    avoid_same_group: str | None = None,
+    avoid_same_group_strength: str = "strict",
 ) -> Tournament:
     """A tournament in registration, run by `club` (whose organizers organize it; may a caller
     create one there is for the permissions to say, tournaments/access.py)."""
@@ -104,6 +106,8 @@ def tournament_create(
         seeding=seeding,
         registration=registration or Registration(),
         accelerated=accelerated,
+        avoid_same_group=avoid_same_group,
+        avoid_same_group_strength=avoid_same_group_strength,
     )
     command = CreateTournament(
         name=name, settings=settings, club=None if club is None else club.pk, public=public
@@ -138,16 +142,18 @@ def entrant_register(
     seed: int | None = None,
     confirm_duplicate_name: bool = False,
     idempotency_key: str | None = None,
+    group: str | None = None,
     fixed_table: int | None = None,
 ) -> TournamentCommandResult:
-    """Register before the start (at a fixed table when given, decision record 0059). A
-    single's player is named as the entrant when `players` is None; a pair or a trio names its
-    players. A seed another entrant holds is refused, and so is a name another entrant has
-    unless `confirm_duplicate_name`. The entrant's id is in the result's first event
-    (`registered_entrant_id`); its name and players go to the name tables only."""
+    """Register before the start, in `group` when given (decision record 0057), at a fixed
+    table when given (0059). A single's player is named as the entrant when `players` is None; a
+    pair or a trio names its players. A seed another entrant holds is refused, and so is a name
+    another entrant has unless `confirm_duplicate_name`. The entrant's id is in the result's
+    first event (`registered_entrant_id`); its name and players go to the name tables only."""
     given = None if players is None else list(players)
     for given_name in (name, *(given or ())):
         names.check_name_given(given_name)
+    group = check_group_label(group)
 
     def register(state: TournamentState | None) -> TournamentCommand:
         # Refused before any row is written when the tournament cannot take the entrant.
@@ -167,6 +173,7 @@ def entrant_register(
             name=name,
             players=seated,
             seed=seed,
+            group=group,
             fixed_table=fixed_table,
         )
 
@@ -180,6 +187,7 @@ def entrant_register(
             "name": name,
             "players": given,
             "seed": seed,
+            **({} if group is None else {"group": group}),
             **({} if fixed_table is None else {"fixed_table": fixed_table}),
         },
     )
@@ -192,6 +200,7 @@ def entrant_rows(
     players: Sequence[str],
     seed: int | None,
     fixed_table: int | None = None,
+    group: str | None = None,
 ) -> RegisterEntrant:
     """The name rows of a new entrant and its players; the command that registers it."""
     entrant = Entrant.objects.create(
@@ -209,6 +218,7 @@ def entrant_rows(
         seed=seed,
         player_ids=tuple(player_ids),
         fixed_table=fixed_table,
+        group=group,
     )
 
 
@@ -363,6 +373,8 @@ class ImportedEntrant:
     name: str
     players: list[str] | None
     seed: int | None
+    group: str | None = None
+    """Its group label (decision record 0057); None: none."""
     fixed_table: int | None = None
 
 
@@ -396,6 +408,7 @@ def entrants_register(
                     players=players,
                     seed=line.seed,
                     fixed_table=line.fixed_table,
+                    group=check_group_label(line.group),
                 )
                 for line, players in zip(lines, seated, strict=True)
             )
@@ -413,6 +426,7 @@ def entrants_register(
                     "name": line.name,
                     "players": line.players,
                     "seed": line.seed,
+                    **({} if line.group is None else {"group": line.group}),
                     **({} if line.fixed_table is None else {"fixed_table": line.fixed_table}),
                 }
                 for line in lines
@@ -463,6 +477,7 @@ def checked_lines(
             players = players_or_name(state, name=line.name, players=line.players)
             for given_name in (line.name, *players):
                 names.check_name_given(given_name)
+            check_group_label(line.group)
             with names.seed_holders_named(new_name=line.name, pending=pending):
                 events = decide_command(
                     state,

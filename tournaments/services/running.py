@@ -68,17 +68,23 @@ def tournament_advance(*, tournament_id: UUID, actor: Actor) -> TournamentState:
 
 
 def swiss_round_publish(
-    *, tournament_id: UUID, actor: Actor, idempotency_key: str | None = None
+    *,
+    tournament_id: UUID,
+    actor: Actor,
+    idempotency_key: str | None = None,
+    allow_same_group: bool = False,
 ) -> TournamentCommandResult:
     """Pair and publish the next Swiss round (the organizer's button when rounds are manual);
-    the round is the last of the result state's `swiss_rounds`."""
+    the round is the last of the result state's `swiss_rounds`. `allow_same_group`: a round a
+    strict `avoid_same_group` cannot draw is published with as few same-group pairings as it
+    allows (decision record 0057)."""
     return run(
         tournament_id=tournament_id,
-        command=PublishSwissRound(tournament_id),
+        command=PublishSwissRound(tournament_id, allow_same_group=allow_same_group),
         actor=actor,
         idempotency_key=idempotency_key,
         name="swiss_round_publish",
-        arguments={},
+        arguments={"allow_same_group": True} if allow_same_group else {},
     )
 
 

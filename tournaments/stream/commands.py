@@ -37,6 +37,8 @@ class RegisterEntrant:
     """Their ids in seat order, recorded for the ratings (empty: not recorded)."""
     fixed_table: int | None = None
     """The table the entrant always plays at (decision record 0059); None: any."""
+    group: str | None = None
+    """Its group label (decision record 0057), checked by `check_group_label`."""
 
 
 @dataclass(frozen=True)
@@ -159,6 +161,9 @@ class StartTournament:
 @dataclass(frozen=True)
 class PublishSwissRound:
     tournament: uuid.UUID
+    allow_same_group: bool = False
+    """The organizer lets this round pair entrants of one group, as few as it can, when a
+    strict rule finds no draw without (decision record 0057)."""
 
 
 @dataclass(frozen=True)
@@ -222,6 +227,8 @@ class CorrectEntrant:
     players: tuple[int, ...] | None = None
     fixed_table: int | None = None
     """The entrant's fixed table when `changed` names `fixed_table` (None: none any more)."""
+    group: str | None = None
+    """When `changed` holds `group`: the new label (None: no group), before the start only."""
 
 
 @dataclass(frozen=True)

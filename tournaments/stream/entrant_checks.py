@@ -7,15 +7,18 @@ import random
 from collections.abc import Mapping, Sequence
 
 from common.explained import gettext_noop
+from common.text import code_point, control_character_in
 from tournaments.errors import (
     DuplicateSeed,
     EntrantNotFound,
     FixedTableTaken,
     InvalidEntrant,
     InvalidFixedTable,
+    InvalidName,
     InvalidTournament,
     PlayersRequired,
     ReasonRequired,
+    TournamentAlreadyStarted,
 )
 from tournaments.state import EntrantRecord, TournamentState
 from tournaments.stream.commands import PLAYERS_PER_ENTRANT
@@ -180,4 +183,42 @@ def check_fixed_table(state: TournamentState, table: int | None, *, entrant: int
             gettext_noop("table %(table)s is the fixed table of entrant %(holder)s already"),
             table=table,
             holder=holder,
+        )
+
+
+GROUP_MAX_LENGTH = 60
+"""A group label's length: a club's, a family's or a bar team's name (decision record 0057)."""
+
+
+def check_group_label(label: str | None) -> str | None:
+    """A group label trimmed (None or blank: no group), at most GROUP_MAX_LENGTH characters and
+    one line of text (no control character), as names are (`tournaments.names`)."""
+    if label is None or not label.strip():
+        return None
+    trimmed = label.strip()
+    if len(trimmed) > GROUP_MAX_LENGTH:
+        raise InvalidName.because(
+            gettext_noop("a group is at most %(most)s characters, not %(length)s"),
+            most=GROUP_MAX_LENGTH,
+            length=len(trimmed),
+        )
+    found = control_character_in(trimmed)
+    if found is not None:
+        position, character = found
+        raise InvalidName.because(
+            gettext_noop(
+                "a group cannot hold control characters such as line breaks or tabs "
+                "(%(character)s at position %(position)s)"
+            ),
+            character=code_point(character),
+            position=position,
+        )
+    return trimmed
+
+
+def check_group_correction(state: TournamentState) -> None:
+    """A group is corrected before the start only: the draws read it (decision record 0057)."""
+    if state.started:
+        raise TournamentAlreadyStarted.because(
+            gettext_noop("groups can be changed only before the tournament starts")
         )

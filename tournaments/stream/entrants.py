@@ -31,6 +31,8 @@ from tournaments.stream.commands import (
 from tournaments.stream.entrant_checks import (
     check_entrant_correction,
     check_fixed_table,
+    check_group_correction,
+    check_group_label,
     check_player_count,
     check_reason_given,
     check_seed_is_free,
@@ -75,6 +77,7 @@ def register_entrant(state: TournamentState, command: RegisterEntrant) -> list[T
             seed=command.seed,
             players=command.player_ids,
             fixed_table=command.fixed_table,
+            group=check_group_label(command.group),
         )
     ]
 
@@ -165,7 +168,7 @@ def seed_entrants(state: TournamentState, command: SeedEntrants) -> list[Tournam
     return [EntrantsSeeded(order, method=command.method, random_seed=command.random_seed)]
 
 
-CORRECTED_FIELDS = ("name", "players", "fixed_table")
+CORRECTED_FIELDS = ("name", "players", "group", "fixed_table")
 
 
 def correct_entrant(state: TournamentState, command: CorrectEntrant) -> list[TournamentEvent]:
@@ -185,19 +188,35 @@ def correct_entrant(state: TournamentState, command: CorrectEntrant) -> list[Tou
         if command.players is None:
             raise ValueError("a correction of the players records their ids")
         players = tuple(command.players)
+    group = None
+    if "group" in command.changed:
+        check_group_correction(state)
+        group = check_group_label(command.group)
     if "fixed_table" in command.changed:
         check_fixed_table(state, command.fixed_table, entrant=command.entrant)
-        if state.entrants[command.entrant].fixed_table == command.fixed_table:
-            command = replace(
-                command, changed=tuple(n for n in command.changed if n != "fixed_table")
-            )
-            if not command.changed:
-                return []
+    record = state.entrants[command.entrant]
+    unchanged = {
+        name
+        for name, before, after in (
+            ("group", record.group, group),
+            ("fixed_table", record.fixed_table, command.fixed_table),
+        )
+        if name in command.changed and before == after
+    }
+    if unchanged:
+        command = replace(command, changed=tuple(n for n in command.changed if n not in unchanged))
+        if not command.changed:
+            return []
     changed = tuple(name for name in CORRECTED_FIELDS if name in command.changed)
     fixed_table = command.fixed_table if "fixed_table" in changed else None
     return [
         EntrantCorrected(
-            command.entrant, changed, reason=reason, players=players, fixed_table=fixed_table
+            command.entrant,
+            changed,
+            reason=reason,
+            players=players,
+            group=group,
+            fixed_table=fixed_table,
         )
     ]
 

@@ -85,6 +85,8 @@ class EntrantRegistered:
     registered it."""
     fixed_table: int | None = None
     """The table it always plays at (decision record 0059); written only when set."""
+    group: str | None = None
+    """Its group label (decision record 0057); recorded only when set."""
 
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {"entrant": self.entrant, "seed": self.seed}
@@ -96,6 +98,8 @@ class EntrantRegistered:
             payload["application"] = self.application
         if self.fixed_table is not None:
             payload["fixed_table"] = self.fixed_table
+        if self.group is not None:
+            payload["group"] = self.group
         return payload
 
     @classmethod
@@ -107,6 +111,7 @@ class EntrantRegistered:
             tuple(payload.get("players", ())),
             payload.get("application"),
             payload.get("fixed_table"),
+            payload.get("group"),
         )
 
 
@@ -218,6 +223,9 @@ class EntrantCorrected:
     fixed_table: int | None = None
     """The new fixed table (None: none) when `changed` names `fixed_table` (decision record
     0059); written only then."""
+    group: str | None = None
+    """When `changed` holds `group`: the new group label (None: no group), before the start
+    only (decision record 0057)."""
 
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {"entrant": self.entrant, "changed": list(self.changed)}
@@ -225,6 +233,8 @@ class EntrantCorrected:
             payload["players"] = list(self.players)
         if "fixed_table" in self.changed:
             payload["fixed_table"] = self.fixed_table
+        if "group" in self.changed:
+            payload["group"] = self.group
         payload["reason"] = self.reason
         return payload
 
@@ -237,6 +247,7 @@ class EntrantCorrected:
             reason=payload.get("reason") or "",
             players=None if players is None else tuple(players),
             fixed_table=payload.get("fixed_table"),
+            group=payload.get("group"),
         )
 
 

@@ -77,7 +77,7 @@ def _with_entrant(state: TournamentState, entrant: int, **changes: Any) -> Tourn
 
 
 def _registered(state: TournamentState, event: EntrantRegistered) -> TournamentState:
-    state = _with_entrant(state, event.entrant, seed=event.seed, late=event.late)
+    state = _with_entrant(state, event.entrant, seed=event.seed, late=event.late, group=event.group)
     if event.fixed_table is not None:
         state = _with_entrant(state, event.entrant, fixed_table=event.fixed_table)
     if event.application is None:
@@ -214,9 +214,12 @@ def _finished(state: TournamentState, event: TournamentFinished) -> TournamentSt
 
 
 def _corrected(state: TournamentState, event: EntrantCorrected) -> TournamentState:
-    # Names and players are rows (decision 0018): only a fixed table is folded (0059).
+    # Names and players are rows (decision 0018): only a group (decision 0057) and a fixed
+    # table (0059) are folded.
+    if "group" in event.changed:
+        state = _with_entrant(state, event.entrant, group=event.group)
     if "fixed_table" in event.changed:
-        return _with_entrant(state, event.entrant, fixed_table=event.fixed_table)
+        state = _with_entrant(state, event.entrant, fixed_table=event.fixed_table)
     return state
 
 

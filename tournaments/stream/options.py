@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from common.explained import gettext_noop
 from tournaments.errors import InvalidFormatOption
+from tournaments.formats.same_group import MODES, STRENGTHS
 from tournaments.state import TournamentSettings
 
 
@@ -46,6 +47,7 @@ away. Tables: the venue's. Minutes: at most a day."""
 
 def check_format_options(settings: TournamentSettings) -> None:
     """Refuse with `invalid_format_option` the first option out of its bounds."""
+    check_same_group_options(settings)
     for option, bound in FORMAT_OPTION_BOUNDS.items():
         value = getattr(settings, option)
         if value is None:
@@ -74,4 +76,20 @@ def check_acceleration(settings: TournamentSettings) -> None:
     if settings.accelerated and settings.format != "swiss":
         raise InvalidFormatOption.because(
             gettext_noop("%(option)s is for a Swiss tournament only"), option="accelerated"
+        )
+
+
+AVOID_SAME_GROUP = (None, *MODES)
+
+
+def check_same_group_options(settings: TournamentSettings) -> None:
+    """Who must not meet (decision record 0057): `avoid_same_group` is null, `first_round` or
+    `always`; `avoid_same_group_strength` is `strict` or `soft`."""
+    if settings.avoid_same_group not in AVOID_SAME_GROUP:
+        raise InvalidFormatOption.because(
+            gettext_noop("avoid_same_group is null, 'first_round' or 'always'")
+        )
+    if settings.avoid_same_group_strength not in STRENGTHS:
+        raise InvalidFormatOption.because(
+            gettext_noop("avoid_same_group_strength is 'strict' or 'soft'")
         )

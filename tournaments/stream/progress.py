@@ -20,6 +20,7 @@ from tournaments.errors import (
     TournamentAlreadyStarted,
     TournamentNotStarted,
 )
+from tournaments.formats.errors import NoDrawWithoutSameGroup
 from tournaments.plan import cut_ties, drawing, knockouts, rankings
 from tournaments.state import Fixture, Result, SwissPairing, TournamentState, tables_needed
 from tournaments.stream.commands import (
@@ -118,12 +119,14 @@ def publish_swiss_round(
                 "all rounds were played, or this is not a Swiss tournament"
             )
         )
-    paired = swiss_round_paired(state, number)
+    paired = swiss_round_paired(state, number, allow_same_group=command.allow_same_group)
     return [paired, *advance(evolve(state, paired), command.tournament)]
 
 
-def swiss_round_paired(state: TournamentState, number: int) -> SwissRoundPaired:
-    paired = drawing.next_swiss_round(state, number)
+def swiss_round_paired(
+    state: TournamentState, number: int, *, allow_same_group: bool = False
+) -> SwissRoundPaired:
+    paired = drawing.next_swiss_round(state, number, allow_same_group=allow_same_group)
     return SwissRoundPaired(SwissPairing(number=number, pairings=paired.tables, bye=paired.bye))
 
 
@@ -146,7 +149,13 @@ def advance(state: TournamentState, tournament: uuid.UUID) -> list[TournamentEve
 
     number = drawing.swiss_round_due(state)
     if number is not None and (number == 1 or state.settings.automatic_rounds):
-        record(swiss_round_paired(state, number))
+        try:
+            record(swiss_round_paired(state, number))
+        except NoDrawWithoutSameGroup:
+            if number == 1:
+                raise  # the start is refused: its groups can still be corrected
+            # A result is never refused for the round after it: the organizer publishes that
+            # one, allowing entrants of one group to meet (decision record 0057).
     generation = state.resets
     for spec in drawing.fixtures_to_create(state):
         record(

@@ -31,6 +31,17 @@ def test_the_add_form_creates_the_tournament_through_the_service(
     assert tournament.tables.count() == 6
 
 
+def test_the_add_form_sets_who_must_not_meet(admin_client: Client) -> None:
+    add_tournament(admin_client, avoid_same_group="always", avoid_same_group_strength="soft")
+
+    tournament = Tournament.objects.get(name="Coppa di primavera")
+    settings = tournament.settings
+    assert (settings["avoid_same_group"], settings["avoid_same_group_strength"]) == (
+        "always",
+        "soft",
+    )
+
+
 def test_the_add_form_shows_what_the_service_refuses_and_creates_nothing(
     admin_client: Client,
 ) -> None:
@@ -74,9 +85,10 @@ def test_the_add_form_lists_every_option_of_a_tournament(admin_client: Client) -
 
     placing = {"first_place_points", "second_place_points", "third_place_points", "bye_points"}
     sign_up = {"sign_up_open", "sign_up_cap", "sign_up_waitlist", "sign_up_approval"}
+    apart = {"avoid_same_group", "avoid_same_group_strength"}
     assert set(TOURNAMENT_FORM) | {"rounds", "group_size", "third_place", "forfeit_points"} | (
         placing
-    ) | {"club"} | sign_up | {"accelerated"} == set(form.fields)
+    ) | {"club"} | sign_up | apart | {"accelerated"} == set(form.fields)
 
 
 def test_adding_an_entrant_registers_it_through_the_service(admin_client: Client) -> None:

@@ -69,6 +69,7 @@ def test_an_entrants_page_is_a_form_of_its_name_players_seed_and_reason(
         "replace_1",
         "seed",
         "fixed_table",
+        "group",
         "reason",
         "confirm_duplicate_name",
     ]
@@ -99,6 +100,22 @@ def test_renaming_on_the_entrants_page_records_a_correction_by_the_organizer(
     entrant.refresh_from_db()
     assert entrant.name == "Giulia Rossi"
     assert messages_of(admin_client, response) == ["Giulia Rossi: name corrected."]
+
+
+def test_a_group_is_given_on_the_entrants_page_before_the_start(admin_client: Client) -> None:
+    tournament_id = TournamentFactory.create(entrants=2).id
+    entrant = entrant_named(tournament_id, "Player 1")
+
+    response = admin_client.post(
+        entrant_page(entrant), correction(entrant, group="Bar Sport", reason="his club")
+    )
+
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    recorded = events(tournament_id)[-1]
+    assert recorded.payload["changed"] == ["group"]
+    assert recorded.payload["group"] == "Bar Sport"
+    entrant.refresh_from_db()
+    assert entrant.group == "Bar Sport"
 
 
 def test_a_player_is_replaced_and_the_seed_changed_from_the_entrants_page(

@@ -37,6 +37,22 @@ def test_a_valid_file_registers_every_entrant_through_the_service(admin_client: 
     assert {e.metadata.device for e in registered} == {"admin"}
 
 
+def test_a_file_s_fourth_column_is_the_entrant_s_group(admin_client: Client) -> None:
+    tournament_id = TournamentFactory.create(format="round_robin", entrants=0).id
+
+    response = upload(
+        admin_client, tournament_id, "name,players,seed,group\nAda,,1,Bar Sport\nBea,,,\n"
+    )
+
+    assert response.status_code == 302
+    entrants = Entrant.objects.filter(tournament_id=tournament_id).order_by("id")
+    assert [(e.name, e.group) for e in entrants] == [("Ada", "Bar Sport"), ("Bea", None)]
+    [first, _] = [
+        e for e in read_stream(stream_id=tournament_id) if e.event_type != "TournamentCreated"
+    ]
+    assert first.payload["group"] == "Bar Sport"
+
+
 def test_a_badly_formed_line_imports_nothing_and_names_its_line(admin_client: Client) -> None:
     tournament_id = TournamentFactory.create(format="round_robin", entrants=0).id
     text = "name,players,seed\nAda,Ada,1\nBruno,Bruno,first\nCarlo\n"
@@ -46,7 +62,7 @@ def test_a_badly_formed_line_imports_nothing_and_names_its_line(admin_client: Cl
     assert response.status_code == 200
     page = response.content.decode()
     assert "line 3: the seed is a whole number from 1, not &#x27;first&#x27;" in page
-    assert "line 4: expected the columns name,players,seed, found 1 column(s)" in page
+    assert "line 4: expected the columns name,players,seed,group, found 1 column(s)" in page
     assert "Nothing was imported" in page
     assert not Entrant.objects.filter(tournament_id=tournament_id).exists()
 
@@ -89,6 +105,7 @@ def test_a_started_tournament_takes_no_import(admin_client: Client) -> None:
         (f"Ada,Ada,{'9' * 5000}", "line 1: the seed is a whole number from 1, not '99999"),
         ('"Ada\rBea",Ada,', "line 1: a name cannot hold control characters"),
         ('Ada,"Ada\tBea",', "line 1: a name cannot hold control characters"),
+        ('Ada,Ada,,"Bar\tSport"', "line 1: a group cannot hold control characters"),
     ],
 )
 def test_each_bad_line_is_reported_with_its_number(text: str, error: str) -> None:

@@ -132,6 +132,7 @@ def test_a_badly_written_line_is_named_on_the_form(admin_client: Client) -> None
         ("I Leoni; Ada, Bruno", ImportedEntrant(1, "I Leoni", ["Ada", "Bruno"], None)),
         ("I Leoni; Ada, Bruno; 2", ImportedEntrant(1, "I Leoni", ["Ada", "Bruno"], 2)),
         ("I Leoni; 2; Ada, Bruno", ImportedEntrant(1, "I Leoni", ["Ada", "Bruno"], 2)),
+        ("Rossi; [Circolo Aurora]; 3", ImportedEntrant(1, "Rossi", None, 3, "Circolo Aurora")),
     ],
 )
 def test_a_pasted_line_is_a_name_its_players_and_a_seed(
@@ -149,6 +150,8 @@ def test_a_pasted_line_is_a_name_its_players_and_a_seed(
             "line 2: players are names separated by ','; none is empty",
         ),
         ("Rossi; 1; 2", "line 1: more than one seed"),
+        ("Rossi; [Aurora]; [Bar]", "line 1: more than one group"),
+        (f"Rossi; [{'x' * 61}]", "line 1: a group is at most 60 characters"),
         ("I Leoni; Ada; Bruno", "line 1: the players once, after the name"),
         ("\n  \n", "the list has no entrants"),
     ],
