@@ -83,7 +83,7 @@ def parse_entrant_lines(text: str) -> tuple[list[ImportedEntrant], list[str]]:
 def parse_entrant_line(number: int, cells: list[str]) -> tuple[ImportedEntrant | None, str]:
     if len(cells) not in (2, 3, 4, 5):
         return None, _("expected the columns %(columns)s, found %(count)s column(s)") % {
-            "columns": ",".join(CSV_COLUMNS[:3]),  # the group and the fixed table are optional
+            "columns": ",".join(CSV_COLUMNS),  # the last two are optional
             "count": len(cells),
         }
     name, players_text, seed_text, group, table_text = (*cells, "", "", "")[:5]

@@ -62,7 +62,10 @@ def test_a_badly_formed_line_imports_nothing_and_names_its_line(admin_client: Cl
     assert response.status_code == 200
     page = response.content.decode()
     assert "line 3: the seed is a whole number from 1, not &#x27;first&#x27;" in page
-    assert "line 4: expected the columns name,players,seed,group, found 1 column(s)" in page
+    assert (
+        "line 4: expected the columns name,players,seed,group,fixed_table, found 1 column(s)"
+        in page
+    )
     assert "Nothing was imported" in page
     assert not Entrant.objects.filter(tournament_id=tournament_id).exists()
 
@@ -176,9 +179,9 @@ def test_the_import_page_loads(admin_client: Client) -> None:
     assert admin_client.get(url).status_code == 200
 
 
-def test_a_fourth_column_gives_the_entrant_its_fixed_table(admin_client: Client) -> None:
+def test_a_fifth_column_gives_the_entrant_its_fixed_table(admin_client: Client) -> None:
     tournament_id = TournamentFactory.create(format="round_robin", entrants=0, tables=4).id
-    text = "name,players,seed,fixed_table\nGino,,,3\nLina,,1\n"
+    text = "name,players,seed,group,fixed_table\nGino,,,,3\nLina,,1\n"
 
     response = upload(admin_client, tournament_id, text)
 
