@@ -215,8 +215,7 @@ EMPTY_PROJECTIONS = [
     # `created_at` and `registered_at`, which are the server's clock when the rows were created,
     # not the events' `recorded_at`.
     "UPDATE tournaments_entrant SET seed = NULL, checked_in = false, withdrawn = false, "
-    "fixed_table = NULL",
-    '"group" = NULL',
+    'fixed_table = NULL, "group" = NULL',
     "UPDATE tournaments_tournament SET status = 'registration', version = 0, "
     "settings = '{}'::jsonb, updated_at = 'epoch'",
     # `format` and `table_size` copy the settings of `TournamentCreated`: derived too.
