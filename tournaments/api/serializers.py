@@ -167,6 +167,29 @@ class TournamentOutput(Serializer):
         help_text="Players' sign-up (decision record 0053): `open`, `closes_at`, `cap`, "
         "`waitlist`, `approval`; closed by default."
     )
+    late_entry_until_round = serializers.IntegerField(
+        source="settings.late_entry_until_round",
+        default=None,
+        allow_null=True,
+        help_text="Swiss: late entrants are taken while the next round to draw is at most this "
+        "one; null: none after the start (decision record 0058).",
+    )
+    late_entry_points = serializers.CharField(
+        source="settings.late_entry_points",
+        default="zero",
+        help_text="Swiss: a late entrant's missed rounds score `zero` or a `bye` each.",
+    )
+    max_requested_byes = serializers.IntegerField(
+        source="settings.max_requested_byes",
+        default=1,
+        help_text="Swiss: the rounds an entrant may ask to sit out.",
+    )
+    requested_bye_points = serializers.IntegerField(
+        source="settings.requested_bye_points",
+        default=None,
+        allow_null=True,
+        help_text="Swiss: a requested bye's match points; null: half a win's, rounded down.",
+    )
     entrants = EntrantOutput(many=True, help_text="Seeded first, in seed order.")
     version = serializers.IntegerField(help_text="The tournament stream's version.")
     created_at = serializers.DateTimeField()

@@ -15,6 +15,7 @@ from tournaments.errors import (
     TournamentAlreadyStarted,
 )
 from tournaments.state import TournamentState
+from tournaments.stream.byes import late_entry_round
 from tournaments.stream.commands import (
     CheckInEntrant,
     CloseCheckIn,
@@ -55,7 +56,8 @@ from tournaments.stream.tables import both_here, called, iso
 
 
 def check_registration_is_open(state: TournamentState) -> None:
-    if state.started:
+    """Before the start; after it, while a Swiss takes late entrants (decision 0058)."""
+    if state.started and late_entry_round(state) is None:
         raise RegistrationClosed.because(
             gettext_noop("the tournament has started: registration is closed")
         )
@@ -65,6 +67,18 @@ def register_entrant(state: TournamentState, command: RegisterEntrant) -> list[T
     check_registration_is_open(state)
     check_player_count(state, command.players)
     check_seed_is_free(state, command.seed)
+    from_round = late_entry_round(state)
+    if from_round is not None:
+        return [
+            EntrantRegistered(
+                command.entrant,
+                seed=command.seed,
+                late=True,
+                players=command.player_ids,
+                from_round=from_round,
+                missed=state.settings.late_entry_points,
+            )
+        ]
     return [EntrantRegistered(command.entrant, seed=command.seed, players=command.player_ids)]
 
 

@@ -121,7 +121,15 @@ def publish_swiss_round(
 
 def swiss_round_paired(state: TournamentState, number: int) -> SwissRoundPaired:
     paired = drawing.next_swiss_round(state, number)
-    return SwissRoundPaired(SwissPairing(number=number, pairings=paired.tables, bye=paired.bye))
+    return SwissRoundPaired(
+        SwissPairing(
+            number=number,
+            pairings=paired.tables,
+            bye=paired.bye,
+            requested=paired.requested,
+            absent=paired.absent,
+        )
+    )
 
 
 def advance_tournament(state: TournamentState, command: AdvanceTournament) -> list[TournamentEvent]:
