@@ -33,34 +33,16 @@ from tournaments.api.schema import (
     tournament_command_schema,
     tournament_read_schema,
 )
+from tournaments.api.serializers import EntrantByesOutput
 from tournaments.services import byes
 from tournaments.services.pipeline import TournamentCommandResult
+from tournaments.stream.byes import entrant_byes
 
 BYE_CONFLICTS = (
     "`round_already_drawn` (the round is drawn or past), `too_many_byes` "
     "(`max_requested_byes` reached), `bye_already_requested`, `entrant_withdrawn`"
 )
 BYE_INVALID = "`not_a_swiss`, `invalid_round` (a round the Swiss does not have)."
-
-
-class EntrantByesOutput(Serializer):
-    entrant = serializers.IntegerField()
-    requested_byes = serializers.ListField(
-        child=serializers.IntegerField(), help_text="The rounds it asked to sit out."
-    )
-    paused = serializers.BooleanField(help_text="Left out of the draws until it returns.")
-    from_round = serializers.IntegerField(
-        allow_null=True, help_text="A late entrant: the first round it was drawn in."
-    )
-    next_round = serializers.IntegerField(
-        allow_null=True, help_text="The next Swiss round to draw; null: none (or not a Swiss)."
-    )
-    may_request_next = serializers.BooleanField(
-        help_text="A bye in `next_round` would be taken now."
-    )
-
-    class Meta:
-        ref_name = "EntrantByes"
 
 
 class RoundInput(Serializer):
@@ -74,7 +56,7 @@ class RoundInput(Serializer):
 
 def byes_response(result: TournamentCommandResult, entrant_id: int) -> Response:
     return Response(
-        EntrantByesOutput(byes.entrant_byes(result.state, entrant_id)).data,
+        EntrantByesOutput(entrant_byes(result.state, entrant_id)).data,
         status=status.HTTP_201_CREATED if result.recorded else status.HTTP_200_OK,
     )
 
@@ -142,7 +124,7 @@ class EntrantByeCancelApi(JsonApi):
             actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
         )
-        return Response(EntrantByesOutput(byes.entrant_byes(result.state, entrant_id)).data)
+        return Response(EntrantByesOutput(entrant_byes(result.state, entrant_id)).data)
 
 
 class PauseInput(Serializer):

@@ -347,3 +347,23 @@ def match_document(row: dict[str, Any], now: datetime) -> dict[str, Any]:
         "winner_name": next((name for entrant, name in seated if entrant == winner), None),
         "decided_by": row["decided_by"],
     }
+
+
+class EntrantByesOutput(Serializer):
+    entrant = serializers.IntegerField()
+    requested_byes = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The rounds it asked to sit out."
+    )
+    paused = serializers.BooleanField(help_text="Left out of the draws until it returns.")
+    from_round = serializers.IntegerField(
+        allow_null=True, help_text="A late entrant: the first round it was drawn in."
+    )
+    next_round = serializers.IntegerField(
+        allow_null=True, help_text="The next Swiss round to draw; null: none (or not a Swiss)."
+    )
+    may_request_next = serializers.BooleanField(
+        help_text="A bye in `next_round` would be taken now."
+    )
+
+    class Meta:
+        ref_name = "EntrantByes"

@@ -335,6 +335,10 @@ def next_swiss_round(state: TournamentState, number: int) -> SwissDraw:
         if not state.entrants[row.entrant].withdrawn and row.entrant not in out
     ]
     standings = [SwissEntrant(row.entrant, float(row.match_points)) for row in rows]
+    if len(standings) < 2:
+        # Everyone else sits the round out (or withdrew): no table, the one left has the bye.
+        lone = standings[0].entrant if standings else None
+        return SwissDraw((), lone, requested, absent)
     if at_threes(state.settings) and len(standings) >= MINIMUM_FIELD:
         drawn = swiss_threes_round(
             rounds=swiss_rounds_of(state),

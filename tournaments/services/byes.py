@@ -7,12 +7,9 @@ from typing import Any
 from uuid import UUID
 
 from common.actors import Actor
-from tournaments.plan.drawing import sitting_out, swiss_rounds_of
 from tournaments.services.pipeline import TournamentCommandResult, load_tournament, run
-from tournaments.state import TournamentState
-from tournaments.stream.byes import next_round
+from tournaments.stream.byes import entrant_byes
 from tournaments.stream.commands import CancelBye, PauseEntrant, RequestBye, ReturnEntrant
-from tournaments.stream.entrant_checks import known_entrant
 
 
 def bye_request(
@@ -92,27 +89,6 @@ def entrant_return(
         name="entrant_return",
         arguments={"entrant": entrant_id},
     )
-
-
-def entrant_byes(state: TournamentState, entrant_id: int) -> dict[str, Any]:
-    """An entrant's requested byes, pause and late entry, and whether one more bye may be
-    asked for the next round (what the API and the player's page show)."""
-    record = known_entrant(state, entrant_id)
-    requested = state.requested_byes.get(entrant_id, ())
-    upcoming = next_round(state)
-    swiss = state.settings.format == "swiss" and not state.finished and not record.withdrawn
-    requested_now, _ = sitting_out(state, upcoming)
-    return {
-        "entrant": entrant_id,
-        "requested_byes": list(requested),
-        "paused": record.paused,
-        "from_round": record.from_round,
-        "next_round": upcoming if swiss else None,
-        "may_request_next": swiss
-        and entrant_id not in requested_now
-        and len(requested) < state.settings.max_requested_byes
-        and (not state.started or upcoming <= swiss_rounds_of(state)),
-    }
 
 
 def entrant_byes_of(*, tournament_id: UUID, entrant_id: int) -> dict[str, Any]:

@@ -8,6 +8,8 @@ pause an entrant (absent, unscored) and draw it again once it returns. The draw 
 
 from __future__ import annotations
 
+from typing import Any
+
 from common.explained import gettext_noop
 from tournaments.errors import (
     ByeAlreadyRequested,
@@ -120,3 +122,24 @@ def return_entrant(state: TournamentState, command: ReturnEntrant) -> list[Tourn
     if not swiss_entrant(state, command.entrant).paused:
         return []
     return [EntrantReturned(command.entrant)]
+
+
+def entrant_byes(state: TournamentState, entrant_id: int) -> dict[str, Any]:
+    """An entrant's requested byes, pause and late entry, and whether one more bye may be
+    asked for the next round (what the API and the player's page show)."""
+    record = known_entrant(state, entrant_id)
+    requested = state.requested_byes.get(entrant_id, ())
+    upcoming = next_round(state)
+    swiss = state.settings.format == "swiss" and not state.finished and not record.withdrawn
+    requested_now, _ = drawing.sitting_out(state, upcoming)
+    return {
+        "entrant": entrant_id,
+        "requested_byes": list(requested),
+        "paused": record.paused,
+        "from_round": record.from_round,
+        "next_round": upcoming if swiss else None,
+        "may_request_next": swiss
+        and entrant_id not in requested_now
+        and len(requested) < state.settings.max_requested_byes
+        and (not state.started or upcoming <= drawing.swiss_rounds_of(state)),
+    }

@@ -14,6 +14,7 @@ from tournaments.errors import (
     ByeAlreadyRequested,
     ByeNotRequested,
     InvalidFormatOption,
+    InvalidRound,
     NotASwiss,
     RegistrationClosed,
     RoundAlreadyDrawn,
@@ -216,5 +217,5 @@ def test_no_entrant_sitting_out_is_drawn_and_every_drawn_entrant_plays_once_or_h
 def requested_if_allowed(state: TournamentState, entrant: int) -> TournamentState:
     try:
         return carried_out(state, RequestBye(entrant, len(state.swiss_rounds) + 1))
-    except (TooManyByes, ByeAlreadyRequested, RoundAlreadyDrawn):
+    except (TooManyByes, ByeAlreadyRequested, RoundAlreadyDrawn, InvalidRound):
         return state
