@@ -8,7 +8,7 @@ from uuid import UUID
 
 from common.actors import Actor
 from tournaments.services.pipeline import TournamentCommandResult, load_tournament, run
-from tournaments.stream.byes import entrant_byes
+from tournaments.stream.byes import entrant_byes, next_round
 from tournaments.stream.commands import CancelBye, PauseEntrant, RequestBye, ReturnEntrant
 
 
@@ -30,6 +30,19 @@ def bye_request(
         idempotency_key=idempotency_key,
         name="bye_request",
         arguments={"entrant": entrant_id, "round": round_number},
+    )
+
+
+def bye_request_next_round(
+    *, tournament_id: UUID, entrant_id: int, actor: Actor
+) -> TournamentCommandResult:
+    """A requested bye in the next round to draw (the console's action)."""
+    state, _ = load_tournament(tournament_id=tournament_id)
+    return bye_request(
+        tournament_id=tournament_id,
+        entrant_id=entrant_id,
+        round_number=next_round(state),
+        actor=actor,
     )
 
 
