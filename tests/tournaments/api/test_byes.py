@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from tests.factories.tournaments import TournamentFactory
@@ -90,6 +91,8 @@ def test_a_requested_bye_is_honoured_scored_refused_past_the_most_allowed_and_re
     row = standings_by_entrant(organizer, tournament_id)[first]
     assert row["match_points"] == 2 + 1  # won round 1, half a win for the requested bye
     assert row["sat_out"] == [{"round": 2, "kind": "requested_bye"}]
+    page = organizer.get(reverse("pages:tournament-detail", args=[tournament_id]))
+    assert "round 2: requested bye" in page.content.decode()
     before = TournamentView.objects.get(tournament_id=tournament_id).standings
     call_command("rebuild_projections", "--quiet")
     assert TournamentView.objects.get(tournament_id=tournament_id).standings == before

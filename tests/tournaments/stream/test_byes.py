@@ -64,6 +64,8 @@ def home_wins_the_round(state: TournamentState) -> TournamentState:
     drawn by itself)."""
     for fixture in [f for f in state.fixtures.values() if f.id not in state.results]:
         result = Result(winner=fixture.home, rounds=(1, 0), points=(70, 50))
+        if fixture.third is not None:
+            result = Result(fixture.home, (1, 0, 0), (70, 30, 20), places=(1, 2, 3))
         state = carried_out(state, RecordResult(TOURNAMENT, fixture.match_id, result))
     return state
 
@@ -122,6 +124,23 @@ def test_a_requested_bye_takes_the_points_the_tournament_set() -> None:
     state = home_wins_the_round(carried_out(swiss(4, requested_bye_points=2), RequestBye(4, 2)))
 
     assert points_of(state)[4] == 0 + 2  # lost round 1 to seed 1
+
+
+def test_at_tables_of_three_a_requested_bye_is_half_a_first_place() -> None:
+    settings = TournamentSettings("swiss", 3, scoring="points", rounds=1, swiss_rounds=3)
+    state = carried_out(
+        None,
+        CreateTournament("Threes", settings),
+        *(RegisterEntrant(entrant, 1, seed=entrant) for entrant in range(1, 8)),
+        StartTournament(TOURNAMENT),
+        RequestBye(7, 2),
+    )
+    before = points_of(state)[7]
+
+    state = home_wins_the_round(state)
+
+    assert 7 not in drawn_in(state, 2)
+    assert points_of(state)[7] == before + 1
 
 
 def test_requested_byes_are_refused_past_the_most_allowed_twice_or_for_a_drawn_round() -> None:
