@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,7 +15,7 @@ from accounts.actors import request_actor
 from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import REASON_MAX_LENGTH, NoInput, idempotency_key_of, validated_input
-from common.api.schema import command_schema
+from common.api.schema import COMMAND_HEADERS, REPEATED_KEY, command_schema, error_responses
 from common.api.serializing import Serializer
 from tournaments.access import TournamentAccess
 from tournaments.api.me import (
@@ -26,9 +27,11 @@ from tournaments.api.me import (
     player_actor,
     player_command_response,
     player_of,
+    view_of,
 )
 from tournaments.api.schema import (
     ENTRANT_NOT_FOUND,
+    KEY_REUSED,
     VERSION_CONFLICT,
     tournament_command_schema,
     tournament_read_schema,
@@ -226,22 +229,27 @@ class MeByesApi(JsonApi):
 class MeByeCancelApi(JsonApi):
     permission_classes = [PlayerKeyOnly]
 
-    @command_schema(
+    @extend_schema(
         operation_id="me_bye_cancel",
         summary="Take back my requested bye before its round is drawn",
-        tag="players",
+        tags=["players"],
         request=None,
-        response=PlayerViewOutput,
-        errors={
-            **PLAYER_KEY_ONLY,
-            409: f"{NOT_ENTERED} `round_already_drawn`, `bye_not_requested`.",
-            422: "`not_a_swiss`.",
+        responses={
+            200: OpenApiResponse(PlayerViewOutput, description=f"Recorded. Or: {REPEATED_KEY}"),
+            **error_responses(
+                {
+                    **PLAYER_KEY_ONLY,
+                    409: f"{NOT_ENTERED} `round_already_drawn`, `bye_not_requested`.",
+                    422: f"`not_a_swiss`. {KEY_REUSED}",
+                }
+            ),
         },
+        parameters=COMMAND_HEADERS,
     )
     def delete(self, request: Request, round_number: int) -> Response:
         player = player_of(request)
         entrant = own_entrant(request)
-        result = byes.bye_cancel(
+        byes.bye_cancel(
             tournament_id=player.tournament_id,
             entrant_id=entrant,
             round_number=round_number,
@@ -249,4 +257,4 @@ class MeByeCancelApi(JsonApi):
             actor=player_actor(request, entrant),
             idempotency_key=idempotency_key_of(request),
         )
-        return player_command_response(request, result)
+        return Response(view_of(request))
