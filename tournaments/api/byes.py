@@ -239,6 +239,7 @@ class MeByeCancelApi(JsonApi):
             **error_responses(
                 {
                     **PLAYER_KEY_ONLY,
+                    404: "`not_found`: a round that is not a whole number.",
                     409: f"{NOT_ENTERED} `round_already_drawn`, `bye_not_requested`.",
                     422: f"`not_a_swiss`. {KEY_REUSED}",
                 }
