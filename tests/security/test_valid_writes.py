@@ -101,6 +101,7 @@ def swiss_player(*, bye: bool = False) -> None:
     SWISS["key"] = tournament.player_keys["Rossi"]  # type: ignore[attr-defined]
     if bye:
         entrant = Application.objects.get(tournament=tournament, name="Rossi").entrant_id
+        assert entrant is not None
         byes.bye_request(
             tournament_id=tournament.id, entrant_id=entrant, round_number=2, actor=ORGANIZER
         )
