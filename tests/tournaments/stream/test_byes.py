@@ -22,6 +22,7 @@ from tournaments.errors import (
 )
 from tournaments.plan.drawing import overall_standings, sitting_out, swiss_sit_outs
 from tournaments.state import Result, TournamentSettings, TournamentState
+from tournaments.stream.byes import late_entry_round
 from tournaments.stream.commands import (
     CancelBye,
     CreateTournament,
@@ -196,7 +197,7 @@ def test_a_paused_entrant_is_not_drawn_and_scores_nothing_until_it_returns() -> 
     plans=st.lists(
         st.tuples(
             st.integers(min_value=1, max_value=9),
-            st.sampled_from(["bye", "pause", "return", "withdraw"]),
+            st.sampled_from(["bye", "pause", "return", "withdraw", "late"]),
         ),
         max_size=12,
     ),
@@ -205,10 +206,12 @@ def test_a_paused_entrant_is_not_drawn_and_scores_nothing_until_it_returns() -> 
 def test_no_entrant_sitting_out_is_drawn_and_every_drawn_entrant_plays_once_or_has_the_bye(
     entrants: int, plans: list[tuple[int, str]], max_byes: int
 ) -> None:
-    state = swiss(entrants, swiss_rounds=4, max_requested_byes=max_byes)
+    state = swiss(entrants, swiss_rounds=4, max_requested_byes=max_byes, late_entry_until_round=3)
     steps = iter(plans)
     while not state.finished:
         for entrant, action in [next(steps, (0, "")) for _ in range(2)]:
+            if action == "late" and late_entry_round(state) is not None:
+                state = carried_out(state, RegisterEntrant(100 + len(state.entrants), 1))
             if entrant not in state.entrants or state.entrants[entrant].withdrawn:
                 continue
             if action == "bye":
