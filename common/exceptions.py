@@ -55,6 +55,10 @@ CONFLICT_CODES = frozenset(
         "swiss_round_not_due",
         "no_draw_without_same_group",
         "club_exists",
+        "round_already_drawn",
+        "too_many_byes",
+        "bye_already_requested",
+        "bye_not_requested",
     }
 )
 """The request was well formed and legal in general, but the match or the tournament is not in a

@@ -206,3 +206,35 @@ class InvalidApplication(TournamentError):
     one that is not on the waiting list, a reorder that is not the waiting list's)."""
 
     code = "invalid_application"
+
+
+class NotASwiss(TournamentError):
+    """Requested byes, pauses and late entries are for Swiss tournaments (decision 0058)."""
+
+    code = "not_a_swiss"
+
+
+class RoundAlreadyDrawn(TournamentError):
+    """A requested bye for a round drawn already (or past), or its cancellation then."""
+
+    code = "round_already_drawn"
+
+
+class InvalidRound(TournamentError):
+    """A round the Swiss does not have."""
+
+    code = "invalid_round"
+
+
+class TooManyByes(TournamentError):
+    """The entrant has as many requested byes as `max_requested_byes` allows."""
+
+    code = "too_many_byes"
+
+
+class ByeAlreadyRequested(TournamentError):
+    code = "bye_already_requested"
+
+
+class ByeNotRequested(TournamentError):
+    code = "bye_not_requested"

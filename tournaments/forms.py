@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from django import forms
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -233,6 +234,38 @@ class TournamentCreateForm(forms.Form):
         required=False, label=gettext_lazy("Approve each application")
     )
 
+    late_entry_until_round = forms.IntegerField(
+        required=False,
+        min_value=2,
+        label=gettext_lazy("Late entries until round"),
+        help_text=gettext_lazy(
+            "Swiss: entrants may be added after the start while the next round to draw is at "
+            "most this one. Blank: no entries after the start."
+        ),
+    )
+    late_entry_points = forms.ChoiceField(
+        required=False,
+        choices=[
+            ("zero", gettext_lazy("Nothing")),
+            ("bye", gettext_lazy("A bye's match points")),
+        ],
+        initial="zero",
+        label=gettext_lazy("Late entrant's missed rounds score"),
+    )
+    max_requested_byes = forms.IntegerField(
+        required=False,
+        min_value=0,
+        initial=1,
+        label=gettext_lazy("Requested byes per entrant"),
+        help_text=gettext_lazy("Swiss: rounds an entrant may ask to sit out. Blank: 1."),
+    )
+    requested_bye_points = forms.IntegerField(
+        required=False,
+        min_value=0,
+        label=gettext_lazy("Match points for a requested bye"),
+        help_text=gettext_lazy("Swiss. Blank: half a win's, rounded down."),
+    )
+
     PLACE_FIELDS = ("first_place_points", "second_place_points", "third_place_points")
     PLACING_FIELDS = (*PLACE_FIELDS, "bye_points", "forfeit_points")
     SIGN_UP_FIELDS = ("sign_up_open", "sign_up_cap", "sign_up_waitlist", "sign_up_approval")
@@ -264,6 +297,17 @@ class TournamentCreateForm(forms.Form):
             {"fields": ["avoid_same_group", "avoid_same_group_strength"]},
         ),
         (gettext_lazy("Sign-up"), {"fields": list(SIGN_UP_FIELDS)}),
+        (
+            gettext_lazy("Late arrivals and byes (Swiss)"),
+            {
+                "fields": [
+                    "late_entry_until_round",
+                    "late_entry_points",
+                    "max_requested_byes",
+                    "requested_bye_points",
+                ]
+            },
+        ),
     )
 
     class Media:
@@ -312,6 +356,8 @@ class TournamentCreateForm(forms.Form):
         }
         if arguments.get("best_of") is None:
             arguments.pop("best_of", None)  # the service's default, unused when scoring by points
+        if arguments.get("max_requested_byes") is None:
+            arguments.pop("max_requested_byes", None)  # the service's default: one
         scoring = self.placing_scoring()
         if scoring is not None:
             arguments["placing_scoring"] = scoring
@@ -358,7 +404,15 @@ def fixed_table_field(**options: Any) -> forms.IntegerField:
 class EntrantRegisterForm(forms.Form):
     tournament = forms.ModelChoiceField(
         label=gettext_lazy("Tournament"),
-        queryset=Tournament.objects.filter(status=TournamentStatus.REGISTRATION),
+        queryset=Tournament.objects.filter(
+            Q(status=TournamentStatus.REGISTRATION)
+            # A Swiss that takes late entrants (decision record 0058): its rules say until when.
+            | Q(
+                status=TournamentStatus.IN_PROGRESS,
+                format=Format.SWISS,
+                settings__has_key="late_entry_until_round",
+            )
+        ),
         help_text=gettext_lazy("Tournaments still taking entries."),
     )
     name = forms.CharField(

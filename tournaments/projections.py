@@ -247,6 +247,13 @@ def build_view(state: TournamentState, tournament_id: UUID) -> tuple[dict[str, A
     standings = (
         [row.to_dict() for row in drawing.overall_standings(state, drawn)] if state.started else []
     )
+    sat_out = drawing.swiss_sit_outs(state)
+    for row in standings:
+        # The rounds drawn without the entrant (decision record 0058), only when there are.
+        if row["entrant"] in sat_out:
+            row["sat_out"] = [
+                {"round": number, "kind": kind} for number, kind in sat_out[row["entrant"]]
+            ]
     return bracket, standings
 
 

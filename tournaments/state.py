@@ -142,6 +142,17 @@ class TournamentSettings:
     avoid_same_group_strength: str = "strict"
     """`strict`: never (a Swiss round that cannot avoid it is refused); `soft`: as few as
     possible, after rematches."""
+    late_entry_until_round: int | None = None
+    """Swiss: an entrant may be registered after the start while the next round to draw is at
+    most this one (decision record 0058); None: no registration after the start."""
+    late_entry_points: str = "zero"
+    """Swiss: what a late entrant scores for each round it missed: `zero` or `bye` (a bye's
+    match points)."""
+    max_requested_byes: int = 1
+    """Swiss: how many rounds an entrant may ask to sit out (decision record 0058)."""
+    requested_bye_points: int | None = None
+    """Swiss: the match points of a requested bye; None: half a win's (of a 1st place's at
+    tables of three), rounded down."""
 
     def to_dict(self) -> dict[str, Any]:
         values = {name: getattr(self, name) for name in self.__dataclass_fields__}
@@ -159,6 +170,9 @@ class TournamentSettings:
         if self.avoid_same_group is None and self.avoid_same_group_strength == "strict":
             # The payloads recorded before the groups unchanged.
             del values["avoid_same_group"], values["avoid_same_group_strength"]
+        for name, default in ARBITER_DEFAULTS.items():
+            if values[name] == default:
+                del values[name]  # the payloads recorded before decision 0058 unchanged
         return values
 
     @classmethod
@@ -183,6 +197,17 @@ class TournamentSettings:
         }
 
 
+ARBITER_DEFAULTS: dict[str, Any] = {
+    "late_entry_until_round": None,
+    "late_entry_points": "zero",
+    "max_requested_byes": 1,
+    "requested_bye_points": None,
+}
+"""The late-entry and bye settings (decision record 0058) left out of a payload at their
+defaults."""
+LATE_ENTRY_POINTS = ("zero", "bye")
+
+
 def tables_needed(*, entrants: int, table_size: int) -> int:
     """The tables a round of `entrants` needs: two entrants a table (three at tables of three),
     rounded up (an odd one out has a table too, never one too few), at least one."""
@@ -200,6 +225,12 @@ class EntrantRecord:
     """The table the entrant always plays at (reduced mobility, decision record 0059)."""
     group: str | None = None
     """Its group (a club, a family, a bar's team: decision record 0057); None: none."""
+    from_round: int | None = None
+    """A late entrant (decision record 0058): the first Swiss round it was drawn in."""
+    missed: str | None = None
+    """A late entrant's rounds before `from_round` score `zero` or a `bye` each."""
+    paused: bool = False
+    """Left out of the Swiss draws until it returns (decision record 0058)."""
 
 
 @dataclass(frozen=True)
@@ -269,6 +300,10 @@ class SwissPairing:
     pairings: tuple[tuple[str, tuple[int, ...]], ...]
     """(fixture id, entrants in seat order): two entrants, or three at tables of three."""
     bye: int | None
+    requested: tuple[int, ...] = ()
+    """Entrants who sat the round out by their request (a requested bye, decision 0058)."""
+    absent: tuple[int, ...] = ()
+    """Entrants left out of the draw because they were paused (absent, no points)."""
 
 
 @dataclass(frozen=True)
@@ -313,6 +348,15 @@ class TournamentState:
     waiting: tuple[int, ...] = ()
     """The waiting list: application ids, first promoted first."""
     entrant_of_application: dict[int, int] = field(default_factory=dict)
+    requested_byes: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """The Swiss rounds each entrant asked to sit out, by entrant (decision record 0058)."""
+    late_entrants: tuple[int, ...] = ()
+    """Entrants registered after the start, in registration order (decision record 0058)."""
+
+    @property
+    def field_order(self) -> tuple[int, ...]:
+        """Everyone who started, in seed order, then the late entrants in their order."""
+        return (*(self.order or ()), *self.late_entrants)
 
     @property
     def entered_count(self) -> int:

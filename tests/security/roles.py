@@ -156,6 +156,30 @@ class World:
 
         return str(self.once("registration", build)[0])
 
+    def swiss(self, *, bye: bool = False, paused: bool = False) -> str:
+        """A Swiss of the organizer's club in registration with two entrants (decision record
+        0058); the first has asked for a bye in round 2 (`bye`), or is paused."""
+
+        def build() -> tuple[str, list[int]]:
+            created = ApiTournamentFactory.create(
+                client=self.organizer, format="swiss", swiss_rounds=3
+            )
+            tournament_id = str(created["id"])
+            entrants = register_seeded(self.organizer, tournament_id, 2)
+            entrant_url = f"{API}/tournaments/{tournament_id}/entrants/{entrants[0]}/"
+            if bye:
+                self.post(f"{entrant_url}byes/", {"round": 2})
+            if paused:
+                self.post(f"{entrant_url}pause/")
+            return tournament_id, entrants
+
+        return str(self.once(f"swiss-{bye}-{paused}", build)[0])
+
+    def swiss_entrant(self) -> int:
+        """The first entrant of the Swiss `swiss` made."""
+        made = [value for key, value in self.cache.items() if key.startswith("swiss-")]
+        return int(made[0][1][0])
+
     def signing_up(self, *, public: bool = True) -> str:
         """A tournament of the organizer's club whose registration is open, without a cap."""
 

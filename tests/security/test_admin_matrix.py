@@ -238,6 +238,9 @@ ACTIONS: dict[tuple[str, str], ActionRow] = {
     ("tournaments.Tournament", "schedule"): ActionRow({}, records=False),
     ("tournaments.Entrant", "check_in"): ActionRow({}, records=False),
     ("tournaments.Entrant", "withdraw"): ActionRow({"apply": "1", "reason": "ill"}, records=True),
+    ("tournaments.Entrant", "pause"): ActionRow({}, records=False),
+    ("tournaments.Entrant", "return_to_play"): ActionRow({}, records=False),
+    ("tournaments.Entrant", "request_bye"): ActionRow({}, records=False),
     ("tournaments.Fixture", "call_to_table"): ActionRow({}, records=True),
     ("tournaments.Fixture", "assign_table"): ActionRow({"apply": "1", "table": "2"}, True),
     ("tournaments.Fixture", "decide_level"): ActionRow(

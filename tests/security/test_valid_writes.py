@@ -36,7 +36,7 @@ from tests.tournaments.api.builders import (
 )
 from tests.tournaments.builders import play
 from tournaments.models import Application, Fixture, WebhookEndpoint
-from tournaments.services import registration
+from tournaments.services import byes, registration
 from tournaments.state import Registration
 
 pytestmark = SKIPPED_BY_SWITCH
@@ -70,6 +70,45 @@ def player_signed_up(*, played: bool = False) -> None:
         [fixture] = Fixture.objects.filter(tournament=tournament)
         play(fixture.match_id, winner=0)
         PLAYER["match"] = str(fixture.match_id)
+
+
+SWISS: dict[str, Any] = {}
+"""A Swiss of two in registration (decision record 0058): its id and first entrant, or a
+player's key to it."""
+
+
+def swiss_entrant(client: APIClient, *, bye: bool = False, paused: bool = False) -> None:
+    created = ApiTournamentFactory.create(client=client, format="swiss", swiss_rounds=3)
+    SWISS["tournament"] = created["id"]
+    SWISS["entrant"] = post(
+        client, f"/api/v1/tournaments/{created['id']}/entrants/", {"name": "Rossi"}
+    ).json()["id"]
+    entrant_url = f"/api/v1/tournaments/{created['id']}/entrants/{SWISS['entrant']}/"
+    if bye:
+        post(client, f"{entrant_url}byes/", {"round": 2})
+    if paused:
+        post(client, f"{entrant_url}pause/", {})
+
+
+def swiss_player(*, bye: bool = False) -> None:
+    tournament = TournamentFactory.create(
+        format="swiss",
+        swiss_rounds=3,
+        entrants=1,
+        signed_up=["Rossi"],
+        registration=Registration(open=True),
+    )
+    SWISS["key"] = tournament.player_keys["Rossi"]  # type: ignore[attr-defined]
+    if bye:
+        entrant = Application.objects.get(tournament=tournament, name="Rossi").entrant_id
+        assert entrant is not None
+        byes.bye_request(
+            tournament_id=tournament.id, entrant_id=entrant, round_number=2, actor=ORGANIZER
+        )
+
+
+def swiss_path(_world: World) -> dict[str, Any]:
+    return {"tournament_id": SWISS["tournament"], "entrant_id": SWISS["entrant"]}
 
 
 SIGNING_UP: dict[str, Any] = {}
@@ -286,6 +325,45 @@ VALID_COMMANDS = [
         body=lambda _w: None,
         headers={"Idempotency-Key": "here-1"},
         player_key=lambda: PLAYER["key"],
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/entrants/{entrant_id}/byes/",
+        prepare=lambda client, _w: swiss_entrant(client),
+        path=swiss_path,
+        body=lambda _w: {"round": 2},
+    ),
+    ValidCommand(
+        "DELETE /api/v1/tournaments/{tournament_id}/entrants/{entrant_id}/byes/{round_number}/",
+        prepare=lambda client, _w: swiss_entrant(client, bye=True),
+        path=lambda w: {**swiss_path(w), "round_number": 2},
+        body=lambda _w: None,
+        status=200,
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/entrants/{entrant_id}/pause/",
+        prepare=lambda client, _w: swiss_entrant(client),
+        path=swiss_path,
+        body=lambda _w: {"reason": "at work"},
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/entrants/{entrant_id}/return/",
+        prepare=lambda client, _w: swiss_entrant(client, paused=True),
+        path=swiss_path,
+        body=lambda _w: None,
+    ),
+    ValidCommand(
+        "POST /api/v1/me/byes/",
+        prepare=lambda _c, _w: swiss_player(),
+        body=lambda _w: {"round": 2},
+        player_key=lambda: SWISS["key"],
+    ),
+    ValidCommand(
+        "DELETE /api/v1/me/byes/{round_number}/",
+        prepare=lambda _c, _w: swiss_player(bye=True),
+        path=lambda _w: {"round_number": 2},
+        body=lambda _w: None,
+        status=200,
+        player_key=lambda: SWISS["key"],
     ),
     ValidCommand(
         "POST /api/v1/me/withdraw/",

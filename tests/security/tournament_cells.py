@@ -161,6 +161,49 @@ TOURNAMENT_CELLS: list[Cell] = [
         ORGANIZER_ONLY,
         player_key=404,
     ),
+    # Requested byes and pauses (decision record 0058), on a Swiss in registration.
+    Cell(
+        "entrant-byes",
+        "get",
+        get(lambda w: tournament_url(w.swiss(), "entrants", w.swiss_entrant(), "byes")),
+        EVERYBODY_READS,
+        player_key=404,
+    ),
+    Cell(
+        "entrant-byes",
+        "post",
+        post(
+            lambda w: tournament_url(w.swiss(), "entrants", w.swiss_entrant(), "byes"),
+            lambda _w: {"round": 2},
+        ),
+        ORGANIZER_ONLY,
+        player_key=404,
+    ),
+    Cell(
+        "entrant-bye-cancel",
+        "delete",
+        lambda w, client: client.delete(
+            tournament_url(w.swiss(bye=True), "entrants", w.swiss_entrant(), "byes", 2)
+        ),
+        ORGANIZER_CHANGES,
+        player_key=404,
+    ),
+    Cell(
+        "entrant-pause",
+        "post",
+        post(lambda w: tournament_url(w.swiss(), "entrants", w.swiss_entrant(), "pause")),
+        ORGANIZER_ONLY,
+        player_key=404,
+    ),
+    Cell(
+        "entrant-return",
+        "post",
+        post(
+            lambda w: tournament_url(w.swiss(paused=True), "entrants", w.swiss_entrant(), "return")
+        ),
+        ORGANIZER_ONLY,
+        player_key=404,
+    ),
     Cell(
         "entrant-correct",
         "patch",
@@ -487,6 +530,20 @@ TOURNAMENT_CELLS: list[Cell] = [
         lambda w, client: check_in_open(w) and client.post(f"{ME}check-in/", format="json"),
         NO_ACCOUNT,
         player_key=201,
+    ),
+    Cell(
+        "me-byes",
+        "post",
+        post(lambda _w: f"{ME}byes/", lambda _w: {"round": 2}),
+        NO_ACCOUNT,
+        player_key=422,  # `not_a_swiss`: past the permission, refused by the rules
+    ),
+    Cell(
+        "me-bye-cancel",
+        "delete",
+        lambda _w, client: client.delete(f"{ME}byes/2/"),
+        NO_ACCOUNT,
+        player_key=422,
     ),
     Cell(
         "me-withdraw",

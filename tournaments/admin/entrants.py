@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 from uuid import UUID
@@ -51,7 +51,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors.organizing import tournament_ids
-from tournaments.services import registration
+from tournaments.services import byes, registration
 
 
 class EntrantInline(ReadOnlyInline):
@@ -108,7 +108,7 @@ class EntrantAdmin(TournamentsAddAdmin):
         "fixed_table",
     )
     fields = readonly_fields
-    actions = ("check_in", "withdraw")
+    actions = ("check_in", "withdraw", "pause", "return_to_play", "request_bye")
 
     @admin.display(description=gettext_lazy("players"))
     def players_named(self, entrant: Entrant) -> str:
@@ -303,6 +303,56 @@ class EntrantAdmin(TournamentsAddAdmin):
             )
         refresh_views(entrant.tournament_id for entrant in entrants)
         return None
+
+    @admin.action(
+        description=gettext_lazy("Mark absent (not drawn from the next Swiss round)"),
+        permissions=["change"],
+    )
+    def pause(self, request: HttpRequest, queryset: QuerySet[Entrant]) -> None:
+        self.run_for_each(request, queryset, byes.entrant_pause, _("%(name)s is absent."))
+
+    @admin.action(
+        description=gettext_lazy("Back (drawn again from the next Swiss round)"),
+        permissions=["change"],
+    )
+    def return_to_play(self, request: HttpRequest, queryset: QuerySet[Entrant]) -> None:
+        self.run_for_each(request, queryset, byes.entrant_return, _("%(name)s is back."))
+
+    @admin.action(
+        description=gettext_lazy("Requested bye in the next Swiss round"),
+        permissions=["change"],
+    )
+    def request_bye(self, request: HttpRequest, queryset: QuerySet[Entrant]) -> None:
+        self.run_for_each(
+            request,
+            queryset,
+            byes.bye_request_next_round,
+            _("%(name)s sits out the next round."),
+        )
+
+    def run_for_each(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[Entrant],
+        service: Callable[..., object],
+        success: str,
+    ) -> None:
+        """One of the byes services (decision record 0058) for each entrant chosen."""
+        entrants = list(queryset)
+        for entrant in entrants:
+            run_service(
+                self,
+                request,
+                partial(
+                    service,
+                    tournament_id=entrant.tournament_id,
+                    entrant_id=entrant.id,
+                    actor=admin_actor(request),
+                ),
+                success=success % {"name": entrant},
+                subject=str(entrant),
+            )
+        refresh_views(entrant.tournament_id for entrant in entrants)
 
 
 CORRECTED_FIELDS = {

@@ -33,6 +33,7 @@ from common.api.schema import command_schema, error_responses
 from common.api.serializing import Serializer
 from common.observability import current_request_id
 from tournaments.api.schema import KEY_REUSED
+from tournaments.api.serializers import EntrantByesOutput
 from tournaments.selectors.me import player_view
 from tournaments.services import me
 from tournaments.services.pipeline import TournamentCommandResult
@@ -168,6 +169,11 @@ class PlayerViewOutput(Serializer):
     results = MatchOfMineOutput(many=True, help_text="My finished matches, in order.")
     place = serializers.IntegerField(
         allow_null=True, help_text="My rank in the standings (a moment after each result)."
+    )
+    byes = EntrantByesOutput(
+        allow_null=True,
+        help_text="Swiss: my requested byes and absence, and whether I may ask for a bye in "
+        "the next round (`POST /me/byes/`); null when not entered (decision record 0058).",
     )
 
     class Meta:

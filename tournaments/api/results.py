@@ -29,6 +29,7 @@ from tournaments.api.exports import CSV, CsvRenderer, csv_standings_response
 from tournaments.api.files import FileApi
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND, tournament_read_schema
 from tournaments.api.serializers import DecidedByField, FormatField, TournamentStatusField
+from tournaments.plan.drawing import SIT_OUTS
 from tournaments.selectors import lookup, projected
 
 PROJECTED = (
@@ -56,6 +57,18 @@ class MatchPointsField(serializers.Field):  # type: ignore[type-arg]
         return value
 
 
+class SatOutOutput(Serializer):
+    round = serializers.IntegerField()
+    kind = serializers.ChoiceField(
+        choices=list(SIT_OUTS),
+        help_text="`late_entry` (no points), `late_entry_bye` (a bye's points), "
+        "`requested_bye` (`requested_bye_points`) or `absent` (paused: no points).",
+    )
+
+    class Meta:
+        ref_name = "SatOut"
+
+
 class StandingOutput(Serializer):
     rank = serializers.IntegerField(help_text="Entrants the tie-breaks cannot split share it.")
     entrant = serializers.IntegerField(help_text="The entrant's id.")
@@ -81,6 +94,12 @@ class StandingOutput(Serializer):
         required=False, help_text="Card points conceded (two-sided tables only)."
     )
     tiebreaks = TiebreaksField()
+    sat_out = SatOutOutput(
+        many=True,
+        required=False,
+        help_text="Swiss: the rounds drawn without the entrant (a late entry, a requested bye, "
+        "an absence), in round order; left out when there are none (decision record 0058).",
+    )
 
     class Meta:
         ref_name = "Standing"

@@ -193,6 +193,29 @@ class TournamentOutput(Serializer):
         default="strict",
         help_text="`strict` or `soft`.",
     )
+    late_entry_until_round = serializers.IntegerField(
+        source="settings.late_entry_until_round",
+        default=None,
+        allow_null=True,
+        help_text="Swiss: late entrants are taken while the next round to draw is at most this "
+        "one; null: none after the start (decision record 0058).",
+    )
+    late_entry_points = serializers.CharField(
+        source="settings.late_entry_points",
+        default="zero",
+        help_text="Swiss: a late entrant's missed rounds score `zero` or a `bye` each.",
+    )
+    max_requested_byes = serializers.IntegerField(
+        source="settings.max_requested_byes",
+        default=1,
+        help_text="Swiss: the rounds an entrant may ask to sit out.",
+    )
+    requested_bye_points = serializers.IntegerField(
+        source="settings.requested_bye_points",
+        default=None,
+        allow_null=True,
+        help_text="Swiss: a requested bye's match points; null: half a win's, rounded down.",
+    )
     entrants = EntrantOutput(many=True, help_text="Seeded first, in seed order.")
     version = serializers.IntegerField(help_text="The tournament stream's version.")
     created_at = serializers.DateTimeField()
@@ -350,3 +373,23 @@ def match_document(row: dict[str, Any], now: datetime) -> dict[str, Any]:
         "winner_name": next((name for entrant, name in seated if entrant == winner), None),
         "decided_by": row["decided_by"],
     }
+
+
+class EntrantByesOutput(Serializer):
+    entrant = serializers.IntegerField()
+    requested_byes = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The rounds it asked to sit out."
+    )
+    paused = serializers.BooleanField(help_text="Left out of the draws until it returns.")
+    from_round = serializers.IntegerField(
+        allow_null=True, help_text="A late entrant: the first round it was drawn in."
+    )
+    next_round = serializers.IntegerField(
+        allow_null=True, help_text="The next Swiss round to draw; null: none (or not a Swiss)."
+    )
+    may_request_next = serializers.BooleanField(
+        help_text="A bye in `next_round` would be taken now."
+    )
+
+    class Meta:
+        ref_name = "EntrantByes"

@@ -229,6 +229,29 @@ class TournamentCreateApi(JsonApi):
             "them apart is refused with 409 `no_draw_without_same_group`. `soft`: as few as "
             "possible, after rematches.",
         )
+        late_entry_until_round = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            help_text="Swiss: entrants may be registered after the start while the next round "
+            "to draw is at most this one (2 or more); null (the default): not after the start "
+            "(decision record 0058).",
+        )
+        late_entry_points = serializers.ChoiceField(
+            choices=["zero", "bye"],
+            required=False,
+            help_text="Swiss: what a late entrant scores for each round it missed: `zero` (the "
+            "default) or `bye` (a bye's match points).",
+        )
+        max_requested_byes = serializers.IntegerField(
+            required=False,
+            help_text="Swiss: the rounds an entrant may ask to sit out (default 1).",
+        )
+        requested_bye_points = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            help_text="Swiss: the match points of a requested bye; null (the default): half a "
+            "win's (of a 1st place's at tables of three), rounded down.",
+        )
 
         class Meta:
             ref_name = "TournamentCreateInput"

@@ -2,6 +2,14 @@
 
 from django.urls import path
 
+from tournaments.api.byes import (
+    EntrantByeCancelApi,
+    EntrantByesApi,
+    EntrantPauseApi,
+    EntrantReturnApi,
+    MeByeCancelApi,
+    MeByesApi,
+)
 from tournaments.api.calls import CheckInCloseApi, CheckInOpenApi, CheckInWindowApi, MatchCallApi
 from tournaments.api.corrections import EntrantCorrectApi, EntrantsReseedApi
 from tournaments.api.device_tokens import DeviceTokenListApi, DeviceTokenRevokeApi
@@ -123,6 +131,17 @@ urlpatterns = [
     path("me/withdraw/", MeWithdrawApi.as_view(), name="me-withdraw"),
     path("me/matches/<uuid:match_id>/confirm/", MeResultConfirmApi.as_view(), name="me-confirm"),
     path("me/matches/<uuid:match_id>/dispute/", MeResultDisputeApi.as_view(), name="me-dispute"),
+    # Requested byes and pauses in a Swiss (decision record 0058).
+    path(f"{ENTRANT}byes/", EntrantByesApi.as_view(), name="entrant-byes"),
+    path(
+        f"{ENTRANT}byes/<int:round_number>/",
+        EntrantByeCancelApi.as_view(),
+        name="entrant-bye-cancel",
+    ),
+    path(f"{ENTRANT}pause/", EntrantPauseApi.as_view(), name="entrant-pause"),
+    path(f"{ENTRANT}return/", EntrantReturnApi.as_view(), name="entrant-return"),
+    path("me/byes/", MeByesApi.as_view(), name="me-byes"),
+    path("me/byes/<int:round_number>/", MeByeCancelApi.as_view(), name="me-bye-cancel"),
     path("clubs/<slug:club_slug>/seasons/", SeasonListApi.as_view(), name="club-seasons"),
     path(
         "clubs/<slug:club_slug>/seasons/<slug:season_slug>/",

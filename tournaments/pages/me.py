@@ -53,4 +53,7 @@ def page_strings() -> dict[str, str]:
         "reason_needed": gettext("Say why."),
         "sound_on": gettext("Sound on"),
         "sound_off": gettext("Sound off"),
+        "byes_requested": gettext("You sit out round(s) %(rounds)s (a requested bye)."),
+        "paused": gettext("The organizer marked you absent: you are not drawn until you are back."),
+        "bye_ask": gettext("Sit out round %(round)s (a requested bye)"),
     }

@@ -20,7 +20,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
 
 from games.matches.stream import MATCH_EVENT_TYPES
 from tournaments.errors import PlayerNotFound
@@ -153,11 +154,29 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
         ]
         # The first tie-break (match points, usually): the projector shows it beside the wins.
         row["lead"] = tiebreak_value(row, tiebreaks[0]) if tiebreaks else None
+        row["sat_out_text"] = sat_out_text(row.get("sat_out", ()))
     return {
         "standings": rows,
         "tiebreaks": tiebreaks,
         "columns": columns,
     }
+
+
+SAT_OUT_WORDS = {
+    "late_entry": gettext_lazy("late entry"),
+    "late_entry_bye": gettext_lazy("late entry, a bye"),
+    "requested_bye": gettext_lazy("requested bye"),
+    "absent": gettext_lazy("absent"),
+}
+"""The rounds a Swiss drew without an entrant, said in the standings (decision record 0058)."""
+
+
+def sat_out_text(sat_out: Any) -> str:
+    return "; ".join(
+        _("round %(round)s: %(kind)s")
+        % {"round": item["round"], "kind": SAT_OUT_WORDS[item["kind"]]}
+        for item in sat_out
+    )
 
 
 def with_places(fixtures: list[dict[str, Any]], table_size: int) -> list[dict[str, Any]]:

@@ -40,6 +40,7 @@ from tournaments.plan.rankings import (
     StandingsRow,
     at_threes,
     ranked,
+    requested_bye_points,
     table_result,
     win_points,
 )
@@ -308,33 +309,90 @@ def swiss_round_due(state: TournamentState) -> int | None:
 
 @dataclass(frozen=True)
 class SwissDraw:
-    """A Swiss round's tables (fixture id, entrants in seat order) and its bye."""
+    """A Swiss round's tables (fixture id, entrants in seat order) and its bye, and who sat it
+    out: by their request, or paused (decision record 0058)."""
 
     tables: tuple[tuple[str, tuple[int, ...]], ...]
     bye: int | None
+    requested: tuple[int, ...] = ()
+    absent: tuple[int, ...] = ()
+
+
+LATE_ENTRY = "late_entry"
+LATE_ENTRY_BYE = "late_entry_bye"
+REQUESTED_BYE = "requested_bye"
+ABSENT = "absent"
+SIT_OUTS = (LATE_ENTRY, LATE_ENTRY_BYE, REQUESTED_BYE, ABSENT)
+"""Why an entrant of a Swiss has no match in a round drawn (besides the odd field's bye)."""
+
+
+def sitting_out(state: TournamentState, number: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The active entrants left out of Swiss round `number`'s draw: those who asked to sit it
+    out, and those paused (absent) without such a request."""
+    active = [e for e in state.field_order if not state.entrants[e].withdrawn]
+    requested = tuple(e for e in active if number in state.requested_byes.get(e, ()))
+    absent = tuple(e for e in active if state.entrants[e].paused and e not in requested)
+    return requested, absent
+
+
+def swiss_sit_outs(state: TournamentState) -> dict[int, list[tuple[int, str]]]:
+    """Each entrant's rounds drawn without it, with why (`SIT_OUTS`), in round order."""
+    sat: dict[int, list[tuple[int, str]]] = {}
+    for entrant in state.late_entrants:
+        record = state.entrants[entrant]
+        kind = LATE_ENTRY_BYE if record.missed == "bye" else LATE_ENTRY
+        missed = range(1, record.from_round or 1)
+        sat.setdefault(entrant, []).extend((number, kind) for number in missed)
+    for paired in state.swiss_rounds:
+        for entrant in paired.requested:
+            sat.setdefault(entrant, []).append((paired.number, REQUESTED_BYE))
+        for entrant in paired.absent:
+            sat.setdefault(entrant, []).append((paired.number, ABSENT))
+    return {entrant: sorted(rounds) for entrant, rounds in sat.items()}
+
+
+def swiss_credits(state: TournamentState) -> tuple[list[int], list[tuple[int, int]]]:
+    """What the rounds sat out score: a bye for each round a late entrant missed under
+    `late_entry_points: bye`, and (entrant, match points) for each requested bye."""
+    late_byes: list[int] = []
+    requested: list[tuple[int, int]] = []
+    points = requested_bye_points(state.settings)
+    for entrant, rounds in swiss_sit_outs(state).items():
+        late_byes += [entrant for _, kind in rounds if kind == LATE_ENTRY_BYE]
+        requested += [(entrant, points) for _, kind in rounds if kind == REQUESTED_BYE]
+    return late_byes, requested
 
 
 def next_swiss_round(
     state: TournamentState, number: int, *, allow_same_group: bool = False
 ) -> SwissDraw:
-    """The next round's pairings (or tables of three) among the entrants still in: ranked by
-    standings over every entrant that played (a withdrawn one's results still count for its
-    opponents). Entrants of one group kept apart as the settings say (`same_group_rule`;
-    `allow_same_group`: softly, whatever the strength)."""
+    """The next round's pairings (or tables of three) among the entrants still in and not
+    sitting it out: ranked by standings over every entrant that played (a withdrawn one's
+    results still count for its opponents). Entrants of one group kept apart as the settings say
+    (`same_group_rule`; `allow_same_group`: softly, whatever the strength)."""
     rule = same_group_rule(state, number, soft=allow_same_group)
     stage = swiss_stage(state)
-    everyone = state.order or ()
+    everyone = state.field_order
     byes = [bye for _, bye in stage.byes]
+    late_byes, requested_points = swiss_credits(state)
+    requested, absent = sitting_out(state, number)
+    out = {*requested, *absent}
     rows = [
         row
-        for row in ranked(state, everyone, stage.fixtures, byes)
-        if not state.entrants[row.entrant].withdrawn
+        for row in ranked(
+            state, everyone, stage.fixtures, [*byes, *late_byes], sat_out=requested_points
+        )
+        if not state.entrants[row.entrant].withdrawn and row.entrant not in out
     ]
     standings = [SwissEntrant(row.entrant, float(row.match_points)) for row in rows]
+    if len(standings) < 2:
+        # Everyone else sits the round out (or withdrew): no table, the one left has the bye.
+        lone = standings[0].entrant if standings else None
+        return SwissDraw((), lone, requested, absent)
     if state.settings.accelerated:
         standings = accelerated_standings(
             standings,
-            initial_order=everyone,
+            initial_order=state.order or (),  # late entrants are of group B
             rounds=swiss_rounds_of(state),
             round_number=number,
             win=win_points(state.settings),
@@ -348,7 +406,9 @@ def next_swiss_round(
             byes=byes,
             same_group=rule,
         )
-        return SwissDraw(tuple((t.id, t.entrants) for t in drawn.tables), drawn.bye)
+        return SwissDraw(
+            tuple((t.id, t.entrants) for t in drawn.tables), drawn.bye, requested, absent
+        )
     # Two sides, or what is left of a field at three after withdrawals: two entrants play a
     # table of two, one has the bye.
     paired = swiss_round(
@@ -359,7 +419,9 @@ def next_swiss_round(
         byes=byes,
         same_group=rule,
     )
-    return SwissDraw(tuple((p.id, (p.home, p.away)) for p in paired.pairings), paired.bye)
+    return SwissDraw(
+        tuple((p.id, (p.home, p.away)) for p in paired.pairings), paired.bye, requested, absent
+    )
 
 
 def overall_standings(
@@ -372,4 +434,8 @@ def overall_standings(
     all_stages = [stage for stage in drawn if stage.playoff_of is None]
     fixtures = [fixture for stage in all_stages for fixture in stage.fixtures]
     byes = [entrant for stage in all_stages if stage.name == "swiss" for _, entrant in stage.byes]
-    return ranked(state, state.order or tuple(state.entrants), fixtures, byes)
+    if state.settings.format != "swiss":
+        return ranked(state, state.order or tuple(state.entrants), fixtures, byes)
+    late_byes, requested = swiss_credits(state)
+    everyone = state.field_order or tuple(state.entrants)
+    return ranked(state, everyone, fixtures, [*byes, *late_byes], sat_out=requested)

@@ -34,7 +34,7 @@ def final_places(state: TournamentState) -> dict[int, int]:
         elif stage.threes is not None:
             placements = drawing.threes_placements(state, stage)
     ranks = tuple((row.entrant, row.rank) for row in drawing.overall_standings(state))
-    return places_of(state.order, placements, ranks)
+    return places_of(state.field_order, placements, ranks)
 
 
 def places_of(

@@ -84,7 +84,7 @@ StandingsRow = StandingRow | PlacingStandingRow
 
 
 def seed_of(state: TournamentState) -> dict[int, int]:
-    order = state.order or ()
+    order = state.field_order
     return {entrant: index + 1 for index, entrant in enumerate(order)}
 
 
@@ -107,6 +107,7 @@ def standings_of(
     fixtures: Iterable[FixtureSpec],
     byes: Iterable[int] = (),
     config: StandingsConfig | None = None,
+    sat_out: Iterable[tuple[int, int]] = (),
 ) -> list[StandingRow]:
     seeds = seed_of(state)
     members = list(entrants)
@@ -120,6 +121,7 @@ def standings_of(
         entrants=[Entrant(entrant, seeds.get(entrant)) for entrant in members],
         results=results,
         config=config or standings_config(state),
+        sat_out=sat_out,
     )
 
 
@@ -208,6 +210,7 @@ def placing_standings_of(
     fixtures: Iterable[FixtureSpec],
     byes: Iterable[int] = (),
     config: PlacingStandingsConfig | None = None,
+    sat_out: Iterable[tuple[int, int]] = (),
 ) -> list[PlacingStandingRow]:
     seeds = seed_of(state)
     results = [
@@ -220,6 +223,7 @@ def placing_standings_of(
         entrants=[Entrant(entrant, seeds.get(entrant)) for entrant in entrants],
         results=results,
         config=config or placing_config_for(state.settings),
+        sat_out=sat_out,
     )
 
 
@@ -230,14 +234,26 @@ def ranked(
     byes: Iterable[int] = (),
     *,
     qualifying: bool = False,
+    sat_out: Iterable[tuple[int, int]] = (),
 ) -> list[StandingsRow]:
     """The standings of `entrants` over `fixtures`, by the tournament's table size; with
-    `qualifying`, ranked as qualification for a knockout is (the seed last)."""
+    `qualifying`, ranked as qualification for a knockout is (the seed last); `sat_out`: the
+    match points of requested byes (decision record 0058)."""
     if at_threes(state.settings):
         config = qualification_placing_config(state) if qualifying else None
-        return list(placing_standings_of(state, entrants, fixtures, byes, config))
+        return list(placing_standings_of(state, entrants, fixtures, byes, config, sat_out))
     two_sided = qualification_config(state) if qualifying else None
-    return list(standings_of(state, entrants, fixtures, byes, two_sided))
+    return list(standings_of(state, entrants, fixtures, byes, two_sided, sat_out))
+
+
+def requested_bye_points(settings: TournamentSettings) -> int:
+    """A requested bye's match points (decision record 0058): the setting, or half a win's
+    (a 1st place's at tables of three), rounded down."""
+    if settings.requested_bye_points is not None:
+        return settings.requested_bye_points
+    if at_threes(settings):
+        return int(placing_config_for(settings).scoring.places[0]) // 2
+    return standings_config_for(settings).scoring.win // 2
 
 
 def qualification_config(state: TournamentState) -> StandingsConfig:

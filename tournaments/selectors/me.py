@@ -23,6 +23,7 @@ from tournaments.selectors.projected import projected
 from tournaments.selectors.public import entrant_matches, tournament_log_position
 from tournaments.services.pipeline import load_tournament
 from tournaments.state import CheckInWindow
+from tournaments.stream.byes import entrant_byes
 
 WITHDRAWN = "withdrawn"
 """The status of an entrant who withdrew; the others are the application's (`ApplicationPhase`)."""
@@ -76,6 +77,7 @@ def player_view(
         "place": None
         if entrant_id is None or not state.started
         else place_of(tournament_id, entrant_id),
+        "byes": entrant_byes(state, entrant_id) if entered and entrant_id is not None else None,
     }
 
 

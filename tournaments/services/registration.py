@@ -79,6 +79,10 @@ def tournament_create(
     accelerated: bool = False,
     avoid_same_group: str | None = None,
     avoid_same_group_strength: str = "strict",
+    late_entry_until_round: int | None = None,
+    late_entry_points: str = "zero",
+    max_requested_byes: int = 1,
+    requested_bye_points: int | None = None,
 ) -> Tournament:
     """A tournament in registration, run by `club` (whose organizers organize it; may a caller
     create one there is for the permissions to say, tournaments/access.py)."""
@@ -108,6 +112,10 @@ def tournament_create(
         accelerated=accelerated,
         avoid_same_group=avoid_same_group,
         avoid_same_group_strength=avoid_same_group_strength,
+        late_entry_until_round=late_entry_until_round,
+        late_entry_points=late_entry_points,
+        max_requested_byes=max_requested_byes,
+        requested_bye_points=requested_bye_points,
     )
     command = CreateTournament(
         name=name, settings=settings, club=None if club is None else club.pk, public=public

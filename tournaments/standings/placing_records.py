@@ -54,8 +54,13 @@ PlacingRecords = Mapping[int, PlacingRecord]
 
 
 def build_placing_records(
-    entrants: Iterable[Entrant], results: Iterable[TableResult], scoring: PlacingScoring
+    entrants: Iterable[Entrant],
+    results: Iterable[TableResult],
+    scoring: PlacingScoring,
+    sat_out: Iterable[tuple[int, int]] = (),
 ) -> dict[int, PlacingRecord]:
+    """`sat_out`: (entrant, match points) for each round an entrant sat out by its request
+    (decision record 0058), as in `build_records`."""
     by_id = entrants_by_id(entrants)
     totals: dict[int, dict[str, Any]] = {
         entrant_id: {
@@ -71,6 +76,9 @@ def build_placing_records(
         }
         for entrant_id in by_id
     }
+    for entrant_id, match_points in sat_out:
+        check_entrants_known((entrant_id,), by_id, "a requested bye")
+        totals[entrant_id]["match_points"] += match_points
     for result in results:
         check_entrants_known(result.entrants, by_id, result)
         awarded = scoring.points(result)

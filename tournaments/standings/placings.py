@@ -128,6 +128,7 @@ def compute_placing_standings(
     entrants: Iterable[Entrant | int],
     results: Iterable[TableResult],
     config: PlacingStandingsConfig = DEFAULT_PLACING_CONFIG,
+    sat_out: Iterable[tuple[int, int]] = (),
 ) -> list[PlacingStandingRow]:
     """Rank the entrants of a stage played at tables of three: best first, equal rows share a
     rank ("1, 2, 2, 4") and are listed by entrant id. Input order never matters."""
@@ -135,6 +136,7 @@ def compute_placing_standings(
         (item if isinstance(item, Entrant) else Entrant(item) for item in entrants),
         results,
         config.scoring,
+        sat_out,
     )
     groups, values = rank_groups(records, [PLACING_TIEBREAKS[name] for name in config.tiebreaks])
     rows: list[PlacingStandingRow] = []

@@ -72,12 +72,20 @@ class Side(NamedTuple):
 
 
 def build_records(
-    entrants: Iterable[Entrant], results: Iterable[MatchResult], scoring: Scoring
+    entrants: Iterable[Entrant],
+    results: Iterable[MatchResult],
+    scoring: Scoring,
+    sat_out: Iterable[tuple[int, int]] = (),
 ) -> dict[int, EntrantRecord]:
-    """Fold the results into one record per entrant (entrants without results get zeros)."""
+    """Fold the results into one record per entrant (entrants without results get zeros).
+    `sat_out`: (entrant, match points) for each round an entrant sat out by its request
+    (decision record 0058): the points count, the round is neither played nor a bye."""
     by_id = entrants_by_id(entrants)
     totals: dict[int, Counter[str]] = {entrant_id: Counter() for entrant_id in by_id}
     games: dict[int, list[Game]] = {entrant_id: [] for entrant_id in by_id}
+    for entrant_id, match_points in sat_out:
+        check_entrants_known((entrant_id,), by_id, "a requested bye")
+        totals[entrant_id].update(match_points=match_points)
     for result in results:
         check_entrants_known(result.entrants, by_id, result)
         if result.second is None:

@@ -35,6 +35,7 @@ def compute_standings(
     entrants: Iterable[Entrant | int],
     results: Iterable[MatchResult],
     config: StandingsConfig = DEFAULT_CONFIG,
+    sat_out: Iterable[tuple[int, int]] = (),
 ) -> list[StandingRow]:
     """Rank the entrants: best first, equal rows share a rank ("1, 2, 2, 4").
 
@@ -45,6 +46,7 @@ def compute_standings(
         (item if isinstance(item, Entrant) else Entrant(item) for item in entrants),
         results,
         config.scoring,
+        sat_out,
     )
     groups, values = rank_groups(records, [TIEBREAKS[name] for name in config.tiebreaks])
     rows: list[StandingRow] = []

@@ -261,6 +261,39 @@ class DecideGroupPlaces:
     reason: str
 
 
+@dataclass(frozen=True)
+class RequestBye:
+    """Sit out Swiss round `round` (decision record 0058)."""
+
+    entrant: int
+    round: int
+    by_player: bool = False
+
+
+@dataclass(frozen=True)
+class CancelBye:
+    """Take back a requested bye before its round is drawn."""
+
+    entrant: int
+    round: int
+    by_player: bool = False
+
+
+@dataclass(frozen=True)
+class PauseEntrant:
+    """Leave an entrant out of the Swiss draws from the next one until it returns."""
+
+    entrant: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class ReturnEntrant:
+    """Draw a paused entrant again from the next round."""
+
+    entrant: int
+
+
 TournamentCommand: TypeAlias = (
     CreateTournament
     | RegisterEntrant
@@ -288,4 +321,8 @@ TournamentCommand: TypeAlias = (
     | DeclineApplication
     | PromoteApplication
     | ReorderWaitingList
+    | RequestBye
+    | CancelBye
+    | PauseEntrant
+    | ReturnEntrant
 )

@@ -10,7 +10,7 @@ from common.explained import gettext_noop
 from tournaments.errors import InvalidTournament
 from tournaments.plan import knockouts, rankings
 from tournaments.state import FORMATS, TournamentState
-from tournaments.stream import entrants, progress, signup, tables
+from tournaments.stream import byes, entrants, progress, signup, tables
 from tournaments.stream.commands import (
     TABLE_SIZES,
     THREES_FORMATS,
@@ -19,6 +19,7 @@ from tournaments.stream.commands import (
     ApproveApplication,
     AssignTable,
     CallMatch,
+    CancelBye,
     ChangeRegistration,
     ChangeTables,
     CheckInEntrant,
@@ -29,13 +30,16 @@ from tournaments.stream.commands import (
     DecideLevelMatch,
     DeclineApplication,
     OpenCheckIn,
+    PauseEntrant,
     PromoteApplication,
     PublishSwissRound,
     RecordResult,
     RegisterEntrant,
     RegisterEntrants,
     ReorderWaitingList,
+    RequestBye,
     ReseedEntrants,
+    ReturnEntrant,
     ScheduleMatches,
     SeedEntrants,
     StartTournament,
@@ -147,5 +151,9 @@ _DECIDERS: dict[type, Decider] = dict(
         _decider(DeclineApplication, signup.decline_application),
         _decider(PromoteApplication, signup.promote_application),
         _decider(ReorderWaitingList, signup.reorder_waiting_list),
+        _decider(RequestBye, byes.request_bye),
+        _decider(CancelBye, byes.cancel_bye),
+        _decider(PauseEntrant, byes.pause_entrant),
+        _decider(ReturnEntrant, byes.return_entrant),
     ]
 )

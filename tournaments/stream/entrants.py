@@ -17,6 +17,7 @@ from tournaments.errors import (
     TournamentAlreadyStarted,
 )
 from tournaments.state import TournamentState
+from tournaments.stream.byes import late_entry_round
 from tournaments.stream.commands import (
     CheckInEntrant,
     CloseCheckIn,
@@ -60,7 +61,8 @@ from tournaments.stream.tables import both_here, called, iso
 
 
 def check_registration_is_open(state: TournamentState) -> None:
-    if state.started:
+    """Before the start; after it, while a Swiss takes late entrants (decision 0058)."""
+    if state.started and late_entry_round(state) is None:
         raise RegistrationClosed.because(
             gettext_noop("the tournament has started: registration is closed")
         )
@@ -71,13 +73,17 @@ def register_entrant(state: TournamentState, command: RegisterEntrant) -> list[T
     check_player_count(state, command.players)
     check_seed_is_free(state, command.seed)
     check_fixed_table(state, command.fixed_table, entrant=None)
+    from_round = late_entry_round(state)
     return [
         EntrantRegistered(
             command.entrant,
             seed=command.seed,
+            late=from_round is not None,
             players=command.player_ids,
             fixed_table=command.fixed_table,
             group=check_group_label(command.group),
+            from_round=from_round,
+            missed=None if from_round is None else state.settings.late_entry_points,
         )
     ]
 

@@ -42,6 +42,10 @@ APPLICATION_DECLINED = "ApplicationDeclined"
 APPLICATION_WAITLISTED = "ApplicationWaitlisted"
 APPLICATION_PROMOTED = "ApplicationPromoted"
 WAITING_LIST_REORDERED = "WaitingListReordered"
+BYE_REQUESTED = "ByeRequested"
+BYE_CANCELLED = "ByeCancelled"
+ENTRANT_PAUSED = "EntrantPaused"
+ENTRANT_RETURNED = "EntrantReturned"
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,11 @@ class EntrantRegistered:
     """The table it always plays at (decision record 0059); written only when set."""
     group: str | None = None
     """Its group label (decision record 0057); recorded only when set."""
+    from_round: int | None = None
+    """Registered after the start of a Swiss (decision record 0058, with `late`): the first
+    round it is drawn in."""
+    missed: str | None = None
+    """What it scores for each round before `from_round`: `zero` or `bye`."""
 
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {"entrant": self.entrant, "seed": self.seed}
@@ -100,6 +109,9 @@ class EntrantRegistered:
             payload["fixed_table"] = self.fixed_table
         if self.group is not None:
             payload["group"] = self.group
+        if self.from_round is not None:
+            payload["from_round"] = self.from_round
+            payload["missed"] = self.missed
         return payload
 
     @classmethod
@@ -112,6 +124,8 @@ class EntrantRegistered:
             payload.get("application"),
             payload.get("fixed_table"),
             payload.get("group"),
+            payload.get("from_round"),
+            payload.get("missed"),
         )
 
 
@@ -409,6 +423,68 @@ class WaitingListReordered:
         return cls(tuple(payload["order"]))
 
 
+@dataclass(frozen=True)
+class ByeRequested:
+    """The entrant sits out Swiss round `round`, scored as a requested bye (decision 0058);
+    `by`: `organizer` or `player`."""
+
+    type: ClassVar[str] = BYE_REQUESTED
+    entrant: int
+    round: int
+    by: str = "organizer"
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"entrant": self.entrant, "round": self.round, "by": self.by}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> ByeRequested:
+        return cls(payload["entrant"], payload["round"], payload.get("by") or "organizer")
+
+
+@dataclass(frozen=True)
+class ByeCancelled:
+    type: ClassVar[str] = BYE_CANCELLED
+    entrant: int
+    round: int
+    by: str = "organizer"
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"entrant": self.entrant, "round": self.round, "by": self.by}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> ByeCancelled:
+        return cls(payload["entrant"], payload["round"], payload.get("by") or "organizer")
+
+
+@dataclass(frozen=True)
+class EntrantPaused:
+    """The entrant is absent: left out of the Swiss draws until it returns (decision 0058)."""
+
+    type: ClassVar[str] = ENTRANT_PAUSED
+    entrant: int
+    reason: str = ""
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"entrant": self.entrant, "reason": self.reason}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> EntrantPaused:
+        return cls(payload["entrant"], payload.get("reason") or "")
+
+
+@dataclass(frozen=True)
+class EntrantReturned:
+    type: ClassVar[str] = ENTRANT_RETURNED
+    entrant: int
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"entrant": self.entrant}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> EntrantReturned:
+        return cls(payload["entrant"])
+
+
 TournamentEvent: TypeAlias = (
     TournamentCreated
     | EntrantRegistered
@@ -437,6 +513,10 @@ TournamentEvent: TypeAlias = (
     | ApplicationWaitlisted
     | ApplicationPromoted
     | WaitingListReordered
+    | ByeRequested
+    | ByeCancelled
+    | EntrantPaused
+    | EntrantReturned
 )
 
 TOURNAMENT_EVENTS: EventCodec[TournamentEvent] = EventCodec("tournament", get_args(TournamentEvent))

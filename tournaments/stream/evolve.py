@@ -23,12 +23,16 @@ from tournaments.stream.events import (
     ApplicationDeclined,
     ApplicationPromoted,
     ApplicationWaitlisted,
+    ByeCancelled,
+    ByeRequested,
     CheckInClosed,
     CheckInOpened,
     EntrantApplied,
     EntrantCheckedIn,
     EntrantCorrected,
+    EntrantPaused,
     EntrantRegistered,
+    EntrantReturned,
     EntrantsReseeded,
     EntrantsSeeded,
     EntrantWithdrew,
@@ -80,6 +84,11 @@ def _registered(state: TournamentState, event: EntrantRegistered) -> TournamentS
     state = _with_entrant(state, event.entrant, seed=event.seed, late=event.late, group=event.group)
     if event.fixed_table is not None:
         state = _with_entrant(state, event.entrant, fixed_table=event.fixed_table)
+    if event.from_round is not None:
+        state = _with_entrant(
+            state, event.entrant, from_round=event.from_round, missed=event.missed
+        )
+        state = replace(state, late_entrants=(*state.late_entrants, event.entrant))
     if event.application is None:
         return state
     return replace(
@@ -240,6 +249,27 @@ def _tables_changed(state: TournamentState, event: TablesChanged) -> TournamentS
     return replace(state, settings=replace(state.settings, tables=event.tables))
 
 
+def _bye_requested(state: TournamentState, event: ByeRequested) -> TournamentState:
+    rounds = tuple(sorted({*state.requested_byes.get(event.entrant, ()), event.round}))
+    return replace(state, requested_byes={**state.requested_byes, event.entrant: rounds})
+
+
+def _bye_cancelled(state: TournamentState, event: ByeCancelled) -> TournamentState:
+    rounds = tuple(r for r in state.requested_byes.get(event.entrant, ()) if r != event.round)
+    requested = {**state.requested_byes, event.entrant: rounds}
+    if not rounds:
+        del requested[event.entrant]
+    return replace(state, requested_byes=requested)
+
+
+def _paused(state: TournamentState, event: EntrantPaused) -> TournamentState:
+    return _with_entrant(state, event.entrant, paused=True)
+
+
+def _returned(state: TournamentState, event: EntrantReturned) -> TournamentState:
+    return _with_entrant(state, event.entrant, paused=False)
+
+
 Folded = TypeVar("Folded", bound=TournamentEvent)
 Handler = Callable[[TournamentState, Any], TournamentState]
 
@@ -279,5 +309,9 @@ HANDLERS: dict[type, Handler] = dict(  # every event type but TournamentCreated
         _handler(ApplicationWaitlisted, _waitlisted),
         _handler(ApplicationPromoted, _promoted),
         _handler(WaitingListReordered, _reordered),
+        _handler(ByeRequested, _bye_requested),
+        _handler(ByeCancelled, _bye_cancelled),
+        _handler(EntrantPaused, _paused),
+        _handler(EntrantReturned, _returned),
     ]
 )

@@ -24,16 +24,30 @@ class SwissRoundPaired:
     pairing: SwissPairing
 
     def to_payload(self) -> dict[str, Any]:
-        return {
+        payload: dict[str, Any] = {
             "round": self.pairing.number,
             "pairings": [[table_id, *entrants] for table_id, entrants in self.pairing.pairings],
             "bye": self.pairing.bye,
         }
+        # Who sat the round out (decision record 0058), only when someone did.
+        if self.pairing.requested:
+            payload["requested"] = list(self.pairing.requested)
+        if self.pairing.absent:
+            payload["absent"] = list(self.pairing.absent)
+        return payload
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> SwissRoundPaired:
         pairings = tuple((p[0], tuple(p[1:])) for p in payload["pairings"])
-        return cls(SwissPairing(number=payload["round"], pairings=pairings, bye=payload["bye"]))
+        return cls(
+            SwissPairing(
+                number=payload["round"],
+                pairings=pairings,
+                bye=payload["bye"],
+                requested=tuple(payload.get("requested", ())),
+                absent=tuple(payload.get("absent", ())),
+            )
+        )
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from common.explained import gettext_noop
 from tournaments.errors import InvalidFormatOption
 from tournaments.formats.same_group import MODES, STRENGTHS
-from tournaments.state import TournamentSettings
+from tournaments.state import LATE_ENTRY_POINTS, TournamentSettings
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,9 @@ FORMAT_OPTION_BOUNDS = {
     "match_minutes": Bound(1, MAX_MINUTES),
     "no_show_minutes": Bound(0, MAX_MINUTES),
     "rounds": Bound(1, MAX_ROUNDS),
+    "late_entry_until_round": Bound(2, MAX_SWISS_ROUNDS),
+    "max_requested_byes": Bound(0, MAX_SWISS_ROUNDS),
+    "requested_bye_points": Bound(0, 100),
 }
 """Each whole-number option and its bounds (an option left as None is not bounded: its
 default applies). Rounds: a match's rounds when scoring by points. Legs: once, or home and
@@ -48,6 +51,11 @@ away. Tables: the venue's. Minutes: at most a day."""
 def check_format_options(settings: TournamentSettings) -> None:
     """Refuse with `invalid_format_option` the first option out of its bounds."""
     check_same_group_options(settings)
+    if settings.late_entry_points not in LATE_ENTRY_POINTS:
+        raise InvalidFormatOption.because(
+            gettext_noop("late_entry_points is one of %(choices)s"),
+            choices=", ".join(LATE_ENTRY_POINTS),
+        )
     for option, bound in FORMAT_OPTION_BOUNDS.items():
         value = getattr(settings, option)
         if value is None:

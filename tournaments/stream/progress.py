@@ -127,7 +127,15 @@ def swiss_round_paired(
     state: TournamentState, number: int, *, allow_same_group: bool = False
 ) -> SwissRoundPaired:
     paired = drawing.next_swiss_round(state, number, allow_same_group=allow_same_group)
-    return SwissRoundPaired(SwissPairing(number=number, pairings=paired.tables, bye=paired.bye))
+    return SwissRoundPaired(
+        SwissPairing(
+            number=number,
+            pairings=paired.tables,
+            bye=paired.bye,
+            requested=paired.requested,
+            absent=paired.absent,
+        )
+    )
 
 
 def advance_tournament(state: TournamentState, command: AdvanceTournament) -> list[TournamentEvent]:

@@ -86,9 +86,15 @@ def test_the_add_form_lists_every_option_of_a_tournament(admin_client: Client) -
     placing = {"first_place_points", "second_place_points", "third_place_points", "bye_points"}
     sign_up = {"sign_up_open", "sign_up_cap", "sign_up_waitlist", "sign_up_approval"}
     apart = {"avoid_same_group", "avoid_same_group_strength"}
+    late = {
+        "late_entry_until_round",
+        "late_entry_points",
+        "max_requested_byes",
+        "requested_bye_points",
+    }
     assert set(TOURNAMENT_FORM) | {"rounds", "group_size", "third_place", "forfeit_points"} | (
         placing
-    ) | {"club"} | sign_up | apart | {"accelerated"} == set(form.fields)
+    ) | {"club"} | sign_up | late | apart | {"accelerated"} == set(form.fields)
 
 
 def test_adding_an_entrant_registers_it_through_the_service(admin_client: Client) -> None:

@@ -10,9 +10,13 @@ from tournaments.stream.events import (
     ApplicationDeclined,
     ApplicationPromoted,
     ApplicationWaitlisted,
+    ByeCancelled,
+    ByeRequested,
     EntrantApplied,
     EntrantCorrected,
+    EntrantPaused,
     EntrantRegistered,
+    EntrantReturned,
     EntrantsReseeded,
     RegistrationChanged,
     TablesChanged,
@@ -135,6 +139,15 @@ STORED: list[tuple[TournamentEvent, str, dict[str, object]]] = [
         {"application": 2, "by": "withdrawal"},
     ),
     (WaitingListReordered((3, 2)), "WaitingListReordered", {"order": [3, 2]}),
+    (
+        EntrantRegistered(9, late=True, from_round=3, missed="bye"),
+        "EntrantRegistered",
+        {"entrant": 9, "seed": None, "late": True, "from_round": 3, "missed": "bye"},
+    ),
+    (ByeRequested(4, 2), "ByeRequested", {"entrant": 4, "round": 2, "by": "organizer"}),
+    (ByeCancelled(4, 2, by="player"), "ByeCancelled", {"entrant": 4, "round": 2, "by": "player"}),
+    (EntrantPaused(4, "ill"), "EntrantPaused", {"entrant": 4, "reason": "ill"}),
+    (EntrantReturned(4), "EntrantReturned", {"entrant": 4}),
 ]
 
 
@@ -149,7 +162,7 @@ def test_an_event_is_stored_as_before_and_read_back_as_itself(
 
 def test_every_event_type_has_its_class_and_every_class_but_the_creation_folds() -> None:
     assert sorted(EVENT_CLASSES) == sorted(cls.type for cls in EVENT_CLASSES.values())
-    assert len(EVENT_CLASSES) == 27
+    assert len(EVENT_CLASSES) == 31
     assert set(HANDLERS) == set(EVENT_CLASSES.values()) - {TournamentCreated}
 
 

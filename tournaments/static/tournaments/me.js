@@ -193,8 +193,28 @@
     if (!view.may_withdraw) {
       show($("[data-withdraw-step]"), false);
     }
+    renderByes(view.byes);
     show($('[data-view="access"]'), false);
     show($('[data-view="entry"]'), true);
+  }
+
+  // Requested byes in a Swiss (decision record 0058): the ones asked, and one more for the
+  // next round when the API would take it.
+  function renderByes(byes) {
+    var lines = [];
+    if (byes && byes.requested_byes.length) {
+      lines.push(fmt(T.byes_requested, { rounds: byes.requested_byes.join(", ") }));
+    }
+    if (byes && byes.paused) {
+      lines.push(T.paused);
+    }
+    $("[data-byes-text]").textContent = lines.join(" ");
+    show($("[data-byes-text]"), lines.length > 0);
+    var button = $('[data-action="bye"]');
+    var offered = Boolean(byes && byes.may_request_next);
+    button.textContent = offered ? fmt(T.bye_ask, { round: byes.next_round }) : "";
+    button.setAttribute("data-round", offered ? String(byes.next_round) : "");
+    show(button, offered);
   }
 
   function renderMatch(view, before) {
@@ -424,6 +444,8 @@
     var item = button.closest("[data-result-match]");
     if (action === "check-in") {
       send(me + "check-in/");
+    } else if (action === "bye") {
+      send(me + "byes/", { round: Number(button.getAttribute("data-round")) });
     } else if (action === "withdraw") {
       show(button, false);
       show($("[data-withdraw-step]"), true);
