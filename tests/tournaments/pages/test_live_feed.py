@@ -74,6 +74,8 @@ def test_a_result_shows_as_the_stream_announces_it_without_a_timed_poll(
     # worker); a loaded machine only makes the gaps longer.
     sent_at = [r.timing["startTime"] for r in refreshes]  # milliseconds, the browser's clock
     gaps = [later - earlier for earlier, later in itertools.pairwise(sent_at)]
-    assert len(refreshes) >= 2  # the events came over two seconds and more
+    # Fewer refreshes than events (on a loaded machine the stream may bring them all at once:
+    # one refresh then shows them all).
+    assert len(refreshes) < len(steps)
     assert all(gap >= 1400 for gap in gaps), gaps
     assert browser_page.url.endswith(f"/tournaments/{tournament_id}/")
