@@ -187,3 +187,10 @@ class InvalidApplication(TournamentError):
     one that is not on the waiting list, a reorder that is not the waiting list's)."""
 
     code = "invalid_application"
+
+
+class NothingToReveal(TournamentError):
+    """A tournament without silent final rounds, or whose results were revealed already
+    (decision record 0060)."""
+
+    code = "nothing_to_reveal"

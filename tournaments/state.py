@@ -133,6 +133,9 @@ class TournamentSettings:
     ratings (decision record 0036); None or `given`: by the seeds given at registration."""
     registration: Registration = Registration()
     """Players' sign-up (decision record 0053); closed by default."""
+    silent_final_rounds: int = 0
+    """A Swiss's last rounds whose results and standings only the organizers read until they
+    reveal them (`ResultsRevealed`, decision record 0060); 0: none."""
 
     def to_dict(self) -> dict[str, Any]:
         values = {name: getattr(self, name) for name in self.__dataclass_fields__}
@@ -145,6 +148,8 @@ class TournamentSettings:
             del values["registration"]  # the payloads recorded before sign-up unchanged
         else:
             values["registration"] = self.registration.to_dict()
+        if not self.silent_final_rounds:
+            del values["silent_final_rounds"]  # the payloads recorded before silent rounds
         return values
 
     @classmethod
@@ -295,6 +300,8 @@ class TournamentState:
     waiting: tuple[int, ...] = ()
     """The waiting list: application ids, first promoted first."""
     entrant_of_application: dict[int, int] = field(default_factory=dict)
+    results_revealed: bool = False
+    """The organizer revealed the silent final rounds' results (decision record 0060)."""
 
     @property
     def entered_count(self) -> int:

@@ -157,3 +157,20 @@ def rendered(request: Request, response: HttpResponseBase) -> Body | None:
         return None
     headers = tuple((name, response[name]) for name in KEPT_HEADERS if response.has_header(name))
     return Body(response.content, headers)
+
+
+RESULTS_HIDDEN_HEADER = "Results-Hidden"
+
+
+def read_kind(kind: str, hidden_from: int | None) -> str:
+    """The read's kind in its key: a reader who may not read the silent rounds' results reads
+    another body (decision record 0060), kept apart from the one that shows everything."""
+    return kind if hidden_from is None else f"{kind}-before-{hidden_from}"
+
+
+def marked_hidden(response: HttpResponseBase, hidden_from: int | None) -> HttpResponseBase:
+    """Say on the answer that the results from round `hidden_from` are hidden from its reader:
+    `Results-Hidden: after-round=<the last round shown>` (decision record 0060)."""
+    if hidden_from is not None:
+        response[RESULTS_HIDDEN_HEADER] = f"after-round={hidden_from - 1}"
+    return response

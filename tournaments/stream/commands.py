@@ -250,6 +250,12 @@ class DecideGroupPlaces:
     reason: str
 
 
+@dataclass(frozen=True)
+class RevealResults:
+    """Reveal the silent final rounds' results and standings to everybody (decision record
+    0060)."""
+
+
 TournamentCommand: TypeAlias = (
     CreateTournament
     | RegisterEntrant
@@ -277,4 +283,5 @@ TournamentCommand: TypeAlias = (
     | DeclineApplication
     | PromoteApplication
     | ReorderWaitingList
+    | RevealResults
 )

@@ -10,7 +10,7 @@ from common.explained import gettext_noop
 from tournaments.errors import InvalidTournament
 from tournaments.plan import knockouts, rankings
 from tournaments.state import FORMATS, TournamentState
-from tournaments.stream import entrants, progress, signup, tables
+from tournaments.stream import entrants, progress, signup, silence, tables
 from tournaments.stream.commands import (
     TABLE_SIZES,
     THREES_FORMATS,
@@ -36,6 +36,7 @@ from tournaments.stream.commands import (
     RegisterEntrants,
     ReorderWaitingList,
     ReseedEntrants,
+    RevealResults,
     ScheduleMatches,
     SeedEntrants,
     StartTournament,
@@ -147,5 +148,6 @@ _DECIDERS: dict[type, Decider] = dict(
         _decider(DeclineApplication, signup.decline_application),
         _decider(PromoteApplication, signup.promote_application),
         _decider(ReorderWaitingList, signup.reorder_waiting_list),
+        _decider(RevealResults, silence.reveal_results),
     ]
 )

@@ -42,6 +42,7 @@ APPLICATION_DECLINED = "ApplicationDeclined"
 APPLICATION_WAITLISTED = "ApplicationWaitlisted"
 APPLICATION_PROMOTED = "ApplicationPromoted"
 WAITING_LIST_REORDERED = "WaitingListReordered"
+RESULTS_REVEALED = "ResultsRevealed"
 
 
 @dataclass(frozen=True)
@@ -387,6 +388,21 @@ class WaitingListReordered:
         return cls(tuple(payload["order"]))
 
 
+@dataclass(frozen=True)
+class ResultsRevealed:
+    """The organizer revealed the silent final rounds' results and the standings after them
+    (decision record 0060): from now on everybody who reads the tournament reads them."""
+
+    type: ClassVar[str] = RESULTS_REVEALED
+
+    def to_payload(self) -> dict[str, Any]:
+        return {}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> ResultsRevealed:  # noqa: ARG003 - every event is read from a payload
+        return cls()
+
+
 TournamentEvent: TypeAlias = (
     TournamentCreated
     | EntrantRegistered
@@ -415,6 +431,7 @@ TournamentEvent: TypeAlias = (
     | ApplicationWaitlisted
     | ApplicationPromoted
     | WaitingListReordered
+    | ResultsRevealed
 )
 
 TOURNAMENT_EVENTS: EventCodec[TournamentEvent] = EventCodec("tournament", get_args(TournamentEvent))

@@ -34,6 +34,7 @@ from tournaments.stream.events import (
     EntrantWithdrew,
     GroupPlacesDecided,
     RegistrationChanged,
+    ResultsRevealed,
     TablesChanged,
     TournamentCreated,
     TournamentEvent,
@@ -233,6 +234,10 @@ def _tables_changed(state: TournamentState, event: TablesChanged) -> TournamentS
     return replace(state, settings=replace(state.settings, tables=event.tables))
 
 
+def _results_revealed(state: TournamentState, event: ResultsRevealed) -> TournamentState:  # noqa: ARG001 - every handler takes its event
+    return replace(state, results_revealed=True)
+
+
 Folded = TypeVar("Folded", bound=TournamentEvent)
 Handler = Callable[[TournamentState, Any], TournamentState]
 
@@ -272,5 +277,6 @@ HANDLERS: dict[type, Handler] = dict(  # every event type but TournamentCreated
         _handler(ApplicationWaitlisted, _waitlisted),
         _handler(ApplicationPromoted, _promoted),
         _handler(WaitingListReordered, _reordered),
+        _handler(ResultsRevealed, _results_revealed),
     ]
 )
