@@ -27,6 +27,7 @@ from tournaments.api.ratings import ClubRatingsApi, PlayerRatingsApi
 from tournaments.api.results import BracketDetailApi, StandingListApi
 from tournaments.api.scorer import ScorerMatchListApi
 from tournaments.api.seasons import SeasonDetailApi, SeasonListApi
+from tournaments.api.reveal import ResultsRevealApi
 from tournaments.api.sheets import RoundSheetsApi
 from tournaments.api.signup import (
     ApplicationApproveApi,
@@ -131,4 +132,5 @@ urlpatterns = [
     ),
     path("clubs/<slug:slug>/ratings/", ClubRatingsApi.as_view(), name="club-ratings"),
     path("players/<int:player_id>/ratings/", PlayerRatingsApi.as_view(), name="player-ratings"),
+    path(f"{TOURNAMENT}reveal/", ResultsRevealApi.as_view(), name="tournament-reveal"),
 ]

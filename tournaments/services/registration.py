@@ -76,6 +76,7 @@ def tournament_create(
     club: Club | None = None,
     public: bool = True,
     registration: Registration | None = None,
+    silent_final_rounds: int = 0,
 ) -> Tournament:
     """A tournament in registration, run by `club` (whose organizers organize it; may a caller
     create one there is for the permissions to say, tournaments/access.py)."""
@@ -102,6 +103,7 @@ def tournament_create(
         placing_scoring=placing_scoring,
         seeding=seeding,
         registration=registration or Registration(),
+        silent_final_rounds=silent_final_rounds,
     )
     command = CreateTournament(
         name=name, settings=settings, club=None if club is None else club.pk, public=public
