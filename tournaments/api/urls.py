@@ -25,9 +25,9 @@ from tournaments.api.me import (
 )
 from tournaments.api.ratings import ClubRatingsApi, PlayerRatingsApi
 from tournaments.api.results import BracketDetailApi, StandingListApi
+from tournaments.api.reveal import ResultsRevealApi
 from tournaments.api.scorer import ScorerMatchListApi
 from tournaments.api.seasons import SeasonDetailApi, SeasonListApi
-from tournaments.api.reveal import ResultsRevealApi
 from tournaments.api.sheets import RoundSheetsApi
 from tournaments.api.signup import (
     ApplicationApproveApi,

@@ -27,7 +27,7 @@ from tournaments.errors import PlayerNotFound
 from tournaments.models import FixtureStatus, Tournament
 from tournaments.pages.drawing import draw
 from tournaments.pages.ratings import rating_charts
-from tournaments.selectors import lookup, players, projected, public, seasons
+from tournaments.selectors import lookup, players, projected, public, seasons, silence
 from tournaments.selectors.signup import registration_of
 from tournaments.standings import DEFAULT_TIEBREAKS
 from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
@@ -100,15 +100,18 @@ def live_response(
     tournament_id: UUID,
     kind: str,
     build: Callable[[], dict[str, Any]],
+    hidden: int | None = None,
 ) -> HttpResponse:
     """The page, or (to an htmx poll) its live fragment, each with its ETag; 304 when the
-    poll already has it. The page carries its fragment's ETag for the poll to send."""
+    poll already has it. The page carries its fragment's ETag for the poll to send. `hidden`:
+    the reader reads the results only before this round (another ETag: decision 0060)."""
     state = live_state(tournament_id)
     polled = bool(getattr(request, "htmx", False))
-    fragment_etag = f'"{kind}-live-{state}"'
+    shown = state if hidden is None else f"{state}-before-{hidden}"
+    fragment_etag = f'"{kind}-live-{shown}"'
 
     def page_etag() -> str:
-        return fragment_etag if polled else f'"{kind}-page-{state}-{page_owner(request)}"'
+        return fragment_etag if polled else f'"{kind}-page-{shown}-{page_owner(request)}"'
 
     if not_modified(request, page_etag()):
         response: HttpResponse = HttpResponseNotModified()
@@ -129,8 +132,10 @@ def live_response(
     return response
 
 
-def standings_context(tournament: Tournament) -> dict[str, Any]:
-    rows = projected.tournament_standings(tournament_id=tournament.id)
+def standings_context(tournament: Tournament, hidden: int | None = None) -> dict[str, Any]:
+    """`hidden`: the first silent round the reader may not read the results of (decision
+    record 0060): the standings after the round before it, marked."""
+    rows = projected.tournament_standings(tournament_id=tournament.id, public=hidden is not None)
     at_three = tournament.table_size == 3
     # In the configured order (the projection's JSON keeps no key order).
     default = PLACING_TIEBREAKS_DEFAULT if at_three else DEFAULT_TIEBREAKS
@@ -157,6 +162,8 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
         "standings": rows,
         "tiebreaks": tiebreaks,
         "columns": columns,
+        "results_hidden": hidden is not None,
+        "standings_after_round": None if hidden is None else hidden - 1,
     }
 
 
@@ -197,17 +204,22 @@ def rounds_of(fixtures: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def tournament_detail(request: HttpRequest, tournament_id: UUID) -> HttpResponse:
     tournament = readable_tournament(request, tournament_id)
+    hidden = silence.hidden_round_of_tournament(request.user, tournament)
 
     def build() -> dict[str, Any]:
-        bracket = projected.tournament_bracket(tournament_id=tournament.id)
+        bracket = projected.tournament_bracket(
+            tournament_id=tournament.id, public=hidden is not None
+        )
         fixtures = with_places(
-            public.tournament_fixtures_named(tournament_id=tournament.id),
+            silence.redacted_fixtures(
+                public.tournament_fixtures_named(tournament_id=tournament.id), hidden, mark=True
+            ),
             tournament.table_size,
         )
         champion = bracket.get("champion")
         return {
             "tournament": tournament,
-            **standings_context(tournament),
+            **standings_context(tournament, hidden),
             "drawing": draw(bracket),
             "rounds": rounds_of(fixtures),
             "champion": None if champion is None else bracket["entrants"].get(str(champion)),
@@ -221,23 +233,32 @@ def tournament_detail(request: HttpRequest, tournament_id: UUID) -> HttpResponse
         tournament_id=tournament.id,
         kind="tournament_detail",
         build=build,
+        hidden=hidden,
     )
 
 
 def tournament_screen(request: HttpRequest, tournament_id: UUID) -> HttpResponse:
     tournament = readable_tournament(request, tournament_id)
+    hidden = silence.hidden_round_of_tournament(request.user, tournament)
 
     def build() -> dict[str, Any]:
-        fixtures = public.tournament_fixtures_named(tournament_id=tournament.id)
+        fixtures = silence.redacted_fixtures(
+            public.tournament_fixtures_named(tournament_id=tournament.id), hidden, mark=True
+        )
         current = [f for f in fixtures if f["status"] in CURRENT_STATUSES]
         current.sort(key=lambda f: (f["table"] is None, f["table"] or 0, f["key"]))
-        return {"tournament": tournament, **standings_context(tournament), "current": current}
+        return {
+            "tournament": tournament,
+            **standings_context(tournament, hidden),
+            "current": current,
+        }
 
     return live_response(
         request,
         tournament_id=tournament.id,
         kind="tournament_screen",
         build=build,
+        hidden=hidden,
     )
 
 

@@ -17,7 +17,8 @@ from uuid import UUID
 from accounts.permissions import Place, reads_silent_results
 from games.eventstore.api import RecordedEvent
 from games.matches.projections import MATCH_STREAM
-from tournaments.models import Fixture
+from tournaments.access import tournament_place
+from tournaments.models import Fixture, Tournament
 from tournaments.plan.silence import hides
 from tournaments.services.pipeline import TOURNAMENT_STREAM
 from tournaments.stream.events import RESULTS_REVEALED
@@ -33,6 +34,7 @@ HIDDEN_RESULT = {
     "decided_by": None,
     "rounds_won": None,
     "points": None,
+    "round_wins": None,
 }
 """A silent fixture's result fields as the public reads them (those a row has are blanked)."""
 
@@ -45,19 +47,32 @@ def hidden_round(reader: Any, place: Place) -> int | None:
     return place.silent_from_round
 
 
-def redacted_fixture(row: Mapping[str, Any], from_round: int | None) -> dict[str, Any]:
+def redacted_fixture(
+    row: Mapping[str, Any], from_round: int | None, *, mark: bool = False
+) -> dict[str, Any]:
     """A fixture's row (a dict with `stage` and `round`) as a reader who may not read the rounds
-    from `from_round` reads it: its pairing, table and times, its result blanked."""
+    from `from_round` reads it: its pairing, table and times, its result blanked (`mark`: and
+    `results_hidden` set, for a page to say so)."""
     shown = dict(row)
     if hides(from_round, str(row.get("stage")), int(row.get("round") or 0)):
         shown.update({key: value for key, value in HIDDEN_RESULT.items() if key in shown})
+        if mark:
+            shown["results_hidden"] = True
     return shown
 
 
 def redacted_fixtures(
-    rows: Iterable[Mapping[str, Any]], from_round: int | None
+    rows: Iterable[Mapping[str, Any]], from_round: int | None, *, mark: bool = False
 ) -> list[dict[str, Any]]:
-    return [redacted_fixture(row, from_round) for row in rows]
+    return [redacted_fixture(row, from_round, mark=mark) for row in rows]
+
+
+def hidden_round_of_tournament(reader: Any, tournament: Tournament) -> int | None:
+    """`hidden_round` for a reader of the tournament's row (the pages): no query while
+    nothing is hidden."""
+    if tournament.silent_from_round is None:
+        return None
+    return hidden_round(reader, tournament_place(tournament.id))
 
 
 @dataclass
