@@ -17,7 +17,7 @@ from icalendar import Calendar, Event
 from common.text import LINE_BREAKING_CATEGORIES, spreadsheet_cell
 from tournaments.models import Tournament
 from tournaments.selectors import fixtures as fixtures_selectors
-from tournaments.selectors import projected
+from tournaments.selectors import projected, public
 
 STANDING_COLUMNS = (
     "rank",
@@ -57,11 +57,11 @@ PLAYERS_SEPARATOR = " / "
 PRODUCT_ID = "-//briscola-tournaments//schedule//IT"
 
 
-def standings_csv(*, tournament_id: UUID, public: bool = False) -> str:
+def standings_csv(*, tournament_id: UUID, as_public: bool = False) -> str:
     """The overall standings, best first: a header row and one row per entrant (only the header
-    before the start). The players are in seat order, separated by ` / `. `public`: as the
+    before the start). The players are in seat order, separated by ` / `. `as_public`: as the
     public reads them while the last rounds are silent (decision record 0060)."""
-    rows = projected.tournament_standings(tournament_id=tournament_id, public=public)
+    rows = projected.tournament_standings(tournament_id=tournament_id, public=as_public)
     players = public.entrant_player_names(tournament_id=tournament_id)
     tiebreaks: list[str] = []
     for row in rows:

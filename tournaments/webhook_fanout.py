@@ -64,6 +64,7 @@ def silent_tournaments(tournament_ids: Iterable[UUID]) -> dict[UUID, WithheldEve
     return {
         tournament_id: WithheldEvents(tournament_id=tournament_id, from_round=from_round)
         for tournament_id, from_round in silent
+        if from_round is not None
     }
 
 

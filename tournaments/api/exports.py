@@ -50,7 +50,7 @@ def attachment(response: HttpResponse, filename: str) -> None:
 
 def csv_standings_response(tournament_id: UUID, *, public: bool = False) -> HttpResponse:
     response = HttpResponse(
-        exports.standings_csv(tournament_id=tournament_id, public=public),
+        exports.standings_csv(tournament_id=tournament_id, as_public=public),
         content_type="text/csv; charset=utf-8",
     )
     attachment(response, f"standings-{tournament_id}.csv")
