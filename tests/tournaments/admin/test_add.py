@@ -76,7 +76,7 @@ def test_the_add_form_lists_every_option_of_a_tournament(admin_client: Client) -
     sign_up = {"sign_up_open", "sign_up_cap", "sign_up_waitlist", "sign_up_approval"}
     assert set(TOURNAMENT_FORM) | {"rounds", "group_size", "third_place", "forfeit_points"} | (
         placing
-    ) | {"club"} | sign_up == set(form.fields)
+    ) | {"club", "silent_final_rounds"} | sign_up == set(form.fields)
 
 
 def test_adding_an_entrant_registers_it_through_the_service(admin_client: Client) -> None:

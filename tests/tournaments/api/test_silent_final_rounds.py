@@ -7,13 +7,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from accounts import services
 from accounts.models import Role, User
+from games.eventstore.api import read_stream
 from tests.event_streams import streamed_events
 from tests.factories.accounts import ClubFactory, UserFactory, token_client
 from tests.games.api.builders import created, post
+from tests.tournaments.admin.builders import TOURNAMENT_FORM, add_tournament
 from tests.tournaments.api.builders import (
     home_wins,
     matches,
@@ -125,7 +129,7 @@ def test_the_feed_withholds_the_silent_round_from_the_public_and_catches_up_afte
     assert not {e.data["stream_id"] for e in public + public_resumed} & silent
     assert len(public) < len(everything)
     assert all(e.id > first_silent - 1 for e in public_resumed)
-    assert [e.id for e in feed_of(organizer, played, **resumed)][0] == first_silent
+    assert feed_of(organizer, played, **resumed)[0].id == first_silent
 
     created(reveal(organizer, played))
     after = feed_of(anonymous, played, **resumed)
@@ -221,3 +225,14 @@ def test_silent_rounds_are_a_swiss_s_last_rounds_at_most_all_of_them(
     assert response.status_code == 422
     assert response.json()["code"] == "invalid_format_option"
     assert detail in response.json()["detail"]
+
+
+def test_the_console_creates_silent_rounds_and_reveals_them(admin_client: Client) -> None:
+    add_tournament(admin_client, silent_final_rounds="2")
+    tournament = Tournament.objects.get(name=TOURNAMENT_FORM["name"])
+    assert tournament.settings["silent_final_rounds"] == 2
+    url = reverse("admin:tournaments_tournament_run", args=[tournament.id, "reveal_results"])
+
+    admin_client.post(url)
+
+    assert read_stream(stream_id=tournament.id)[-1].event_type == "ResultsRevealed"
