@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tournaments.plan.drawing import swiss_rounds_of
-from tournaments.state import TournamentState
+from tournaments.state import TournamentSettings, TournamentState
 
 SILENT_FORMATS = ("swiss",)
 """The formats whose last rounds may be silent: a Swiss's rounds are known once it starts, and
@@ -23,6 +23,12 @@ def silent_from_round(state: TournamentState) -> int | None:
     if state.settings.format not in SILENT_FORMATS:
         return None
     return max(1, swiss_rounds_of(state) - silent + 1)
+
+
+def first_silent_round(settings: TournamentSettings, order: tuple[int, ...]) -> int | None:
+    """`silent_from_round` of a tournament created with `settings` and started with `order`,
+    not revealed (for the folds that keep no whole state: the ratings' ledger)."""
+    return silent_from_round(TournamentState(name="", settings=settings, order=order))
 
 
 def hides(from_round: int | None, stage: str, round_number: int) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db.models import Sum
 from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
@@ -26,7 +27,8 @@ from tests.tournaments.api.builders import (
     tournament_url,
 )
 from tournaments import projections
-from tournaments.models import Tournament, WebhookDelivery
+from tournaments.models import PlayerRating, Tournament, WebhookDelivery
+from tournaments.ratings import projection as rating_projection
 from tournaments.services.webhooks import webhook_register
 from tournaments.webhook_fanout import fan_out
 
@@ -236,3 +238,17 @@ def test_the_console_creates_silent_rounds_and_reveals_them(admin_client: Client
     admin_client.post(url)
 
     assert read_stream(stream_id=tournament.id)[-1].event_type == "ResultsRevealed"
+
+
+def test_the_ratings_count_the_silent_round_only_after_the_reveal(
+    played: str, organizer: APIClient
+) -> None:
+    rating_projection.consume()
+    before = PlayerRating.objects.filter(club__isnull=True).aggregate(Sum("matches"))
+
+    created(reveal(organizer, played))
+    rating_projection.consume()
+    after = PlayerRating.objects.filter(club__isnull=True).aggregate(Sum("matches"))
+
+    assert (before["matches__sum"], after["matches__sum"]) == (4, 8)
+    assert rating_projection.verify_ratings() == []
