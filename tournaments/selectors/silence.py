@@ -35,6 +35,8 @@ HIDDEN_RESULT = {
     "rounds_won": None,
     "points": None,
     "round_wins": None,
+    "outcome": None,
+    "place": None,
 }
 """A silent fixture's result fields as the public reads them (those a row has are blanked)."""
 
