@@ -5,6 +5,7 @@ the pages, before and after the reveal."""
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 import pytest
 from django.db.models import Sum
@@ -147,7 +148,7 @@ def test_webhooks_get_no_silent_result_and_one_delivery_of_the_reveal(
     tournament_id, _ = started_tournament(organizer, 4, **SILENT)
     user = User.objects.get(username="organizer")
     endpoint, _ = webhook_register(
-        tournament_id=tournament_id, url="https://hooks.example.org/briscola", user=user
+        tournament_id=UUID(tournament_id), url="https://hooks.example.org/briscola", user=user
     )
     play_round(organizer, tournament_id, home_wins)
     play_round(organizer, tournament_id, away_wins)
