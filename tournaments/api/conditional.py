@@ -31,7 +31,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.lru import LeastRecentlyUsed
-from tournaments.selectors import public
+from tournaments.selectors import projected, public
 
 NOT_MODIFIED = {
     304: OpenApiResponse(
@@ -168,9 +168,12 @@ def read_kind(kind: str, hidden_from: int | None) -> str:
     return kind if hidden_from is None else f"{kind}-before-{hidden_from}"
 
 
-def marked_hidden(response: HttpResponseBase, hidden_from: int | None) -> HttpResponseBase:
-    """Say on the answer that the results from round `hidden_from` are hidden from its reader:
-    `Results-Hidden: after-round=<the last round shown>` (decision record 0060)."""
-    if hidden_from is not None:
+def marked_hidden(
+    response: HttpResponseBase, tournament_id: UUID, hidden_from: int | None
+) -> HttpResponseBase:
+    """Say on the answer that the results from round `hidden_from` are hidden from its reader,
+    once a silent round is paired (before, nothing is missing): `Results-Hidden:
+    after-round=<the last round shown>` (decision record 0060)."""
+    if hidden_from is not None and projected.silent_view(tournament_id) is not None:
         response[RESULTS_HIDDEN_HEADER] = f"after-round={hidden_from - 1}"
     return response

@@ -134,7 +134,7 @@ class StandingListApi(FileApi):
             return Response(represent(StandingOutput, rows))
 
         response = conditional_read(request, tournament_id, read_kind("standings", hidden), build)
-        return marked_hidden(response, hidden)
+        return marked_hidden(response, tournament_id, hidden)
 
 
 class AdvanceOutput(Serializer):
@@ -270,4 +270,4 @@ class BracketDetailApi(JsonApi):
             return Response(represent(BracketOutput, bracket))
 
         response = conditional_read(request, tournament_id, read_kind("bracket", hidden), build)
-        return marked_hidden(response, hidden)
+        return marked_hidden(response, tournament_id, hidden)

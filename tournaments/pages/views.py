@@ -158,11 +158,13 @@ def standings_context(tournament: Tournament, hidden: int | None = None) -> dict
         ]
         # The first tie-break (match points, usually): the projector shows it beside the wins.
         row["lead"] = tiebreak_value(row, tiebreaks[0]) if tiebreaks else None
+    # Said once a silent round is paired (and projected): before, the standings are complete.
+    said = hidden is not None and projected.silent_view(tournament.id) is not None
     return {
         "standings": rows,
         "tiebreaks": tiebreaks,
         "columns": columns,
-        "results_hidden": hidden is not None,
+        "results_hidden": said,
         "standings_after_round": None if hidden is None else hidden - 1,
     }
 

@@ -253,3 +253,17 @@ def test_the_ratings_count_the_silent_round_only_after_the_reveal(
 
     assert (before["matches__sum"], after["matches__sum"]) == (4, 8)
     assert rating_projection.verify_ratings() == []
+
+
+def test_before_the_silent_round_is_paired_nothing_is_marked_missing(
+    organizer: APIClient, anonymous: APIClient
+) -> None:
+    tournament_id, _ = started_tournament(organizer, 4, **SILENT)
+    projections.consume()
+
+    standings = anonymous.get(tournament_url(tournament_id, "standings"))
+    page = anonymous.get(f"/tournaments/{tournament_id}/screen/").content.decode()
+
+    assert anonymous.get(tournament_url(tournament_id)).json()["results_hidden"] is True
+    assert "Results-Hidden" not in standings
+    assert "Results to be revealed" not in page
