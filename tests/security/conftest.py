@@ -5,34 +5,24 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts import services
-from accounts.models import Club, Role
+from accounts.models import Club
 from games.eventstore.api import last_position
-from tests.factories.accounts import ClubFactory, UserFactory
-from tests.security.world import WORLD, World, build_world
+from tests.security.world import WORLD, World, administrator_token, build_world, client_of, new_club
 
 
 @pytest.fixture
 def club(db: None) -> Club:  # noqa: ARG001 - requested for its side effect
-    return ClubFactory.create(name="Club")
+    return new_club()
 
 
 @pytest.fixture
 def token(club: Club) -> Token:
-    """The token of a club's organizer and the site's administrator, who may do everything the
-    API offers in the club (and to the matches they create) and read the whole log, so that
-    every request gets past the permissions to its input."""
-    user = UserFactory.create(username="scorer", is_staff=True, is_superuser=True)
-    services.role_grant(user=user, role=Role.ORGANIZER, club=club)
-    return Token.objects.create(user=user)
+    return administrator_token(club)
 
 
 @pytest.fixture
 def scorer(token: Token) -> APIClient:
-    """A client that sends a token, so that writes get past authentication to their input."""
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
+    return client_of(token)
 
 
 @pytest.fixture

@@ -6,10 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts.models import Club
+from accounts import services
+from accounts.models import Club, Role
 from games.rules import Play
+from tests.factories.accounts import ClubFactory, UserFactory
 from tests.factories.matches import ApiMatchFactory
 from tests.factories.tournaments import ApiTournamentFactory, TournamentFactory
 from tests.games.api.builders import legal_round, play_cards, score_round, start_round
@@ -101,3 +104,23 @@ def build_world(client: APIClient, club: Club) -> World:
 WORLD: list[World] = []
 """The world of the running schemathesis test (the `seeded` fixture), for the path parameter
 hook of tests/security/fuzzing.py (hooks take no fixtures)."""
+
+
+def administrator_token(club: Club) -> Token:
+    """The token of a club's organizer and the site's administrator, who may do everything the
+    API offers in the club (and to the matches they create) and read the whole log, so that
+    every request gets past the permissions to its input."""
+    user = UserFactory.create(username="scorer", is_staff=True, is_superuser=True)
+    services.role_grant(user=user, role=Role.ORGANIZER, club=club)
+    return Token.objects.create(user=user)
+
+
+def client_of(token: Token) -> APIClient:
+    """A client that sends a token, so that writes get past authentication to their input."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+def new_club() -> Club:
+    return ClubFactory.create(name="Club")
