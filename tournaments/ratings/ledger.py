@@ -18,7 +18,6 @@ from typing import Any
 from uuid import UUID
 
 from tournaments.plan.silence import first_silent_round, hides
-from tournaments.state import TournamentSettings
 from tournaments.stream.events import (
     ENTRANT_CORRECTED,
     ENTRANT_REGISTERED,
@@ -86,7 +85,7 @@ class TournamentBook:
     players: dict[int, tuple[int, ...]] = field(default_factory=dict)
     fixtures: dict[str, FixtureCreated] = field(default_factory=dict)
     counted: dict[str, RatedMatch] = field(default_factory=dict)
-    settings: TournamentSettings | None = None
+    created: TournamentCreated | None = None
     silent_from: int | None = None
     """The first silent round while the results are not revealed (decision record 0060)."""
     held: dict[str, RatedMatch] = field(default_factory=dict)
@@ -120,7 +119,7 @@ class Ledger:
         if isinstance(event, TournamentCreated):
             here = None if self.seat is None else self.seat(stream_id)
             book.club, book.public = (event.club, event.public) if here is None else here
-            book.settings = event.settings
+            book.created = event
         elif isinstance(event, TournamentStarted | ResultsRevealed):
             return self.silence(book, event)
         elif isinstance(event, EntrantRegistered | EntrantCorrected):
@@ -169,8 +168,8 @@ class Ledger:
         """The silent rounds fixed at the start, and their held results in force at the
         reveal (decision record 0060)."""
         if isinstance(event, TournamentStarted):
-            if book.settings is not None:
-                book.silent_from = first_silent_round(book.settings, event.order)
+            if book.created is not None:
+                book.silent_from = first_silent_round(book.created.settings, event.order)
             return Change()
         book.silent_from = None
         book.counted.update(book.held)
