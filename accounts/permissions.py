@@ -232,7 +232,7 @@ def reads_silent_results(user: AnyUser, place: Place) -> bool:
         return False
     if user.pk in place.player_seats:
         return True
-    return place.table is not None and standing_at(user, place).scores_table(place.table)
+    return standing_at(user, place).scores_table(place.table)
 
 
 def silent_match_refusal() -> exceptions.PermissionDenied:

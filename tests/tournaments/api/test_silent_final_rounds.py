@@ -267,3 +267,16 @@ def test_before_the_silent_round_is_paired_nothing_is_marked_missing(
     assert anonymous.get(tournament_url(tournament_id)).json()["results_hidden"] is True
     assert "Results-Hidden" not in standings
     assert "Results to be revealed" not in page
+
+
+def test_a_scorer_of_the_tournament_still_reads_the_silent_match_but_not_the_standings(
+    played: str, organizer: APIClient
+) -> None:
+    scorer = UserFactory.create(username="silent-scorer")
+    services.role_grant(user=scorer, role=Role.SCORER, tournament_id=UUID(played))
+    match = silent_match(organizer, played)
+
+    client = token_client(scorer)
+
+    assert client.get(f"/api/v1/matches/{match['id']}/").status_code == 200
+    assert played_counts(client, played) == {1}
