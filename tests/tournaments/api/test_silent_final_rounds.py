@@ -18,6 +18,7 @@ from accounts.models import Role, User
 from games.eventstore.api import read_stream
 from tests.event_streams import streamed_events
 from tests.factories.accounts import ClubFactory, UserFactory, token_client
+from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.games.api.builders import created, post
 from tests.tournaments.admin.builders import TOURNAMENT_FORM, add_tournament
 from tests.tournaments.api.builders import (
@@ -27,10 +28,13 @@ from tests.tournaments.api.builders import (
     started_tournament,
     tournament_url,
 )
+from tests.tournaments.builders import open_fixtures, play
 from tournaments import projections
 from tournaments.models import PlayerRating, Tournament, WebhookDelivery
 from tournaments.ratings import projection as rating_projection
+from tournaments.services import running
 from tournaments.services.webhooks import webhook_register
+from tournaments.state import Registration
 from tournaments.webhook_fanout import fan_out
 
 pytestmark = pytest.mark.django_db
@@ -280,3 +284,30 @@ def test_a_scorer_of_the_tournament_still_reads_the_silent_match_but_not_the_sta
 
     assert client.get(f"/api/v1/matches/{match['id']}/").status_code == 200
     assert played_counts(client, played) == {1}
+
+
+def test_a_player_reads_their_own_silent_result_on_their_page_and_the_public_place() -> None:
+    tournament = TournamentFactory.create(
+        format="swiss",
+        swiss_rounds=1,
+        silent_final_rounds=1,
+        entrants=0,
+        signed_up=("Rossi", "Bianchi"),
+        registration=Registration(open=True),
+    )
+    running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
+    [fixture] = open_fixtures(tournament.id)
+    play(fixture.match_id, winner=1)  # the away side, seeded second: first once revealed
+    projections.consume()
+    public = APIClient().get(tournament_url(tournament.id, "standings")).json()
+
+    pages = []
+    for name in ("Rossi", "Bianchi"):
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {tournament.player_keys[name]}")  # type: ignore[attr-defined]
+        pages.append(client.get("/api/v1/me/").json())
+
+    assert sorted(page["results"][0]["outcome"] for page in pages) == ["lost", "won"]
+    ranks = {row["entrant"]: row["rank"] for row in public}
+    assert [page["place"] for page in pages] == [ranks[page["entry"]["entrant"]] for page in pages]
+    assert {row["played"] for row in public} == {0}
