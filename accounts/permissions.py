@@ -103,6 +103,13 @@ class Place:
     """The sides each player (by user id) plays for at the match."""
     players: frozenset[int] = frozenset()
     """Who plays there (by user id), beyond the match's players: a tournament's entrants."""
+    silent_from_round: int | None = None
+    """At a tournament whose last rounds are silent (decision record 0060): the first of them;
+    their results and the standings after them are its organizers' until they reveal them."""
+    silent_match: bool = False
+    """A match of a silent round, not revealed yet: its pairing is public (the tournament's
+    matches), the match itself (rounds, cards, result, events) is its organizers', its
+    players' and its table's scorers' (`reads_silent_results`)."""
     standings: dict[int, Standing] = field(default_factory=dict, compare=False, repr=False)
     """What each user holds here, once asked (a place lives for one request)."""
 
@@ -211,6 +218,40 @@ def is_organizer(user: AnyUser, place: Place) -> bool:
     return Role.ORGANIZER in standing_at(user, place).roles
 
 
+def reads_silent_results(user: AnyUser, place: Place) -> bool:
+    """Whether the user reads what the place hides until its organizers reveal it (a
+    tournament's silent final rounds, decision record 0060): everybody where nothing is
+    hidden; else its organizers (superusers too) and, at a silent match, its players and the
+    scorers of its table (they entered it). A tournament's players read their own match, not
+    the standings."""
+    if place.silent_from_round is None and not place.silent_match:
+        return True
+    if is_organizer(user, place):
+        return True
+    if not place.silent_match or not is_signed_in(user):
+        return False
+    if user.pk in place.player_seats:
+        return True
+    return standing_at(user, place).scores_table(place.table)
+
+
+def silent_match_refusal() -> exceptions.PermissionDenied:
+    """A match of a silent round, read by someone who may not read it yet: 403, since its
+    pairing is public (it is no secret that the match exists)."""
+    detail = gettext(
+        "The results of this round are hidden until the organizers reveal them; "
+        "its pairing is in the tournament's matches."
+    )
+    return exceptions.PermissionDenied(detail, code="results_hidden")
+
+
+def silent_refusal(user: AnyUser, action: Action, place: Place) -> Exception | None:
+    """A silent match is read only by those who read its results (decision record 0060)."""
+    if action == Action.READ and place.silent_match and not reads_silent_results(user, place):
+        return silent_match_refusal()
+    return None
+
+
 def refusal(user: AnyUser, auth: Any, action: Action, place: Place) -> Exception | None:
     """Why the user (signed in with `auth`) may not take `action` at `place`; None if they may."""
     if isinstance(auth, PlayerPass):
@@ -220,7 +261,7 @@ def refusal(user: AnyUser, auth: Any, action: Action, place: Place) -> Exception
     # Whether the place exists comes first: a refusal of any other kind would confirm it.
     if not may_see(user, place):
         return place.not_found()
-    scope = device_scope_refusal(auth, action, place)
+    scope = device_scope_refusal(auth, action, place) or silent_refusal(user, action, place)
     if scope is not None:
         return scope
     if action == Action.READ or is_organizer(user, place):
@@ -277,6 +318,8 @@ def player_pass_refusal(
     through the player's own endpoints."""
     if place.tournament_id is None or place.tournament_id != auth.tournament_id:
         return place.not_found()
+    if place.silent_match and not writes:
+        return silent_match_refusal()  # the player's own result is on their page (`/me/`)
     if action != Action.READ or writes:
         return denied(
             gettext_noop(

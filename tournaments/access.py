@@ -33,6 +33,7 @@ from accounts.selectors import has_role
 from common.db import server_bound_cursor
 from tournaments.errors import InvalidTournament, TournamentNotFound
 from tournaments.models import EntrantPlayer, Fixture, FixtureStatus, Player, Tournament
+from tournaments.plan.silence import hides
 
 """Tournament matches are played by two sides."""
 
@@ -48,7 +49,8 @@ def tournament_not_found(tournament_id: UUID) -> Callable[[], Exception]:
 
 
 TOURNAMENT_PLACE = (
-    f"SELECT {_column(Tournament, 'club')}, {_column(Tournament, 'public')} "  # noqa: S608 - constant table names; values are bound
+    f"SELECT {_column(Tournament, 'club')}, {_column(Tournament, 'public')}, "  # noqa: S608 - constant table names; values are bound
+    f"{_column(Tournament, 'silent_from_round')} "
     f"FROM {Tournament._meta.db_table} WHERE {_column(Tournament, 'id')} = %s"
 )
 
@@ -60,12 +62,13 @@ def tournament_place(tournament_id: UUID) -> Place:
         found = cursor.fetchone()
     if found is None:
         raise tournament_not_found(tournament_id)()
-    club_id, public = found
+    club_id, public, silent_from_round = found
     return Place(
         not_found=tournament_not_found(tournament_id),
         tournament_id=tournament_id,
         club_id=club_id,
         public=public,
+        silent_from_round=silent_from_round,
         players=frozenset() if public else players_of(tournament_id),
     )
 
@@ -85,7 +88,8 @@ SELECT fixture.{_column(Fixture, "table")}, fixture.{_column(Fixture, "status")}
     fixture.{_column(Fixture, "third")}, tournament.{_column(Tournament, "id")},
     tournament.{_column(Tournament, "club")}, tournament.{_column(Tournament, "public")},
     seated.{_column(EntrantPlayer, "entrant")}, seated.{_column(EntrantPlayer, "position")},
-    player.{_column(Player, "user")}
+    player.{_column(Player, "user")}, fixture.{_column(Fixture, "stage")},
+    fixture.{_column(Fixture, "round")}, tournament.{_column(Tournament, "silent_from_round")}
 FROM {Fixture._meta.db_table} AS fixture
 JOIN {Tournament._meta.db_table} AS tournament
     ON tournament.{_column(Tournament, "id")} = fixture.{_column(Fixture, "tournament")}
@@ -111,7 +115,8 @@ def fixture_place(match_id: UUID, not_found: Callable[[], Exception]) -> Place |
         return None
     table, status, home_id, away_id, third_id, tournament_id, club_id, public = rows[0][:8]
     sides = [home_id, away_id] if third_id is None else [home_id, away_id, third_id]
-    seats = seats_of_players(sides, [row[8:] for row in rows if row[10] is not None])
+    seats = seats_of_players(sides, [row[8:11] for row in rows if row[10] is not None])
+    stage, round_number, silent_from_round = rows[0][11:]
     return Place(
         not_found=not_found,
         tournament_id=tournament_id,
@@ -119,6 +124,7 @@ def fixture_place(match_id: UUID, not_found: Callable[[], Exception]) -> Place |
         public=public,
         table=table,
         open=status != FixtureStatus.RESET,
+        silent_match=hides(silent_from_round, stage, round_number),
         player_seats=seats,
         player_sides={
             user_id: frozenset(seat % len(sides) for seat in held)

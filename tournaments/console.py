@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 from games.models import Match
 from tournaments.formats.errors import NoDrawWithoutSameGroup
 from tournaments.models import Entrant, Fixture, FixtureStatus
-from tournaments.plan import cut_ties, drawing, knockouts
+from tournaments.plan import cut_ties, drawing, knockouts, silence
 from tournaments.services.pipeline import load_tournament
 from tournaments.state import TournamentState
 
@@ -308,8 +308,13 @@ def rounds_step(state: TournamentState, lines: Sequence[MatchLine]) -> Step:
         _("Rounds and results"),
         DONE if state.finished else NOW,
         said,
-        tuple(operations) if not state.finished else ("refresh",),
+        (tuple(operations) if not state.finished else ("refresh",)) + reveal_operation(state),
     )
+
+
+def reveal_operation(state: TournamentState) -> tuple[str, ...]:
+    """The reveal, while the silent final rounds' results are hidden (decision record 0060)."""
+    return ("reveal_results",) if silence.silent_from_round(state) is not None else ()
 
 
 def finish_step(state: TournamentState) -> Step:

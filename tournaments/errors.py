@@ -238,3 +238,10 @@ class ByeAlreadyRequested(TournamentError):
 
 class ByeNotRequested(TournamentError):
     code = "bye_not_requested"
+
+
+class NothingToReveal(TournamentError):
+    """A tournament without silent final rounds, or whose results were revealed already
+    (decision record 0060)."""
+
+    code = "nothing_to_reveal"

@@ -57,10 +57,11 @@ PLAYERS_SEPARATOR = " / "
 PRODUCT_ID = "-//briscola-tournaments//schedule//IT"
 
 
-def standings_csv(*, tournament_id: UUID) -> str:
+def standings_csv(*, tournament_id: UUID, as_public: bool = False) -> str:
     """The overall standings, best first: a header row and one row per entrant (only the header
-    before the start). The players are in seat order, separated by ` / `."""
-    rows = projected.tournament_standings(tournament_id=tournament_id)
+    before the start). The players are in seat order, separated by ` / `. `as_public`: as the
+    public reads them while the last rounds are silent (decision record 0060)."""
+    rows = projected.tournament_standings(tournament_id=tournament_id, public=as_public)
     players = public.entrant_player_names(tournament_id=tournament_id)
     tiebreaks: list[str] = []
     for row in rows:

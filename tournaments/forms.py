@@ -105,6 +105,15 @@ class TournamentCreateForm(forms.Form):
         required=False,
         help_text=gettext_lazy("Swiss only. Blank: enough rounds for a winner."),
     )
+    silent_final_rounds = forms.IntegerField(
+        label=gettext_lazy("Silent final rounds"),
+        min_value=0,
+        required=False,
+        help_text=gettext_lazy(
+            "Swiss only: the last rounds whose results and standings only the organizers see "
+            "until they reveal them. Blank: none."
+        ),
+    )
     group_size = forms.IntegerField(
         label=gettext_lazy("Group size"),
         min_value=2,
@@ -278,6 +287,7 @@ class TournamentCreateForm(forms.Form):
             {
                 "fields": [
                     "swiss_rounds",
+                    "silent_final_rounds",
                     "automatic_rounds",
                     "accelerated",
                     "group_size",
@@ -358,6 +368,8 @@ class TournamentCreateForm(forms.Form):
             arguments.pop("best_of", None)  # the service's default, unused when scoring by points
         if arguments.get("max_requested_byes") is None:
             arguments.pop("max_requested_byes", None)  # the service's default: one
+        if arguments.get("silent_final_rounds") is None:
+            arguments.pop("silent_final_rounds", None)  # none
         scoring = self.placing_scoring()
         if scoring is not None:
             arguments["placing_scoring"] = scoring

@@ -28,7 +28,7 @@ from tournaments.formats.bracket import Bracket, Known, WinnerOf
 from tournaments.formats.resolution import BracketState
 from tournaments.formats.threes_knockout import KnockoutTable, TableStatus, ThreesKnockoutState
 from tournaments.models import Checkpoint, Fixture, FixtureStatus, Tournament, TournamentView
-from tournaments.plan import drawing, fixture_specs
+from tournaments.plan import drawing, fixture_specs, silence
 from tournaments.services.pipeline import TOURNAMENT_STREAM, load_tournament
 from tournaments.state import Result, TournamentState
 
@@ -257,12 +257,29 @@ def build_view(state: TournamentState, tournament_id: UUID) -> tuple[dict[str, A
     return bracket, standings
 
 
+def build_public_view(state: TournamentState, tournament_id: UUID) -> dict[str, Any] | None:
+    """While the last rounds are silent (decision record 0060): what the public reads, the
+    standings after the last open round and the bracket without the silent results; None when
+    nothing is hidden."""
+    public = silence.as_public_sees(state)
+    from_round = silence.silent_from_round(state)
+    if public is None or from_round is None:
+        return None
+    bracket, _ = build_view(public, tournament_id)
+    _, standings = build_view(silence.standings_state(public, from_round), tournament_id)
+    return {"after_round": from_round - 1, "standings": standings, "bracket": bracket}
+
+
 def tournament_view(tournament_id: UUID, *, position: int) -> TournamentView:
     """The tournament's view as the log and the rows have it now (not saved)."""
     state, _ = load_tournament(tournament_id=tournament_id)
     bracket, standings = build_view(state, tournament_id)
     return TournamentView(
-        tournament_id=tournament_id, bracket=bracket, standings=standings, position=position
+        tournament_id=tournament_id,
+        bracket=bracket,
+        standings=standings,
+        position=position,
+        public=build_public_view(state, tournament_id),
     )
 
 
@@ -270,7 +287,12 @@ def project_tournament(tournament_id: UUID, *, position: int) -> None:
     view = tournament_view(tournament_id, position=position)
     TournamentView.objects.update_or_create(
         tournament_id=tournament_id,
-        defaults={"bracket": view.bracket, "standings": view.standings, "position": position},
+        defaults={
+            "bracket": view.bracket,
+            "standings": view.standings,
+            "position": position,
+            "public": view.public,
+        },
     )
 
 
@@ -344,6 +366,8 @@ def verify_views() -> list[str]:
             differences.append(f"tournament {view.tournament_id}: the bracket differs")
         if standings != view.standings:
             differences.append(f"tournament {view.tournament_id}: the standings differ")
+        if build_public_view(state, view.tournament_id) != view.public:
+            differences.append(f"tournament {view.tournament_id}: the public view differs")
     missing = Tournament.objects.filter(view__isnull=True).values_list("id", flat=True)
     differences.extend(f"tournament {t}: no view" for t in missing)
     return differences

@@ -26,12 +26,21 @@ from games.eventstore.api import AppendResult, RecordedEvent
 from games.models import Match, MatchStatus
 from tournaments.models import Entrant, Fixture, Tournament
 from tournaments.models import Table as TableRow
+from tournaments.plan.silence import silent_from_round
 from tournaments.state import Fixture as FixtureFact
 from tournaments.state import FixturePhase, TournamentState, tables_needed
 from tournaments.stream.entrant_checks import seeds_in_force
 from tournaments.stream.events import ENTRANTS_RESEEDED, ENTRANTS_SEEDED, TOURNAMENT_CREATED
 
-TOURNAMENT_FIELDS = ("status", "version", "format", "table_size", "settings", "updated_at")
+TOURNAMENT_FIELDS = (
+    "status",
+    "version",
+    "format",
+    "table_size",
+    "settings",
+    "updated_at",
+    "silent_from_round",
+)
 ENTRANT_FIELDS = ("seed", "checked_in", "withdrawn", "fixed_table", "group")
 FIXTURE_FIELDS = (
     "key",
@@ -64,6 +73,7 @@ def expected_tournament(
         "table_size": state.settings.table_size,
         "settings": state.settings.to_dict(),
         "updated_at": updated_at,
+        "silent_from_round": silent_from_round(state),
     }
 
 

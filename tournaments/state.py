@@ -153,6 +153,9 @@ class TournamentSettings:
     requested_bye_points: int | None = None
     """Swiss: the match points of a requested bye; None: half a win's (of a 1st place's at
     tables of three), rounded down."""
+    silent_final_rounds: int = 0
+    """A Swiss's last rounds whose results and standings only the organizers read until they
+    reveal them (`ResultsRevealed`, decision record 0060); 0: none."""
 
     def to_dict(self) -> dict[str, Any]:
         values = {name: getattr(self, name) for name in self.__dataclass_fields__}
@@ -173,6 +176,8 @@ class TournamentSettings:
         for name, default in ARBITER_DEFAULTS.items():
             if values[name] == default:
                 del values[name]  # the payloads recorded before decision 0058 unchanged
+        if not self.silent_final_rounds:
+            del values["silent_final_rounds"]  # the payloads recorded before silent rounds
         return values
 
     @classmethod
@@ -357,6 +362,9 @@ class TournamentState:
     def field_order(self) -> tuple[int, ...]:
         """Everyone who started, in seed order, then the late entrants in their order."""
         return (*(self.order or ()), *self.late_entrants)
+
+    results_revealed: bool = False
+    """The organizer revealed the silent final rounds' results (decision record 0060)."""
 
     @property
     def entered_count(self) -> int:

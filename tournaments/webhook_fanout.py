@@ -17,7 +17,7 @@ checkpoint alone (docs/decisions/0039-outgoing-webhooks.md).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from uuid import UUID
 
 from django.db import connection, transaction
@@ -25,7 +25,8 @@ from django.utils import timezone
 
 from games.eventstore.api import RecordedEvent, last_position, read_all
 from games.matches.projections import MATCH_STREAM
-from tournaments.models import Fixture, WebhookDelivery, WebhookEndpoint
+from tournaments.models import Fixture, Tournament, WebhookDelivery, WebhookEndpoint
+from tournaments.selectors.silence import WithheldEvents
 from tournaments.services.pipeline import TOURNAMENT_STREAM
 from tournaments.services.webhooks import FAN_OUT, locked_fan_out_checkpoint
 
@@ -55,6 +56,18 @@ def owners(events: Sequence[RecordedEvent]) -> dict[UUID, UUID]:
     return found
 
 
+def silent_tournaments(tournament_ids: Iterable[UUID]) -> dict[UUID, WithheldEvents]:
+    """What the subscribers of tournaments whose last rounds are silent are not sent."""
+    silent = Tournament.objects.filter(
+        id__in=list(tournament_ids), silent_from_round__isnull=False
+    ).values_list("id", "silent_from_round")
+    return {
+        tournament_id: WithheldEvents(tournament_id=tournament_id, from_round=from_round)
+        for tournament_id, from_round in silent
+        if from_round is not None
+    }
+
+
 def insert_deliveries(
     events: Sequence[RecordedEvent], endpoints: Sequence[WebhookEndpoint]
 ) -> list[int]:
@@ -62,11 +75,14 @@ def insert_deliveries(
     for endpoint in endpoints:
         by_tournament[endpoint.tournament_id].append(endpoint)
     tournament_of = owners(events)
+    withheld = silent_tournaments(by_tournament)
     rows: dict[str, list[object]] = {"endpoints": [], "positions": [], "types": [], "streams": []}
     for event in events:
         tournament_id = tournament_of.get(event.stream_id)
         if tournament_id is None:  # a free-standing match
             continue
+        if tournament_id in withheld and withheld[tournament_id](event):
+            continue  # a silent round's: never delivered; `ResultsRevealed` is (decision 0060)
         for endpoint in by_tournament.get(tournament_id, []):
             if event.global_position > endpoint.after_position:
                 rows["endpoints"].append(endpoint.id)

@@ -266,13 +266,16 @@ class FollowedFeed:
     """What a stream view hands over: the feed's key in the process (the same for every
     follower of that match or tournament), the read as this reader may see it, the read of the
     whole feed (shared, redacted per follower), the streams whose notifications concern it
-    (None: any), and this reader's viewer of each match."""
+    (None: any), and this reader's viewer of each match; `withheld`, when this reader may not
+    read some events yet (a tournament's silent rounds, decision record 0060): whether an event
+    is one of them (called once per event, in log order, in a thread: it may read the rows)."""
 
     key: Hashable
     read: ReadAfter
     read_all: ReadAfter
     streams: frozenset[str] | None
     viewer_of_match: ViewerOfMatch
+    withheld: Callable[[RecordedEvent], bool] | None = None
 
 
 def _read_released(read: ReadAfter, after: int, limit: int) -> list[RecordedEvent]:
@@ -283,10 +286,16 @@ def _read_released(read: ReadAfter, after: int, limit: int) -> list[RecordedEven
 
 
 def _redact_released(
-    events: list[RecordedEvent], viewer_of_match: ViewerOfMatch
+    events: list[RecordedEvent],
+    viewer_of_match: ViewerOfMatch,
+    withheld: Callable[[RecordedEvent], bool] | None = None,
 ) -> list[RecordedEvent]:
     try:
-        return [visible_event(event, viewer_of_match) for event in events]
+        return [
+            visible_event(event, viewer_of_match)
+            for event in events
+            if withheld is None or not withheld(event)
+        ]
     finally:
         release_connection()
 
@@ -308,12 +317,13 @@ class LiveSource:
 
     async def redact(self, events: list[RecordedEvent]) -> list[RecordedEvent]:
         """As the reader may see them; only a dealt round's start asks who the reader is."""
-        if not any(
+        withheld = self.feed.withheld
+        if withheld is None and not any(
             reveals_deck(stream_type=e.stream_type, event_type=e.event_type, payload=e.payload)
             for e in events
         ):
             return events
-        return await sync_to_async(_redact_released)(events, self.feed.viewer_of_match)
+        return await sync_to_async(_redact_released)(events, self.feed.viewer_of_match, withheld)
 
 
 class TooManyStreams(exceptions.Throttled):

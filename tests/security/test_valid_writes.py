@@ -134,6 +134,17 @@ def an_application(_world: World) -> dict[str, Any]:
     }
 
 
+SILENT: dict[str, Any] = {}
+"""A Swiss whose last round is silent (decision record 0060), made by its command's `prepare`."""
+
+
+def silent_swiss(client: APIClient) -> None:
+    created = ApiTournamentFactory.create(
+        client=client, format="swiss", swiss_rounds=2, silent_final_rounds=1
+    )
+    SILENT["tournament"] = created["id"]
+
+
 LEVEL: dict[str, Any] = {}
 """The level knockout match the organizer decides (made by its command's `prepare`)."""
 
@@ -479,6 +490,13 @@ VALID_COMMANDS = [
         ),
         status=200,
         records_events=False,
+    ),
+    ValidCommand(
+        "POST /api/v1/tournaments/{tournament_id}/reveal/",
+        prepare=lambda client, _w: silent_swiss(client),
+        path=lambda _w: {"tournament_id": SILENT["tournament"]},
+        body=lambda _w: None,
+        headers={"Idempotency-Key": "reveal-1"},
     ),
 ]
 

@@ -8,6 +8,7 @@ from uuid import UUID
 from common.actors import Actor
 from tests.factories.accounts import UserFactory
 from tests.factories.api import API
+from tests.factories.tournaments import ApiTournamentFactory
 from tests.security.cells import (
     EVERYBODY_READS,
     MEMBERS_READ,
@@ -28,6 +29,16 @@ from tests.tournaments.api.builders import (
 from tournaments.models import Player, Tournament
 from tournaments.services import registration, seasons
 from tournaments.services.webhooks import webhook_register
+
+
+def silent_swiss(world: World) -> str:
+    """A Swiss of the organizer's club whose last round is silent, not revealed yet."""
+
+    def build() -> str:
+        body = {"format": "swiss", "swiss_rounds": 2, "silent_final_rounds": 1}
+        return str(ApiTournamentFactory.create(client=world.organizer, **body)["id"])
+
+    return str(world.once("silent-swiss", build))
 
 
 def season_url(world: World, *, list_only: bool = False) -> str:
@@ -455,6 +466,14 @@ TOURNAMENT_CELLS: list[Cell] = [
         patch(lambda w: tournament_url(w.tournament(), "tables"), lambda _w: {"tables": 5}),
         ORGANIZER_CHANGES,
         player_key=403,
+    ),
+    # Silent final rounds (decision record 0060): their organizers reveal them.
+    Cell(
+        "tournament-reveal",
+        "post",
+        post(lambda w: tournament_url(silent_swiss(w), "reveal")),
+        ORGANIZER_ONLY,
+        player_key=404,
     ),
     # Players' sign-up (decision record 0053): anyone who may read applies; organizers decide.
     Cell(

@@ -33,7 +33,7 @@ from tournaments.models import (
     Fixture,
     Tournament,
 )
-from tournaments.services import registration, running, scheduling
+from tournaments.services import registration, revealing, running, scheduling
 
 RANDOM_SEED_LIMIT = 1_000_000
 
@@ -227,6 +227,12 @@ def change_tables(request: HttpRequest, tournament: Tournament) -> str:
     return _("%(tables)s tables.") % {"tables": result.state.tables}
 
 
+def reveal_results(request: HttpRequest, tournament: Tournament) -> str:
+    """The silent final rounds' results and standings, shown to everybody (decision 0060)."""
+    revealing.results_reveal(tournament_id=tournament.id, actor=admin_actor(request))
+    return _("results revealed: everybody now sees every result and the standings.")
+
+
 def seeds_form(tournament: Tournament, data: Any = None) -> SeedsForm:
     """Every entrant still in the tournament, seeded first."""
     entrants = sorted(
@@ -285,4 +291,5 @@ OPERATIONS = {
     "application_up": Operation(gettext_lazy("Move up"), sign_up.move_up),
     "application_key_revoke": Operation(gettext_lazy("Revoke the player key"), sign_up.revoke_key),
     "application_erase": Operation(gettext_lazy("Erase the name and contact"), sign_up.erase),
+    "reveal_results": Operation(gettext_lazy("Reveal the results"), reveal_results),
 }

@@ -31,7 +31,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.lru import LeastRecentlyUsed
-from tournaments.selectors import public
+from tournaments.selectors import projected, public
 
 NOT_MODIFIED = {
     304: OpenApiResponse(
@@ -157,3 +157,23 @@ def rendered(request: Request, response: HttpResponseBase) -> Body | None:
         return None
     headers = tuple((name, response[name]) for name in KEPT_HEADERS if response.has_header(name))
     return Body(response.content, headers)
+
+
+RESULTS_HIDDEN_HEADER = "Results-Hidden"
+
+
+def read_kind(kind: str, hidden_from: int | None) -> str:
+    """The read's kind in its key: a reader who may not read the silent rounds' results reads
+    another body (decision record 0060), kept apart from the one that shows everything."""
+    return kind if hidden_from is None else f"{kind}-before-{hidden_from}"
+
+
+def marked_hidden(
+    response: HttpResponseBase, tournament_id: UUID, hidden_from: int | None
+) -> HttpResponseBase:
+    """Say on the answer that the results from round `hidden_from` are hidden from its reader,
+    once a silent round is paired (before, nothing is missing): `Results-Hidden:
+    after-round=<the last round shown>` (decision record 0060)."""
+    if hidden_from is not None and projected.silent_view(tournament_id) is not None:
+        response[RESULTS_HIDDEN_HEADER] = f"after-round={hidden_from - 1}"
+    return response

@@ -20,6 +20,7 @@ from games.eventstore.api import RecordedEvent
 from games.visibility import EVERYTHING, Viewer, viewer_of
 from tournaments.access import TournamentAccess
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND
+from tournaments.selectors import silence
 from tournaments.selectors.feed import tournament_feed
 
 
@@ -38,6 +39,9 @@ class TournamentEventStreamApi(EventStreamApi):
     def get(self, request: Request, tournament_id: UUID) -> StreamingHttpResponse:
         after = resume_position(request)
         user = request.user
+        # The silent rounds' events this follower is not given (decision record 0060): one
+        # predicate for the catch-up and the live part, which stops withholding at the reveal.
+        withheld = silence.withheld_events(user, request.place)  # type: ignore[attr-defined]
 
         @cache
         def viewer_of_match(match_id: UUID) -> Viewer:
@@ -45,12 +49,23 @@ class TournamentEventStreamApi(EventStreamApi):
             return viewer_of(user, match_id)
 
         def read_after(position: int, limit: int) -> list[RecordedEvent]:
-            return tournament_feed(
-                tournament_id=tournament_id,
-                after=position,
-                viewer_of_match=viewer_of_match,
-                limit=limit,
-            )
+            """A page as this follower reads it: with events withheld, read on until the page
+            is full or the log ends, so a short page still means the end (the stream's
+            catch-up reads on after a full one only)."""
+            shown: list[RecordedEvent] = []
+            while True:
+                events = tournament_feed(
+                    tournament_id=tournament_id,
+                    after=position,
+                    viewer_of_match=viewer_of_match,
+                    limit=limit,
+                )
+                if withheld is None:
+                    return events
+                shown.extend(event for event in events if not withheld(event))
+                if len(events) < limit or len(shown) >= limit:
+                    return shown[:limit]
+                position = events[-1].global_position
 
         def read_all(position: int, limit: int) -> list[RecordedEvent]:
             return tournament_feed(
@@ -66,5 +81,6 @@ class TournamentEventStreamApi(EventStreamApi):
             read_all=read_all,
             streams=None,  # a match may join the tournament while it is followed
             viewer_of_match=viewer_of_match,
+            withheld=withheld,
         )
         return event_stream_response(request, feed, after)

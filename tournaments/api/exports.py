@@ -48,9 +48,9 @@ def attachment(response: HttpResponse, filename: str) -> None:
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
 
 
-def csv_standings_response(tournament_id: UUID) -> HttpResponse:
+def csv_standings_response(tournament_id: UUID, *, public: bool = False) -> HttpResponse:
     response = HttpResponse(
-        exports.standings_csv(tournament_id=tournament_id),
+        exports.standings_csv(tournament_id=tournament_id, as_public=public),
         content_type="text/csv; charset=utf-8",
     )
     attachment(response, f"standings-{tournament_id}.csv")

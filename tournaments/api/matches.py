@@ -24,7 +24,7 @@ from common.api.commands import (
 from common.api.schema import error_responses
 from common.api.serializing import Serializer
 from tournaments.access import TournamentAccess
-from tournaments.api.conditional import NOT_MODIFIED, conditional_read
+from tournaments.api.conditional import NOT_MODIFIED, conditional_read, read_kind
 from tournaments.api.pagination import (
     CursorField,
     PageQuery,
@@ -40,7 +40,7 @@ from tournaments.api.schema import (
     tournament_command_schema,
 )
 from tournaments.api.serializers import FIXTURE_STATUSES, TournamentMatchOutput, match_document
-from tournaments.selectors import answers, fixtures
+from tournaments.selectors import answers, fixtures, silence
 from tournaments.services import running
 
 STAGE_MAX_LENGTH = 40
@@ -111,10 +111,14 @@ class TournamentMatchListApi(JsonApi):
                 after=query.get("after"),
                 limit=query["limit"],
             )
-            documents = [match_document(row, now) for row in page.rows]
+            documents = silence.redacted_fixtures(
+                (match_document(row, now) for row in page.rows), hidden
+            )
             return Response({"matches": documents, "next_after": cursor_of(page.next_after)})
 
-        return conditional_read(request, tournament_id, "matches", build, now=now)
+        hidden = silence.hidden_round(request.user, request.place)  # type: ignore[attr-defined]
+        kind = read_kind("matches", hidden)
+        return conditional_read(request, tournament_id, kind, build, now=now)
 
 
 class SwissRoundPublishApi(JsonApi):

@@ -24,13 +24,13 @@ from common.api.browsable import BrowsableApi
 from common.api.schema import error_responses
 from common.api.serializing import Serializer, represent
 from tournaments.access import TournamentAccess
-from tournaments.api.conditional import NOT_MODIFIED, conditional_read
+from tournaments.api.conditional import NOT_MODIFIED, conditional_read, marked_hidden, read_kind
 from tournaments.api.exports import CSV, CsvRenderer, csv_standings_response
 from tournaments.api.files import FileApi
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND, tournament_read_schema
 from tournaments.api.serializers import DecidedByField, FormatField, TournamentStatusField
 from tournaments.plan.drawing import SIT_OUTS
-from tournaments.selectors import lookup, projected
+from tournaments.selectors import lookup, projected, silence
 
 PROJECTED = (
     "Projected asynchronously from the event log: a result shows here once the tournament "
@@ -143,14 +143,17 @@ class StandingListApi(FileApi):
     def get(self, request: Request, tournament_id: UUID) -> HttpResponseBase:
         if request.accepted_renderer.format == CSV:
             lookup.check_tournament_exists(tournament_id)
+        hidden = silence.hidden_round(request.user, request.place)  # type: ignore[attr-defined]
+        public = hidden is not None
 
         def build() -> HttpResponseBase:
             if request.accepted_renderer.format == CSV:
-                return csv_standings_response(tournament_id)
-            rows = projected.tournament_standings(tournament_id=tournament_id)
+                return csv_standings_response(tournament_id, public=public)
+            rows = projected.tournament_standings(tournament_id=tournament_id, public=public)
             return Response(represent(StandingOutput, rows))
 
-        return conditional_read(request, tournament_id, "standings", build)
+        response = conditional_read(request, tournament_id, read_kind("standings", hidden), build)
+        return marked_hidden(response, tournament_id, hidden)
 
 
 class AdvanceOutput(Serializer):
@@ -277,8 +280,13 @@ class BracketDetailApi(JsonApi):
         answers=NOT_MODIFIED,
     )
     def get(self, request: Request, tournament_id: UUID) -> HttpResponseBase:
+        hidden = silence.hidden_round(request.user, request.place)  # type: ignore[attr-defined]
+
         def build() -> HttpResponseBase:
-            bracket = projected.tournament_bracket(tournament_id=tournament_id)
+            bracket = projected.tournament_bracket(
+                tournament_id=tournament_id, public=hidden is not None
+            )
             return Response(represent(BracketOutput, bracket))
 
-        return conditional_read(request, tournament_id, "bracket", build)
+        response = conditional_read(request, tournament_id, read_kind("bracket", hidden), build)
+        return marked_hidden(response, tournament_id, hidden)

@@ -220,9 +220,37 @@ class TournamentOutput(Serializer):
     version = serializers.IntegerField(help_text="The tournament stream's version.")
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
+    silent_final_rounds = serializers.SerializerMethodField(
+        help_text="Swiss: the last rounds whose results only the organizers read until they "
+        "reveal them (decision record 0060); 0: none."
+    )
+    results_hidden = serializers.SerializerMethodField(
+        help_text="The silent rounds' results are hidden now (not revealed yet): the public "
+        "reads the standings after `standings_after_round` and no result of the later rounds."
+    )
+    standings_after_round = serializers.SerializerMethodField(
+        help_text="While `results_hidden`: the last round whose results the public reads; "
+        "null otherwise."
+    )
 
     class Meta:
         ref_name = "Tournament"
+
+    def get_silent_final_rounds(self, tournament: Tournament | dict[str, Any]) -> int:
+        settings = tournament["settings"] if isinstance(tournament, dict) else tournament.settings
+        return int(settings.get("silent_final_rounds") or 0)
+
+    def get_results_hidden(self, tournament: Tournament | dict[str, Any]) -> bool:
+        return self.get_standings_after_round(tournament) is not None
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_standings_after_round(self, tournament: Tournament | dict[str, Any]) -> int | None:
+        silent_from = (
+            tournament["silent_from_round"]
+            if isinstance(tournament, dict)
+            else tournament.silent_from_round
+        )
+        return None if silent_from is None else int(silent_from) - 1
 
     def get_tables(self, tournament: Tournament | dict[str, Any]) -> int:
         settings = tournament["settings"] if isinstance(tournament, dict) else tournament.settings

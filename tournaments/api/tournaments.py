@@ -111,6 +111,13 @@ class TournamentCreateApi(JsonApi):
             help_text="Swiss: the rounds to play (default: log2 of the entrants, rounded up; "
             f"log3 at tables of three; at most {MAX_SWISS_ROUNDS}).",
         )
+        silent_final_rounds = serializers.IntegerField(
+            required=False,
+            min_value=0,
+            help_text="Swiss: the last rounds whose results, and the standings after them, only "
+            "the organizers read until they reveal them (`POST reveal/`); default 0, at most "
+            "`swiss_rounds` (decision record 0060).",
+        )
         group_size = serializers.IntegerField(
             required=False,
             allow_null=True,

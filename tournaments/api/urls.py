@@ -33,6 +33,7 @@ from tournaments.api.me import (
 )
 from tournaments.api.ratings import ClubRatingsApi, PlayerRatingsApi
 from tournaments.api.results import BracketDetailApi, StandingListApi
+from tournaments.api.reveal import ResultsRevealApi
 from tournaments.api.scorer import ScorerMatchListApi
 from tournaments.api.seasons import SeasonDetailApi, SeasonListApi
 from tournaments.api.sheets import RoundSheetsApi
@@ -150,4 +151,5 @@ urlpatterns = [
     ),
     path("clubs/<slug:slug>/ratings/", ClubRatingsApi.as_view(), name="club-ratings"),
     path("players/<int:player_id>/ratings/", PlayerRatingsApi.as_view(), name="player-ratings"),
+    path(f"{TOURNAMENT}reveal/", ResultsRevealApi.as_view(), name="tournament-reveal"),
 ]

@@ -56,6 +56,12 @@ class Tournament(models.Model):
     )
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()
+    silent_from_round = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The first Swiss round whose results only the organizers read until they "
+        "reveal them (silent final rounds); empty when nothing is hidden.",
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -236,6 +242,12 @@ class TournamentView(models.Model):
     bracket = models.JSONField(default=dict)
     standings = models.JSONField(default=list)
     position = models.BigIntegerField(default=0, help_text="Last global position folded in.")
+    public = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="While the last rounds are silent: the round the public standings are after, "
+        "the standings then and the bracket without the silent results.",
+    )
 
     def __str__(self) -> str:
         return f"view of {self.tournament}"

@@ -28,7 +28,7 @@ from tournaments.errors import PlayerNotFound
 from tournaments.models import FixtureStatus, Tournament
 from tournaments.pages.drawing import draw
 from tournaments.pages.ratings import rating_charts
-from tournaments.selectors import lookup, players, projected, public, seasons
+from tournaments.selectors import lookup, players, projected, public, seasons, silence
 from tournaments.selectors.signup import registration_of
 from tournaments.standings import DEFAULT_TIEBREAKS
 from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
@@ -101,15 +101,18 @@ def live_response(
     tournament_id: UUID,
     kind: str,
     build: Callable[[], dict[str, Any]],
+    hidden: int | None = None,
 ) -> HttpResponse:
     """The page, or (to an htmx poll) its live fragment, each with its ETag; 304 when the
-    poll already has it. The page carries its fragment's ETag for the poll to send."""
+    poll already has it. The page carries its fragment's ETag for the poll to send. `hidden`:
+    the reader reads the results only before this round (another ETag: decision 0060)."""
     state = live_state(tournament_id)
     polled = bool(getattr(request, "htmx", False))
-    fragment_etag = f'"{kind}-live-{state}"'
+    shown = state if hidden is None else f"{state}-before-{hidden}"
+    fragment_etag = f'"{kind}-live-{shown}"'
 
     def page_etag() -> str:
-        return fragment_etag if polled else f'"{kind}-page-{state}-{page_owner(request)}"'
+        return fragment_etag if polled else f'"{kind}-page-{shown}-{page_owner(request)}"'
 
     if not_modified(request, page_etag()):
         response: HttpResponse = HttpResponseNotModified()
@@ -130,8 +133,10 @@ def live_response(
     return response
 
 
-def standings_context(tournament: Tournament) -> dict[str, Any]:
-    rows = projected.tournament_standings(tournament_id=tournament.id)
+def standings_context(tournament: Tournament, hidden: int | None = None) -> dict[str, Any]:
+    """`hidden`: the first silent round the reader may not read the results of (decision
+    record 0060): the standings after the round before it, marked."""
+    rows = projected.tournament_standings(tournament_id=tournament.id, public=hidden is not None)
     at_three = tournament.table_size == 3
     # In the configured order (the projection's JSON keeps no key order).
     default = PLACING_TIEBREAKS_DEFAULT if at_three else DEFAULT_TIEBREAKS
@@ -155,10 +160,14 @@ def standings_context(tournament: Tournament) -> dict[str, Any]:
         # The first tie-break (match points, usually): the projector shows it beside the wins.
         row["lead"] = tiebreak_value(row, tiebreaks[0]) if tiebreaks else None
         row["sat_out_text"] = sat_out_text(row.get("sat_out", ()))
+    # Said once a silent round is paired (and projected): before, the standings are complete.
+    said = hidden is not None and projected.silent_view(tournament.id) is not None
     return {
         "standings": rows,
         "tiebreaks": tiebreaks,
         "columns": columns,
+        "results_hidden": said,
+        "standings_after_round": None if hidden is None else hidden - 1,
     }
 
 
@@ -216,17 +225,22 @@ def rounds_of(fixtures: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def tournament_detail(request: HttpRequest, tournament_id: UUID) -> HttpResponse:
     tournament = readable_tournament(request, tournament_id)
+    hidden = silence.hidden_round_of_tournament(request.user, tournament)
 
     def build() -> dict[str, Any]:
-        bracket = projected.tournament_bracket(tournament_id=tournament.id)
+        bracket = projected.tournament_bracket(
+            tournament_id=tournament.id, public=hidden is not None
+        )
         fixtures = with_places(
-            public.tournament_fixtures_named(tournament_id=tournament.id),
+            silence.redacted_fixtures(
+                public.tournament_fixtures_named(tournament_id=tournament.id), hidden, mark=True
+            ),
             tournament.table_size,
         )
         champion = bracket.get("champion")
         return {
             "tournament": tournament,
-            **standings_context(tournament),
+            **standings_context(tournament, hidden),
             "drawing": draw(bracket),
             "rounds": rounds_of(fixtures),
             "champion": None if champion is None else bracket["entrants"].get(str(champion)),
@@ -240,23 +254,32 @@ def tournament_detail(request: HttpRequest, tournament_id: UUID) -> HttpResponse
         tournament_id=tournament.id,
         kind="tournament_detail",
         build=build,
+        hidden=hidden,
     )
 
 
 def tournament_screen(request: HttpRequest, tournament_id: UUID) -> HttpResponse:
     tournament = readable_tournament(request, tournament_id)
+    hidden = silence.hidden_round_of_tournament(request.user, tournament)
 
     def build() -> dict[str, Any]:
-        fixtures = public.tournament_fixtures_named(tournament_id=tournament.id)
+        fixtures = silence.redacted_fixtures(
+            public.tournament_fixtures_named(tournament_id=tournament.id), hidden, mark=True
+        )
         current = [f for f in fixtures if f["status"] in CURRENT_STATUSES]
         current.sort(key=lambda f: (f["table"] is None, f["table"] or 0, f["key"]))
-        return {"tournament": tournament, **standings_context(tournament), "current": current}
+        return {
+            "tournament": tournament,
+            **standings_context(tournament, hidden),
+            "current": current,
+        }
 
     return live_response(
         request,
         tournament_id=tournament.id,
         kind="tournament_screen",
         build=build,
+        hidden=hidden,
     )
 
 

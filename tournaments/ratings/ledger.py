@@ -5,7 +5,9 @@ club, its entrants' players (from `EntrantRegistered.players`, then `EntrantCorr
 an entrant registered before players were recorded falls back to `roster`, the name rows), its
 fixtures (`FixtureCreated`) and the results in force: a `ResultRecorded` counts until a later
 `FixtureReset` of its fixture or a new result of the same fixture withdraws it. Only public
-tournaments count: every rating is public (decision record 0036).
+tournaments count: every rating is public (decision record 0036). A silent final round's result
+(decision record 0060) is held until `ResultsRevealed`, which brings every held result into
+force at its own position (the ratings then recount those scopes).
 """
 
 from __future__ import annotations
@@ -15,13 +17,18 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from uuid import UUID
 
+from tournaments.plan.silence import first_silent_round, hides
 from tournaments.stream.events import (
     ENTRANT_CORRECTED,
     ENTRANT_REGISTERED,
+    RESULTS_REVEALED,
     TOURNAMENT_CREATED,
+    TOURNAMENT_STARTED,
     EntrantCorrected,
     EntrantRegistered,
+    ResultsRevealed,
     TournamentCreated,
+    TournamentStarted,
     decode,
 )
 from tournaments.stream.fixture_events import (
@@ -41,6 +48,8 @@ FOLDED = frozenset(
         FIXTURE_CREATED,
         RESULT_RECORDED,
         FIXTURE_RESET,
+        TOURNAMENT_STARTED,
+        RESULTS_REVEALED,
     }
 )
 """The tournament events the ratings read; the others change nothing here."""
@@ -76,6 +85,11 @@ class TournamentBook:
     players: dict[int, tuple[int, ...]] = field(default_factory=dict)
     fixtures: dict[str, FixtureCreated] = field(default_factory=dict)
     counted: dict[str, RatedMatch] = field(default_factory=dict)
+    created: TournamentCreated | None = None
+    silent_from: int | None = None
+    """The first silent round while the results are not revealed (decision record 0060)."""
+    held: dict[str, RatedMatch] = field(default_factory=dict)
+    """The silent rounds' results, in force once revealed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +99,8 @@ class Change:
 
     added: RatedMatch | None = None
     withdrawn: RatedMatch | None = None
+    revealed: tuple[RatedMatch, ...] = ()
+    """The silent rounds' results brought into force at once (at their own positions)."""
 
 
 class Ledger:
@@ -103,15 +119,15 @@ class Ledger:
         if isinstance(event, TournamentCreated):
             here = None if self.seat is None else self.seat(stream_id)
             book.club, book.public = (event.club, event.public) if here is None else here
-        elif isinstance(event, EntrantRegistered):
-            if event.players:
-                book.players[event.entrant] = event.players
-        elif isinstance(event, EntrantCorrected):
-            if event.players is not None:
-                book.players[event.entrant] = event.players
+            book.created = event
+        elif isinstance(event, TournamentStarted | ResultsRevealed):
+            return self.silence(book, event)
+        elif isinstance(event, EntrantRegistered | EntrantCorrected):
+            named(book, event)
         elif isinstance(event, FixtureCreated):
             book.fixtures[event.fixture] = event
         elif isinstance(event, FixtureReset):
+            book.held.pop(event.fixture, None)
             return Change(withdrawn=book.counted.pop(event.fixture, None))
         elif isinstance(event, ResultRecorded):
             return self.recorded(book, stream_id, position, event)
@@ -121,6 +137,7 @@ class Ledger:
         self, book: TournamentBook, stream_id: UUID, position: int, event: ResultRecorded
     ) -> Change:
         withdrawn = book.counted.pop(event.fixture, None)
+        book.held.pop(event.fixture, None)
         fixture = book.fixtures.get(event.fixture)
         if fixture is None or not book.public:
             return Change(withdrawn=withdrawn)
@@ -141,8 +158,23 @@ class Ledger:
             ranks=ranks,
             forfeit=result.forfeit or result.forfeited_by is not None,
         )
+        if hides(book.silent_from, fixture.stage, fixture.round):
+            book.held[event.fixture] = match
+            return Change(withdrawn=withdrawn)
         book.counted[event.fixture] = match
         return Change(added=match, withdrawn=withdrawn)
+
+    def silence(self, book: TournamentBook, event: TournamentStarted | ResultsRevealed) -> Change:
+        """The silent rounds fixed at the start, and their held results in force at the
+        reveal (decision record 0060)."""
+        if isinstance(event, TournamentStarted):
+            if book.created is not None:
+                book.silent_from = first_silent_round(book.created.settings, event.order)
+            return Change()
+        book.silent_from = None
+        book.counted.update(book.held)
+        revealed, book.held = tuple(book.held.values()), {}
+        return Change(revealed=revealed)
 
     def players_of(self, book: TournamentBook, entrant: int) -> tuple[int, ...]:
         players = book.players.get(entrant)
@@ -154,6 +186,15 @@ class Ledger:
         """Every result in force, in log order."""
         matches = [m for book in self.books.values() for m in book.counted.values()]
         return sorted(matches, key=lambda match: match.position)
+
+
+def named(book: TournamentBook, event: EntrantRegistered | EntrantCorrected) -> None:
+    """The entrant's players, when the event names them."""
+    if isinstance(event, EntrantRegistered):
+        if event.players:
+            book.players[event.entrant] = event.players
+    elif event.players is not None:
+        book.players[event.entrant] = event.players
 
 
 def as_people(match: RatedMatch, people: Mapping[int, int]) -> RatedMatch | None:

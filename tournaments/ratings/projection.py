@@ -43,7 +43,7 @@ from tournaments.stream.events import TOURNAMENT_EVENTS
 CONSUMER = "ratings"
 BATCH = 500
 STREAM = TOURNAMENT_EVENTS.kind
-WITHDRAWING = frozenset({"FixtureReset", "ResultRecorded"})
+WITHDRAWING = frozenset({"FixtureReset", "ResultRecorded", "ResultsRevealed"})
 
 
 def roster(entrant: int) -> tuple[int, ...]:
@@ -220,6 +220,8 @@ def take(events: list[RecordedEvent], *, after: int) -> None:
         withdrawn = people_in(change.withdrawn, known)
         if withdrawn is not None:
             stale.update(scopes_of(withdrawn, clubs))
+        for revealed in rateable([people_in(match, known) for match in change.revealed]):
+            stale.update(scopes_of(revealed, clubs))  # in force from their own positions
     if stale:
         recompute(stale, upto=events[-1].global_position)
     for added in rateable([people_in(change.added, known) for change in changes]):

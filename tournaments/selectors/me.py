@@ -19,7 +19,8 @@ from django.utils import timezone
 
 from games.models import Match, MatchStatus
 from tournaments.models import Application, Tournament
-from tournaments.selectors.projected import projected
+from tournaments.plan.silence import silent_from_round
+from tournaments.selectors.projected import projected, silent_view
 from tournaments.selectors.public import entrant_matches, tournament_log_position
 from tournaments.services.pipeline import load_tournament
 from tournaments.state import CheckInWindow
@@ -76,7 +77,7 @@ def player_view(
         "results": [match for match in matches if match["status"] == MatchStatus.FINISHED],
         "place": None
         if entrant_id is None or not state.started
-        else place_of(tournament_id, entrant_id),
+        else place_of(tournament_id, entrant_id, public=silent_from_round(state) is not None),
         "byes": entrant_byes(state, entrant_id) if entered and entrant_id is not None else None,
     }
 
@@ -142,9 +143,13 @@ def own_dispute_reason(disputes: list[dict[str, Any]], side: int) -> str:
     return str(standing[-1].get("reason", "")) if standing else ""
 
 
-def place_of(tournament_id: UUID, entrant_id: int) -> int | None:
-    """The entrant's rank in the projected standings; None before the worker projected them."""
-    for row in projected(tournament_id, "standings") or ():
+def place_of(tournament_id: UUID, entrant_id: int, *, public: bool = False) -> int | None:
+    """The entrant's rank in the projected standings; None before the worker projected them.
+    `public`: in the standings the public reads while the last rounds are silent (a player
+    reads their own matches' results, not the standings after them: decision record 0060)."""
+    silent = silent_view(tournament_id) if public else None
+    rows = projected(tournament_id, "standings") if silent is None else silent["standings"]
+    for row in rows or ():
         if row["entrant"] == entrant_id:
             rank: int = row["rank"]
             return rank

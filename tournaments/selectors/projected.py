@@ -47,19 +47,30 @@ def entrant_names(*, tournament_id: UUID) -> dict[int, str]:
     return dict(Entrant.objects.filter(tournament_id=tournament_id).values_list("id", "name"))
 
 
-def tournament_standings(*, tournament_id: UUID) -> list[dict[str, Any]]:
+def silent_view(tournament_id: UUID) -> dict[str, Any] | None:
+    """While the last rounds are silent (decision record 0060): the public's standings (and the
+    round they are after) and bracket; None when nothing is hidden, or the consumer has not
+    projected a silent round yet (then the standings are the public's anyway)."""
+    found: dict[str, Any] | None = projected(tournament_id, "public")
+    return found
+
+
+def tournament_standings(*, tournament_id: UUID, public: bool = False) -> list[dict[str, Any]]:
     """The overall standings rows, best first, with the entrants' names; empty before the
-    start."""
-    standings = projected(tournament_id, "standings")
+    start. `public`: as the public reads them while the last rounds are silent (the standings
+    after the last open round)."""
+    silent = silent_view(tournament_id) if public else None
+    standings = projected(tournament_id, "standings") if silent is None else silent["standings"]
     if standings is None:
         return []
     names = entrant_names(tournament_id=tournament_id)
     return [row | {"name": names.get(row["entrant"], "")} for row in standings]
 
 
-def tournament_bracket(*, tournament_id: UUID) -> dict[str, Any]:
-    """The bracket document as projected, with its `champion` (null until there is one)."""
-    view = projected_view(tournament_id, "bracket")
+def tournament_bracket(*, tournament_id: UUID, public: bool = False) -> dict[str, Any]:
+    """The bracket document as projected, with its `champion` (null until there is one).
+    `public`: as the public reads it while the last rounds are silent (their results blank)."""
+    view = projected_view(tournament_id, "bracket", "public")
     if view is None:
         tournament = Tournament.objects.get(id=tournament_id)
         return {
@@ -72,6 +83,8 @@ def tournament_bracket(*, tournament_id: UUID) -> dict[str, Any]:
             "champion_name": None,
         }
     bracket: dict[str, Any] = view.bracket
+    if public and view.public is not None:
+        bracket = view.public["bracket"]
     names = entrant_names(tournament_id=tournament_id)
     champion = champion_of(bracket, lambda: projected(tournament_id, "standings") or [])
     return {

@@ -26,6 +26,7 @@ from tournaments.models import (
 )
 from tournaments.people import rows_of_person
 from tournaments.projections import CONSUMER
+from tournaments.selectors import silence
 from tournaments.selectors.fixtures import (
     tournament_fixtures,
 )
@@ -175,11 +176,17 @@ def player_matches(*, player: Player, reader: Any) -> list[dict[str, Any]]:
         .order_by("-tournament__created_at", "id")
         .distinct()
     )
+    own = player.user_id is not None and player.user_id == getattr(reader, "pk", None)
     return [
         {
             "entrant": entrant,
             "tournament": entrant.tournament,
-            "matches": entrant_matches(entrant_id=entrant.id),
+            "matches": entrant_matches(entrant_id=entrant.id)
+            if own
+            else silence.redacted_fixtures(
+                entrant_matches(entrant_id=entrant.id),
+                silence.hidden_round_of_tournament(reader, entrant.tournament),
+            ),
         }
         for entrant in entrants
     ]

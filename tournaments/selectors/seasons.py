@@ -28,6 +28,7 @@ from tournaments.errors import SeasonNotFound
 from tournaments.models import EntrantPlayer, Season, Tournament, TournamentStatus
 from tournaments.people import people
 from tournaments.plan.final_places import final_places
+from tournaments.plan.silence import silent_from_round
 from tournaments.selectors.lookup import club_get
 from tournaments.selectors.players import persons_shown
 from tournaments.services.erasure import ERASED_PLAYER
@@ -127,7 +128,9 @@ def standings_of(season: Season, *, reader: Any) -> SeasonStandings:
     entrant_places: dict[UUID, dict[int, int]] = {}
     for tournament in season_tournaments(season):
         state, _ = load_tournament(tournament_id=tournament.id)
-        places = final_places(state)
+        # A tournament whose last rounds are silent has no final places until they are
+        # revealed, for every reader (decision record 0060).
+        places = final_places(state) if silent_from_round(state) is None else {}
         if places:
             entrant_places[tournament.id] = places
         lines.append(

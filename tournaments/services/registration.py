@@ -83,6 +83,7 @@ def tournament_create(
     late_entry_points: str = "zero",
     max_requested_byes: int = 1,
     requested_bye_points: int | None = None,
+    silent_final_rounds: int = 0,
 ) -> Tournament:
     """A tournament in registration, run by `club` (whose organizers organize it; may a caller
     create one there is for the permissions to say, tournaments/access.py)."""
@@ -116,6 +117,7 @@ def tournament_create(
         late_entry_points=late_entry_points,
         max_requested_byes=max_requested_byes,
         requested_bye_points=requested_bye_points,
+        silent_final_rounds=silent_final_rounds,
     )
     command = CreateTournament(
         name=name, settings=settings, club=None if club is None else club.pk, public=public

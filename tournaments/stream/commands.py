@@ -294,6 +294,12 @@ class ReturnEntrant:
     entrant: int
 
 
+@dataclass(frozen=True)
+class RevealResults:
+    """Reveal the silent final rounds' results and standings to everybody (decision record
+    0060)."""
+
+
 TournamentCommand: TypeAlias = (
     CreateTournament
     | RegisterEntrant
@@ -325,4 +331,5 @@ TournamentCommand: TypeAlias = (
     | CancelBye
     | PauseEntrant
     | ReturnEntrant
+    | RevealResults
 )

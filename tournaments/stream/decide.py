@@ -10,7 +10,7 @@ from common.explained import gettext_noop
 from tournaments.errors import InvalidTournament
 from tournaments.plan import knockouts, rankings
 from tournaments.state import FORMATS, TournamentState
-from tournaments.stream import byes, entrants, progress, signup, tables
+from tournaments.stream import byes, entrants, progress, signup, silence, tables
 from tournaments.stream.commands import (
     TABLE_SIZES,
     THREES_FORMATS,
@@ -40,6 +40,7 @@ from tournaments.stream.commands import (
     RequestBye,
     ReseedEntrants,
     ReturnEntrant,
+    RevealResults,
     ScheduleMatches,
     SeedEntrants,
     StartTournament,
@@ -155,5 +156,6 @@ _DECIDERS: dict[type, Decider] = dict(
         _decider(CancelBye, byes.cancel_bye),
         _decider(PauseEntrant, byes.pause_entrant),
         _decider(ReturnEntrant, byes.return_entrant),
+        _decider(RevealResults, silence.reveal_results),
     ]
 )

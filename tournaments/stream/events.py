@@ -46,6 +46,7 @@ BYE_REQUESTED = "ByeRequested"
 BYE_CANCELLED = "ByeCancelled"
 ENTRANT_PAUSED = "EntrantPaused"
 ENTRANT_RETURNED = "EntrantReturned"
+RESULTS_REVEALED = "ResultsRevealed"
 
 
 @dataclass(frozen=True)
@@ -485,6 +486,21 @@ class EntrantReturned:
         return cls(payload["entrant"])
 
 
+@dataclass(frozen=True)
+class ResultsRevealed:
+    """The organizer revealed the silent final rounds' results and the standings after them
+    (decision record 0060): from now on everybody who reads the tournament reads them."""
+
+    type: ClassVar[str] = RESULTS_REVEALED
+
+    def to_payload(self) -> dict[str, Any]:
+        return {}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> ResultsRevealed:  # noqa: ARG003 - every event is read from a payload
+        return cls()
+
+
 TournamentEvent: TypeAlias = (
     TournamentCreated
     | EntrantRegistered
@@ -517,6 +533,7 @@ TournamentEvent: TypeAlias = (
     | ByeCancelled
     | EntrantPaused
     | EntrantReturned
+    | ResultsRevealed
 )
 
 TOURNAMENT_EVENTS: EventCodec[TournamentEvent] = EventCodec("tournament", get_args(TournamentEvent))

@@ -38,6 +38,7 @@ from tournaments.stream.events import (
     EntrantWithdrew,
     GroupPlacesDecided,
     RegistrationChanged,
+    ResultsRevealed,
     TablesChanged,
     TournamentCreated,
     TournamentEvent,
@@ -270,6 +271,10 @@ def _returned(state: TournamentState, event: EntrantReturned) -> TournamentState
     return _with_entrant(state, event.entrant, paused=False)
 
 
+def _results_revealed(state: TournamentState, event: ResultsRevealed) -> TournamentState:  # noqa: ARG001 - every handler takes its event
+    return replace(state, results_revealed=True)
+
+
 Folded = TypeVar("Folded", bound=TournamentEvent)
 Handler = Callable[[TournamentState, Any], TournamentState]
 
@@ -313,5 +318,6 @@ HANDLERS: dict[type, Handler] = dict(  # every event type but TournamentCreated
         _handler(ByeCancelled, _bye_cancelled),
         _handler(EntrantPaused, _paused),
         _handler(EntrantReturned, _returned),
+        _handler(ResultsRevealed, _results_revealed),
     ]
 )

@@ -73,6 +73,7 @@ def check_format_options(settings: TournamentSettings) -> None:
                 most=bound.most,
             )
     check_acceleration(settings)
+    check_silent_final_rounds(settings)
 
 
 def check_acceleration(settings: TournamentSettings) -> None:
@@ -100,4 +101,28 @@ def check_same_group_options(settings: TournamentSettings) -> None:
     if settings.avoid_same_group_strength not in STRENGTHS:
         raise InvalidFormatOption.because(
             gettext_noop("avoid_same_group_strength is 'strict' or 'soft'")
+        )
+
+
+def check_silent_final_rounds(settings: TournamentSettings) -> None:
+    """A Swiss's last rounds, 0 up to its rounds (decision record 0060); 0 for other formats.
+    A Swiss whose rounds are left to the start is bounded by the most a Swiss may have: if it
+    has fewer, every round is silent."""
+    value = settings.silent_final_rounds
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidFormatOption.because(
+            gettext_noop("%(option)s is a whole number"), option="silent_final_rounds"
+        )
+    if value and settings.format != "swiss":
+        raise InvalidFormatOption.because(
+            gettext_noop("silent final rounds are a Swiss's last rounds: 0 for a %(format)s"),
+            format=settings.format,
+        )
+    most = settings.swiss_rounds or MAX_SWISS_ROUNDS
+    if not 0 <= value <= most:
+        raise InvalidFormatOption.because(
+            gettext_noop("%(option)s is a whole number from %(least)s to %(most)s"),
+            option="silent_final_rounds",
+            least=0,
+            most=most,
         )

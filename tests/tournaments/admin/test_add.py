@@ -94,7 +94,9 @@ def test_the_add_form_lists_every_option_of_a_tournament(admin_client: Client) -
     }
     assert set(TOURNAMENT_FORM) | {"rounds", "group_size", "third_place", "forfeit_points"} | (
         placing
-    ) | {"club"} | sign_up | late | apart | {"accelerated"} == set(form.fields)
+    ) | {"club", "silent_final_rounds"} | sign_up | late | apart | {"accelerated"} == set(
+        form.fields
+    )
 
 
 def test_adding_an_entrant_registers_it_through_the_service(admin_client: Client) -> None:

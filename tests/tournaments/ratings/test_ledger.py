@@ -96,3 +96,32 @@ def test_the_club_here_wins_over_the_club_an_imported_event_names() -> None:
     ledger.fold(stream_id=TOURNAMENT, position=1, event_type="TournamentCreated", payload=created)
 
     assert ledger.books[TOURNAMENT].club == 42
+
+
+def test_a_silent_round_s_result_counts_only_once_revealed_at_its_own_position() -> None:
+    ledger = Ledger(no_roster)
+    settings = {"format": "swiss", "table_size": 2, "swiss_rounds": 1, "silent_final_rounds": 1}
+    events = [
+        ("TournamentCreated", {"name": "T", "settings": settings, "club": 3, "public": True}),
+        ("EntrantRegistered", {"entrant": 1, "seed": 1, "players": [11]}),
+        ("EntrantRegistered", {"entrant": 2, "seed": 2, "players": [12]}),
+        ("TournamentStarted", {"order": [1, 2]}),
+        (
+            "FixtureCreated",
+            {"fixture": "S1-1", "match_id": MATCH, "home": 1, "away": 2}
+            | {"stage": "swiss", "round": 1},
+        ),
+        (
+            "ResultRecorded",
+            {"fixture": "S1-1", "winner": 1, "rounds": [1, 0], "points": [80, 40]}
+            | {"forfeit": False},
+        ),
+    ]
+    for position, (event_type, payload) in enumerate(events, start=1):
+        ledger.fold(stream_id=TOURNAMENT, position=position, event_type=event_type, payload=payload)
+    assert ledger.in_force() == []
+
+    change = ledger.fold(stream_id=TOURNAMENT, position=7, event_type="ResultsRevealed", payload={})
+
+    assert [match.position for match in change.revealed] == [6]
+    assert [match.position for match in ledger.in_force()] == [6]

@@ -162,7 +162,7 @@ def test_an_event_is_stored_as_before_and_read_back_as_itself(
 
 def test_every_event_type_has_its_class_and_every_class_but_the_creation_folds() -> None:
     assert sorted(EVENT_CLASSES) == sorted(cls.type for cls in EVENT_CLASSES.values())
-    assert len(EVENT_CLASSES) == 31
+    assert len(EVENT_CLASSES) == 32
     assert set(HANDLERS) == set(EVENT_CLASSES.values()) - {TournamentCreated}
 
 
