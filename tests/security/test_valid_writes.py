@@ -33,6 +33,7 @@ from tests.tournaments.api.builders import (
     home_wins,
     level_knockout_match,
     play_round,
+    silent_round_drawn,
 )
 from tests.tournaments.builders import play
 from tournaments.models import Application, Fixture, WebhookEndpoint
@@ -139,10 +140,7 @@ SILENT: dict[str, Any] = {}
 
 
 def silent_swiss(client: APIClient) -> None:
-    created = ApiTournamentFactory.create(
-        client=client, format="swiss", swiss_rounds=2, silent_final_rounds=1
-    )
-    SILENT["tournament"] = created["id"]
+    SILENT["tournament"] = silent_round_drawn(client)
 
 
 LEVEL: dict[str, Any] = {}

@@ -8,7 +8,6 @@ from uuid import UUID
 from common.actors import Actor
 from tests.factories.accounts import UserFactory
 from tests.factories.api import API
-from tests.factories.tournaments import ApiTournamentFactory
 from tests.security.cells import (
     EVERYBODY_READS,
     MEMBERS_READ,
@@ -24,6 +23,7 @@ from tests.security.cells import (
 )
 from tests.security.roles import World
 from tests.tournaments.api.builders import (
+    silent_round_drawn,
     tournament_url,
 )
 from tournaments.models import Player, Tournament
@@ -32,13 +32,8 @@ from tournaments.services.webhooks import webhook_register
 
 
 def silent_swiss(world: World) -> str:
-    """A Swiss of the organizer's club whose last round is silent, not revealed yet."""
-
-    def build() -> str:
-        body = {"format": "swiss", "swiss_rounds": 2, "silent_final_rounds": 1}
-        return str(ApiTournamentFactory.create(client=world.organizer, **body)["id"])
-
-    return str(world.once("silent-swiss", build))
+    """A Swiss of the organizer's club whose last round is silent and drawn, not revealed."""
+    return str(world.once("silent-swiss", lambda: silent_round_drawn(world.organizer)))
 
 
 def season_url(world: World, *, list_only: bool = False) -> str:

@@ -89,6 +89,16 @@ def home_wins(match: dict[str, Any]) -> int:
     return winner
 
 
+def silent_round_drawn(client: APIClient) -> str:
+    """A Swiss of four over two rounds, the second silent (decision record 0060): round 1
+    played, so the silent round is drawn and its results may be revealed. Its id."""
+    tournament_id, _ = started_tournament(
+        client, 4, format="swiss", swiss_rounds=2, silent_final_rounds=1
+    )
+    play_round(client, tournament_id, home_wins)
+    return tournament_id
+
+
 def level_knockout_match(client: APIClient, **fields: Any) -> tuple[str, dict[str, Any]]:
     """A final of two scored by points (one round) that ended 60-60, under the organizer's
     rule for level knockout matches: the tournament's id and the match as listed."""

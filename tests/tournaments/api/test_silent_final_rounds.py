@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from accounts import services
 from accounts.models import Role, User
-from games.eventstore.api import read_stream
+from games.eventstore.api import last_position, read_stream
 from tests.event_streams import streamed_events
 from tests.factories.accounts import ClubFactory, UserFactory, token_client
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
@@ -234,15 +234,17 @@ def test_silent_rounds_are_a_swiss_s_last_rounds_at_most_all_of_them(
     assert detail in response.json()["detail"]
 
 
-def test_the_console_creates_silent_rounds_and_reveals_them(admin_client: Client) -> None:
+def test_the_console_creates_silent_rounds_and_reveals_them(
+    admin_client: Client, played: str
+) -> None:
     add_tournament(admin_client, silent_final_rounds="2")
     tournament = Tournament.objects.get(name=TOURNAMENT_FORM["name"])
     assert tournament.settings["silent_final_rounds"] == 2
-    url = reverse("admin:tournaments_tournament_run", args=[tournament.id, "reveal_results"])
+    url = reverse("admin:tournaments_tournament_run", args=[played, "reveal_results"])
 
     admin_client.post(url)
 
-    assert read_stream(stream_id=tournament.id)[-1].event_type == "ResultsRevealed"
+    assert read_stream(stream_id=UUID(played))[-1].event_type == "ResultsRevealed"
 
 
 def test_the_ratings_count_the_silent_round_only_after_the_reveal(
@@ -271,6 +273,24 @@ def test_before_the_silent_round_is_paired_nothing_is_marked_missing(
     assert anonymous.get(tournament_url(tournament_id)).json()["results_hidden"] is True
     assert "Results-Hidden" not in standings
     assert "Results to be revealed" not in page
+
+
+def test_the_results_cannot_be_revealed_before_a_silent_round_is_drawn(
+    organizer: APIClient, anonymous: APIClient
+) -> None:
+    tournament_id, _ = started_tournament(organizer, 4, **SILENT)
+    before = last_position()
+
+    early = reveal(organizer, tournament_id)
+    recorded = last_position() != before
+    play_round(organizer, tournament_id, home_wins)  # the silent round 2 is drawn
+    projections.consume()
+
+    assert early.status_code == 422
+    assert early.json()["code"] == "nothing_to_reveal"
+    assert recorded is False
+    assert anonymous.get(tournament_url(tournament_id)).json()["results_hidden"] is True
+    assert created(reveal(organizer, tournament_id))["results_hidden"] is False
 
 
 def test_a_scorer_of_the_tournament_still_reads_the_silent_match_but_not_the_standings(
