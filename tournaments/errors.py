@@ -136,7 +136,10 @@ class ReasonRequired(TournamentError):
     code = "reason_required"
 
 
-class CheckInClosed(TournamentError):
+class CheckInNotAccepted(TournamentError):
+    """A check-in outside the window (closed, or not opened for a player's own). Its code keeps
+    the words clients know; the class is not named after the event `CheckInClosed`."""
+
     code = "check_in_closed"
 
 

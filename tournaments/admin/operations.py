@@ -34,6 +34,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services import registration, revealing, running, scheduling
+from tournaments.stream.events import EntrantWithdrew
 
 RANDOM_SEED_LIMIT = 1_000_000
 
@@ -76,7 +77,7 @@ def start_checked_in(request: HttpRequest, tournament: Tournament) -> str:
     result = running.tournament_start(
         tournament_id=tournament.id, only_checked_in=True, actor=admin_actor(request)
     )
-    absent = sum(1 for e in result.events if e.event_type == "EntrantWithdrew")
+    absent = sum(1 for e in result.events if e.event_type == EntrantWithdrew.type)
     return _(
         "started with the %(count)s entrants checked in (%(absent)s withdrawn for not checking "
         "in): %(matches)s matches created."

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from common.explained import gettext_noop
 from tournaments.errors import (
-    CheckInClosed,
+    CheckInNotAccepted,
     EntrantWithdrawn,
     InvalidEntrant,
     InvalidTournament,
@@ -44,8 +44,8 @@ from tournaments.stream.entrant_checks import (
     rating_seeding,
     seeds_in_force,
 )
-from tournaments.stream.events import CheckInClosed as CheckInWindowClosed
 from tournaments.stream.events import (
+    CheckInClosed,
     CheckInOpened,
     EntrantCheckedIn,
     EntrantCorrected,
@@ -107,7 +107,7 @@ def check_in_entrant(state: TournamentState, command: CheckInEntrant) -> list[To
     if command.by_player:
         check_player_may_check_in(state, command)
     if command.now is not None and not state.check_in.accepts(command.now):
-        raise CheckInClosed.because(
+        raise CheckInNotAccepted.because(
             gettext_noop("check-in is closed: the organizer can open it again")
         )
     checked_in = EntrantCheckedIn(command.entrant)
@@ -137,7 +137,7 @@ def open_check_in(state: TournamentState, command: OpenCheckIn) -> list[Tourname
 def close_check_in(state: TournamentState, command: CloseCheckIn) -> list[TournamentEvent]:
     if not state.check_in.accepts(command.now):
         return []
-    return [CheckInWindowClosed(closed_at=command.now.isoformat())]
+    return [CheckInClosed(closed_at=command.now.isoformat())]
 
 
 def check_player_may_check_in(state: TournamentState, command: CheckInEntrant) -> None:
@@ -145,7 +145,7 @@ def check_player_may_check_in(state: TournamentState, command: CheckInEntrant) -
     if known_entrant(state, command.entrant).withdrawn:
         raise EntrantWithdrawn.because(gettext_noop("you have withdrawn from this tournament"))
     if state.check_in.opened_at is None:
-        raise CheckInClosed.because(
+        raise CheckInNotAccepted.because(
             gettext_noop("check-in has not opened yet: the organizer opens it at the venue")
         )
 

@@ -18,7 +18,7 @@ from tests.tournaments.builders import (
     stream_after,
     version_of,
 )
-from tournaments.errors import CheckInClosed, InvalidTournament, TooFewEntrants
+from tournaments.errors import CheckInNotAccepted, InvalidTournament, TooFewEntrants
 from tournaments.models import Entrant, Tournament
 from tournaments.selectors import answers
 from tournaments.services import registration, running
@@ -54,7 +54,7 @@ def test_a_closed_check_in_refuses_check_ins_until_the_organizer_opens_it_again(
     registration.check_in_open(tournament_id=tournament_id, actor=ORGANIZER)
     check_in(tournament_id, first)
     registration.check_in_close(tournament_id=tournament_id, actor=ORGANIZER)
-    with pytest.raises(CheckInClosed) as refused:
+    with pytest.raises(CheckInNotAccepted) as refused:
         check_in(tournament_id, second)
     assert refused.value.code == "check_in_closed"
     assert not Entrant.objects.get(id=second).checked_in
@@ -99,7 +99,7 @@ def test_a_window_past_its_closing_time_refuses_check_ins(
     assert window.closes_at == closes_at.isoformat()
 
     monkeypatch.setattr(timezone, "now", lambda: closes_at + timedelta(seconds=1))
-    with pytest.raises(CheckInClosed) as refused:
+    with pytest.raises(CheckInNotAccepted) as refused:
         check_in_seeds(tournament_id, 2)
 
     assert refused.value.code == "check_in_closed"
