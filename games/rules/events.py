@@ -1,4 +1,8 @@
-"""Round events: the facts a round records, each serialisable to a plain JSON-ready dict."""
+"""Round events: the facts a round records, each serialisable to a plain JSON-ready dict.
+
+Their names are the rules' own: `RoundDealt` and `CardLaid` are not the match stream's
+`RoundStarted` and `CardPlayed` (games/matches/stream/events.py), which carry the match's fields
+(the round's number, who dealt) and are what the log stores; one name, one definition."""
 
 from dataclasses import dataclass
 from typing import Any
@@ -10,7 +14,7 @@ from games.rules.variants import Variant
 
 
 @dataclass(frozen=True, slots=True)
-class RoundStarted:
+class RoundDealt:
     table_size: int
     dealer: int
     leader: int
@@ -21,7 +25,7 @@ class RoundStarted:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "type": "RoundStarted",
+            "type": "RoundDealt",
             "table_size": self.table_size,
             "dealer": self.dealer,
             "leader": self.leader,
@@ -31,7 +35,7 @@ class RoundStarted:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "RoundStarted":
+    def from_dict(cls, data: dict[str, Any]) -> "RoundDealt":
         deck = data["deck"]
         return cls(
             table_size=data["table_size"],
@@ -44,15 +48,15 @@ class RoundStarted:
 
 
 @dataclass(frozen=True, slots=True)
-class CardPlayed:
+class CardLaid:
     seat: int
     card: Card
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": "CardPlayed", "seat": self.seat, "card": self.card.code}
+        return {"type": "CardLaid", "seat": self.seat, "card": self.card.code}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "CardPlayed":
+    def from_dict(cls, data: dict[str, Any]) -> "CardLaid":
         return cls(seat=data["seat"], card=parse_card(data["card"]))
 
 
@@ -102,10 +106,10 @@ class RoundEnded:
         return cls(outcome=RoundOutcome.from_dict(data))
 
 
-RoundEvent = RoundStarted | CardPlayed | TrickWon | StockEmptied | RoundEnded
+RoundEvent = RoundDealt | CardLaid | TrickWon | StockEmptied | RoundEnded
 EVENT_TYPES: dict[str, type[RoundEvent]] = {
     event_type.__name__: event_type
-    for event_type in (RoundStarted, CardPlayed, TrickWon, StockEmptied, RoundEnded)
+    for event_type in (RoundDealt, CardLaid, TrickWon, StockEmptied, RoundEnded)
 }
 
 

@@ -15,7 +15,7 @@ from games.rules.tricks import Play
 
 
 def fold_events(events: Iterable[RoundEvent], state: RoundState | None = None) -> RoundState:
-    """The state after `events` (the first one a RoundStarted when `state` is None)."""
+    """The state after `events` (the first one a RoundDealt when `state` is None)."""
     folded = reduce(evolve, events, state)
     if folded is None:
         raise ValueError("no events to fold")

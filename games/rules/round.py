@@ -29,10 +29,10 @@ from games.rules.errors import (
     RoundNotStarted,
 )
 from games.rules.events import (
-    CardPlayed,
+    CardLaid,
+    RoundDealt,
     RoundEnded,
     RoundEvent,
-    RoundStarted,
     StockEmptied,
     TrickWon,
 )
@@ -180,7 +180,7 @@ def decide(state: RoundState | None, command: Command) -> list[RoundEvent]:
             assert_never(command)
 
 
-def decide_start(command: StartRound) -> RoundStarted:
+def decide_start(command: StartRound) -> RoundDealt:
     table = Table(command.table_size, command.variant)
     table.check_seat_exists(command.dealer)
     briscola = command.briscola
@@ -192,7 +192,7 @@ def decide_start(command: StartRound) -> RoundStarted:
     if briscola is None:
         raise MissingBriscola.because(gettext_noop("a physical round needs the face-up briscola"))
     check_card_is_in_deck(table, briscola)
-    return RoundStarted(
+    return RoundDealt(
         table_size=table.size,
         dealer=command.dealer,
         leader=table.next_seat(command.dealer),
@@ -213,7 +213,7 @@ def decide_play(state: RoundState, command: PlayCard) -> list[RoundEvent]:
     check_briscola_is_drawn_by(state, seat, card)
     check_card_is_in_hand(state, seat, card)
     check_known_cards_are_kept(state, seat, card)
-    card_played = CardPlayed(seat, card)
+    card_played = CardLaid(seat, card)
     if len(state.trick) + 1 < table.size:
         return [card_played]
     return [card_played, *trick_events(state, (*state.trick, Play(seat, card)))]
@@ -246,14 +246,14 @@ def points_with_trick(points: tuple[int, ...], table: Table, trick: Trick) -> tu
 
 def evolve(state: RoundState | None, event: RoundEvent) -> RoundState:
     """The state after an event. Trusts the event: `decide` (or the log) vouches for it."""
-    if isinstance(event, RoundStarted):
+    if isinstance(event, RoundDealt):
         return started_state(event)
     if state is None:
         raise RoundNotStarted.because(
-            gettext_noop("%(event)s before RoundStarted"), event=type(event).__name__
+            gettext_noop("%(event)s before RoundDealt"), event=type(event).__name__
         )
     match event:
-        case CardPlayed():
+        case CardLaid():
             return state_after_card_played(state, event)
         case TrickWon():
             return state_after_trick_won(state, event)
@@ -265,7 +265,7 @@ def evolve(state: RoundState | None, event: RoundEvent) -> RoundState:
             assert_never(event)
 
 
-def started_state(event: RoundStarted) -> RoundState:
+def started_state(event: RoundDealt) -> RoundState:
     setup = RoundSetup(event)
     table = setup.table
     hand_bits = None if event.deck is None else hands_dealt(event.deck, table, event.leader)
@@ -282,7 +282,7 @@ def started_state(event: RoundStarted) -> RoundState:
     )
 
 
-def state_after_card_played(state: RoundState, event: CardPlayed) -> RoundState:
+def state_after_card_played(state: RoundState, event: CardLaid) -> RoundState:
     seat, bit = event.seat, event.card.bit
     hand_bits = state.hand_bits
     if hand_bits is not None:

@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from games.rules.cards import Card, Suit, cards_of
 from games.rules.dealing import HandBits, stock_of
-from games.rules.events import RoundStarted
+from games.rules.events import RoundDealt
 from games.rules.outcome import RoundOutcome
 from games.rules.tables import Table
 from games.rules.tricks import Play, Trick
@@ -19,7 +19,7 @@ Hands = tuple[tuple[Card, ...], ...]
 class RoundSetup:
     """What stays fixed for a whole round, shared by all its states."""
 
-    started: RoundStarted
+    started: RoundDealt
     table: Table = field(init=False)
     stock: tuple[Card, ...] = field(init=False)
     """Dealt rounds: the undealt cards in drawing order, briscola last. Empty for physical ones."""

@@ -4,14 +4,14 @@ import random
 import pytest
 
 from games.rules import (
-    CardPlayed,
+    CardLaid,
     Play,
     PlayCard,
+    RoundDealt,
     RoundEnded,
     RoundEvent,
     RoundNotStarted,
     RoundOutcome,
-    RoundStarted,
     StockEmptied,
     Table,
     Trick,
@@ -29,10 +29,10 @@ from tests.games.rules.builders import cards
 
 
 def test_round_started_is_stored_with_its_deck_for_dealt_rounds() -> None:
-    started = RoundStarted(2, 0, 1, parse_card("7D"), Variant(), None)
+    started = RoundDealt(2, 0, 1, parse_card("7D"), Variant(), None)
 
     assert started.to_dict() == {
-        "type": "RoundStarted",
+        "type": "RoundDealt",
         "table_size": 2,
         "dealer": 0,
         "leader": 1,
@@ -40,15 +40,15 @@ def test_round_started_is_stored_with_its_deck_for_dealt_rounds() -> None:
         "variant": Variant().to_dict(),
         "deck": None,
     }
-    dealt = RoundStarted(2, 0, 1, parse_card("7D"), Variant(), cards("1D 2D"))
+    dealt = RoundDealt(2, 0, 1, parse_card("7D"), Variant(), cards("1D 2D"))
     assert dealt.to_dict()["deck"] == ["1D", "2D"]
 
 
 def test_card_trick_stock_and_end_events_have_plain_dict_shapes() -> None:
     trick = Trick(1, (Play(1, parse_card("5C")), Play(0, parse_card("1C"))), 0, 11)
 
-    assert CardPlayed(1, parse_card("5C")).to_dict() == {
-        "type": "CardPlayed",
+    assert CardLaid(1, parse_card("5C")).to_dict() == {
+        "type": "CardLaid",
         "seat": 1,
         "card": "5C",
     }
@@ -102,12 +102,12 @@ def test_folding_stored_events_rebuilds_the_round() -> None:
 
 def test_events_before_the_round_started_cannot_be_folded() -> None:
     with pytest.raises(RoundNotStarted):
-        evolve(None, CardPlayed(0, parse_card("1D")))
+        evolve(None, CardLaid(0, parse_card("1D")))
 
 
 def test_a_round_recorded_before_the_two_rule_folds_with_the_card_it_removed() -> None:
     recorded = {
-        "type": "RoundStarted",
+        "type": "RoundDealt",
         "table_size": 3,
         "dealer": 0,
         "leader": 1,
@@ -118,7 +118,7 @@ def test_a_round_recorded_before_the_two_rule_folds_with_the_card_it_removed() -
 
     started = event_from_dict(recorded)
 
-    assert isinstance(started, RoundStarted)
+    assert isinstance(started, RoundDealt)
     assert started.to_dict() == recorded
     table = Table(3, started.variant)
     assert parse_card("4C") not in table.deck
@@ -127,7 +127,7 @@ def test_a_round_recorded_before_the_two_rule_folds_with_the_card_it_removed() -
 
 def test_a_french_round_is_stored_with_the_same_canonical_codes_as_before() -> None:
     variant = Variant(deck_names="french")
-    started = RoundStarted(2, 0, 1, parse_card("AH", "french"), variant, None)
+    started = RoundDealt(2, 0, 1, parse_card("AH", "french"), variant, None)
 
     assert started.to_dict()["briscola"] == "1C"
     assert started.to_dict()["variant"] == {**Variant().to_dict(), "deck_names": "french"}

@@ -4,8 +4,8 @@ from games.rules import (
     BriscolaMustBePlayed,
     BriscolaNotDrawn,
     CardAlreadyPlayed,
+    CardLaid,
     CardNotInDeck,
-    CardPlayed,
     InvalidSeat,
     MissingBriscola,
     NotYourTurn,
@@ -55,7 +55,7 @@ def test_a_card_play_is_recorded_and_passes_the_turn() -> None:
     events = decide(state, PlayCard(1, parse_card("5C")))
     state = play(state, (1, "5C"))
 
-    assert events == [CardPlayed(1, parse_card("5C"))]
+    assert events == [CardLaid(1, parse_card("5C"))]
     assert state.seat_on_turn == 0
     assert state.is_played(parse_card("5C"))
 
@@ -245,7 +245,7 @@ def test_the_briscola_holder_down_to_its_last_card_must_play_the_briscola(
 
     assert error.value.code == "briscola_must_be_played"
     assert legal_cards(state) == (state.briscola,)
-    assert decide(state, PlayCard(holder, state.briscola))[0] == CardPlayed(holder, state.briscola)
+    assert decide(state, PlayCard(holder, state.briscola))[0] == CardLaid(holder, state.briscola)
 
 
 def test_the_issues_two_player_round_can_no_longer_strand_the_briscola() -> None:
