@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.tournaments.stream.builders import carried_out
 from tournaments.errors import InvalidFormatOption
 from tournaments.formats.acceleration import (
     accelerated_rounds,
@@ -27,16 +28,8 @@ from tournaments.stream.commands import (
     StartTournament,
 )
 from tournaments.stream.decide import decide
-from tournaments.stream.evolve import fold
 
 TOURNAMENT = uuid.UUID(int=59)
-
-
-def carried_out(state: TournamentState | None, *commands: object) -> TournamentState:
-    for command in commands:
-        state = fold(decide(state, command), state)  # type: ignore[arg-type]
-    assert state is not None
-    return state
 
 
 def swiss(

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.tournaments.stream.builders import carried_out
 from tournaments.errors import (
     ByeAlreadyRequested,
     ByeNotRequested,
@@ -39,13 +40,6 @@ from tournaments.stream.events import EntrantRegistered
 from tournaments.stream.evolve import fold
 
 TOURNAMENT = uuid.UUID(int=58)
-
-
-def carried_out(state: TournamentState | None, *commands: object) -> TournamentState:
-    for command in commands:
-        state = fold(decide(state, command), state)  # type: ignore[arg-type]
-    assert state is not None
-    return state
 
 
 def swiss(entrants: int, **options: Any) -> TournamentState:

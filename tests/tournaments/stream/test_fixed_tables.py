@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.tournaments.stream.builders import carried_out
 from tournaments.errors import FixedTableTaken, InvalidFixedTable, TableReserved, TablesInUse
 from tournaments.state import Result, TournamentSettings, TournamentState
 from tournaments.stream.commands import (
@@ -29,13 +30,6 @@ from tournaments.stream.evolve import fold
 
 TOURNAMENT = uuid.UUID(int=59)
 NOW = datetime(2026, 11, 28, 21, tzinfo=UTC)
-
-
-def carried_out(state: TournamentState | None, *commands: object) -> TournamentState:
-    for command in commands:
-        state = fold(decide(state, command), state)  # type: ignore[arg-type]
-    assert state is not None
-    return state
 
 
 def registered(

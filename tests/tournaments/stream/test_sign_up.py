@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.tournaments.stream.builders import carried_out
 from tournaments.errors import (
     InvalidApplication,
     RegistrationClosed,
@@ -30,7 +31,6 @@ from tournaments.stream.commands import (
     RegisterEntrant,
     ReorderWaitingList,
     StartTournament,
-    TournamentCommand,
     WithdrawEntrant,
 )
 from tournaments.stream.decide import decide
@@ -48,13 +48,6 @@ from tournaments.stream.signup import application_outcome, first_promoted_by_wit
 TOURNAMENT = uuid.UUID(int=26)
 NOW = datetime(2026, 11, 28, 18, tzinfo=UTC)
 OPEN = Registration(open=True)
-
-
-def carried_out(state: TournamentState | None, *commands: TournamentCommand) -> TournamentState:
-    for command in commands:
-        state = fold(decide(state, command), state)
-    assert state is not None
-    return state
 
 
 def tournament(registration: Registration = OPEN) -> TournamentState:

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.tournaments.stream.builders import carried_out
 from tournaments.errors import InvalidFormatOption, TablesInUse, TournamentAlreadyStarted
 from tournaments.state import Result, TournamentSettings, TournamentState, tables_needed
 from tournaments.stream.commands import (
@@ -27,13 +28,6 @@ from tournaments.stream.evolve import fold
 
 TOURNAMENT = uuid.UUID(int=24)
 NOW = datetime(2026, 11, 28, 20, tzinfo=UTC)
-
-
-def carried_out(state: TournamentState | None, *commands: object) -> TournamentState:
-    for command in commands:
-        state = fold(decide(state, command), state)  # type: ignore[arg-type]
-    assert state is not None
-    return state
 
 
 def registered(
