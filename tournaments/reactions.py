@@ -13,23 +13,24 @@ from typing import Any
 from uuid import UUID
 
 from common.actors import Actor
-from games.eventstore.api import AppendResult, EventMetadata
+from games.eventstore.api import EventMetadata
+from games.eventstore.pipeline import Appended
 from games.matches import services as match_services
 from games.models import Match, MatchStatus
 from tournaments.plan import knockouts
 from tournaments.state import TournamentState
-from tournaments.stream.events import EntrantWithdrew, decode
+from tournaments.stream.events import EntrantWithdrew, TournamentEvent
 from tournaments.stream.fixture_events import FixtureCreated
 
 
 def react_inline(
     tournament_id: UUID,  # noqa: ARG001 - the pipeline calls every react hook so
     state: TournamentState,
-    appended: AppendResult,
+    appended: Appended[TournamentEvent],
     metadata: EventMetadata,
 ) -> None:
     actor = metadata.actor()
-    events = [decode(e.event_type, e.payload) for e in appended.events]
+    events = appended.events
     created = [e for e in events if isinstance(e, FixtureCreated)]
     rules = state.settings.match_rules
     for fixture in created:

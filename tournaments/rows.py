@@ -17,12 +17,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 from uuid import UUID
 
 from django.db import connection
 
-from games.eventstore.api import AppendResult, RecordedEvent
+from games.eventstore.pipeline import Appended
 from games.models import Match, MatchStatus
 from tournaments.models import Entrant, Fixture, Tournament
 from tournaments.models import Table as TableRow
@@ -30,7 +30,12 @@ from tournaments.plan.silence import silent_from_round
 from tournaments.state import Fixture as FixtureFact
 from tournaments.state import FixturePhase, TournamentState, tables_needed
 from tournaments.stream.entrant_checks import seeds_in_force
-from tournaments.stream.events import ENTRANTS_RESEEDED, ENTRANTS_SEEDED, TOURNAMENT_CREATED
+from tournaments.stream.events import (
+    EntrantsReseeded,
+    EntrantsSeeded,
+    TournamentCreated,
+    TournamentEvent,
+)
 
 TOURNAMENT_FIELDS = (
     "status",
@@ -282,33 +287,47 @@ def project_appended(
     tournament_id: UUID,
     previous: TournamentState | None,
     state: TournamentState,
-    appended: AppendResult,
+    appended: Appended[TournamentEvent],
 ) -> None:
     """The inline projection of one append: the tournament row, and the entrant, fixture and
     table rows its events touched."""
-    events = appended.events
-    created = any(e.event_type == TOURNAMENT_CREATED for e in events)
+    records = appended.records
+    created = any(isinstance(event, TournamentCreated) for event in appended.events)
     save_tournament(
         tournament_id,
         state,
         version=appended.last_version,
-        created_at=events[0].recorded_at,
-        updated_at=events[-1].recorded_at,
+        created_at=records[0].recorded_at,
+        updated_at=records[-1].recorded_at,
         created=created,
     )
     if created or previous is None or previous.tables != state.tables:
         save_tables(tournament_id, state)
-    save_entrants(state, touched_entrants(state, events))
-    keys = {e.payload["fixture"] for e in events if "fixture" in e.payload}
+    save_entrants(state, touched_entrants(state, appended.events))
+    keys = {event.fixture for event in appended.events if isinstance(event, NamesFixture)}
     save_fixtures(tournament_id, state, [f for f in every_fixture(state) if f.id in keys])
 
 
-def touched_entrants(state: TournamentState, events: Iterable[RecordedEvent]) -> set[int]:
+@runtime_checkable
+class NamesEntrant(Protocol):
+    """An event about one entrant (registered, checked in, withdrew, corrected, a bye...)."""
+
+    entrant: int
+
+
+@runtime_checkable
+class NamesFixture(Protocol):
+    """An event about one fixture (created, scheduled, called, its result...)."""
+
+    fixture: str
+
+
+def touched_entrants(state: TournamentState, events: Iterable[TournamentEvent]) -> set[int]:
     touched: set[int] = set()
-    for recorded in events:
-        if "entrant" in recorded.payload:
-            touched.add(recorded.payload["entrant"])
-        if recorded.event_type in (ENTRANTS_SEEDED, ENTRANTS_RESEEDED):
+    for event in events:
+        if isinstance(event, NamesEntrant):
+            touched.add(event.entrant)
+        if isinstance(event, EntrantsSeeded | EntrantsReseeded):
             touched.update(state.entrants)
     return touched & set(state.entrants)
 

@@ -43,6 +43,23 @@ S = TypeVar("S")
 E = TypeVar("E")
 
 
+@dataclass(frozen=True)
+class Appended(Generic[E]):
+    """What one command appended, as the hooks receive it: the events as typed values, beside
+    the records the log stored for them (their versions, positions and times), in order."""
+
+    result: AppendResult
+    events: tuple[E, ...]
+
+    @property
+    def records(self) -> tuple[RecordedEvent, ...]:
+        return self.result.events
+
+    @property
+    def last_version(self) -> int:
+        return self.result.last_version
+
+
 @dataclass(frozen=True, kw_only=True)
 class StreamKind(Generic[S, E]):
     """How the pipeline handles one kind of stream (S: its folded state, E: its events)."""
@@ -54,14 +71,14 @@ class StreamKind(Generic[S, E]):
     encode: Callable[[E], NewEvent]
     replay: Callable[[UUID, AppendResult], tuple[S, int]]
     """The state and version a repeated command is answered with, from its first append."""
-    project: Callable[[UUID, S | None, S, AppendResult], None]
+    project: Callable[[UUID, S | None, S, Appended[E]], None]
     """Write the inline projections (same transaction) from the state before and after."""
     project_with_append: Callable[[UUID, S | None, S, int], WrittenWithAppend] | None = None
     """The inline projections as writes of the append's own statement (one round trip fewer),
     from the state before and after and the version after; `project` then does the rest."""
-    react: Callable[[UUID, S, AppendResult, EventMetadata], None] | None = None
+    react: Callable[[UUID, S, Appended[E], EventMetadata], None] | None = None
     """Carry out what the recorded events call for on other streams (same transaction)."""
-    notify: Callable[[UUID, S, AppendResult], None] | None = None
+    notify: Callable[[UUID, S, Appended[E]], None] | None = None
     """Schedule what must happen once the transaction commits (never if it rolls back)."""
     transactional: bool = True
     """Run each attempt in a transaction. A kind whose attempt writes nothing but its append
@@ -205,11 +222,12 @@ def _run_once(
     )
     if appended.duplicate:
         raise _RecordedFirst(appended)
-    kind.project(stream_id, state, new_state, appended)
+    typed = Appended(appended, tuple(decided))
+    kind.project(stream_id, state, new_state, typed)
     if kind.react is not None:
-        kind.react(stream_id, new_state, appended, metadata)
+        kind.react(stream_id, new_state, typed, metadata)
     if kind.notify is not None:
-        kind.notify(stream_id, new_state, appended)
+        kind.notify(stream_id, new_state, typed)
     return Outcome(
         stream_id=stream_id,
         state=new_state,

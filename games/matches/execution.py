@@ -16,8 +16,8 @@ from common.actors import Actor
 from common.explained import Explained
 from common.lru import LeastRecentlyUsed
 from games import folded
-from games.eventstore.api import AppendResult, EventMetadata, NewEvent, WrittenWithAppend
-from games.eventstore.pipeline import Outcome, Reload, StreamKind, run_command
+from games.eventstore.api import EventMetadata, NewEvent, WrittenWithAppend
+from games.eventstore.pipeline import Appended, Outcome, Reload, StreamKind, run_command
 from games.matches.loading import MatchNotFound, load_for_command, remember, replay_from
 from games.matches.projections import MATCH_STREAM, match_written_with_append
 from games.matches.stream import (
@@ -95,13 +95,16 @@ def execute(
 
 
 def project_match(
-    match_id: UUID, previous: MatchAggregate | None, state: MatchAggregate, appended: AppendResult
+    match_id: UUID,
+    previous: MatchAggregate | None,
+    state: MatchAggregate,
+    appended: Appended[MatchEvent],
 ) -> None:
     """What follows an append besides its rows (written by the append's own statement,
     `projection_with_append`): the memo, and a new match's deck letters read afresh."""
     if previous is None:
         _deck_names.pop(match_id)  # a new match: its deck is read again when needed
-    remember(match_id, state, appended.events[-1])
+    remember(match_id, state, appended.records[-1])
 
 
 def projection_with_append(

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_noop
 
 from common.actors import Actor
 from games.eventstore.api import AppendResult, EventMetadata, NewEvent, RecordedEvent, read_stream
-from games.eventstore.pipeline import Outcome, StreamKind, run_command
+from games.eventstore.pipeline import Appended, Outcome, StreamKind, run_command
 from tournaments import folded, reactions, rows
 from tournaments.errors import (
     InvalidTournament,
@@ -141,11 +141,13 @@ def replay_from(tournament_id: UUID, first: AppendResult) -> tuple[TournamentSta
     return state, version
 
 
-def notify(tournament_id: UUID, state: TournamentState, appended: AppendResult) -> None:
-    remember(tournament_id, state, appended.events[-1])
+def notify(
+    tournament_id: UUID, state: TournamentState, appended: Appended[TournamentEvent]
+) -> None:
+    remember(tournament_id, state, appended.records[-1])
     tournament_events_appended_on_commit(
         tournament_id=tournament_id,
-        event_types=[e.event_type for e in appended.events],
+        event_types=[e.type for e in appended.events],
         running=state.started and not state.finished,
     )
 
