@@ -110,6 +110,10 @@ class Place:
     """A match of a silent round, not revealed yet: its pairing is public (the tournament's
     matches), the match itself (rounds, cards, result, events) is its organizers', its
     players' and its table's scorers' (`reads_silent_results`)."""
+    stream_head: object = field(default=None, compare=False, repr=False)
+    """Where the place's stream stood when the place was found (a match's:
+    `games.eventstore.loading.Head`), for the command that follows to load from (its view hands
+    it over: `games.access.head_of`)."""
     standings: dict[int, Standing] = field(default_factory=dict, compare=False, repr=False)
     """What each user holds here, once asked (a place lives for one request)."""
 

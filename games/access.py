@@ -22,8 +22,9 @@ from rest_framework.views import APIView
 from accounts.permissions import Place, PlaceAccess, side_refusal
 from games import folded
 from games.eventstore.api import RecordedEvent, read_stream_beside
+from games.eventstore.loading import Head
 from games.eventstore.models import Event
-from games.matches.loading import MatchNotFound
+from games.matches.execution import MatchNotFound
 from games.matches.projections import MATCH_STREAM
 from games.models import Match, MatchStatus
 
@@ -59,7 +60,7 @@ LEFT JOIN {Event._meta.db_table} AS created
 WHERE match.id = %(match_id)s
 """  # noqa: S608 - constant table names; values are bound
 """What every match request needs to know first, in one round trip: whether the match exists,
-is finished, where its stream stands (`games.folded.note_head`), is a tournament's (its sides
+is finished, where its stream stands (`Place.stream_head`), is a tournament's (its sides
 name entrants), and who created it."""
 
 
@@ -84,14 +85,24 @@ def match_place(match_id: UUID, *, for_command: bool = False) -> Place:
     if found is None:
         raise not_found()
     status, version, last_position, in_tournament, creator = found
-    folded.note_head(match_id, folded.Head(version, last_position, events, from_version))
+    head = Head(version, last_position, events, from_version)
     if in_tournament:
         for resolver in _resolvers.values():
             place = resolver(match_id, not_found)
             if place is not None:
-                return replace(place, open=place.open and status != MatchStatus.FINISHED)
+                return replace(
+                    place, open=place.open and status != MatchStatus.FINISHED, stream_head=head
+                )
         raise not_found()
-    return Place(not_found=not_found, owner_id=creator)
+    return Place(not_found=not_found, owner_id=creator, stream_head=head)
+
+
+def head_of(request: Request) -> Head | None:
+    """Where the request's match stream stood when its permission check found the match's
+    place (read in the same round trip): the command's load starts from it."""
+    place = getattr(request, "place", None)
+    head = getattr(place, "stream_head", None)
+    return head if isinstance(head, Head) else None
 
 
 class MatchAccess(PlaceAccess):

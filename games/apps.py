@@ -7,12 +7,6 @@ class GamesConfig(AppConfig):
     verbose_name = gettext_lazy("Games")
 
     def ready(self) -> None:
-        from django.core.signals import request_finished
-
-        from games.folded import forget_heads
-
-        request_finished.connect(forget_heads, dispatch_uid="games-forget-heads")
-
         # Before anything reads the log: MatchCreated 1 named its sides, 2 refers to them.
         from games.eventstore.api import register_upcaster
         from games.eventstore.upcasters import upcasters

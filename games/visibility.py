@@ -20,7 +20,7 @@ from uuid import UUID
 
 from accounts.permissions import Place, is_organizer, is_superuser
 from games.access import match_place, seats_of
-from games.matches.loading import MatchNotFound
+from games.matches.execution import MatchNotFound
 from games.matches.projections import MATCH_STREAM
 from games.matches.stream import RoundStarted
 from games.models import RoundStatus

@@ -94,7 +94,7 @@ def entrant_correct(
     then on)."""
     seats = None if players is None else [as_correction(player) for player in players]
 
-    def correct(state: TournamentState | None) -> CorrectEntrant:
+    def correct(state: TournamentState | None, _asked: CorrectEntrant) -> CorrectEntrant:
         if state is None:
             raise RuntimeError("a correction needs the tournament's state")
         # Refused before any row is written when the tournament cannot take the correction.
@@ -138,20 +138,27 @@ def entrant_correct(
             group=None if isinstance(group, Keep) else group,
         )
 
+    asked = CorrectEntrant(
+        entrant=entrant_id,
+        reason=reason,
+        changed=tuple(
+            field
+            for field, kept in (
+                ("fixed_table", fixed_table is KEEP_FIXED_TABLE),
+                ("group", isinstance(group, Keep)),
+            )
+            if not kept
+        ),
+        fixed_table=None if fixed_table is KEEP_FIXED_TABLE else fixed_table,
+        group=None if isinstance(group, Keep) else group,
+    )
     result = run(
         tournament_id=tournament_id,
-        command=correct,
+        command=asked,
+        names=[name, None if seats is None else [[seat.name, seat.replace] for seat in seats]],
+        prepare=correct,
         actor=with_reason(actor, reason),
         idempotency_key=idempotency_key,
-        name="entrant_correct",
-        arguments={
-            "entrant": entrant_id,
-            "name": name,
-            "players": None if seats is None else [[seat.name, seat.replace] for seat in seats],
-            "reason": reason,
-            **({} if fixed_table is KEEP_FIXED_TABLE else {"fixed_table": fixed_table}),
-            **({} if isinstance(group, Keep) else {"group": group}),
-        },
     )
     if seats is not None and result.recorded:
         # A renamed player may now be the same person as another row, or no longer
@@ -177,8 +184,6 @@ def entrants_reseed(
             command=ReseedEntrants(tuple(sorted(seeds.items())), reason),
             actor=with_reason(actor, reason),
             idempotency_key=idempotency_key,
-            name="entrants_reseed",
-            arguments={"seeds": sorted(seeds.items()), "reason": reason},
         )
 
 

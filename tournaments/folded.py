@@ -1,14 +1,7 @@
-"""A per-process memo of folded tournament states, so a load folds only the events this process
-has not folded before instead of the whole tournament stream (decision record 0012, amended).
-
-As for matches (`games.folded`): events never change, so a state folded up to version V stays
-right for ever. A state is remembered only once its transaction has committed (a rolled-back
-read or write never enters the memo: its positions may be drawn again by another append), and
-it is trusted only when the event at V is still the one it was folded from (same global
-position), which the load checks by reading the stream from V on: a stream moved on by another
-process is folded from there, a log rebuilt under the process is folded again from the start.
-
-The load keeps its row lock (`tournaments.services.pipeline.load_for_command`): the memo only
+"""This process's memo of folded tournament states (`games.eventstore.memo`, decision record
+0012, amended), so a load folds only the events this process has not folded before instead of
+the whole tournament stream; how a load uses it is `games.eventstore.loading`'s. A command's
+load keeps its row lock (`tournaments.services.pipeline.lock_tournament`): the memo only
 shortens what is read and folded after the lock is taken.
 """
 

@@ -22,7 +22,7 @@ from common.api.commands import (
 )
 from common.api.schema import command_schema
 from common.api.serializing import Serializer, data_of
-from games.access import MatchAccess
+from games.access import MatchAccess, head_of
 from games.api.responses import CommandInput, round_command, viewer
 from games.api.serializers import (
     CARD_HELP,
@@ -89,6 +89,7 @@ class CardPlayApi(JsonApi):
             expected_version=data.get("expected_version"),
             actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
+            head=head_of(request),
         )
         played = selectors.play_view(
             match_id=match_id,

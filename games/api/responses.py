@@ -15,6 +15,7 @@ from accounts.actors import request_actor
 from accounts.permissions import Action, refusal
 from common.api.commands import command_response, idempotency_key_of
 from common.api.serializing import Serializer, data_of
+from games.access import head_of
 from games.api.serializers import MatchOutput, RoundCommandOutput
 from games.matches import selectors
 from games.matches.execution import CommandResult
@@ -125,6 +126,7 @@ def round_command(
         **arguments,
         expected_version=data.get("expected_version"),
         actor=actor,
+        head=head_of(request),
         **key,
     )
     return round_response(result, round_number, viewer=viewer(request, match_id))
@@ -141,7 +143,10 @@ def match_command(
     """Run a command on a match (who acts and why, `actor_reason`, besides its `arguments`),
     and answer the match as it stands now, with the hands the reader sees."""
     result = service(
-        match_id=match_id, **arguments, actor=request_actor(request, reason=actor_reason)
+        match_id=match_id,
+        **arguments,
+        actor=request_actor(request, reason=actor_reason),
+        head=head_of(request),
     )
     return match_response(
         result, viewer=viewer(request, match_id), may_organize=may_organize(request)

@@ -24,7 +24,7 @@ from common.api.commands import (
 )
 from common.api.schema import command_schema, error_responses
 from common.api.serializing import Serializer
-from games.access import MatchAccess
+from games.access import MatchAccess, head_of
 from games.api.responses import CommandInput, round_command, round_response, viewer
 from games.api.serializers import (
     CARD_HELP,
@@ -122,6 +122,7 @@ class RoundStartApi(JsonApi):
             expected_version=data.get("expected_version"),
             actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
+            head=head_of(request),
         )
         return round_response(result, len(result.state.rounds), viewer=viewer(request, match_id))
 

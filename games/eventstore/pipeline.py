@@ -1,20 +1,23 @@
 """One way to carry out a command on any stream: load, decide, append, project, notify.
 
 Both the match and the tournament services run their commands through `run_command`; what
-differs between the two is a `StreamKind` (how a stream of that kind is loaded, folded, encoded,
-projected inline and announced). The steps, in one transaction:
+differs between the two is a `StreamKind` (how a stream of that kind folds, decides, encodes,
+projects inline and announces). The steps, in one transaction:
 
-1. The stream is loaded (`kind.load`, which may lock what the kind's writers lock first).
-2. A repeated idempotency key is answered from the first command (`kind.replay`), nothing new;
+1. The kind's lock is taken (a tournament's row) and the stream loaded
+   (`games.eventstore.loading`: from the process's memo, reading only what it lacks, or nothing
+   at the caller's `head`).
+2. A repeated idempotency key is answered from the first command (`replayed`), nothing new;
    else the caller's expected version is checked.
-3. `decide(state)` says which events to record: pure for the rules, though the caller's decider
-   may write name rows first (they roll back with the rest when the command is refused).
+3. The command, completed by the caller's `prepare` when given (which may write name rows:
+   they roll back with the rest when the command is refused), is decided (pure).
 4. The events are appended after the version loaded, with the idempotency key and the command's
-   fingerprint; a racing retry that recorded the same key first rolls this attempt back and is
-   answered like step 1.
-5. The new state is folded, the inline projections written (`kind.project`), the reactions run
-   (`kind.react`: other streams' commands in the same transaction) and the notifications
-   scheduled for after the commit (`kind.notify`).
+   fingerprint (`common.fingerprints`); a racing retry that recorded the same key first rolls
+   this attempt back and is answered like step 2.
+5. The new state is folded and remembered once committed, the inline projections written
+   (`kind.project`), the reactions run (`kind.react`: other streams' commands in the same
+   transaction) and the notifications scheduled for after the commit (`kind.notify`); each hook
+   receives the events as typed values beside their records (`Appended`).
 
 Without an expected version, losing a race to another writer is retried (`retries` times).
 """
@@ -24,13 +27,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Generic, Self, TypeVar
+from typing import Any, Generic, Self, TypeVar
 from uuid import UUID
 
 from django.db import transaction
 
+from common.fingerprints import fingerprint as command_fingerprint
 from games.eventstore.appending import append_to_stream, find_append_by_idempotency_key
 from games.eventstore.errors import WrongExpectedVersion
+from games.eventstore.loading import Head, Loaded, StreamFolding, load_latest, load_to
+from games.eventstore.memo import Folded
+from games.eventstore.reading import read_stream
 from games.eventstore.records import (
     AppendResult,
     EventMetadata,
@@ -41,6 +48,7 @@ from games.eventstore.records import (
 
 S = TypeVar("S")
 E = TypeVar("E")
+C = TypeVar("C")
 
 
 @dataclass(frozen=True)
@@ -61,17 +69,22 @@ class Appended(Generic[E]):
 
 
 @dataclass(frozen=True, kw_only=True)
-class StreamKind(Generic[S, E]):
-    """How the pipeline handles one kind of stream (S: its folded state, E: its events)."""
+class StreamKind(StreamFolding[S, E], Generic[S, E, C]):
+    """How the pipeline handles one kind of stream (S: its folded state, E: its events, C: its
+    commands): how it folds (`StreamFolding`), decides, encodes, projects and announces."""
 
-    stream_type: str
-    load: Callable[[UUID], tuple[S | None, int]]
-    """The stream's state and version (None and 0 when it has no events yet)."""
-    fold: Callable[[Sequence[E], S | None], S]
+    decide: Callable[[S | None, C], Sequence[E]]
+    """The events a command records on the state loaded (None before the stream's first event:
+    a command that does not create the stream is refused with `not_found` before it)."""
     encode: Callable[[E], NewEvent]
-    replay: Callable[[UUID, AppendResult], tuple[S, int]]
-    """The state and version a repeated command is answered with, from its first append."""
-    project: Callable[[UUID, S | None, S, Appended[E]], None]
+    creates: tuple[type[Any], ...]
+    """The commands that may record a stream's first events."""
+    not_found: Callable[[UUID], Exception]
+    """The refusal of any other command on a stream with no events."""
+    lock: Callable[[UUID], None] | None = None
+    """Taken before the stream is loaded, in the command's transaction (a tournament's row: every
+    writer of a tournament takes it before the log's append lock, so none waits the other way)."""
+    project: Callable[[UUID, S | None, S, Appended[E]], None] | None = None
     """Write the inline projections (same transaction) from the state before and after."""
     project_with_append: Callable[[UUID, S | None, S, int], WrittenWithAppend] | None = None
     """The inline projections as writes of the append's own statement (one round trip fewer),
@@ -88,7 +101,9 @@ class StreamKind(Generic[S, E]):
     across a descheduled worker, it queued every other writer)."""
 
     def __post_init__(self) -> None:
-        if not self.transactional and (self.react is not None or self.project_with_append is None):
+        if not self.transactional and (
+            self.react is not None or self.lock is not None or self.project_with_append is None
+        ):
             raise ValueError("only a kind that writes with its append alone runs without one")
 
 
@@ -120,9 +135,8 @@ class Outcome(Generic[S]):
 
 
 class Reload(Exception):
-    """Raised by a kind's `decide` that refused a command on a state it did not read from the
-    stream in this attempt (a memo trusted at a head seen earlier in the request): a write may
-    have landed since, so the pipeline tries again with a state read afresh."""
+    """A command refused on a state trusted at the caller's head without reading the log: a
+    write may have landed since, so the pipeline tries again with a state read afresh."""
 
 
 class _RecordedFirst(Exception):
@@ -134,31 +148,40 @@ class _RecordedFirst(Exception):
 
 
 def run_command(
-    kind: StreamKind[S, E],
+    kind: StreamKind[S, E, C],
     *,
     stream_id: UUID,
-    decide: Callable[[S | None], Sequence[E]],
+    command: C,
     metadata: EventMetadata,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
-    fingerprint: str | None = None,
+    names: Sequence[Any] = (),
+    head: Head | None = None,
+    prepare: Callable[[S | None, C], C] | None = None,
     retries: int = 5,
 ) -> Outcome[S]:
-    """Carry out one command on `stream_id` (see the module's docstring)."""
-    if idempotency_key is not None and fingerprint is None:
-        raise ValueError("a command with an idempotency key needs its fingerprint")
+    """Carry out `command` on `stream_id` (see the module's docstring). `names` are what the
+    command brings that the events do not hold (they count in its fingerprint); `head` is where
+    the caller saw the stream (`games.eventstore.loading`); `prepare` completes the command on
+    the loaded state after the idempotency check (it may write name rows, which roll back with
+    the rest when the command is refused)."""
+    fingerprint = (
+        None if idempotency_key is None else command_fingerprint(stream_id, command, names=names)
+    )
     lost: WrongExpectedVersion | None = None
-    for _attempt in range(max(retries, 1)):
+    for attempt in range(max(retries, 1)):
         try:
             with transaction.atomic() if kind.transactional else nullcontext():
                 return _run_once(
                     kind,
                     stream_id=stream_id,
-                    decide=decide,
+                    command=command,
+                    prepare=prepare,
                     metadata=metadata,
                     expected_version=expected_version,
                     idempotency_key=idempotency_key,
                     fingerprint=fingerprint,
+                    head=head if attempt == 0 else None,
                 )
         except _RecordedFirst as raced:
             return replayed(kind, stream_id, raced.first)
@@ -174,16 +197,21 @@ def run_command(
 
 
 def _run_once(
-    kind: StreamKind[S, E],
+    kind: StreamKind[S, E, C],
     *,
     stream_id: UUID,
-    decide: Callable[[S | None], Sequence[E]],
+    command: C,
+    prepare: Callable[[S | None, C], C] | None,
     metadata: EventMetadata,
     expected_version: int | None,
     idempotency_key: str | None,
     fingerprint: str | None,
+    head: Head | None,
 ) -> Outcome[S]:
-    state, version = kind.load(stream_id)
+    if kind.lock is not None:
+        kind.lock(stream_id)
+    loaded = load_latest(kind, stream_id, head=head)
+    state, version = loaded.state, loaded.version
     if idempotency_key is not None:
         # After loading: a kind whose load locks the stream's owner sees a racing retry that
         # recorded the key while this one waited, and answers from it instead of deciding again.
@@ -199,7 +227,7 @@ def _run_once(
             expected_version=expected_version,
             current_version=version,
         )
-    decided = decide(state)
+    decided = _decided(kind, stream_id, loaded, command, prepare)
     if not decided:
         if state is None:
             raise ValueError("a command on a new stream must record its first event")
@@ -217,17 +245,12 @@ def _run_once(
         expected_version=version,
         metadata=metadata,
         idempotency_key=idempotency_key,
-        command_fingerprint=None if idempotency_key is None else fingerprint,
+        command_fingerprint=fingerprint,
         alongside=alongside,
     )
     if appended.duplicate:
         raise _RecordedFirst(appended)
-    typed = Appended(appended, tuple(decided))
-    kind.project(stream_id, state, new_state, typed)
-    if kind.react is not None:
-        kind.react(stream_id, new_state, typed, metadata)
-    if kind.notify is not None:
-        kind.notify(stream_id, new_state, typed)
+    _after_append(kind, stream_id, state, new_state, Appended(appended, tuple(decided)), metadata)
     return Outcome(
         stream_id=stream_id,
         state=new_state,
@@ -236,8 +259,61 @@ def _run_once(
     )
 
 
-def replayed(kind: StreamKind[S, E], stream_id: UUID, first: AppendResult) -> Outcome[S]:
-    state, version = kind.replay(stream_id, first)
+def _decided(
+    kind: StreamKind[S, E, C],
+    stream_id: UUID,
+    loaded: Loaded[S],
+    command: C,
+    prepare: Callable[[S | None, C], C] | None,
+) -> Sequence[E]:
+    try:
+        if loaded.state is None and not isinstance(command, kind.creates):
+            raise kind.not_found(stream_id)
+        return kind.decide(
+            loaded.state, command if prepare is None else prepare(loaded.state, command)
+        )
+    except Exception:
+        if loaded.unread:
+            raise Reload from None  # refused on a state that a landed write may have moved
+        raise
+
+
+def _after_append(
+    kind: StreamKind[S, E, C],
+    stream_id: UUID,
+    state: S | None,
+    new_state: S,
+    appended: Appended[E],
+    metadata: EventMetadata,
+) -> None:
+    """The new state remembered once committed; the kind's hooks."""
+    last = appended.records[-1]
+    kind.memo.remember_on_commit(
+        stream_id, Folded(new_state, last.stream_version, last.global_position)
+    )
+    if kind.project is not None:
+        kind.project(stream_id, state, new_state, appended)
+    if kind.react is not None:
+        kind.react(stream_id, new_state, appended, metadata)
+    if kind.notify is not None:
+        kind.notify(stream_id, new_state, appended)
+
+
+def replayed(kind: StreamKind[S, E, C], stream_id: UUID, first: AppendResult) -> Outcome[S]:
+    """The answer to a repeated idempotency key: the stream as the first command left it. A
+    command records one append on its stream; one recorded before that (several appends carrying
+    its causation id) is followed to its last append."""
+    causation_id = first.events[0].metadata.causation_id
+    last_version = first.last_version
+    if causation_id is not None:
+        for later in read_stream(stream_id=stream_id, from_version=last_version + 1):
+            if later.metadata.causation_id != causation_id:
+                break
+            last_version = later.stream_version
+    loaded = Loaded(*load_to(kind, stream_id, last_version))
+    state, version = loaded.state, loaded.version
+    if state is None:
+        raise RuntimeError("a recorded command's stream has events")
     return Outcome(
         stream_id=stream_id, state=state, version=version, events=first.events, duplicate=True
     )

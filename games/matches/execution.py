@@ -5,37 +5,42 @@ streams), retried when another writer got in first.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from uuid import UUID
 
 from django.utils.translation import gettext_noop
 
 from common.actors import Actor
-from common.explained import Explained
 from common.lru import LeastRecentlyUsed
 from games import folded
 from games.eventstore.api import EventMetadata, NewEvent, WrittenWithAppend
-from games.eventstore.pipeline import Appended, Outcome, Reload, StreamKind, run_command
-from games.matches.loading import MatchNotFound, load_for_command, remember, replay_from
-from games.matches.projections import MATCH_STREAM, match_written_with_append
+from games.eventstore.loading import Head, Loaded, load_latest, load_to
+from games.eventstore.pipeline import Appended, Outcome, StreamKind, run_command
+from games.matches.projections import MATCH_STREAM, match_event, match_written_with_append
 from games.matches.stream import (
     CreateMatch,
     MatchAggregate,
     MatchCommand,
     MatchEvent,
-    StartNextRound,
     decide,
     fold,
     schema_version_of,
 )
 from games.models import Match
-from games.rules import DeckNames, Variant
+from games.rules import DeckNames, RuleViolation, Variant
 from games.signals import match_events_appended_on_commit
 
 RACE_RETRIES = 5
 """Appends retried after another writer got in first, when the caller named no version."""
+
+
+class MatchNotFound(RuleViolation):
+    code = "match_not_found"
+
+
+def match_not_found(match_id: UUID) -> MatchNotFound:
+    return MatchNotFound.because(gettext_noop("there is no match %(match)s"), match=match_id)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -47,16 +52,6 @@ class CommandResult(Outcome[MatchAggregate]):
         return self.stream_id
 
 
-def fingerprint(match_id: UUID, command: MatchCommand, *, names: Sequence[str] = ()) -> str:
-    """What makes two commands the same. A server deal shuffles afresh on every request, so its
-    deck is left out: a retried dealt start is the same command, answered with the first deal.
-    A creation's side names live outside the event (`MatchSide`) but make it another match."""
-    if isinstance(command, StartNextRound) and command.deck is not None:
-        command = replace(command, deck=())
-    text = f"{match_id}:{command!r}" + (f":{list(names)!r}" if names else "")
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
 def execute(
     *,
     match_id: UUID,
@@ -64,47 +59,50 @@ def execute(
     actor: Actor,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
-    command_fingerprint: str | None = None,
+    names: Sequence[str] = (),
+    head: Head | None = None,
 ) -> CommandResult:
     """Decide, append and project one command through the command pipeline. A repeated
     idempotency key returns the first result; without an expected version, a race with another
-    writer is retried. The command's `fingerprint` is computed unless given (a creation's
-    includes the side names)."""
-
-    def decide_command(state: MatchAggregate | None) -> Sequence[MatchEvent]:
-        if state is None and not isinstance(command, CreateMatch):
-            raise MatchNotFound.because(gettext_noop("there is no match %(match)s"), match=match_id)
-        try:
-            return decide(state, command)
-        except Explained:
-            if folded.was_loaded_unread(match_id):
-                raise Reload from None  # refused on a state that a landed write may have moved
-            raise
-
+    writer is retried. A creation's side `names` live outside the event (`MatchSide`) but make
+    it another match; `head` is where the request found the stream (`games.access`)."""
     outcome = run_command(
         MATCH_KIND,
         stream_id=match_id,
-        decide=decide_command,
+        command=command,
         metadata=EventMetadata.of(actor),
         expected_version=expected_version,
         idempotency_key=idempotency_key,
-        fingerprint=command_fingerprint or fingerprint(match_id, command),
+        names=names,
+        head=head,
         retries=RACE_RETRIES,
     )
     return CommandResult.of(outcome)
 
 
+def load_match(*, match_id: UUID, to_version: int | None = None) -> tuple[MatchAggregate, int]:
+    """The match folded from its stream (up to `to_version`), and the version folded."""
+    loaded = (
+        load_latest(MATCH_KIND, match_id)
+        if to_version is None
+        else Loaded(*load_to(MATCH_KIND, match_id, to_version))
+    )
+    state, version = loaded.state, loaded.version
+    if state is None:
+        raise match_not_found(match_id)
+    return state, version
+
+
 def project_match(
     match_id: UUID,
     previous: MatchAggregate | None,
-    state: MatchAggregate,
-    appended: Appended[MatchEvent],
+    state: MatchAggregate,  # noqa: ARG001 - the pipeline calls every project hook so
+    appended: Appended[MatchEvent],  # noqa: ARG001
 ) -> None:
     """What follows an append besides its rows (written by the append's own statement,
-    `projection_with_append`): the memo, and a new match's deck letters read afresh."""
+    `projection_with_append`): a new match's deck letters read afresh."""
     if previous is None:
         _deck_names.pop(match_id)  # a new match: its deck is read again when needed
-    remember(match_id, state, appended.records[-1])
 
 
 def projection_with_append(
@@ -113,14 +111,19 @@ def projection_with_append(
     return match_written_with_append(state, match_id=match_id, version=version, previous=previous)
 
 
-MATCH_KIND: StreamKind[MatchAggregate, MatchEvent] = StreamKind(
+def encode(event: MatchEvent) -> NewEvent:
+    return NewEvent(event.type, event.to_payload(), schema_version=schema_version_of(event.type))
+
+
+MATCH_KIND: StreamKind[MatchAggregate, MatchEvent, MatchCommand] = StreamKind(
     stream_type=MATCH_STREAM,
-    load=load_for_command,
-    fold=lambda events, state: fold(events, state),
-    encode=lambda event: NewEvent(
-        event.type, event.to_payload(), schema_version=schema_version_of(event.type)
-    ),
-    replay=replay_from,
+    decode=match_event,
+    fold=fold,
+    memo=folded.memo,
+    decide=decide,
+    encode=encode,
+    creates=(CreateMatch,),
+    not_found=match_not_found,
     project=project_match,
     project_with_append=projection_with_append,
     transactional=False,

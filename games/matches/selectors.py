@@ -11,7 +11,7 @@ from django.utils.translation import gettext_noop
 
 from games.eventstore.api import RecordedEvent, read_all, read_stream
 from games.eventstore.models import Event
-from games.matches.loading import MatchNotFound
+from games.matches.execution import MatchNotFound
 from games.matches.projections import MATCH_STREAM, round_row
 from games.matches.stream import MatchAggregate, MatchRound, RoundNotFound
 from games.models import Match, MatchSide, Round, RoundStatus

@@ -1,6 +1,5 @@
 """Match services: each command is decided against the folded stream, appended with its actor,
-and projected inline in the same transaction (`games.matches.execution`; the stream is folded by
-`games.matches.loading`).
+and projected inline in the same transaction (`games.matches.execution`).
 
 Services are plain functions with keyword-only arguments, named `<entity>_<action>`. They raise
 `RuleViolation` subclasses (the rules said no) and the event store's errors (a stale version, a
@@ -19,10 +18,9 @@ from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from common.actors import Actor
-from games import folded
 from games.eventstore.api import IdempotencyKeyReused
-from games.matches.execution import CommandResult, deck_names_of, execute, fingerprint
-from games.matches.loading import load_match
+from games.eventstore.loading import EMPTY_STREAM, Head
+from games.matches.execution import CommandResult, deck_names_of, execute, load_match
 from games.matches.stream import (
     ConfirmResult,
     CorrectCard,
@@ -112,11 +110,11 @@ def match_create(
         first_dealer=first_dealer,
     )
     if match_id is None or sides is None:
-        if match_id is None:
-            match_id = uuid.uuid4()
-            folded.note_head(match_id, folded.EMPTY_STREAM)
+        # An id drawn here has no stream yet: nothing to read before deciding.
+        head = EMPTY_STREAM if match_id is None else None
+        match_id = uuid.uuid4() if match_id is None else match_id
         with transaction.atomic():
-            result = execute(match_id=match_id, command=command, actor=actor)
+            result = execute(match_id=match_id, command=command, actor=actor, head=head)
             if sides is not None:
                 name_sides(result.match_id, sides)
         return result
@@ -129,7 +127,7 @@ def match_create(
                 command=command,
                 actor=actor,
                 idempotency_key=CREATION_KEY,
-                command_fingerprint=fingerprint(match_id, command, names=sides),
+                names=sides,
             )
             if not result.duplicate:
                 name_sides(match_id, sides)
@@ -151,10 +149,12 @@ def name_sides(match_id: UUID, sides: Sequence[str]) -> None:
 
 
 class WriteOptions(TypedDict, total=False):
-    """How a write may be guarded: the version the client last saw, and an idempotency key."""
+    """How a write may be guarded: the version the client last saw, and an idempotency key;
+    where the request found the stream (`games.access.head_of`), so the load reads nothing more."""
 
     expected_version: int | None
     idempotency_key: str | None
+    head: Head | None
 
 
 def round_start(

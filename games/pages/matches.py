@@ -17,7 +17,7 @@ from accounts.permissions import Action, Place, refusal
 from common.parsing import ascii_int
 from games.access import match_place
 from games.match_sections import match_sections
-from games.matches.loading import MatchNotFound
+from games.matches.execution import MatchNotFound
 from games.matches.stream import RoundNotFound
 from games.pages.selectors import match_page, round_replay_page
 from games.rules import InvalidInput

@@ -16,7 +16,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext, pgettext
 
 from games.matches import selectors
-from games.matches.loading import MatchNotFound
+from games.matches.execution import MatchNotFound
 from games.rules import Card, Table, Variant, card_text
 from games.rules.cards import EXTRA_RANKS, FRENCH_EIGHT, FRENCH_NINE, RANKS, SUITS
 

@@ -10,7 +10,7 @@ import pytest
 from common.actors import Actor
 from games import folded
 from games.eventstore.api import read_stream
-from games.matches import loading, services
+from games.matches import execution, services
 from games.matches.projections import match_event
 from games.matches.stream import fold
 
@@ -62,7 +62,7 @@ def test_newer_events_are_folded_onto_the_remembered_state(
     services.card_play(match_id=match_id, round_number=1, seat=1, card="5C", actor=SCORER)
     assert folded.recall(match_id) == stale
 
-    state, version = loading.load_match(match_id=match_id)
+    state, version = execution.load_match(match_id=match_id)
 
     assert version == 3
     assert state == full_fold(match_id)
@@ -77,11 +77,8 @@ def test_a_remembered_state_whose_event_changed_position_is_refolded(
     assert known is not None
     other = services.match_create(table_size=4, sides=["C", "D"], actor=SCORER).state
     folded.forget_all()
-    with django_capture_on_commit_callbacks(execute=True):
-        folded.remember_on_commit(
-            match_id, folded.Folded(other, known.version, known.position + 1000)
-        )
+    folded.memo.remember(match_id, folded.Folded(other, known.version, known.position + 1000))
 
-    state, _ = loading.load_match(match_id=match_id)
+    state, _ = execution.load_match(match_id=match_id)
 
     assert state.table.size == 2

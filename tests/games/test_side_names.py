@@ -14,7 +14,7 @@ from django.db import connection
 
 from common.actors import Actor
 from games.eventstore.api import NewEvent, append_to_stream, read_stream
-from games.matches import loading, rebuilding, selectors, services
+from games.matches import execution, rebuilding, selectors, services
 from games.matches.stream import CreateMatch, InvalidSide, decide
 from games.models import Match, MatchSide
 from games.rules import DEFAULT_VARIANT, MatchFormat
@@ -92,7 +92,7 @@ def test_an_old_match_created_event_is_upcast_to_sides_without_names() -> None:
 
     assert (upcast.schema_version, upcast.payload["sides"]) == (2, [{}, {}])
     assert stored_payload(match_id)["sides"] == V1_SIDES  # the log itself is never rewritten
-    state, _ = loading.load_match(match_id=match_id)
+    state, _ = execution.load_match(match_id=match_id)
     assert state.setup.sides == ({}, {})
 
 

@@ -28,8 +28,6 @@ def bye_request(
         command=RequestBye(entrant_id, round_number, by_player=by_player),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="bye_request",
-        arguments={"entrant": entrant_id, "round": round_number},
     )
 
 
@@ -61,8 +59,6 @@ def bye_cancel(
         command=CancelBye(entrant_id, round_number, by_player=by_player),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="bye_cancel",
-        arguments={"entrant": entrant_id, "round": round_number},
     )
 
 
@@ -81,8 +77,6 @@ def entrant_pause(
         command=PauseEntrant(entrant_id, reason=reason),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="entrant_pause",
-        arguments={"entrant": entrant_id, "reason": reason},
     )
 
 
@@ -99,8 +93,6 @@ def entrant_return(
         command=ReturnEntrant(entrant_id),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="entrant_return",
-        arguments={"entrant": entrant_id},
     )
 
 

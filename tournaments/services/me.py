@@ -16,9 +16,9 @@ from games.matches import services as matches
 from games.matches.execution import CommandResult
 from tournaments.errors import NotEntered, TournamentMatchNotFound
 from tournaments.services.pipeline import TournamentCommandResult, load_tournament, run
-from tournaments.services.registration import entrant_withdraw_command
+from tournaments.services.registration import with_promotion
 from tournaments.state import TournamentState
-from tournaments.stream.commands import CheckInEntrant
+from tournaments.stream.commands import CheckInEntrant, WithdrawEntrant
 
 
 def player_entrant(*, tournament_id: UUID, application_id: int) -> int:
@@ -52,8 +52,6 @@ def player_check_in(
         command=CheckInEntrant(entrant_id, timezone.now(), by_player=True),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="player_check_in",
-        arguments={"entrant": entrant_id},
     )
 
 
@@ -69,13 +67,10 @@ def player_withdraw(
     waiting list enters in their place, as for any withdrawal before the start."""
     return run(
         tournament_id=tournament_id,
-        command=entrant_withdraw_command(
-            tournament_id=tournament_id, entrant_id=entrant_id, reason=reason, by_player=True
-        ),
+        command=WithdrawEntrant(entrant_id, reason, by_player=True),
+        prepare=with_promotion(tournament_id),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="player_withdraw",
-        arguments={"entrant": entrant_id, "reason": reason},
     )
 
 

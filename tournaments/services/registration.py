@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -165,7 +165,7 @@ def entrant_register(
         names.check_name_given(given_name)
     group = check_group_label(group)
 
-    def register(state: TournamentState | None) -> TournamentCommand:
+    def register(state: TournamentState | None, _asked: RegisterEntrant) -> TournamentCommand:
         # Refused before any row is written when the tournament cannot take the entrant.
         if state is None:
             raise RuntimeError("registration needs the tournament's state")
@@ -189,17 +189,13 @@ def entrant_register(
 
     return run(
         tournament_id=tournament_id,
-        command=register,
+        command=RegisterEntrant(
+            NEW_ENTRANT, len(given or ()), seed, fixed_table=fixed_table, group=group
+        ),
+        names=[name, given],
+        prepare=register,
         actor=actor,
         idempotency_key=idempotency_key,
-        name="entrant_register",
-        arguments={
-            "name": name,
-            "players": given,
-            "seed": seed,
-            **({} if group is None else {"group": group}),
-            **({} if fixed_table is None else {"fixed_table": fixed_table}),
-        },
     )
 
 
@@ -265,8 +261,6 @@ def entrant_check_in(
         command=CheckInEntrant(entrant_id, timezone.now()),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="entrant_check_in",
-        arguments={"entrant": entrant_id},
     )
 
 
@@ -284,30 +278,25 @@ def entrant_withdraw(
 
     return run(
         tournament_id=tournament_id,
-        command=entrant_withdraw_command(
-            tournament_id=tournament_id, entrant_id=entrant_id, reason=reason
-        ),
+        command=WithdrawEntrant(entrant_id, reason),
+        prepare=with_promotion(tournament_id),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="entrant_withdraw",
-        arguments={"entrant": entrant_id, "reason": reason},
     )
 
 
-def entrant_withdraw_command(
-    *, tournament_id: UUID, entrant_id: int, reason: str, by_player: bool = False
-) -> Callable[[TournamentState | None], WithdrawEntrant]:
-    """The withdrawal decided on the tournament as it stands: before the start, with the entrant
-    rows of the first on the waiting list, who enters in the place it frees."""
+def with_promotion(
+    tournament_id: UUID,
+) -> Callable[[TournamentState | None, WithdrawEntrant], WithdrawEntrant]:
+    """The withdrawal completed on the tournament as it stands: before the start, with the
+    entrant rows of the first on the waiting list, who enters in the place it frees."""
 
-    def withdraw(state: TournamentState | None) -> WithdrawEntrant:
-        first = None if state is None else first_promoted_by_withdrawal(state, entrant_id)
+    def withdraw(state: TournamentState | None, asked: WithdrawEntrant) -> WithdrawEntrant:
+        first = None if state is None else first_promoted_by_withdrawal(state, asked.entrant)
         if first is None:
-            return WithdrawEntrant(entrant_id, reason, by_player=by_player)
+            return asked
         application = Application.objects.get(tournament_id=tournament_id, id=first)
-        return WithdrawEntrant(
-            entrant_id, reason, promoted=prepared_entrant(application), by_player=by_player
-        )
+        return replace(asked, promoted=prepared_entrant(application))
 
     return withdraw
 
@@ -324,20 +313,17 @@ def tournament_seed(
     shuffled from a recorded random seed, or by the players' ratings (`rating`, recorded as an
     order). The order is the result state's `seeding`."""
 
-    def seed(state: TournamentState | None) -> SeedEntrants:
-        if method != "rating" or state is None:
-            return SeedEntrants(method, random_seed)
-        return SeedEntrants(
-            method, random_seed, order=rating_order(tournament_id=tournament_id, state=state)
-        )
+    def by_rating(state: TournamentState | None, asked: SeedEntrants) -> SeedEntrants:
+        if asked.method != "rating" or state is None:
+            return asked
+        return replace(asked, order=rating_order(tournament_id=tournament_id, state=state))
 
     return run(
         tournament_id=tournament_id,
-        command=seed,
+        command=SeedEntrants(method, random_seed),
+        prepare=by_rating,
         actor=actor,
         idempotency_key=idempotency_key,
-        name="tournament_seed",
-        arguments={"method": method, "random_seed": random_seed},
     )
 
 
@@ -355,8 +341,6 @@ def check_in_open(
         command=OpenCheckIn(timezone.now(), closes_at),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="check_in_open",
-        arguments={"closes_at": closes_at},
     )
 
 
@@ -369,8 +353,6 @@ def check_in_close(
         command=CloseCheckIn(timezone.now()),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="check_in_close",
-        arguments={},
     )
 
 
@@ -401,7 +383,7 @@ def entrants_register(
     all with `EntrantsRefused`, which names each such line and why. The entrants' ids are the
     result's (`registered_entrant_ids`)."""
 
-    def register(state: TournamentState | None) -> TournamentCommand:
+    def register(state: TournamentState | None, _asked: RegisterEntrants) -> TournamentCommand:
         if state is None:
             raise RuntimeError("registration needs the tournament's state")
         check_registration_is_open(state)
@@ -424,25 +406,25 @@ def entrants_register(
             )
         )
 
+    asked = RegisterEntrants(
+        tuple(
+            RegisterEntrant(
+                NEW_ENTRANT,
+                len(line.players or ()),
+                line.seed,
+                fixed_table=line.fixed_table,
+                group=line.group,
+            )
+            for line in lines
+        )
+    )
     return run(
         tournament_id=tournament_id,
-        command=register,
+        command=asked,
+        names=[[line.name, line.players] for line in lines],
+        prepare=register,
         actor=actor,
         idempotency_key=idempotency_key,
-        name="entrants_register",
-        arguments={
-            "entrants": [
-                {
-                    "name": line.name,
-                    "players": line.players,
-                    "seed": line.seed,
-                    **({} if line.group is None else {"group": line.group}),
-                    **({} if line.fixed_table is None else {"fixed_table": line.fixed_table}),
-                }
-                for line in lines
-            ],
-            "confirm_duplicate_names": confirm_duplicate_names,
-        },
     )
 
 

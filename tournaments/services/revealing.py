@@ -20,6 +20,4 @@ def results_reveal(
         command=RevealResults(),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="results_reveal",
-        arguments={},
     )

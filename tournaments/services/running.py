@@ -4,6 +4,7 @@ results and the organizer's decisions on level matches and group places."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from uuid import UUID
 
 from django.db import transaction
@@ -16,7 +17,8 @@ from tournaments.plan import rankings
 from tournaments.ratings.seeding import rating_order_due
 from tournaments.services.pipeline import (
     TournamentCommandResult,
-    load_for_command,
+    load_tournament,
+    lock_tournament,
     run,
     tournament_of_match,
 )
@@ -41,21 +43,19 @@ def tournament_start(
     """Close registration, fix the seeding and create the first matches. With
     `only_checked_in`, every entrant that has not checked in is withdrawn first."""
 
-    def start(state: TournamentState | None) -> StartTournament:
-        by_rating = (
-            None if state is None else rating_order_due(tournament_id=tournament_id, state=state)
-        )
-        return StartTournament(
-            tournament_id, only_checked_in=only_checked_in, rating_order=by_rating
+    def with_rating_order(state: TournamentState | None, asked: StartTournament) -> StartTournament:
+        if state is None:
+            return asked
+        return replace(
+            asked, rating_order=rating_order_due(tournament_id=tournament_id, state=state)
         )
 
     return run(
         tournament_id=tournament_id,
-        command=start,
+        command=StartTournament(tournament_id, only_checked_in=only_checked_in),
+        prepare=with_rating_order,
         actor=actor,
         idempotency_key=idempotency_key,
-        name="tournament_start",
-        arguments={"only_checked_in": True} if only_checked_in else {},
     )
 
 
@@ -83,8 +83,6 @@ def swiss_round_publish(
         command=PublishSwissRound(tournament_id, allow_same_group=allow_same_group),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="swiss_round_publish",
-        arguments={"allow_same_group": True} if allow_same_group else {},
     )
 
 
@@ -104,19 +102,16 @@ def fixture_result_sync(*, match_id: UUID, actor: Actor) -> bool:
         if match.status == MatchStatus.FINISHED:
             outcome = run(
                 tournament_id=tournament_id,
-                command=lambda state: RecordResult(
-                    tournament_id, str(match_id), result_of(state, match)
-                ),
+                command=RecordResult(tournament_id, str(match_id), Result(winner=None)),
+                prepare=lambda state, asked: replace(asked, result=result_of(state, match)),
                 actor=actor,
             )
             state, recorded = outcome.state, outcome.recorded
         else:
             # Under the tournament's row lock, as every command: a fold read without it could
             # be older than a command committing meanwhile, and its row would undo that one's.
-            locked, _ = load_for_command(tournament_id)
-            if locked is None:
-                raise RuntimeError("the tournament's stream has events")
-            state, recorded = locked, False
+            lock_tournament(tournament_id)
+            state, recorded = load_tournament(tournament_id=tournament_id)[0], False
         rows.project_fixture_of_match(tournament_id, state, str(match_id))
     return recorded
 
@@ -152,8 +147,6 @@ def fixture_level_decide(
         command=DecideLevelMatch(tournament_id, str(match_id), winner, reason),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="fixture_level_decide",
-        arguments={"match": str(match_id), "winner": winner, "reason": reason},
     )
 
 
@@ -173,6 +166,4 @@ def group_places_decide(
         command=DecideGroupPlaces(tournament_id, group, tuple(order), reason),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="group_places_decide",
-        arguments={"group": group, "order": list(order), "reason": reason},
     )

@@ -3,6 +3,7 @@ calls and no-show forfeits."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from uuid import UUID
 
@@ -24,7 +25,6 @@ from tournaments.stream.commands import (
     CallMatch,
     ChangeTables,
     ScheduleMatches,
-    TournamentCommand,
 )
 from tournaments.stream.fixture_events import MATCH_SCHEDULED
 from tournaments.stream.tables import no_show_forfeiter
@@ -46,8 +46,6 @@ def tournament_tables_change(
         command=ChangeTables(tables),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="tournament_tables_change",
-        arguments={"tables": tables},
     )
 
 
@@ -58,10 +56,12 @@ def fixture_schedule(
     with its call); returns the fixture rows scheduled."""
     now = now or timezone.now()
 
-    def schedule(state: TournamentState | None) -> TournamentCommand:
-        return ScheduleMatches(now=now, underway=matches_underway(state))
-
-    outcome = run(tournament_id=tournament_id, command=schedule, actor=actor)
+    outcome = run(
+        tournament_id=tournament_id,
+        command=ScheduleMatches(now=now, underway=frozenset()),
+        prepare=lambda state, asked: replace(asked, underway=matches_underway(state)),
+        actor=actor,
+    )
     return fixture_rows_of(tournament_id, outcome)
 
 
@@ -150,6 +150,4 @@ def fixture_call(
         command=CallMatch(str(match_id), now or timezone.now(), table),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="fixture_call",
-        arguments={"match": str(match_id), "table": table},
     )

@@ -34,6 +34,7 @@ from tournaments.stream.commands import (
     ApproveApplication,
     ChangeRegistration,
     DeclineApplication,
+    PreparedEntrant,
     PromoteApplication,
     ReorderWaitingList,
     TournamentCommand,
@@ -55,8 +56,6 @@ def registration_change(
         command=ChangeRegistration(registration),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="registration_change",
-        arguments={"registration": registration.to_dict()},
     )
 
 
@@ -71,6 +70,12 @@ class SignUp:
     player_key: str
     repeated: bool = False
     """Answered for a repeated idempotency key: the first request's application."""
+
+
+NEW_APPLICATION = 0
+"""The application of a command asked before its row is written (`prepare` writes it)."""
+NOT_PREPARED = PreparedEntrant(0, ())
+"""The entrant rows of a command asked before they are written (`prepare` writes them)."""
 
 
 def application_submit(
@@ -89,7 +94,7 @@ def application_submit(
         names.check_name_given(given_name)
     made: list[Application] = []
 
-    def apply(state: TournamentState | None) -> TournamentCommand:
+    def apply(state: TournamentState | None, _asked: ApplyToPlay) -> TournamentCommand:
         if state is None:
             raise RuntimeError("an application needs the tournament's state")
         now = timezone.now()
@@ -109,11 +114,11 @@ def application_submit(
 
     result = run(
         tournament_id=tournament_id,
-        command=apply,
+        command=ApplyToPlay(NEW_APPLICATION, len(given or ()), timezone.now()),
+        names=[name, given, contact],
+        prepare=apply,
         actor=actor,
         idempotency_key=idempotency_key,
-        name="application_submit",
-        arguments={"name": name, "players": given, "contact": contact},
     )
     if made:
         application = made[-1]
@@ -175,7 +180,7 @@ def application_approve(
 ) -> TournamentCommandResult:
     """Approve a pending application: it enters under the cap, else joins the waiting list."""
 
-    def approve(state: TournamentState | None) -> TournamentCommand:
+    def approve(state: TournamentState | None, _asked: ApproveApplication) -> TournamentCommand:
         if state is None:
             raise RuntimeError("an approval needs the tournament's state")
         outcome = approval_outcome(state, application_id)
@@ -187,11 +192,10 @@ def application_approve(
 
     return run(
         tournament_id=tournament_id,
-        command=approve,
+        command=ApproveApplication(application_id),
+        prepare=approve,
         actor=actor,
         idempotency_key=idempotency_key,
-        name="application_approve",
-        arguments={"application": application_id},
     )
 
 
@@ -208,8 +212,6 @@ def application_decline(
         command=DeclineApplication(application_id, reason),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="application_decline",
-        arguments={"application": application_id, "reason": reason},
     )
 
 
@@ -222,7 +224,7 @@ def application_promote(
 ) -> TournamentCommandResult:
     """Enter a waiting (or pending) application while there is room under the cap."""
 
-    def promote(state: TournamentState | None) -> TournamentCommand:
+    def promote(state: TournamentState | None, _asked: PromoteApplication) -> TournamentCommand:
         if state is None:
             raise RuntimeError("a promotion needs the tournament's state")
         check_promotable(state, application_id)
@@ -231,11 +233,10 @@ def application_promote(
 
     return run(
         tournament_id=tournament_id,
-        command=promote,
+        command=PromoteApplication(application_id, NOT_PREPARED),
+        prepare=promote,
         actor=actor,
         idempotency_key=idempotency_key,
-        name="application_promote",
-        arguments={"application": application_id},
     )
 
 
@@ -251,8 +252,6 @@ def waiting_list_reorder(
         command=ReorderWaitingList(tuple(order)),
         actor=actor,
         idempotency_key=idempotency_key,
-        name="waiting_list_reorder",
-        arguments={"order": list(order)},
     )
 
 

@@ -5,10 +5,11 @@ tournament: a fixture's match id is derived from it, so a retried command create
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TypeAlias
 
+from common.fingerprints import LEFT_OUT
 from tournaments.state import Registration, Result, TournamentSettings
 
 TABLE_SIZES = (2, 3, 4, 6)
@@ -52,7 +53,7 @@ class RegisterEntrants:
 @dataclass(frozen=True)
 class CheckInEntrant:
     entrant: int
-    now: datetime | None = None
+    now: datetime | None = field(default=None, metadata=LEFT_OUT)
     """When (the check-in window is checked, and the entrant's matches at a table whose other
     side is here already are called); None: no window check, no call."""
     by_player: bool = False
@@ -65,13 +66,13 @@ class CheckInEntrant:
 class OpenCheckIn:
     """Open the check-in window (again, after a close), until `closes_at` when given."""
 
-    now: datetime
+    now: datetime = field(metadata=LEFT_OUT)
     closes_at: datetime | None = None
 
 
 @dataclass(frozen=True)
 class CloseCheckIn:
-    now: datetime
+    now: datetime = field(metadata=LEFT_OUT)
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ class ApplyToPlay:
 
     application: int
     players: int
-    now: datetime
+    now: datetime = field(metadata=LEFT_OUT)
     entrant: PreparedEntrant | None = None
 
 
@@ -185,7 +186,7 @@ class ScheduleMatches:
     """Give every waiting fixture a free table, a start time and (with the no-show rule) a
     deadline. `underway`: the match ids being played already (they need no table)."""
 
-    now: datetime
+    now: datetime = field(metadata=LEFT_OUT)
     underway: frozenset[str] = frozenset()
 
 
@@ -195,7 +196,7 @@ class AssignTable:
 
     match_id: str
     table: int
-    now: datetime
+    now: datetime = field(metadata=LEFT_OUT)
 
 
 @dataclass(frozen=True)
@@ -204,7 +205,7 @@ class CallMatch:
     starts now."""
 
     match_id: str
-    now: datetime
+    now: datetime = field(metadata=LEFT_OUT)
     table: int | None = None
 
 

@@ -1,9 +1,14 @@
 """Match commands, in the imperative: what a table (or the organizer) asks of a match."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from common.fingerprints import counted_as
 from games.matches.stream.events import SideRef
 from games.rules import Card, MatchFormat, Variant
+
+
+def _dealt_by_server(deck: tuple[Card, ...] | None) -> bool:
+    return deck is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +30,9 @@ class StartNextRound:
 
     briscola: Card | None
     dealer: int | None = None
-    deck: tuple[Card, ...] | None = None
+    deck: tuple[Card, ...] | None = field(default=None, metadata=counted_as(_dealt_by_server))
+    """A server deal shuffles afresh on every request: a retried start is the same command
+    (answered with the first deal), so only whether the server dealt makes two starts differ."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,9 +10,12 @@ from rest_framework.test import APIClient
 
 from common.actors import Actor
 from games import folded
+from games.access import match_place
 from games.eventstore.api import WrongExpectedVersion, read_stream
+from games.eventstore.loading import EMPTY_STREAM, Head
 from games.matches import execution, rebuilding, services
 from games.matches.stream import CreateMatch, MatchAlreadyCreated
+from games.models import Match
 from games.rules import DEFAULT_VARIANT, MatchFormat
 from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import (
@@ -66,7 +69,9 @@ def test_a_card_after_another_workers_write_reads_it_with_the_place(
     assert response.json()["version"] == behind.version + 3
 
 
-def stale_worker(match_id: str, plays: list[Any], client: APIClient) -> folded.Folded[Any]:
+def stale_worker(
+    match_id: str, plays: list[Any], client: APIClient
+) -> tuple[folded.Folded[Any], Head]:
     """This process folded the match after its first card; "another worker" then played the
     second, and this process saw the head before that write landed."""
     play_cards(client, match_id, 1, plays[:1])
@@ -74,8 +79,7 @@ def stale_worker(match_id: str, plays: list[Any], client: APIClient) -> folded.F
     assert before is not None
     play_cards(client, match_id, 1, plays[1:2])
     folded.memo.entries.put(UUID(match_id), before)
-    folded.note_head(UUID(match_id), folded.Head(before.version, before.position))
-    return before
+    return before, Head(before.version, before.position)
 
 
 def seed_where(third_card_by_the_second_seat: bool) -> int:
@@ -100,7 +104,7 @@ def test_a_write_landing_after_the_head_was_seen_never_decides_the_command(
     scorer: APIClient, third_card_by_the_second_seat: bool
 ) -> None:
     match_id, plays = dealt_match(scorer, seed=seed_where(third_card_by_the_second_seat))
-    before = stale_worker(match_id, plays, scorer)
+    before, head = stale_worker(match_id, plays, scorer)
 
     result = services.card_play(
         match_id=UUID(match_id),
@@ -108,6 +112,7 @@ def test_a_write_landing_after_the_head_was_seen_never_decides_the_command(
         seat=plays[2].seat,
         card=plays[2].card.code,
         actor=SCORER,
+        head=head,
     )
 
     assert result.version == before.version + 2
@@ -123,7 +128,7 @@ def test_a_command_expecting_the_version_it_saw_is_refused_when_a_write_landed_s
     scorer: APIClient,
 ) -> None:
     match_id, plays = dealt_match(scorer)
-    before = stale_worker(match_id, plays, scorer)
+    before, head = stale_worker(match_id, plays, scorer)
 
     with pytest.raises(WrongExpectedVersion):
         services.card_play(
@@ -133,15 +138,30 @@ def test_a_command_expecting_the_version_it_saw_is_refused_when_a_write_landed_s
             card=plays[1].card.code,
             actor=SCORER,
             expected_version=before.version,
+            head=head,
         )
 
 
-def test_a_head_is_used_by_one_command_only() -> None:
-    match_id = UUID(int=7)
-    folded.note_head(match_id, folded.Head(3, 30))
+def test_the_place_of_a_command_carries_where_the_stream_stood_with_the_events_the_memo_lacks(
+    scorer: APIClient,
+) -> None:
+    match_id, plays = dealt_match(scorer)
+    play_cards(scorer, match_id, 1, plays[:2])
+    behind = folded.recall(UUID(match_id))
+    assert behind is not None
+    play_cards(scorer, match_id, 1, plays[2:3])  # "another worker"
+    folded.memo.entries.put(UUID(match_id), behind)
+    row = Match.objects.get(id=match_id)
 
-    assert folded.take_head(match_id) == folded.Head(3, 30)
-    assert folded.take_head(match_id) is None
+    head = match_place(UUID(match_id), for_command=True).stream_head
+
+    assert isinstance(head, Head)
+    assert head.version == row.version == behind.version + 1
+    assert head.from_version == behind.version
+    assert [event.stream_version for event in head.events or ()] == [
+        behind.version,
+        behind.version + 1,
+    ]
 
 
 def test_creating_a_match_makes_four_round_trips_and_reads_nothing_back(
@@ -163,7 +183,6 @@ def test_an_id_believed_new_that_a_stream_has_is_refused_after_a_real_read(
 ) -> None:
     match_id = UUID(ApiMatchFactory.create(client=scorer)["id"])
     folded.memo.entries.pop(match_id)
-    folded.note_head(match_id, folded.EMPTY_STREAM)
 
     with pytest.raises(MatchAlreadyCreated):
         execution.execute(
@@ -175,6 +194,7 @@ def test_an_id_believed_new_that_a_stream_has_is_refused_after_a_real_read(
                 variant=DEFAULT_VARIANT,
             ),
             actor=SCORER,
+            head=EMPTY_STREAM,
         )
 
     assert [event.stream_version for event in read_stream(stream_id=match_id)] == [1]

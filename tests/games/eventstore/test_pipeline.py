@@ -4,17 +4,20 @@ their services; this module pins what the pipeline itself promises to both."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 from uuid import UUID
 
 import pytest
 from django.db import transaction
 
 from games.eventstore.api import EventMetadata, NewEvent, read_stream
-from games.eventstore.errors import WrongExpectedVersion
-from games.eventstore.pipeline import Reload, StreamKind, run_command
-from games.eventstore.records import AppendResult
+from games.eventstore.errors import IdempotencyKeyReused, WrongExpectedVersion
+from games.eventstore.loading import Head
+from games.eventstore.memo import Folded, StreamMemo
+from games.eventstore.pipeline import StreamKind, run_command
+from games.eventstore.records import RecordedEvent
 from tests.games.eventstore.builders import append, in_threads, new_stream_id
 
 pytestmark = pytest.mark.django_db
@@ -22,59 +25,77 @@ pytestmark = pytest.mark.django_db
 WHO = EventMetadata(actor_id=1)
 
 
+@dataclass(frozen=True)
+class Add:
+    """The tally's one command: add these numbers (none: record nothing)."""
+
+    numbers: tuple[int, ...]
+
+
+def add(*numbers: int) -> Add:
+    return Add(numbers)
+
+
+class NoTally(Exception):
+    pass
+
+
 @dataclass
 class Tally:
     """A kind whose state is the sum of its events' numbers, noting what the pipeline calls."""
 
     calls: list[str] = field(default_factory=list)
-    before_load: list[int] = field(default_factory=list)
-    """Numbers another writer appends just after the next loads read the stream (a lost race)."""
+    decided_on: list[int | None] = field(default_factory=list)
+    before_decide: list[int] = field(default_factory=list)
+    """Numbers another writer appends just before the next decisions (a lost race)."""
+    refuse: int | None = None
+    """A state the tally refuses to add to."""
+    memo: StreamMemo[int] = field(default_factory=lambda: StreamMemo(8))
 
-    def kind(self, *, transactional: bool = True) -> StreamKind[int, int]:
+    def kind(self, *, transactional: bool = True) -> StreamKind[int, int, Add]:
         return StreamKind(
             stream_type="tally",
-            load=self.load,
+            decode=lambda recorded: int(recorded.payload["number"]),
             fold=self.fold,
+            memo=self.memo,
+            decide=self.decide,
             encode=lambda number: NewEvent("NumberAdded", {"number": number}),
-            replay=self.replay,
+            creates=(Add,),
+            not_found=lambda _stream: NoTally("no such tally"),
             project=lambda *_: self.calls.append("project"),
             react=lambda *_: self.calls.append("react"),
             notify=lambda *_: transaction.on_commit(lambda: self.calls.append("notified")),
             transactional=transactional,
         )
 
-    def load(self, stream_id: UUID) -> tuple[int | None, int]:
-        self.calls.append("load")
-        events = read_stream(stream_id=stream_id)
-        state = self.fold([event.payload["number"] for event in events], None) if events else None
-        if self.before_load:  # another writer, on its own connection, commits first
-            number = self.before_load.pop(0)
-            in_threads(lambda _: added(stream_id, number), 1)
-        return state, len(events)
+    def decide(self, state: int | None, command: Add) -> list[int]:
+        self.calls.append("decide")
+        self.decided_on.append(state)
+        if self.before_decide:  # another writer, on its own connection, commits first
+            number = self.before_decide.pop(0)
+            in_threads(lambda _: added(self.stream_of_race, number), 1)
+        if state is not None and state == self.refuse:
+            raise ValueError("not now")
+        return list(command.numbers)
 
-    def fold(self, numbers: Sequence[int], state: int | None) -> int:
+    stream_of_race: UUID = field(default_factory=new_stream_id)
+
+    def fold(self, numbers: Iterable[int], state: int | None) -> int:
         return (state or 0) + sum(numbers)
 
-    def replay(self, stream_id: UUID, first: AppendResult) -> tuple[int, int]:
-        self.calls.append("replay")
-        numbers = [event.payload["number"] for event in read_stream(stream_id=stream_id)]
-        return sum(numbers[: first.last_version]), first.last_version
 
-
-def added(stream_id: UUID, number: int) -> None:
+def added(stream_id: UUID, number: int) -> RecordedEvent:
     """The number appended to the tally by another writer."""
-    append(stream_id, [NewEvent("NumberAdded", {"number": number})], stream_type="tally")
-
-
-def add(*numbers: int) -> Callable[[int | None], list[int]]:
-    return lambda _state: list(numbers)
+    return append(
+        stream_id, [NewEvent("NumberAdded", {"number": number})], stream_type="tally"
+    ).events[0]
 
 
 def test_a_command_records_its_events_and_answers_the_state_folded_with_them() -> None:
     tally, stream = Tally(), new_stream_id()
 
-    run_command(tally.kind(), stream_id=stream, decide=add(2), metadata=WHO)
-    outcome = run_command(tally.kind(), stream_id=stream, decide=add(3, 4), metadata=WHO)
+    run_command(tally.kind(), stream_id=stream, command=add(2), metadata=WHO)
+    outcome = run_command(tally.kind(), stream_id=stream, command=add(3, 4), metadata=WHO)
 
     assert (outcome.state, outcome.version, outcome.recorded) == (9, 3, True)
     assert [event.payload["number"] for event in read_stream(stream_id=stream)] == [2, 3, 4]
@@ -85,32 +106,30 @@ def test_a_command_records_its_events_and_answers_the_state_folded_with_them() -
 def test_the_steps_run_in_order_and_the_notification_only_after_the_commit() -> None:
     tally = Tally()
 
-    run_command(tally.kind(), stream_id=new_stream_id(), decide=add(1), metadata=WHO)
+    run_command(tally.kind(), stream_id=new_stream_id(), command=add(1), metadata=WHO)
 
-    assert tally.calls == ["load", "project", "react", "notified"]
+    assert tally.calls == ["decide", "project", "react", "notified"]
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_refusal_in_decide_records_nothing_and_notifies_nothing() -> None:
     tally, stream = Tally(), new_stream_id()
-    run_command(tally.kind(), stream_id=stream, decide=add(1), metadata=WHO)
+    run_command(tally.kind(), stream_id=stream, command=add(1), metadata=WHO)
     tally.calls.clear()
-
-    def refuse(_state: int | None) -> list[int]:
-        raise ValueError("not now")
+    tally.refuse = 1
 
     with pytest.raises(ValueError, match="not now"):
-        run_command(tally.kind(), stream_id=stream, decide=refuse, metadata=WHO)
+        run_command(tally.kind(), stream_id=stream, command=add(2), metadata=WHO)
 
-    assert tally.calls == ["load"]
+    assert tally.calls == ["decide"]
     assert len(read_stream(stream_id=stream)) == 1
 
 
 def test_a_command_that_decides_nothing_records_nothing_and_answers_the_state_as_it_is() -> None:
     tally, stream = Tally(), new_stream_id()
-    run_command(tally.kind(), stream_id=stream, decide=add(5), metadata=WHO)
+    run_command(tally.kind(), stream_id=stream, command=add(5), metadata=WHO)
 
-    outcome = run_command(tally.kind(), stream_id=stream, decide=add(), metadata=WHO)
+    outcome = run_command(tally.kind(), stream_id=stream, command=add(), metadata=WHO)
 
     assert (outcome.state, outcome.version, outcome.recorded) == (5, 1, False)
     assert len(read_stream(stream_id=stream)) == 1
@@ -118,15 +137,17 @@ def test_a_command_that_decides_nothing_records_nothing_and_answers_the_state_as
 
 def test_a_new_stream_must_begin_with_an_event() -> None:
     with pytest.raises(ValueError, match="first event"):
-        run_command(Tally().kind(), stream_id=new_stream_id(), decide=add(), metadata=WHO)
+        run_command(Tally().kind(), stream_id=new_stream_id(), command=add(), metadata=WHO)
 
 
 def test_an_expected_version_that_is_not_the_streams_is_refused_and_records_nothing() -> None:
     tally, stream = Tally(), new_stream_id()
-    run_command(tally.kind(), stream_id=stream, decide=add(1), metadata=WHO)
+    run_command(tally.kind(), stream_id=stream, command=add(1), metadata=WHO)
 
     with pytest.raises(WrongExpectedVersion) as refused:
-        run_command(tally.kind(), stream_id=stream, decide=add(2), metadata=WHO, expected_version=0)
+        run_command(
+            tally.kind(), stream_id=stream, command=add(2), metadata=WHO, expected_version=0
+        )
 
     assert (refused.value.expected_version, refused.value.current_version) == (0, 1)
     assert len(read_stream(stream_id=stream)) == 1
@@ -136,9 +157,9 @@ def test_an_expected_version_that_is_not_the_streams_is_refused_and_records_noth
 def test_a_race_lost_without_an_expected_version_is_tried_again_on_the_new_state() -> None:
     tally, stream = Tally(), new_stream_id()
     added(stream, 1)
-    tally.before_load = [10]
+    tally.before_decide, tally.stream_of_race = [10], stream
 
-    outcome = run_command(tally.kind(), stream_id=stream, decide=add(5), metadata=WHO)
+    outcome = run_command(tally.kind(), stream_id=stream, command=add(5), metadata=WHO)
 
     assert (outcome.state, outcome.version) == (16, 3)
     assert [event.payload["number"] for event in read_stream(stream_id=stream)] == [1, 10, 5]
@@ -148,10 +169,12 @@ def test_a_race_lost_without_an_expected_version_is_tried_again_on_the_new_state
 def test_a_race_lost_with_an_expected_version_is_refused() -> None:
     tally, stream = Tally(), new_stream_id()
     added(stream, 1)
-    tally.before_load = [10]
+    tally.before_decide, tally.stream_of_race = [10], stream
 
     with pytest.raises(WrongExpectedVersion):
-        run_command(tally.kind(), stream_id=stream, decide=add(5), metadata=WHO, expected_version=1)
+        run_command(
+            tally.kind(), stream_id=stream, command=add(5), metadata=WHO, expected_version=1
+        )
 
     assert [event.payload["number"] for event in read_stream(stream_id=stream)] == [1, 10]
 
@@ -163,20 +186,18 @@ def test_a_repeated_idempotency_key_is_answered_from_the_first_command_and_recor
     first = run_command(
         tally.kind(),
         stream_id=stream,
-        decide=add(3),
+        command=add(3),
         metadata=WHO,
         idempotency_key="k",
-        fingerprint="add 3",
     )
-    run_command(tally.kind(), stream_id=stream, decide=add(4), metadata=WHO)
+    run_command(tally.kind(), stream_id=stream, command=add(4), metadata=WHO)
 
     again = run_command(
         tally.kind(),
         stream_id=stream,
-        decide=add(3),
+        command=add(3),
         metadata=WHO,
         idempotency_key="k",
-        fingerprint="add 3",
     )
 
     assert (again.duplicate, again.recorded, again.state, again.version) == (True, False, 3, 1)
@@ -184,33 +205,60 @@ def test_a_repeated_idempotency_key_is_answered_from_the_first_command_and_recor
     assert len(read_stream(stream_id=stream)) == 2
 
 
-def test_an_idempotency_key_needs_the_commands_fingerprint() -> None:
-    with pytest.raises(ValueError, match="fingerprint"):
+def test_the_same_key_with_another_command_is_refused_and_records_nothing() -> None:
+    tally, stream = Tally(), new_stream_id()
+    run_command(tally.kind(), stream_id=stream, command=add(3), metadata=WHO, idempotency_key="k")
+
+    with pytest.raises(IdempotencyKeyReused):
         run_command(
-            Tally().kind(),
-            stream_id=new_stream_id(),
-            decide=add(1),
-            metadata=WHO,
-            idempotency_key="k",
+            tally.kind(), stream_id=stream, command=add(4), metadata=WHO, idempotency_key="k"
         )
 
+    assert [event.payload["number"] for event in read_stream(stream_id=stream)] == [3]
 
-def test_a_decide_that_asks_to_reload_is_run_again_on_a_state_read_afresh() -> None:
+
+def test_a_command_refused_on_a_state_trusted_at_the_callers_head_is_decided_again_on_the_log() -> (
+    None
+):
     tally, stream = Tally(), new_stream_id()
-    run_command(tally.kind(), stream_id=stream, decide=add(1), metadata=WHO)
+    first = run_command(tally.kind(), stream_id=stream, command=add(1), metadata=WHO)
+    seen = Folded(first.state, first.version, first.events[-1].global_position)
+    tally.memo.remember(stream, seen)
+    last = added(stream, 2)  # another process's write: this memo still holds 1
     tally.calls.clear()
-    asked: list[int | None] = []
+    tally.refuse = 1  # the stale state refuses the command; the state read afresh takes it
 
-    def once_stale(state: int | None) -> list[int]:
-        asked.append(state)
-        if len(asked) == 1:
-            raise Reload
-        return [2]
+    outcome = run_command(
+        tally.kind(),
+        stream_id=stream,
+        command=add(5),
+        metadata=WHO,
+        head=Head(seen.version, seen.position),
+    )
 
-    outcome = run_command(tally.kind(), stream_id=stream, decide=once_stale, metadata=WHO)
+    assert tally.decided_on[-2:] == [1, 3]
+    assert (outcome.state, outcome.version) == (8, 3)
+    assert [event.payload["number"] for event in read_stream(stream_id=stream)] == [1, 2, 5]
+    assert last.stream_version == 2
 
-    assert asked == [1, 1]
-    assert tally.calls.count("load") == 2
+
+def test_a_command_at_the_callers_head_reads_nothing_when_the_memo_is_there(
+    django_assert_num_queries: Any,
+) -> None:
+    tally, stream = Tally(), new_stream_id()
+    first = run_command(tally.kind(), stream_id=stream, command=add(1), metadata=WHO)
+    tally.memo.remember(
+        stream, Folded(first.state, first.version, first.events[-1].global_position)
+    )
+    head = Head(first.version, first.events[-1].global_position)
+
+    # The savepoint, the append with its statement, the savepoint's release: no read.
+    with django_assert_num_queries(3):
+        outcome = run_command(
+            tally.kind(), stream_id=stream, command=add(2), metadata=WHO, head=head
+        )
+
+    assert tally.decided_on[-1] == 1
     assert (outcome.state, outcome.version) == (3, 2)
 
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from common.actors import Actor
-from games.matches import loading, rebuilding, services
+from games.matches import execution, rebuilding, services
 from games.models import Match, Round
 from games.rules import RuleViolation, Table
 from tests.games.matches.builders import legal_swaps, random_plays
@@ -44,7 +44,7 @@ def play_random_match(rng: random.Random, table_size: int) -> uuid.UUID:
 
 def corrected_a_finished_round(rng: random.Random, match_id: uuid.UUID) -> bool:
     """The organizer's correction of a finished round of cards, if there is one (0048)."""
-    state, _ = loading.load_match(match_id=match_id)
+    state, _ = execution.load_match(match_id=match_id)
     finished = [
         r for r in state.live_rounds if r.outcome is not None and r.cards and r.entered is None
     ]
@@ -63,7 +63,7 @@ def corrected_a_finished_round(rng: random.Random, match_id: uuid.UUID) -> bool:
 
 
 def random_command(rng: random.Random, match_id: uuid.UUID, table_size: int) -> None:
-    state, _ = loading.load_match(match_id=match_id)
+    state, _ = execution.load_match(match_id=match_id)
     current = state.round_in_progress
     deck = Table(table_size).deck
     roll = rng.random()
@@ -298,7 +298,7 @@ def test_rebuild_restores_the_organizers_corrections_and_verify_notices_a_lost_o
         plays=[(play.seat, play.card.code) for play in plays],
         actor=SCORER,
     )
-    state, _ = loading.load_match(match_id=match_id)
+    state, _ = execution.load_match(match_id=match_id)
     index, other, _points = legal_swaps(state, 1)[0]
     services.round_card_correct(
         match_id=match_id,

@@ -5,7 +5,7 @@ import pytest
 from common.actors import Actor
 from games.eventstore.api import IdempotencyKeyReused, WrongExpectedVersion, read_stream
 from games.matches import services
-from games.matches.loading import MatchNotFound
+from games.matches.execution import MatchNotFound
 from games.matches.selectors import match_side_names
 from games.matches.stream import MatchAlreadyCreated, RoundNotFound
 from games.models import Match, Round

@@ -51,7 +51,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         first_versions.append(arguments.get("from_version", 1))
         return read_stream(**arguments)
 
-    monkeypatch.setattr("tournaments.services.pipeline.read_stream", reading)
+    monkeypatch.setattr("games.eventstore.loading.read_stream", reading)
     return first_versions
 
 
