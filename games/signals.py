@@ -24,3 +24,8 @@ def match_events_appended_on_commit(*, match_id: UUID) -> None:
     transaction.on_commit(
         lambda: match_events_appended.send(sender=Match, match_id=match_id), robust=True
     )
+
+
+def announce_appended(match_id: UUID, *_after: object) -> None:
+    """The match command pipeline's `notify` hook (`games.matches.execution.MATCH_KIND`)."""
+    match_events_appended_on_commit(match_id=match_id)

@@ -12,11 +12,10 @@ from uuid import UUID
 from django.utils.translation import gettext_noop
 
 from common.actors import Actor
-from common.lru import LeastRecentlyUsed
 from games import folded
-from games.eventstore.api import EventMetadata, NewEvent, WrittenWithAppend
+from games.eventstore.api import EventMetadata, NewEvent
 from games.eventstore.loading import Head, Loaded, load_latest, load_to
-from games.eventstore.pipeline import Appended, Outcome, StreamKind, run_command
+from games.eventstore.pipeline import Outcome, StreamKind, run_command
 from games.matches.projections import MATCH_STREAM, match_event, match_written_with_append
 from games.matches.stream import (
     CreateMatch,
@@ -27,9 +26,8 @@ from games.matches.stream import (
     fold,
     schema_version_of,
 )
-from games.models import Match
-from games.rules import DeckNames, RuleViolation, Variant
-from games.signals import match_events_appended_on_commit
+from games.rules import RuleViolation
+from games.signals import announce_appended
 
 RACE_RETRIES = 5
 """Appends retried after another writer got in first, when the caller named no version."""
@@ -93,24 +91,6 @@ def load_match(*, match_id: UUID, to_version: int | None = None) -> tuple[MatchA
     return state, version
 
 
-def project_match(
-    match_id: UUID,
-    previous: MatchAggregate | None,
-    state: MatchAggregate,  # noqa: ARG001 - the pipeline calls every project hook so
-    appended: Appended[MatchEvent],  # noqa: ARG001
-) -> None:
-    """What follows an append besides its rows (written by the append's own statement,
-    `projection_with_append`): a new match's deck letters read afresh."""
-    if previous is None:
-        _deck_names.pop(match_id)  # a new match: its deck is read again when needed
-
-
-def projection_with_append(
-    match_id: UUID, previous: MatchAggregate | None, state: MatchAggregate, version: int
-) -> WrittenWithAppend:
-    return match_written_with_append(state, match_id=match_id, version=version, previous=previous)
-
-
 def encode(event: MatchEvent) -> NewEvent:
     return NewEvent(event.type, event.to_payload(), schema_version=schema_version_of(event.type))
 
@@ -124,32 +104,8 @@ MATCH_KIND: StreamKind[MatchAggregate, MatchEvent, MatchCommand] = StreamKind(
     encode=encode,
     creates=(CreateMatch,),
     not_found=match_not_found,
-    project=project_match,
-    project_with_append=projection_with_append,
+    project_with_append=match_written_with_append,
     transactional=False,
-    notify=lambda match_id, *_: match_events_appended_on_commit(match_id=match_id),
+    notify=announce_appended,
 )
 """How the command pipeline handles match streams."""
-
-
-DECK_NAMES_REMEMBERED = 4096
-
-
-_deck_names: LeastRecentlyUsed[UUID, DeckNames] = LeastRecentlyUsed(DECK_NAMES_REMEMBERED)
-"""Each match's deck letters, once read: a match's variant never changes after its creation,
-so a card costs no query for them after the match's first. Shared by the process's threads."""
-
-
-def deck_names_of(match_id: UUID) -> DeckNames:
-    known = _deck_names.get(match_id)
-    if known is not None:
-        return known
-    remembered = folded.recall(match_id)
-    if remembered is not None:
-        return remembered.state.setup.variant.deck_names
-    variant = Match.objects.filter(id=match_id).values_list("variant", flat=True).first()
-    if variant is None:
-        return "italian"  # not remembered: the match may be created later with another deck
-    deck_names = Variant.from_recorded(variant).deck_names
-    _deck_names.put(match_id, deck_names)
-    return deck_names

@@ -174,15 +174,12 @@ def round_rows(state: MatchAggregate, *, match_id: UUID) -> list[Round]:
 
 
 def match_written_with_append(
-    state: MatchAggregate,
-    *,
-    match_id: UUID,
-    version: int,
-    previous: MatchAggregate | None = None,
+    match_id: UUID, previous: MatchAggregate | None, state: MatchAggregate, version: int
 ) -> WrittenWithAppend:
     """The match row and the round rows the command touched (all of them without `previous`),
     upserted by the append's own statement: one round trip for the events and their projection,
-    no ORM compilation on the card path. The row's last position and times are the append's."""
+    no ORM compilation on the card path. The row's last position and times are the append's
+    (the match command pipeline's `project_with_append` hook)."""
     replay_of = state.replay_of
     touched = state.rounds
     if previous is not None:

@@ -18,9 +18,11 @@ from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from common.actors import Actor
+from common.lru import LeastRecentlyUsed
+from games import folded
 from games.eventstore.api import IdempotencyKeyReused
 from games.eventstore.loading import EMPTY_STREAM, Head
-from games.matches.execution import CommandResult, deck_names_of, execute, load_match
+from games.matches.execution import CommandResult, execute, load_match
 from games.matches.stream import (
     ConfirmResult,
     CorrectCard,
@@ -38,10 +40,11 @@ from games.matches.stream import (
     UndoLastPlay,
     VoidRound,
 )
-from games.models import MatchSide
+from games.models import Match, MatchSide
 from games.rules import (
     DEFAULT_VARIANT,
     Card,
+    DeckNames,
     InvalidMatchFormat,
     MatchFormat,
     RuleViolation,
@@ -178,6 +181,29 @@ def round_start(
         deck = shuffled_deck(load_match(match_id=match_id)[0].setup)
     command = StartNextRound(briscola=briscola_card, dealer=dealer_seat, deck=deck)
     return execute(match_id=match_id, command=command, actor=actor, **options)
+
+
+DECK_NAMES_REMEMBERED = 4096
+
+
+_deck_names: LeastRecentlyUsed[UUID, DeckNames] = LeastRecentlyUsed(DECK_NAMES_REMEMBERED)
+"""Each match's deck letters, once read: a match's variant never changes after its creation,
+so a card costs no query for them after the match's first. Shared by the process's threads."""
+
+
+def deck_names_of(match_id: UUID) -> DeckNames:
+    known = _deck_names.get(match_id)
+    if known is not None:
+        return known
+    remembered = folded.recall(match_id)
+    if remembered is not None:
+        return remembered.state.setup.variant.deck_names
+    variant = Match.objects.filter(id=match_id).values_list("variant", flat=True).first()
+    if variant is None:
+        return "italian"  # not remembered: the match may be created later with another deck
+    deck_names = Variant.from_recorded(variant).deck_names
+    _deck_names.put(match_id, deck_names)
+    return deck_names
 
 
 def match_card(match_id: UUID, text: str) -> Card:

@@ -8,13 +8,13 @@ from rest_framework.test import APIClient
 
 from common.actors import Actor
 from common.exceptions import api_exception_handler, status_for
+from games.eventstore import loading
 from tests.factories.api import API
 from tests.factories.tournaments import ApiTournamentFactory
 from tests.games.api.builders import post
 from tests.tournaments.api.builders import entrant_url, register, tournament_url
 from tournaments.formats.errors import InvalidFormatOption
-from tournaments.services import pipeline, registration
-from tournaments.services import pipeline as tournament_pipeline
+from tournaments.services import registration
 from tournaments.standings.errors import UnknownTiebreak
 
 UNKNOWN = uuid.UUID("7e1d0c4a-0000-4000-8000-00000000abcd")  # fixed: part of a test id
@@ -213,18 +213,18 @@ def test_a_write_that_loses_a_race_is_a_version_conflict(
     organizer: APIClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tournament_id = ApiTournamentFactory.create(client=organizer)["id"]
-    load = tournament_pipeline.load_tournament
+    load = loading.load_latest
 
-    def load_then_lose_the_race(*, tournament_id: uuid.UUID) -> tuple[Any, int]:
+    def load_then_lose_the_race(kind: Any, stream_id: uuid.UUID, **options: Any) -> Any:
         """Read the tournament, then let another registration in before appending."""
-        stale = load(tournament_id=tournament_id)
-        monkeypatch.setattr(pipeline, "load_tournament", load)
+        stale = load(kind, stream_id, **options)
+        monkeypatch.setattr("games.eventstore.pipeline.load_latest", load)
         registration.entrant_register(
             tournament_id=tournament_id, name="First", players=["First"], actor=Actor()
         )
         return stale
 
-    monkeypatch.setattr(pipeline, "load_tournament", load_then_lose_the_race)
+    monkeypatch.setattr("games.eventstore.pipeline.load_latest", load_then_lose_the_race)
     response = post(
         organizer, tournament_url(tournament_id, "entrants"), {"name": "Late", "players": ["Late"]}
     )
