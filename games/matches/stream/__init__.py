@@ -25,7 +25,7 @@ from games.matches.stream.commands import (
     UndoLastPlay,
     VoidRound,
 )
-from games.matches.stream.deciding import decide
+from games.matches.stream.decide import decide
 from games.matches.stream.errors import (
     BriscolaDealtByServer,
     CardsAlreadyEntered,
@@ -68,7 +68,7 @@ from games.matches.stream.events import (
     match_event_from_stored,
     schema_version_of,
 )
-from games.matches.stream.evolving import evolve, fold
+from games.matches.stream.evolve import evolve, fold
 from games.matches.stream.state import (
     MatchAggregate,
     MatchResult,

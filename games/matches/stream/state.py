@@ -287,7 +287,7 @@ def winner_after_forfeit(record: MatchState, forfeited_by: int) -> int | None:
     return ahead[0] if len(ahead) == 1 else None
 
 
-# Shared by deciding and evolving.
+# Shared by decide and evolve.
 
 
 def cards_of(match_round: MatchRound) -> RoundState:

@@ -56,7 +56,7 @@ from games.matches.stream.events import (
     RoundVoided,
     check_side_refs_carry_ids,
 )
-from games.matches.stream.evolving import fold
+from games.matches.stream.evolve import fold
 from games.matches.stream.state import (
     MatchAggregate,
     MatchRound,
