@@ -301,36 +301,46 @@ class RevealResults:
     0060)."""
 
 
-TournamentCommand: TypeAlias = (
-    CreateTournament
-    | RegisterEntrant
+EntrantCommand: TypeAlias = (
+    RegisterEntrant
     | RegisterEntrants
     | CheckInEntrant
+    | OpenCheckIn
+    | CloseCheckIn
     | WithdrawEntrant
     | SeedEntrants
-    | StartTournament
+    | CorrectEntrant
+    | ReseedEntrants
+)
+"""The commands on the entrants: their entry, check-in, withdrawal, corrections and seeds."""
+ProgressCommand: TypeAlias = (
+    StartTournament
     | PublishSwissRound
     | AdvanceTournament
     | RecordResult
-    | ScheduleMatches
-    | AssignTable
-    | ChangeTables
-    | CorrectEntrant
-    | ReseedEntrants
-    | CallMatch
-    | OpenCheckIn
-    | CloseCheckIn
     | DecideLevelMatch
     | DecideGroupPlaces
-    | ChangeRegistration
+)
+"""The commands that carry the tournament from its start to its end."""
+TableCommand: TypeAlias = ScheduleMatches | AssignTable | CallMatch | ChangeTables
+"""The commands on the tables: where and when the matches are played."""
+SignUpCommand: TypeAlias = (
+    ChangeRegistration
     | ApplyToPlay
     | ApproveApplication
     | DeclineApplication
     | PromoteApplication
     | ReorderWaitingList
-    | RequestBye
-    | CancelBye
-    | PauseEntrant
-    | ReturnEntrant
+)
+"""The commands of the sign-up: the applications and the waiting list."""
+ByeCommand: TypeAlias = RequestBye | CancelBye | PauseEntrant | ReturnEntrant
+"""The commands by which an entrant sits rounds out and comes back."""
+TournamentCommand: TypeAlias = (
+    CreateTournament
+    | EntrantCommand
+    | ProgressCommand
+    | TableCommand
+    | SignUpCommand
+    | ByeCommand
     | RevealResults
 )

@@ -1,10 +1,13 @@
 """Deciding: `decide(state, command)` refuses a command with a `TournamentError` or answers the
-events it records (none when there is nothing to do)."""
+events it records (none when there is nothing to do).
+
+It matches the command on its class, as the match stream's `decide` does, and hands it to the
+function of its concern (`entrants`, `progress`, `tables`, ...): mypy checks that each function
+takes the command it is given and, through `assert_never`, that no command is left out."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import assert_never
 
 from common.explained import gettext_noop
 from tournaments.errors import InvalidTournament
@@ -18,6 +21,7 @@ from tournaments.stream.commands import (
     ApplyToPlay,
     ApproveApplication,
     AssignTable,
+    ByeCommand,
     CallMatch,
     CancelBye,
     ChangeRegistration,
@@ -29,8 +33,10 @@ from tournaments.stream.commands import (
     DecideGroupPlaces,
     DecideLevelMatch,
     DeclineApplication,
+    EntrantCommand,
     OpenCheckIn,
     PauseEntrant,
+    ProgressCommand,
     PromoteApplication,
     PublishSwissRound,
     RecordResult,
@@ -43,7 +49,9 @@ from tournaments.stream.commands import (
     RevealResults,
     ScheduleMatches,
     SeedEntrants,
+    SignUpCommand,
     StartTournament,
+    TableCommand,
     TournamentCommand,
     WithdrawEntrant,
 )
@@ -61,8 +69,138 @@ def decide(state: TournamentState | None, command: TournamentCommand) -> list[To
         return _create(state, command)
     if state is None:
         raise InvalidTournament.because(gettext_noop("the tournament does not exist yet"))
-    handler = _DECIDERS[type(command)]
-    return handler(state, command)
+    match command:
+        case (
+            RegisterEntrant()
+            | RegisterEntrants()
+            | CheckInEntrant()
+            | OpenCheckIn()
+            | CloseCheckIn()
+            | WithdrawEntrant()
+            | SeedEntrants()
+            | CorrectEntrant()
+            | ReseedEntrants()
+        ):
+            return _decide_on_entrants(state, command)
+        case (
+            StartTournament()
+            | PublishSwissRound()
+            | AdvanceTournament()
+            | RecordResult()
+            | DecideLevelMatch()
+            | DecideGroupPlaces()
+        ):
+            return _decide_progress(state, command)
+        case ScheduleMatches() | AssignTable() | CallMatch() | ChangeTables():
+            return _decide_on_tables(state, command)
+        case (
+            ChangeRegistration()
+            | ApplyToPlay()
+            | ApproveApplication()
+            | DeclineApplication()
+            | PromoteApplication()
+            | ReorderWaitingList()
+        ):
+            return _decide_sign_up(state, command)
+        case RequestBye() | CancelBye() | PauseEntrant() | ReturnEntrant():
+            return _decide_on_byes(state, command)
+        case RevealResults():
+            return silence.reveal_results(state, command)
+        case _:
+            assert_never(command)
+
+
+def _decide_on_entrants(state: TournamentState, command: EntrantCommand) -> list[TournamentEvent]:
+    """An entrant's command, decided by `entrants`."""
+    match command:
+        case RegisterEntrant():
+            return entrants.register_entrant(state, command)
+        case RegisterEntrants():
+            return entrants.register_entrants(state, command)
+        case CheckInEntrant():
+            return entrants.check_in_entrant(state, command)
+        case OpenCheckIn():
+            return entrants.open_check_in(state, command)
+        case CloseCheckIn():
+            return entrants.close_check_in(state, command)
+        case WithdrawEntrant():
+            return entrants.withdraw_entrant(state, command)
+        case SeedEntrants():
+            return entrants.seed_entrants(state, command)
+        case CorrectEntrant():
+            return entrants.correct_entrant(state, command)
+        case ReseedEntrants():
+            return entrants.reseed_entrants(state, command)
+        case _:
+            assert_never(command)
+
+
+def _decide_progress(state: TournamentState, command: ProgressCommand) -> list[TournamentEvent]:
+    """A command that carries the tournament on, decided by `progress`."""
+    match command:
+        case StartTournament():
+            return progress.start_tournament(state, command)
+        case PublishSwissRound():
+            return progress.publish_swiss_round(state, command)
+        case AdvanceTournament():
+            return progress.advance_tournament(state, command)
+        case RecordResult():
+            return progress.record_result(state, command)
+        case DecideLevelMatch():
+            return progress.decide_level_match(state, command)
+        case DecideGroupPlaces():
+            return progress.decide_group_places(state, command)
+        case _:
+            assert_never(command)
+
+
+def _decide_on_tables(state: TournamentState, command: TableCommand) -> list[TournamentEvent]:
+    """A command on the tables, decided by `tables`."""
+    match command:
+        case ScheduleMatches():
+            return tables.schedule_matches(state, command)
+        case AssignTable():
+            return tables.assign_table(state, command)
+        case CallMatch():
+            return tables.call_match(state, command)
+        case ChangeTables():
+            return tables.change_tables(state, command)
+        case _:
+            assert_never(command)
+
+
+def _decide_sign_up(state: TournamentState, command: SignUpCommand) -> list[TournamentEvent]:
+    """A command of the sign-up, decided by `signup`."""
+    match command:
+        case ChangeRegistration():
+            return signup.change_registration(state, command)
+        case ApplyToPlay():
+            return signup.apply_to_play(state, command)
+        case ApproveApplication():
+            return signup.approve_application(state, command)
+        case DeclineApplication():
+            return signup.decline_application(state, command)
+        case PromoteApplication():
+            return signup.promote_application(state, command)
+        case ReorderWaitingList():
+            return signup.reorder_waiting_list(state, command)
+        case _:
+            assert_never(command)
+
+
+def _decide_on_byes(state: TournamentState, command: ByeCommand) -> list[TournamentEvent]:
+    """A bye or a pause, decided by `byes`."""
+    match command:
+        case RequestBye():
+            return byes.request_bye(state, command)
+        case CancelBye():
+            return byes.cancel_bye(state, command)
+        case PauseEntrant():
+            return byes.pause_entrant(state, command)
+        case ReturnEntrant():
+            return byes.return_entrant(state, command)
+        case _:
+            assert_never(command)
 
 
 def _create(state: TournamentState | None, command: CreateTournament) -> list[TournamentEvent]:
@@ -111,51 +249,3 @@ def _create(state: TournamentState | None, command: CreateTournament) -> list[To
             name=command.name, settings=settings, club=command.club, public=command.public
         )
     ]
-
-
-Decided = TypeVar("Decided", bound=TournamentCommand)
-Decider = Callable[[TournamentState, Any], list[TournamentEvent]]
-
-
-def _decider(
-    command_type: type[Decided],
-    decider: Callable[[TournamentState, Decided], list[TournamentEvent]],
-) -> tuple[type[Decided], Decider]:
-    """`decider` for `command_type` (typed together, so the decider takes that command)."""
-    return command_type, decider
-
-
-_DECIDERS: dict[type, Decider] = dict(
-    [
-        _decider(RegisterEntrant, entrants.register_entrant),
-        _decider(RegisterEntrants, entrants.register_entrants),
-        _decider(CheckInEntrant, entrants.check_in_entrant),
-        _decider(OpenCheckIn, entrants.open_check_in),
-        _decider(CloseCheckIn, entrants.close_check_in),
-        _decider(WithdrawEntrant, entrants.withdraw_entrant),
-        _decider(SeedEntrants, entrants.seed_entrants),
-        _decider(CorrectEntrant, entrants.correct_entrant),
-        _decider(ReseedEntrants, entrants.reseed_entrants),
-        _decider(StartTournament, progress.start_tournament),
-        _decider(PublishSwissRound, progress.publish_swiss_round),
-        _decider(AdvanceTournament, progress.advance_tournament),
-        _decider(RecordResult, progress.record_result),
-        _decider(DecideLevelMatch, progress.decide_level_match),
-        _decider(DecideGroupPlaces, progress.decide_group_places),
-        _decider(ScheduleMatches, tables.schedule_matches),
-        _decider(AssignTable, tables.assign_table),
-        _decider(CallMatch, tables.call_match),
-        _decider(ChangeTables, tables.change_tables),
-        _decider(ChangeRegistration, signup.change_registration),
-        _decider(ApplyToPlay, signup.apply_to_play),
-        _decider(ApproveApplication, signup.approve_application),
-        _decider(DeclineApplication, signup.decline_application),
-        _decider(PromoteApplication, signup.promote_application),
-        _decider(ReorderWaitingList, signup.reorder_waiting_list),
-        _decider(RequestBye, byes.request_bye),
-        _decider(CancelBye, byes.cancel_bye),
-        _decider(PauseEntrant, byes.pause_entrant),
-        _decider(ReturnEntrant, byes.return_entrant),
-        _decider(RevealResults, silence.reveal_results),
-    ]
-)

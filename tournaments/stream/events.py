@@ -536,6 +536,35 @@ TournamentEvent: TypeAlias = (
     | ResultsRevealed
 )
 
+EntrantEvent: TypeAlias = (
+    EntrantRegistered
+    | EntrantCheckedIn
+    | CheckInOpened
+    | CheckInClosed
+    | EntrantWithdrew
+    | EntrantsSeeded
+    | EntrantCorrected
+    | EntrantsReseeded
+)
+"""The events about the entrants: their entry, check-in, withdrawal, corrections and seeds."""
+ByeEvent: TypeAlias = ByeRequested | ByeCancelled | EntrantPaused | EntrantReturned
+"""The events by which an entrant sits rounds out and comes back."""
+SignUpEvent: TypeAlias = (
+    RegistrationChanged
+    | EntrantApplied
+    | ApplicationApproved
+    | ApplicationDeclined
+    | ApplicationWaitlisted
+    | ApplicationPromoted
+    | WaitingListReordered
+)
+"""The events of the sign-up: the applications and the waiting list."""
+CourseEvent: TypeAlias = (
+    TournamentStarted | TournamentFinished | TablesChanged | GroupPlacesDecided | ResultsRevealed
+)
+"""The events of the tournament's course: its start and end, its tables, the places decided in
+its groups, the reveal of its silent rounds."""
+
 TOURNAMENT_EVENTS: EventCodec[TournamentEvent] = EventCodec("tournament", get_args(TournamentEvent))
 """How tournament events meet the store."""
 EVENT_CLASSES = TOURNAMENT_EVENTS.classes

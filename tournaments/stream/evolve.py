@@ -1,14 +1,15 @@
 """Folding: the tournament state after each of its events (`evolve`), or after many (`fold`).
 
-Each event type has its handler, registered with the type it folds, so mypy checks that every
-handler reads the fields its event has.
+`evolve` matches the event on its class and hands it to the function that folds that type, so
+mypy checks both that every function reads the fields its event has and, through `assert_never`,
+that every event type is folded.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any, assert_never
 
 from tournaments.state import (
     ApplicationPhase,
@@ -24,12 +25,15 @@ from tournaments.stream.events import (
     ApplicationPromoted,
     ApplicationWaitlisted,
     ByeCancelled,
+    ByeEvent,
     ByeRequested,
     CheckInClosed,
     CheckInOpened,
+    CourseEvent,
     EntrantApplied,
     EntrantCheckedIn,
     EntrantCorrected,
+    EntrantEvent,
     EntrantPaused,
     EntrantRegistered,
     EntrantReturned,
@@ -39,6 +43,7 @@ from tournaments.stream.events import (
     GroupPlacesDecided,
     RegistrationChanged,
     ResultsRevealed,
+    SignUpEvent,
     TablesChanged,
     TournamentCreated,
     TournamentEvent,
@@ -48,6 +53,7 @@ from tournaments.stream.events import (
 )
 from tournaments.stream.fixture_events import (
     FixtureCreated,
+    FixtureEvent,
     FixtureReset,
     LevelMatchDecided,
     MatchCalled,
@@ -62,7 +68,148 @@ def evolve(state: TournamentState | None, event: TournamentEvent) -> TournamentS
         return TournamentState(name=event.name, settings=event.settings)
     if state is None:
         raise ValueError(f"{event.type} before {TournamentCreated.type}")
-    return HANDLERS[type(event)](state, event)
+    match event:
+        case (
+            EntrantRegistered()
+            | EntrantCheckedIn()
+            | CheckInOpened()
+            | CheckInClosed()
+            | EntrantWithdrew()
+            | EntrantsSeeded()
+            | EntrantCorrected()
+            | EntrantsReseeded()
+        ):
+            return _entrant_evolved(state, event)
+        case ByeRequested() | ByeCancelled() | EntrantPaused() | EntrantReturned():
+            return _bye_evolved(state, event)
+        case (
+            RegistrationChanged()
+            | EntrantApplied()
+            | ApplicationApproved()
+            | ApplicationDeclined()
+            | ApplicationWaitlisted()
+            | ApplicationPromoted()
+            | WaitingListReordered()
+        ):
+            return _sign_up_evolved(state, event)
+        case (
+            SwissRoundPaired()
+            | FixtureCreated()
+            | MatchScheduled()
+            | MatchCalled()
+            | ResultRecorded()
+            | FixtureReset()
+            | LevelMatchDecided()
+        ):
+            return _fixture_evolved(state, event)
+        case (
+            TournamentStarted()
+            | TournamentFinished()
+            | TablesChanged()
+            | GroupPlacesDecided()
+            | ResultsRevealed()
+        ):
+            return _course_evolved(state, event)
+        case _:
+            assert_never(event)
+
+
+def _entrant_evolved(state: TournamentState, event: EntrantEvent) -> TournamentState:
+    """An entrant's event folded."""
+    match event:
+        case EntrantRegistered():
+            return _registered(state, event)
+        case EntrantCheckedIn():
+            return _checked_in(state, event)
+        case CheckInOpened():
+            return _check_in_opened(state, event)
+        case CheckInClosed():
+            return _check_in_closed(state, event)
+        case EntrantWithdrew():
+            return _withdrew(state, event)
+        case EntrantsSeeded():
+            return _seeded(state, event)
+        case EntrantCorrected():
+            return _corrected(state, event)
+        case EntrantsReseeded():
+            return _reseeded(state, event)
+        case _:
+            assert_never(event)
+
+
+def _bye_evolved(state: TournamentState, event: ByeEvent) -> TournamentState:
+    """A bye or a pause folded."""
+    match event:
+        case ByeRequested():
+            return _bye_requested(state, event)
+        case ByeCancelled():
+            return _bye_cancelled(state, event)
+        case EntrantPaused():
+            return _paused(state, event)
+        case EntrantReturned():
+            return _returned(state, event)
+        case _:
+            assert_never(event)
+
+
+def _sign_up_evolved(state: TournamentState, event: SignUpEvent) -> TournamentState:
+    """An event of the sign-up folded."""
+    match event:
+        case RegistrationChanged():
+            return _registration_changed(state, event)
+        case EntrantApplied():
+            return _applied(state, event)
+        case ApplicationApproved():
+            # Approval is followed by the entry or the waiting list, which say where it goes.
+            return state
+        case ApplicationDeclined():
+            return _declined(state, event)
+        case ApplicationWaitlisted():
+            return _waitlisted(state, event)
+        case ApplicationPromoted():
+            return _promoted(state, event)
+        case WaitingListReordered():
+            return _reordered(state, event)
+        case _:
+            assert_never(event)
+
+
+def _fixture_evolved(state: TournamentState, event: FixtureEvent) -> TournamentState:
+    """A fixture's event folded."""
+    match event:
+        case SwissRoundPaired():
+            return _swiss_paired(state, event)
+        case FixtureCreated():
+            return _fixture_created(state, event)
+        case MatchScheduled():
+            return _scheduled(state, event)
+        case MatchCalled():
+            return _called(state, event)
+        case ResultRecorded():
+            return _result_recorded(state, event)
+        case FixtureReset():
+            return _fixture_reset(state, event)
+        case LevelMatchDecided():
+            return _level_match_decided(state, event)
+        case _:
+            assert_never(event)
+
+
+def _course_evolved(state: TournamentState, event: CourseEvent) -> TournamentState:
+    """An event of the tournament's course folded."""
+    match event:
+        case TournamentStarted():
+            return _started(state, event)
+        case TournamentFinished():
+            return replace(state, finished=True)
+        case TablesChanged():
+            return _tables_changed(state, event)
+        case GroupPlacesDecided():
+            return _group_places_decided(state, event)
+        case ResultsRevealed():
+            return replace(state, results_revealed=True)
+        case _:
+            assert_never(event)
 
 
 def fold(
@@ -113,11 +260,6 @@ def _registration_changed(state: TournamentState, event: RegistrationChanged) ->
 
 def _applied(state: TournamentState, event: EntrantApplied) -> TournamentState:
     return _with_application(state, event.application, ApplicationPhase.PENDING)
-
-
-def _approved(state: TournamentState, event: ApplicationApproved) -> TournamentState:  # noqa: ARG001 - every handler takes its event
-    # Approval is followed by the entry or the waiting list, which say where it goes.
-    return state
 
 
 def _declined(state: TournamentState, event: ApplicationDeclined) -> TournamentState:
@@ -219,10 +361,6 @@ def _fixture_reset(state: TournamentState, event: FixtureReset) -> TournamentSta
     )
 
 
-def _finished(state: TournamentState, event: TournamentFinished) -> TournamentState:  # noqa: ARG001 - every handler takes its event
-    return replace(state, finished=True)
-
-
 def _corrected(state: TournamentState, event: EntrantCorrected) -> TournamentState:
     # Names and players are rows (decision 0018): only a group (decision 0057) and a fixed
     # table (0059) are folded.
@@ -269,55 +407,3 @@ def _paused(state: TournamentState, event: EntrantPaused) -> TournamentState:
 
 def _returned(state: TournamentState, event: EntrantReturned) -> TournamentState:
     return _with_entrant(state, event.entrant, paused=False)
-
-
-def _results_revealed(state: TournamentState, event: ResultsRevealed) -> TournamentState:  # noqa: ARG001 - every handler takes its event
-    return replace(state, results_revealed=True)
-
-
-Folded = TypeVar("Folded", bound=TournamentEvent)
-Handler = Callable[[TournamentState, Any], TournamentState]
-
-
-def _handler(
-    event_type: type[Folded], handler: Callable[[TournamentState, Folded], TournamentState]
-) -> tuple[type[Folded], Handler]:
-    """`handler` for `event_type` (typed together, so the handler folds that event)."""
-    return event_type, handler
-
-
-HANDLERS: dict[type, Handler] = dict(  # every event type but TournamentCreated
-    [
-        _handler(EntrantRegistered, _registered),
-        _handler(EntrantCheckedIn, _checked_in),
-        _handler(EntrantWithdrew, _withdrew),
-        _handler(EntrantsSeeded, _seeded),
-        _handler(TournamentStarted, _started),
-        _handler(SwissRoundPaired, _swiss_paired),
-        _handler(FixtureCreated, _fixture_created),
-        _handler(MatchScheduled, _scheduled),
-        _handler(ResultRecorded, _result_recorded),
-        _handler(FixtureReset, _fixture_reset),
-        _handler(TournamentFinished, _finished),
-        _handler(MatchCalled, _called),
-        _handler(CheckInOpened, _check_in_opened),
-        _handler(CheckInClosed, _check_in_closed),
-        _handler(EntrantCorrected, _corrected),
-        _handler(EntrantsReseeded, _reseeded),
-        _handler(LevelMatchDecided, _level_match_decided),
-        _handler(GroupPlacesDecided, _group_places_decided),
-        _handler(TablesChanged, _tables_changed),
-        _handler(RegistrationChanged, _registration_changed),
-        _handler(EntrantApplied, _applied),
-        _handler(ApplicationApproved, _approved),
-        _handler(ApplicationDeclined, _declined),
-        _handler(ApplicationWaitlisted, _waitlisted),
-        _handler(ApplicationPromoted, _promoted),
-        _handler(WaitingListReordered, _reordered),
-        _handler(ByeRequested, _bye_requested),
-        _handler(ByeCancelled, _bye_cancelled),
-        _handler(EntrantPaused, _paused),
-        _handler(EntrantReturned, _returned),
-        _handler(ResultsRevealed, _results_revealed),
-    ]
-)

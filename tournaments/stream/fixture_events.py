@@ -5,7 +5,7 @@ holds the others and the codec)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeAlias
 
 from tournaments.state import Result, SwissPairing
 
@@ -199,3 +199,16 @@ class LevelMatchDecided:
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> LevelMatchDecided:
         return cls(payload["fixture"], payload["winner"], payload.get("reason") or "")
+
+
+FixtureEvent: TypeAlias = (
+    SwissRoundPaired
+    | FixtureCreated
+    | MatchScheduled
+    | MatchCalled
+    | ResultRecorded
+    | FixtureReset
+    | LevelMatchDecided
+)
+"""The events of the fixtures: pairings, fixtures created and reset, tables and calls, results
+and the organizer's decisions."""
