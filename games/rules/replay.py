@@ -36,6 +36,14 @@ def play_card(state: RoundState, play: Play) -> RoundState:
     return handle(state, PlayCard(play.seat, play.card))[1]
 
 
+def decide_card(state: RoundState, play: Play) -> tuple[RoundEvent, ...]:
+    """What `play` records on `state`, or the RuleViolation that refuses it: the card laid, and
+    the trick it completes (its winner and points), the stock it empties, the round it ends.
+    `fold_events(decide_card(state, play), state)` is `play_card(state, play)`: a caller that
+    keeps the events applies the play later without the rules judging it again."""
+    return tuple(decide(state, PlayCard(play.seat, play.card)))
+
+
 @dataclass(frozen=True, slots=True)
 class Rejection:
     """The first play of a list that the rules refuse (0-based index) and why."""

@@ -76,12 +76,12 @@ from games.rules import (
     RuleViolation,
     Table,
     card_text,
-    play_card,
     replay_round,
     score_only_round,
     start_command_of,
     start_round,
 )
+from games.rules.replay import decide_card
 
 
 def decide(state: MatchAggregate | None, command: MatchCommand) -> list[MatchEvent]:
@@ -210,9 +210,11 @@ def open_round(state: MatchAggregate, number: int) -> MatchRound:
 
 
 def decide_play(state: MatchAggregate, command: PlayCardInRound) -> list[MatchEvent]:
+    """The play, judged by the rules once: the event carries what they decided (`decided`) for
+    `evolve` to apply."""
     cards = cards_of(open_round(state, command.round))
-    play_card(cards, Play(command.seat, command.card))
-    return [CardPlayed(round=command.round, seat=command.seat, card=command.card)]
+    decided = decide_card(cards, Play(command.seat, command.card))
+    return [CardPlayed(round=command.round, seat=command.seat, card=command.card, decided=decided)]
 
 
 def decide_plays(state: MatchAggregate, command: PlayCardsInRound) -> list[MatchEvent]:

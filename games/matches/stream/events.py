@@ -6,13 +6,14 @@ written exactly as they always were.
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
 from common.events import EventCodec
 from common.explained import gettext_noop
 from games.matches.stream.errors import InvalidSide
 from games.rules import Card, MatchFormat, Variant, parse_card
+from games.rules.events import RoundEvent as RulesEvent
 
 SideRef = dict[str, int]
 """Who a side is, by ids only: `{"entrant": 17}`, or `{}` when nothing outside the match knows
@@ -97,10 +98,18 @@ class RoundStarted:
 
 @dataclass(frozen=True, slots=True)
 class CardPlayed:
+    """`seat` played `card` in round `round`: the payload is the play alone.
+
+    `decided` is what the rules made of the play when `decide` judged it (the card laid, and the
+    trick it completed with its winner and points, the stock it emptied, the round it ended):
+    `evolve` applies it, so a command's card is judged once. It is never stored and takes no
+    part in comparisons; an event read from the log has none, and `evolve` asks the rules."""
+
     type: ClassVar[str] = "CardPlayed"
     round: int
     seat: int
     card: Card
+    decided: tuple[RulesEvent, ...] | None = field(default=None, compare=False, repr=False)
 
     def to_payload(self) -> dict[str, Any]:
         return {"round": self.round, "seat": self.seat, "card": self.card.code}

@@ -1,5 +1,7 @@
 """evolve: the state after one recorded event. Events were legal when recorded; folding them
-again re-runs the rules, so a stream that no longer replays fails loudly rather than silently."""
+from the log re-runs the rules, so a stream that no longer replays fails loudly rather than
+silently. A card that `decide` has just judged is not judged again: its event carries what the
+rules decided, and evolve applies it (decision record 0064)."""
 
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -36,6 +38,7 @@ from games.rules import (
     Play,
     RoundOutcome,
     Table,
+    fold_events,
     play_card,
     replay_round,
     start_command_of,
@@ -185,6 +188,11 @@ def with_round(state: MatchAggregate, number: int, change: RoundChange) -> tuple
 
 
 def played(event: CardPlayed) -> RoundChange:
+    """The round with the card played. A play that `decide` judged carries what the rules made
+    of it, applied as it is; one read from the log is judged by the rules here."""
+    decided = event.decided
+    if decided is not None:
+        return lambda r: replace(r, cards=fold_events(decided, cards_of(r)))
     play = Play(event.seat, event.card)
     return lambda r: replace(r, cards=play_card(cards_of(r), play))
 
