@@ -79,9 +79,9 @@ from games.rules import (
     replay_round,
     score_only_round,
     start_command_of,
-    start_round,
 )
 from games.rules.replay import decide_card
+from games.rules.round import decide_start
 
 
 def decide(state: MatchAggregate | None, command: MatchCommand) -> list[MatchEvent]:
@@ -177,9 +177,10 @@ def decide_start_round(state: MatchAggregate, command: StartNextRound) -> list[M
     state.table.check_seat_exists(dealer)
     if command.deck is not None:
         return [dealt_round_started(state, command.deck, dealer, command.briscola)]
-    if command.briscola is not None:
-        start_round(round_start(state.setup, dealer, command.briscola))
-    return [RoundStarted(round=len(state.rounds) + 1, dealer=dealer, briscola=command.briscola)]
+    briscola = command.briscola
+    dealt = None if briscola is None else decide_start(round_start(state.setup, dealer, briscola))
+    number = len(state.rounds) + 1
+    return [RoundStarted(round=number, dealer=dealer, briscola=briscola, decided=dealt)]
 
 
 def dealt_round_started(
@@ -193,9 +194,13 @@ def dealt_round_started(
                 "so do not name one"
             )
         )
-    cards = start_round(round_start(state.setup, dealer, None, deck))
+    dealt = decide_start(round_start(state.setup, dealer, None, deck))
     return RoundStarted(
-        round=len(state.rounds) + 1, dealer=dealer, briscola=cards.briscola, deck=tuple(deck)
+        round=len(state.rounds) + 1,
+        dealer=dealer,
+        briscola=dealt.briscola,
+        deck=tuple(deck),
+        decided=dealt,
     )
 
 

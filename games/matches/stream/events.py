@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Self
 from common.events import EventCodec
 from common.explained import gettext_noop
 from games.matches.stream.errors import InvalidSide
-from games.rules import Card, MatchFormat, Variant, parse_card
+from games.rules import Card, MatchFormat, RoundDealt, Variant, parse_card
 from games.rules.events import RoundEvent as RulesEvent
 
 SideRef = dict[str, int]
@@ -74,6 +74,9 @@ class RoundStarted:
     dealer: int
     briscola: Card | None
     deck: tuple[Card, ...] | None = None
+    decided: RoundDealt | None = field(default=None, compare=False, repr=False)
+    """The round as the rules dealt it when `decide` checked the start (None without a
+    briscola): `evolve` starts the round from it. Never stored, as `CardPlayed.decided`."""
 
     def to_payload(self) -> dict[str, Any]:
         briscola = None if self.briscola is None else self.briscola.code

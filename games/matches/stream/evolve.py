@@ -162,12 +162,15 @@ def lapsed_unless_of(result: MatchResult, marks: tuple[ResultMark, ...]) -> tupl
 
 
 def new_round(state: MatchAggregate, event: RoundStarted) -> MatchRound:
+    """The round started: from the rules' deal that `decide` checked, or for an event read from
+    the log (none carried), dealt by the rules here."""
     briscola, dealer = event.briscola, event.dealer
-    cards = (
-        None
-        if briscola is None
-        else start_round(round_start(state.setup, dealer, briscola, event.deck))
-    )
+    if briscola is None:
+        cards = None
+    elif event.decided is not None:
+        cards = fold_events((event.decided,))
+    else:
+        cards = start_round(round_start(state.setup, dealer, briscola, event.deck))
     return MatchRound(
         number=event.round,
         dealer=dealer,

@@ -1,6 +1,6 @@
-"""The match stream's evolve applies what decide judged: a card decided by the stream carries
-what the rules made of it, and folds to the very state that the same card read back from its
-stored payload folds to, the rules judging it again (decision record 0064)."""
+"""The match stream's evolve applies what decide judged: a card (or a round's start) decided by
+the stream carries what the rules made of it, and folds to the very state that the same event
+read back from its stored payload folds to, the rules judging it again (decision record 0064)."""
 
 import random
 
@@ -14,6 +14,7 @@ from games.matches.stream import (
     MatchEvent,
     PlayCardInRound,
     PlayCardsInRound,
+    RoundStarted,
     StartNextRound,
     UndoLastPlay,
     decide,
@@ -81,6 +82,27 @@ def test_a_card_read_back_from_its_payload_carries_nothing_and_folds_to_the_same
     assert isinstance(stored, CardPlayed)
     assert stored.decided is None
     assert fold([stored], match) == fold(decided, match)
+
+
+def test_a_started_round_carries_the_rules_deal_unless_it_is_scored_by_points_only() -> None:
+    deck = shuffled_deck(2, seed=4)
+    (dealt,) = decide(new_match(), StartNextRound(briscola=None, deck=deck))
+    (physical,) = decide(new_match(), StartNextRound(briscola=parse_card("1D")))
+    (points_only,) = decide(new_match(), StartNextRound(briscola=None))
+
+    assert isinstance(dealt, RoundStarted)
+    assert dealt.decided is not None
+    assert (dealt.decided.deck, dealt.decided.briscola) == (deck, dealt.briscola)
+    assert isinstance(physical, RoundStarted)
+    assert physical.decided is not None
+    assert (physical.decided.deck, physical.decided.briscola) == (None, parse_card("1D"))
+    assert isinstance(points_only, RoundStarted)
+    assert points_only.decided is None
+    for started in (dealt, physical, points_only):
+        (stored,) = read_back([started])
+        assert stored == started
+        assert fold([stored], new_match()) == fold([started], new_match())
+        assert "decided" not in started.to_payload()
 
 
 def test_the_last_card_of_a_round_carries_the_rounds_end() -> None:
@@ -159,7 +181,7 @@ def test_folding_the_decided_events_gives_the_state_the_log_folds_to(
             match, events = step(match, a_play_or_an_undo(match, rng))
             log += events
 
-    cards = [event for event in log if isinstance(event, CardPlayed)]
-    assert cards
-    assert all(event.decided is not None for event in cards)
+    judged = [event for event in log if isinstance(event, CardPlayed | RoundStarted)]
+    assert any(isinstance(event, CardPlayed) for event in judged)
+    assert all(event.decided is not None for event in judged)
     assert fold(read_back(log), start) == match
