@@ -104,7 +104,8 @@ def decide(state: MatchAggregate | None, command: MatchCommand) -> list[MatchEve
             | RuleRoundResult()
         ):
             return decide_in_round(state, command)
-    raise TypeError(f"not a match command: {command!r}")
+        case _:
+            assert_never(command)
 
 
 def decide_in_round(state: MatchAggregate, command: RoundCommand) -> list[MatchEvent]:
