@@ -48,7 +48,12 @@ from games.eventstore.transfer import (
     read_stored_events,
     read_stored_keys,
 )
-from games.eventstore.upcasters import Upcaster, register_upcaster, unregister_upcaster
+from games.eventstore.upcasters import (
+    Upcaster,
+    register_upcaster,
+    register_upcasters,
+    unregister_upcaster,
+)
 
 __all__ = [
     "ANY_VERSION",
@@ -90,6 +95,7 @@ __all__ = [
     "read_stream_to_fold",
     "read_streams_after",
     "register_upcaster",
+    "register_upcasters",
     "stream_version",
     "unregister_upcaster",
 ]

@@ -337,8 +337,11 @@ def _recorded_event(
     recorded_at: datetime,
 ) -> RecordedEvent:
     schema_version, payload = event.schema_version, event.payload
-    if upcasters.applies_to(event_type=event.event_type, schema_version=schema_version):
+    if upcasters.applies_to(
+        stream_type=stream_type, event_type=event.event_type, schema_version=schema_version
+    ):
         schema_version, payload = upcasters.upcast(
+            stream_type=stream_type,
             event_type=event.event_type,
             schema_version=schema_version,
             payload=copy.deepcopy(payload),

@@ -243,7 +243,10 @@ def recorded_event_from_row(row: Sequence[Any]) -> RecordedEvent:
         recorded_at,
     ) = row
     schema_version, upcast_payload = upcasters.upcast(
-        event_type=event_type, schema_version=stored_schema_version, payload=_from_json(payload)
+        stream_type=stream_type,
+        event_type=event_type,
+        schema_version=stored_schema_version,
+        payload=_from_json(payload),
     )
     return RecordedEvent(
         global_position=global_position,
@@ -271,7 +274,10 @@ def event_to_fold_from_row(row: Sequence[Any]) -> EventToFold:
         recorded_at,
     ) = row
     schema_version, upcast_payload = upcasters.upcast(
-        event_type=event_type, schema_version=stored_schema_version, payload=_from_json(payload)
+        stream_type=stream_type,
+        event_type=event_type,
+        schema_version=stored_schema_version,
+        payload=_from_json(payload),
     )
     return EventToFold(
         global_position=global_position,

@@ -16,6 +16,9 @@ from tests.games.eventstore.builders import append, new_stream_id
 
 pytestmark = pytest.mark.django_db
 
+KIND = "match"
+"""The stream type `append` writes unless told otherwise."""
+
 
 def card_code_from_rank_and_suit(payload: dict[str, Any]) -> dict[str, Any]:
     """Version 1 stored rank and suit apart; version 2 stores the card code."""
@@ -30,12 +33,17 @@ def with_trick_number(payload: dict[str, Any]) -> dict[str, Any]:
 @pytest.fixture
 def card_played_upcasters() -> Iterator[None]:
     register_upcaster(
-        event_type="CardPlayed", from_version=1, upcaster=card_code_from_rank_and_suit
+        stream_type=KIND,
+        event_type="CardPlayed",
+        from_version=1,
+        upcaster=card_code_from_rank_and_suit,
     )
-    register_upcaster(event_type="CardPlayed", from_version=2, upcaster=with_trick_number)
+    register_upcaster(
+        stream_type=KIND, event_type="CardPlayed", from_version=2, upcaster=with_trick_number
+    )
     yield
-    unregister_upcaster(event_type="CardPlayed", from_version=1)
-    unregister_upcaster(event_type="CardPlayed", from_version=2)
+    unregister_upcaster(stream_type=KIND, event_type="CardPlayed", from_version=1)
+    unregister_upcaster(stream_type=KIND, event_type="CardPlayed", from_version=2)
 
 
 @pytest.mark.usefixtures("card_played_upcasters")
@@ -100,14 +108,49 @@ def test_events_without_upcasters_come_out_as_stored() -> None:
 
 def test_two_upcasters_from_the_same_version_are_refused() -> None:
     registry = UpcasterRegistry()
-    registry.register(event_type="CardPlayed", from_version=1, upcaster=with_trick_number)
+    registry.register(
+        stream_type=KIND, event_type="CardPlayed", from_version=1, upcaster=with_trick_number
+    )
 
     with pytest.raises(ValueError, match="already registered"):
-        registry.register(event_type="CardPlayed", from_version=1, upcaster=with_trick_number)
+        registry.register(
+            stream_type=KIND, event_type="CardPlayed", from_version=1, upcaster=with_trick_number
+        )
 
 
 def test_schema_versions_start_at_one() -> None:
     with pytest.raises(ValueError, match="start at 1"):
         UpcasterRegistry().register(
-            event_type="CardPlayed", from_version=0, upcaster=with_trick_number
+            stream_type=KIND, event_type="CardPlayed", from_version=0, upcaster=with_trick_number
         )
+
+
+@pytest.mark.usefixtures("card_played_upcasters")
+def test_an_upcaster_never_applies_to_another_kind_of_stream() -> None:
+    stream_id = new_stream_id()
+    append(
+        stream_id,
+        [NewEvent("CardPlayed", {"seat": 0, "rank": 1, "suit": "D"})],
+        stream_type="tournament",
+    )
+
+    event = read_stream(stream_id=stream_id)[0]
+
+    assert (event.schema_version, event.payload) == (1, {"seat": 0, "rank": 1, "suit": "D"})
+
+
+def test_a_kinds_upcasters_register_once_and_refuse_another_for_the_same_version() -> None:
+    registry = UpcasterRegistry()
+    registry.register_kind(stream_type=KIND, upcasters={("CardPlayed", 1): with_trick_number})
+    registry.register_kind(stream_type=KIND, upcasters={("CardPlayed", 1): with_trick_number})
+    registry.register_kind(
+        stream_type="tournament", upcasters={("CardPlayed", 1): card_code_from_rank_and_suit}
+    )
+
+    with pytest.raises(ValueError, match="already registered"):
+        registry.register_kind(
+            stream_type=KIND, upcasters={("CardPlayed", 1): card_code_from_rank_and_suit}
+        )
+    assert registry.upcast(
+        stream_type=KIND, event_type="CardPlayed", schema_version=1, payload={"seat": 0}
+    ) == (2, {"seat": 0, "trick": None})
