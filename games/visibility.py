@@ -22,7 +22,7 @@ from accounts.permissions import Place, is_organizer, is_superuser
 from games.access import match_place, seats_of
 from games.matches.execution import MatchNotFound
 from games.matches.projections import MATCH_STREAM
-from games.matches.stream import RoundStarted
+from games.matches.stream import MATCH_EVENT_TYPES, RoundStarted, match_event_from_stored
 from games.models import RoundStatus
 from games.rules import Card, RoundState, fold_events
 
@@ -114,12 +114,12 @@ def hands_view(hands: tuple[tuple[Card, ...], ...], seats: Iterable[int]) -> Han
 
 
 def reveals_deck(*, stream_type: str, event_type: str, payload: Mapping[str, Any]) -> bool:
-    """Whether an event records a dealt round's deck (the start of a round dealt by the server)."""
-    return (
-        stream_type == MATCH_STREAM
-        and event_type == RoundStarted.type
-        and payload.get(DECK_FIELD) is not None
-    )
+    """Whether an event records a dealt round's deck (the start of a round dealt by the server).
+    Only a round's start is decoded: the others are known by the class their type reads into."""
+    if stream_type != MATCH_STREAM or MATCH_EVENT_TYPES.get(event_type) is not RoundStarted:
+        return False
+    started = match_event_from_stored(event_type, payload)
+    return isinstance(started, RoundStarted) and started.deck is not None
 
 
 def visible_payload(

@@ -7,6 +7,13 @@ class TournamentsConfig(AppConfig):
     verbose_name = gettext_lazy("Tournaments")
 
     def ready(self) -> None:
+        # Before anything reads the log: the tournament stream's upcasters, in this one place.
+        from games.eventstore.api import register_upcasters
+        from tournaments.services.pipeline import TOURNAMENT_STREAM
+        from tournaments.stream.upcasters import UPCASTERS
+
+        register_upcasters(stream_type=TOURNAMENT_STREAM, by_type=UPCASTERS)
+
         # Wired here because games must not import tournaments (docs/decisions/0009).
         from games.access import register_place_resolver
         from games.match_sections import register_match_section

@@ -46,11 +46,11 @@ from games.eventstore.api import (
 from games.models import MatchSide
 from tournaments.models import Entrant, EntrantPlayer, Player, Tournament
 from tournaments.selectors.lookup import check_tournament_exists
-from tournaments.stream.events import ENTRANT_CORRECTED
+from tournaments.stream.events import EntrantCorrected, TournamentEvent, tournament_event
+from tournaments.stream.fixture_events import FixtureCreated
 
 FORMAT = "briscola-tournament-archive"
 VERSION = 1
-MATCH_ID = "match_id"
 """The payload field by which a tournament event names a match it created (`FixtureCreated`)."""
 
 
@@ -63,13 +63,23 @@ class ArchiveRefused(Explained):
 # Exporting.
 
 
-def tournament_stream_ids(tournament_id: UUID) -> list[UUID]:
+def tournament_stream_ids(tournament_id: UUID, events: Iterable[TournamentEvent]) -> list[UUID]:
     """The tournament's stream and every match stream its events name (replaced ones too)."""
     matches: dict[UUID, None] = {}
-    for event in read_stream(stream_id=tournament_id):
-        if MATCH_ID in event.payload:
-            matches.setdefault(UUID(str(event.payload[MATCH_ID])), None)
+    for event in events:
+        if isinstance(event, FixtureCreated):
+            matches.setdefault(UUID(event.match_id), None)
     return [tournament_id, *matches]
+
+
+def corrected_players(events: Iterable[TournamentEvent]) -> set[int]:
+    """The players an entrant correction seated, those replaced later too."""
+    return {
+        player
+        for event in events
+        if isinstance(event, EntrantCorrected)
+        for player in event.players or ()
+    }
 
 
 def moment(value: datetime) -> str:
@@ -101,7 +111,8 @@ def tournament_archive_lines(*, tournament_id: UUID) -> Iterator[str]:
 def archive_documents(tournament_id: UUID) -> list[dict[str, Any]]:
     check_tournament_exists(tournament_id)
     tournament = Tournament.objects.select_related("club").get(id=tournament_id)
-    stream_ids = tournament_stream_ids(tournament_id)
+    tournament_events = [tournament_event(e) for e in read_stream(stream_id=tournament_id)]
+    stream_ids = tournament_stream_ids(tournament_id, tournament_events)
     entrants = list(Entrant.objects.filter(tournament_id=tournament_id).order_by("id"))
     seats: dict[int, list[dict[str, int]]] = {}
     for entrant_id, player_id, position in (
@@ -114,9 +125,7 @@ def archive_documents(tournament_id: UUID) -> list[dict[str, Any]]:
     # The players seated now, and those an entrant correction seated once and replaced later:
     # the events refer to them by id.
     player_ids = {seat["player"] for taken in seats.values() for seat in taken}
-    for event in events:
-        if event.event_type == ENTRANT_CORRECTED and isinstance(event.payload, dict):
-            player_ids.update(event.payload.get("players") or [])
+    player_ids.update(corrected_players(tournament_events))
     players = list(Player.objects.filter(id__in=player_ids).order_by("id"))
     sides = list(MatchSide.objects.filter(match_id__in=stream_ids[1:]).order_by("match_id", "side"))
     keys = read_stored_keys(stream_ids=stream_ids)

@@ -28,7 +28,7 @@ from tournaments.rows import (
 )
 from tournaments.state import TournamentState
 from tournaments.stream.entrant_checks import seeds_in_force
-from tournaments.stream.events import decode
+from tournaments.stream.events import tournament_event
 from tournaments.stream.evolve import fold
 
 
@@ -45,7 +45,7 @@ def fold_tournament(tournament_id: UUID) -> Folded | None:
     events = read_stream_to_fold(stream_id=tournament_id)
     if not events:
         return None
-    state = fold(decode(e.event_type, e.payload) for e in events)
+    state = fold(map(tournament_event, events))
     # The loads that follow (the views' rebuild, the next command) fold nothing again.
     folded.remember_on_commit(
         tournament_id,

@@ -45,12 +45,12 @@ from tournaments import projections, publishing
 from tournaments.models import Checkpoint, Fixture, FixtureStatus, TournamentStatus
 from tournaments.ratings import projection as ratings
 from tournaments.services import pipeline, scheduling
-from tournaments.stream.events import TABLES_CHANGED, TOURNAMENT_STARTED
+from tournaments.stream.events import TablesChanged, TournamentEvent, TournamentStarted
 from tournaments.stream.fixture_events import (
-    FIXTURE_CREATED,
-    FIXTURE_RESET,
-    RESULT_RECORDED,
-    SWISS_ROUND_PAIRED,
+    FixtureCreated,
+    FixtureReset,
+    ResultRecorded,
+    SwissRoundPaired,
 )
 
 logger = logging.getLogger(__name__)
@@ -140,15 +140,13 @@ def consume_log_after_match_events(**kwargs: object) -> None:
     consume_log_on_commit()
 
 
-FREEING_OR_FILLING_TABLES = frozenset(
-    {
-        TOURNAMENT_STARTED,
-        SWISS_ROUND_PAIRED,
-        FIXTURE_CREATED,
-        RESULT_RECORDED,
-        FIXTURE_RESET,
-        TABLES_CHANGED,
-    }
+FREEING_OR_FILLING_TABLES = (
+    TournamentStarted,
+    SwissRoundPaired,
+    FixtureCreated,
+    ResultRecorded,
+    FixtureReset,
+    TablesChanged,
 )
 """Tournament events after which a running tournament may have matches to put at tables."""
 
@@ -156,14 +154,14 @@ FREEING_OR_FILLING_TABLES = frozenset(
 def after_tournament_events(
     *,
     tournament_id: UUID,
-    event_types: Sequence[str],
+    events: Sequence[TournamentEvent],
     running: bool,
     **kwargs: object,
 ) -> None:
     """Receiver of `tournaments.signals.tournament_events_appended`: the consumer projects the
     views, and a running tournament whose fixtures or results changed schedules its matches."""
     consume_log_on_commit()
-    if running and FREEING_OR_FILLING_TABLES.intersection(event_types):
+    if running and any(isinstance(event, FREEING_OR_FILLING_TABLES) for event in events):
         schedule_ready_matches_on_commit(tournament_id=tournament_id)
 
 

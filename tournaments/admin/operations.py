@@ -34,7 +34,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services import registration, revealing, running, scheduling
-from tournaments.stream.events import EntrantWithdrew
+from tournaments.stream.events import EntrantWithdrew, tournament_event
 
 RANDOM_SEED_LIMIT = 1_000_000
 
@@ -77,7 +77,8 @@ def start_checked_in(request: HttpRequest, tournament: Tournament) -> str:
     result = running.tournament_start(
         tournament_id=tournament.id, only_checked_in=True, actor=admin_actor(request)
     )
-    absent = sum(1 for e in result.events if e.event_type == EntrantWithdrew.type)
+    events = map(tournament_event, result.events)
+    absent = sum(1 for event in events if isinstance(event, EntrantWithdrew))
     return _(
         "started with the %(count)s entrants checked in (%(absent)s withdrawn for not checking "
         "in): %(matches)s matches created."

@@ -48,6 +48,7 @@ from tournaments.api.signup import RegistrationInput, registration_from
 from tournaments.models import TournamentStatus
 from tournaments.selectors import answers, lookup
 from tournaments.services import registration, running, scheduling
+from tournaments.stream.events import EntrantsSeeded, tournament_event
 from tournaments.stream.options import (
     MAX_GROUP_SIZE,
     MAX_MINUTES,
@@ -397,8 +398,14 @@ class TournamentSeedApi(JsonApi):
             actor=request_actor(request),
             idempotency_key=idempotency_key_of(request),
         )
-        seeded = result.events[0].payload
-        body = {key: seeded[key] for key in ("order", "method", "random_seed")}
+        seeded = tournament_event(result.events[0])
+        if not isinstance(seeded, EntrantsSeeded):
+            raise TypeError(f"a seeding records EntrantsSeeded first, not {seeded.type}")
+        body = {
+            "order": list(seeded.order),
+            "method": seeded.method,
+            "random_seed": seeded.random_seed,
+        }
         return command_response(result, self.OutputSerializer(body).data)
 
 

@@ -14,45 +14,32 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 from uuid import UUID
 
 from tournaments.plan.silence import first_silent_round, hides
 from tournaments.stream.events import (
-    ENTRANT_CORRECTED,
-    ENTRANT_REGISTERED,
-    RESULTS_REVEALED,
-    TOURNAMENT_CREATED,
-    TOURNAMENT_STARTED,
     EntrantCorrected,
     EntrantRegistered,
     ResultsRevealed,
     TournamentCreated,
+    TournamentEvent,
     TournamentStarted,
-    decode,
 )
-from tournaments.stream.fixture_events import (
-    FIXTURE_CREATED,
-    FIXTURE_RESET,
-    RESULT_RECORDED,
-    FixtureCreated,
-    FixtureReset,
-    ResultRecorded,
-)
+from tournaments.stream.fixture_events import FixtureCreated, FixtureReset, ResultRecorded
 
-FOLDED = frozenset(
-    {
-        TOURNAMENT_CREATED,
-        ENTRANT_REGISTERED,
-        ENTRANT_CORRECTED,
-        FIXTURE_CREATED,
-        RESULT_RECORDED,
-        FIXTURE_RESET,
-        TOURNAMENT_STARTED,
-        RESULTS_REVEALED,
-    }
+FOLDED = (
+    TournamentCreated,
+    EntrantRegistered,
+    EntrantCorrected,
+    FixtureCreated,
+    ResultRecorded,
+    FixtureReset,
+    TournamentStarted,
+    ResultsRevealed,
 )
 """The tournament events the ratings read; the others change nothing here."""
+WITHDRAWING = (FixtureReset, ResultRecorded, ResultsRevealed)
+"""The events that may take a result out of force (or bring held ones in)."""
 
 Roster = Callable[[int], tuple[int, ...]]
 """The players of an entrant whose events do not name them (the name rows)."""
@@ -111,11 +98,10 @@ class Ledger:
         self.seat = seat
         self.books: dict[UUID, TournamentBook] = {}
 
-    def fold(self, *, stream_id: UUID, position: int, event_type: str, payload: Any) -> Change:
-        if event_type not in FOLDED:
+    def fold(self, *, stream_id: UUID, position: int, event: TournamentEvent) -> Change:
+        if not isinstance(event, FOLDED):
             return Change()
         book = self.books.setdefault(stream_id, TournamentBook())
-        event = decode(event_type, payload)
         if isinstance(event, TournamentCreated):
             here = None if self.seat is None else self.seat(stream_id)
             book.club, book.public = (event.club, event.public) if here is None else here
@@ -208,7 +194,7 @@ def as_people(match: RatedMatch, people: Mapping[int, int]) -> RatedMatch | None
     return replace(match, sides=sides)
 
 
-def fold_all(ledger: Ledger, events: Iterable[tuple[UUID, int, str, Any]]) -> Ledger:
-    for stream_id, position, event_type, payload in events:
-        ledger.fold(stream_id=stream_id, position=position, event_type=event_type, payload=payload)
+def fold_all(ledger: Ledger, events: Iterable[tuple[UUID, int, TournamentEvent]]) -> Ledger:
+    for stream_id, position, event in events:
+        ledger.fold(stream_id=stream_id, position=position, event=event)
     return ledger

@@ -35,15 +35,21 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.people import people
-from tournaments.ratings.ledger import FOLDED, Change, Ledger, RatedMatch, as_people
+from tournaments.ratings.ledger import (
+    FOLDED,
+    WITHDRAWING,
+    Change,
+    Ledger,
+    RatedMatch,
+    as_people,
+)
 from tournaments.ratings.maths import Rating
 from tournaments.ratings.scores import Scope, Scores, Standing, Step, scopes_of, scored
-from tournaments.stream.events import TOURNAMENT_EVENTS
+from tournaments.stream.events import TOURNAMENT_EVENTS, tournament_event
 
 CONSUMER = "ratings"
 BATCH = 500
 STREAM = TOURNAMENT_EVENTS.kind
-WITHDRAWING = frozenset({"FixtureReset", "ResultRecorded", "ResultsRevealed"})
 
 
 def roster(entrant: int) -> tuple[int, ...]:
@@ -81,8 +87,7 @@ def fold(ledger: Ledger, recorded: FoldedEvent) -> Change:
     return ledger.fold(
         stream_id=recorded.stream_id,
         position=recorded.global_position,
-        event_type=recorded.event_type,
-        payload=recorded.payload,
+        event=tournament_event(recorded),
     )
 
 
@@ -195,7 +200,12 @@ def rate_new(match: RatedMatch, scope: Scope) -> None:
 def changes_of(events: list[RecordedEvent], *, after: int) -> list[Change]:
     """What the batch's events did to the results in force, in log order: the tournaments
     they touch are folded from their streams up to the checkpoint first."""
-    touched = {e.stream_id for e in events if e.event_type in WITHDRAWING}
+    decoded = [
+        (recorded, tournament_event(recorded))
+        for recorded in events
+        if recorded.stream_type == STREAM
+    ]
+    touched = {recorded.stream_id for recorded, event in decoded if isinstance(event, WITHDRAWING)}
     if not touched:
         return []
     ledger = Ledger(roster, seat)
@@ -204,9 +214,9 @@ def changes_of(events: list[RecordedEvent], *, after: int) -> list[Change]:
             if recorded.global_position <= after:
                 fold(ledger, recorded)
     return [
-        fold(ledger, recorded)
-        for recorded in events
-        if recorded.stream_id in touched and recorded.event_type in FOLDED
+        ledger.fold(stream_id=recorded.stream_id, position=recorded.global_position, event=event)
+        for recorded, event in decoded
+        if recorded.stream_id in touched and isinstance(event, FOLDED)
     ]
 
 

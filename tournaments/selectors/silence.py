@@ -21,10 +21,9 @@ from tournaments.access import tournament_place
 from tournaments.models import Fixture, Tournament
 from tournaments.plan.silence import hides
 from tournaments.services.pipeline import TOURNAMENT_STREAM
-from tournaments.stream.events import RESULTS_REVEALED
-from tournaments.stream.fixture_events import LEVEL_MATCH_DECIDED, RESULT_RECORDED
+from tournaments.stream.events import ResultsRevealed, tournament_event
+from tournaments.stream.fixture_events import LevelMatchDecided, ResultRecorded
 
-RESULT_EVENTS = (RESULT_RECORDED, LEVEL_MATCH_DECIDED)
 """The tournament's own events that say a fixture's result."""
 
 HIDDEN_RESULT = {
@@ -95,11 +94,12 @@ class WithheldEvents:
         if self.revealed:
             return False
         if event.stream_type == TOURNAMENT_STREAM:
-            if event.event_type == RESULTS_REVEALED and event.stream_id == self.tournament_id:
+            typed = tournament_event(event)
+            if isinstance(typed, ResultsRevealed) and event.stream_id == self.tournament_id:
                 self.revealed = True
                 return False
-            if event.event_type in RESULT_EVENTS:
-                return self.fixture_is_silent(str(event.payload.get("fixture")))
+            if isinstance(typed, ResultRecorded | LevelMatchDecided):
+                return self.fixture_is_silent(typed.fixture)
             return False
         if event.stream_type == MATCH_STREAM:
             return self.match_is_silent(event.stream_id)

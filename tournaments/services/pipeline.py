@@ -29,7 +29,7 @@ from tournaments.signals import tournament_events_appended_on_commit
 from tournaments.state import TournamentState
 from tournaments.stream.commands import CreateTournament, TournamentCommand
 from tournaments.stream.decide import decide
-from tournaments.stream.events import TournamentEvent, decode, encode
+from tournaments.stream.events import TournamentEvent, encode, schema_version_of, tournament_event
 from tournaments.stream.evolve import fold
 
 TOURNAMENT_STREAM = "tournament"
@@ -64,13 +64,9 @@ def notify(
 ) -> None:
     tournament_events_appended_on_commit(
         tournament_id=tournament_id,
-        event_types=[e.type for e in appended.events],
+        events=appended.events,
         running=state.started and not state.finished,
     )
-
-
-def tournament_event(recorded: RecordedEvent) -> TournamentEvent:
-    return decode(recorded.event_type, recorded.payload)
 
 
 TOURNAMENT_KIND: StreamKind[TournamentState, TournamentEvent, TournamentCommand] = StreamKind(
@@ -79,7 +75,7 @@ TOURNAMENT_KIND: StreamKind[TournamentState, TournamentEvent, TournamentCommand]
     fold=fold,
     memo=folded.memo,
     decide=decide,
-    encode=lambda event: NewEvent(*encode(event)),
+    encode=lambda event: NewEvent(*encode(event), schema_version_of(event.type)),
     creates=(CreateTournament,),
     not_found=tournament_not_found,
     lock=lock_tournament,

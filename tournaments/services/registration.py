@@ -44,7 +44,7 @@ from tournaments.stream.commands import (
 from tournaments.stream.decide import decide as decide_command
 from tournaments.stream.entrant_checks import NEW_ENTRANT, check_group_label, players_or_name
 from tournaments.stream.entrants import check_registration_is_open
-from tournaments.stream.events import ENTRANT_REGISTERED
+from tournaments.stream.events import EntrantRegistered, tournament_event
 from tournaments.stream.evolve import evolve
 from tournaments.stream.signup import first_promoted_by_withdrawal
 
@@ -242,8 +242,7 @@ def prepared_entrant(application: Application) -> PreparedEntrant:
 
 def registered_entrant_id(result: TournamentCommandResult) -> int:
     """The entrant that `entrant_register` registered (the first one, for a repeated key)."""
-    entrant_id: int = result.events[0].payload["entrant"]
-    return entrant_id
+    return registered_entrant_ids(result)[0]
 
 
 def entrant_check_in(
@@ -446,8 +445,8 @@ def entrants_check(
 
 def registered_entrant_ids(result: TournamentCommandResult) -> list[int]:
     """The entrants that `entrants_register` registered, in the order of its lines."""
-    registered = (event for event in result.events if event.event_type == ENTRANT_REGISTERED)
-    return [event.payload["entrant"] for event in registered]
+    events = map(tournament_event, result.events)
+    return [event.entrant for event in events if isinstance(event, EntrantRegistered)]
 
 
 def checked_lines(

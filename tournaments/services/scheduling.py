@@ -26,7 +26,8 @@ from tournaments.stream.commands import (
     ChangeTables,
     ScheduleMatches,
 )
-from tournaments.stream.fixture_events import MATCH_SCHEDULED
+from tournaments.stream.events import tournament_event
+from tournaments.stream.fixture_events import MatchScheduled
 from tournaments.stream.tables import no_show_forfeiter
 
 
@@ -79,7 +80,8 @@ def fixture_rows_of(tournament_id: UUID, outcome: TournamentCommandResult) -> li
     """The fixture rows the outcome's events scheduled, in the order they were."""
     if outcome.duplicate:
         return []
-    keys = [e.payload["fixture"] for e in outcome.events if e.event_type == MATCH_SCHEDULED]
+    events = map(tournament_event, outcome.events)
+    keys = [event.fixture for event in events if isinstance(event, MatchScheduled)]
     match_ids = {outcome.state.fixtures[key].match_id for key in keys}
     by_match = {
         str(row.match_id): row

@@ -40,6 +40,7 @@ from tournaments.stream.commands import (
     TournamentCommand,
 )
 from tournaments.stream.entrant_checks import players_or_name
+from tournaments.stream.events import EntrantApplied, tournament_event
 from tournaments.stream.signup import application_outcome, approval_outcome, check_promotable
 
 
@@ -131,7 +132,9 @@ def application_submit(
 
 def applied_application(result: TournamentCommandResult) -> Application:
     """The application a repeated request made (its first answer may never have arrived)."""
-    return Application.objects.get(id=result.events[0].payload["application"])
+    events = map(tournament_event, result.events)
+    applied = next(event for event in events if isinstance(event, EntrantApplied))
+    return Application.objects.get(id=applied.application)
 
 
 def sign_up_of(state: TournamentState, application: Application, key: str) -> SignUp:

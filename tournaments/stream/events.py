@@ -3,6 +3,12 @@
 Events carry ids, never names (decision 0018). They meet the event store as a type string and
 a JSON payload only through `encode` and `decode` (the payloads as they were always stored);
 everything else reads their typed fields.
+
+`decode` reads a payload at its event's current schema version (`schema_version`, 1 unless
+the class says otherwise): the store's upcasters (`tournaments.stream.upcasters`) fill what
+older payloads lack, so a key every version-2 payload carries is read strictly. A key read with
+a default here is one the current schema writes only when set (a late entry, a third side, a
+result's decider...), never a key older payloads lack (decision record 0063).
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ RESULTS_REVEALED = "ResultsRevealed"
 @dataclass(frozen=True)
 class TournamentCreated:
     type: ClassVar[str] = TOURNAMENT_CREATED
+    schema_version: ClassVar[int] = 2
     name: str
     settings: TournamentSettings
     club: int | None = None
@@ -70,14 +77,15 @@ class TournamentCreated:
         return cls(
             name=payload["name"],
             settings=TournamentSettings.from_dict(payload["settings"]),
-            club=payload.get("club"),
-            public=payload.get("public", True),
+            club=payload["club"],
+            public=payload["public"],
         )
 
 
 @dataclass(frozen=True)
 class EntrantRegistered:
     type: ClassVar[str] = ENTRANT_REGISTERED
+    schema_version: ClassVar[int] = 2
     entrant: int
     seed: int | None = None
     late: bool = False
@@ -119,7 +127,7 @@ class EntrantRegistered:
     def from_payload(cls, payload: dict[str, Any]) -> EntrantRegistered:
         return cls(
             payload["entrant"],
-            payload.get("seed"),
+            payload["seed"],
             payload.get("late", False),
             tuple(payload.get("players", ())),
             payload.get("application"),
@@ -146,6 +154,7 @@ class EntrantCheckedIn:
 @dataclass(frozen=True)
 class EntrantWithdrew:
     type: ClassVar[str] = ENTRANT_WITHDREW
+    schema_version: ClassVar[int] = 2
     entrant: int
     reason: str = ""
 
@@ -154,12 +163,13 @@ class EntrantWithdrew:
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> EntrantWithdrew:
-        return cls(payload["entrant"], payload.get("reason") or "")
+        return cls(payload["entrant"], payload["reason"])
 
 
 @dataclass(frozen=True)
 class EntrantsSeeded:
     type: ClassVar[str] = ENTRANTS_SEEDED
+    schema_version: ClassVar[int] = 2
     order: tuple[int, ...]
     method: str
     random_seed: int | None = None
@@ -169,7 +179,7 @@ class EntrantsSeeded:
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> EntrantsSeeded:
-        return cls(tuple(payload["order"]), payload["method"], payload.get("random_seed"))
+        return cls(tuple(payload["order"]), payload["method"], payload["random_seed"])
 
 
 @dataclass(frozen=True)
@@ -231,6 +241,7 @@ class EntrantCorrected:
     replaced one gets a new id)."""
 
     type: ClassVar[str] = ENTRANT_CORRECTED
+    schema_version: ClassVar[int] = 2
     entrant: int
     changed: tuple[str, ...]
     reason: str
@@ -259,7 +270,7 @@ class EntrantCorrected:
         return cls(
             entrant=payload["entrant"],
             changed=tuple(payload["changed"]),
-            reason=payload.get("reason") or "",
+            reason=payload["reason"],
             players=None if players is None else tuple(players),
             fixed_table=payload.get("fixed_table"),
             group=payload.get("group"),
@@ -272,6 +283,7 @@ class EntrantsReseeded:
     gives way to the seeds, its positions kept as seeds."""
 
     type: ClassVar[str] = ENTRANTS_RESEEDED
+    schema_version: ClassVar[int] = 2
     seeds: tuple[tuple[int, int | None], ...]
     reason: str
 
@@ -281,7 +293,7 @@ class EntrantsReseeded:
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> EntrantsReseeded:
         seeds = tuple((int(entrant), seed) for entrant, seed in payload["seeds"])
-        return cls(seeds, payload.get("reason") or "")
+        return cls(seeds, payload["reason"])
 
 
 @dataclass(frozen=True)
@@ -290,6 +302,7 @@ class GroupPlacesDecided:
     entrant ids, best first), under the organizer's rule (decision 0029, amended)."""
 
     type: ClassVar[str] = GROUP_PLACES_DECIDED
+    schema_version: ClassVar[int] = 2
     group: str
     order: tuple[int, ...]
     reason: str
@@ -299,7 +312,7 @@ class GroupPlacesDecided:
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> GroupPlacesDecided:
-        return cls(payload["group"], tuple(payload["order"]), payload.get("reason") or "")
+        return cls(payload["group"], tuple(payload["order"]), payload["reason"])
 
 
 @dataclass(frozen=True)
@@ -309,6 +322,7 @@ class TablesChanged:
     created by need (`first_round`: the first round's need, decision record 0049)."""
 
     type: ClassVar[str] = TABLES_CHANGED
+    schema_version: ClassVar[int] = 2
     tables: int | None
     by: str = "organizer"
 
@@ -317,7 +331,7 @@ class TablesChanged:
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> TablesChanged:
-        return cls(payload["tables"], payload.get("by") or "organizer")
+        return cls(payload["tables"], payload["by"])
 
 
 @dataclass(frozen=True)
@@ -368,6 +382,7 @@ class ApplicationApproved:
 @dataclass(frozen=True)
 class ApplicationDeclined:
     type: ClassVar[str] = APPLICATION_DECLINED
+    schema_version: ClassVar[int] = 2
     application: int
     reason: str = ""
 
@@ -376,7 +391,7 @@ class ApplicationDeclined:
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> ApplicationDeclined:
-        return cls(payload["application"], payload.get("reason") or "")
+        return cls(payload["application"], payload["reason"])
 
 
 @dataclass(frozen=True)
@@ -400,6 +415,7 @@ class ApplicationPromoted:
     a withdrawal (`withdrawal`) or the organizer (`organizer`)."""
 
     type: ClassVar[str] = APPLICATION_PROMOTED
+    schema_version: ClassVar[int] = 2
     application: int
     by: str = "organizer"
 
@@ -408,7 +424,7 @@ class ApplicationPromoted:
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> ApplicationPromoted:
-        return cls(payload["application"], payload.get("by") or "organizer")
+        return cls(payload["application"], payload["by"])
 
 
 @dataclass(frozen=True)
@@ -430,6 +446,7 @@ class ByeRequested:
     `by`: `organizer` or `player`."""
 
     type: ClassVar[str] = BYE_REQUESTED
+    schema_version: ClassVar[int] = 2
     entrant: int
     round: int
     by: str = "organizer"
@@ -439,12 +456,13 @@ class ByeRequested:
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> ByeRequested:
-        return cls(payload["entrant"], payload["round"], payload.get("by") or "organizer")
+        return cls(payload["entrant"], payload["round"], payload["by"])
 
 
 @dataclass(frozen=True)
 class ByeCancelled:
     type: ClassVar[str] = BYE_CANCELLED
+    schema_version: ClassVar[int] = 2
     entrant: int
     round: int
     by: str = "organizer"
@@ -454,7 +472,7 @@ class ByeCancelled:
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> ByeCancelled:
-        return cls(payload["entrant"], payload["round"], payload.get("by") or "organizer")
+        return cls(payload["entrant"], payload["round"], payload["by"])
 
 
 @dataclass(frozen=True)
@@ -462,6 +480,7 @@ class EntrantPaused:
     """The entrant is absent: left out of the Swiss draws until it returns (decision 0058)."""
 
     type: ClassVar[str] = ENTRANT_PAUSED
+    schema_version: ClassVar[int] = 2
     entrant: int
     reason: str = ""
 
@@ -470,7 +489,7 @@ class EntrantPaused:
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> EntrantPaused:
-        return cls(payload["entrant"], payload.get("reason") or "")
+        return cls(payload["entrant"], payload["reason"])
 
 
 @dataclass(frozen=True)
@@ -571,3 +590,6 @@ EVENT_CLASSES = TOURNAMENT_EVENTS.classes
 """Every event class by its stored type string."""
 encode = TOURNAMENT_EVENTS.encode
 decode = TOURNAMENT_EVENTS.decode
+tournament_event = TOURNAMENT_EVENTS.decode_recorded
+"""The typed event of a tournament stream's record, as the store gives it back."""
+schema_version_of = TOURNAMENT_EVENTS.schema_version_of

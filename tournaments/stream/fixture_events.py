@@ -96,6 +96,7 @@ class FixtureCreated:
 @dataclass(frozen=True)
 class MatchScheduled:
     type: ClassVar[str] = MATCH_SCHEDULED
+    schema_version: ClassVar[int] = 2
     fixture: str
     table: int
     scheduled_at: str
@@ -113,13 +114,14 @@ class MatchScheduled:
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> MatchScheduled:
         return cls(
-            payload["fixture"], payload["table"], payload["scheduled_at"], payload.get("deadline")
+            payload["fixture"], payload["table"], payload["scheduled_at"], payload["deadline"]
         )
 
 
 @dataclass(frozen=True)
 class MatchCalled:
     type: ClassVar[str] = MATCH_CALLED
+    schema_version: ClassVar[int] = 2
     fixture: str
     table: int | None
     called_at: str
@@ -139,10 +141,10 @@ class MatchCalled:
     def from_payload(cls, payload: dict[str, Any]) -> MatchCalled:
         return cls(
             fixture=payload["fixture"],
-            table=payload.get("table"),
+            table=payload["table"],
             called_at=payload["called_at"],
             deadline=payload["deadline"],
-            by=payload.get("by", ""),
+            by=payload["by"],
         )
 
 
@@ -173,6 +175,7 @@ class ResultRecorded:
 @dataclass(frozen=True)
 class FixtureReset:
     type: ClassVar[str] = FIXTURE_RESET
+    schema_version: ClassVar[int] = 2
     fixture: str
     reason: str = ""
 
@@ -181,7 +184,7 @@ class FixtureReset:
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> FixtureReset:
-        return cls(payload["fixture"], payload.get("reason") or "")
+        return cls(payload["fixture"], payload["reason"])
 
 
 @dataclass(frozen=True)
@@ -189,6 +192,7 @@ class LevelMatchDecided:
     """The organizer named the winner of a knockout match that ended level (decision 0029)."""
 
     type: ClassVar[str] = LEVEL_MATCH_DECIDED
+    schema_version: ClassVar[int] = 2
     fixture: str
     winner: int
     reason: str
@@ -198,7 +202,7 @@ class LevelMatchDecided:
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> LevelMatchDecided:
-        return cls(payload["fixture"], payload["winner"], payload.get("reason") or "")
+        return cls(payload["fixture"], payload["winner"], payload["reason"])
 
 
 FixtureEvent: TypeAlias = (

@@ -62,7 +62,14 @@ def test_an_unknown_rule_for_level_knockout_matches_is_refused() -> None:
 
 def test_a_tournament_recorded_before_the_rule_folds_with_no_rule_and_no_decider() -> None:
     old_settings = {"format": "single_elimination", "table_size": 2, "scoring": "points"}
-    state = fold([decode(TOURNAMENT_CREATED, {"name": "Old", "settings": old_settings})])
+    state = fold(
+        [
+            decode(
+                TOURNAMENT_CREATED,
+                {"name": "Old", "settings": old_settings, "club": None, "public": True},
+            )
+        ]
+    )
 
     assert state.settings.level_knockout is None
 

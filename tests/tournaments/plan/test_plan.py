@@ -19,7 +19,10 @@ def started(format: str, entrants: int, **settings: object) -> TournamentState:
     order = list(range(1, entrants + 1))
     return fold(
         [
-            decode(TOURNAMENT_CREATED, {"name": "Club", "settings": options.to_dict()}),
+            decode(
+                TOURNAMENT_CREATED,
+                {"name": "Club", "settings": options.to_dict(), "club": None, "public": True},
+            ),
             *(decode(ENTRANT_REGISTERED, {"entrant": e, "seed": e}) for e in order),
             decode(TOURNAMENT_STARTED, {"order": order}),
         ]
@@ -161,6 +164,8 @@ def test_a_swiss_round_after_a_withdrawal_pairs_the_others_and_keeps_the_withdra
                 {
                     "name": "Swiss",
                     "settings": TournamentSettings("swiss", 2, swiss_rounds=3).to_dict(),
+                    "club": None,
+                    "public": True,
                 },
             ),
             *(decode("EntrantRegistered", {"entrant": e, "seed": None}) for e in (1, 2, 3, 4)),

@@ -5,6 +5,7 @@ from typing import Any
 
 from tournaments.ratings.ledger import Ledger, RatedMatch, as_people
 from tournaments.ratings.scores import scopes_of
+from tournaments.stream.events import ResultsRevealed, decode
 
 TOURNAMENT = uuid.UUID(int=7)
 MATCH = "00000000-0000-0000-0000-000000000001"
@@ -17,7 +18,7 @@ def no_roster(entrant: int) -> tuple[int, ...]:
 def folded(*events: tuple[str, dict[str, Any]], public: bool = True) -> Ledger:
     ledger = Ledger(no_roster)
     created = {"name": "T", "settings": {"format": "round_robin", "table_size": 2}}
-    everything = [
+    everything: list[tuple[str, dict[str, Any]]] = [
         ("TournamentCreated", created | {"club": 3, "public": public}),
         ("EntrantRegistered", {"entrant": 1, "seed": 1, "players": [11]}),
         ("EntrantRegistered", {"entrant": 2, "seed": 2}),
@@ -29,7 +30,7 @@ def folded(*events: tuple[str, dict[str, Any]], public: bool = True) -> Ledger:
         *events,
     ]
     for position, (event_type, payload) in enumerate(everything, start=1):
-        ledger.fold(stream_id=TOURNAMENT, position=position, event_type=event_type, payload=payload)
+        ledger.fold(stream_id=TOURNAMENT, position=position, event=decode(event_type, payload))
     return ledger
 
 
@@ -56,13 +57,16 @@ def test_a_tie_and_a_level_match_decided_off_the_table_rank_both_first() -> None
 
 
 def test_a_reset_withdraws_the_result_and_a_new_result_replaces_it() -> None:
-    assert folded(result(1), ("FixtureReset", {"fixture": "L1-1"})).in_force() == []
+    assert folded(result(1), ("FixtureReset", {"fixture": "L1-1", "reason": ""})).in_force() == []
     [replaced] = folded(result(1), result(2)).in_force()
     assert (replaced.ranks, replaced.position) == ((2, 1), 6)
 
 
 def test_a_corrected_entrant_plays_with_its_new_players() -> None:
-    corrected = ("EntrantCorrected", {"entrant": 1, "changed": ["players"], "players": [12]})
+    corrected = (
+        "EntrantCorrected",
+        {"entrant": 1, "changed": ["players"], "players": [12], "reason": ""},
+    )
 
     [match] = folded(corrected, result(1)).in_force()
 
@@ -92,8 +96,9 @@ def test_one_person_on_both_sides_is_not_rated() -> None:
 def test_the_club_here_wins_over_the_club_an_imported_event_names() -> None:
     ledger = Ledger(no_roster, seat=lambda _tournament: (42, True))
     created = {"name": "T", "settings": {"format": "round_robin", "table_size": 2}, "club": 3}
+    created["public"] = True
 
-    ledger.fold(stream_id=TOURNAMENT, position=1, event_type="TournamentCreated", payload=created)
+    ledger.fold(stream_id=TOURNAMENT, position=1, event=decode("TournamentCreated", created))
 
     assert ledger.books[TOURNAMENT].club == 42
 
@@ -101,7 +106,7 @@ def test_the_club_here_wins_over_the_club_an_imported_event_names() -> None:
 def test_a_silent_round_s_result_counts_only_once_revealed_at_its_own_position() -> None:
     ledger = Ledger(no_roster)
     settings = {"format": "swiss", "table_size": 2, "swiss_rounds": 1, "silent_final_rounds": 1}
-    events = [
+    events: list[tuple[str, dict[str, Any]]] = [
         ("TournamentCreated", {"name": "T", "settings": settings, "club": 3, "public": True}),
         ("EntrantRegistered", {"entrant": 1, "seed": 1, "players": [11]}),
         ("EntrantRegistered", {"entrant": 2, "seed": 2, "players": [12]}),
@@ -118,10 +123,10 @@ def test_a_silent_round_s_result_counts_only_once_revealed_at_its_own_position()
         ),
     ]
     for position, (event_type, payload) in enumerate(events, start=1):
-        ledger.fold(stream_id=TOURNAMENT, position=position, event_type=event_type, payload=payload)
+        ledger.fold(stream_id=TOURNAMENT, position=position, event=decode(event_type, payload))
     assert ledger.in_force() == []
 
-    change = ledger.fold(stream_id=TOURNAMENT, position=7, event_type="ResultsRevealed", payload={})
+    change = ledger.fold(stream_id=TOURNAMENT, position=7, event=ResultsRevealed())
 
     assert [match.position for match in change.revealed] == [6]
     assert [match.position for match in ledger.in_force()] == [6]

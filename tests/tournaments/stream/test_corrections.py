@@ -44,7 +44,10 @@ def registered(seeds: list[int | None], table_size: int = 2) -> TournamentState:
     settings = TournamentSettings(format="round_robin", table_size=table_size)
     return fold(
         [
-            decode(TOURNAMENT_CREATED, {"name": "Club", "settings": settings.to_dict()}),
+            decode(
+                TOURNAMENT_CREATED,
+                {"name": "Club", "settings": settings.to_dict(), "club": None, "public": True},
+            ),
             *(
                 decode(ENTRANT_REGISTERED, {"entrant": entrant, "seed": seed})
                 for entrant, seed in enumerate(seeds, start=1)
@@ -69,7 +72,7 @@ def test_a_swap_is_one_event_with_the_seeds_that_changed() -> None:
 def test_a_reseed_after_a_fixed_seeding_keeps_the_others_positions_and_drops_the_order() -> None:
     state = then(
         registered([None, None, None]),
-        decode(ENTRANTS_SEEDED, {"order": [3, 1, 2], "method": "random"}),
+        decode(ENTRANTS_SEEDED, {"order": [3, 1, 2], "method": "random", "random_seed": None}),
     )
 
     reseeded = then(state, *decide_reseed(state, seeds={3: 3, 2: 1}, reason="swap"))
@@ -107,7 +110,7 @@ def test_seeds_are_fixed_at_the_start_and_a_reason_is_needed() -> None:
 
 
 def test_the_seed_of_a_withdrawn_entrant_is_free() -> None:
-    state = then(registered([1, 2]), decode(ENTRANT_WITHDREW, {"entrant": 1}))
+    state = then(registered([1, 2]), decode(ENTRANT_WITHDREW, {"entrant": 1, "reason": ""}))
 
     check_seed_is_free(state, 1)
     with pytest.raises(SeedTaken) as taken:
