@@ -19,7 +19,7 @@ from uuid import UUID
 from django.utils.translation import gettext_noop
 
 from common.actors import Actor
-from games.eventstore.api import EventMetadata, NewEvent, RecordedEvent
+from games.eventstore.api import EventMetadata, NewEvent
 from games.eventstore.loading import load_latest
 from games.eventstore.pipeline import Appended, Outcome, StreamKind, run_command
 from tournaments import folded, reactions, rows
