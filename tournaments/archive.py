@@ -51,7 +51,6 @@ from tournaments.stream.fixture_events import FixtureCreated
 
 FORMAT = "briscola-tournament-archive"
 VERSION = 1
-"""The payload field by which a tournament event names a match it created (`FixtureCreated`)."""
 
 
 class ArchiveRefused(Explained):
