@@ -11,7 +11,7 @@ class GamesConfig(AppConfig):
         # MatchCreated 1 named its sides, 2 refers to them.
         from games.eventstore.api import register_upcasters
         from games.matches.projections import MATCH_STREAM
-        from games.matches.stream import MatchCreated, match_created_v1_to_v2
+        from games.matches.stream.events import MatchCreated, match_created_v1_to_v2
 
         register_upcasters(
             stream_type=MATCH_STREAM, by_type={(MatchCreated.type, 1): match_created_v1_to_v2}

@@ -22,7 +22,7 @@ from accounts.permissions import Place, is_organizer, is_superuser
 from games.access import match_place, seats_of
 from games.matches.execution import MatchNotFound
 from games.matches.projections import MATCH_STREAM
-from games.matches.stream import MATCH_EVENT_TYPES, RoundStarted, match_event_from_stored
+from games.matches.stream.events import MATCH_EVENT_TYPES, RoundStarted, match_event_from_stored
 from games.models import RoundStatus
 from games.rules import Card, RoundState, fold_events
 

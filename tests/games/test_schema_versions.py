@@ -9,13 +9,14 @@ from games.eventstore.api import read_stream
 from games.eventstore.upcasters import upcasters
 from games.matches.execution import MATCH_KIND
 from games.matches.projections import MATCH_STREAM, match_event
-from games.matches.stream import (
+from games.matches.stream.events import (
     MATCH_EVENT_TYPES,
     MatchCreated,
     match_event_from_stored,
     schema_version_of,
 )
-from games.rules import DEFAULT_VARIANT, MatchFormat
+from games.rules.match import MatchFormat
+from games.rules.variants import DEFAULT_VARIANT
 from tests.factories.matches import V1_SIDES, old_match_created
 
 V2_PAYLOAD = {
