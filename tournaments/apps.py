@@ -13,9 +13,10 @@ class TournamentsConfig(AppConfig):
         from games.matches.rebuilding import register_projector
         from games.side_names import register_side_namer
         from games.signals import match_events_appended
-        from tournaments import access, projections, rows_rebuild, signals, tasks
+        from tournaments import access, signals, tasks
         from tournaments.pages import decisions as decision_pages
         from tournaments.pages import ratings as rating_pages
+        from tournaments.projections import consumer, rebuild
         from tournaments.ratings import projection as ratings
         from tournaments.selectors.side_names import match_side_names, matches_with_entrant_named
 
@@ -24,10 +25,10 @@ class TournamentsConfig(AppConfig):
         register_match_section("ratings", rating_pages.match_ratings_section)
 
         register_projector(
-            "tournament rows", rebuild=rows_rebuild.rebuild_rows, verify=rows_rebuild.verify_rows
+            "tournament rows", rebuild=rebuild.rebuild_rows, verify=rebuild.verify_rows
         )
         register_projector(
-            "tournament", rebuild=projections.rebuild_views, verify=projections.verify_views
+            "tournament", rebuild=consumer.rebuild_views, verify=consumer.verify_views
         )
         register_projector(
             "ratings", rebuild=ratings.rebuild_ratings, verify=ratings.verify_ratings

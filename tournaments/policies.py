@@ -3,8 +3,8 @@
 A match of the tournament moved (a card, a result, a correction): the tournament records its
 result when it has one (which resets what a changed result invalidates and advances: the next
 fixtures, the next Swiss round, the end), and the fixture's row follows the match. Run by the
-log's consumer (`tournaments.projections.consume`), apart from the projections that build the
-views readers see; idempotent, so reading an event twice is harmless.
+log's consumer (`tournaments.projections.consumer.consume`), apart from the projections that build
+the views readers see; idempotent, so reading an event twice is harmless.
 """
 
 from __future__ import annotations

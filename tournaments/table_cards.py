@@ -28,9 +28,9 @@ from django.utils.translation import gettext, gettext_noop
 from accounts.keys import derived_device_key, hash_key
 from accounts.models import DeviceToken, DeviceTokenState, User
 from accounts.services import InvalidDeviceToken, device_token_create
-from tournaments import rows
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
+from tournaments.projections import rows
 from tournaments.selectors.lookup import tournament_get
 
 CARD_SERIALS = 200

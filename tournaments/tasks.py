@@ -41,8 +41,9 @@ from games.eventstore.api import WrongExpectedVersion, read_all
 from games.matches.projections import MATCH_STREAM
 from games.models import Match, MatchStatus
 from games.rules import RuleViolation
-from tournaments import projections, publishing
+from tournaments import publishing
 from tournaments.models import Checkpoint, Fixture, FixtureStatus, TournamentStatus
+from tournaments.projections import consumer
 from tournaments.ratings import projection as ratings
 from tournaments.services import pipeline, scheduling
 from tournaments.stream.events import TABLES_CHANGED, TOURNAMENT_STARTED
@@ -191,9 +192,7 @@ def consumer_lock() -> Iterator[bool]:
 
 def log_has_unconsumed_events() -> bool:
     position = (
-        Checkpoint.objects.filter(name=projections.CONSUMER)
-        .values_list("position", flat=True)
-        .first()
+        Checkpoint.objects.filter(name=consumer.CONSUMER).values_list("position", flat=True).first()
     )
     return bool(
         read_all(
@@ -217,7 +216,7 @@ def consume_exclusively() -> int | None:
         with consumer_lock() as held:
             if not held:
                 return processed if processed else None
-            processed += projections.consume()
+            processed += consumer.consume()
             ratings.consume()
         if not log_has_unconsumed_events():
             return processed

@@ -9,8 +9,8 @@ from typing import Any
 from accounts.models import Club
 from tests.factories.tournaments import ORGANIZER
 from tests.tournaments.builders import win_by_points
-from tournaments import projections
 from tournaments.models import Fixture, FixtureStatus, Season, Tournament, TournamentStatus
+from tournaments.projections import consumer
 from tournaments.services import registration, running, seasons
 
 TABLE = (25, 18, 15, 12, 10, 8, 6, 4, 2, 1)
@@ -18,7 +18,7 @@ FIRST_SEAT_WINS = {2: (80, 40), 3: (70, 40, 10)}
 
 
 def consume() -> None:
-    while projections.consume():
+    while consumer.consume():
         pass
 
 

@@ -11,8 +11,8 @@ from games.eventstore.api import last_position
 from tests.factories.accounts import UserFactory
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.builders import open_fixtures, play
-from tournaments import projections
 from tournaments.models import Checkpoint, Tournament, WebhookDelivery, WebhookEndpoint
+from tournaments.projections import consumer
 from tournaments.selectors.feed import tournament_feed
 from tournaments.services import running
 from tournaments.services.webhooks import FAN_OUT, webhook_deactivate, webhook_register
@@ -40,7 +40,7 @@ def played_through(tournament: Tournament) -> None:
     running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
     (fixture,) = open_fixtures(tournament.id)
     play(fixture.match_id, winner=0)
-    projections.consume()
+    consumer.consume()
 
 
 def test_each_event_of_the_tournament_and_its_matches_after_registration_gets_one_delivery(

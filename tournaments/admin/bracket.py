@@ -15,20 +15,21 @@ from django.utils.translation import pgettext
 
 from common.parsing import ascii_int
 from games.eventstore.api import last_position
-from tournaments import projections, sheets
+from tournaments import sheets
 from tournaments.models import (
     Tournament,
     TournamentView,
 )
 from tournaments.pages.labels import place_text
-from tournaments.rows import tables_of
+from tournaments.projections import consumer
+from tournaments.projections.rows import tables_of
 from tournaments.templatetags.tournament_pages import column_name, stage_label
 
 
 def refresh_view(tournament_id: UUID) -> TournamentView:
     """Recompute one tournament's view now, as the consumer would."""
     position = last_position()
-    projections.project_tournament(tournament_id, position=position)
+    consumer.project_tournament(tournament_id, position=position)
     return TournamentView.objects.get(tournament_id=tournament_id)
 
 

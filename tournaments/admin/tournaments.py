@@ -70,7 +70,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.rows import tables_of
+from tournaments.projections.rows import tables_of
 from tournaments.selectors import fixtures, projected
 from tournaments.selectors.organizing import tournament_ids
 from tournaments.services import registration

@@ -25,7 +25,7 @@ from tournaments.models import (
     TournamentView,
 )
 from tournaments.people import rows_of_person
-from tournaments.projections import CONSUMER
+from tournaments.projections.consumer import CONSUMER
 from tournaments.selectors import silence
 from tournaments.selectors.fixtures import (
     tournament_fixtures,

@@ -21,9 +21,10 @@ from tests.tournaments.api.builders import (
     tournament_url,
 )
 from tests.tournaments.api.threes import create, play_out, register
-from tournaments import projections, tasks
+from tournaments import tasks
 from tournaments.api.results import BracketOutput, StandingOutput
 from tournaments.api.serializers import TournamentMatchOutput, match_document
+from tournaments.projections import consumer
 from tournaments.selectors import fixtures as fixtures_selectors
 from tournaments.selectors import projected
 from tournaments.services import scheduling
@@ -52,7 +53,7 @@ def test_two_sided_tables_part_played_and_played_out(
 ) -> None:
     tournament_id, _ = started_tournament(organizer, 6, **options)
     assert_same_as_the_serializers(tournament_id)
-    projections.consume()
+    consumer.consume()
     assert_same_as_the_serializers(tournament_id)
 
     for _ in range(30):
@@ -109,7 +110,7 @@ def test_the_match_list_writes_each_match_as_its_serializer_does(
     level, final = level_knockout_match(organizer)
     decide = tournament_url(level, "matches", final["id"], "decide")
     created(post(organizer, decide, {"winner": final["entrants"][1], "reason": "sorteggio"}))
-    projections.consume()
+    consumer.consume()
     threes = create(organizer, "swiss")
     seeds = register(organizer, threes, 7)
     created(post(organizer, tournament_url(threes, "start")))

@@ -25,8 +25,9 @@ from tests.tournaments.projections.steps import (
     play_to_winner,
     step,
 )
-from tournaments import corrections, projections
+from tournaments import corrections
 from tournaments.models import Entrant, Fixture, Tournament
+from tournaments.projections import consumer
 from tournaments.ratings import projection as ratings
 from tournaments.services import registration, running
 from tournaments.services import registration as tournament_registration
@@ -186,7 +187,7 @@ def note_what_happened(tournament_id: UUID) -> None:
 
 
 def consume_until_quiet() -> None:
-    while projections.consume() + ratings.consume():
+    while consumer.consume() + ratings.consume():
         pass
 
 

@@ -1,5 +1,5 @@
-"""Rebuilding and verifying the tournament rows (`tournaments.rows`): every derived row refilled
-from a fresh fold of the log, or compared with it, each difference naming row and field."""
+"""Rebuilding and verifying the tournament rows (`tournaments.projections.rows`): every derived row
+refilled from a fresh fold of the log, or compared with it, each difference naming row and field."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from games.models import MatchStatus
 from tournaments import folded
 from tournaments.models import Entrant, Fixture, Tournament
 from tournaments.models import Table as TableRow
-from tournaments.rows import (
+from tournaments.projections.rows import (
     every_fixture,
     expected_entrant,
     expected_fixture,

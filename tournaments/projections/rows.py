@@ -9,7 +9,7 @@ never derived.
 One definition (`expected_*`) serves the inline projection (in the command's transaction, for the
 rows the command touched), the consumer (a fixture's status follows its match), the rebuild (every
 row refilled) and the verification (every row compared, each difference naming row and field;
-both in `tournaments.rows_rebuild`).
+both in `tournaments.projections.rebuild`).
 """
 
 from __future__ import annotations
