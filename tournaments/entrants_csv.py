@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 
 from common.exceptions import translated_detail
 from common.parsing import ascii_int
-from tournaments import names
 from tournaments.errors import InvalidEntrant, InvalidName
+from tournaments.services import names
 from tournaments.services.registration import ImportedEntrant
 from tournaments.stream.entrant_checks import check_group_label
 

@@ -16,14 +16,6 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import Club
 from games.models import Scoring
-from tournaments.corrections import (
-    KEEP_FIXED_TABLE,
-    KEEP_GROUP,
-    KEEP_SEED,
-    Keep,
-    KeepTable,
-    PlayerCorrection,
-)
 from tournaments.entrants_csv import (
     MAX_SEED,
     parse_entrant_lines,
@@ -31,6 +23,14 @@ from tournaments.entrants_csv import (
     split_players,
 )
 from tournaments.models import Entrant, Format, Player, Tournament, TournamentStatus
+from tournaments.services.corrections import (
+    KEEP_FIXED_TABLE,
+    KEEP_GROUP,
+    KEEP_SEED,
+    Keep,
+    KeepTable,
+    PlayerCorrection,
+)
 from tournaments.services.registration import ImportedEntrant
 from tournaments.state import Registration
 from tournaments.stream.entrant_checks import GROUP_MAX_LENGTH

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tournaments.models import Player
-from tournaments.names import same_name
+from tournaments.services.names import same_name
 
 PlayerFacts = tuple[int, str, bool, int | None]
 """A player row's id, name, whether it was erased, and its account's id."""

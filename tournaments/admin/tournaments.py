@@ -38,7 +38,7 @@ from common.admin import (
 from games.eventstore.admin import events_link, events_url
 from games.eventstore.api import EventStoreError
 from games.rules import RuleViolation
-from tournaments import corrections, sheets
+from tournaments import sheets
 from tournaments.admin.adding import TournamentsAddAdmin
 from tournaments.admin.bracket import (
     bracket_columns,
@@ -73,7 +73,7 @@ from tournaments.models import (
 from tournaments.projections.rows import tables_of
 from tournaments.selectors import fixtures, projected
 from tournaments.selectors.organizing import tournament_ids
-from tournaments.services import registration
+from tournaments.services import corrections, registration
 from tournaments.services.registration import ImportedEntrant
 from tournaments.standings import DEFAULT_TIEBREAKS
 from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT

@@ -84,7 +84,7 @@ def tournament_projected_state(*, tournament_id: UUID, now: datetime | None = No
     consumer last folded into its view (the match results, the fixture rows following their
     matches, the standings and the bracket), its names signature (drawn anew by every service
     that changes a name these reads show, an erasure included, which appends no event:
-    `tournaments.names.names_changed`), and with `now` the matches overdue then. Unlike
+    `tournaments.services.names.names_changed`), and with `now` the matches overdue then. Unlike
     `tournament_read_state` it does not move with a card played: these reads show nothing of a
     match until the consumer has read it. A tournament that does not exist reads `none`."""
     with server_bound_cursor() as cursor:  # run by every poll: prepared per connection

@@ -11,12 +11,12 @@ from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from common.actors import Actor
-from tournaments import names
 from tournaments.errors import (
     InvalidEntrant,
 )
 from tournaments.models import Entrant, EntrantPlayer, Player
 from tournaments.ratings import projection as ratings
+from tournaments.services import names
 
 logger = logging.getLogger(__name__)
 

@@ -6,10 +6,9 @@ from rest_framework.test import APIClient
 
 from common.actors import Actor
 from tests.tournaments.api.builders import four_started, matches, read, tournament_url, win
-from tournaments import corrections
 from tournaments.models import Entrant, Player, Tournament
 from tournaments.projections import consumer
-from tournaments.services import erasure
+from tournaments.services import corrections, erasure
 
 READS = ["standings", "bracket", "matches"]
 ORGANIZER = Actor(device="test")

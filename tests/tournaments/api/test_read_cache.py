@@ -15,12 +15,11 @@ from rest_framework.test import APIClient
 from common.actors import Actor
 from tests.games.api.builders import start_round
 from tests.tournaments.api.builders import four_started, matches, tournament_url, win
-from tournaments import corrections
 from tournaments.api import conditional
 from tournaments.api.conditional import Body, BodyCache
 from tournaments.models import Entrant, Fixture, Player
 from tournaments.projections import consumer
-from tournaments.services import erasure
+from tournaments.services import corrections, erasure
 
 READS = ["standings", "standings?format=csv", "bracket", "matches", "matches?status=ready"]
 ORGANIZER = Actor(device="test")

@@ -16,10 +16,10 @@ from common.actors import Actor
 from games.matches import services as match_services
 from games.models import Match, Round
 from games.rules import RuleViolation
-from tournaments import corrections, tasks
+from tournaments import tasks
 from tournaments.models import Entrant, Fixture, Tournament
 from tournaments.projections import consumer
-from tournaments.services import registration, running, scheduling
+from tournaments.services import corrections, registration, running, scheduling
 
 ORGANIZER = Actor(device="rebuild-test")
 

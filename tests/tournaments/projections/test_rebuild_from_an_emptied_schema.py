@@ -25,11 +25,10 @@ from tests.tournaments.projections.steps import (
     play_to_winner,
     step,
 )
-from tournaments import corrections
 from tournaments.models import Entrant, Fixture, Tournament
 from tournaments.projections import consumer
 from tournaments.ratings import projection as ratings
-from tournaments.services import registration, running
+from tournaments.services import corrections, registration, running
 from tournaments.services import registration as tournament_registration
 
 pytestmark = pytest.mark.django_db

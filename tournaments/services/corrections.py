@@ -24,7 +24,6 @@ from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from common.actors import Actor
-from tournaments import names
 from tournaments.errors import (
     DuplicateEntrantName,
     DuplicateSeed,
@@ -33,6 +32,7 @@ from tournaments.errors import (
 )
 from tournaments.models import Entrant, EntrantPlayer, Player
 from tournaments.ratings import projection as ratings
+from tournaments.services import names
 from tournaments.services.pipeline import TournamentCommandResult, run
 from tournaments.state import TournamentState
 from tournaments.stream.commands import CorrectEntrant, ReseedEntrants
