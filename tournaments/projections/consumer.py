@@ -1,11 +1,11 @@
 """Asynchronous tournament projections: the bracket and standings readers see.
 
 A consumer reads the global log after its checkpoint. For each match event of a tournament's
-match it runs the tournament's policy (`tournaments.policies.match_moved`: the result recorded,
-the tournament advanced, the fixture's row following its match); for each touched tournament it
-recomputes the view from the tournament stream and the rows. Both steps are idempotent, so
-reading an event twice is harmless, and `rebuild_views` can drop and refill every view from the
-log.
+match it runs the tournament's policy (`tournaments.policies.matches.match_moved`: the result
+recorded, the tournament advanced, the fixture's row following its match); for each touched
+tournament it recomputes the view from the tournament stream and the rows. Both steps are
+idempotent, so reading an event twice is harmless, and `rebuild_views` can drop and refill every
+view from the log.
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from common.db import copy_rows
 from games.eventstore.api import RecordedEvent, last_position, read_all
 from games.matches.projections import MATCH_STREAM
 from games.models import Match, MatchStatus
-from tournaments import policies
 from tournaments.formats.bracket import Bracket, Known, WinnerOf
 from tournaments.formats.resolution import BracketState
 from tournaments.formats.threes_knockout import KnockoutTable, TableStatus, ThreesKnockoutState
 from tournaments.models import Checkpoint, Fixture, FixtureStatus, Tournament, TournamentView
 from tournaments.plan import drawing, fixture_specs, silence
+from tournaments.policies import matches as match_policies
 from tournaments.services.pipeline import TOURNAMENT_STREAM, load_tournament
 from tournaments.state import Result, TournamentState
 
@@ -336,7 +336,7 @@ def consume(*, batch: int = BATCH) -> int:
             return processed
         tournaments, matches = tournaments_touched(events)
         for match_id in matches:
-            policies.match_moved(match_id=match_id)
+            match_policies.match_moved(match_id=match_id)
         position = events[-1].global_position
         for tournament_id in tournaments:
             with transaction.atomic():
