@@ -13,12 +13,13 @@ class TournamentsConfig(AppConfig):
         from games.matches.rebuilding import register_projector
         from games.side_names import register_side_namer
         from games.signals import match_events_appended
-        from tournaments import access, signals, tasks
+        from tournaments import access, signals
         from tournaments.pages import decisions as decision_pages
         from tournaments.pages import ratings as rating_pages
         from tournaments.projections import consumer, rebuild
         from tournaments.ratings import projection as ratings
         from tournaments.selectors.side_names import match_side_names, matches_with_entrant_named
+        from tournaments.tasks import running
 
         register_place_resolver("tournament", access.fixture_place)
         register_match_section("decision", decision_pages.match_decision_section)
@@ -39,10 +40,10 @@ class TournamentsConfig(AppConfig):
             search=matches_with_entrant_named,
         )
         match_events_appended.connect(
-            tasks.consume_log_after_match_events, dispatch_uid="tournaments.consume_log"
+            running.consume_log_after_match_events, dispatch_uid="tournaments.consume_log"
         )
         signals.tournament_events_appended.connect(
-            tasks.after_tournament_events, dispatch_uid="tournaments.after_tournament_events"
+            running.after_tournament_events, dispatch_uid="tournaments.after_tournament_events"
         )
         self.connect_webhooks()
 

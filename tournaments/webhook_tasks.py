@@ -27,9 +27,10 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
-from tournaments import publishing, webhook_fanout
+from tournaments import webhook_fanout
 from tournaments.models import WebhookEndpoint
 from tournaments.services import webhook_delivery
+from tournaments.tasks import publishing
 
 WAKE_UP_DELAY = 0.25
 """Seconds a fan-out wake-up waits, so that a burst of appends shares one message."""

@@ -4,11 +4,11 @@ from django.urls import reverse
 
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.builders import check_in, ready_fixtures, win_by_points
-from tournaments import tasks
 from tournaments.models import Entrant, TournamentView
 from tournaments.projections import consumer
 from tournaments.services import scheduling
 from tournaments.services import scheduling as tournament_scheduling
+from tournaments.tasks import running
 
 pytestmark = pytest.mark.django_db
 
@@ -161,7 +161,7 @@ def test_a_tournaments_page_lists_its_overdue_matches(admin_client: Client) -> N
     check_in(tournament_id, second.home_id)  # one side present: forfeited, not overdue
     for fixture in (first, second):
         scheduling.fixture_call(match_id=fixture.match_id, actor=ORGANIZER)
-    tasks.catch_up_all()
+    running.catch_up_all()
     consumer.consume()
 
     response = admin_client.get(

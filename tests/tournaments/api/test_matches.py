@@ -18,10 +18,10 @@ from tests.tournaments.api.builders import (
     tournament_url,
     win,
 )
-from tournaments import tasks
 from tournaments.projections import consumer
 from tournaments.services import scheduling
-from tournaments.tasks import SCHEDULER
+from tournaments.tasks import running
+from tournaments.tasks.running import SCHEDULER
 
 MATCH_FIELDS = {
     "id",
@@ -216,7 +216,7 @@ def test_a_match_past_its_no_show_deadline_with_both_sides_absent_is_listed_as_o
     call = post(organizer, tournament_url(tournament_id, "matches", scheduled["id"], "call"))
     assert call.status_code == 201, call.json()
 
-    tasks.catch_up_all()
+    running.catch_up_all()
 
     (final,) = matches(anonymous, tournament_id)
     assert (final["status"], final["overdue"]) == ("ready", True)

@@ -20,7 +20,6 @@ from accounts.organizers import ORGANIZERS_GROUP
 from games.eventstore.models import Event
 from games.matches.selectors import round_replay
 from games.models import Match, Round
-from tournaments import tasks
 from tournaments.management.commands.load_demo import (
     CUP_NAME,
     DEMO_NAMES,
@@ -39,6 +38,7 @@ from tournaments.management.demo_club import (
 )
 from tournaments.models import Entrant, Fixture, Season, Tournament, TournamentView
 from tournaments.selectors import ratings, seasons
+from tournaments.tasks import running
 
 pytestmark = pytest.mark.django_db
 
@@ -262,7 +262,7 @@ def test_the_demo_has_the_no_show_rule_off_and_its_waiting_matches_never_decay()
     waiting = Fixture.objects.filter(tournament__in=demo, status="ready")
     assert waiting.exists()
 
-    done = tasks.catch_up_all(now=timezone.now() + timedelta(days=1))
+    done = running.catch_up_all(now=timezone.now() + timedelta(days=1))
 
     assert {t.settings["no_show_minutes"] for t in demo} == {None}
     assert not Fixture.objects.filter(tournament__in=demo, deadline__isnull=False).exists()
@@ -292,9 +292,9 @@ def demo_state() -> dict[str, object]:
 
 @pytest.mark.usefixtures("demo")
 def test_an_hour_of_make_run_changes_nothing_in_the_demo_the_readme_describes() -> None:
-    tasks.catch_up_all()
+    running.catch_up_all()
     described = demo_state()
 
-    tasks.catch_up_all(now=timezone.now() + timedelta(hours=1))
+    running.catch_up_all(now=timezone.now() + timedelta(hours=1))
 
     assert demo_state() == described

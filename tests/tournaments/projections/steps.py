@@ -16,10 +16,10 @@ from common.actors import Actor
 from games.matches import services as match_services
 from games.models import Match, Round
 from games.rules import RuleViolation
-from tournaments import tasks
 from tournaments.models import Entrant, Fixture, Tournament
 from tournaments.projections import consumer
 from tournaments.services import corrections, registration, running, scheduling
+from tournaments.tasks import running as running_tasks
 
 ORGANIZER = Actor(device="rebuild-test")
 
@@ -190,7 +190,7 @@ def rename_an_entrant(data: st.DataObject, tournament_id: UUID, _action: str) ->
 
 def time_passes(data: st.DataObject, _tournament_id: UUID, _action: str) -> None:
     minutes = data.draw(st.sampled_from([1, 30]), label="minutes later")
-    done = tasks.catch_up_all(now=timezone.now() + timedelta(minutes=minutes))
+    done = running_tasks.catch_up_all(now=timezone.now() + timedelta(minutes=minutes))
     assert done.failures == 0
 
 

@@ -10,7 +10,7 @@ from accounts.models import User
 from games.matches import services as match_services
 from tests.factories.accounts import UserFactory
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
-from tournaments import publishing, tasks, webhook_fanout, webhook_tasks
+from tournaments import webhook_fanout, webhook_tasks
 from tournaments.models import DeliveryStatus
 from tournaments.services import running
 from tournaments.services.webhooks import (
@@ -18,6 +18,8 @@ from tournaments.services.webhooks import (
     webhook_redeliver,
     webhook_register,
 )
+from tournaments.tasks import publishing
+from tournaments.tasks import running as running_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -53,9 +55,9 @@ def new_match() -> None:
 def consumer_ran() -> None:
     """What Celery signals after a run of the tournament consumer's task."""
     task_postrun.send(
-        sender=tasks.consume_log,
+        sender=running_tasks.consume_log,
         task_id="run",
-        task=tasks.consume_log,
+        task=running_tasks.consume_log,
         args=(),
         kwargs={},
         retval=0,
@@ -111,7 +113,7 @@ def test_the_consumer_runs_of_a_burst_share_one_fan_out_wake_up(
     consumer_ran()
     clock[0] += webhook_tasks.WAKE_UP_DELAY
     consumer_ran()
-    task_postrun.send(sender=tasks.schedule_ready_matches, task_id="other", task=None)
+    task_postrun.send(sender=running_tasks.schedule_ready_matches, task_id="other", task=None)
 
     assert sent == [WAKE_UP, WAKE_UP]
 

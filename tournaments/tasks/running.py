@@ -13,6 +13,9 @@
   one match if it is past its deadline; only for messages an earlier version queued, nothing
   sends it any more.
 
+Every task keeps the Celery name it had when this module was `tournaments/tasks.py` (beat's
+schedule in the database and queued messages name them), so each declares its `name`.
+
 Tasks take ids and call the services; running one twice changes nothing the first run did not.
 Work is enqueued after the caller's transaction commits (`*_on_commit`), and not at all when
 `CELERY_WAKE_UPS` is off (the test settings, except for the worker tests).
@@ -41,7 +44,6 @@ from games.eventstore.api import WrongExpectedVersion, read_all
 from games.matches.projections import MATCH_STREAM
 from games.models import Match, MatchStatus
 from games.rules import RuleViolation
-from tournaments import publishing
 from tournaments.models import Checkpoint, Fixture, FixtureStatus, TournamentStatus
 from tournaments.projections import consumer
 from tournaments.ratings import projection as ratings
@@ -53,6 +55,7 @@ from tournaments.stream.fixture_events import (
     RESULT_RECORDED,
     SWISS_ROUND_PAIRED,
 )
+from tournaments.tasks import publishing
 
 logger = logging.getLogger(__name__)
 
@@ -335,7 +338,12 @@ def forfeit_queued_no_show(match_id: str) -> bool:
     return forfeit_overdue_match(UUID(match_id))
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@shared_task(
+    name="tournaments.tasks.catch_up",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+)
 def catch_up() -> None:
     """The periodic safety net; a failed step is retried by the next run, not by Celery."""
     done = catch_up_all()
