@@ -13,11 +13,12 @@ class TournamentsConfig(AppConfig):
         from games.matches.rebuilding import register_projector
         from games.side_names import register_side_namer
         from games.signals import match_events_appended
-        from tournaments import access, signals
+        from tournaments import signals
         from tournaments.pages import decisions as decision_pages
         from tournaments.pages import ratings as rating_pages
         from tournaments.projections import consumer, rebuild
         from tournaments.ratings import projection as ratings
+        from tournaments.selectors import access
         from tournaments.selectors.side_names import match_side_names, matches_with_entrant_named
         from tournaments.tasks import running
 

@@ -11,7 +11,7 @@ from tests.factories.accounts import ClubFactory
 from tests.factories.ratings import club_tournament, play_all
 from tests.factories.tournaments import ORGANIZER
 from tournaments.models import Entrant, Player, PlayerRating
-from tournaments.people import PlayerFacts, persons_of
+from tournaments.selectors.people import PlayerFacts, persons_of
 from tournaments.services.corrections import entrant_correct
 from tournaments.services.erasure import player_erase
 

@@ -15,7 +15,6 @@ from django.utils.translation import pgettext
 
 from common.parsing import ascii_int
 from games.eventstore.api import last_position
-from tournaments import sheets
 from tournaments.models import (
     Tournament,
     TournamentView,
@@ -23,6 +22,7 @@ from tournaments.models import (
 from tournaments.pages.labels import place_text
 from tournaments.projections import consumer
 from tournaments.projections.rows import tables_of
+from tournaments.selectors import sheets
 from tournaments.templatetags.tournament_pages import column_name, stage_label
 
 
@@ -117,7 +117,7 @@ def bracket_columns(bracket: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def table_card_links(tournament: Tournament) -> list[dict[str, Any]]:
-    """Each table's printable card (tournaments/table_cards.py), as SVG and as PDF."""
+    """Each table's printable card (tournaments/services/table_cards.py), as SVG and as PDF."""
     tables = tables_of(tournament)
     return [
         {
@@ -143,7 +143,8 @@ def evening_prints(tournament: Tournament) -> dict[str, Any]:
 
 
 def sheet_links(tournament: Tournament) -> list[dict[str, Any]]:
-    """Each round's printable sheets (tournaments/sheets.py): pairings and score sheets, PDF."""
+    """Each round's printable sheets (tournaments/selectors/sheets.py): pairings and score sheets,
+    PDF."""
     links = []
     for stage, number in sheets.rounds_of(tournament):
         query = f"?{urlencode({'stage': stage, 'round': number})}"

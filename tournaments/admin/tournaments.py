@@ -38,7 +38,6 @@ from common.admin import (
 from games.eventstore.admin import events_link, events_url
 from games.eventstore.api import EventStoreError
 from games.rules import RuleViolation
-from tournaments import sheets
 from tournaments.admin.adding import TournamentsAddAdmin
 from tournaments.admin.bracket import (
     bracket_columns,
@@ -59,7 +58,6 @@ from tournaments.admin.operations import (
 )
 from tournaments.admin.sign_up import sign_up_console
 from tournaments.admin.webhooks import WebhookEndpointInline, add_endpoint_link
-from tournaments.console import Evening, evening
 from tournaments.errors import EntrantsRefused
 from tournaments.forms import (
     EntrantImportForm,
@@ -71,7 +69,8 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.projections.rows import tables_of
-from tournaments.selectors import fixtures, projected
+from tournaments.selectors import fixtures, projected, sheets
+from tournaments.selectors.console import Evening, evening
 from tournaments.selectors.organizing import tournament_ids
 from tournaments.services import corrections, registration
 from tournaments.services.registration import ImportedEntrant

@@ -20,7 +20,6 @@ from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import REASON_MAX_LENGTH, idempotency_key_of, validated_input
 from common.api.serializing import Serializer
-from tournaments.access import TournamentAccess
 from tournaments.api.entrants import MAX_SEED, NAME_MAX_LENGTH, group_field
 from tournaments.api.schema import (
     ENTRANT_NOT_FOUND,
@@ -29,6 +28,7 @@ from tournaments.api.schema import (
 )
 from tournaments.api.serializers import EntrantOutput
 from tournaments.selectors import answers
+from tournaments.selectors.access import TournamentAccess
 from tournaments.services import corrections
 
 MAX_PLAYERS = 3

@@ -14,8 +14,8 @@ from common.api.base import JsonApi
 from common.api.commands import QueryIntegerField, validated_query
 from common.api.schema import error_responses
 from common.api.serializing import Serializer, represent
-from tournaments.access import PublicRead
 from tournaments.selectors import players, ratings
+from tournaments.selectors.access import PublicRead
 from tournaments.selectors.lookup import club_get
 
 TAG = "ratings"

@@ -34,10 +34,10 @@ from tournaments.models import (
     RatingChange,
     Tournament,
 )
-from tournaments.people import people
 from tournaments.ratings.ledger import FOLDED, Change, Ledger, RatedMatch, as_people
 from tournaments.ratings.maths import Rating
 from tournaments.ratings.scores import Scope, Scores, Standing, Step, scopes_of, scored
+from tournaments.selectors.people import people
 from tournaments.stream.events import TOURNAMENT_EVENTS
 
 CONSUMER = "ratings"

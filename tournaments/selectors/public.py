@@ -24,7 +24,6 @@ from tournaments.models import (
     Tournament,
     TournamentView,
 )
-from tournaments.people import rows_of_person
 from tournaments.projections.consumer import CONSUMER
 from tournaments.selectors import silence
 from tournaments.selectors.fixtures import (
@@ -33,6 +32,7 @@ from tournaments.selectors.fixtures import (
 from tournaments.selectors.lookup import (
     visible_tournaments,
 )
+from tournaments.selectors.people import rows_of_person
 from tournaments.selectors.projected import (
     entrant_names,
 )
@@ -166,8 +166,8 @@ def tournament_fixtures_named(*, tournament_id: UUID) -> list[dict[str, Any]]:
 
 
 def player_matches(*, player: Player, reader: Any) -> list[dict[str, Any]]:
-    """The entries of the person the player is (every row of theirs, `tournaments.people`) in
-    the tournaments `reader` may read, newest tournament first, each with its matches (not
+    """The entries of the person the player is (every row of theirs, `tournaments.selectors.people`)
+    in the tournaments `reader` may read, newest tournament first, each with its matches (not
     reset) in order: opponent, status, round wins and the outcome."""
     visible = visible_tournaments(reader, Tournament.objects.all())
     entrants = (

@@ -1,7 +1,7 @@
 """Rating reads: a club's leaderboard, a player's ratings with their history, and what one
 match changed (decision record 0036). Every rating is public: only public tournaments' results
-are rated. But a rating is kept under its person's first row (`tournaments.people`), which may
-be a private one: each read shows its reader the person by a row they may know of
+are rated. But a rating is kept under its person's first row (`tournaments.selectors.people`), which
+may be a private one: each read shows its reader the person by a row they may know of
 (`tournaments.selectors.players`, decision record 0043)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from uuid import UUID
 
 from accounts.models import Club
 from tournaments.models import Player, PlayerRating, RatingChange, Tournament
-from tournaments.people import people
+from tournaments.selectors.people import people
 from tournaments.selectors.players import persons_shown
 from tournaments.services.erasure import ERASED_PLAYER
 

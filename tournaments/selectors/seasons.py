@@ -5,9 +5,9 @@ process memo keeps that cheap, `load_latest`), so `rebuild_projections` cannot c
 are read from the name rows at read time, like every other page (an erasure shows at once).
 
 A season's player is a person across tournaments, as the ratings count them
-(`tournaments.people`): rows with the same linked account are one person, and so are rows with
-the same name; an erased row is a person of its own, `erased player`. Each is linked by the first
-of their rows the reader may know of (`tournaments.selectors.players`, decision record 0043):
+(`tournaments.selectors.people`): rows with the same linked account are one person, and so are rows
+with the same name; an erased row is a person of its own, `erased player`. Each is linked by the
+first of their rows the reader may know of (`tournaments.selectors.players`, decision record 0043):
 the person's first row may be a private tournament's.
 """
 
@@ -26,10 +26,10 @@ from accounts.models import Club, Role
 from accounts.selectors import has_role
 from tournaments.errors import SeasonNotFound
 from tournaments.models import EntrantPlayer, Season, Tournament, TournamentStatus
-from tournaments.people import people
 from tournaments.plan.final_places import final_places
 from tournaments.plan.silence import silent_from_round
 from tournaments.selectors.lookup import club_get
+from tournaments.selectors.people import people
 from tournaments.selectors.players import persons_shown
 from tournaments.services.erasure import ERASED_PLAYER
 from tournaments.services.pipeline import load_tournament

@@ -162,7 +162,7 @@ def entrant_correct(
     )
     if seats is not None and result.recorded:
         # A renamed player may now be the same person as another row, or no longer
-        # (tournaments.people): the ratings count people, so they are counted again.
+        # (tournaments.selectors.people): the ratings count people, so they are counted again.
         ratings.recount_everyone()
     return result
 

@@ -86,7 +86,7 @@ def tournament_create(
     silent_final_rounds: int = 0,
 ) -> Tournament:
     """A tournament in registration, run by `club` (whose organizers organize it; may a caller
-    create one there is for the permissions to say, tournaments/access.py)."""
+    create one there is for the permissions to say, tournaments/selectors/access.py)."""
     names.check_name_readable(name)
     settings = TournamentSettings(
         format=format,

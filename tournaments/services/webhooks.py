@@ -27,7 +27,6 @@ from django.utils.translation import gettext_noop
 
 from accounts.permissions import Place, is_organizer
 from games.eventstore.api import last_position
-from tournaments.access import tournament_not_found
 from tournaments.errors import TournamentError, TournamentNotFound
 from tournaments.models import (
     Checkpoint,
@@ -36,6 +35,7 @@ from tournaments.models import (
     WebhookDelivery,
     WebhookEndpoint,
 )
+from tournaments.selectors.access import tournament_not_found
 from tournaments.services.webhook_addresses import address_allowed
 
 FAN_OUT = "webhooks"
