@@ -37,7 +37,7 @@ from tournaments.admin.adding import TournamentsAddAdmin
 from tournaments.admin.bracket import (
     refresh_view,
 )
-from tournaments.forms import (
+from tournaments.admin.forms import (
     EntrantCorrectForm,
     EntrantRegisterForm,
     WithdrawForm,

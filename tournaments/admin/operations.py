@@ -18,14 +18,14 @@ from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 from common.admin import admin_actor
 from common.parsing import ascii_int
 from tournaments.admin import sign_up
+from tournaments.admin.forms import (
+    SeedsForm,
+)
 from tournaments.errors import (
     EntrantNotFound,
     InvalidFormatOption,
     InvalidGroupOrder,
     InvalidTournament,
-)
-from tournaments.forms import (
-    SeedsForm,
 )
 from tournaments.models import (
     Entrant,

@@ -52,6 +52,11 @@ from tournaments.admin.bracket import (
 from tournaments.admin.entrants import (
     EntrantInline,
 )
+from tournaments.admin.forms import (
+    EntrantImportForm,
+    EntrantPasteForm,
+    TournamentCreateForm,
+)
 from tournaments.admin.operations import (
     OPERATIONS,
     seeds_form,
@@ -59,11 +64,6 @@ from tournaments.admin.operations import (
 from tournaments.admin.sign_up import sign_up_console
 from tournaments.admin.webhooks import WebhookEndpointInline, add_endpoint_link
 from tournaments.errors import EntrantsRefused
-from tournaments.forms import (
-    EntrantImportForm,
-    EntrantPasteForm,
-    TournamentCreateForm,
-)
 from tournaments.models import (
     Tournament,
     TournamentStatus,

@@ -1,7 +1,7 @@
 """The organizer's forms: what the admin asks before it calls a tournament service.
 
 The forms only read and check input; the services decide and append (a CSV file of entrants is
-and a pasted list are read by `tournaments.entrants_csv` into `ImportedEntrant`s, which
+and a pasted list are read by `tournaments.admin.entrants_csv` into `ImportedEntrant`s, which
 `registration.entrants_register` registers).
 """
 
@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import Club
 from games.models import Scoring
-from tournaments.entrants_csv import (
+from tournaments.admin.entrants_csv import (
     MAX_SEED,
     parse_entrant_lines,
     parse_pasted_lines,
