@@ -52,8 +52,8 @@ class TournamentsConfig(AppConfig):
         """The webhooks' fan-out runs after the tournament consumer (docs/decisions/0039)."""
         from celery.signals import task_postrun
 
-        from tournaments import webhook_tasks
-        from tournaments.services.webhooks import deliveries_due
+        from tournaments.webhooks import tasks as webhook_tasks
+        from tournaments.webhooks.services import deliveries_due
 
         task_postrun.connect(
             webhook_tasks.after_consumer_run, dispatch_uid="tournaments.webhooks.after_consumer"

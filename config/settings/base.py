@@ -183,7 +183,7 @@ CELERY_BEAT_SCHEDULE = {
 }
 # The modules that define tasks, imported by every worker: `autodiscover_tasks()` imports only
 # each app's `tasks` module, and `tournaments.tasks` is a package that re-exports nothing.
-CELERY_IMPORTS = ["tournaments.tasks.running", "tournaments.webhook_tasks"]
+CELERY_IMPORTS = ["tournaments.tasks.running", "tournaments.webhooks.tasks"]
 # Ours, not a Celery option: enqueue the tournament tasks after a commit (consumer wake-ups,
 # scheduling, no-show deadlines). Off, only the catch-up moves tournaments along.
 CELERY_WAKE_UPS = env.bool("CELERY_WAKE_UPS", default=True)

@@ -28,7 +28,7 @@ from tests.tournaments.api.builders import (
 )
 from tournaments.models import Player, Tournament
 from tournaments.services import registration, seasons
-from tournaments.services.webhooks import webhook_register
+from tournaments.webhooks.services import webhook_register
 
 
 def silent_swiss(world: World) -> str:

@@ -15,8 +15,8 @@ from tournaments.models import Checkpoint, Tournament, WebhookDelivery, WebhookE
 from tournaments.projections import consumer
 from tournaments.selectors.feed import tournament_feed
 from tournaments.services import running
-from tournaments.services.webhooks import FAN_OUT, webhook_deactivate, webhook_register
-from tournaments.webhook_fanout import fan_out
+from tournaments.webhooks.fanout import fan_out
+from tournaments.webhooks.services import FAN_OUT, webhook_deactivate, webhook_register
 
 pytestmark = pytest.mark.django_db
 

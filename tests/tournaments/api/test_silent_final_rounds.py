@@ -33,9 +33,9 @@ from tournaments.models import PlayerRating, Tournament, WebhookDelivery
 from tournaments.projections import consumer
 from tournaments.ratings import projection as rating_projection
 from tournaments.services import running
-from tournaments.services.webhooks import webhook_register
 from tournaments.state import Registration
-from tournaments.webhook_fanout import fan_out
+from tournaments.webhooks.fanout import fan_out
+from tournaments.webhooks.services import webhook_register
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
-from tournaments.services.webhook_addresses import address_allowed
-from tournaments.services.webhook_delivery import DeliveryRefused, allowed_addresses
+from tournaments.webhooks.addresses import address_allowed
+from tournaments.webhooks.delivery import DeliveryRefused, allowed_addresses
 
 REFUSED = [
     # IPv4 that is not global, or not unicast.

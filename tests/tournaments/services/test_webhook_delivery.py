@@ -25,12 +25,12 @@ from tests.tournaments.webhook_receiver import (
     self_signed,
     server_context,
 )
-from tournaments import webhook_fanout
 from tournaments.models import DeliveryStatus, Tournament, WebhookDelivery, WebhookEndpoint
 from tournaments.selectors.feed import tournament_feed
 from tournaments.services import running
-from tournaments.services.webhook_delivery import attempt_delivery, delivered_pruned
-from tournaments.services.webhooks import (
+from tournaments.webhooks import fanout
+from tournaments.webhooks.delivery import attempt_delivery, delivered_pruned
+from tournaments.webhooks.services import (
     WebhookDeliveryNotFailed,
     webhook_deactivate,
     webhook_redeliver,
@@ -84,7 +84,7 @@ def test_each_event_is_posted_signed_with_its_delivery_id_and_the_public_feed_do
     receiver: Receiver, organizer: User
 ) -> None:
     tournament, endpoint = started_with_endpoint(receiver.url, organizer)
-    webhook_fanout.fan_out()
+    fanout.fan_out()
 
     attempt_all(endpoint)
 
@@ -110,7 +110,7 @@ def test_a_failed_attempt_is_recorded_and_retried_until_the_receiver_answers(
 ) -> None:
     with receiving(failing_first(2)) as receiver:
         _, endpoint = started_with_endpoint(receiver.url, organizer)
-        webhook_fanout.fan_out()
+        fanout.fan_out()
         delivery = endpoint.deliveries.order_by("position").first()
         assert delivery is not None
 
@@ -129,7 +129,7 @@ def test_after_the_last_attempt_a_delivery_fails_and_a_redelivery_sends_it_again
 ) -> None:
     with receiving(always(503)) as receiver:
         _, endpoint = started_with_endpoint(receiver.url, organizer)
-        webhook_fanout.fan_out()
+        fanout.fan_out()
         delivery = endpoint.deliveries.order_by("position").first()
         assert delivery is not None
         outcomes = [attempt_delivery(delivery.id).status for _ in range(4)]
@@ -154,7 +154,7 @@ def test_deliveries_answered_long_ago_are_forgotten_and_the_failed_ones_kept(
     receiver: Receiver, organizer: User
 ) -> None:
     _, endpoint = started_with_endpoint(receiver.url, organizer)
-    webhook_fanout.fan_out()
+    fanout.fan_out()
     attempt_all(endpoint)
     delivered = list(endpoint.deliveries.order_by("position"))
     assert {d.status for d in delivered} == {DeliveryStatus.DELIVERED}
@@ -173,7 +173,7 @@ def test_deliveries_answered_long_ago_are_forgotten_and_the_failed_ones_kept(
 def test_a_redirect_is_not_followed(organizer: User) -> None:
     with receiving() as elsewhere, receiving(redirecting_to(elsewhere.url)) as receiver:
         _, endpoint = started_with_endpoint(receiver.url, organizer)
-        webhook_fanout.fan_out()
+        fanout.fan_out()
         statuses = attempt_all(endpoint)
 
     assert "delivered" not in statuses
@@ -188,7 +188,7 @@ def test_a_private_address_is_refused_at_delivery_when_the_setting_is_off(
 ) -> None:
     url = receiver.url.replace("127.0.0.1", "localhost")
     _, endpoint = started_with_endpoint(url, organizer)
-    webhook_fanout.fan_out()
+    fanout.fan_out()
     settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = False
 
     attempt_all(endpoint)
@@ -212,7 +212,7 @@ def test_an_address_registered_before_it_was_refused_fails_with_its_error_after_
 ) -> None:
     _, endpoint = started_with_endpoint(receiver.url, organizer)
     WebhookEndpoint.objects.filter(id=endpoint.id).update(url=url)
-    webhook_fanout.fan_out()
+    fanout.fan_out()
 
     statuses = attempt_all(endpoint)
 
@@ -227,7 +227,7 @@ def test_an_address_registered_before_it_was_refused_fails_with_its_error_after_
 
 def test_a_deactivated_endpoint_is_sent_nothing_more(receiver: Receiver, organizer: User) -> None:
     _, endpoint = started_with_endpoint(receiver.url, organizer)
-    webhook_fanout.fan_out()
+    fanout.fan_out()
     webhook_deactivate(endpoint_id=endpoint.id, user=organizer)
 
     statuses = [attempt_delivery(d.id).status for d in WebhookDelivery.objects.all()]
@@ -254,7 +254,7 @@ def test_https_goes_to_the_checked_address_and_verifies_the_certificate_for_the_
     with receiving(tls=server_context(certificate, key)) as receiver:
         url = f"https://localhost:{receiver.port}/hooks/briscola"
         _, endpoint = started_with_endpoint(url, organizer)
-        webhook_fanout.fan_out()
+        fanout.fan_out()
 
         statuses = attempt_all(endpoint)
 
@@ -269,7 +269,7 @@ def test_https_with_a_certificate_for_another_name_is_not_delivered(
     monkeypatch.setattr(ssl, "create_default_context", trusting(certificate))
     with receiving(tls=server_context(certificate, key)) as receiver:
         _, endpoint = started_with_endpoint(f"https://localhost:{receiver.port}/", organizer)
-        webhook_fanout.fan_out()
+        fanout.fan_out()
 
         attempt_all(endpoint)
 
@@ -285,7 +285,7 @@ def test_a_dealt_rounds_deck_is_not_sent(receiver: Receiver, organizer: User) ->
     match_services.round_start(
         match_id=fixture.match_id, briscola=None, deal="server", actor=ORGANIZER
     )
-    webhook_fanout.fan_out()
+    fanout.fan_out()
 
     attempt_all(endpoint)
 

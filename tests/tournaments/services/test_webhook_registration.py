@@ -13,7 +13,7 @@ from tests.factories.accounts import ClubFactory, UserFactory
 from tests.factories.tournaments import TournamentFactory
 from tournaments.errors import TournamentNotFound
 from tournaments.models import Tournament, WebhookEndpoint
-from tournaments.services.webhooks import (
+from tournaments.webhooks.services import (
     WebhookAddressRefused,
     WebhookForbidden,
     WebhookSecretInvalid,

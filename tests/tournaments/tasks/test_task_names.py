@@ -6,8 +6,8 @@ import importlib
 from django.conf import settings
 
 from config.celery import app
-from tournaments import webhook_tasks
 from tournaments.tasks import running
+from tournaments.webhooks import tasks as webhook_tasks
 
 NAMES_IN_USE = {
     "tournaments.tasks.consume_log",

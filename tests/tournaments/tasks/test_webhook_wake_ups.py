@@ -10,16 +10,17 @@ from accounts.models import User
 from games.matches import services as match_services
 from tests.factories.accounts import UserFactory
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
-from tournaments import webhook_fanout, webhook_tasks
 from tournaments.models import DeliveryStatus
 from tournaments.services import running
-from tournaments.services.webhooks import (
+from tournaments.tasks import publishing
+from tournaments.tasks import running as running_tasks
+from tournaments.webhooks import fanout
+from tournaments.webhooks import tasks as webhook_tasks
+from tournaments.webhooks.services import (
     webhook_deactivate,
     webhook_redeliver,
     webhook_register,
 )
-from tournaments.tasks import publishing
-from tournaments.tasks import running as running_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -126,7 +127,7 @@ def test_a_redelivery_enqueues_its_deliveries_once_it_commits(
         tournament_id=tournament.id, url="https://a.example.org/", user=organizer
     )
     running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
-    webhook_fanout.fan_out()
+    fanout.fan_out()
     endpoint.deliveries.update(status=DeliveryStatus.FAILED)
     ids = sorted(endpoint.deliveries.values_list("id", flat=True))
 

@@ -15,11 +15,11 @@ from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.builders import open_fixtures, play
 from tests.tournaments.webhook_receiver import Receiver, always, failing_first, receiving
 from tests.workers import Worker, wait_for
-from tournaments import webhook_tasks
 from tournaments.models import DeliveryStatus, Tournament, WebhookEndpoint
 from tournaments.selectors.feed import tournament_feed
 from tournaments.services import running
-from tournaments.services.webhooks import webhook_deactivate, webhook_redeliver, webhook_register
+from tournaments.webhooks import tasks as webhook_tasks
+from tournaments.webhooks.services import webhook_deactivate, webhook_redeliver, webhook_register
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,7 +1,7 @@
 """Celery tasks of the outgoing webhooks: thin, acknowledged late.
 
 - `fan_out_webhooks` (`tournaments.webhooks.fan_out`): the fan-out consumer
-  (`tournaments.webhook_fanout`), woken at the end of each run of the tournament consumer's task
+  (`tournaments.webhooks.fanout`), woken at the end of each run of the tournament consumer's task
   (`tournaments.tasks.consume_log`, which every commit appending tournament or match events
   wakes), while some endpoint is active: a request pays nothing for the webhooks. It enqueues
   one `deliver_webhook` per delivery it added.
@@ -27,10 +27,10 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
-from tournaments import webhook_fanout
 from tournaments.models import WebhookEndpoint
-from tournaments.services import webhook_delivery
 from tournaments.tasks import publishing
+from tournaments.webhooks import delivery as webhook_delivery
+from tournaments.webhooks import fanout
 
 WAKE_UP_DELAY = 0.25
 """Seconds a fan-out wake-up waits, so that a burst of appends shares one message."""
@@ -51,7 +51,7 @@ WAKE_UP_EXPIRES = 5 * 60
     max_retries=5,
 )
 def fan_out_webhooks() -> int:
-    added = webhook_fanout.fan_out()
+    added = fanout.fan_out()
     enqueue_deliveries(added)
     return len(added)
 
@@ -83,7 +83,7 @@ def catch_up_webhooks() -> int:
     deliveries answered long ago."""
     now = timezone.now()
     webhook_delivery.delivered_pruned(now=now)
-    added = webhook_fanout.fan_out()
+    added = fanout.fan_out()
     due = webhook_delivery.due_deliveries(now=now)
     enqueue_deliveries([*added, *(d for d in due if d not in set(added))])
     return len(added) + len(due)
@@ -133,6 +133,6 @@ def wake_fan_out() -> None:
 
 
 def deliver_when_due(*, delivery_ids: Iterable[int], **kwargs: object) -> None:
-    """Receiver of `tournaments.services.webhooks.deliveries_due` (a redelivery)."""
+    """Receiver of `tournaments.webhooks.services.deliveries_due` (a redelivery)."""
     if settings.CELERY_WAKE_UPS:
         enqueue_deliveries(delivery_ids)

@@ -5,7 +5,7 @@ log's head read while holding the fan-out's checkpoint row, so the fan-out neith
 repeats an event for it). Only http and https addresses without credentials are taken; a
 literal private, loopback or link-local address is refused unless the setting
 `WEBHOOKS_ALLOW_PRIVATE_ADDRESSES` is on, and every delivery checks the resolved addresses again
-(`tournaments.services.webhook_delivery`). See docs/decisions/0039-outgoing-webhooks.md.
+(`tournaments.webhooks.delivery`). See docs/decisions/0039-outgoing-webhooks.md.
 """
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ from tournaments.models import (
     WebhookEndpoint,
 )
 from tournaments.selectors.access import tournament_not_found
-from tournaments.services.webhook_addresses import address_allowed
+from tournaments.webhooks.addresses import address_allowed
 
 FAN_OUT = "webhooks"
-"""The fan-out consumer's checkpoint name (`tournaments.webhook_fanout`)."""
+"""The fan-out consumer's checkpoint name (`tournaments.webhooks.fanout`)."""
 
 MIN_SECRET_LENGTH = 16
 MAX_SECRET_LENGTH = 200

@@ -37,7 +37,7 @@ from games.feeds import feed_document
 from games.matches.selectors import visible_event
 from games.visibility import PUBLIC
 from tournaments.models import DeliveryStatus, WebhookDelivery
-from tournaments.services.webhook_addresses import address_allowed
+from tournaments.webhooks.addresses import address_allowed
 
 MAX_BACKOFF_SECONDS = 60 * 60
 MAX_ERROR_LENGTH = 500

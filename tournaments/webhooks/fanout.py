@@ -7,7 +7,7 @@ moved the checkpoint: a registration takes the same lock to read the log's head,
 endpoint gets exactly the events after its registration. A match's events belong to the
 tournament whose fixture it is. Rows are inserted with ON CONFLICT DO NOTHING on (endpoint,
 position), so a batch done twice adds nothing; the ids of the rows it added are returned for
-the caller to enqueue after the commit (`tournaments.webhook_tasks`).
+the caller to enqueue after the commit (`tournaments.webhooks.tasks`).
 
 With no active endpoint anywhere the checkpoint simply moves to the log's head. The delivery
 rows are an operational log, not a projection: `rebuild_projections` leaves them and this
@@ -28,7 +28,7 @@ from games.matches.projections import MATCH_STREAM
 from tournaments.models import Fixture, Tournament, WebhookDelivery, WebhookEndpoint
 from tournaments.selectors.silence import WithheldEvents
 from tournaments.services.pipeline import TOURNAMENT_STREAM
-from tournaments.services.webhooks import FAN_OUT, locked_fan_out_checkpoint
+from tournaments.webhooks.services import FAN_OUT, locked_fan_out_checkpoint
 
 BATCH = 500
 
