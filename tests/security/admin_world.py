@@ -27,7 +27,7 @@ from tournaments.models import (
     WebhookDelivery,
     WebhookEndpoint,
 )
-from tournaments.services import seasons
+from tournaments.seasons import services as season_services
 from tournaments.webhooks import services as webhook_services
 
 ADMIN_PERSONAS = ("anonymous", "scorer", "organizer_other_club", "organizer")
@@ -95,7 +95,7 @@ def make_admin_world() -> AdminWorld:
         "tournaments.Entrant": Entrant.objects.filter(tournament=tournament).first(),
         "tournaments.Fixture": fixture,
         "tournaments.Player": Player.objects.filter(entries__tournament=tournament).first(),
-        "tournaments.Season": seasons.season_create(
+        "tournaments.Season": season_services.season_create(
             club=club_a, name="Stagione del Club A", slug="stagione", points=(3, 2, 1)
         ),
         "tournaments.WebhookEndpoint": endpoint,

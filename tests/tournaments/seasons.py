@@ -11,7 +11,8 @@ from tests.factories.tournaments import ORGANIZER
 from tests.tournaments.builders import win_by_points
 from tournaments.models import Fixture, FixtureStatus, Season, Tournament, TournamentStatus
 from tournaments.projections import consumer
-from tournaments.services import registration, running, seasons
+from tournaments.seasons import services as season_services
+from tournaments.services import registration, running
 
 TABLE = (25, 18, 15, 12, 10, 8, 6, 4, 2, 1)
 FIRST_SEAT_WINS = {2: (80, 40), 3: (70, 40, 10)}
@@ -86,4 +87,4 @@ def played_out(tournament: Tournament, *, rounds: int = 20) -> Tournament:
 def season_of(club: Club, *tournaments: Tournament, **settings: Any) -> Season:
     settings.setdefault("points", TABLE)
     settings.setdefault("name", "Stagione 2026")
-    return seasons.season_create(club=club, tournaments=tournaments, **settings)
+    return season_services.season_create(club=club, tournaments=tournaments, **settings)

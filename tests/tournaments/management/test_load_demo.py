@@ -37,7 +37,8 @@ from tournaments.management.demo_club import (
     SEASON_SLUG,
 )
 from tournaments.models import Entrant, Fixture, Season, Tournament, TournamentView
-from tournaments.selectors import ratings, seasons
+from tournaments.seasons import selectors as season_selectors
+from tournaments.selectors import ratings
 from tournaments.tasks import running
 
 pytestmark = pytest.mark.django_db
@@ -220,8 +221,9 @@ def test_the_demo_club_has_finished_nights_rated_players_and_a_season_with_stand
     assert len(board) == 10  # everyone played at least two nights of three rounds
     assert board[0]["rank"] == 1
     assert len({row["rating"] for row in board}) > 1
-    standings = seasons.standings_of(
-        seasons.season_of(club_slug=CLUB_SLUG, season_slug=SEASON_SLUG), reader=AnonymousUser()
+    standings = season_selectors.standings_of(
+        season_selectors.season_of(club_slug=CLUB_SLUG, season_slug=SEASON_SLUG),
+        reader=AnonymousUser(),
     )
     assert [line.counted for line in standings.tournaments] == [True, True, True]
     assert len(standings.rows) == 10

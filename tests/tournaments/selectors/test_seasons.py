@@ -11,8 +11,8 @@ from tests.factories.tournaments import ORGANIZER
 from tests.tournaments.seasons import TABLE, club_tournament, played_out, season_of, started
 from tournaments.errors import ClubNotFound
 from tournaments.models import Player
+from tournaments.seasons.selectors import club_season_lines, standings_of
 from tournaments.selectors.projected import tournament_standings
-from tournaments.selectors.seasons import club_season_lines, standings_of
 from tournaments.services.erasure import player_erase, player_link
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from tests.factories.accounts import ClubFactory
 from tests.tournaments.seasons import club_tournament, season_of
 from tournaments.errors import InvalidSeason
 from tournaments.models import SeasonTournament
-from tournaments.services import seasons
+from tournaments.seasons import services as season_services
 from tournaments.standings.seasons import InvalidBestN, InvalidPointsTable
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ def test_another_clubs_tournament_is_refused_by_name() -> None:
     theirs = club_tournament(other, TWO, name="Coppa di B")
 
     with pytest.raises(InvalidSeason) as refused:
-        seasons.season_tournament_add(season=season, tournament=theirs)
+        season_services.season_tournament_add(season=season, tournament=theirs)
 
     assert refused.value.detail == (
         "Coppa di B is not a tournament of Circolo A: a season counts only its club's tournaments"
@@ -76,8 +76,8 @@ def test_adding_a_tournament_twice_counts_it_once_and_removing_it_stops_counting
     tournament = club_tournament(club, TWO)
     season = season_of(club, tournament)
 
-    again = seasons.season_tournament_add(season=season, tournament=tournament)
-    removed = seasons.season_tournament_remove(season=season, tournament=tournament)
+    again = season_services.season_tournament_add(season=season, tournament=tournament)
+    removed = season_services.season_tournament_remove(season=season, tournament=tournament)
 
     assert (again, removed) == (False, True)
     assert not season.tournaments.exists()
@@ -87,9 +87,9 @@ def test_changing_the_settings_keeps_what_is_not_given() -> None:
     club = ClubFactory.create()
     season = season_of(club, points=(10, 5), best_n=3)
 
-    seasons.season_change(season=season, points=(12, 8, 4))
-    seasons.season_change(season=season, participation=2)
+    season_services.season_change(season=season, points=(12, 8, 4))
+    season_services.season_change(season=season, participation=2)
     assert (season.points, season.participation, season.best_n) == ([12, 8, 4], 2, 3)
 
-    seasons.season_change(season=season, clear_best_n=True)
+    season_services.season_change(season=season, clear_best_n=True)
     assert season.best_n is None

@@ -2,7 +2,7 @@
 
 A season, its points table and its tournaments are the organizer's settings, like a club's name:
 they are written here, never derived. What is derived, the standings, is computed from the
-tournaments' events when read (`tournaments.selectors.seasons`). Who may call these (a club's
+tournaments' events when read (`tournaments.seasons.selectors`). Who may call these (a club's
 organizers) is checked by the entry points (the admin)."""
 
 from __future__ import annotations
