@@ -37,8 +37,8 @@ from tournaments.management.demo_club import (
     SEASON_SLUG,
 )
 from tournaments.models import Entrant, Fixture, Season, Tournament, TournamentView
+from tournaments.ratings import selectors as rating_selectors
 from tournaments.seasons import selectors as season_selectors
-from tournaments.selectors import ratings
 from tournaments.tasks import running
 
 pytestmark = pytest.mark.django_db
@@ -217,7 +217,7 @@ def test_the_demo_club_has_finished_nights_rated_players_and_a_season_with_stand
     assert sorted(nights.values_list("name", "status")) == [
         (name, "finished") for name in NIGHT_NAMES
     ]
-    board = ratings.club_leaderboard(club=club, reader=AnonymousUser(), min_matches=5)
+    board = rating_selectors.club_leaderboard(club=club, reader=AnonymousUser(), min_matches=5)
     assert len(board) == 10  # everyone played at least two nights of three rounds
     assert board[0]["rank"] == 1
     assert len({row["rating"] for row in board}) > 1
