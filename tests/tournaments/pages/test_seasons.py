@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.factories.accounts import ClubFactory
-from tests.tournaments.seasons import club_tournament, played_out, season_of, started
+from tests.tournaments.seasons.builders import club_tournament, played_out, season_of, started
 from tournaments.seasons import services as season_services
 
 FOUR = [["Ada"], ["Bruno"], ["Carla"], ["Dario"]]

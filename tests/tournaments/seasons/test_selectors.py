@@ -8,7 +8,13 @@ from django.core.management import call_command
 
 from tests.factories.accounts import ClubFactory, UserFactory
 from tests.factories.tournaments import ORGANIZER
-from tests.tournaments.seasons import TABLE, club_tournament, played_out, season_of, started
+from tests.tournaments.seasons.builders import (
+    TABLE,
+    club_tournament,
+    played_out,
+    season_of,
+    started,
+)
 from tournaments.errors import ClubNotFound
 from tournaments.models import Player
 from tournaments.seasons.selectors import club_season_lines, standings_of

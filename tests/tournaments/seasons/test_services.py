@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.factories.accounts import ClubFactory
-from tests.tournaments.seasons import club_tournament, season_of
+from tests.tournaments.seasons.builders import club_tournament, season_of
 from tournaments.errors import InvalidSeason
 from tournaments.models import SeasonTournament
 from tournaments.seasons import services as season_services

@@ -16,7 +16,7 @@ from games.feeds import feed_document
 from games.matches import services as match_services
 from tests.factories.accounts import UserFactory
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
-from tests.tournaments.webhook_receiver import (
+from tests.tournaments.webhooks.receiver import (
     Receiver,
     always,
     failing_first,

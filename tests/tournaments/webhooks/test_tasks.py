@@ -13,7 +13,7 @@ from config.celery import app
 from tests.factories.accounts import UserFactory
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.builders import open_fixtures, play
-from tests.tournaments.webhook_receiver import Receiver, always, failing_first, receiving
+from tests.tournaments.webhooks.receiver import Receiver, always, failing_first, receiving
 from tests.workers import Worker, wait_for
 from tournaments.models import DeliveryStatus, Tournament, WebhookEndpoint
 from tournaments.selectors.feed import tournament_feed
