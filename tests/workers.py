@@ -177,12 +177,11 @@ class Worker:
             os.kill(pid, signal.SIGKILL)
 
     def received(self, task: str) -> int:
-        """How many times the worker received a task named `tournaments.tasks.running.<task>`."""
+        """How many times the worker received a task named `tournaments.tasks.<task>`."""
         return sum(
             1
             for message in self.log_messages()
-            if f"Task tournaments.tasks.running.{task}[" in message
-            and message.endswith("] received")
+            if f"Task tournaments.tasks.{task}[" in message and message.endswith("] received")
         )
 
     def log_messages(self) -> list[str]:
