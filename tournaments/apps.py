@@ -47,6 +47,18 @@ class TournamentsConfig(AppConfig):
             running.after_tournament_events, dispatch_uid="tournaments.after_tournament_events"
         )
         self.connect_webhooks()
+        self.register_admins()
+
+    def register_admins(self) -> None:
+        """The admin's modules register their model admins when imported; its package re-exports
+        nothing and imports none of them (decision records 0062 and 0065)."""
+        import tournaments.admin.entrants
+        import tournaments.admin.fixtures
+        import tournaments.admin.players
+        import tournaments.admin.ratings
+        import tournaments.admin.seasons
+        import tournaments.admin.tournaments
+        import tournaments.admin.webhooks  # noqa: F401 - imported for its registrations
 
     def connect_webhooks(self) -> None:
         """The webhooks' fan-out runs after the tournament consumer (docs/decisions/0039)."""

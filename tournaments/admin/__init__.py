@@ -6,13 +6,3 @@ checking in, withdrawing, moving tables, forfeiting and voiding all call service
 events with the organizer as their actor; a refusal is shown as an error message. The event log
 itself is read-only (`games.eventstore.admin`); every page links to its stream's events.
 """
-
-# Django's autodiscovery imports this package only: importing the modules registers their model
-# admins with the site. Nothing is re-exported; callers import the module that defines a name.
-import tournaments.admin.entrants
-import tournaments.admin.fixtures
-import tournaments.admin.players
-import tournaments.admin.ratings
-import tournaments.admin.seasons
-import tournaments.admin.tournaments
-import tournaments.admin.webhooks  # noqa: F401 - imported for its registrations
