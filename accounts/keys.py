@@ -29,7 +29,7 @@ def derived_device_key(*, purpose: str) -> str:
     """A key the server can make again, from its SECRET_KEY and `purpose` only (the way Django
     makes password reset tokens): shaped like a random key, 256 bits no one can guess without
     the secret. Stored like any key, by its hash. A table card shows its key again this way
-    (tournaments/table_cards.py)."""
+    (tournaments/services/table_cards.py)."""
     digest = salted_hmac("accounts.keys.derived_device_key", purpose, algorithm="sha256").digest()
     return DEVICE_KEY_PREFIX + base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 

@@ -28,8 +28,8 @@ says why. Visibility is decided before anything else: whoever may not read a pri
 device token of another tournament included) is told it does not exist, whatever they asked to
 do there, so no refusal confirms that it does.
 
-This module knows roles, not games or tournaments: `games.access` and `tournaments.access` say
-where a request acts.
+This module knows roles, not games or tournaments: `games.access` and `tournaments.selectors.access`
+say where a request acts.
 """
 
 from __future__ import annotations

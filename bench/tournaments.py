@@ -175,10 +175,10 @@ def generated_tournaments(entrants: int) -> list[BenchTournament]:
         )
     started = time.perf_counter()
     made = [generate_tournament(format, label, entrants) for format, label in FORMATS]
-    from tournaments import projections
+    from tournaments.projections import consumer
 
     consumed_at = time.perf_counter()
-    processed = projections.consume()
+    processed = consumer.consume()
     seconds = time.perf_counter() - consumed_at
     say(f"  the tournament consumer read {processed:,} events ({seconds:.1f} s)")
     figure(

@@ -1,4 +1,5 @@
-"""The Celery application; tasks are discovered in the installed apps."""
+"""The Celery application; its tasks are the installed apps' `tasks` modules (autodiscovery) and
+the modules listed in `CELERY_IMPORTS` (config/settings/base.py)."""
 
 import os
 from typing import Any

@@ -9,7 +9,7 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 
-from tournaments.projections import ConsumerLag, consumer_lag
+from tournaments.projections.consumer import ConsumerLag, consumer_lag
 
 
 def check_database() -> str | None:

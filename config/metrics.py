@@ -25,7 +25,7 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from tournaments.projections import consumer_lag
+from tournaments.projections.consumer import consumer_lag
 
 
 class ConsumerLagCollector(Collector):

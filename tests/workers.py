@@ -36,7 +36,8 @@ from django.db import connections
 
 from bench._private_redis import PrivateRedis
 from config.celery import app
-from tournaments import publishing, tasks
+from tournaments.tasks import publishing
+from tournaments.tasks import running as running_tasks
 
 CELERY = Path(sys.executable).with_name("celery")
 PROJECT = Path(__file__).resolve().parents[1]
@@ -226,7 +227,7 @@ def start_worker(transactional_db: None, settings: Any, tmp_path: Path) -> Itera
     is stopped at the end of the test, before the tables are emptied. Wake-ups are on in the
     test process too, so services enqueue work for the workers after their commits."""
     settings.CELERY_WAKE_UPS = True
-    tasks.pending_wake_up.due = float("-inf")
+    running_tasks.pending_wake_up.due = float("-inf")
     reset_publishing()
     flush_test_redis()
     workers: list[Worker] = []

@@ -20,21 +20,24 @@ class TournamentsConfig(AppConfig):
         from games.matches.rebuilding import register_projector
         from games.side_names import register_side_namer
         from games.signals import match_events_appended
-        from tournaments import access, projections, rows_rebuild, signals, tasks
+        from tournaments import signals
         from tournaments.pages import decisions as decision_pages
         from tournaments.pages import ratings as rating_pages
+        from tournaments.projections import consumer, rebuild
         from tournaments.ratings import projection as ratings
+        from tournaments.selectors import access
         from tournaments.selectors.side_names import match_side_names, matches_with_entrant_named
+        from tournaments.tasks import running
 
         register_place_resolver("tournament", access.fixture_place)
         register_match_section("decision", decision_pages.match_decision_section)
         register_match_section("ratings", rating_pages.match_ratings_section)
 
         register_projector(
-            "tournament rows", rebuild=rows_rebuild.rebuild_rows, verify=rows_rebuild.verify_rows
+            "tournament rows", rebuild=rebuild.rebuild_rows, verify=rebuild.verify_rows
         )
         register_projector(
-            "tournament", rebuild=projections.rebuild_views, verify=projections.verify_views
+            "tournament", rebuild=consumer.rebuild_views, verify=consumer.verify_views
         )
         register_projector(
             "ratings", rebuild=ratings.rebuild_ratings, verify=ratings.verify_ratings
@@ -45,19 +48,31 @@ class TournamentsConfig(AppConfig):
             search=matches_with_entrant_named,
         )
         match_events_appended.connect(
-            tasks.consume_log_after_match_events, dispatch_uid="tournaments.consume_log"
+            running.consume_log_after_match_events, dispatch_uid="tournaments.consume_log"
         )
         signals.tournament_events_appended.connect(
-            tasks.after_tournament_events, dispatch_uid="tournaments.after_tournament_events"
+            running.after_tournament_events, dispatch_uid="tournaments.after_tournament_events"
         )
         self.connect_webhooks()
+        self.register_admins()
+
+    def register_admins(self) -> None:
+        """The admin's modules register their model admins when imported; its package re-exports
+        nothing and imports none of them (decision records 0062 and 0065)."""
+        import tournaments.admin.entrants
+        import tournaments.admin.fixtures
+        import tournaments.admin.players
+        import tournaments.admin.ratings
+        import tournaments.admin.seasons
+        import tournaments.admin.tournaments
+        import tournaments.admin.webhooks  # noqa: F401 - imported for its registrations
 
     def connect_webhooks(self) -> None:
         """The webhooks' fan-out runs after the tournament consumer (docs/decisions/0039)."""
         from celery.signals import task_postrun
 
-        from tournaments import webhook_tasks
-        from tournaments.services.webhooks import deliveries_due
+        from tournaments.webhooks import tasks as webhook_tasks
+        from tournaments.webhooks.services import deliveries_due
 
         task_postrun.connect(
             webhook_tasks.after_consumer_run, dispatch_uid="tournaments.webhooks.after_consumer"

@@ -181,6 +181,9 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expire_seconds": 50},
     },
 }
+# The modules that define tasks, imported by every worker: `autodiscover_tasks()` imports only
+# each app's `tasks` module, and `tournaments.tasks` is a package that re-exports nothing.
+CELERY_IMPORTS = ["tournaments.tasks.running", "tournaments.webhooks.tasks"]
 # Ours, not a Celery option: enqueue the tournament tasks after a commit (consumer wake-ups,
 # scheduling, no-show deadlines). Off, only the catch-up moves tournaments along.
 CELERY_WAKE_UPS = env.bool("CELERY_WAKE_UPS", default=True)
@@ -232,7 +235,7 @@ FEED_FOLLOWER_BACKLOG = env.int("FEED_FOLLOWER_BACKLOG", default=64)
 # withdrawn since (accounts.credentials, decision 0032); 0 turns it off.
 AUTH_TOKEN_CACHE_SECONDS = env.float("AUTH_TOKEN_CACHE_SECONDS", default=10.0)
 # A request never waits on Redis (docs/decisions/0021-wake-ups-never-wait-on-redis.md): those
-# sends (tournaments/publishing.py) and the cache below wait at most REDIS_TIMEOUT seconds to
+# sends (tournaments/tasks/publishing.py) and the cache below wait at most REDIS_TIMEOUT seconds to
 # connect and as many for an answer, and after a failure this process skips Redis for
 # REDIS_FAILURE_PAUSE seconds (beat's catch-up does the skipped wake-ups' work, the throttles
 # let requests through). The worker's own broker connection waits, by design.

@@ -2,7 +2,7 @@ import pytest
 from django.test import Client, override_settings
 
 from common.actors import Actor
-from tournaments.projections import consume
+from tournaments.projections.consumer import consume
 from tournaments.services.registration import tournament_create
 
 pytestmark = pytest.mark.django_db

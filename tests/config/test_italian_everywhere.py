@@ -42,9 +42,9 @@ from games.models import Match, MatchSide, Round
 from games.templatetags.cards import card_label
 from tests.factories.accounts import UserFactory
 from tests.factories.tournaments import TournamentFactory
-from tournaments import sheets
 from tournaments.management.demo_club import CLUB_SLUG, ORGANIZER_USERNAME, SEASON_SLUG
 from tournaments.models import Entrant, Player, Season, Tournament, TournamentStatus
+from tournaments.selectors import sheets
 
 pytestmark = pytest.mark.django_db
 

@@ -8,13 +8,13 @@ from typing import Any
 
 from games.matches import services as match_services
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
-from tournaments import tasks
 from tournaments.models import Fixture, PlayerRating, RatingChange, Tournament
+from tournaments.tasks import running
 
 
 def caught_up() -> None:
     """Both consumers read the log to its end (as the Celery task does)."""
-    tasks.consume_exclusively()
+    running.consume_exclusively()
 
 
 def club_tournament(**options: Any) -> Tournament:

@@ -11,8 +11,8 @@ from typing_extensions import override
 
 from common.actors import Actor
 from tests.factories.api import created_by
-from tournaments import projections
 from tournaments.models import Fixture, Tournament
+from tournaments.projections import consumer
 from tournaments.services import registration, running, scheduling, signup
 
 ORGANIZER = Actor(device="test")
@@ -70,7 +70,7 @@ class TournamentFactory(Factory[Tournament]):
         if started:
             running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
         if projected:
-            projections.consume()
+            consumer.consume()
         if matches_at_tables:
             put_at_tables(tournament, matches_at_tables)
         tournament.refresh_from_db()
@@ -80,7 +80,7 @@ class TournamentFactory(Factory[Tournament]):
 
 def put_at_tables(tournament: Tournament, tables: Sequence[int]) -> None:
     """The tournament's matches, in the order the API lists them, given these tables."""
-    projections.consume()
+    consumer.consume()
     fixtures = Fixture.objects.filter(tournament_id=tournament.id).order_by("id")
     for table, fixture in zip(tables, fixtures, strict=True):
         scheduling.fixture_table_assign(match_id=fixture.match_id, table=table, actor=ORGANIZER)

@@ -20,7 +20,7 @@ from bench._support import Backends, django_environment, manage
 from tests.faults.scorers import Scorer, Step
 from tests.faults.stack import Postgres, wait_until, web_workers
 from tests.workers import Worker
-from tournaments.projections import CONSUMER
+from tournaments.projections.consumer import CONSUMER
 
 
 @dataclass(frozen=True)

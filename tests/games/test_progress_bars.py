@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from tests.factories.tournaments import TournamentFactory
-from tournaments.projections import consume
+from tournaments.projections.consumer import consume
 
 pytestmark = pytest.mark.django_db
 

@@ -27,7 +27,8 @@ from tournaments.models import (
     WebhookDelivery,
     WebhookEndpoint,
 )
-from tournaments.services import seasons, webhooks
+from tournaments.seasons import services as season_services
+from tournaments.webhooks import services as webhook_services
 
 ADMIN_PERSONAS = ("anonymous", "scorer", "organizer_other_club", "organizer")
 PRIVATE_NAME = "Torneo riservato del Club A"
@@ -74,7 +75,7 @@ def make_admin_world() -> AdminWorld:
         name="Iscrizioni del Club A", club=club_a, public=False, entrants=2
     )
     organizer = users["organizer"]
-    endpoint, _secret = webhooks.webhook_register(
+    endpoint, _secret = webhook_services.webhook_register(
         tournament_id=tournament.id, url="https://example.org/hook", user=organizer
     )
     event = Event.objects.filter(stream_id=tournament.id).order_by("global_position").first()
@@ -94,7 +95,7 @@ def make_admin_world() -> AdminWorld:
         "tournaments.Entrant": Entrant.objects.filter(tournament=tournament).first(),
         "tournaments.Fixture": fixture,
         "tournaments.Player": Player.objects.filter(entries__tournament=tournament).first(),
-        "tournaments.Season": seasons.season_create(
+        "tournaments.Season": season_services.season_create(
             club=club_a, name="Stagione del Club A", slug="stagione", points=(3, 2, 1)
         ),
         "tournaments.WebhookEndpoint": endpoint,

@@ -22,7 +22,7 @@ from tests.factories.accounts import ClubFactory, UserFactory
 from tests.factories.tournaments import TournamentFactory
 from tests.tournaments.pages.builders import play_ready
 from tournaments.models import Entrant, Fixture, Tournament
-from tournaments.selectors.ratings import DEFAULT_MIN_MATCHES
+from tournaments.ratings.selectors import DEFAULT_MIN_MATCHES
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from accounts.models import Club, Role, User
 from tests.factories.accounts import ClubFactory, UserFactory, token_client
 from tests.factories.api import API
 from tests.factories.ratings import caught_up
-from tests.tournaments.seasons import club_tournament, played_out, season_of
+from tests.tournaments.seasons.builders import club_tournament, played_out, season_of
 from tournaments.models import Fixture, Player, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -29,8 +29,8 @@ from tests.tournaments.api.builders import (
     tournament_url,
     tournaments,
 )
-from tournaments import projections
 from tournaments.models import Player
+from tournaments.projections import consumer
 from tournaments.services import scheduling
 
 
@@ -55,7 +55,7 @@ def two_tables(world: World) -> tuple[str, dict[int, str]]:
     """A started knockout of four, its two matches at tables 3 and 4, and a scorer (user
     `scorer`) of the whole tournament."""
     tournament_id, _ = started_tournament(world.organizer, 4, tables=4)
-    projections.consume()
+    consumer.consume()
     at: dict[int, str] = {}
     for table, match in zip((3, 4), matches(world.organizer, tournament_id), strict=True):
         scheduling.fixture_table_assign(match_id=match["id"], table=table, actor=Actor())
@@ -234,7 +234,7 @@ def test_in_a_dealt_round_of_pairs_a_player_sees_their_partners_hand_once_the_st
     for n in (1, 2):
         register(organizer, tournament_id, f"Pair {n}", players=[f"P{n}a", f"P{n}b"], seed=n)
     created(post(organizer, tournament_url(tournament_id, "start")))
-    projections.consume()
+    consumer.consume()
     [match] = matches(organizer, tournament_id)
     Player.objects.filter(entries__id=match["entrants"][0], entrantplayer__position=0).update(
         user=world.users["player"]

@@ -27,8 +27,9 @@ from tests.tournaments.api.builders import (
     tournament_url,
 )
 from tournaments.models import Player, Tournament
-from tournaments.services import registration, seasons
-from tournaments.services.webhooks import webhook_register
+from tournaments.seasons import services as season_services
+from tournaments.services import registration
+from tournaments.webhooks.services import webhook_register
 
 
 def silent_swiss(world: World) -> str:
@@ -41,7 +42,7 @@ def season_url(world: World, *, list_only: bool = False) -> str:
     tournament = world.tournament()
 
     def build() -> str:
-        seasons.season_create(
+        season_services.season_create(
             club=world.club,
             name="Stagione",
             points=[3, 2, 1],

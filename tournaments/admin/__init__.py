@@ -6,7 +6,3 @@ checking in, withdrawing, moving tables, forfeiting and voiding all call service
 events with the organizer as their actor; a refusal is shown as an error message. The event log
 itself is read-only (`games.eventstore.admin`); every page links to its stream's events.
 """
-
-from tournaments.admin import entrants, fixtures, players, ratings, seasons, tournaments, webhooks
-
-__all__ = ["entrants", "fixtures", "players", "ratings", "seasons", "tournaments", "webhooks"]

@@ -15,20 +15,21 @@ from django.utils.translation import pgettext
 
 from common.parsing import ascii_int
 from games.eventstore.api import last_position
-from tournaments import projections, sheets
 from tournaments.models import (
     Tournament,
     TournamentView,
 )
 from tournaments.pages.labels import place_text
-from tournaments.rows import tables_of
+from tournaments.projections import consumer
+from tournaments.projections.rows import tables_of
+from tournaments.selectors import sheets
 from tournaments.templatetags.tournament_pages import column_name, stage_label
 
 
 def refresh_view(tournament_id: UUID) -> TournamentView:
     """Recompute one tournament's view now, as the consumer would."""
     position = last_position()
-    projections.project_tournament(tournament_id, position=position)
+    consumer.project_tournament(tournament_id, position=position)
     return TournamentView.objects.get(tournament_id=tournament_id)
 
 
@@ -116,7 +117,7 @@ def bracket_columns(bracket: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def table_card_links(tournament: Tournament) -> list[dict[str, Any]]:
-    """Each table's printable card (tournaments/table_cards.py), as SVG and as PDF."""
+    """Each table's printable card (tournaments/services/table_cards.py), as SVG and as PDF."""
     tables = tables_of(tournament)
     return [
         {
@@ -142,7 +143,8 @@ def evening_prints(tournament: Tournament) -> dict[str, Any]:
 
 
 def sheet_links(tournament: Tournament) -> list[dict[str, Any]]:
-    """Each round's printable sheets (tournaments/sheets.py): pairings and score sheets, PDF."""
+    """Each round's printable sheets (tournaments/selectors/sheets.py): pairings and score sheets,
+    PDF."""
     links = []
     for stage, number in sheets.rounds_of(tournament):
         query = f"?{urlencode({'stage': stage, 'round': number})}"

@@ -33,12 +33,11 @@ from common.admin import (
 )
 from games.eventstore.api import EventStoreError
 from games.rules import RuleViolation
-from tournaments import corrections
 from tournaments.admin.adding import TournamentsAddAdmin
 from tournaments.admin.bracket import (
     refresh_view,
 )
-from tournaments.forms import (
+from tournaments.admin.forms import (
     EntrantCorrectForm,
     EntrantRegisterForm,
     WithdrawForm,
@@ -51,7 +50,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors.organizing import tournament_ids
-from tournaments.services import byes, registration
+from tournaments.services import byes, corrections, registration
 
 
 class EntrantInline(ReadOnlyInline):

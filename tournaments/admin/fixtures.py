@@ -34,7 +34,7 @@ from tournaments.admin.bracket import (
     ordinal,
     refresh_view,
 )
-from tournaments.forms import (
+from tournaments.admin.forms import (
     LevelMatchDecideForm,
     TableAssignForm,
 )

@@ -17,22 +17,22 @@ from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 
 from common.admin import admin_actor
 from common.parsing import ascii_int
-from tournaments import projections
 from tournaments.admin import sign_up
+from tournaments.admin.forms import (
+    SeedsForm,
+)
 from tournaments.errors import (
     EntrantNotFound,
     InvalidFormatOption,
     InvalidGroupOrder,
     InvalidTournament,
 )
-from tournaments.forms import (
-    SeedsForm,
-)
 from tournaments.models import (
     Entrant,
     Fixture,
     Tournament,
 )
+from tournaments.projections import consumer
 from tournaments.services import registration, revealing, running, scheduling
 from tournaments.stream.events import EntrantWithdrew, tournament_event
 
@@ -246,7 +246,7 @@ def seeds_form(tournament: Tournament, data: Any = None) -> SeedsForm:
 
 def refresh(request: HttpRequest, tournament: Tournament) -> str:  # noqa: ARG001 - every operation takes these
     """What the consumer does when the worker runs: record results, advance, project."""
-    processed = projections.consume()
+    processed = consumer.consume()
     return ngettext(
         "bracket and standings brought up to date (%(count)s new event read).",
         "bracket and standings brought up to date (%(count)s new events read).",

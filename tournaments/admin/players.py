@@ -22,7 +22,7 @@ from common.admin import (
     run_service,
     translated_labels,
 )
-from tournaments.forms import (
+from tournaments.admin.forms import (
     PlayerEraseForm,
     PlayerLinkForm,
 )

@@ -14,7 +14,7 @@ from typing_extensions import override
 from accounts.selectors import organized_clubs
 from common.admin import OrganizerScopedAdmin, translated_labels
 from tournaments.models import ClubRatingSettings
-from tournaments.services.ratings import club_rating_settings_set
+from tournaments.ratings.services import club_rating_settings_set
 
 
 @admin.register(ClubRatingSettings)

@@ -1,5 +1,5 @@
 """Seasons: a club's organizers create one, set its points table and best N, and add or remove
-its tournaments (decision record 0037). Every change goes through `tournaments.services.seasons`;
+its tournaments (decision record 0037). Every change goes through `tournaments.seasons.services`;
 a refusal (a bad points table, another club's tournament) shows on the form."""
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from accounts.selectors import organized_clubs
 from common.admin import ServiceAddAdmin, translated_labels
 from tournaments.errors import InvalidSeason
 from tournaments.models import Season, Tournament
-from tournaments.selectors.seasons import may_organize
-from tournaments.services import seasons
+from tournaments.seasons import services as season_services
+from tournaments.seasons.selectors import may_organize
 from tournaments.standings.errors import StandingsError
 from tournaments.standings.seasons import MAX_PLACES, InvalidPointsTable, parse_points_table
 
@@ -146,7 +146,7 @@ class SeasonAdmin(ServiceAddAdmin):
         data = form.cleaned_data
         if not may_organize(request.user, data["club"].pk):
             raise PermissionDenied
-        return seasons.season_create(
+        return season_services.season_create(
             club=data["club"],
             name=data["name"],
             slug=data["slug"],
@@ -208,7 +208,7 @@ class SeasonAdmin(ServiceAddAdmin):
 
 
 def change(season: Season, data: dict[str, Any]) -> Season:
-    seasons.season_change(
+    season_services.season_change(
         season=season,
         name=data["name"],
         points=data["points"],
@@ -219,9 +219,9 @@ def change(season: Season, data: dict[str, Any]) -> Season:
     wanted = set(data["tournaments"])
     current = set(season.tournaments.all())
     for tournament in sorted(wanted - current, key=lambda t: t.created_at):
-        seasons.season_tournament_add(season=season, tournament=tournament)
+        season_services.season_tournament_add(season=season, tournament=tournament)
     for tournament in current - wanted:
-        seasons.season_tournament_remove(season=season, tournament=tournament)
+        season_services.season_tournament_remove(season=season, tournament=tournament)
     return season
 
 

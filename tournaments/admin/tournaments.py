@@ -38,7 +38,6 @@ from common.admin import (
 from games.eventstore.admin import events_link, events_url
 from games.eventstore.api import EventStoreError
 from games.rules import RuleViolation
-from tournaments import corrections, sheets
 from tournaments.admin.adding import TournamentsAddAdmin
 from tournaments.admin.bracket import (
     bracket_columns,
@@ -53,27 +52,27 @@ from tournaments.admin.bracket import (
 from tournaments.admin.entrants import (
     EntrantInline,
 )
+from tournaments.admin.forms import (
+    EntrantImportForm,
+    EntrantPasteForm,
+    TournamentCreateForm,
+)
 from tournaments.admin.operations import (
     OPERATIONS,
     seeds_form,
 )
 from tournaments.admin.sign_up import sign_up_console
 from tournaments.admin.webhooks import WebhookEndpointInline, add_endpoint_link
-from tournaments.console import Evening, evening
 from tournaments.errors import EntrantsRefused
-from tournaments.forms import (
-    EntrantImportForm,
-    EntrantPasteForm,
-    TournamentCreateForm,
-)
 from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.rows import tables_of
-from tournaments.selectors import fixtures, projected
+from tournaments.projections.rows import tables_of
+from tournaments.selectors import fixtures, projected, sheets
+from tournaments.selectors.console import Evening, evening
 from tournaments.selectors.organizing import tournament_ids
-from tournaments.services import registration
+from tournaments.services import corrections, registration
 from tournaments.services.registration import ImportedEntrant
 from tournaments.standings import DEFAULT_TIEBREAKS
 from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT

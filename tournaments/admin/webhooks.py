@@ -29,7 +29,7 @@ from common.admin import (
 from games.rules import RuleViolation
 from tournaments.models import Tournament, WebhookDelivery, WebhookEndpoint
 from tournaments.selectors.organizing import organized_tournaments, tournament_ids
-from tournaments.services import webhooks
+from tournaments.webhooks import services as webhook_services
 
 ERROR_SHOWN = 120
 
@@ -46,7 +46,7 @@ class WebhookEndpointForm(forms.Form):
     )
     url = forms.CharField(
         label=gettext_lazy("URL"),
-        max_length=webhooks.MAX_URL_LENGTH,
+        max_length=webhook_services.MAX_URL_LENGTH,
         help_text=gettext_lazy(
             "An http or https address without credentials. The events recorded from now on "
             "are POSTed there, signed with the secret."
@@ -55,7 +55,7 @@ class WebhookEndpointForm(forms.Form):
     secret = forms.CharField(
         label=gettext_lazy("Secret"),
         required=False,
-        max_length=webhooks.MAX_SECRET_LENGTH,
+        max_length=webhook_services.MAX_SECRET_LENGTH,
         widget=forms.PasswordInput,
         help_text=gettext_lazy(
             "Leave empty to have one generated; it is shown once, after adding."
@@ -101,7 +101,7 @@ class WebhookEndpointAdmin(ServiceAddAdmin):
         return form
 
     def create(self, request: HttpRequest, form: Any) -> Model:
-        endpoint, _ = webhooks.webhook_register(
+        endpoint, _ = webhook_services.webhook_register(
             tournament_id=form.cleaned_data["tournament"].id,
             url=form.cleaned_data["url"],
             secret=form.cleaned_data["secret"] or None,
@@ -132,7 +132,9 @@ class WebhookEndpointAdmin(ServiceAddAdmin):
             run_service(
                 self,
                 request,
-                partial(webhooks.webhook_deactivate, endpoint_id=endpoint.id, user=request.user),
+                partial(
+                    webhook_services.webhook_deactivate, endpoint_id=endpoint.id, user=request.user
+                ),
                 success=_("%(endpoint)s is sent nothing more.") % {"endpoint": endpoint},
                 subject=str(endpoint),
             )
@@ -191,7 +193,7 @@ class WebhookDeliveryAdmin(ActionsOnlyAdmin):
         run_service(
             self,
             request,
-            partial(webhooks.webhook_redeliver, delivery_ids=ids, user=request.user),
+            partial(webhook_services.webhook_redeliver, delivery_ids=ids, user=request.user),
             success=_("%(count)s deliveries will be sent again.") % {"count": len(ids)},
         )
 

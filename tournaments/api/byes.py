@@ -17,7 +17,6 @@ from common.api.base import JsonApi
 from common.api.commands import REASON_MAX_LENGTH, NoInput, idempotency_key_of, validated_input
 from common.api.schema import COMMAND_HEADERS, REPEATED_KEY, command_schema, error_responses
 from common.api.serializing import Serializer
-from tournaments.access import TournamentAccess
 from tournaments.api.me import (
     NOT_ENTERED,
     PLAYER_KEY_ONLY,
@@ -37,6 +36,7 @@ from tournaments.api.schema import (
     tournament_read_schema,
 )
 from tournaments.api.serializers import EntrantByesOutput
+from tournaments.selectors.access import TournamentAccess
 from tournaments.services import byes
 from tournaments.services.pipeline import TournamentCommandResult
 from tournaments.stream.byes import entrant_byes

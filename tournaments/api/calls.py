@@ -14,7 +14,6 @@ from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import NoInput, command_response, idempotency_key_of, validated_input
 from common.api.serializing import Serializer
-from tournaments.access import TournamentAccess
 from tournaments.api.schema import (
     TOURNAMENT_NOT_FOUND,
     VERSION_CONFLICT,
@@ -23,6 +22,7 @@ from tournaments.api.schema import (
 )
 from tournaments.api.serializers import TournamentMatchOutput
 from tournaments.selectors import answers, fixtures
+from tournaments.selectors.access import TournamentAccess
 from tournaments.services import registration, scheduling
 from tournaments.state import CheckInWindow
 

@@ -1,7 +1,8 @@
 """Entrant corrections: rename an entrant, change its players or its seed; change seeds as a list.
 
 Changes of an existing resource, so `PATCH`, answered 200 with the entrant(s) as the correction
-left them. Each records an event with the organizer and the reason (tournaments/corrections.py).
+left them. Each records an event with the organizer and the reason
+(tournaments/services/corrections.py).
 """
 
 from __future__ import annotations
@@ -19,8 +20,6 @@ from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import REASON_MAX_LENGTH, idempotency_key_of, validated_input
 from common.api.serializing import Serializer
-from tournaments import corrections
-from tournaments.access import TournamentAccess
 from tournaments.api.entrants import MAX_SEED, NAME_MAX_LENGTH, group_field
 from tournaments.api.schema import (
     ENTRANT_NOT_FOUND,
@@ -29,6 +28,8 @@ from tournaments.api.schema import (
 )
 from tournaments.api.serializers import EntrantOutput
 from tournaments.selectors import answers
+from tournaments.selectors.access import TournamentAccess
+from tournaments.services import corrections
 
 MAX_PLAYERS = 3
 """A trio, at tables of 6: the services refuse a count that does not fit the table."""

@@ -20,8 +20,8 @@ from common.api.base import JsonApi
 from common.api.commands import NoInput, validated_input
 from common.api.schema import error_responses
 from common.api.serializing import Serializer
-from tournaments.access import TournamentAccess
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND, tournament_command_schema
+from tournaments.selectors.access import TournamentAccess
 from tournaments.services import device_tokens
 
 MAX_TABLE_NUMBER = 500

@@ -13,7 +13,6 @@ from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import REASON_MAX_LENGTH, NoInput, idempotency_key_of, validated_input
 from common.api.serializing import Serializer
-from tournaments.access import TournamentAccess
 from tournaments.api.schema import (
     ENTRANT_NOT_FOUND,
     TOURNAMENT_NOT_FOUND,
@@ -22,6 +21,7 @@ from tournaments.api.schema import (
 )
 from tournaments.api.serializers import EntrantOutput
 from tournaments.selectors import answers
+from tournaments.selectors.access import TournamentAccess
 from tournaments.services import pipeline, registration
 
 NAME_MAX_LENGTH = 200

@@ -18,9 +18,9 @@ from games.api.streaming import (
 )
 from games.eventstore.api import RecordedEvent
 from games.visibility import EVERYTHING, Viewer, viewer_of
-from tournaments.access import TournamentAccess
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND
 from tournaments.selectors import silence
+from tournaments.selectors.access import TournamentAccess
 from tournaments.selectors.feed import tournament_feed
 
 

@@ -15,11 +15,11 @@ from rest_framework.request import Request
 
 from accounts.permissions import Action
 from common.api.schema import error_responses
-from tournaments import archive, exports
-from tournaments.access import TournamentAccess
 from tournaments.api.files import FileApi, FileRenderer
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND
-from tournaments.selectors import lookup
+from tournaments.selectors import exports, lookup
+from tournaments.selectors.access import TournamentAccess
+from tournaments.services import archive
 
 CSV = "csv"
 ICS = "ics"

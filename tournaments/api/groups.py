@@ -14,11 +14,11 @@ from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import command_response, idempotency_key_of, validated_input
 from common.api.serializing import Serializer
-from tournaments.access import TournamentAccess
 from tournaments.api.level_matches import MAX_REASON
 from tournaments.api.schema import VERSION_CONFLICT, tournament_command_schema
 from tournaments.api.serializers import TournamentOutput
 from tournaments.selectors import answers
+from tournaments.selectors.access import TournamentAccess
 from tournaments.services import running
 
 MAX_ORDER = 64

@@ -13,10 +13,10 @@ from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import command_response, idempotency_key_of, validated_input
 from common.api.serializing import Serializer
-from tournaments.access import TournamentAccess
 from tournaments.api.schema import VERSION_CONFLICT, tournament_command_schema
 from tournaments.api.serializers import TournamentMatchOutput
 from tournaments.selectors import fixtures
+from tournaments.selectors.access import TournamentAccess
 from tournaments.services import running
 
 MAX_REASON = 500

@@ -23,7 +23,6 @@ from common.api.commands import (
 )
 from common.api.schema import error_responses
 from common.api.serializing import Serializer
-from tournaments.access import TournamentAccess
 from tournaments.api.conditional import NOT_MODIFIED, conditional_read, read_kind
 from tournaments.api.pagination import (
     CursorField,
@@ -41,6 +40,7 @@ from tournaments.api.schema import (
 )
 from tournaments.api.serializers import FIXTURE_STATUSES, TournamentMatchOutput, match_document
 from tournaments.selectors import answers, fixtures, silence
+from tournaments.selectors.access import TournamentAccess
 from tournaments.services import running
 
 STAGE_MAX_LENGTH = 40

@@ -14,8 +14,9 @@ from common.api.base import JsonApi
 from common.api.commands import QueryIntegerField, validated_query
 from common.api.schema import error_responses
 from common.api.serializing import Serializer, represent
-from tournaments.access import PublicRead
-from tournaments.selectors import players, ratings
+from tournaments.ratings import selectors as rating_selectors
+from tournaments.selectors import players
+from tournaments.selectors.access import PublicRead
 from tournaments.selectors.lookup import club_get
 
 TAG = "ratings"
@@ -40,7 +41,7 @@ class LeaderboardRowOutput(Serializer):
 
 class LeaderboardQuery(Serializer):
     min_matches = QueryIntegerField(
-        required=False, min_value=0, default=ratings.DEFAULT_MIN_MATCHES
+        required=False, min_value=0, default=rating_selectors.DEFAULT_MIN_MATCHES
     )
 
 
@@ -57,7 +58,8 @@ class ClubRatingsApi(JsonApi):
             OpenApiParameter(
                 "min_matches",
                 OpenApiTypes.INT,
-                description=f"Default {ratings.DEFAULT_MIN_MATCHES}; 0 lists every rated player.",
+                description=f"Default {rating_selectors.DEFAULT_MIN_MATCHES}; "
+                "0 lists every rated player.",
             )
         ],
         responses={
@@ -74,7 +76,7 @@ class ClubRatingsApi(JsonApi):
     def get(self, request: Request, slug: str) -> Response:
         query = validated_query(LeaderboardQuery, request.query_params)
         club = club_get(slug)
-        rows = ratings.club_leaderboard(
+        rows = rating_selectors.club_leaderboard(
             club=club, reader=request.user, min_matches=query["min_matches"]
         )
         return Response(represent(LeaderboardRowOutput, rows))
@@ -138,4 +140,6 @@ class PlayerRatingsApi(JsonApi):
     )
     def get(self, request: Request, player_id: int) -> Response:
         player = players.player_get(player_id=player_id, reader=request.user)
-        return Response(represent(PlayerRatingsOutput, ratings.player_ratings(player=player)))
+        return Response(
+            represent(PlayerRatingsOutput, rating_selectors.player_ratings(player=player))
+        )

@@ -23,7 +23,6 @@ from common.api.base import JsonApi
 from common.api.browsable import BrowsableApi
 from common.api.schema import error_responses
 from common.api.serializing import Serializer, represent
-from tournaments.access import TournamentAccess
 from tournaments.api.conditional import NOT_MODIFIED, conditional_read, marked_hidden, read_kind
 from tournaments.api.exports import CSV, CsvRenderer, csv_standings_response
 from tournaments.api.files import FileApi
@@ -31,6 +30,7 @@ from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND, tournament_read_sc
 from tournaments.api.serializers import DecidedByField, FormatField, TournamentStatusField
 from tournaments.plan.drawing import SIT_OUTS
 from tournaments.selectors import lookup, projected, silence
+from tournaments.selectors.access import TournamentAccess
 
 PROJECTED = (
     "Projected asynchronously from the event log: a result shows here once the tournament "

@@ -11,10 +11,10 @@ from accounts.actors import request_actor
 from accounts.permissions import Action
 from common.api.base import JsonApi
 from common.api.commands import NoInput, command_response, idempotency_key_of, validated_input
-from tournaments.access import TournamentAccess
 from tournaments.api.schema import TOURNAMENT_NOT_FOUND, VERSION_CONFLICT, tournament_command_schema
 from tournaments.api.serializers import TournamentOutput
 from tournaments.selectors import answers
+from tournaments.selectors.access import TournamentAccess
 from tournaments.services import revealing
 
 

@@ -18,7 +18,7 @@ from common.api.base import JsonApi
 from common.api.schema import error_responses
 from common.api.serializing import Serializer
 from tournaments.models import Season
-from tournaments.selectors import seasons
+from tournaments.seasons import selectors as season_selectors
 
 TAG = "seasons"
 
@@ -129,7 +129,7 @@ class SeasonListApi(JsonApi):
         },
     )
     def get(self, request: Request, club_slug: str) -> Response:  # noqa: ARG002 - DRF calls every handler with the request
-        club, found = seasons.club_seasons(club_slug=club_slug)
+        club, found = season_selectors.club_seasons(club_slug=club_slug)
         body = {
             "club": club.slug,
             "club_name": club.name,
@@ -153,8 +153,8 @@ class SeasonDetailApi(JsonApi):
         },
     )
     def get(self, request: Request, club_slug: str, season_slug: str) -> Response:
-        season = seasons.season_of(club_slug=club_slug, season_slug=season_slug)
-        standings = seasons.standings_of(season, reader=request.user)
+        season = season_selectors.season_of(club_slug=club_slug, season_slug=season_slug)
+        standings = season_selectors.standings_of(season, reader=request.user)
         body = summary(season) | {
             "club": season.club.slug,
             "club_name": season.club.name,

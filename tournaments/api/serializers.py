@@ -21,7 +21,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.plan import rankings
-from tournaments.rows import tables_of
+from tournaments.projections.rows import tables_of
 from tournaments.state import Registration, tables_needed
 from tournaments.stream.commands import TABLE_SIZES
 

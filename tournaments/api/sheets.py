@@ -16,11 +16,11 @@ from accounts.permissions import Action
 from common.api.commands import validated_query
 from common.api.schema import error_responses
 from common.api.serializing import Serializer
-from tournaments import sheets
-from tournaments.access import TournamentAccess
 from tournaments.api.files import FileApi, FileRenderer
 from tournaments.api.schema import TAG
 from tournaments.api.table_cards import PDF, PDF_TYPE, PdfRenderer
+from tournaments.selectors import sheets
+from tournaments.selectors.access import TournamentAccess
 
 HTML = "html"
 

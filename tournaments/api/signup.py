@@ -17,7 +17,6 @@ from accounts.throttling import SettingsRateThrottle
 from common.api.base import JsonApi
 from common.api.commands import REASON_MAX_LENGTH, NoInput, idempotency_key_of, validated_input
 from common.api.serializing import Serializer
-from tournaments.access import TournamentAccess
 from tournaments.api.entrants import NAME_MAX_LENGTH
 from tournaments.api.schema import (
     TOURNAMENT_NOT_FOUND,
@@ -27,6 +26,7 @@ from tournaments.api.schema import (
 )
 from tournaments.api.serializers import TournamentOutput
 from tournaments.selectors import answers
+from tournaments.selectors.access import TournamentAccess
 from tournaments.selectors.signup import application_rows
 from tournaments.services import signup
 from tournaments.services.pipeline import TournamentCommandResult

@@ -14,10 +14,10 @@ from rest_framework.request import Request
 
 from accounts.permissions import Action
 from common.api.schema import error_responses
-from tournaments import table_cards
-from tournaments.access import TournamentAccess
 from tournaments.api.files import FileApi, FileRenderer
 from tournaments.api.schema import TAG
+from tournaments.selectors.access import TournamentAccess
+from tournaments.services import table_cards
 
 PDF = "pdf"
 PDF_TYPE = "application/pdf"

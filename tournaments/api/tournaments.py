@@ -21,7 +21,6 @@ from common.api.commands import (
 from common.api.schema import error_responses
 from common.api.serializing import Serializer
 from games.api.serializers import ScoringField, VariantField
-from tournaments.access import TournamentAccess, TournamentCreateAccess, club_for_new_tournament
 from tournaments.api.pagination import (
     CursorField,
     PageQuery,
@@ -47,6 +46,11 @@ from tournaments.api.serializers import (
 from tournaments.api.signup import RegistrationInput, registration_from
 from tournaments.models import TournamentStatus
 from tournaments.selectors import answers, lookup
+from tournaments.selectors.access import (
+    TournamentAccess,
+    TournamentCreateAccess,
+    club_for_new_tournament,
+)
 from tournaments.services import registration, running, scheduling
 from tournaments.stream.events import EntrantsSeeded, tournament_event
 from tournaments.stream.options import (

@@ -15,10 +15,10 @@ from common.api.base import JsonApi
 from common.api.commands import NoInput, validated_input
 from common.api.schema import error_responses
 from common.api.serializing import Serializer
-from tournaments.access import TournamentAccess
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND, tournament_command_schema
-from tournaments.selectors.webhooks import tournament_webhooks
-from tournaments.services import webhooks
+from tournaments.selectors.access import TournamentAccess
+from tournaments.webhooks import services as webhook_services
+from tournaments.webhooks.selectors import tournament_webhooks
 
 
 class WebhookEndpointOutput(Serializer):
@@ -49,14 +49,14 @@ class WebhookEndpointListApi(JsonApi):
 
     class InputSerializer(Serializer):
         url = serializers.CharField(
-            max_length=webhooks.MAX_URL_LENGTH,
+            max_length=webhook_services.MAX_URL_LENGTH,
             help_text="An http or https address without credentials.",
         )
         secret = serializers.CharField(
             required=False,
-            max_length=webhooks.MAX_SECRET_LENGTH,
-            help_text=f"{webhooks.MIN_SECRET_LENGTH} to {webhooks.MAX_SECRET_LENGTH} "
-            "characters; by default one is generated.",
+            max_length=webhook_services.MAX_SECRET_LENGTH,
+            help_text=f"{webhook_services.MIN_SECRET_LENGTH} to "
+            f"{webhook_services.MAX_SECRET_LENGTH} characters; by default one is generated.",
         )
 
         class Meta:
@@ -95,7 +95,7 @@ class WebhookEndpointListApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        endpoint, secret = webhooks.webhook_register(
+        endpoint, secret = webhook_services.webhook_register(
             tournament_id=tournament_id,
             url=data["url"],
             user=request.user,
@@ -121,7 +121,7 @@ class WebhookEndpointDeactivateApi(JsonApi):
     )
     def post(self, request: Request, tournament_id: UUID, endpoint_id: int) -> Response:
         validated_input(NoInput, request.data)
-        endpoint = webhooks.webhook_deactivate(
+        endpoint = webhook_services.webhook_deactivate(
             endpoint_id=endpoint_id, user=request.user, tournament_id=tournament_id
         )
         return Response(WebhookEndpointOutput(endpoint).data, status=status.HTTP_200_OK)

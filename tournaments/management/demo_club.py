@@ -21,7 +21,8 @@ from accounts.services import club_create, role_grant
 from common.actors import Actor
 from tournaments.management.demo_names import NAMES
 from tournaments.models import Season, Tournament
-from tournaments.services import registration, seasons
+from tournaments.seasons import services as season_services
+from tournaments.services import registration
 
 CLUB_NAME = "Demo: Circolo della Briscola"
 CLUB_SLUG = "demo-circolo"
@@ -133,7 +134,7 @@ def load_club(
         say(f"{SEASON_NAME}: already loaded")
         return
     nights = Tournament.objects.filter(club=club, name__in=NIGHT_NAMES).order_by("created_at")
-    seasons.season_create(
+    season_services.season_create(
         club=club,
         name=SEASON_NAME,
         slug=SEASON_SLUG,

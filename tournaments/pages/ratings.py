@@ -14,14 +14,14 @@ from common.parsing import ascii_int
 from tournaments.errors import ClubNotFound
 from tournaments.models import Player
 from tournaments.pages.rating_chart import chart
-from tournaments.selectors import ratings
+from tournaments.ratings import selectors as rating_selectors
 from tournaments.selectors.lookup import club_get
 
 
 def min_matches_asked(request: HttpRequest) -> int:
     """The `min_matches` of the query, the default when absent or not a whole number >= 0."""
     number = ascii_int(request.GET.get("min_matches"))
-    return ratings.DEFAULT_MIN_MATCHES if number is None else number
+    return rating_selectors.DEFAULT_MIN_MATCHES if number is None else number
 
 
 def club_ratings(request: HttpRequest, slug: str) -> HttpResponse:
@@ -30,7 +30,9 @@ def club_ratings(request: HttpRequest, slug: str) -> HttpResponse:
     except ClubNotFound:
         raise Http404("no such club") from None
     min_matches = min_matches_asked(request)
-    board = ratings.club_leaderboard(club=club, reader=request.user, min_matches=min_matches)
+    board = rating_selectors.club_leaderboard(
+        club=club, reader=request.user, min_matches=min_matches
+    )
     context = {"club": club, "board": board, "min_matches": min_matches}
     return render(request, "tournaments/club_ratings.html", context)
 
@@ -38,7 +40,7 @@ def club_ratings(request: HttpRequest, slug: str) -> HttpResponse:
 def rating_charts(player: Player) -> list[dict[str, Any]]:
     """Per scope (overall first, then each club): its name, current rating and chart."""
     charts = []
-    for scope in ratings.player_scopes(player=player):
+    for scope in rating_selectors.player_scopes(player=player):
         values = [change.rating_after for change in scope.history]
         if scope.history:
             values.insert(0, scope.history[0].rating_before)
@@ -57,7 +59,7 @@ def rating_charts(player: Player) -> list[dict[str, Any]]:
 def match_ratings_section(match_id: UUID, reader: Any) -> str:
     """The match page's lines of rating changes, as `reader` may see the players; empty while
     the match is not rated."""
-    changes = ratings.match_rating_changes(match_id=match_id, reader=reader)
+    changes = rating_selectors.match_rating_changes(match_id=match_id, reader=reader)
     if not changes:
         return ""
     return render_to_string("tournaments/_match_ratings.html", {"changes": changes})

@@ -9,12 +9,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from tournaments.errors import ClubNotFound, SeasonNotFound
-from tournaments.selectors import seasons
+from tournaments.seasons import selectors as season_selectors
 
 
 def club_seasons(request: HttpRequest, club_slug: str) -> HttpResponse:
     try:
-        club, lines = seasons.club_season_lines(club_slug=club_slug)
+        club, lines = season_selectors.club_season_lines(club_slug=club_slug)
     except ClubNotFound:
         raise Http404("no such club") from None
     return render(request, "tournaments/club_seasons.html", {"club": club, "lines": lines})
@@ -22,10 +22,10 @@ def club_seasons(request: HttpRequest, club_slug: str) -> HttpResponse:
 
 def season_detail(request: HttpRequest, club_slug: str, season_slug: str) -> HttpResponse:
     try:
-        season = seasons.season_of(club_slug=club_slug, season_slug=season_slug)
+        season = season_selectors.season_of(club_slug=club_slug, season_slug=season_slug)
     except (ClubNotFound, SeasonNotFound):
         raise Http404("no such season") from None
-    standings = seasons.standings_of(season, reader=request.user)
+    standings = season_selectors.standings_of(season, reader=request.user)
     columns = [str(line.id) for line in standings.tournaments]
     rows: list[dict[str, Any]] = []
     for row in standings.rows:

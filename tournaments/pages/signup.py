@@ -23,8 +23,8 @@ from tournaments.models.signup import PLAYER_KEY_PREFIX
 from tournaments.pages.views import readable_tournament
 from tournaments.selectors.signup import registration_of
 from tournaments.services import signup
+from tournaments.services.table_cards import qr_svg
 from tournaments.stream.commands import PLAYERS_PER_ENTRANT
-from tournaments.table_cards import qr_svg
 
 HONEYPOT = "website"
 """A field people never see nor fill (hidden by the style sheet, out of the tab order): a form

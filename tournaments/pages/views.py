@@ -28,7 +28,8 @@ from tournaments.errors import PlayerNotFound
 from tournaments.models import FixtureStatus, Tournament
 from tournaments.pages.drawing import draw
 from tournaments.pages.ratings import rating_charts
-from tournaments.selectors import lookup, players, projected, public, seasons, silence
+from tournaments.seasons import selectors as season_selectors
+from tournaments.selectors import lookup, players, projected, public, silence
 from tournaments.selectors.signup import registration_of
 from tournaments.standings import DEFAULT_TIEBREAKS
 from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
@@ -244,7 +245,7 @@ def tournament_detail(request: HttpRequest, tournament_id: UUID) -> HttpResponse
             "drawing": draw(bracket),
             "rounds": rounds_of(fixtures),
             "champion": None if champion is None else bracket["entrants"].get(str(champion)),
-            "seasons": seasons.seasons_of_tournament(tournament.id),
+            "seasons": season_selectors.seasons_of_tournament(tournament.id),
             "sign_up_open": tournament.status == "registration"
             and registration_of(tournament.settings).accepts(timezone.now()),
         }

@@ -34,7 +34,6 @@ from tournaments.models import (
     RatingChange,
     Tournament,
 )
-from tournaments.people import people
 from tournaments.ratings.ledger import (
     FOLDED,
     WITHDRAWING,
@@ -45,6 +44,7 @@ from tournaments.ratings.ledger import (
 )
 from tournaments.ratings.maths import Rating
 from tournaments.ratings.scores import Scope, Scores, Standing, Step, scopes_of, scored
+from tournaments.selectors.people import people
 from tournaments.stream.events import TOURNAMENT_EVENTS, tournament_event
 
 CONSUMER = "ratings"

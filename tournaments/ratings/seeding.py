@@ -12,8 +12,8 @@ from __future__ import annotations
 from uuid import UUID
 
 from tournaments.models import EntrantPlayer, PlayerRating, Tournament
-from tournaments.people import people
 from tournaments.ratings.maths import Rating, team_ordinal
+from tournaments.selectors.people import people
 from tournaments.state import TournamentState
 from tournaments.stream.entrant_checks import entrant_order
 

@@ -12,12 +12,12 @@ from django.utils import timezone
 
 from games.eventstore.api import read_stream
 from games.models import MatchStatus
-from tournaments import rows
 from tournaments.models import (
     Entrant,
     Fixture,
     Tournament,
 )
+from tournaments.projections import rows
 from tournaments.selectors.lookup import (
     entrant_get,
     tournament_get,

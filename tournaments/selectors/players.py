@@ -6,8 +6,8 @@ business, and is not found, as an unknown id is not (ids are sequential: a name 
 id could be collected by counting). The player page, a player's ratings, the leaderboard, the
 seasons and the match pages all ask here.
 
-A person (`tournaments.people`) is shown by the first of their rows the reader may know of: the
-ratings are kept under the person's first row, which may be a private one even though only
+A person (`tournaments.selectors.people`) is shown by the first of their rows the reader may know
+of: the ratings are kept under the person's first row, which may be a private one even though only
 public results are rated.
 """
 
@@ -21,8 +21,8 @@ from django.utils.translation import gettext_noop
 
 from tournaments.errors import PlayerNotFound
 from tournaments.models import Player, Tournament
-from tournaments.people import persons_of
 from tournaments.selectors.lookup import visible_tournaments
+from tournaments.selectors.people import persons_of
 
 
 def visible_players(reader: Any, players: QuerySet[Player]) -> QuerySet[Player]:

@@ -1,6 +1,6 @@
 """The standings and the bracket, read from `TournamentView`, which the tournament consumer
-(`tournaments.projections.consume`) projects asynchronously: they lag behind the writes until
-it has run."""
+(`tournaments.projections.consumer.consume`) projects asynchronously: they lag behind the writes
+until it has run."""
 
 from __future__ import annotations
 

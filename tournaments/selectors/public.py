@@ -24,8 +24,7 @@ from tournaments.models import (
     Tournament,
     TournamentView,
 )
-from tournaments.people import rows_of_person
-from tournaments.projections import CONSUMER
+from tournaments.projections.consumer import CONSUMER
 from tournaments.selectors import silence
 from tournaments.selectors.fixtures import (
     tournament_fixtures,
@@ -33,6 +32,7 @@ from tournaments.selectors.fixtures import (
 from tournaments.selectors.lookup import (
     visible_tournaments,
 )
+from tournaments.selectors.people import rows_of_person
 from tournaments.selectors.projected import (
     entrant_names,
 )
@@ -84,7 +84,7 @@ def tournament_projected_state(*, tournament_id: UUID, now: datetime | None = No
     consumer last folded into its view (the match results, the fixture rows following their
     matches, the standings and the bracket), its names signature (drawn anew by every service
     that changes a name these reads show, an erasure included, which appends no event:
-    `tournaments.names.names_changed`), and with `now` the matches overdue then. Unlike
+    `tournaments.services.names.names_changed`), and with `now` the matches overdue then. Unlike
     `tournament_read_state` it does not move with a card played: these reads show nothing of a
     match until the consumer has read it. A tournament that does not exist reads `none`."""
     with server_bound_cursor() as cursor:  # run by every poll: prepared per connection
@@ -166,8 +166,8 @@ def tournament_fixtures_named(*, tournament_id: UUID) -> list[dict[str, Any]]:
 
 
 def player_matches(*, player: Player, reader: Any) -> list[dict[str, Any]]:
-    """The entries of the person the player is (every row of theirs, `tournaments.people`) in
-    the tournaments `reader` may read, newest tournament first, each with its matches (not
+    """The entries of the person the player is (every row of theirs, `tournaments.selectors.people`)
+    in the tournaments `reader` may read, newest tournament first, each with its matches (not
     reset) in order: opponent, status, round wins and the outcome."""
     visible = visible_tournaments(reader, Tournament.objects.all())
     entrants = (

@@ -17,9 +17,9 @@ from uuid import UUID
 from accounts.permissions import Place, reads_silent_results
 from games.eventstore.api import RecordedEvent
 from games.matches.projections import MATCH_STREAM
-from tournaments.access import tournament_place
 from tournaments.models import Fixture, Tournament
 from tournaments.plan.silence import hides
+from tournaments.selectors.access import tournament_place
 from tournaments.services.pipeline import TOURNAMENT_STREAM
 from tournaments.stream.events import ResultsRevealed, tournament_event
 from tournaments.stream.fixture_events import LevelMatchDecided, ResultRecorded

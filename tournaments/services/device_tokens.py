@@ -18,11 +18,11 @@ from accounts.services import (
     device_token_create,
     device_token_revoke,
 )
-from tournaments import rows
 from tournaments.errors import (
     TournamentNotFound,
 )
 from tournaments.models import Tournament
+from tournaments.projections import rows
 
 
 def scorer_device_token_issue(

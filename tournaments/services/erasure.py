@@ -11,12 +11,12 @@ from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from common.actors import Actor
-from tournaments import names
 from tournaments.errors import (
     InvalidEntrant,
 )
 from tournaments.models import Entrant, EntrantPlayer, Player
 from tournaments.ratings import projection as ratings
+from tournaments.services import names
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ def player_erase(*, player: Player, actor: Actor) -> bool:
             entrant.name = entrant_name_after_erasure(members)
             entrant.save(update_fields=["name"])
         if newly:
-            # An erased row is a person of its own (tournaments.people): counted again.
+            # An erased row is a person of its own (tournaments.selectors.people): counted again.
             ratings.recount_everyone()
     # Who erased whom, by ids: the log line itself must hold no personal data.
     logger.info("player %s erased by user %s (%s)", player.pk, actor.user_id, actor.device)

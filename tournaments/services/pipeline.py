@@ -22,9 +22,11 @@ from common.actors import Actor
 from games.eventstore.api import EventMetadata, NewEvent
 from games.eventstore.loading import load_latest
 from games.eventstore.pipeline import Appended, Outcome, StreamKind, run_command
-from tournaments import folded, reactions, rows
+from tournaments import folded
 from tournaments.errors import InvalidTournament, TournamentNotFound
 from tournaments.models import Fixture, Tournament
+from tournaments.projections import rows
+from tournaments.services import reactions
 from tournaments.signals import tournament_events_appended_on_commit
 from tournaments.state import TournamentState
 from tournaments.stream.commands import CreateTournament, TournamentCommand

@@ -19,10 +19,10 @@ from accounts.models import Club
 from common.actors import Actor
 from games.matches import services as match_services
 from games.rules import Table, Variant
-from tournaments import names
 from tournaments.errors import EntrantsRefused, TournamentError
 from tournaments.models import Application, Entrant, EntrantPlayer, Player, Tournament
 from tournaments.ratings.seeding import rating_order
+from tournaments.services import names
 from tournaments.services.pipeline import (
     TournamentCommandResult,
     load_tournament,
@@ -86,7 +86,7 @@ def tournament_create(
     silent_final_rounds: int = 0,
 ) -> Tournament:
     """A tournament in registration, run by `club` (whose organizers organize it; may a caller
-    create one there is for the permissions to say, tournaments/access.py)."""
+    create one there is for the permissions to say, tournaments/selectors/access.py)."""
     names.check_name_readable(name)
     settings = TournamentSettings(
         format=format,

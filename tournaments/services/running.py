@@ -11,9 +11,9 @@ from django.db import transaction
 
 from common.actors import Actor
 from games.models import Match, MatchStatus
-from tournaments import rows
 from tournaments.models import Fixture
 from tournaments.plan import rankings
+from tournaments.projections import rows
 from tournaments.ratings.seeding import rating_order_due
 from tournaments.services.pipeline import (
     TournamentCommandResult,

@@ -22,10 +22,10 @@ from django.utils.translation import gettext_noop
 
 from accounts.keys import hash_key, visible_prefix
 from common.actors import Actor
-from tournaments import names
 from tournaments.errors import ApplicationNotFound, DuplicateEntrantName
 from tournaments.models import Application, PlayerKey
 from tournaments.models.signup import PLAYER_KEY_PREFIX
+from tournaments.services import names
 from tournaments.services.pipeline import TournamentCommandResult, run
 from tournaments.services.registration import prepared_entrant
 from tournaments.state import ApplicationPhase, Registration, TournamentState

@@ -10,7 +10,7 @@ from psycopg_pool import ConnectionPool
 from rest_framework.test import APIClient
 
 from tests.factories.accounts import ClubFactory
-from tournaments.selectors import ratings
+from tournaments.ratings import selectors as rating_selectors
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ def test_a_request_that_waited_too_long_for_a_connection_answers_503_server_busy
     def overloaded(**_: object) -> list[object]:
         raise timeout
 
-    monkeypatch.setattr(ratings, "club_leaderboard", overloaded)
+    monkeypatch.setattr(rating_selectors, "club_leaderboard", overloaded)
 
     answer = APIClient().get(f"/api/v1/clubs/{club.slug}/ratings/")
 
@@ -57,7 +57,7 @@ def test_another_database_error_is_still_a_server_error(monkeypatch: pytest.Monk
     def broken(**_: object) -> list[object]:
         raise OperationalError("the server closed the connection")
 
-    monkeypatch.setattr(ratings, "club_leaderboard", broken)
+    monkeypatch.setattr(rating_selectors, "club_leaderboard", broken)
 
     answer = APIClient(raise_request_exception=False).get(f"/api/v1/clubs/{club.slug}/ratings/")
 

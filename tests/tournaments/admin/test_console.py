@@ -15,11 +15,11 @@ from games.eventstore.api import read_stream
 from games.matches import services as match_services
 from tests.factories.accounts import UserFactory
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
-from tournaments import tasks
 from tournaments.models import Entrant, Fixture
 from tournaments.services import running, scheduling
 from tournaments.services import running as tournament_running
 from tournaments.services import scheduling as tournament_scheduling
+from tournaments.tasks import running as running_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -123,7 +123,7 @@ def test_overdue_and_disputed_matches_are_flagged_on_the_evening(admin_client: C
     match_services.result_dispute(
         match_id=played.match_id, side=1, reason="we had 62", actor=ORGANIZER
     )
-    tasks.catch_up_all()
+    running_tasks.catch_up_all()
 
     html = page(admin_client, tournament_id)
 
@@ -149,7 +149,7 @@ def test_to_settle_lists_each_open_dispute_with_its_side_and_reason_here_and_on_
     match_services.result_dispute(
         match_id=fixture.match_id, side=1, reason="we had 62", actor=player
     )
-    tasks.catch_up_all()
+    running_tasks.catch_up_all()
     assert fixture.away is not None
 
     html = page(admin_client, tournament_id)

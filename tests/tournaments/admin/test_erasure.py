@@ -16,8 +16,8 @@ from tests.games.eventstore.builders import event_rows
 from tests.tournaments.admin.builders import act
 from tests.tournaments.api.builders import tournament_url
 from tests.tournaments.builders import ready_fixtures, win_by_points
-from tournaments import projections
 from tournaments.models import Entrant, Player
+from tournaments.projections import consumer
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,7 @@ def played_tournament() -> tuple[UUID, Entrant, UUID]:
         f.match_id for f in ready_fixtures(tournament_id) if entrant.id in (f.home_id, f.away_id)
     )
     win_by_points(match_id)
-    projections.consume()
+    consumer.consume()
     return tournament_id, entrant, match_id
 
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from games.eventstore.api import read_stream
 from tests.factories.tournaments import TournamentFactory
-from tournaments.entrants_csv import parse_entrant_lines
+from tournaments.admin.entrants_csv import parse_entrant_lines
 from tournaments.models import Entrant, Player
 
 pytestmark = pytest.mark.django_db

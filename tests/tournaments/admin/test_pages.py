@@ -4,10 +4,11 @@ from django.urls import reverse
 
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.builders import check_in, ready_fixtures, win_by_points
-from tournaments import projections, tasks
 from tournaments.models import Entrant, TournamentView
+from tournaments.projections import consumer
 from tournaments.services import scheduling
 from tournaments.services import scheduling as tournament_scheduling
+from tournaments.tasks import running
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +36,7 @@ def test_a_tournaments_page_shows_its_standings_and_its_bracket(admin_client: Cl
     ).id
     first = ready_fixtures(tournament_id)[0]
     win_by_points(first.match_id)
-    projections.consume()
+    consumer.consume()
 
     response = admin_client.get(
         reverse("admin:tournaments_tournament_change", args=[tournament_id])
@@ -160,8 +161,8 @@ def test_a_tournaments_page_lists_its_overdue_matches(admin_client: Client) -> N
     check_in(tournament_id, second.home_id)  # one side present: forfeited, not overdue
     for fixture in (first, second):
         scheduling.fixture_call(match_id=fixture.match_id, actor=ORGANIZER)
-    tasks.catch_up_all()
-    projections.consume()
+    running.catch_up_all()
+    consumer.consume()
 
     response = admin_client.get(
         reverse("admin:tournaments_tournament_change", args=[tournament_id])

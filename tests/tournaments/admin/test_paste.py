@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games.eventstore.api import read_stream
 from tests.factories.tournaments import TournamentFactory
-from tournaments.entrants_csv import parse_pasted_lines
+from tournaments.admin.entrants_csv import parse_pasted_lines
 from tournaments.models import Entrant
 from tournaments.services.registration import ImportedEntrant
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 from accounts import services as accounts
 from accounts.models import Club, Role
 from tests.factories.accounts import ClubFactory, UserFactory
-from tests.tournaments.seasons import club_tournament, season_of
+from tests.tournaments.seasons.builders import club_tournament, season_of
 from tournaments.models import Season
 
 pytestmark = pytest.mark.django_db

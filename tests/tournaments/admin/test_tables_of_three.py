@@ -14,8 +14,8 @@ from games.matches import services as match_services
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.admin.builders import act, add_tournament
 from tests.tournaments.builders import event_types, events_after, ready_fixtures
-from tournaments import projections
 from tournaments.models import Fixture, Tournament
+from tournaments.projections import consumer
 from tournaments.services import running, scheduling
 from tournaments.services import running as tournament_running
 
@@ -45,7 +45,7 @@ def play_first_round(tournament_id: UUID) -> list[Fixture]:
     fixtures = ready_fixtures(tournament_id)
     for fixture in fixtures:
         play_by_points(fixture, [60, 40, 20] if fixture.third_id else [80, 40])
-    projections.consume()
+    consumer.consume()
     return fixtures
 
 

@@ -14,10 +14,10 @@ from accounts.services import role_grant
 from tests.factories.accounts import ClubFactory, UserFactory
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.admin.builders import act
-from tournaments import webhook_fanout
 from tournaments.models import DeliveryStatus, Tournament, WebhookDelivery, WebhookEndpoint
 from tournaments.services import running
-from tournaments.services.webhooks import webhook_register
+from tournaments.webhooks import fanout
+from tournaments.webhooks.services import webhook_register
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ def failed_deliveries(tournament: Tournament, user: AbstractBaseUser) -> list[We
         tournament_id=tournament.id, url="https://hooks.example.org/", user=user
     )
     running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
-    webhook_fanout.fan_out()
+    fanout.fan_out()
     endpoint.deliveries.update(status=DeliveryStatus.FAILED, attempts=8, last_error="HTTP 500")
     return list(endpoint.deliveries.order_by("position"))
 

@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 from tests.factories.api import API
 from tests.factories.tournaments import ApiTournamentFactory
 from tests.games.api.builders import created, post, score_round
-from tournaments import projections
+from tournaments.projections import consumer
 
 
 def tournament_url(tournament_id: str | UUID, *parts: object) -> str:
@@ -80,7 +80,7 @@ def play_round(client: APIClient, tournament_id: str, winner_of: Any) -> list[di
     ready = matches(client, tournament_id, status="ready")
     for match in ready:
         win(client, match, winner_of(match))
-    projections.consume()
+    consumer.consume()
     return ready
 
 
@@ -106,7 +106,7 @@ def level_knockout_match(client: APIClient, **fields: Any) -> tuple[str, dict[st
     tournament_id, _ = started_tournament(client, 2, **options)
     [match] = matches(client, tournament_id)
     score_round(client, match["id"], 60, 60)
-    projections.consume()
+    consumer.consume()
     [level] = matches(client, tournament_id)
     return tournament_id, level
 
@@ -129,7 +129,7 @@ def groups_tied_at_the_cut(client: APIClient, **fields: Any) -> tuple[str, list[
     tournament_id, entrants = started_tournament(client, 4, **options)
     for match in matches(client, tournament_id, status="ready"):
         score_round(client, match["id"], 60, 60)
-    projections.consume()
+    consumer.consume()
     return tournament_id, entrants
 
 
@@ -146,7 +146,7 @@ def four_started(client: APIClient) -> str:
         entrant = {"name": name, "players": [name], "seed": seed}
         created(post(client, tournament_url(tournament["id"], "entrants"), entrant))
     created(post(client, tournament_url(tournament["id"], "start")))
-    projections.consume()
+    consumer.consume()
     return str(tournament["id"])
 
 

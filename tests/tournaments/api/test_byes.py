@@ -25,8 +25,8 @@ from tests.tournaments.api.builders import (
     started_tournament,
 )
 from tests.tournaments.api.test_me import ME, entrant_of, with_key
-from tournaments import projections
 from tournaments.models import TournamentView
+from tournaments.projections import consumer
 from tournaments.state import Registration
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +54,7 @@ def test_a_late_entrant_registered_during_round_two_joins_round_three(
     tournament_id, _ = started_tournament(
         organizer, 6, **SWISS, late_entry_until_round=3, late_entry_points=missed
     )
-    projections.consume()
+    consumer.consume()
     play_round(organizer, tournament_id, home_wins)
 
     late = register(organizer, tournament_id, "Ritardo")["id"]
@@ -79,9 +79,9 @@ def test_a_requested_bye_is_honoured_scored_refused_past_the_most_allowed_and_re
     asked = post(organizer, entrant_url(tournament_id, first, "byes"), {"round": 2})
     again = post(organizer, entrant_url(tournament_id, first, "byes"), {"round": 3})
     drawn = post(organizer, entrant_url(tournament_id, entrants[1], "byes"), {"round": 1})
-    projections.consume()
+    consumer.consume()
     play_round(organizer, tournament_id, home_wins)
-    projections.consume()
+    consumer.consume()
 
     assert asked.status_code == 201, asked.json()
     assert asked.json()["requested_byes"] == [2]
@@ -120,7 +120,7 @@ def test_a_paused_entrant_sits_out_without_points_and_returns(organizer: APIClie
     paused = entrants[5]
 
     answer = post(organizer, entrant_url(tournament_id, paused, "pause"), {"reason": "at work"})
-    projections.consume()
+    consumer.consume()
     play_round(organizer, tournament_id, home_wins)
     returned = post(organizer, entrant_url(tournament_id, paused, "return"), {})
     play_round(organizer, tournament_id, home_wins)

@@ -6,9 +6,9 @@ from rest_framework.test import APIClient
 
 from common.actors import Actor
 from tests.tournaments.api.builders import four_started, matches, read, tournament_url, win
-from tournaments import corrections, projections
 from tournaments.models import Entrant, Player, Tournament
-from tournaments.services import erasure
+from tournaments.projections import consumer
+from tournaments.services import corrections, erasure
 
 READS = ["standings", "bracket", "matches"]
 ORGANIZER = Actor(device="test")
@@ -42,7 +42,7 @@ def test_a_result_recorded_changes_the_etag_and_the_answer(
     before = read(anonymous, started, what)
     match = matches(anonymous, started)[0]
     win(organizer, match, match["entrants"][0])
-    projections.consume()
+    consumer.consume()
 
     after = read(anonymous, started, what, HTTP_IF_NONE_MATCH=before["ETag"])
 

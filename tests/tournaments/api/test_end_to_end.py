@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 from tests.factories.api import API
 from tests.games.api.builders import created, match_url, post, round_url
 from tests.tournaments.api.builders import matches, tournament_url
-from tournaments import projections
+from tournaments.projections import consumer
 
 
 def play_match(client: APIClient, match: dict[str, Any], winner: int, *, dropped: int) -> int:
@@ -53,7 +53,7 @@ def test_a_single_elimination_of_four_is_played_to_its_champion_through_the_api(
     }
     started = created(post(organizer, tournament_url(tournament_id, "start")))
     assert started["status"] == "in_progress"
-    projections.consume()
+    consumer.consume()
 
     rounds_played = []
     while ready := matches(anonymous, tournament_id, status="ready"):
@@ -62,7 +62,7 @@ def test_a_single_elimination_of_four_is_played_to_its_champion_through_the_api(
             favourite = min(match["entrants"])
             dropped = 1 if match["key"] == "R1-1" else 0
             rounds_played.append(play_match(organizer, match, favourite, dropped=dropped))
-        projections.consume()
+        consumer.consume()
 
     assert rounds_played == [3, 2, 2]
     assert anonymous.get(tournament_url(tournament_id)).json()["status"] == "finished"

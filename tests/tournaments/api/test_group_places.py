@@ -11,7 +11,7 @@ from tests.tournaments.api.builders import (
     started_tournament,
     tournament_url,
 )
-from tournaments import projections
+from tournaments.projections import consumer
 
 
 def decide_url(tournament_id: str, label: str) -> str:
@@ -111,7 +111,7 @@ def test_under_the_deciding_round_rule_the_tied_entrants_play_a_playoff(
     assert all(m["round"] == 2 for m in playoffs)
     for match in playoffs:
         score_round(organizer, match["id"], 50, 70)
-    projections.consume()
+    consumer.consume()
 
     [final] = knockout(organizer, tournament_id)
     assert sorted(final["entrants"]) == sorted([entrants[3], entrants[2]])

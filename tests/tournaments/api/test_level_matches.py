@@ -12,7 +12,7 @@ from tests.tournaments.api.builders import (
     started_tournament,
     tournament_url,
 )
-from tournaments import projections
+from tournaments.projections import consumer
 
 
 def decide_url(tournament_id: str, match_id: str) -> str:
@@ -37,7 +37,7 @@ def test_a_tournament_plays_a_deciding_round_by_default_and_says_its_rule(
         True,
     )
     score_round(organizer, match["id"], 40, 80)
-    projections.consume()
+    consumer.consume()
     [final] = matches(organizer, tournament_id)
     assert final["status"] == "finished"
     assert final["winner"] == final["entrants"][1]
@@ -52,7 +52,7 @@ def test_under_the_higher_seed_rule_the_first_seed_goes_through_a_level_final(
     )
     [match] = matches(organizer, tournament_id)
     score_round(organizer, match["id"], 60, 60)
-    projections.consume()
+    consumer.consume()
 
     [final] = matches(organizer, tournament_id)
     assert final["winner"] == entrants[0]
@@ -121,7 +121,7 @@ def test_a_final_won_by_the_higher_seed_says_so_in_the_match_the_bracket_and_the
     )
     [match] = matches(organizer, tournament_id)
     score_round(organizer, match["id"], 60, 60)
-    projections.consume()
+    consumer.consume()
 
     [final] = matches(organizer, tournament_id)
     assert (final["winner"], final["decided_by"]) == (entrants[0], "higher_seed")
@@ -140,7 +140,7 @@ def test_a_final_decided_by_the_organizer_says_so_but_not_the_reason(
         decide_url(tournament_id, match["id"]),
         {"winner": match["entrants"][1], "reason": "sorteggio"},
     )
-    projections.consume()
+    consumer.consume()
 
     [final] = matches(organizer, tournament_id)
     assert final["decided_by"] == "organizer"
@@ -154,7 +154,7 @@ def test_a_match_won_at_the_table_was_decided_by_nobody(organizer: APIClient) ->
     tournament_id, _ = started_tournament(organizer, 2, scoring="points", rounds=1)
     [match] = matches(organizer, tournament_id)
     score_round(organizer, match["id"], 80, 40)
-    projections.consume()
+    consumer.consume()
 
     [final] = matches(organizer, tournament_id)
     assert final["winner"] is not None
@@ -190,7 +190,7 @@ def test_the_match_page_of_a_level_final_names_the_winner_decided_off_the_table(
     )
     [match] = matches(organizer, tournament_id)
     score_round(organizer, match["id"], 60, 60)
-    projections.consume()
+    consumer.consume()
     [final] = matches(organizer, tournament_id)
     winner = final["entrant_names"][final["entrants"].index(entrants[0])]
 
@@ -214,7 +214,7 @@ def test_the_match_page_of_an_organizers_decision_keeps_the_reason_to_the_log(
         decide_url(tournament_id, match["id"]),
         {"winner": match["entrants"][1], "reason": "sorteggio"},
     )
-    projections.consume()
+    consumer.consume()
 
     page = organizer.get(f"/matches/{match['id']}/").content.decode()
 
@@ -226,7 +226,7 @@ def test_an_organizers_ruling_on_a_round_changes_who_goes_through(organizer: API
     tournament_id, entrants = started_tournament(organizer, 2, scoring="points", rounds=1)
     [match] = matches(organizer, tournament_id)
     score_round(organizer, match["id"], 80, 40)
-    projections.consume()
+    consumer.consume()
     assert matches(organizer, tournament_id)[0]["winner"] == match["entrants"][0]
 
     ruled = post(
@@ -234,7 +234,7 @@ def test_an_organizers_ruling_on_a_round_changes_who_goes_through(organizer: API
         f"/api/v1/matches/{match['id']}/rounds/1/rule/",
         {"points": [40, 80], "reason": "the score sheet was filled in the wrong way round"},
     )
-    projections.consume()
+    consumer.consume()
 
     assert ruled.status_code == 201, ruled.json()
     [final] = matches(organizer, tournament_id)

@@ -18,9 +18,10 @@ from tests.tournaments.api.builders import (
     tournament_url,
     win,
 )
-from tournaments import projections, tasks
+from tournaments.projections import consumer
 from tournaments.services import scheduling
-from tournaments.tasks import SCHEDULER
+from tournaments.tasks import running
+from tournaments.tasks.running import SCHEDULER
 
 MATCH_FIELDS = {
     "id",
@@ -80,7 +81,7 @@ def test_matches_are_filtered_by_their_status(organizer: APIClient) -> None:
     finished, playing, *_ = matches(organizer, tournament_id)
     win(organizer, finished, finished["entrants"][1])
     start_round(organizer, playing["id"], briscola=None)
-    projections.consume()
+    consumer.consume()
 
     by_status = {
         status: [m["key"] for m in matches(organizer, tournament_id, status=status)]
@@ -126,7 +127,7 @@ def test_a_match_replaced_after_a_corrected_result_is_not_listed(organizer: APIC
 
     post(organizer, match_url(semi["id"], "rounds", 1, "void"), {"reason": "miscounted"})
     win(organizer, semi, semi["entrants"][1])
-    projections.consume()
+    consumer.consume()
 
     listed = matches(organizer, tournament_id)
     assert old_final["id"] not in {m["id"] for m in listed}
@@ -215,7 +216,7 @@ def test_a_match_past_its_no_show_deadline_with_both_sides_absent_is_listed_as_o
     call = post(organizer, tournament_url(tournament_id, "matches", scheduled["id"], "call"))
     assert call.status_code == 201, call.json()
 
-    tasks.catch_up_all()
+    running.catch_up_all()
 
     (final,) = matches(anonymous, tournament_id)
     assert (final["status"], final["overdue"]) == ("ready", True)
@@ -280,7 +281,7 @@ def test_the_pages_of_a_filtered_match_list_keep_the_filters(organizer: APIClien
     tournament_id, _ = started_tournament(organizer, 6, format="round_robin")
     first, *_ = matches(organizer, tournament_id, round=1)
     win(organizer, first, first["entrants"][0])
-    projections.consume()
+    consumer.consume()
     wanted = [
         m["key"]
         for m in matches(organizer, tournament_id, limit=500)

@@ -19,8 +19,8 @@ from games.eventstore.api import read_stream
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.api.builders import entrant_url, tournament_url
 from tests.tournaments.builders import call, play
-from tournaments.console import evening
 from tournaments.models import Application, Fixture, Tournament
+from tournaments.selectors.console import evening
 from tournaments.services import registration, running, scheduling
 from tournaments.services.signup import player_key_revoke
 from tournaments.state import Registration

@@ -21,13 +21,14 @@ from tests.tournaments.api.builders import (
     tournament_url,
 )
 from tests.tournaments.api.threes import create, play_out, register
-from tournaments import projections, tasks
 from tournaments.api.results import BracketOutput, StandingOutput
 from tournaments.api.serializers import TournamentMatchOutput, match_document
+from tournaments.projections import consumer
 from tournaments.selectors import fixtures as fixtures_selectors
 from tournaments.selectors import projected
 from tournaments.services import scheduling
-from tournaments.tasks import SCHEDULER
+from tournaments.tasks import running
+from tournaments.tasks.running import SCHEDULER
 
 FORMATS: list[dict[str, Any]] = [
     {"format": "single_elimination", "third_place": True},
@@ -52,7 +53,7 @@ def test_two_sided_tables_part_played_and_played_out(
 ) -> None:
     tournament_id, _ = started_tournament(organizer, 6, **options)
     assert_same_as_the_serializers(tournament_id)
-    projections.consume()
+    consumer.consume()
     assert_same_as_the_serializers(tournament_id)
 
     for _ in range(30):
@@ -105,11 +106,11 @@ def test_the_match_list_writes_each_match_as_its_serializer_does(
     scheduling.fixture_schedule(tournament_id=UUID(called), actor=SCHEDULER)
     (match,) = matches(anonymous, called)
     created(post(organizer, tournament_url(called, "matches", match["id"], "call")))
-    tasks.catch_up_all()
+    running.catch_up_all()
     level, final = level_knockout_match(organizer)
     decide = tournament_url(level, "matches", final["id"], "decide")
     created(post(organizer, decide, {"winner": final["entrants"][1], "reason": "sorteggio"}))
-    projections.consume()
+    consumer.consume()
     threes = create(organizer, "swiss")
     seeds = register(organizer, threes, 7)
     created(post(organizer, tournament_url(threes, "start")))

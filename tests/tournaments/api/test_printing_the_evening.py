@@ -18,7 +18,7 @@ from tests.factories.tournaments import TournamentFactory
 from tests.security.roles import THIS_TABLE, World, make_world
 from tests.tournaments.api.builders import tournament_url
 from tests.tournaments.builders import fixtures
-from tournaments.table_cards import card_key
+from tournaments.services.table_cards import card_key
 
 pytestmark = pytest.mark.django_db
 

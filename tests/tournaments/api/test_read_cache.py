@@ -15,11 +15,11 @@ from rest_framework.test import APIClient
 from common.actors import Actor
 from tests.games.api.builders import start_round
 from tests.tournaments.api.builders import four_started, matches, tournament_url, win
-from tournaments import corrections, projections
 from tournaments.api import conditional
 from tournaments.api.conditional import Body, BodyCache
 from tournaments.models import Entrant, Fixture, Player
-from tournaments.services import erasure
+from tournaments.projections import consumer
+from tournaments.services import corrections, erasure
 
 READS = ["standings", "standings?format=csv", "bracket", "matches", "matches?status=ready"]
 ORGANIZER = Actor(device="test")
@@ -67,7 +67,7 @@ def test_a_result_read_by_the_consumer_is_shown_at_once_to_a_reader_without_an_e
     before = read(anonymous, started, what)
     match = matches(anonymous, started)[0]
     win(organizer, match, match["entrants"][1])
-    projections.consume()
+    consumer.consume()
 
     after = read(anonymous, started, what)
 
@@ -85,7 +85,7 @@ def test_a_match_under_way_shows_once_the_consumer_has_read_it_and_not_before(
 
     unread = read(anonymous, started, what)
     fresh_unread = built_afresh(anonymous, started, what)
-    projections.consume()
+    consumer.consume()
     after = read(anonymous, started, what)
 
     assert unread.content == before.content == fresh_unread.content

@@ -12,7 +12,7 @@ from tests.tournaments.api.builders import (
     tournament_url,
     win,
 )
-from tournaments import projections
+from tournaments.projections import consumer
 
 STANDING_FIELDS = {
     "rank",
@@ -43,7 +43,7 @@ def test_the_standings_are_empty_before_the_start(
 ) -> None:
     tournament_id = ApiTournamentFactory.create(client=organizer, format="round_robin")["id"]
     register_seeded(organizer, tournament_id, 3)
-    projections.consume()
+    consumer.consume()
 
     assert standings(anonymous, tournament_id) == []
 
@@ -56,7 +56,7 @@ def test_the_standings_rank_entrants_by_match_points_with_their_tiebreaks(
     )
     for match in matches(organizer, tournament_id):
         win(organizer, match, min(match["entrants"]))
-    projections.consume()
+    consumer.consume()
 
     rows = standings(anonymous, tournament_id)
 
@@ -77,12 +77,12 @@ def test_the_standings_follow_the_results_once_the_consumer_has_read_them(
     organizer: APIClient,
 ) -> None:
     tournament_id, (first, second) = started_tournament(organizer, 2, format="round_robin")
-    projections.consume()
+    consumer.consume()
     (match,) = matches(organizer, tournament_id)
     win(organizer, match, second)
 
     before = standings(organizer, tournament_id)
-    projections.consume()
+    consumer.consume()
     after = standings(organizer, tournament_id)
 
     assert [row["won"] for row in before] == [0, 0]
@@ -114,7 +114,7 @@ def test_the_bracket_shows_unknown_entrants_as_null_and_where_winners_and_losers
     tournament_id, (first, second, third, fourth) = started_tournament(
         organizer, 4, third_place=True
     )
-    projections.consume()
+    consumer.consume()
 
     bracket = anonymous.get(tournament_url(tournament_id, "bracket")).json()
 
@@ -180,7 +180,7 @@ def test_a_finished_league_is_won_by_the_entrant_ranked_first(organizer: APIClie
     tournament_id, entrant_ids = started_tournament(organizer, 3, format="round_robin")
     for match in matches(organizer, tournament_id):
         win(organizer, match, min(match["entrants"]))
-    projections.consume()
+    consumer.consume()
 
     bracket = organizer.get(tournament_url(tournament_id, "bracket")).json()
 

@@ -20,8 +20,8 @@ from tests.tournaments.api.builders import (
     tournament_url,
 )
 from tests.tournaments.projections.snapshots import rebuild
-from tournaments import projections
 from tournaments.models import Entrant
+from tournaments.projections import consumer
 
 CLUBS = ["Aurora", "Aurora", "Bar Sport", "Bar Sport", "Rossi", "Rossi", None, None]
 
@@ -43,7 +43,7 @@ def test_the_first_round_of_a_swiss_pairs_nobody_with_their_own_group(
     tournament_id = grouped_swiss(organizer, clubs)
 
     created(post(organizer, tournament_url(tournament_id, "start")))
-    projections.consume()
+    consumer.consume()
 
     detail = organizer.get(tournament_url(tournament_id)).json()
     assert detail["avoid_same_group"] == "first_round"
@@ -81,7 +81,7 @@ def test_a_soft_rule_draws_as_few_same_group_pairs_as_it_can(organizer: APIClien
     )
 
     created(post(organizer, tournament_url(tournament_id, "start")))
-    projections.consume()
+    consumer.consume()
 
     assert len(matches(organizer, tournament_id)) == 2
 
@@ -143,7 +143,7 @@ def test_a_knockout_draws_a_group_of_two_into_opposite_halves(organizer: APIClie
     ]
 
     created(post(organizer, tournament_url(tournament_id, "start")))
-    projections.consume()
+    consumer.consume()
 
     pairs = {tuple(sorted(match["entrants"])) for match in matches(organizer, tournament_id)}
     assert pairs == {tuple(sorted((ids[0], ids[2]))), tuple(sorted((ids[1], ids[3])))}
@@ -157,11 +157,11 @@ def test_a_later_round_a_strict_rule_cannot_draw_waits_for_the_organizer(
     groups = ["Aurora", "Aurora", "Aurora", None, None, None]
     tournament_id = grouped_swiss(organizer, groups, avoid_same_group="always", swiss_rounds=3)
     created(post(organizer, tournament_url(tournament_id, "start")))
-    projections.consume()
+    consumer.consume()
     ids = [e["id"] for e in organizer.get(tournament_url(tournament_id)).json()["entrants"]]
     for leaving in ids[3:5]:
         created(post(organizer, entrant_url(tournament_id, leaving, "withdraw"), {"reason": "ill"}))
-    projections.consume()
+    consumer.consume()
 
     play_round(organizer, tournament_id, home_wins)
 

@@ -9,7 +9,7 @@ from accounts import services
 from accounts.models import Role
 from tests.factories.accounts import ClubFactory, UserFactory, token_client
 from tests.factories.api import API
-from tests.tournaments.seasons import club_tournament, played_out, season_of, started
+from tests.tournaments.seasons.builders import club_tournament, played_out, season_of, started
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db

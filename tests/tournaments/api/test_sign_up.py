@@ -18,7 +18,7 @@ from games.eventstore.api import read_stream
 from tests.factories.tournaments import ApiTournamentFactory
 from tests.tournaments.api.builders import entrant_url, register, tournament_url
 from tournaments.models import Application, PlayerKey
-from tournaments.rows_rebuild import rebuild_rows, verify_rows
+from tournaments.projections.rebuild import rebuild_rows, verify_rows
 from tournaments.services.signup import application_erase, player_key_find, player_key_revoke
 
 pytestmark = pytest.mark.django_db

@@ -29,13 +29,13 @@ from tests.tournaments.api.builders import (
     tournament_url,
 )
 from tests.tournaments.builders import open_fixtures, play
-from tournaments import projections
 from tournaments.models import PlayerRating, Tournament, WebhookDelivery
+from tournaments.projections import consumer
 from tournaments.ratings import projection as rating_projection
 from tournaments.services import running
-from tournaments.services.webhooks import webhook_register
 from tournaments.state import Registration
-from tournaments.webhook_fanout import fan_out
+from tournaments.webhooks.fanout import fan_out
+from tournaments.webhooks.services import webhook_register
 
 pytestmark = pytest.mark.django_db
 
@@ -209,11 +209,11 @@ def test_the_pages_mark_the_hidden_results_and_the_projector_says_they_are_to_be
 def test_the_rebuild_keeps_the_public_view_and_the_row(played: str, anonymous: APIClient) -> None:
     before = anonymous.get(tournament_url(played, "standings")).json()
 
-    projections.rebuild_views()
+    consumer.rebuild_views()
 
     assert anonymous.get(tournament_url(played, "standings")).json() == before
     assert Tournament.objects.get(id=played).silent_from_round == 2
-    assert projections.verify_views() == []
+    assert consumer.verify_views() == []
 
 
 @pytest.mark.parametrize(
@@ -265,7 +265,7 @@ def test_before_the_silent_round_is_paired_nothing_is_marked_missing(
     organizer: APIClient, anonymous: APIClient
 ) -> None:
     tournament_id, _ = started_tournament(organizer, 4, **SILENT)
-    projections.consume()
+    consumer.consume()
 
     standings = anonymous.get(tournament_url(tournament_id, "standings"))
     page = anonymous.get(f"/tournaments/{tournament_id}/screen/").content.decode()
@@ -284,7 +284,7 @@ def test_the_results_cannot_be_revealed_before_a_silent_round_is_drawn(
     early = reveal(organizer, tournament_id)
     recorded = last_position() != before
     play_round(organizer, tournament_id, home_wins)  # the silent round 2 is drawn
-    projections.consume()
+    consumer.consume()
 
     assert early.status_code == 422
     assert early.json()["code"] == "nothing_to_reveal"
@@ -318,7 +318,7 @@ def test_a_player_reads_their_own_silent_result_on_their_page_and_the_public_pla
     running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
     [fixture] = open_fixtures(tournament.id)
     play(fixture.match_id, winner=1)  # the away side, seeded second: first once revealed
-    projections.consume()
+    consumer.consume()
     public = APIClient().get(tournament_url(tournament.id, "standings")).json()
 
     pages = []

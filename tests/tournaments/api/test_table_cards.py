@@ -14,7 +14,7 @@ from accounts.keys import hash_key
 from accounts.models import DeviceToken
 from tests.security.roles import OTHER_TABLE, THIS_TABLE, World, make_world
 from tests.tournaments.api.builders import tournament_url
-from tournaments.table_cards import card_key, dark_runs
+from tournaments.services.table_cards import card_key, dark_runs
 
 pytestmark = pytest.mark.django_db
 

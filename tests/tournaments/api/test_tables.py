@@ -12,7 +12,7 @@ from games.eventstore.api import read_stream
 from tests.factories.tournaments import ORGANIZER, ApiTournamentFactory
 from tests.tournaments.api.builders import register_seeded, tournament_url
 from tests.tournaments.builders import fixtures
-from tournaments import projections
+from tournaments.projections import consumer
 from tournaments.services.scheduling import fixture_schedule
 
 pytestmark = pytest.mark.django_db
@@ -93,11 +93,11 @@ def test_more_tables_mid_tournament_seat_the_waiting_matches(
     ]
     register_seeded(organizer, tournament_id, 6)
     organizer.post(tournament_url(tournament_id, "start"), format="json")
-    projections.consume()
+    consumer.consume()
 
     response = change(organizer, tournament_id, {"tables": 3})
     fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
-    projections.consume()
+    consumer.consume()
 
     assert response.status_code == 200
     assert sorted(f.table or 0 for f in fixtures(tournament_id, round=1)) == [1, 2, 3]

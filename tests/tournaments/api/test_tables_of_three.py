@@ -11,8 +11,8 @@ from tests.factories.api import API
 from tests.games.api.builders import created, match_url, post, round_url
 from tests.tournaments.api.builders import matches, tournament_url
 from tests.tournaments.api.threes import create, play_out, register
-from tournaments import projections
 from tournaments.models import Fixture
+from tournaments.projections import consumer
 
 
 def test_a_tournament_at_tables_of_three_is_accepted_and_shows_its_match_points_per_place(
@@ -69,7 +69,7 @@ def test_a_round_robin_of_six_at_tables_of_three_plays_two_tables_a_round_to_its
     tournament_id = create(organizer, "round_robin")
     ids = register(organizer, tournament_id, 6)
     created(post(organizer, tournament_url(tournament_id, "start")))
-    projections.consume()
+    consumer.consume()
 
     first_round = matches(anonymous, tournament_id, round=1)
     assert [len(m["entrants"]) for m in first_round] == [3, 3]
@@ -171,7 +171,7 @@ def test_a_field_of_five_at_tables_of_three_seats_a_table_of_two_as_a_two_player
     tournament_id = create(organizer, "round_robin", best_of=1)
     register(organizer, tournament_id, 5)
     created(post(organizer, tournament_url(tournament_id, "start")))
-    projections.consume()
+    consumer.consume()
 
     first_round = matches(anonymous, tournament_id, round=1)
 
@@ -199,7 +199,7 @@ def test_an_entrant_who_withdraws_forfeits_its_table_and_is_placed_last(
     tournament_id = create(organizer, "swiss", swiss_rounds=2)
     ids = register(organizer, tournament_id, 6)
     created(post(organizer, tournament_url(tournament_id, "start")))
-    projections.consume()
+    consumer.consume()
     table = matches(anonymous, tournament_id, round=1)[0]
     leaving = table["entrants"][1]
 
@@ -209,7 +209,7 @@ def test_an_entrant_who_withdraws_forfeits_its_table_and_is_placed_last(
         {"reason": "ill"},
     )
     assert response.status_code == 201, response.json()
-    projections.consume()
+    consumer.consume()
 
     forfeited = next(m for m in matches(anonymous, tournament_id) if m["id"] == table["id"])
     assert forfeited["status"] == "finished"
@@ -226,13 +226,13 @@ def test_the_organizer_decides_a_level_knockout_table_between_those_who_shared_f
     )
     register(organizer, tournament_id, 3)
     created(post(organizer, tournament_url(tournament_id, "start")))
-    projections.consume()
+    consumer.consume()
     (final,) = matches(anonymous, tournament_id)
     number = created(post(organizer, match_url(final["id"], "rounds"), {"briscola": None}))[
         "number"
     ]
     created(post(organizer, round_url(final["id"], number, "score"), {"points": [50, 50, 20]}))
-    projections.consume()
+    consumer.consume()
     decide_url = tournament_url(tournament_id, f"matches/{final['id']}/decide")
 
     third = post(organizer, decide_url, {"winner": final["entrants"][2], "reason": "lot"})
@@ -241,7 +241,7 @@ def test_the_organizer_decides_a_level_knockout_table_between_those_who_shared_f
     assert third.status_code == 422
     assert third.json()["code"] == "match_not_level"
     assert second.status_code == 201, second.json()
-    projections.consume()
+    consumer.consume()
     bracket = anonymous.get(tournament_url(tournament_id, "bracket")).json()
     assert bracket["champion"] == final["entrants"][1]
 
@@ -252,7 +252,7 @@ def test_a_tournament_at_three_may_ask_for_61_to_win_a_round_and_its_tables_of_t
     tournament_id = create(organizer, "round_robin", variant={"three_winner": "at_least_61"})
     register(organizer, tournament_id, 5)
     created(post(organizer, tournament_url(tournament_id, "start")))
-    projections.consume()
+    consumer.consume()
     first_round = matches(anonymous, tournament_id, round=1)
     three = next(m for m in first_round if len(m["entrants"]) == 3)
     two = next(m for m in first_round if len(m["entrants"]) == 2)

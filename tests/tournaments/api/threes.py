@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 from tests.factories.api import API
 from tests.games.api.builders import created, match_url, post, round_url
 from tests.tournaments.api.builders import matches, tournament_url
-from tournaments import projections
+from tournaments.projections import consumer
 
 NAMES = ["Rossi", "Bianchi", "Verdi", "Neri", "Gallo", "Conti", "Ferri", "Greco", "Lupo", "Sala"]
 
@@ -61,13 +61,13 @@ def play_out(
     organizer: APIClient, anonymous: APIClient, tournament_id: str, ranking: list[int]
 ) -> dict[str, Any]:
     """Every ready match played (the better seed first) until the tournament is finished."""
-    projections.consume()
+    consumer.consume()
     for _ in range(50):
         ready = matches(anonymous, tournament_id, status="ready")
         if not ready:
             break
         for match in ready:
             play(organizer, match, ranking)
-        projections.consume()
+        consumer.consume()
     tournament: dict[str, Any] = anonymous.get(tournament_url(tournament_id)).json()
     return tournament

@@ -10,15 +10,15 @@ from accounts.services import club_create
 from common.actors import Actor
 from games.matches import services as match_services
 from games.models import Match, Round
-from tournaments import corrections, projections
 from tournaments.models import Entrant, Fixture
-from tournaments.services import registration, running, scheduling
+from tournaments.projections import consumer
+from tournaments.services import corrections, registration, running, scheduling
 
 ORGANIZER = Actor(device="export-test")
 
 
 def consume() -> None:
-    while projections.consume():
+    while consumer.consume():
         pass
 
 

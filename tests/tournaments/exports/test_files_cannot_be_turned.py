@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 from common.actors import Actor
 from tests.factories.tournaments import TournamentFactory
 from tests.tournaments.api.builders import tournament_url
-from tournaments import projections
 from tournaments.models import Entrant, Tournament
+from tournaments.projections import consumer
 from tournaments.services import registration, running, scheduling
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,7 @@ def test_a_name_a_spreadsheet_would_run_is_written_as_text_and_numbers_stay_numb
             tournament_id=tournament.id, name=name, players=[name], actor=ORGANIZER
         )
     running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
-    projections.consume()
+    consumer.consume()
 
     response = APIClient().get(tournament_url(tournament.id, "standings") + "?format=csv")
 
@@ -51,7 +51,7 @@ def test_a_lone_carriage_return_in_a_name_cannot_end_a_calendar_line() -> None:
         name="Ada\rEND:VEVENT\rBEGIN:VEVENT\rSUMMARY:Phish\x1b"
     )
     Tournament.objects.filter(id=tournament.id).update(name="Coppa\rX-WR-CALNAME:Altro")
-    projections.consume()
+    consumer.consume()
     scheduling.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
 
     written = APIClient().get(tournament_url(tournament.id, "schedule")).content

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.tournaments.exports.evening import ORGANIZER, club_evening
-from tournaments import sheets
+from tournaments.selectors import sheets
 from tournaments.services import registration, running, scheduling
 
 pytestmark = pytest.mark.django_db

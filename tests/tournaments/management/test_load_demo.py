@@ -20,7 +20,6 @@ from accounts.organizers import ORGANIZERS_GROUP
 from games.eventstore.models import Event
 from games.matches.selectors import round_replay
 from games.models import Match, Round
-from tournaments import tasks
 from tournaments.management.commands.load_demo import (
     CUP_NAME,
     DEMO_NAMES,
@@ -38,7 +37,9 @@ from tournaments.management.demo_club import (
     SEASON_SLUG,
 )
 from tournaments.models import Entrant, Fixture, Season, Tournament, TournamentView
-from tournaments.selectors import ratings, seasons
+from tournaments.ratings import selectors as rating_selectors
+from tournaments.seasons import selectors as season_selectors
+from tournaments.tasks import running
 
 pytestmark = pytest.mark.django_db
 
@@ -216,12 +217,13 @@ def test_the_demo_club_has_finished_nights_rated_players_and_a_season_with_stand
     assert sorted(nights.values_list("name", "status")) == [
         (name, "finished") for name in NIGHT_NAMES
     ]
-    board = ratings.club_leaderboard(club=club, reader=AnonymousUser(), min_matches=5)
+    board = rating_selectors.club_leaderboard(club=club, reader=AnonymousUser(), min_matches=5)
     assert len(board) == 10  # everyone played at least two nights of three rounds
     assert board[0]["rank"] == 1
     assert len({row["rating"] for row in board}) > 1
-    standings = seasons.standings_of(
-        seasons.season_of(club_slug=CLUB_SLUG, season_slug=SEASON_SLUG), reader=AnonymousUser()
+    standings = season_selectors.standings_of(
+        season_selectors.season_of(club_slug=CLUB_SLUG, season_slug=SEASON_SLUG),
+        reader=AnonymousUser(),
     )
     assert [line.counted for line in standings.tournaments] == [True, True, True]
     assert len(standings.rows) == 10
@@ -262,7 +264,7 @@ def test_the_demo_has_the_no_show_rule_off_and_its_waiting_matches_never_decay()
     waiting = Fixture.objects.filter(tournament__in=demo, status="ready")
     assert waiting.exists()
 
-    done = tasks.catch_up_all(now=timezone.now() + timedelta(days=1))
+    done = running.catch_up_all(now=timezone.now() + timedelta(days=1))
 
     assert {t.settings["no_show_minutes"] for t in demo} == {None}
     assert not Fixture.objects.filter(tournament__in=demo, deadline__isnull=False).exists()
@@ -292,9 +294,9 @@ def demo_state() -> dict[str, object]:
 
 @pytest.mark.usefixtures("demo")
 def test_an_hour_of_make_run_changes_nothing_in_the_demo_the_readme_describes() -> None:
-    tasks.catch_up_all()
+    running.catch_up_all()
     described = demo_state()
 
-    tasks.catch_up_all(now=timezone.now() + timedelta(hours=1))
+    running.catch_up_all(now=timezone.now() + timedelta(hours=1))
 
     assert demo_state() == described

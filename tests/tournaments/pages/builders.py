@@ -5,8 +5,8 @@ from __future__ import annotations
 import uuid
 
 from tests.tournaments.builders import play
-from tournaments import projections
 from tournaments.models import Fixture, FixtureStatus
+from tournaments.projections import consumer
 
 
 def ready_fixtures(tournament_id: uuid.UUID) -> list[Fixture]:
@@ -21,4 +21,4 @@ def play_ready(tournament_id: uuid.UUID) -> None:
     """Every ready match won by its home side, then projected."""
     for fixture in ready_fixtures(tournament_id):
         play(fixture.match_id, winner=0)
-    projections.consume()
+    consumer.consume()

@@ -15,8 +15,8 @@ from pytest_django.live_server_helper import LiveServer
 from tests.factories.tournaments import ORGANIZER, ThreesTournamentFactory, TournamentFactory
 from tests.tournaments.builders import play, win_by_points
 from tests.tournaments.pages.builders import play_ready, ready_fixtures
-from tournaments import projections
 from tournaments.models import Entrant, Fixture
+from tournaments.projections import consumer
 from tournaments.services import running, scheduling
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -143,7 +143,7 @@ def test_a_tournament_at_tables_of_three_fits_a_phone_with_its_places_in_both_la
     three = next(f for f in ready_fixtures(tournament_id) if f.third_id is not None)
     for fixture in ready_fixtures(tournament_id):
         win_by_points(fixture.match_id, [50, 50, 20] if fixture.third_id else [80, 40])
-    projections.consume()
+    consumer.consume()
     url = f"{live_server.url}/tournaments/{tournament_id}/"
 
     browser_page.goto(url)

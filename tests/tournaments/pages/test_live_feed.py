@@ -16,7 +16,7 @@ from games.matches import services as match_services
 from tests.event_streams import AsgiServer, asgi_server  # noqa: F401 - a fixture
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.pages.builders import ready_fixtures
-from tournaments import projections
+from tournaments.projections import consumer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -65,7 +65,7 @@ def test_a_result_shows_as_the_stream_announces_it_without_a_timed_poll(
     for step in steps:
         step()
         browser_page.wait_for_timeout(500)  # the pace of the events, not a wait for the page
-    projections.consume()  # what the worker does after the events
+    consumer.consume()  # what the worker does after the events
 
     expect(fixture).to_have_attribute("data-status", "finished")
     expect(fixture).to_contain_text("1\N{EN DASH}0")

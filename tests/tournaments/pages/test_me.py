@@ -17,8 +17,8 @@ from tests.browser import serious_violations
 from tests.event_streams import AsgiServer, asgi_server  # noqa: F401 - a fixture
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.builders import play
-from tournaments import projections
 from tournaments.models import Application, Fixture
+from tournaments.projections import consumer
 from tournaments.services import registration, running, scheduling
 from tournaments.state import Registration
 
@@ -139,7 +139,7 @@ def test_an_evening_from_the_players_phones_sign_up_to_a_disputed_result(
     other.close()
 
     # The organizer sees the dispute and its reason on the console.
-    projections.consume()
+    consumer.consume()
     console = Client()
     console.force_login(User.objects.create_superuser("organizer", password="x"))
     html = console.get(reverse("admin:tournaments_tournament_change", args=[tournament.id]))

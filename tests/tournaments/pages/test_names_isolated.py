@@ -9,8 +9,8 @@ from django.test import Client
 
 from common.actors import Actor
 from tests.factories.tournaments import TournamentFactory
-from tournaments import projections
 from tournaments.models import Fixture
+from tournaments.projections import consumer
 from tournaments.services import registration, running
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +26,7 @@ def test_names_on_the_tournament_and_match_pages_are_isolated(client: Client) ->
             tournament_id=tournament.id, name=name, players=[name], actor=ORGANIZER
         )
     running.tournament_start(tournament_id=tournament.id, actor=ORGANIZER)
-    projections.consume()
+    consumer.consume()
     match_id = Fixture.objects.filter(tournament=tournament).values_list("match_id", flat=True)[0]
 
     page = client.get(f"/tournaments/{tournament.id}/").content.decode()

@@ -12,8 +12,8 @@ from pytest_django.live_server_helper import LiveServer
 
 from tests.factories.accounts import ClubFactory
 from tests.factories.ratings import caught_up, club_tournament, play_all
-from tests.tournaments.seasons import club_tournament as season_tournament
-from tests.tournaments.seasons import played_out, season_of
+from tests.tournaments.seasons.builders import club_tournament as season_tournament
+from tests.tournaments.seasons.builders import played_out, season_of
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)

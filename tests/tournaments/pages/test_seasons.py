@@ -12,8 +12,8 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.factories.accounts import ClubFactory
-from tests.tournaments.seasons import club_tournament, played_out, season_of, started
-from tournaments.services import seasons
+from tests.tournaments.seasons.builders import club_tournament, played_out, season_of, started
+from tournaments.seasons import services as season_services
 
 FOUR = [["Ada"], ["Bruno"], ["Carla"], ["Dario"]]
 
@@ -103,9 +103,9 @@ def test_a_kept_tournament_page_is_answered_again_once_a_season_adds_renames_or_
 
     season = season_of(club, tournament, name="Stagione")
     added = client.get(address, headers={"if-none-match": kept})
-    seasons.season_change(season=season, name="Stagione lunga")
+    season_services.season_change(season=season, name="Stagione lunga")
     renamed = client.get(address, headers={"if-none-match": added["ETag"]})
-    seasons.season_tournament_remove(season=season, tournament=tournament)
+    season_services.season_tournament_remove(season=season, tournament=tournament)
     dropped = client.get(address, headers={"if-none-match": renamed["ETag"]})
 
     assert added.status_code == 200

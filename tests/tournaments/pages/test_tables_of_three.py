@@ -13,8 +13,8 @@ from django.test import Client
 from tests.factories.tournaments import ThreesTournamentFactory
 from tests.tournaments.builders import win_by_points
 from tests.tournaments.pages.builders import ready_fixtures
-from tournaments import projections
 from tournaments.models import Entrant, Fixture
+from tournaments.projections import consumer
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ def first_round_played(entrants: int = 5, **options: object) -> uuid.UUID:
     ).id
     for fixture in ready_fixtures(tournament_id):
         win_by_points(fixture.match_id, [50, 50, 20] if fixture.third_id else [80, 40])
-    projections.consume()
+    consumer.consume()
     return tournament_id
 
 
@@ -126,7 +126,7 @@ def test_the_bracket_of_a_knockout_at_three_draws_three_names_a_box_with_their_p
     for _ in range(2):
         for fixture in ready_fixtures(tournament_id):
             win_by_points(fixture.match_id, [70, 40, 10] if fixture.third_id else [80, 40])
-        projections.consume()
+        consumer.consume()
 
     html = page(client, tournament_id)
 

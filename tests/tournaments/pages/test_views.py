@@ -15,8 +15,8 @@ from tests.factories.accounts import UserFactory
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.builders import play
 from tests.tournaments.pages.builders import play_ready, ready_fixtures
-from tournaments import projections
 from tournaments.models import Entrant, Fixture, Player
+from tournaments.projections import consumer
 from tournaments.services import erasure
 from tournaments.services import running as tournament_running
 from tournaments.services import scheduling as tournament_scheduling
@@ -31,7 +31,7 @@ def private_tournament() -> tuple[uuid.UUID, Club]:
         format="round_robin", entrants=3, club=club, public=False
     ).id
     tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
-    projections.consume()
+    consumer.consume()
     return tournament_id, club
 
 
@@ -122,7 +122,7 @@ def test_each_fixture_carries_its_match_and_status_and_links_to_the_match_and_pl
     ).id
     first, second = ready_fixtures(tournament_id)
     play(first.match_id, winner=0)
-    projections.consume()
+    consumer.consume()
 
     html = client.get(f"/tournaments/{tournament_id}/").content.decode()
 
@@ -166,7 +166,7 @@ def test_the_poll_gets_the_live_fragment_and_a_304_until_a_result_is_projected(
     fixture = ready_fixtures(tournament_id)[0]
     play(fixture.match_id, winner=1)
     waiting = client.get(url, headers=poll)
-    projections.consume()
+    consumer.consume()
     projected = client.get(url, headers={**poll, "If-None-Match": waiting.headers["ETag"]})
 
     assert waiting.status_code == 200
@@ -196,7 +196,7 @@ def test_the_screen_shows_the_current_pairings_with_their_tables(client: Client)
         format="single_elimination", entrants=4, tables=2, started=True, projected=True
     ).id
     tournament_scheduling.fixture_schedule(tournament_id=tournament_id, actor=ORGANIZER)
-    projections.consume()
+    consumer.consume()
 
     html = client.get(f"/tournaments/{tournament_id}/screen/").content.decode()
 

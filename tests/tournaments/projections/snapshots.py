@@ -39,7 +39,7 @@ Snapshot = dict[tuple[str, str], Answer]
 def readers() -> dict[str, APIClient]:
     """A superuser, who may read every GET (the log and the match events included), and an
     anonymous reader, who reads public tournaments: what the public sees depends on the rows
-    too (a tournament's match is placed by its fixture row, `tournaments.access`)."""
+    too (a tournament's match is placed by its fixture row, `tournaments.selectors.access`)."""
     staff = UserFactory.create(username="rebuild-staff", is_staff=True, is_superuser=True)
     # A server error is an answer to compare like any other, not an exception in the test.
     staff_client = APIClient(raise_request_exception=False)

@@ -16,9 +16,10 @@ from common.actors import Actor
 from games.matches import services as match_services
 from games.models import Match, Round
 from games.rules import RuleViolation
-from tournaments import corrections, projections, tasks
 from tournaments.models import Entrant, Fixture, Tournament
-from tournaments.services import registration, running, scheduling
+from tournaments.projections import consumer
+from tournaments.services import corrections, registration, running, scheduling
+from tournaments.tasks import running as running_tasks
 
 ORGANIZER = Actor(device="rebuild-test")
 
@@ -129,7 +130,7 @@ def on_a_match(data: st.DataObject, tournament_id: UUID, action: str) -> None:
 
 
 def correct_one(data: st.DataObject, tournament_id: UUID, _action: str) -> None:
-    projections.consume()  # the winner has moved on: the correction comes after it
+    consumer.consume()  # the winner has moved on: the correction comes after it
     finished = matches_of(
         tournament_id, status="finished", forfeited_by__isnull=True, winner__isnull=False
     )
@@ -189,13 +190,13 @@ def rename_an_entrant(data: st.DataObject, tournament_id: UUID, _action: str) ->
 
 def time_passes(data: st.DataObject, _tournament_id: UUID, _action: str) -> None:
     minutes = data.draw(st.sampled_from([1, 30]), label="minutes later")
-    done = tasks.catch_up_all(now=timezone.now() + timedelta(minutes=minutes))
+    done = running_tasks.catch_up_all(now=timezone.now() + timedelta(minutes=minutes))
     assert done.failures == 0
 
 
 STEPS: dict[str, Callable[[st.DataObject, UUID, str], object]] = {
     "play": on_a_match,
-    "consume": lambda _data, _tournament_id, _action: projections.consume(),
+    "consume": lambda _data, _tournament_id, _action: consumer.consume(),
     "start a round": on_a_match,
     "forfeit": on_a_match,
     "correct": correct_one,

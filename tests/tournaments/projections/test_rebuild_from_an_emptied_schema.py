@@ -25,10 +25,10 @@ from tests.tournaments.projections.steps import (
     play_to_winner,
     step,
 )
-from tournaments import corrections, projections
 from tournaments.models import Entrant, Fixture, Tournament
+from tournaments.projections import consumer
 from tournaments.ratings import projection as ratings
-from tournaments.services import registration, running
+from tournaments.services import corrections, registration, running
 from tournaments.services import registration as tournament_registration
 
 pytestmark = pytest.mark.django_db
@@ -186,7 +186,7 @@ def note_what_happened(tournament_id: UUID) -> None:
 
 
 def consume_until_quiet() -> None:
-    while projections.consume() + ratings.consume():
+    while consumer.consume() + ratings.consume():
         pass
 
 

@@ -21,8 +21,8 @@ from common.actors import Actor
 from games.eventstore.api import read_stream
 from games.matches import services as match_services
 from tests.tournaments.projections.snapshots import rebuild, verify
-from tournaments import projections
 from tournaments.models import Entrant, Fixture, Table, Tournament
+from tournaments.projections import consumer
 from tournaments.services import registration, running, scheduling
 
 pytestmark = pytest.mark.django_db
@@ -85,7 +85,7 @@ def started_tournament() -> StartedTournament:
         match_id=first.match_id, round_number=1, points=[50, 70], actor=ORGANIZER
     )
     scheduling.fixture_call(match_id=second.match_id, actor=ORGANIZER)
-    projections.consume()
+    consumer.consume()
     finished = Fixture.objects.get(match_id=first.match_id)
     scheduled = Fixture.objects.get(match_id=second.match_id)
     assert (finished.status, finished.winner_id) == ("finished", finished.away_id)
@@ -324,7 +324,7 @@ def test_a_winner_decided_by_the_higher_seed_is_in_the_row_verified_and_rebuilt(
         match_id=final.match_id, round_number=1, points=(60, 60), actor=ORGANIZER
     )
     running.fixture_result_sync(match_id=final.match_id, actor=ORGANIZER)
-    projections.consume()
+    consumer.consume()
     final.refresh_from_db()
     assert final.decided_by == "higher_seed"
     assert_verify_passes()

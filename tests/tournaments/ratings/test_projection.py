@@ -16,7 +16,7 @@ from tests.factories.ratings import (
 from tests.factories.tournaments import ORGANIZER
 from tournaments.models import ClubRatingSettings, Player, PlayerRating, RatingChange
 from tournaments.ratings import projection
-from tournaments.services.ratings import club_rating_settings_set
+from tournaments.ratings.services import club_rating_settings_set
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.contrib.auth.models import AnonymousUser
 from accounts import services as accounts
 from accounts.models import Role
 from tests.factories.accounts import ClubFactory, UserFactory
-from tests.tournaments.seasons import club_tournament
+from tests.tournaments.seasons.builders import club_tournament
 from tournaments.errors import PlayerNotFound
 from tournaments.models import Player
 from tournaments.selectors.players import persons_shown, player_get

@@ -23,12 +23,12 @@ from tests.tournaments.builders import (
     stream_after,
     version_of,
 )
-from tournaments import tasks
 from tournaments.errors import InvalidTournament
 from tournaments.models import Fixture, Tournament
 from tournaments.selectors import fixtures as fixtures_selectors
 from tournaments.services import running, scheduling
 from tournaments.services import scheduling as tournament_scheduling
+from tournaments.tasks import running as running_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -219,7 +219,7 @@ def test_scheduling_returns_each_fixture_it_gave_a_table_once_when_it_also_calle
     check_in_seeds(tournament_id, 1, 2)
     running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
 
-    done = tasks.catch_up_all()
+    done = running_tasks.catch_up_all()
 
     (final,) = fixtures(tournament_id)
     assert events_of_type(tournament_id, "MatchCalled")[0]["by"] == "check-in"
@@ -249,7 +249,7 @@ def test_a_match_never_called_is_never_forfeited_however_late_it_is() -> None:
     check_in(tournament_id, final.home_id)
     far = start + A_YEAR_LATER
 
-    done = tasks.catch_up_all(now=far)
+    done = running_tasks.catch_up_all(now=far)
 
     assert done.forfeited == []
     assert scheduling.fixture_forfeit_no_show(
@@ -267,8 +267,8 @@ def test_a_called_match_with_one_side_absent_is_forfeited_by_the_catch_up_at_its
     call(final.match_id, now=start + timedelta(minutes=2))
     deadline = start + timedelta(minutes=2 + MINUTES)
 
-    early = tasks.catch_up_all(now=deadline - timedelta(seconds=1))
-    due = tasks.catch_up_all(now=deadline)
+    early = running_tasks.catch_up_all(now=deadline - timedelta(seconds=1))
+    due = running_tasks.catch_up_all(now=deadline)
 
     assert early.forfeited == []
     assert due.forfeited == [final.match_id]
@@ -286,7 +286,7 @@ def test_a_called_match_with_both_sides_absent_is_not_forfeited_but_overdue() ->
     early = deadline - timedelta(seconds=1)
     assert fixtures_selectors.overdue_fixtures(tournament_id=tournament_id, now=early) == []
 
-    done = tasks.catch_up_all(now=deadline + timedelta(minutes=1))
+    done = running_tasks.catch_up_all(now=deadline + timedelta(minutes=1))
 
     assert done.forfeited == []
     assert done.failures == 0

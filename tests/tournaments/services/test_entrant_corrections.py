@@ -12,15 +12,15 @@ from common.actors import Actor
 from games.eventstore.api import read_stream
 from tests.factories.tournaments import TournamentFactory
 from tests.tournaments.builders import entrant_named, last_event
-from tournaments.corrections import (
-    DuplicateEntrantName,
-    PlayerCorrection,
-    entrant_correct,
-)
 from tournaments.errors import InvalidEntrant, TournamentError
 from tournaments.models import Entrant, EntrantPlayer, Player
 from tournaments.services import erasure, registration
 from tournaments.services import running as tournament_running
+from tournaments.services.corrections import (
+    DuplicateEntrantName,
+    PlayerCorrection,
+    entrant_correct,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,8 @@ import pytest
 from django.core.management import call_command
 
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
-from tournaments import corrections
 from tournaments.models import Entrant, Player, Tournament
-from tournaments.services import erasure, registration
+from tournaments.services import corrections, erasure, registration
 
 pytestmark = pytest.mark.django_db
 

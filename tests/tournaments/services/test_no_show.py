@@ -11,10 +11,10 @@ from django.utils import timezone
 from games.models import Match
 from tests.factories.tournaments import TournamentFactory
 from tests.tournaments.builders import call, check_in, event_types, events_of_type, fixtures
-from tournaments import tasks
 from tournaments.services import scheduling
 from tournaments.state import EntrantRecord, Fixture, TournamentSettings, TournamentState
 from tournaments.stream.tables import no_show_forfeiter
+from tournaments.tasks import running
 
 pytestmark = pytest.mark.django_db
 
@@ -26,18 +26,18 @@ def test_with_the_rule_off_by_default_no_deadline_is_set_and_nothing_is_forfeite
         format="single_elimination", entrants=2, started=True
     ).id
     start = timezone.now()
-    tasks.catch_up_all(now=start)
+    running.catch_up_all(now=start)
     (final,) = fixtures(tournament_id)
     check_in(tournament_id, final.home_id)
 
-    done = tasks.catch_up_all(now=start + A_DAY_LATER)
+    done = running.catch_up_all(now=start + A_DAY_LATER)
 
     assert (final.table, final.deadline) == (1, None)
     assert events_of_type(tournament_id, "MatchScheduled")[0]["deadline"] is None
     assert done.forfeited == []
     assert (
         scheduling.fixture_forfeit_no_show(
-            match_id=final.match_id, actor=tasks.SCHEDULER, now=start + A_DAY_LATER
+            match_id=final.match_id, actor=running.SCHEDULER, now=start + A_DAY_LATER
         )
         is False
     )
@@ -49,13 +49,13 @@ def test_with_the_rule_on_the_home_side_absent_forfeits_to_the_away_side_present
         format="single_elimination", entrants=2, no_show_minutes=5, started=True
     ).id
     start = timezone.now()
-    tasks.catch_up_all(now=start)
+    running.catch_up_all(now=start)
     (final,) = fixtures(tournament_id)
     check_in(tournament_id, final.away_id)
     call(final.match_id, now=start)
 
-    early = tasks.catch_up_all(now=start + timedelta(minutes=4))
-    late = tasks.catch_up_all(now=start + timedelta(minutes=5))
+    early = running.catch_up_all(now=start + timedelta(minutes=4))
+    late = running.catch_up_all(now=start + timedelta(minutes=5))
 
     assert early.forfeited == []
     assert late.forfeited == [final.match_id]
@@ -70,13 +70,13 @@ def test_with_the_rule_on_and_both_sides_alike_nothing_is_forfeited(present: str
         format="single_elimination", entrants=2, no_show_minutes=5, started=True
     ).id
     start = timezone.now()
-    tasks.catch_up_all(now=start)
+    running.catch_up_all(now=start)
     (final,) = fixtures(tournament_id)
     call(final.match_id, now=start)
     if present == "both":
         check_in(tournament_id, final.home_id, final.away_id)
 
-    done = tasks.catch_up_all(now=start + A_DAY_LATER)
+    done = running.catch_up_all(now=start + A_DAY_LATER)
 
     assert done.forfeited == []
     assert done.failures == 0

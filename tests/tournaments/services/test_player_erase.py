@@ -13,8 +13,8 @@ from tests.factories.matches import old_match_created
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.games.eventstore.builders import event_rows
 from tests.tournaments.builders import ready_fixtures, win_by_points
-from tournaments import projections
 from tournaments.models import Entrant, Fixture, FixtureStatus, Player
+from tournaments.projections import consumer
 from tournaments.selectors import projected
 from tournaments.services import erasure, registration, running
 
@@ -97,7 +97,7 @@ def test_erasure_changes_no_event_and_appends_none() -> None:
         format="single_elimination", entrants=4, started=True
     ).id
     win_by_points(ready_fixtures(tournament_id)[0].match_id)
-    projections.consume()
+    consumer.consume()
     before = event_rows()
 
     erasure.player_erase(player=player_named("Player 1"), actor=ERASER)
@@ -125,7 +125,7 @@ def test_standings_and_bracket_read_erased_player_and_the_views_need_no_new_proj
         format="single_elimination", entrants=4, started=True
     ).id
     win_by_points(ready_fixtures(tournament_id)[0].match_id)
-    projections.consume()
+    consumer.consume()
     entrant = Entrant.objects.get(tournament_id=tournament_id, name="Player 1")
 
     erasure.player_erase(player=player_named("Player 1"), actor=ERASER)
@@ -137,7 +137,7 @@ def test_standings_and_bracket_read_erased_player_and_the_views_need_no_new_proj
     )
     assert bracket["entrants"][str(entrant.id)] == "erased player"
     assert "Player 1" not in str(standings) + str(bracket)
-    assert projections.verify_views() == []
+    assert consumer.verify_views() == []
 
 
 def test_a_match_created_before_events_carried_entrant_ids_is_named_through_its_fixture() -> None:

@@ -11,16 +11,16 @@ from common.actors import Actor
 from games.eventstore.api import read_stream
 from tests.factories.tournaments import TournamentFactory
 from tests.tournaments.builders import entrant_named, last_event
-from tournaments.corrections import (
-    DuplicateSeed,
-    ReasonRequired,
-    entrants_reseed,
-)
 from tournaments.errors import TournamentAlreadyStarted, TournamentError
 from tournaments.models import Entrant
 from tournaments.services import registration, running
 from tournaments.services import registration as tournament_registration
 from tournaments.services import running as tournament_running
+from tournaments.services.corrections import (
+    DuplicateSeed,
+    ReasonRequired,
+    entrants_reseed,
+)
 
 pytestmark = pytest.mark.django_db
 

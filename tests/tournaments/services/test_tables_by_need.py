@@ -13,9 +13,9 @@ from games.eventstore.api import read_stream
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.builders import fixtures, last_event
 from tests.tournaments.projections.snapshots import rebuild, verify
-from tournaments import projections
 from tournaments.errors import TablesInUse
 from tournaments.models import Table, Tournament
+from tournaments.projections import consumer
 from tournaments.services import registration, running, scheduling
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +58,7 @@ def test_the_start_counts_the_first_round_s_tables_and_every_first_match_gets_on
     tournament.refresh_from_db()
     assert tournament.settings["tables"] == 4
     assert table_rows(tournament.id) == [1, 2, 3, 4]
-    projections.consume()
+    consumer.consume()
     assert sorted(f.table or 0 for f in fixtures(tournament.id, round=1)) == [1, 2, 3, 4]
 
 
@@ -128,7 +128,7 @@ def test_more_tables_seat_the_matches_waiting_for_one() -> None:
     scheduling.tournament_tables_change(tournament_id=tournament.id, tables=3, actor=ORGANIZER)
     scheduling.fixture_schedule(tournament_id=tournament.id, actor=ORGANIZER)
 
-    projections.consume()
+    consumer.consume()
     assert sorted(f.table or 0 for f in fixtures(tournament.id, round=1)) == [1, 2, 3]
 
 

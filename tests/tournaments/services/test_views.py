@@ -3,8 +3,8 @@ import pytest
 from games.matches import services as match_services
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.builders import open_fixtures
-from tournaments import projections
 from tournaments.models import Fixture, TournamentView
+from tournaments.projections import consumer
 from tournaments.services import running as tournament_running
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +26,7 @@ def test_the_consumer_records_results_advances_the_bracket_and_projects_the_view
     (semi,) = open_fixtures(tournament_id)
 
     score(semi.match_id, [100, 20])
-    projections.consume()
+    consumer.consume()
 
     view = TournamentView.objects.get(tournament_id=tournament_id)
     (stage,) = view.bracket["stages"]
@@ -47,12 +47,12 @@ def test_consuming_twice_changes_nothing_and_rebuild_gives_the_same_views() -> N
     tournament_running.tournament_start(tournament_id=tournament_id, actor=ORGANIZER)
     for fixture in open_fixtures(tournament_id)[:3]:
         score(fixture.match_id, [70, 50])
-    projections.consume()
+    consumer.consume()
     before = TournamentView.objects.get(tournament_id=tournament_id)
 
-    assert projections.consume() == 0
-    projections.rebuild_views()
+    assert consumer.consume() == 0
+    consumer.rebuild_views()
 
     after = TournamentView.objects.get(tournament_id=tournament_id)
     assert (after.bracket, after.standings) == (before.bracket, before.standings)
-    assert projections.verify_views() == []
+    assert consumer.verify_views() == []

@@ -12,10 +12,10 @@ from games.rules import RuleViolation
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.builders import call, check_in, event_types, events_of_type, fixtures, play
 from tests.tournaments.tasks.builders import other_session
-from tournaments import tasks
 from tournaments.models import Fixture, Tournament, TournamentView
 from tournaments.services import scheduling
 from tournaments.services import scheduling as tournament_scheduling
+from tournaments.tasks import running
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ def test_catch_up_gives_ready_matches_the_free_tables_and_a_start_time_but_no_de
     ).id
     now = timezone.now()
 
-    done = tasks.catch_up_all(now=now)
+    done = running.catch_up_all(now=now)
 
     scheduled = fixtures(tournament_id, table__isnull=False)
     assert {f.table for f in scheduled} == {1, 2}
@@ -44,7 +44,7 @@ def test_a_match_scheduled_by_the_catch_up_gets_its_deadline_when_it_is_called()
         format="round_robin", entrants=4, tables=2, no_show_minutes=15, started=True
     ).id
     now = timezone.now()
-    tasks.catch_up_all(now=now)
+    running.catch_up_all(now=now)
     first, second = fixtures(tournament_id, table__isnull=False)
 
     call(first.match_id, now=now + timedelta(minutes=3))
@@ -61,12 +61,12 @@ def test_catch_up_forfeits_an_overdue_unstarted_match_and_records_the_forfeit() 
         format="single_elimination", entrants=2, no_show_minutes=10, started=True
     ).id
     start = timezone.now()
-    tasks.catch_up_all(now=start)
+    running.catch_up_all(now=start)
     (final,) = fixtures(tournament_id)
     check_in(tournament_id, final.home_id)
     call(final.match_id, now=start)
 
-    done = tasks.catch_up_all(now=start + timedelta(minutes=10))
+    done = running.catch_up_all(now=start + timedelta(minutes=10))
 
     assert done.forfeited == [final.match_id]
     assert events_of_type(final.match_id, "MatchForfeited") == [{"side": 1, "reason": "no-show"}]
@@ -82,15 +82,15 @@ def test_catch_up_leaves_started_matches_and_deadlines_still_to_come_alone() -> 
         format="round_robin", entrants=3, tables=2, no_show_minutes=10, started=True
     ).id
     start = timezone.now()
-    tasks.catch_up_all(now=start)
+    running.catch_up_all(now=start)
     started, waiting = fixtures(tournament_id, table__isnull=False)
     check_in(tournament_id, waiting.home_id)
     call(started.match_id, now=start)
     call(waiting.match_id, now=start)
     match_services.round_start(match_id=started.match_id, briscola=None, actor=ORGANIZER)
 
-    early = tasks.catch_up_all(now=start + timedelta(minutes=9))
-    late = tasks.catch_up_all(now=start + timedelta(minutes=11))
+    early = running.catch_up_all(now=start + timedelta(minutes=9))
+    late = running.catch_up_all(now=start + timedelta(minutes=11))
 
     assert early.forfeited == []
     assert late.forfeited == [waiting.match_id]
@@ -102,11 +102,11 @@ def test_catch_up_consumes_results_advances_the_bracket_and_schedules_the_next_r
     tournament_id = TournamentFactory.create(
         format="single_elimination", entrants=4, tables=2, started=True
     ).id
-    tasks.catch_up_all()
+    running.catch_up_all()
     for semi in fixtures(tournament_id, round=1):
         play(semi.match_id, winner=0)
 
-    done = tasks.catch_up_all()
+    done = running.catch_up_all()
 
     assert done.consumed > 0
     (final,) = fixtures(tournament_id, round=2)
@@ -119,11 +119,11 @@ def test_the_next_automatic_swiss_round_is_paired_and_scheduled_by_the_catch_up(
     tournament_id = TournamentFactory.create(
         format="swiss", entrants=4, swiss_rounds=2, tables=2, started=True
     ).id
-    tasks.catch_up_all()
+    running.catch_up_all()
     for fixture in fixtures(tournament_id, round=1):
         play(fixture.match_id, winner=1)
 
-    tasks.catch_up_all()
+    running.catch_up_all()
 
     second = fixtures(tournament_id, round=2)
     assert len(second) == 2
@@ -144,7 +144,7 @@ def test_a_tournament_that_fails_to_schedule_does_not_hold_the_others_back(
 
     monkeypatch.setattr(scheduling, "fixture_schedule", fixture_schedule)
 
-    done = tasks.catch_up_all()
+    done = running.catch_up_all()
 
     assert done.failures == 1
     assert fixtures(broken, table__isnull=False) == []
@@ -155,10 +155,10 @@ def test_catching_up_twice_changes_nothing_the_first_run_did_not() -> None:
     tournament_id = TournamentFactory.create(
         format="round_robin", entrants=4, tables=2, started=True
     ).id
-    tasks.catch_up_all()
+    running.catch_up_all()
     before = event_types(tournament_id)
 
-    done = tasks.catch_up_all()
+    done = running.catch_up_all()
 
     assert (done.forfeited, done.scheduled, done.failures) == ([], [], 0)
     assert event_types(tournament_id) == before
@@ -168,12 +168,12 @@ def test_a_consumer_run_is_skipped_while_another_run_holds_the_lock() -> None:
     tournament_id = TournamentFactory.create(format="round_robin", entrants=2, started=True).id
 
     with other_session() as session:
-        session.execute("SELECT pg_advisory_lock(%s)", [tasks.CONSUMER_LOCK])
-        assert tasks.consume_exclusively() is None
+        session.execute("SELECT pg_advisory_lock(%s)", [running.CONSUMER_LOCK])
+        assert running.consume_exclusively() is None
         assert not TournamentView.objects.filter(tournament_id=tournament_id).exists()
-        session.execute("SELECT pg_advisory_unlock(%s)", [tasks.CONSUMER_LOCK])
+        session.execute("SELECT pg_advisory_unlock(%s)", [running.CONSUMER_LOCK])
 
-    assert tasks.consume_exclusively()
+    assert running.consume_exclusively()
     assert TournamentView.objects.filter(tournament_id=tournament_id).exists()
 
 
@@ -181,20 +181,20 @@ def test_the_no_show_task_forfeits_once_and_then_does_nothing() -> None:
     tournament_id = TournamentFactory.create(
         format="single_elimination", entrants=2, no_show_minutes=0, started=True
     ).id
-    tasks.schedule_ready_matches(str(tournament_id))
+    running.schedule_ready_matches(str(tournament_id))
     (final,) = fixtures(tournament_id)
     check_in(tournament_id, final.home_id)
     call(final.match_id)
 
-    assert tasks.forfeit_queued_no_show(str(final.match_id)) is True
-    assert tasks.forfeit_queued_no_show(str(final.match_id)) is False
+    assert running.forfeit_queued_no_show(str(final.match_id)) is True
+    assert running.forfeit_queued_no_show(str(final.match_id)) is False
     assert event_types(final.match_id).count("MatchForfeited") == 1
 
 
 def test_the_tasks_keep_the_names_queued_messages_carry() -> None:
-    assert tasks.consume_log.name == "tournaments.tasks.consume_log"
-    assert tasks.schedule_ready_matches.name == "tournaments.tasks.schedule_ready_matches"
-    assert tasks.forfeit_queued_no_show.name == "tournaments.tasks.forfeit_no_show"
+    assert running.consume_log.name == "tournaments.tasks.consume_log"
+    assert running.schedule_ready_matches.name == "tournaments.tasks.schedule_ready_matches"
+    assert running.forfeit_queued_no_show.name == "tournaments.tasks.forfeit_no_show"
 
 
 def test_a_forfeit_that_lost_a_race_with_another_is_a_no_op(
@@ -203,7 +203,7 @@ def test_a_forfeit_that_lost_a_race_with_another_is_a_no_op(
     tournament_id = TournamentFactory.create(
         format="single_elimination", entrants=2, no_show_minutes=0, started=True
     ).id
-    tasks.schedule_ready_matches(str(tournament_id))
+    running.schedule_ready_matches(str(tournament_id))
     (final,) = fixtures(tournament_id)
     check_in(tournament_id, final.home_id)
     call(final.match_id)
@@ -215,4 +215,4 @@ def test_a_forfeit_that_lost_a_race_with_another_is_a_no_op(
 
     monkeypatch.setattr(scheduling, "fixture_forfeit_no_show", forfeited_meanwhile)
 
-    assert tasks.forfeit_queued_no_show(str(final.match_id)) is False
+    assert running.forfeit_queued_no_show(str(final.match_id)) is False

@@ -7,7 +7,7 @@ from django.core.management import CommandError, call_command
 
 from tests.factories.tournaments import TournamentFactory
 from tournaments.models import TournamentView
-from tournaments.projections import consume
+from tournaments.projections.consumer import consume
 
 pytestmark = pytest.mark.django_db
 

@@ -22,11 +22,11 @@ from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.games.api.builders import p99, timed_writes
 from tests.tournaments.builders import call, check_in_seeds, events_of_type, fixtures, play
 from tests.workers import Worker, WorkerFactory, wait_for
-from tournaments import publishing
 from tournaments.models import Tournament
 from tournaments.services import running
 from tournaments.services import running as tournament_running
-from tournaments.tasks import consume_log
+from tournaments.tasks import publishing
+from tournaments.tasks.running import consume_log
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

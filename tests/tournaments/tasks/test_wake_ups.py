@@ -14,8 +14,9 @@ from games.models import Match
 from games.signals import match_events_appended
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.builders import call, check_in, fixtures
-from tournaments import publishing, tasks
 from tournaments.services import running
+from tournaments.tasks import publishing
+from tournaments.tasks import running as running_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -26,9 +27,13 @@ Sent = list[tuple[str, tuple[Any, ...], dict[str, Any]]]
 def sent(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Sent:
     """Wake-ups on, and every task sent recorded instead of published."""
     settings.CELERY_WAKE_UPS = True
-    monkeypatch.setattr(tasks.pending_wake_up, "due", float("-inf"))
+    monkeypatch.setattr(running_tasks.pending_wake_up, "due", float("-inf"))
     calls: Sent = []
-    for task in (tasks.consume_log, tasks.schedule_ready_matches, tasks.forfeit_queued_no_show):
+    for task in (
+        running_tasks.consume_log,
+        running_tasks.schedule_ready_matches,
+        running_tasks.forfeit_queued_no_show,
+    ):
 
         def apply_async(
             args: tuple[Any, ...] = (),
@@ -61,7 +66,7 @@ def test_appending_match_events_wakes_the_consumer_once_the_transaction_commits(
         (
             "tournaments.tasks.consume_log",
             (),
-            {"countdown": tasks.WAKE_UP_DELAY, "expires": tasks.WAKE_UP_EXPIRES},
+            {"countdown": running_tasks.WAKE_UP_DELAY, "expires": running_tasks.WAKE_UP_EXPIRES},
         )
     ]
 
@@ -70,18 +75,18 @@ def test_the_appends_of_a_burst_share_one_wake_up_until_it_is_due(
     sent: Sent, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = [1000.0]
-    monkeypatch.setattr(tasks, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(running_tasks, "monotonic", lambda: clock[0])
 
     with django_capture_on_commit_callbacks(execute=True):
         match_id = match_services.match_create(
             table_size=2, sides=["A", "B"], actor=ORGANIZER
         ).match_id
-    clock[0] += tasks.WAKE_UP_DELAY / 2
+    clock[0] += running_tasks.WAKE_UP_DELAY / 2
     with django_capture_on_commit_callbacks(execute=True):
         match_services.round_start(match_id=match_id, briscola=None, actor=ORGANIZER)
     assert names(sent) == ["consume_log"]
 
-    clock[0] += tasks.WAKE_UP_DELAY / 2
+    clock[0] += running_tasks.WAKE_UP_DELAY / 2
     with django_capture_on_commit_callbacks(execute=True):
         match_services.match_forfeit(match_id=match_id, side=0, reason="left", actor=ORGANIZER)
     assert names(sent) == ["consume_log", "consume_log"]
@@ -124,7 +129,7 @@ def test_calling_the_scheduled_matches_records_the_deadlines_and_sends_no_messag
     sent.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
-        tasks.schedule_ready_matches(str(tournament_id))
+        running_tasks.schedule_ready_matches(str(tournament_id))
         for fixture in fixtures(tournament_id):
             call(fixture.match_id)
 
@@ -132,7 +137,7 @@ def test_calling_the_scheduled_matches_records_the_deadlines_and_sends_no_messag
     assert all(fixture.deadline is not None for fixture in scheduled)
     assert names(sent) == ["consume_log"]
     assert all("eta" not in options for _, _, options in sent)
-    assert all(options.get("countdown", 0) <= tasks.WAKE_UP_DELAY for _, _, options in sent)
+    assert all(options.get("countdown", 0) <= running_tasks.WAKE_UP_DELAY for _, _, options in sent)
 
 
 def test_a_no_show_task_queued_by_an_earlier_version_before_the_deadline_does_nothing(
@@ -141,14 +146,14 @@ def test_a_no_show_task_queued_by_an_earlier_version_before_the_deadline_does_no
     tournament_id = TournamentFactory.create(
         format="single_elimination", entrants=2, no_show_minutes=10, started=True
     ).id
-    tasks.catch_up_all()
+    running_tasks.catch_up_all()
     (final,) = fixtures(tournament_id)
     check_in(tournament_id, final.home_id)
     call(final.match_id)
     sent.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
-        assert tasks.forfeit_queued_no_show(str(final.match_id)) is False
+        assert running_tasks.forfeit_queued_no_show(str(final.match_id)) is False
 
     assert sent == []
     assert Match.objects.get(id=final.match_id).status == "not_started"
@@ -163,12 +168,12 @@ def test_without_wake_ups_nothing_is_enqueued(
         tournament_id = TournamentFactory.create(
             format="single_elimination", entrants=2, no_show_minutes=0, started=True
         ).id
-        tasks.schedule_ready_matches(str(tournament_id))
+        running_tasks.schedule_ready_matches(str(tournament_id))
         (final,) = fixtures(tournament_id)
         check_in(tournament_id, final.home_id)
         call(final.match_id)
-        assert tasks.forfeit_queued_no_show(str(final.match_id)) is True
-        tasks.catch_up_all()
+        assert running_tasks.forfeit_queued_no_show(str(final.match_id)) is True
+        running_tasks.catch_up_all()
 
     assert sent == []
 
@@ -178,16 +183,16 @@ def test_a_broker_that_is_down_after_the_commit_is_logged_and_skipped_for_a_whil
     monkeypatch: pytest.MonkeyPatch, settings: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     settings.CELERY_WAKE_UPS = True
-    monkeypatch.setattr(tasks.pending_wake_up, "due", float("-inf"))
+    monkeypatch.setattr(running_tasks.pending_wake_up, "due", float("-inf"))
     tried: list[str] = []
 
     def broker_down(*args: Any, **kwargs: Any) -> None:
         tried.append("consume_log")
         raise ConnectionRefusedError("no broker")
 
-    monkeypatch.setattr(tasks.consume_log, "apply_async", broker_down)
+    monkeypatch.setattr(running_tasks.consume_log, "apply_async", broker_down)
 
-    with caplog.at_level(logging.WARNING, logger="tournaments.publishing"):
+    with caplog.at_level(logging.WARNING, logger="tournaments.tasks.publishing"):
         first = match_services.match_create(table_size=2, sides=["A", "B"], actor=ORGANIZER)
         second = match_services.match_create(table_size=2, sides=["A", "B"], actor=ORGANIZER)
 
@@ -200,7 +205,7 @@ def test_a_broker_that_is_down_after_the_commit_is_logged_and_skipped_for_a_whil
 def test_the_tournaments_app_listens_for_appended_match_events() -> None:
     receivers = [receiver[1]() for receiver in match_events_appended.receivers]
 
-    assert tasks.consume_log_after_match_events in receivers
+    assert running_tasks.consume_log_after_match_events in receivers
 
 
 def test_the_catch_up_is_a_periodic_task_of_the_database_scheduler_every_30_seconds() -> None:

@@ -25,9 +25,9 @@ from tests.tournaments.builders import (
 )
 from tests.tournaments.tasks.builders import other_session
 from tests.workers import Worker, WorkerFactory, flush_test_redis, wait_for
-from tournaments import tasks
 from tournaments.models import Fixture, Tournament, TournamentView
 from tournaments.services import running
+from tournaments.tasks import running as running_tasks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -159,7 +159,7 @@ def test_a_task_whose_pool_process_is_killed_is_rejected_and_run_again(
         session.execute(
             "SELECT 1 FROM tournaments_tournament WHERE id = %s FOR UPDATE", [tournament_id]
         )
-        tasks.schedule_ready_matches.delay(str(tournament_id))
+        running_tasks.schedule_ready_matches.delay(str(tournament_id))
         wait_for(waiting_for_the_tournament_row_lock, what="the task to block", log=worker.log)
         assert len(worker.pool_children()) == 1
         worker.kill_pool()
@@ -191,7 +191,7 @@ def test_a_task_of_a_worker_killed_outright_is_redone_by_another_worker(
         session.execute(
             "SELECT 1 FROM tournaments_tournament WHERE id = %s FOR UPDATE", [tournament_id]
         )
-        tasks.schedule_ready_matches.delay(str(tournament_id))
+        running_tasks.schedule_ready_matches.delay(str(tournament_id))
         wait_for(waiting_for_the_tournament_row_lock, what="the task to block", log=first.log)
         first.kill()
         second = start_worker(concurrency=1, visibility_timeout=2)
@@ -217,7 +217,7 @@ def test_the_catch_up_does_the_work_of_messages_that_were_lost(
     assert idle(worker)
     assert fixtures(tournament_id, table__isnull=False) == []
 
-    tasks.catch_up.delay()  # what beat sends every 30 s
+    running_tasks.catch_up.delay()  # what beat sends every 30 s
     semis = wait_for(scheduled(tournament_id, 2), what="the semis", log=worker.log)
     worker.stop()
     flush_test_redis()  # whatever the worker still had queued is lost too
@@ -227,7 +227,7 @@ def test_the_catch_up_does_the_work_of_messages_that_were_lost(
     assert idle(worker)
     assert fixtures(tournament_id, status="finished") == []
 
-    tasks.catch_up.delay()
+    running_tasks.catch_up.delay()
     (final,) = wait_for(
         lambda: fixtures(tournament_id, status="ready", table__isnull=False, round=2),
         what="the final at a table",

@@ -4,8 +4,8 @@ from uuid import UUID
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from tournaments.archive import tournament_archive_lines
 from tournaments.errors import TournamentNotFound
+from tournaments.services.archive import tournament_archive_lines
 
 
 class Command(BaseCommand):

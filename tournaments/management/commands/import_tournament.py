@@ -6,7 +6,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from tournaments.archive import ArchiveRefused, archive_read, tournament_archive_import
+from tournaments.services.archive import ArchiveRefused, archive_read, tournament_archive_import
 
 
 class Command(BaseCommand):

@@ -24,10 +24,10 @@ from games.matches import services as match_services
 from games.matches.execution import CommandResult
 from games.models import Match
 from games.rules.simulate import simulate_round
-from tournaments import projections
 from tournaments.management import demo_club
 from tournaments.management.demo_names import NAMES
 from tournaments.models import Fixture, FixtureStatus, Tournament
+from tournaments.projections import consumer
 from tournaments.ratings import projection as ratings
 from tournaments.services import registration, running, scheduling
 
@@ -297,7 +297,7 @@ class Command(BaseCommand):
         demo_club.load_club(
             lambda name: Demo(self.stdout.write, name=name), self.stdout.write, ACTOR
         )
-        processed = projections.consume()
+        processed = consumer.consume()
         self.stdout.write(f"Brackets and standings projected ({processed} events read).")
         rated = ratings.consume()
         self.stdout.write(f"Ratings computed ({rated} events read).")
