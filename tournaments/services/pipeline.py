@@ -1,9 +1,9 @@
 """The tournament command pipeline: every write is a command on the tournament's stream,
 decided from the folded state by `tournaments.stream.decide` and carried out by
 `games.eventstore.pipeline` (`TOURNAMENT_KIND`): appended with its actor, expected version and
-idempotency key, projected inline into the tournament's rows (`tournaments.rows`), followed by
-the policies' reactions on the match streams (`tournaments.reactions`) and, after the commit, a
-signal.
+idempotency key, projected inline into the tournament's rows (`tournaments.projections.rows`),
+followed by the reactions on the match streams (`tournaments.services.reactions`) and, after
+the commit, a signal.
 
 `load_tournament` and `run`, which the services call.
 """

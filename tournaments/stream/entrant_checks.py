@@ -192,7 +192,7 @@ GROUP_MAX_LENGTH = 60
 
 def check_group_label(label: str | None) -> str | None:
     """A group label trimmed (None or blank: no group), at most GROUP_MAX_LENGTH characters and
-    one line of text (no control character), as names are (`tournaments.names`)."""
+    one line of text (no control character), as names are (`tournaments.services.names`)."""
     if label is None or not label.strip():
         return None
     trimmed = label.strip()
