@@ -7,6 +7,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = gettext_lazy("Tournaments")
 
     def ready(self) -> None:
+        self.load_celery_app()
         # Before anything reads the log: the tournament stream's upcasters, in this one place.
         from games.eventstore.api import register_upcasters
         from tournaments.services.pipeline import TOURNAMENT_STREAM
@@ -66,6 +67,11 @@ class TournamentsConfig(AppConfig):
         import tournaments.admin.seasons
         import tournaments.admin.tournaments
         import tournaments.admin.webhooks  # noqa: F401 - imported for its registrations
+
+    def load_celery_app(self) -> None:
+        """The project's one Celery app becomes the current app before any task is declared
+        (`config/__init__.py` imports nothing: decision 0065)."""
+        import config.celery  # noqa: F401 - imported for what importing does
 
     def connect_webhooks(self) -> None:
         """The webhooks' fan-out runs after the tournament consumer (docs/decisions/0039)."""

@@ -1,17 +1,17 @@
-import games.rules
-from games.rules import RuleViolation
+import games.rules.errors
+from games.rules.errors import RuleViolation
 
 
 def violation_classes() -> list[type[RuleViolation]]:
-    exported = (getattr(games.rules, name) for name in games.rules.__all__)
+    defined = vars(games.rules.errors).values()
     return [
         item
-        for item in exported
+        for item in defined
         if isinstance(item, type) and issubclass(item, RuleViolation) and item is not RuleViolation
     ]
 
 
-def test_every_violation_is_exported_with_its_own_stable_code() -> None:
+def test_every_violation_of_the_rules_has_its_own_stable_code() -> None:
     codes = [violation.code for violation in violation_classes()]
 
     assert len(codes) == len(set(codes)) == 22
