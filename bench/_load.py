@@ -18,8 +18,11 @@ import psycopg
 
 from bench._cpu import CpuMeter, CpuUse
 from bench._support import LOOPBACK, BenchError, connect
-from games.rules import MatchFormat, Play, RoundOutcome, Table, start_match
+from games.rules.match import MatchFormat, start_match
+from games.rules.outcome import RoundOutcome
 from games.rules.simulate import simulate_rounds
+from games.rules.tables import Table
+from games.rules.tricks import Play
 
 API = "/api/v1"
 REQUEST_TIMEOUT_SECONDS = 30

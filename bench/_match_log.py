@@ -23,22 +23,22 @@ from multiprocessing.pool import AsyncResult, Pool
 from typing import Any
 
 from bench._support import BenchError, Progress, connect, say
-from games.matches.stream import (
+from games.matches.stream.commands import (
     ConfirmResult,
     CreateMatch,
-    MatchAggregate,
     MatchCommand,
     PlayCardInRound,
-    SideRef,
     StartNextRound,
     UndoLastPlay,
-    decide,
-    evolve,
-    match_event_from_stored,
-    schema_version_of,
 )
-from games.rules import DEFAULT_VARIANT, TABLE_SIZES, MatchFormat, Table
+from games.matches.stream.decide import decide
+from games.matches.stream.events import SideRef, match_event_from_stored, schema_version_of
+from games.matches.stream.evolve import evolve
+from games.matches.stream.state import MatchAggregate
+from games.rules.match import MatchFormat
 from games.rules.simulate import simulate_round
+from games.rules.tables import TABLE_SIZES, Table
+from games.rules.variants import DEFAULT_VARIANT
 
 GENERATOR = "matches-v2"
 """Changes whenever the generated log would change; a cached log of another generator is redone."""

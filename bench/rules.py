@@ -16,8 +16,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.rules import TABLE_SIZES, Play, StartRound, Suit, replay_round, start_command_of
+from games.rules.cards import Suit
+from games.rules.commands import StartRound
+from games.rules.replay import replay_round, start_command_of
 from games.rules.simulate import simulate_rounds
+from games.rules.tables import TABLE_SIZES
+from games.rules.tricks import Play
 
 
 @dataclass(frozen=True)

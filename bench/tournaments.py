@@ -236,8 +236,8 @@ def rebuild_against_fold(database: str) -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from games.matches.stream import evolve as evolve_match
-    from games.matches.stream import match_event_from_stored
+    from games.matches.stream.events import match_event_from_stored
+    from games.matches.stream.evolve import evolve as evolve_match
     from tournaments.stream.events import decode as decode_tournament_event
     from tournaments.stream.evolve import evolve as evolve_tournament
 

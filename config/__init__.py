@@ -1,3 +1,3 @@
-from config.celery import app as celery_app
-
-__all__ = ["celery_app"]
+"""The project's configuration: settings, URLs, the ASGI and WSGI applications and the
+Celery application (loaded with the tournaments app, whose tasks it runs).
+"""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 
 from games.eventstore.memo import Folded, StreamMemo
-from games.matches.stream import MatchAggregate
+from games.matches.stream.state import MatchAggregate
 
 __all__ = ["CAPACITY", "Folded", "forget_all", "memo", "recall"]
 

@@ -24,7 +24,9 @@ from games.matches.execution import MatchNotFound
 from games.matches.projections import MATCH_STREAM
 from games.matches.stream.events import MATCH_EVENT_TYPES, RoundStarted, match_event_from_stored
 from games.models import RoundStatus
-from games.rules import Card, RoundState, fold_events
+from games.rules.cards import Card
+from games.rules.replay import fold_events
+from games.rules.round_state import RoundState
 
 HandsView = dict[str, list[str]]
 """Hands by seat (a JSON object's keys are strings: `"0"`), each in canonical card order."""

@@ -6,7 +6,7 @@ raises them, the services let them through, the API answers them as 4xx with `co
 
 from __future__ import annotations
 
-from games.rules import RuleViolation
+from games.rules.errors import RuleViolation
 
 
 class TournamentError(RuleViolation):

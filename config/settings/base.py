@@ -331,7 +331,7 @@ REST_FRAMEWORK = {
 }
 
 API_DOMAIN_ERRORS = [
-    "games.rules.RuleViolation",
+    "games.rules.errors.RuleViolation",
     "tournaments.formats.errors.FormatError",
     "tournaments.standings.errors.StandingsError",
     "accounts.services.AccountsError",
@@ -340,7 +340,7 @@ API_DOMAIN_ERRORS = [
 """The errors a client can cause and fix: the API answers each with its `code` and its detail in
 the request's language (common/exceptions.py)."""
 
-ADMIN_REFUSALS = ["games.rules.RuleViolation", "games.eventstore.api.EventStoreError"]
+ADMIN_REFUSALS = ["games.rules.errors.RuleViolation", "games.eventstore.api.EventStoreError"]
 """The errors an organizer's action can meet and fix: the admin shows them as a message on the
 page, not a 500 (common/admin.py)."""
 ADMIN_ORGANIZER_SCOPE = "tournaments.selectors.organizing"

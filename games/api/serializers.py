@@ -18,8 +18,8 @@ from games.matches.projections import side_name
 from games.matches.selectors import deal_of
 from games.matches.services import DEALS
 from games.models import Match, MatchStatus, Round, RoundStatus, Scoring
-from games.rules import TABLE_SIZES
 from games.rules.outcome import ROUND_POINTS
+from games.rules.tables import TABLE_SIZES
 
 MIN_SIDES = 2
 MAX_SIDES = 3

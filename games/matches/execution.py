@@ -17,16 +17,12 @@ from games.eventstore.api import EventMetadata, NewEvent
 from games.eventstore.loading import Head, Loaded, load_latest, load_to
 from games.eventstore.pipeline import Outcome, StreamKind, run_command
 from games.matches.projections import MATCH_STREAM, match_event, match_written_with_append
-from games.matches.stream import (
-    CreateMatch,
-    MatchAggregate,
-    MatchCommand,
-    MatchEvent,
-    decide,
-    fold,
-    schema_version_of,
-)
-from games.rules import RuleViolation
+from games.matches.stream.commands import CreateMatch, MatchCommand
+from games.matches.stream.decide import decide
+from games.matches.stream.events import MatchEvent, schema_version_of
+from games.matches.stream.evolve import fold
+from games.matches.stream.state import MatchAggregate
+from games.rules.errors import RuleViolation
 from games.signals import announce_appended
 
 RACE_RETRIES = 5

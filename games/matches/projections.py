@@ -22,14 +22,8 @@ from games.eventstore.api import (
     FoldedEvent,
     WrittenWithAppend,
 )
-from games.matches.stream import (
-    CardCorrectedAfterRound,
-    MatchAggregate,
-    MatchEvent,
-    MatchRound,
-    ResultMark,
-    match_event_from_stored,
-)
+from games.matches.stream.events import CardCorrectedAfterRound, MatchEvent, match_event_from_stored
+from games.matches.stream.state import MatchAggregate, MatchRound, ResultMark
 from games.models import Match, Round
 
 MATCH_STREAM = "match"

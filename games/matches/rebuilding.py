@@ -22,7 +22,8 @@ from games.matches.projections import (
     match_row,
     round_rows,
 )
-from games.matches.stream import MatchAggregate, evolve
+from games.matches.stream.evolve import evolve
+from games.matches.stream.state import MatchAggregate
 from games.models import Match, Round
 
 

@@ -13,19 +13,16 @@ from games.eventstore.api import RecordedEvent, read_all, read_stream
 from games.eventstore.models import Event
 from games.matches.execution import MatchNotFound
 from games.matches.projections import MATCH_STREAM, round_row
-from games.matches.stream import MatchAggregate, MatchRound, RoundNotFound
+from games.matches.stream.errors import RoundNotFound
+from games.matches.stream.state import MatchAggregate, MatchRound
 from games.models import Match, MatchSide, Round, RoundStatus
-from games.rules import (
-    InvalidInput,
-    Play,
-    RoundState,
-    StartRound,
-    Trick,
-    Variant,
-    legal_cards,
-    parse_card,
-    replay_round,
-)
+from games.rules.cards import parse_card
+from games.rules.commands import StartRound
+from games.rules.errors import InvalidInput
+from games.rules.replay import legal_cards, replay_round
+from games.rules.round_state import RoundState
+from games.rules.tricks import Play, Trick
+from games.rules.variants import Variant
 from games.side_names import registered_side_namers, unnamed_side
 from games.visibility import (
     PUBLIC,

@@ -23,7 +23,7 @@ from games import folded
 from games.eventstore.api import IdempotencyKeyReused
 from games.eventstore.loading import EMPTY_STREAM, Head
 from games.matches.execution import CommandResult, execute, load_match
-from games.matches.stream import (
+from games.matches.stream.commands import (
     ConfirmResult,
     CorrectCard,
     CorrectCardAfterRound,
@@ -31,8 +31,6 @@ from games.matches.stream import (
     DisputeResult,
     EnterRoundPoints,
     ForfeitMatch,
-    MatchAlreadyCreated,
-    MatchSetup,
     PlayCardInRound,
     PlayCardsInRound,
     RuleRoundResult,
@@ -40,17 +38,13 @@ from games.matches.stream import (
     UndoLastPlay,
     VoidRound,
 )
+from games.matches.stream.errors import MatchAlreadyCreated
+from games.matches.stream.state import MatchSetup
 from games.models import Match, MatchSide
-from games.rules import (
-    DEFAULT_VARIANT,
-    Card,
-    DeckNames,
-    InvalidMatchFormat,
-    MatchFormat,
-    RuleViolation,
-    Variant,
-    parse_card,
-)
+from games.rules.cards import Card, DeckNames, parse_card
+from games.rules.errors import InvalidMatchFormat, RuleViolation
+from games.rules.match import MatchFormat
+from games.rules.variants import DEFAULT_VARIANT, Variant
 
 DEALS = ("table", "server")
 """Who deals a round: the people at the table (a physical round: the scorer names the briscola and

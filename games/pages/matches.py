@@ -18,9 +18,9 @@ from common.parsing import ascii_int
 from games.access import match_place
 from games.match_sections import match_sections
 from games.matches.execution import MatchNotFound
-from games.matches.stream import RoundNotFound
+from games.matches.stream.errors import RoundNotFound
 from games.pages.selectors import match_page, round_replay_page
-from games.rules import InvalidInput
+from games.rules.errors import InvalidInput
 from games.visibility import viewer_of
 
 

@@ -13,7 +13,8 @@ from uuid import UUID
 
 from games.matches import selectors
 from games.models import Match, Round, RoundStatus, Scoring
-from games.rules import Table, Variant
+from games.rules.tables import Table
+from games.rules.variants import Variant
 from games.visibility import Viewer
 
 TIE = "tie"

@@ -17,8 +17,9 @@ from django.utils.translation import gettext, pgettext
 
 from games.matches import selectors
 from games.matches.execution import MatchNotFound
-from games.rules import Card, Table, Variant, card_text
-from games.rules.cards import EXTRA_RANKS, FRENCH_EIGHT, FRENCH_NINE, RANKS, SUITS
+from games.rules.cards import EXTRA_RANKS, FRENCH_EIGHT, FRENCH_NINE, RANKS, SUITS, Card, card_text
+from games.rules.tables import Table
+from games.rules.variants import Variant
 
 
 def table(request: HttpRequest) -> HttpResponse:

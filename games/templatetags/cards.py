@@ -10,8 +10,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, pgettext
 
-from games.rules import Card, parse_card
-from games.rules.cards import Suit
+from games.rules.cards import Card, Suit, parse_card
 
 register = template.Library()
 

@@ -12,9 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from common.fingerprints import LEFT_OUT, counted_as, fingerprint
-from games.matches.stream import StartNextRound
 from games.matches.stream import commands as match_commands
-from games.rules import parse_card
+from games.matches.stream.commands import StartNextRound
+from games.rules.cards import parse_card
 from tournaments.stream import commands as tournament_commands
 from tournaments.stream.commands import CheckInEntrant, RegisterEntrant
 

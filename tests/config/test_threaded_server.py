@@ -33,8 +33,12 @@ from bench._load import API, ApiClient
 from bench._server import Server, uvicorn
 from bench._support import Backends
 from games.eventstore.api import read_stream
-from games.matches.stream import CardPlayed
-from games.rules import MatchFormat, Play, StartRound, parse_card, replay_round, start_match
+from games.matches.stream.events import CardPlayed
+from games.rules.cards import parse_card
+from games.rules.commands import StartRound
+from games.rules.match import MatchFormat, start_match
+from games.rules.replay import replay_round
+from games.rules.tricks import Play
 from tests.factories.accounts import ClubFactory, UserFactory
 from tests.factories.tournaments import TournamentFactory
 from tests.games.matches.builders import random_plays

@@ -16,8 +16,7 @@ from accounts import services as accounts_services
 from accounts.models import Role
 from accounts.services import AccountsError
 from common.explained import gettext_noop
-from games.rules import RuleViolation
-from games.rules.errors import NotYourTurn
+from games.rules.errors import NotYourTurn, RuleViolation
 from tests.factories.accounts import UserFactory, token_client
 from tests.factories.api import API
 from tests.factories.matches import ApiMatchFactory

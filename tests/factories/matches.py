@@ -9,7 +9,8 @@ from rest_framework.test import APIClient
 from typing_extensions import override
 
 from games.eventstore.api import NewEvent, append_to_stream
-from games.rules import DEFAULT_VARIANT, MatchFormat
+from games.rules.match import MatchFormat
+from games.rules.variants import DEFAULT_VARIANT
 from tests.factories.api import created_by
 
 V1_SIDES = [{"name": "Anna"}, {"name": "Bruno"}]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench._load import API, ApiClient, ScoredRound, Writer, WriterResult, scored_rounds
-from games.rules import Table
+from games.rules.tables import Table
 
 RETRY_BACKOFF_SECONDS = (0.05, 0.1, 0.2, 0.4, 0.8, 1.0)
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from common.actors import Actor
 from games.matches import services
 from games.models import Match, Round
-from games.rules import Play
+from games.rules.tricks import Play
 from tests.factories.accounts import UserFactory
 from tests.games.api.builders import a_correction, legal_round
 

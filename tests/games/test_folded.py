@@ -12,7 +12,7 @@ from games import folded
 from games.eventstore.api import read_stream
 from games.matches import execution, services
 from games.matches.projections import match_event
-from games.matches.stream import fold
+from games.matches.stream.evolve import fold
 
 pytestmark = pytest.mark.django_db
 

@@ -15,9 +15,12 @@ from django.db import connection
 from common.actors import Actor
 from games.eventstore.api import NewEvent, append_to_stream, read_stream
 from games.matches import execution, rebuilding, selectors, services
-from games.matches.stream import CreateMatch, InvalidSide, decide
+from games.matches.stream.commands import CreateMatch
+from games.matches.stream.decide import decide
+from games.matches.stream.errors import InvalidSide
 from games.models import Match, MatchSide
-from games.rules import DEFAULT_VARIANT, MatchFormat
+from games.rules.match import MatchFormat
+from games.rules.variants import DEFAULT_VARIANT
 from games.side_names import SideRefs, register_side_namer, unregister_side_namer
 from tests.factories.accounts import UserFactory, token_client
 from tests.factories.api import API

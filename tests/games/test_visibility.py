@@ -8,13 +8,12 @@ from django.contrib.auth.models import AnonymousUser
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.matches.stream import (
-    MatchAggregate,
-    PlayCardInRound,
-    StartNextRound,
-    VoidRound,
-)
-from games.rules import Card, RoundState, Table, legal_cards
+from games.matches.stream.commands import PlayCardInRound, StartNextRound, VoidRound
+from games.matches.stream.state import MatchAggregate
+from games.rules.cards import Card
+from games.rules.replay import legal_cards
+from games.rules.round_state import RoundState
+from games.rules.tables import Table
 from games.visibility import (
     EVERYTHING,
     PUBLIC,

@@ -15,7 +15,7 @@ from accounts import services as accounts
 from accounts.models import Role
 from common.actors import Actor
 from games.eventstore.api import last_position
-from games.rules import parse_card
+from games.rules.cards import parse_card
 from games.rules.replay import play_card
 from tests.factories.accounts import UserFactory
 from tests.factories.api import API

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from accounts import services
 from accounts.models import Club, Role
-from games.rules import Play
+from games.rules.tricks import Play
 from tests.factories.accounts import ClubFactory, UserFactory
 from tests.factories.matches import ApiMatchFactory
 from tests.factories.tournaments import ApiTournamentFactory, TournamentFactory

@@ -10,8 +10,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from games.matches import stream as matches
-from games.rules import DEFAULT_VARIANT, MatchFormat
+from games.matches.stream import evolve
+from games.matches.stream.commands import CreateMatch, EnterRoundPoints, StartNextRound
+from games.matches.stream.decide import decide as matches_decide
+from games.rules.match import MatchFormat
+from games.rules.variants import DEFAULT_VARIANT
 from tournaments.plan import knockouts, rankings
 from tournaments.state import Fixture, Result, TournamentSettings, TournamentState
 from tournaments.stream.commands import (
@@ -70,15 +73,15 @@ def played(state: TournamentState, fixture: Fixture, data: st.DataObject) -> Res
         else MatchFormat("points", rules.rounds or 1, knockouts.match_decider(state, fixture.id))  # type: ignore[arg-type]
     )
     sides: tuple[dict[str, Any], ...] = tuple({} for _ in range(seats))
-    match = matches.fold(
-        matches.decide(None, matches.CreateMatch(seats, match_format, sides, DEFAULT_VARIANT))
+    match = evolve.fold(
+        matches_decide(None, CreateMatch(seats, match_format, sides, DEFAULT_VARIANT))
     )
     while not match.is_finished:
         random = len(match.rounds) < MOST_RANDOM_ROUNDS
         points = data.draw(ROUND_POINTS[seats] if random else st.just(DECISIVE[seats]))
-        match = matches.fold(matches.decide(match, matches.StartNextRound(None)), match)
-        entered = matches.EnterRoundPoints(len(match.rounds), points)
-        match = matches.fold(matches.decide(match, entered), match)
+        match = evolve.fold(matches_decide(match, StartNextRound(None)), match)
+        entered = EnterRoundPoints(len(match.rounds), points)
+        match = evolve.fold(matches_decide(match, entered), match)
     return rankings.result_at_table(
         state,
         fixture.entrants,

@@ -6,7 +6,7 @@ from django.db.models import Model
 
 from common.admin import ServiceAddAdmin, error_detail
 from games.eventstore.api import EventStoreError
-from games.rules import RuleViolation
+from games.rules.errors import RuleViolation
 from tournaments.standings.errors import StandingsError
 
 

@@ -32,7 +32,7 @@ from common.admin import (
     translated_labels,
 )
 from games.eventstore.api import EventStoreError
-from games.rules import RuleViolation
+from games.rules.errors import RuleViolation
 from tournaments.admin.adding import TournamentsAddAdmin
 from tournaments.admin.bracket import (
     refresh_view,

@@ -37,7 +37,7 @@ from common.admin import (
 )
 from games.eventstore.admin import events_link, events_url
 from games.eventstore.api import EventStoreError
-from games.rules import RuleViolation
+from games.rules.errors import RuleViolation
 from tournaments.admin.adding import TournamentsAddAdmin
 from tournaments.admin.bracket import (
     bracket_columns,
@@ -74,7 +74,7 @@ from tournaments.selectors.console import Evening, evening
 from tournaments.selectors.organizing import tournament_ids
 from tournaments.services import corrections, registration
 from tournaments.services.registration import ImportedEntrant
-from tournaments.standings import DEFAULT_TIEBREAKS
+from tournaments.standings.config import DEFAULT_TIEBREAKS
 from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
 
 

@@ -26,7 +26,7 @@ from common.admin import (
     run_service,
     translated_labels,
 )
-from games.rules import RuleViolation
+from games.rules.errors import RuleViolation
 from tournaments.models import Tournament, WebhookDelivery, WebhookEndpoint
 from tournaments.selectors.organizing import organized_tournaments, tournament_ids
 from tournaments.webhooks import services as webhook_services

@@ -23,7 +23,7 @@ from django.utils.http import parse_etags
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
-from games.matches.stream import MATCH_EVENT_TYPES
+from games.matches.stream.events import MATCH_EVENT_TYPES
 from tournaments.errors import PlayerNotFound
 from tournaments.models import FixtureStatus, Tournament
 from tournaments.pages.drawing import draw
@@ -31,7 +31,7 @@ from tournaments.pages.ratings import rating_charts
 from tournaments.seasons import selectors as season_selectors
 from tournaments.selectors import lookup, players, projected, public, silence
 from tournaments.selectors.signup import registration_of
-from tournaments.standings import DEFAULT_TIEBREAKS
+from tournaments.standings.config import DEFAULT_TIEBREAKS
 from tournaments.standings.placings import PLACING_TIEBREAKS_DEFAULT
 from tournaments.stream.events import EVENT_CLASSES as TOURNAMENT_EVENT_TYPES
 from tournaments.templatetags.tournament_pages import tiebreak_value

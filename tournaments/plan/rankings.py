@@ -9,14 +9,7 @@ from typing import Any
 
 from common.explained import gettext_noop
 from tournaments.plan.fixture_specs import FixtureSpec
-from tournaments.standings import (
-    DEFAULT_TIEBREAKS,
-    Entrant,
-    MatchResult,
-    StandingRow,
-    StandingsConfig,
-    compute_standings,
-)
+from tournaments.standings.config import DEFAULT_TIEBREAKS, StandingsConfig
 from tournaments.standings.errors import InvalidStandingsConfig
 from tournaments.standings.placing_results import Seat, TableResult
 from tournaments.standings.placings import (
@@ -24,6 +17,8 @@ from tournaments.standings.placings import (
     PlacingStandingsConfig,
     compute_placing_standings,
 )
+from tournaments.standings.results import Entrant, MatchResult
+from tournaments.standings.table import StandingRow, compute_standings
 from tournaments.state import Result, TournamentSettings, TournamentState
 
 

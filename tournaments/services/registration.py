@@ -18,7 +18,8 @@ from django.utils.translation import gettext_noop
 from accounts.models import Club
 from common.actors import Actor
 from games.matches import services as match_services
-from games.rules import Table, Variant
+from games.rules.tables import Table
+from games.rules.variants import Variant
 from tournaments.errors import EntrantsRefused, TournamentError
 from tournaments.models import Application, Entrant, EntrantPlayer, Player, Tournament
 from tournaments.ratings.seeding import rating_order

@@ -43,7 +43,7 @@ from common.actors import Actor
 from games.eventstore.api import WrongExpectedVersion, read_all
 from games.matches.projections import MATCH_STREAM
 from games.models import Match, MatchStatus
-from games.rules import RuleViolation
+from games.rules.errors import RuleViolation
 from tournaments.models import Checkpoint, Fixture, FixtureStatus, TournamentStatus
 from tournaments.projections import consumer
 from tournaments.ratings import projection as ratings

@@ -11,7 +11,7 @@ from django.utils.translation import pgettext_lazy
 
 from tournaments.models import FixtureStatus, Format, TournamentStatus
 from tournaments.pages.labels import decided_by_text, place_text
-from tournaments.standings import PlacingScoring
+from tournaments.standings.placing_results import PlacingScoring
 
 register = template.Library()
 

@@ -4,7 +4,9 @@ from dataclasses import dataclass, field
 
 from common.fingerprints import counted_as
 from games.matches.stream.events import SideRef
-from games.rules import Card, MatchFormat, Variant
+from games.rules.cards import Card
+from games.rules.match import MatchFormat
+from games.rules.variants import Variant
 
 
 def _dealt_by_server(deck: tuple[Card, ...] | None) -> bool:

@@ -65,23 +65,20 @@ from games.matches.stream.state import (
     round_start,
     swap_cards,
 )
-from games.rules import (
-    Card,
+from games.rules.cards import Card, card_text
+from games.rules.errors import (
     CardAlreadyPlayed,
     CardNotInDeck,
     MatchAlreadyFinished,
     NothingToUndo,
-    Play,
     RoundInProgress,
     RuleViolation,
-    Table,
-    card_text,
-    replay_round,
-    score_only_round,
-    start_command_of,
 )
-from games.rules.replay import decide_card
+from games.rules.outcome import score_only_round
+from games.rules.replay import decide_card, replay_round, start_command_of
 from games.rules.round import decide_start
+from games.rules.tables import Table
+from games.rules.tricks import Play
 
 
 def decide(state: MatchAggregate | None, command: MatchCommand) -> list[MatchEvent]:

@@ -1,6 +1,6 @@
 """Errors a table can trigger beyond the rules of a single round."""
 
-from games.rules import RuleViolation
+from games.rules.errors import RuleViolation
 
 
 class MatchAlreadyCreated(RuleViolation):

@@ -12,8 +12,11 @@ from typing import Any, ClassVar, Self
 from common.events import EventCodec
 from common.explained import gettext_noop
 from games.matches.stream.errors import InvalidSide
-from games.rules import Card, MatchFormat, RoundDealt, Variant, parse_card
+from games.rules.cards import Card, parse_card
+from games.rules.events import RoundDealt
 from games.rules.events import RoundEvent as RulesEvent
+from games.rules.match import MatchFormat
+from games.rules.variants import Variant
 
 SideRef = dict[str, int]
 """Who a side is, by ids only: `{"entrant": 17}`, or `{}` when nothing outside the match knows

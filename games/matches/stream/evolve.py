@@ -34,10 +34,8 @@ from games.matches.stream.state import (
     round_start,
     swap_cards,
 )
-from games.rules import (
-    Play,
-    RoundOutcome,
-    Table,
+from games.rules.outcome import RoundOutcome
+from games.rules.replay import (
     fold_events,
     play_card,
     replay_round,
@@ -45,6 +43,8 @@ from games.rules import (
     start_round,
     undo_last_play,
 )
+from games.rules.tables import Table
+from games.rules.tricks import Play
 
 
 def evolve(state: MatchAggregate | None, event: MatchEvent) -> MatchAggregate:

@@ -9,20 +9,15 @@ from typing import Literal
 from common.explained import gettext_noop
 from games.matches.stream.errors import InvalidSide, PointsAlreadyEntered, RoundNotFound
 from games.matches.stream.events import CardCorrectedAfterRound, SideRef
-from games.rules import (
-    Card,
-    MatchAlreadyFinished,
-    MatchFormat,
-    MatchState,
-    MissingBriscola,
-    Play,
-    RoundOutcome,
-    RoundState,
-    StartRound,
-    Table,
-    Variant,
-    start_match,
-)
+from games.rules.cards import Card
+from games.rules.commands import StartRound
+from games.rules.errors import MatchAlreadyFinished, MissingBriscola
+from games.rules.match import MatchFormat, MatchState, start_match
+from games.rules.outcome import RoundOutcome
+from games.rules.round_state import RoundState
+from games.rules.tables import Table
+from games.rules.tricks import Play
+from games.rules.variants import Variant
 
 MatchStatus = Literal["not_started", "in_progress", "finished"]
 RoundStatus = Literal["in_progress", "finished", "voided"]

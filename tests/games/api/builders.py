@@ -8,10 +8,13 @@ from uuid import UUID
 
 from rest_framework.test import APIClient
 
-from games import rules
 from games.matches.stream.state import swap_cards
-from games.rules import Card, Play, RoundState, StartRound, legal_cards
-from games.rules.replay import play_card
+from games.rules import replay
+from games.rules.cards import Card, parse_card
+from games.rules.commands import StartRound
+from games.rules.replay import legal_cards, play_card, replay_round
+from games.rules.round_state import RoundState
+from games.rules.tricks import Play
 from tests.factories.api import API
 from tests.factories.matches import TWO_SIDES, ApiMatchFactory
 from tests.games.matches.builders import random_plays
@@ -108,7 +111,7 @@ def event_count(client: APIClient, match_id: str) -> int:
 
 
 def dealt_state(deck: tuple[Card, ...], *, table_size: int = 2, dealer: int = 0) -> RoundState:
-    return rules.start_round(StartRound(table_size, dealer, deck=deck))
+    return replay.start_round(StartRound(table_size, dealer, deck=deck))
 
 
 def legal_plays(state: RoundState, count: int | None = None, seed: int = 1) -> list[Play]:
@@ -141,11 +144,11 @@ def a_correction(
     """A correction the rules accept in a finished round: the play, the card it becomes (the
     card of the play it swaps with) and the round's points after it; chosen by `seed` among all
     of them."""
-    start = StartRound(table_size, dealer, briscola=rules.parse_card(briscola))
+    start = StartRound(table_size, dealer, briscola=parse_card(briscola))
     found = []
     for index in range(len(plays)):
         for other in range(index + 1, len(plays)):
-            replayed = rules.replay_round(start, swap_cards(plays, index, other))
+            replayed = replay_round(start, swap_cards(plays, index, other))
             if replayed.rejection is None and replayed.state.outcome is not None:
                 found.append((index, plays[other].card, replayed.state.outcome.points))
     return found[seed % len(found)]

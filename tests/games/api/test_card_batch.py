@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.rules import Play
+from games.rules.tricks import Play
 from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import (
     dealt_match,

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from accounts import services as accounts
 from accounts.models import User
-from games.rules import Play
+from games.rules.tricks import Play
 from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import (
     a_correction,

@@ -7,8 +7,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.matches import rebuilding
-from games.rules import Card, Play, RoundState, card_text, legal_cards, parse_card
-from games.rules.replay import play_card
+from games.rules.cards import Card, card_text, parse_card
+from games.rules.replay import legal_cards, play_card
+from games.rules.round_state import RoundState
+from games.rules.tricks import Play
 from games.visibility import PUBLIC, Viewer
 from tests.factories.accounts import UserFactory, token_client
 from tests.factories.api import API

@@ -14,9 +14,11 @@ from games.access import match_place
 from games.eventstore.api import WrongExpectedVersion, read_stream
 from games.eventstore.loading import EMPTY_STREAM, Head
 from games.matches import execution, rebuilding, services
-from games.matches.stream import CreateMatch, MatchAlreadyCreated
+from games.matches.stream.commands import CreateMatch
+from games.matches.stream.errors import MatchAlreadyCreated
 from games.models import Match
-from games.rules import DEFAULT_VARIANT, MatchFormat
+from games.rules.match import MatchFormat
+from games.rules.variants import DEFAULT_VARIANT
 from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import (
     dealt_match,

@@ -3,7 +3,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.rules import parse_card
+from games.rules.cards import parse_card
 from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import (
     dealt_match,

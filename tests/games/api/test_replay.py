@@ -1,8 +1,11 @@
 import pytest
 from rest_framework.test import APIClient
 
-from games import rules
-from games.rules import Play
+from games.rules.cards import parse_card
+from games.rules.commands import StartRound
+from games.rules.replay import legal_cards, play_card
+from games.rules.replay import start_round as rules_start_round
+from games.rules.tricks import Play
 from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import legal_round, play_cards, round_url, score_round, start_round
 
@@ -110,14 +113,14 @@ def test_the_replay_of_a_round_in_play_names_the_seat_on_turn_and_the_cards_it_m
 ) -> None:
     match_id, plays = played_round(scorer, upto=3)
     briscola, _ = legal_round(dealer=0, seed=7)
-    state = rules.start_round(rules.StartRound(2, 0, briscola=rules.parse_card(briscola)))
+    state = rules_start_round(StartRound(2, 0, briscola=parse_card(briscola)))
     for play in plays[:3]:
-        state = rules.play_card(state, play)
+        state = play_card(state, play)
 
     replay = scorer.get(round_url(match_id, 1, "replay")).json()
 
     assert replay["seat_on_turn"] == state.seat_on_turn == plays[3].seat
-    assert replay["playable"] == [card.code for card in rules.legal_cards(state)]
+    assert replay["playable"] == [card.code for card in legal_cards(state)]
     assert plays[3].card.code in replay["playable"]
     assert not {code for _, code in replay["tricks"][0]["plays"]} & set(replay["playable"])
 

@@ -3,32 +3,24 @@
 import random
 from itertools import combinations
 
-from games.matches.stream import (
+from games.matches.stream.commands import (
     CreateMatch,
     EnterRoundPoints,
-    MatchAggregate,
     MatchCommand,
     PlayCardInRound,
-    SideRef,
     StartNextRound,
-    decide,
-    fold,
 )
-from games.matches.stream.state import swap_cards
-from games.rules import (
-    DEFAULT_VARIANT,
-    Card,
-    MatchFormat,
-    Play,
-    StartRound,
-    Table,
-    legal_cards,
-    parse_card,
-    play_card,
-    replay_round,
-    start_command_of,
-    start_round,
-)
+from games.matches.stream.decide import decide
+from games.matches.stream.events import SideRef
+from games.matches.stream.evolve import fold
+from games.matches.stream.state import MatchAggregate, swap_cards
+from games.rules.cards import Card, parse_card
+from games.rules.commands import StartRound
+from games.rules.match import MatchFormat
+from games.rules.replay import legal_cards, play_card, replay_round, start_command_of, start_round
+from games.rules.tables import Table
+from games.rules.tricks import Play
+from games.rules.variants import DEFAULT_VARIANT
 
 
 def run(state: MatchAggregate | None, *commands: MatchCommand) -> MatchAggregate:

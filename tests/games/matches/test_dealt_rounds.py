@@ -3,28 +3,22 @@ and every card played, undone or corrected must come from its seat's hand."""
 
 import pytest
 
-from games.matches.stream import (
-    BriscolaDealtByServer,
+from games.matches.stream.commands import (
     CorrectCard,
-    DealtRoundTakesCardsOnly,
     EnterRoundPoints,
     MatchCommand,
-    MatchEvent,
     PlayCardInRound,
     StartNextRound,
     UndoLastPlay,
     VoidRound,
-    decide,
-    fold,
-    match_event_from_stored,
 )
-from games.rules import (
-    CardNotInHand,
-    InvalidDeck,
-    NotYourTurn,
-    Table,
-    parse_card,
-)
+from games.matches.stream.decide import decide
+from games.matches.stream.errors import BriscolaDealtByServer, DealtRoundTakesCardsOnly
+from games.matches.stream.events import MatchEvent, match_event_from_stored
+from games.matches.stream.evolve import fold
+from games.rules.cards import parse_card
+from games.rules.errors import CardNotInHand, InvalidDeck, NotYourTurn
+from games.rules.tables import Table
 from tests.games.matches.builders import (
     dealt_round,
     new_match,

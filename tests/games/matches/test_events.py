@@ -3,8 +3,7 @@ the event that was decided, and a type the stream does not know is refused."""
 
 import pytest
 
-from games.matches.stream import (
-    MATCH_EVENT_TYPES,
+from games.matches.stream.commands import (
     ConfirmResult,
     CorrectCard,
     CorrectCardAfterRound,
@@ -12,20 +11,25 @@ from games.matches.stream import (
     DisputeResult,
     EnterRoundPoints,
     ForfeitMatch,
-    MatchAggregate,
     MatchCommand,
-    MatchEvent,
     PlayCardInRound,
     RuleRoundResult,
-    SideRef,
     StartNextRound,
     UndoLastPlay,
     VoidRound,
-    decide,
-    fold,
+)
+from games.matches.stream.decide import decide
+from games.matches.stream.events import (
+    MATCH_EVENT_TYPES,
+    MatchEvent,
+    SideRef,
     match_event_from_stored,
 )
-from games.rules import DEFAULT_VARIANT, MatchFormat, parse_card
+from games.matches.stream.evolve import fold
+from games.matches.stream.state import MatchAggregate
+from games.rules.cards import parse_card
+from games.rules.match import MatchFormat
+from games.rules.variants import DEFAULT_VARIANT
 from tests.games.matches.builders import (
     legal_swaps,
     new_match,

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from common.actors import Actor
 from games.matches import execution, rebuilding, services
 from games.models import Match, Round
-from games.rules import RuleViolation, Table
+from games.rules.errors import RuleViolation
+from games.rules.tables import Table
 from tests.games.matches.builders import legal_swaps, random_plays
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,9 @@ from games.eventstore.api import IdempotencyKeyReused, WrongExpectedVersion, rea
 from games.matches import services
 from games.matches.execution import MatchNotFound
 from games.matches.selectors import match_side_names
-from games.matches.stream import MatchAlreadyCreated, RoundNotFound
+from games.matches.stream.errors import MatchAlreadyCreated, RoundNotFound
 from games.models import Match, Round
-from games.rules import CardAlreadyPlayed, InvalidCard, InvalidMatchFormat, NotYourTurn
+from games.rules.errors import CardAlreadyPlayed, InvalidCard, InvalidMatchFormat, NotYourTurn
 from tests.games.matches.builders import random_plays
 
 pytestmark = pytest.mark.django_db

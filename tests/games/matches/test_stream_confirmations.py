@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.matches.stream import (
+from games.matches.stream.commands import (
     ConfirmResult,
     CorrectCard,
     CorrectCardAfterRound,
@@ -17,19 +17,21 @@ from games.matches.stream import (
     DisputeResult,
     EnterRoundPoints,
     ForfeitMatch,
-    MatchAggregate,
     MatchCommand,
-    MatchResult,
     PlayCardInRound,
-    ResultAlreadyConfirmed,
-    SideRef,
     StartNextRound,
     UndoLastPlay,
     VoidRound,
-    decide,
-    fold,
 )
-from games.rules import DEFAULT_VARIANT, MatchFormat, RuleViolation, Table
+from games.matches.stream.decide import decide
+from games.matches.stream.errors import ResultAlreadyConfirmed
+from games.matches.stream.events import SideRef
+from games.matches.stream.evolve import fold
+from games.matches.stream.state import MatchAggregate, MatchResult
+from games.rules.errors import RuleViolation
+from games.rules.match import MatchFormat
+from games.rules.tables import Table
+from games.rules.variants import DEFAULT_VARIANT
 from tests.games.matches.builders import new_match, played_round, run, scored_round
 
 

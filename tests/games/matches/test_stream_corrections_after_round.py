@@ -12,39 +12,37 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.matches.stream import (
-    CardCorrectedAfterRound,
-    CardUnchanged,
+from games.matches.stream.commands import (
     ConfirmResult,
     CorrectCard,
     CorrectCardAfterRound,
     DisputeResult,
     ForfeitMatch,
-    MatchAggregate,
-    MatchEvent,
+    RuleRoundResult,
+    VoidRound,
+)
+from games.matches.stream.decide import decide
+from games.matches.stream.errors import (
+    CardUnchanged,
     PlayNotFound,
     PointsAlreadyEntered,
     ReasonRequired,
     RoundAlreadyVoided,
     RoundNotFinished,
     RoundRuled,
-    RuleRoundResult,
-    VoidRound,
-    decide,
-    fold,
-    match_event_from_stored,
 )
-from games.matches.stream.state import swap_cards
-from games.rules import (
+from games.matches.stream.events import CardCorrectedAfterRound, MatchEvent, match_event_from_stored
+from games.matches.stream.evolve import fold
+from games.matches.stream.state import MatchAggregate, swap_cards
+from games.rules.cards import parse_card
+from games.rules.errors import (
     CardAlreadyPlayed,
     CardNotInDeck,
     MatchAlreadyFinished,
     NotYourTurn,
     RuleViolation,
-    parse_card,
-    replay_round,
-    start_command_of,
 )
+from games.rules.replay import replay_round, start_command_of
 from tests.games.matches.builders import legal_swaps, new_match, played_round, run, scored_round
 
 

@@ -7,31 +7,27 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.matches.stream import (
-    CardPlayed,
-    MatchAggregate,
+from games.matches.stream.commands import (
     MatchCommand,
-    MatchEvent,
     PlayCardInRound,
     PlayCardsInRound,
-    RoundStarted,
     StartNextRound,
     UndoLastPlay,
-    decide,
-    fold,
+)
+from games.matches.stream.decide import decide
+from games.matches.stream.events import (
+    CardPlayed,
+    MatchEvent,
+    RoundStarted,
     match_event_from_stored,
 )
-from games.rules import (
-    Card,
-    CardLaid,
-    Play,
-    RoundEnded,
-    RoundState,
-    TrickWon,
-    legal_cards,
-    parse_card,
-    play_card,
-)
+from games.matches.stream.evolve import fold
+from games.matches.stream.state import MatchAggregate
+from games.rules.cards import Card, parse_card
+from games.rules.events import CardLaid, RoundEnded, TrickWon
+from games.rules.replay import legal_cards, play_card
+from games.rules.round_state import RoundState
+from games.rules.tricks import Play
 from tests.games.matches.builders import new_match, random_plays, run, shuffled_deck
 
 

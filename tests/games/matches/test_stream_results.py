@@ -3,22 +3,17 @@ result, and a forfeit finishes it."""
 
 import pytest
 
-from games.matches.stream import (
-    ConfirmResult,
-    DisputeResult,
-    ForfeitMatch,
+from games.matches.stream.commands import ConfirmResult, DisputeResult, ForfeitMatch, StartNextRound
+from games.matches.stream.decide import decide
+from games.matches.stream.errors import (
     InvalidSide,
     MatchNotFinished,
     ReasonRequired,
     ResultAlreadyConfirmed,
     ResultAlreadyDisputed,
-    StartNextRound,
-    decide,
-    fold,
 )
-from games.rules import (
-    MatchAlreadyFinished,
-)
+from games.matches.stream.evolve import fold
+from games.rules.errors import MatchAlreadyFinished
 from tests.games.matches.builders import (
     new_match,
     run,

@@ -3,36 +3,38 @@ undo, corrections, voided and replayed rounds, and a deciding round."""
 
 import pytest
 
-from games.matches.stream import (
-    CardsAlreadyEntered,
+from games.matches.stream.commands import (
     CorrectCard,
     CreateMatch,
     EnterRoundPoints,
-    MatchAlreadyCreated,
     PlayCardInRound,
+    StartNextRound,
+    UndoLastPlay,
+    VoidRound,
+)
+from games.matches.stream.decide import decide
+from games.matches.stream.errors import (
+    CardsAlreadyEntered,
+    MatchAlreadyCreated,
     PlayNotFound,
     RoundAlreadyVoided,
     RoundNotFound,
     RoundNotLatest,
-    SideRef,
-    StartNextRound,
-    UndoLastPlay,
-    VoidRound,
-    decide,
-    fold,
 )
-from games.rules import (
-    DEFAULT_VARIANT,
+from games.matches.stream.events import SideRef
+from games.matches.stream.evolve import fold
+from games.rules.cards import parse_card
+from games.rules.errors import (
     CardAlreadyPlayed,
     MatchAlreadyFinished,
-    MatchFormat,
     MissingBriscola,
     NothingToUndo,
     NotYourTurn,
     PointsMustTotal120,
     RoundInProgress,
-    parse_card,
 )
+from games.rules.match import MatchFormat
+from games.rules.variants import DEFAULT_VARIANT
 from tests.games.matches.builders import (
     new_match,
     played_round,

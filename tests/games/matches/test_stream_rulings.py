@@ -4,26 +4,27 @@ confirmations and disputes of the result before it (decision record 0045)."""
 
 import pytest
 
-from games.matches.stream import (
+from games.matches.stream.commands import (
     ConfirmResult,
     CorrectCard,
     DisputeResult,
     ForfeitMatch,
-    MatchAggregate,
-    ReasonRequired,
-    RoundAlreadyVoided,
-    RoundNotFinished,
-    RoundNotFound,
-    RoundResultRuled,
-    RoundRuled,
     RuleRoundResult,
     StartNextRound,
     UndoLastPlay,
     VoidRound,
-    decide,
-    match_event_from_stored,
 )
-from games.rules import (
+from games.matches.stream.decide import decide
+from games.matches.stream.errors import (
+    ReasonRequired,
+    RoundAlreadyVoided,
+    RoundNotFinished,
+    RoundNotFound,
+    RoundRuled,
+)
+from games.matches.stream.events import RoundResultRuled, match_event_from_stored
+from games.matches.stream.state import MatchAggregate
+from games.rules.errors import (
     InvalidPoints,
     MatchAlreadyFinished,
     PointsMustTotal120,

@@ -2,17 +2,14 @@
 
 import pytest
 
-from games.matches.stream import (
-    CreateMatch,
-    EnterRoundPoints,
-    MatchAggregate,
-    SideRef,
-    StartNextRound,
-    decide,
-    fold,
-    match_event_from_stored,
-)
-from games.rules import DEFAULT_VARIANT, InvalidVariant, MatchFormat, Variant
+from games.matches.stream.commands import CreateMatch, EnterRoundPoints, StartNextRound
+from games.matches.stream.decide import decide
+from games.matches.stream.events import SideRef, match_event_from_stored
+from games.matches.stream.evolve import fold
+from games.matches.stream.state import MatchAggregate
+from games.rules.errors import InvalidVariant
+from games.rules.match import MatchFormat
+from games.rules.variants import DEFAULT_VARIANT, Variant
 from tests.games.matches.builders import run, scored_round
 
 THREE_SIDES: tuple[SideRef, ...] = ({}, {}, {})

@@ -11,10 +11,12 @@ from playwright.sync_api import Page, expect
 
 from accounts import services as accounts
 from accounts.models import User
-from games import rules
 from games.eventstore.api import read_stream
-from games.matches.stream import CardCorrected, CardPlayed, PlayUndone
-from games.rules import Play
+from games.matches.stream.events import CardCorrected, CardPlayed, PlayUndone
+from games.rules.cards import parse_card
+from games.rules.commands import StartRound
+from games.rules.replay import replay_round
+from games.rules.tricks import Play
 
 
 def device_key(tournament_id: str, *tables: int) -> str:
@@ -57,8 +59,8 @@ def tap(page: Page, plays: list[Play]) -> None:
 
 
 def expect_the_rules_result(page: Page, table_size: int, briscola: str, plays: list[Play]) -> None:
-    start = rules.StartRound(table_size, 0, briscola=rules.parse_card(briscola))
-    outcome = rules.replay_round(start, plays).state.outcome
+    start = StartRound(table_size, 0, briscola=parse_card(briscola))
+    outcome = replay_round(start, plays).state.outcome
     assert outcome is not None
     named = "tie" if outcome.winning_side is None else f"side{outcome.winning_side}"
     expect(page.locator("[data-queue]")).to_have_attribute("data-queue", "0")

@@ -2,7 +2,7 @@
 
 from django.utils import translation
 
-from games.rules import parse_card
+from games.rules.cards import parse_card
 from games.templatetags.cards import card, card_label
 
 

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from games.matches.selectors import replayed_cards, round_get
-from games.rules import parse_card
+from games.rules.cards import parse_card
 from games.templatetags.cards import card_label
 from tests.factories.matches import ApiMatchFactory
 from tests.games.api.builders import (

@@ -2,7 +2,9 @@
 a phone (decision 0047)."""
 
 from games.pages.table import rank_columns
-from games.rules import Table, Variant, parse_card
+from games.rules.cards import parse_card
+from games.rules.tables import Table
+from games.rules.variants import Variant
 from games.templatetags.cards import card_chip
 
 

@@ -11,7 +11,7 @@ from playwright.sync_api import Route, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.eventstore.api import read_stream
-from games.matches.stream import CardPlayed
+from games.matches.stream.events import CardPlayed
 from tests.games.api.builders import legal_round
 from tests.games.pages.builders import (
     WatchedPage,

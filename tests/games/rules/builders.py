@@ -2,19 +2,13 @@
 
 from collections.abc import Callable, Sequence
 
-from games.rules import (
-    DEFAULT_VARIANT,
-    Card,
-    Play,
-    RoundState,
-    StartRound,
-    Table,
-    Variant,
-    legal_cards,
-    parse_card,
-    play_card,
-    start_round,
-)
+from games.rules.cards import Card, parse_card
+from games.rules.commands import StartRound
+from games.rules.replay import legal_cards, play_card, start_round
+from games.rules.round_state import RoundState
+from games.rules.tables import Table
+from games.rules.tricks import Play
+from games.rules.variants import DEFAULT_VARIANT, Variant
 
 
 def cards(codes: str) -> tuple[Card, ...]:

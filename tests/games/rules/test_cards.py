@@ -2,17 +2,17 @@ import dataclasses
 
 import pytest
 
-from games.rules import (
+from games.rules.cards import (
     ALL_CARDS,
     FULL_DECK,
     Card,
     DeckNames,
-    InvalidCard,
     Suit,
     card_name,
     card_text,
     parse_card,
 )
+from games.rules.errors import InvalidCard
 from tests.games.rules.builders import cards
 
 

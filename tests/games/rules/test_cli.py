@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from games.rules import Table
 from games.rules.cli import main
+from games.rules.tables import Table
 
 PROJECT_ROOT = Path(__file__).resolve().parents[3]
 

@@ -3,28 +3,25 @@ import random
 
 import pytest
 
-from games.rules import (
+from games.rules.cards import parse_card
+from games.rules.commands import PlayCard
+from games.rules.errors import RoundNotStarted
+from games.rules.events import (
     CardLaid,
-    Play,
-    PlayCard,
     RoundDealt,
     RoundEnded,
     RoundEvent,
-    RoundNotStarted,
-    RoundOutcome,
     StockEmptied,
-    Table,
-    Trick,
     TrickWon,
-    Variant,
     event_from_dict,
-    evolve,
-    fold_events,
-    handle,
-    parse_card,
-    start_command_of,
 )
+from games.rules.outcome import RoundOutcome
+from games.rules.replay import fold_events, handle, start_command_of
+from games.rules.round import evolve
 from games.rules.simulate import simulate_round
+from games.rules.tables import Table
+from games.rules.tricks import Play, Trick
+from games.rules.variants import Variant
 from tests.games.rules.builders import cards
 
 

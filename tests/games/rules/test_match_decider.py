@@ -4,14 +4,9 @@ from functools import reduce
 
 import pytest
 
-from games.rules import (
-    InvalidMatchFormat,
-    MatchAlreadyFinished,
-    MatchFormat,
-    MatchState,
-    RoundOutcome,
-    start_match,
-)
+from games.rules.errors import InvalidMatchFormat, MatchAlreadyFinished
+from games.rules.match import MatchFormat, MatchState, start_match
+from games.rules.outcome import RoundOutcome
 
 WIN_0 = RoundOutcome((70, 50), 0)
 WIN_1 = RoundOutcome((50, 70), 1)

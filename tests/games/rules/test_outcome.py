@@ -1,12 +1,7 @@
 import pytest
 
-from games.rules import (
-    InvalidPoints,
-    InvalidTableSize,
-    PointsMustTotal120,
-    RoundOutcome,
-    score_only_round,
-)
+from games.rules.errors import InvalidPoints, InvalidTableSize, PointsMustTotal120
+from games.rules.outcome import RoundOutcome, score_only_round
 from games.rules.simulate import simulate_rounds
 
 

@@ -7,31 +7,26 @@ from functools import reduce
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import (
-    Card,
-    MatchFormat,
-    MatchState,
-    Play,
-    PlayCard,
-    RoundOutcome,
-    RoundState,
-    RuleViolation,
-    StartRound,
-    Suit,
-    Table,
-    Variant,
-    decide,
+from games.rules.cards import Card, Suit
+from games.rules.commands import PlayCard, StartRound
+from games.rules.errors import RuleViolation
+from games.rules.match import MatchFormat, MatchState, start_match
+from games.rules.outcome import RoundOutcome
+from games.rules.replay import (
     fold_events,
     handle,
     legal_cards,
     play_card,
     replay_round,
     start_command_of,
-    start_match,
     start_round,
 )
+from games.rules.round import decide
+from games.rules.round_state import RoundState
 from games.rules.simulate import simulate_round
-from games.rules.variants import DECK_NAMES, THREE_WINNERS
+from games.rules.tables import Table
+from games.rules.tricks import Play
+from games.rules.variants import DECK_NAMES, THREE_WINNERS, Variant
 
 TABLE_SETUPS = st.sampled_from([(2, 3), (2, 9), (3, 3), (4, 3), (6, 3)])
 

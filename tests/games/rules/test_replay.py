@@ -2,20 +2,12 @@ import random
 
 import pytest
 
-from games.rules import (
-    CardAlreadyPlayed,
-    NothingToUndo,
-    NotYourTurn,
-    Play,
-    ReplayResult,
-    RuleViolation,
-    StartRound,
-    parse_card,
-    replay_round,
-    start_command_of,
-    undo_last_play,
-)
+from games.rules.cards import parse_card
+from games.rules.commands import StartRound
+from games.rules.errors import CardAlreadyPlayed, NothingToUndo, NotYourTurn, RuleViolation
+from games.rules.replay import ReplayResult, replay_round, start_command_of, undo_last_play
 from games.rules.simulate import simulate_round
+from games.rules.tricks import Play
 from tests.games.rules.builders import physical_round, play
 
 

@@ -1,18 +1,13 @@
 import pytest
 
-from games.rules import (
-    BriscolaNotDrawn,
-    CardNotInHand,
-    InvalidDeck,
-    PlayCard,
-    StartRound,
-    StockEmptied,
-    Table,
-    Variant,
-    decide,
-    parse_card,
-    start_round,
-)
+from games.rules.cards import parse_card
+from games.rules.commands import PlayCard, StartRound
+from games.rules.errors import BriscolaNotDrawn, CardNotInHand, InvalidDeck
+from games.rules.events import StockEmptied
+from games.rules.replay import start_round
+from games.rules.round import decide
+from games.rules.tables import Table
+from games.rules.variants import Variant
 from tests.games.rules.builders import cards, dealt_round, deck_starting_with, play, play_out
 
 

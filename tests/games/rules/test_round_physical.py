@@ -1,32 +1,25 @@
 import pytest
 
-from games.rules import (
+from games.rules.cards import parse_card
+from games.rules.commands import PlayCard, StartRound
+from games.rules.errors import (
     BriscolaMustBePlayed,
     BriscolaNotDrawn,
     CardAlreadyPlayed,
-    CardLaid,
     CardNotInDeck,
     InvalidSeat,
     MissingBriscola,
     NotYourTurn,
-    Play,
-    PlayCard,
     RoundAlreadyFinished,
-    RoundEnded,
     RoundInProgress,
     RoundNotStarted,
     RuleViolation,
-    StartRound,
-    StockEmptied,
-    Trick,
-    TrickWon,
-    Variant,
-    decide,
-    legal_cards,
-    parse_card,
-    play_card,
-    start_round,
 )
+from games.rules.events import CardLaid, RoundEnded, StockEmptied, TrickWon
+from games.rules.replay import legal_cards, play_card, start_round
+from games.rules.round import decide
+from games.rules.tricks import Play, Trick
+from games.rules.variants import Variant
 from tests.games.rules.builders import (
     next_physical_card,
     physical_round,

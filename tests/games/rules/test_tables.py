@@ -1,6 +1,9 @@
 import pytest
 
-from games.rules import InvalidSeat, InvalidTableSize, Table, Variant, parse_card
+from games.rules.cards import parse_card
+from games.rules.errors import InvalidSeat, InvalidTableSize
+from games.rules.tables import Table
+from games.rules.variants import Variant
 
 
 @pytest.mark.parametrize("size", [0, 1, 5, 7, 8, "4", True])

@@ -7,18 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import (
-    InvalidVariant,
-    MatchFormat,
-    MatchState,
-    RoundOutcome,
-    Table,
-    Variant,
-    score_only_round,
-    start_match,
-)
+from games.rules.errors import InvalidVariant
+from games.rules.match import MatchFormat, MatchState, start_match
+from games.rules.outcome import RoundOutcome, score_only_round
 from games.rules.simulate import simulate_round
-from games.rules.variants import ThreeWinner
+from games.rules.tables import Table
+from games.rules.variants import ThreeWinner, Variant
 
 AT_LEAST_61 = Variant(three_winner="at_least_61")
 

@@ -1,4 +1,6 @@
-from games.rules import DEFAULT_VARIANT, Play, Suit, Variant, parse_card, winning_play
+from games.rules.cards import Suit, parse_card
+from games.rules.tricks import Play, winning_play
+from games.rules.variants import DEFAULT_VARIANT, Variant
 
 SWORDS = Suit.SWORDS
 

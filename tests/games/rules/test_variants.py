@@ -1,6 +1,9 @@
 import pytest
 
-from games.rules import InvalidVariant, Table, Variant, parse_card
+from games.rules.cards import parse_card
+from games.rules.errors import InvalidVariant
+from games.rules.tables import Table
+from games.rules.variants import Variant
 from tests.games.rules.builders import cards
 
 

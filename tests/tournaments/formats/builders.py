@@ -3,7 +3,8 @@
 import random
 from collections.abc import Callable
 
-from tournaments.formats import Bracket, BracketState, Occupant, SlotState, resolve
+from tournaments.formats.bracket import Bracket
+from tournaments.formats.resolution import BracketState, Occupant, SlotState, resolve
 
 Pick = Callable[[SlotState], int]
 

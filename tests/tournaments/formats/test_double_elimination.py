@@ -8,15 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournaments.formats.builders import field, higher_seed_wins, play_out, random_winner
-from tournaments.formats import (
-    BracketState,
-    LoserOf,
-    SlotStatus,
-    WinnerOf,
-    double_elimination_bracket,
-    drop_orders,
-    resolve,
-)
+from tournaments.formats.bracket import LoserOf, WinnerOf
+from tournaments.formats.double_elimination import double_elimination_bracket, drop_orders
+from tournaments.formats.resolution import BracketState, SlotStatus, resolve
 
 FIELD_SIZES = st.integers(min_value=2, max_value=128)
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from tournaments.formats import (
+from tournaments.formats.double_elimination import double_elimination_bracket
+from tournaments.formats.errors import (
     DuplicateEntrant,
     FormatError,
     InvalidEntrant,
@@ -13,9 +14,8 @@ from tournaments.formats import (
     TooFewEntrants,
     UnknownSlot,
     WinnerNotInSlot,
-    double_elimination_bracket,
-    single_elimination_bracket,
 )
+from tournaments.formats.single_elimination import single_elimination_bracket
 
 
 @pytest.mark.parametrize(

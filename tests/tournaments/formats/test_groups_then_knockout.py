@@ -5,11 +5,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournaments.formats.builders import field, first_round_pairs
-from tournaments.formats import (
-    DuplicateEntrant,
-    InvalidFormatOption,
-    InvalidStandings,
-    Kind,
+from tournaments.formats.bracket import Kind
+from tournaments.formats.errors import DuplicateEntrant, InvalidFormatOption, InvalidStandings
+from tournaments.formats.groups_then_knockout import (
     knockout_bracket,
     knockout_seeds,
     knockout_stage,

@@ -7,19 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournaments.formats.builders import field, random_winner
-from tournaments.formats import (
-    Bracket,
-    InvalidEntrant,
-    SlotNotPlayable,
-    SlotStatus,
-    UnknownSlot,
-    WinnerNotInSlot,
-    dependent_slots,
-    double_elimination_bracket,
-    resolve,
-    single_elimination_bracket,
-    slots_to_reset,
-)
+from tournaments.formats.bracket import Bracket
+from tournaments.formats.double_elimination import double_elimination_bracket
+from tournaments.formats.errors import InvalidEntrant, SlotNotPlayable, UnknownSlot, WinnerNotInSlot
+from tournaments.formats.resolution import SlotStatus, dependent_slots, resolve, slots_to_reset
+from tournaments.formats.single_elimination import single_elimination_bracket
 
 
 def eight() -> Bracket:

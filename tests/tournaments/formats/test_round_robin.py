@@ -8,10 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournaments.formats.builders import field
-from tournaments.formats import (
-    InvalidFormatOption,
+from tournaments.formats.errors import InvalidFormatOption, TooFewEntrants
+from tournaments.formats.round_robin import (
     RoundRobin,
-    TooFewEntrants,
     group_label,
     round_robin_schedule,
     snake_groups,

@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.formats import SwissEntrant, swiss_round
 from tournaments.formats.errors import NoDrawWithoutSameGroup
 from tournaments.formats.round_robin import round_robin_schedule
 from tournaments.formats.same_group import SameGroup, knockout_order
@@ -16,6 +15,7 @@ from tournaments.formats.single_elimination import (
     bracket_size,
     single_elimination_bracket,
 )
+from tournaments.formats.swiss import SwissEntrant, swiss_round
 from tournaments.formats.threes import swiss_threes_round, table_sizes
 
 LABELS = st.sampled_from([None, "Aurora", "Bar Sport", "Rossi"])

@@ -13,17 +13,9 @@ from tests.tournaments.formats.builders import (
     play_out,
     random_winner,
 )
-from tournaments.formats import (
-    BYE,
-    Advance,
-    Known,
-    LoserOf,
-    SlotStatus,
-    WinnerOf,
-    bracket_line_seeds,
-    resolve,
-    single_elimination_bracket,
-)
+from tournaments.formats.bracket import BYE, Advance, Known, LoserOf, WinnerOf
+from tournaments.formats.resolution import SlotStatus, resolve
+from tournaments.formats.single_elimination import bracket_line_seeds, single_elimination_bracket
 
 FIELD_SIZES = st.integers(min_value=2, max_value=128)
 

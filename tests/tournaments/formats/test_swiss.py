@@ -8,15 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournaments.formats.builders import field
-from tournaments.formats import (
-    DuplicateEntrant,
-    InvalidFormatOption,
-    SwissEntrant,
-    SwissRound,
-    SwissRoundOutOfRange,
-    recommended_rounds,
-    swiss_round,
-)
+from tournaments.formats.errors import DuplicateEntrant, InvalidFormatOption, SwissRoundOutOfRange
+from tournaments.formats.swiss import SwissEntrant, SwissRound, recommended_rounds, swiss_round
 
 
 def standings(*scored: tuple[int, float]) -> list[SwissEntrant]:

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournaments.formats.builders import field
-from tournaments.formats import DEFAULT_SEARCH_LIMIT, SwissEntrant, SwissRound, swiss_round
 from tournaments.formats.pairing import Pairing, pairing_id
+from tournaments.formats.swiss import DEFAULT_SEARCH_LIMIT, SwissEntrant, SwissRound, swiss_round
 
 
 def reference_swiss_round(

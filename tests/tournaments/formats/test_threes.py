@@ -10,12 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournaments.formats.builders import field
-from tournaments.formats import (
-    InvalidFormatOption,
-    SwissEntrant,
-    SwissRoundOutOfRange,
+from tournaments.formats.errors import InvalidFormatOption, SwissRoundOutOfRange, TooFewEntrants
+from tournaments.formats.swiss import SwissEntrant
+from tournaments.formats.threes import (
     Table,
-    TooFewEntrants,
     byes_per_round,
     full_round_robin_rounds,
     round_robin_threes_schedule,

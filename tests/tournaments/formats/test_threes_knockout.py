@@ -7,13 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournaments.formats.builders import field
-from tournaments.formats import (
-    Bye,
-    Known,
-    SlotNotPlayable,
+from tournaments.formats.bracket import Bye, Known
+from tournaments.formats.errors import SlotNotPlayable, UnknownSlot, WinnerNotInSlot
+from tournaments.formats.threes_knockout import (
     TableStatus,
-    UnknownSlot,
-    WinnerNotInSlot,
     resolve_threes_knockout,
     threes_bracket_line_seeds,
     threes_bracket_size,

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from common.actors import Actor
 from games.matches import services as match_services
 from games.models import Match, Round
-from games.rules import RuleViolation
+from games.rules.errors import RuleViolation
 from tournaments.models import Entrant, Fixture, Tournament
 from tournaments.projections import consumer
 from tournaments.services import corrections, registration, running, scheduling

@@ -2,14 +2,10 @@
 
 from collections.abc import Iterable, Sequence
 
-from tournaments.standings import (
-    Entrant,
-    MatchResult,
-    Scoring,
-    StandingRow,
-    StandingsConfig,
-    compute_standings,
-)
+from tournaments.standings.config import StandingsConfig
+from tournaments.standings.results import Entrant, MatchResult
+from tournaments.standings.scoring import Scoring
+from tournaments.standings.table import StandingRow, compute_standings
 
 
 def beat(

@@ -2,14 +2,9 @@
 
 import pytest
 
-from tournaments.standings import (
-    DEFAULT_TIEBREAKS,
-    DuplicateTiebreak,
-    InvalidStandingsConfig,
-    Scoring,
-    StandingsConfig,
-    UnknownTiebreak,
-)
+from tournaments.standings.config import DEFAULT_TIEBREAKS, StandingsConfig
+from tournaments.standings.errors import DuplicateTiebreak, InvalidStandingsConfig, UnknownTiebreak
+from tournaments.standings.scoring import Scoring
 
 
 def test_an_unknown_tiebreak_is_refused_with_the_code_unknown_tiebreak_and_the_known_names() -> (

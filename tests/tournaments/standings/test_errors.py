@@ -4,14 +4,13 @@ import pytest
 
 import tournaments.standings.errors
 from tests.tournaments.standings.builders import beat, standings
-from tournaments.standings import (
+from tournaments.standings.errors import (
     DuplicateEntrant,
-    Entrant,
     InvalidResult,
-    MatchResult,
     StandingsError,
     UnknownEntrant,
 )
+from tournaments.standings.results import Entrant, MatchResult
 
 
 def error_classes() -> list[type[StandingsError]]:

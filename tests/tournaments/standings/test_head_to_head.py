@@ -1,7 +1,8 @@
 """Head-to-head: a mini-table of the games between the tied entrants, applied when it separates."""
 
 from tests.tournaments.standings.builders import beat, order, ranks, standings, tied
-from tournaments.standings import StandingRow, TiebreakValue
+from tournaments.standings.table import StandingRow
+from tournaments.standings.tiebreaks import TiebreakValue
 
 WITHOUT_HEAD_TO_HEAD = ["match_points", "round_wins_difference", "buchholz"]
 

@@ -8,19 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.standings import (
-    PLACING_TIEBREAK_NAMES,
-    Entrant,
-    InvalidResult,
-    InvalidStandingsConfig,
-    PlacingScoring,
+from tournaments.standings.errors import InvalidResult, InvalidStandingsConfig, UnknownTiebreak
+from tournaments.standings.placing_records import PLACING_TIEBREAK_NAMES
+from tournaments.standings.placing_results import PlacingScoring, Seat, TableResult
+from tournaments.standings.placings import (
     PlacingStandingRow,
     PlacingStandingsConfig,
-    Seat,
-    TableResult,
-    UnknownTiebreak,
     compute_placing_standings,
 )
+from tournaments.standings.results import Entrant
 
 
 def table(*places: tuple[int, int], points: tuple[int, ...] = ()) -> TableResult:

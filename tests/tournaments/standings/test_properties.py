@@ -6,14 +6,10 @@ from itertools import pairwise
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.standings import (
-    TIEBREAK_NAMES,
-    Entrant,
-    MatchResult,
-    StandingRow,
-    StandingsConfig,
-    compute_standings,
-)
+from tournaments.standings.config import StandingsConfig
+from tournaments.standings.results import Entrant, MatchResult
+from tournaments.standings.table import StandingRow, compute_standings
+from tournaments.standings.tiebreaks import TIEBREAK_NAMES
 
 
 @st.composite

@@ -1,7 +1,7 @@
 """Shared ranks ("1, 2, 2, 4"), the seed as the last resort, and deterministic order."""
 
 from tests.tournaments.standings.builders import beat, ranks, standings, tied
-from tournaments.standings import Entrant
+from tournaments.standings.results import Entrant
 
 NO_SEED = ["match_points", "head_to_head", "round_wins_difference", "buchholz"]
 

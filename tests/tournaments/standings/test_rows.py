@@ -3,7 +3,9 @@
 import json
 
 from tests.tournaments.standings.builders import beat, bye, forfeited, row_of, standings, tied
-from tournaments.standings import MatchResult, Scoring, StandingRow
+from tournaments.standings.results import MatchResult
+from tournaments.standings.scoring import Scoring
+from tournaments.standings.table import StandingRow
 
 
 def outcomes(row: StandingRow) -> tuple[int, int, int, int, int]:

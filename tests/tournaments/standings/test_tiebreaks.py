@@ -3,15 +3,11 @@
 import pytest
 
 from tests.tournaments.standings.builders import beat, bye, order, ranks, row_of, standings, tied
-from tournaments.standings import (
-    DEFAULT_TIEBREAKS,
-    TIEBREAK_NAMES,
-    Entrant,
-    MatchResult,
-    Scoring,
-    build_records,
-)
-from tournaments.standings.tiebreaks import TIEBREAKS
+from tournaments.standings.config import DEFAULT_TIEBREAKS
+from tournaments.standings.records import build_records
+from tournaments.standings.results import Entrant, MatchResult
+from tournaments.standings.scoring import Scoring
+from tournaments.standings.tiebreaks import TIEBREAK_NAMES, TIEBREAKS
 
 # Two rounds of a Swiss stage of six:
 #   round 1: 1 beat 2, 3 beat 4, 5 beat 6      round 2: 1 beat 3, 5 beat 2, 4 beat 6

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from games.matches import services as match_services
 from games.models import Match
-from games.rules import RuleViolation
+from games.rules.errors import RuleViolation
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
 from tests.tournaments.builders import call, check_in, event_types, events_of_type, fixtures, play
 from tests.tournaments.tasks.builders import other_session
