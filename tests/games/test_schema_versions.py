@@ -6,7 +6,6 @@ import uuid
 import pytest
 
 from games.eventstore.api import read_stream
-from games.eventstore.upcasters import upcasters
 from games.matches.execution import MATCH_KIND
 from games.matches.projections import MATCH_STREAM, match_event
 from games.matches.stream.events import (
@@ -18,6 +17,7 @@ from games.matches.stream.events import (
 from games.rules.match import MatchFormat
 from games.rules.variants import DEFAULT_VARIANT
 from tests.factories.matches import V1_SIDES, old_match_created
+from tests.games.eventstore.builders import version_upcast_to
 
 V2_PAYLOAD = {
     "table_size": 2,
@@ -30,12 +30,9 @@ V2_PAYLOAD = {
 
 def test_every_match_event_type_is_at_the_version_its_upcasters_lead_to() -> None:
     for event_type in MATCH_EVENT_TYPES:
-        version = 1
-        while upcasters.applies_to(
-            stream_type=MATCH_STREAM, event_type=event_type, schema_version=version
-        ):
-            version += 1
-        assert schema_version_of(event_type) == version, event_type
+        assert schema_version_of(event_type) == version_upcast_to(MATCH_STREAM, event_type), (
+            event_type
+        )
     assert schema_version_of(MatchCreated.type) == 2
 
 

@@ -17,6 +17,7 @@ from games.eventstore.api import (
     NewEvent,
     append_to_stream,
 )
+from games.eventstore.upcasters import upcasters
 
 T = TypeVar("T")
 
@@ -132,3 +133,13 @@ def event_rows() -> list[tuple[object, ...]]:
             "FROM eventstore_event ORDER BY global_position"
         )
         return list(cursor.fetchall())
+
+
+def version_upcast_to(stream_type: str, event_type: str) -> int:
+    """The schema version the registered upcasters bring a version-1 `event_type` to."""
+    version = 1
+    while upcasters.applies_to(
+        stream_type=stream_type, event_type=event_type, schema_version=version
+    ):
+        version += 1
+    return version
