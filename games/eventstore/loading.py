@@ -2,7 +2,8 @@
 what this process folded before (`games.eventstore.memo`), reading nothing when the caller
 already knows where the stream stands (a `Head`).
 
-A kind says how its stored events decode (`decode`, after the store's upcasters ran) and fold
+A kind says how its events meet the store (its `common.events.EventCodec`: the type strings,
+payloads and schema versions; records decode after the store's upcasters ran), how they fold
 (`fold`), and which memo keeps its folded states; the loads below are the same for all.
 
 A head is where a stream stood when a request found its place (a match request's permission
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 from uuid import UUID
 
+from common.events import EventCodec
 from games.eventstore.memo import Folded, StreamMemo
 from games.eventstore.reading import read_stream
 from games.eventstore.records import RecordedEvent
@@ -60,16 +62,16 @@ class Loaded(Generic[S]):
 
 @dataclass(frozen=True, kw_only=True)
 class StreamFolding(Generic[S, E]):
-    """How one kind of stream folds: its stored type, how its stored events decode and fold,
-    and the process's memo of its folded states."""
+    """How one kind of stream folds: its stored type, its events' codec, how they fold, and the
+    process's memo of its folded states."""
 
     stream_type: str
-    decode: Callable[[RecordedEvent], E]
+    codec: EventCodec[E]
     fold: Callable[[Iterable[E], S | None], S]
     memo: StreamMemo[S]
 
     def fold_records(self, records: Sequence[RecordedEvent], state: S | None) -> S:
-        return self.fold(map(self.decode, records), state)
+        return self.fold(map(self.codec.decode_recorded, records), state)
 
 
 def load_latest(

@@ -71,12 +71,12 @@ class Appended(Generic[E]):
 @dataclass(frozen=True, kw_only=True)
 class StreamKind(StreamFolding[S, E], Generic[S, E, C]):
     """How the pipeline handles one kind of stream (S: its folded state, E: its events, C: its
-    commands): how it folds (`StreamFolding`), decides, encodes, projects and announces."""
+    commands): how it folds and stores its events (`StreamFolding`), decides, projects and
+    announces."""
 
     decide: Callable[[S | None, C], Sequence[E]]
     """The events a command records on the state loaded (None before the stream's first event:
     a command that does not create the stream is refused with `not_found` before it)."""
-    encode: Callable[[E], NewEvent]
     creates: tuple[type[Any], ...]
     """The commands that may record a stream's first events."""
     not_found: Callable[[UUID], Exception]
@@ -241,7 +241,7 @@ def _run_once(
     appended = append_to_stream(
         stream_id=stream_id,
         stream_type=kind.stream_type,
-        events=[kind.encode(decided_event) for decided_event in decided],
+        events=[stored_event(kind, decided_event) for decided_event in decided],
         expected_version=version,
         metadata=metadata,
         idempotency_key=idempotency_key,
@@ -257,6 +257,12 @@ def _run_once(
         version=appended.last_version,
         events=appended.events,
     )
+
+
+def stored_event(kind: StreamKind[S, E, C], event: E) -> NewEvent:
+    """The event as the store keeps it, at its type's current schema version."""
+    event_type, payload = kind.codec.encode(event)
+    return NewEvent(event_type, payload, schema_version=kind.codec.schema_version_of(event_type))
 
 
 def _decided(

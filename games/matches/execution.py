@@ -13,13 +13,13 @@ from django.utils.translation import gettext_noop
 
 from common.actors import Actor
 from games import folded
-from games.eventstore.api import EventMetadata, NewEvent
+from games.eventstore.api import EventMetadata
 from games.eventstore.loading import Head, Loaded, load_latest, load_to
 from games.eventstore.pipeline import Outcome, StreamKind, run_command
-from games.matches.projections import MATCH_STREAM, match_event, match_written_with_append
+from games.matches.projections import MATCH_STREAM, match_written_with_append
 from games.matches.stream.commands import CreateMatch, MatchCommand
 from games.matches.stream.decide import decide
-from games.matches.stream.events import MatchEvent, schema_version_of
+from games.matches.stream.events import MATCH_EVENTS, MatchEvent
 from games.matches.stream.evolve import fold
 from games.matches.stream.state import MatchAggregate
 from games.rules.errors import RuleViolation
@@ -87,17 +87,12 @@ def load_match(*, match_id: UUID, to_version: int | None = None) -> tuple[MatchA
     return state, version
 
 
-def encode(event: MatchEvent) -> NewEvent:
-    return NewEvent(event.type, event.to_payload(), schema_version=schema_version_of(event.type))
-
-
 MATCH_KIND: StreamKind[MatchAggregate, MatchEvent, MatchCommand] = StreamKind(
     stream_type=MATCH_STREAM,
-    decode=match_event,
+    codec=MATCH_EVENTS,
     fold=fold,
     memo=folded.memo,
     decide=decide,
-    encode=encode,
     creates=(CreateMatch,),
     not_found=match_not_found,
     project_with_append=match_written_with_append,

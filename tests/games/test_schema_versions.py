@@ -6,6 +6,7 @@ import uuid
 import pytest
 
 from games.eventstore.api import read_stream
+from games.eventstore.pipeline import stored_event
 from games.matches.execution import MATCH_KIND
 from games.matches.projections import MATCH_STREAM, match_event
 from games.matches.stream.events import (
@@ -39,7 +40,7 @@ def test_every_match_event_type_is_at_the_version_its_upcasters_lead_to() -> Non
 def test_the_pipeline_writes_a_match_event_at_its_current_version() -> None:
     created = match_event_from_stored(MatchCreated.type, V2_PAYLOAD)
 
-    written = MATCH_KIND.encode(created)
+    written = stored_event(MATCH_KIND, created)
 
     assert (written.event_type, written.payload, written.schema_version) == (
         MatchCreated.type,

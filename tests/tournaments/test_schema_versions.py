@@ -10,6 +10,7 @@ from django.db import connection
 
 from common.actors import Actor
 from games.eventstore.api import NewEvent, read_stream
+from games.eventstore.pipeline import stored_event
 from games.eventstore.upcasters import upcasters
 from tests.games.eventstore.builders import append, version_upcast_to
 from tests.tournaments.stream.test_events import STORED
@@ -182,7 +183,7 @@ def test_every_event_type_is_at_the_version_its_upcasters_lead_to() -> None:
 def test_the_pipeline_writes_each_event_at_its_current_version(
     event: TournamentEvent, event_type: str, payload: dict[str, object]
 ) -> None:
-    written = TOURNAMENT_KIND.encode(event)
+    written = stored_event(TOURNAMENT_KIND, event)
 
     assert (written.event_type, written.payload) == (event_type, payload)
     assert written.schema_version == EVENT_CLASSES[event_type].__dict__.get("schema_version", 1)

@@ -19,7 +19,7 @@ from uuid import UUID
 from django.utils.translation import gettext_noop
 
 from common.actors import Actor
-from games.eventstore.api import EventMetadata, NewEvent
+from games.eventstore.api import EventMetadata
 from games.eventstore.loading import load_latest
 from games.eventstore.pipeline import Appended, Outcome, StreamKind, run_command
 from tournaments import folded
@@ -31,7 +31,7 @@ from tournaments.signals import tournament_events_appended_on_commit
 from tournaments.state import TournamentState
 from tournaments.stream.commands import CreateTournament, TournamentCommand
 from tournaments.stream.decide import decide
-from tournaments.stream.events import TournamentEvent, encode, schema_version_of, tournament_event
+from tournaments.stream.events import TOURNAMENT_EVENTS, TournamentEvent
 from tournaments.stream.evolve import fold
 
 TOURNAMENT_STREAM = "tournament"
@@ -73,11 +73,10 @@ def notify(
 
 TOURNAMENT_KIND: StreamKind[TournamentState, TournamentEvent, TournamentCommand] = StreamKind(
     stream_type=TOURNAMENT_STREAM,
-    decode=tournament_event,
+    codec=TOURNAMENT_EVENTS,
     fold=fold,
     memo=folded.memo,
     decide=decide,
-    encode=lambda event: NewEvent(*encode(event), schema_version_of(event.type)),
     creates=(CreateTournament,),
     not_found=tournament_not_found,
     lock=lock_tournament,

@@ -40,7 +40,12 @@ def card_codes(cards: Sequence[Card]) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class MatchCreated:
+    """Schema version 2 (decision record 0018): a side is a reference by id, `{"entrant": 17}`
+    for a tournament's entrant or `{}` for a free-standing match, never a name. Version 1
+    carried `{"name": ...}`; `match_created_v1_to_v2` upcasts it."""
+
     type: ClassVar[str] = "MatchCreated"
+    schema_version: ClassVar[int] = 2
     table_size: int
     match_format: MatchFormat
     sides: tuple[SideRef, ...]
@@ -338,16 +343,8 @@ MATCH_EVENT_TYPES = MATCH_EVENTS.classes
 match_event_from_stored = MATCH_EVENTS.decode
 
 
-SCHEMA_VERSIONS = {MatchCreated.type: 2}
-"""The schema version each event type is recorded at now; the others are at 1.
-
-MatchCreated 2 (decision record 0018): a side is a reference by id, `{"entrant": 17}` for a
-tournament's entrant or `{}` for a free-standing match, never a name. Version 1 carried
-`{"name": ...}`; `match_created_v1_to_v2` upcasts it."""
-
-
-def schema_version_of(event_type: str) -> int:
-    return SCHEMA_VERSIONS.get(event_type, 1)
+schema_version_of = MATCH_EVENTS.schema_version_of
+"""The schema version each event type is recorded at now (its class's `schema_version`, else 1)."""
 
 
 def match_created_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:

@@ -26,7 +26,7 @@ PURE_CORES = ("games.rules", "games.matches.stream")
 """Each pure core counts as one step of the path (decide, evolve): what happens inside is the
 rules' business, tested on its own."""
 
-MODULES_AT_MOST = 36
+MODULES_AT_MOST = 37
 REENTRIES_AT_MOST = 40
 """Bounds a little above today's figures (docs/architecture.md): a change that lengthens the
 card's path again fails here and says by how much."""

@@ -4,11 +4,13 @@ test: a list of the numbers its events carry. What is read is counted by the que
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 from uuid import UUID
 
 import pytest
 
+from common.events import EventCodec
 from games.eventstore.api import NewEvent, read_stream
 from games.eventstore.loading import (
     EMPTY_STREAM,
@@ -25,14 +27,27 @@ from tests.games.eventstore.builders import append, new_stream_id
 pytestmark = pytest.mark.django_db
 
 
-def numbers(events: Iterable[int], state: tuple[int, ...] | None) -> tuple[int, ...]:
-    return (*(state or ()), *events)
+@dataclass(frozen=True)
+class NumberWritten:
+    type: ClassVar[str] = "NumberWritten"
+    n: int
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"n": self.n}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> NumberWritten:
+        return cls(payload["n"])
 
 
-def kind() -> StreamFolding[tuple[int, ...], int]:
+def numbers(events: Iterable[NumberWritten], state: tuple[int, ...] | None) -> tuple[int, ...]:
+    return (*(state or ()), *(event.n for event in events))
+
+
+def kind() -> StreamFolding[tuple[int, ...], NumberWritten]:
     return StreamFolding(
         stream_type="numbers",
-        decode=lambda recorded: int(recorded.payload["n"]),
+        codec=EventCodec("numbers", [NumberWritten]),
         fold=numbers,
         memo=StreamMemo(8),
     )
@@ -43,7 +58,7 @@ def written(stream_id: UUID, *values: int) -> list[RecordedEvent]:
     return list(append(stream_id, events, stream_type="numbers").events)
 
 
-def remembered(folding: StreamFolding[tuple[int, ...], int], stream_id: UUID) -> Head:
+def remembered(folding: StreamFolding[tuple[int, ...], NumberWritten], stream_id: UUID) -> Head:
     """The memo holds the stream as it is now; the head a request would have seen."""
     records = read_stream(stream_id=stream_id)
     last = records[-1]

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 from uuid import UUID
 
 import pytest
 from django.db import transaction
 
+from common.events import EventCodec
 from games.eventstore.api import EventMetadata, NewEvent, read_stream
 from games.eventstore.errors import IdempotencyKeyReused, WrongExpectedVersion
 from games.eventstore.loading import Head
@@ -40,6 +41,20 @@ class NoTally(Exception):
     pass
 
 
+@dataclass(frozen=True)
+class NumberAdded:
+    type: ClassVar[str] = "NumberAdded"
+    schema_version: ClassVar[int] = 2
+    number: int
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"number": self.number}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> NumberAdded:
+        return cls(payload["number"])
+
+
 @dataclass
 class Tally:
     """A kind whose state is the sum of its events' numbers, noting what the pipeline calls."""
@@ -52,14 +67,13 @@ class Tally:
     """A state the tally refuses to add to."""
     memo: StreamMemo[int] = field(default_factory=lambda: StreamMemo(8))
 
-    def kind(self, *, transactional: bool = True) -> StreamKind[int, int, Add]:
+    def kind(self, *, transactional: bool = True) -> StreamKind[int, NumberAdded, Add]:
         return StreamKind(
             stream_type="tally",
-            decode=lambda recorded: int(recorded.payload["number"]),
+            codec=EventCodec("tally", [NumberAdded]),
             fold=self.fold,
             memo=self.memo,
             decide=self.decide,
-            encode=lambda number: NewEvent("NumberAdded", {"number": number}),
             creates=(Add,),
             not_found=lambda _stream: NoTally("no such tally"),
             project=lambda *_: self.calls.append("project"),
@@ -68,7 +82,7 @@ class Tally:
             transactional=transactional,
         )
 
-    def decide(self, state: int | None, command: Add) -> list[int]:
+    def decide(self, state: int | None, command: Add) -> list[NumberAdded]:
         self.calls.append("decide")
         self.decided_on.append(state)
         if self.before_decide:  # another writer, on its own connection, commits first
@@ -76,12 +90,12 @@ class Tally:
             in_threads(lambda _: added(self.stream_of_race, number), 1)
         if state is not None and state == self.refuse:
             raise ValueError("not now")
-        return list(command.numbers)
+        return [NumberAdded(number) for number in command.numbers]
 
     stream_of_race: UUID = field(default_factory=new_stream_id)
 
-    def fold(self, numbers: Iterable[int], state: int | None) -> int:
-        return (state or 0) + sum(numbers)
+    def fold(self, events: Iterable[NumberAdded], state: int | None) -> int:
+        return (state or 0) + sum(event.number for event in events)
 
 
 def added(stream_id: UUID, number: int) -> RecordedEvent:
@@ -100,6 +114,7 @@ def test_a_command_records_its_events_and_answers_the_state_folded_with_them() -
     assert (outcome.state, outcome.version, outcome.recorded) == (9, 3, True)
     assert [event.payload["number"] for event in read_stream(stream_id=stream)] == [2, 3, 4]
     assert [event.stream_version for event in outcome.events] == [2, 3]
+    assert {event.schema_version for event in read_stream(stream_id=stream)} == {2}
 
 
 @pytest.mark.django_db(transaction=True)
