@@ -32,6 +32,7 @@ from uuid import UUID
 
 from django.db import transaction
 
+from common.explained import Explained
 from common.fingerprints import fingerprint as command_fingerprint
 from games.eventstore.appending import append_to_stream, find_append_by_idempotency_key
 from games.eventstore.errors import WrongExpectedVersion
@@ -135,8 +136,9 @@ class Outcome(Generic[S]):
 
 
 class Reload(Exception):
-    """A command refused on a state trusted at the caller's head without reading the log: a
-    write may have landed since, so the pipeline tries again with a state read afresh."""
+    """A command refused (`Explained`) on a state trusted at the caller's head without reading
+    the log: a write may have landed since, so the pipeline tries again with a state read
+    afresh. Any other error is raised as it is."""
 
 
 class _RecordedFirst(Exception):
@@ -278,7 +280,7 @@ def _decided(
         return kind.decide(
             loaded.state, command if prepare is None else prepare(loaded.state, command)
         )
-    except Exception:
+    except Explained:
         if loaded.unread:
             raise Reload from None  # refused on a state that a landed write may have moved
         raise

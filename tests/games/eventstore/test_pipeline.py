@@ -13,6 +13,7 @@ import pytest
 from django.db import transaction
 
 from common.events import EventCodec
+from common.explained import Explained
 from games.eventstore.api import EventMetadata, NewEvent, read_stream
 from games.eventstore.errors import IdempotencyKeyReused, WrongExpectedVersion
 from games.eventstore.loading import Head
@@ -41,6 +42,10 @@ class NoTally(Exception):
     pass
 
 
+class NotNow(Explained):
+    """The tally's refusal, as a kind refuses a command."""
+
+
 @dataclass(frozen=True)
 class NumberAdded:
     type: ClassVar[str] = "NumberAdded"
@@ -65,6 +70,8 @@ class Tally:
     """Numbers another writer appends just before the next decisions (a lost race)."""
     refuse: int | None = None
     """A state the tally refuses to add to."""
+    broken: bool = False
+    """Its decide fails as a bug would, not as a refusal."""
     memo: StreamMemo[int] = field(default_factory=lambda: StreamMemo(8))
 
     def kind(self, *, transactional: bool = True) -> StreamKind[int, NumberAdded, Add]:
@@ -89,7 +96,9 @@ class Tally:
             number = self.before_decide.pop(0)
             in_threads(lambda _: added(self.stream_of_race, number), 1)
         if state is not None and state == self.refuse:
-            raise ValueError("not now")
+            raise NotNow("not now")
+        if self.broken:
+            raise RuntimeError("broken")
         return [NumberAdded(number) for number in command.numbers]
 
     stream_of_race: UUID = field(default_factory=new_stream_id)
@@ -133,7 +142,7 @@ def test_a_refusal_in_decide_records_nothing_and_notifies_nothing() -> None:
     tally.calls.clear()
     tally.refuse = 1
 
-    with pytest.raises(ValueError, match="not now"):
+    with pytest.raises(NotNow, match="not now"):
         run_command(tally.kind(), stream_id=stream, command=add(2), metadata=WHO)
 
     assert tally.calls == ["decide"]
@@ -255,6 +264,29 @@ def test_a_command_refused_on_a_state_trusted_at_the_callers_head_is_decided_aga
     assert (outcome.state, outcome.version) == (8, 3)
     assert [event.payload["number"] for event in read_stream(stream_id=stream)] == [1, 2, 5]
     assert last.stream_version == 2
+
+
+def test_an_error_that_is_no_refusal_is_raised_at_once_even_on_a_state_trusted_at_the_head() -> (
+    None
+):
+    tally, stream = Tally(), new_stream_id()
+    first = run_command(tally.kind(), stream_id=stream, command=add(1), metadata=WHO)
+    seen = Folded(first.state, first.version, first.events[-1].global_position)
+    tally.memo.remember(stream, seen)
+    tally.decided_on.clear()
+    tally.broken = True
+
+    with pytest.raises(RuntimeError, match="broken"):
+        run_command(
+            tally.kind(),
+            stream_id=stream,
+            command=add(5),
+            metadata=WHO,
+            head=Head(seen.version, seen.position),
+        )
+
+    assert tally.decided_on == [1]
+    assert len(read_stream(stream_id=stream)) == 1
 
 
 def test_a_command_at_the_callers_head_reads_nothing_when_the_memo_is_there(
