@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.api.base import json_errors
-from common.api.serializing import Serializer, validated_data_of
+from common.api.serializing import Serializer, bound, forget_validation, validated_data_of
 from common.parsing import ASCII_DIGITS, MAX_BIGINT, ascii_int
 
 DEVICE_HEADER = "X-Device"
@@ -31,12 +31,17 @@ class NoInput(Serializer):
 
 def validated_input(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
     """A JSON request body as its serializer reads it, strictly: values of the wrong JSON type and
-    unknown fields are refused (common/api/base.py)."""
-    serializer = serializer_class(data=data)
-    strict_errors = json_errors(serializer, data)
-    if not serializer.is_valid() or strict_errors is not None:
-        raise serializers.ValidationError(merged_errors(serializer.errors, strict_errors))
-    return dict(serializer.validated_data)
+    unknown fields are refused (common/api/base.py). Read with this thread's instance of the
+    serializer (`bound`), whose fields are built once, not for every request."""
+    serializer = bound(serializer_class)
+    serializer.initial_data = data
+    try:
+        strict_errors = json_errors(serializer, data)
+        if not serializer.is_valid() or strict_errors is not None:
+            raise serializers.ValidationError(merged_errors(serializer.errors, strict_errors))
+        return dict(serializer.validated_data)
+    finally:
+        forget_validation(serializer)
 
 
 def merged_errors(errors: Any, more: Any) -> Any:

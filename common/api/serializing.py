@@ -71,8 +71,13 @@ def validated_data_of(serializer_class: type[Serializer], data: Any) -> dict[str
         serializer.is_valid(raise_exception=True)
         return dict(serializer.validated_data)
     finally:
-        for name in VALIDATION_STATE:
-            serializer.__dict__.pop(name, None)
+        forget_validation(serializer)
+
+
+def forget_validation(serializer: Serializer) -> None:
+    """Drop what `is_valid` left on a thread's instance, so the next use starts clean."""
+    for name in VALIDATION_STATE:
+        serializer.__dict__.pop(name, None)
 
 
 @dataclass(frozen=True, slots=True)

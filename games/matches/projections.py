@@ -6,13 +6,14 @@ from the log and the verification, so the three cannot drift apart.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 from uuid import UUID
 
-from django.db import connection
+from django.db import connection, models
 
 from games.eventstore.api import (
     APPENDED_FIRST_AT,
@@ -59,36 +60,44 @@ class StreamPosition:
 
 
 def match_row(state: MatchAggregate, *, match_id: UUID, position: StreamPosition) -> Match:
+    return Match(**match_values(state, match_id=match_id, position=position))
+
+
+def match_values(
+    state: MatchAggregate, *, match_id: UUID, position: StreamPosition
+) -> dict[str, Any]:
+    """The match row's values by attribute name: what `match_row` is built from, and what the
+    inline projection writes without building a model instance on the card path."""
     record = state.record
     deciding_round = state.deciding_round_of(record)
     regulation = state.regulation_points_of(record)
-    return Match(
-        id=match_id,
-        table_size=state.table.size,
-        scoring=scoring_of(state),
-        best_of=state.setup.match_format.rounds,
-        sides=[dict(side) for side in state.setup.sides],
-        variant=state.setup.variant.to_dict(),
-        first_dealer=state.setup.first_dealer,
-        status=state.status_of(record),
-        round_wins=list(record.round_wins),
-        total_points=list(record.total_points),
-        winner=state.winner_of(record),
-        decider=state.setup.match_format.decider,
-        deciding_round_due=state.deciding_round_due_of(record),
-        deciding_round=deciding_round,
-        decided_by=None if deciding_round is None else DECIDED_BY_DECIDING_ROUND,
-        regulation_points=None if regulation is None else list(regulation),
-        forfeited_by=state.forfeited_by,
-        confirmed_by=sorted(state.confirmed_by),
-        disputed_by=sorted(state.disputed_by),
-        confirmations=[mark_of(mark) for mark in state.confirmations],
-        disputes=[dispute_of(mark) for mark in state.disputes],
-        version=position.version,
-        last_position=position.last_position,
-        created_at=position.created_at,
-        updated_at=position.updated_at,
-    )
+    return {
+        "id": match_id,
+        "table_size": state.table.size,
+        "scoring": scoring_of(state),
+        "best_of": state.setup.match_format.rounds,
+        "sides": [dict(side) for side in state.setup.sides],
+        "variant": state.setup.variant.to_dict(),
+        "first_dealer": state.setup.first_dealer,
+        "status": state.status_of(record),
+        "round_wins": list(record.round_wins),
+        "total_points": list(record.total_points),
+        "winner": state.winner_of(record),
+        "decider": state.setup.match_format.decider,
+        "deciding_round_due": state.deciding_round_due_of(record),
+        "deciding_round": deciding_round,
+        "decided_by": None if deciding_round is None else DECIDED_BY_DECIDING_ROUND,
+        "regulation_points": None if regulation is None else list(regulation),
+        "forfeited_by": state.forfeited_by,
+        "confirmed_by": sorted(state.confirmed_by),
+        "disputed_by": sorted(state.disputed_by),
+        "confirmations": [mark_of(mark) for mark in state.confirmations],
+        "disputes": [dispute_of(mark) for mark in state.disputes],
+        "version": position.version,
+        "last_position": position.last_position,
+        "created_at": position.created_at,
+        "updated_at": position.updated_at,
+    }
 
 
 def mark_of(mark: ResultMark) -> dict[str, Any]:
@@ -114,24 +123,31 @@ def dispute_of(mark: ResultMark) -> dict[str, Any]:
 
 
 def round_row(match_round: MatchRound, *, match_id: UUID, replay_of: int | None) -> Round:
+    return Round(**round_values(match_round, match_id=match_id, replay_of=replay_of))
+
+
+def round_values(
+    match_round: MatchRound, *, match_id: UUID, replay_of: int | None
+) -> dict[str, Any]:
+    """The round row's values by attribute name (see `match_values`)."""
     outcome = match_round.outcome
-    return Round(
-        match_id=match_id,
-        number=match_round.number,
-        status=match_round.status,
-        dealer_seat=match_round.dealer,
-        leader_seat=match_round.leader,
-        briscola=None if match_round.briscola is None else match_round.briscola.code,
-        plays=[play.to_list() for play in match_round.plays],
-        points=[] if outcome is None else list(outcome.points),
-        points_entered=match_round.entered is not None,
-        result=None if outcome is None or match_round.voided else outcome.result,
-        replay_of=replay_of,
-        void_reason=match_round.void_reason,
-        ruling=ruling_of(match_round),
-        corrections=[correction_of(event) for event in match_round.corrections],
-        deck=deck_of(match_round),
-    )
+    return {
+        "match_id": match_id,
+        "number": match_round.number,
+        "status": match_round.status,
+        "dealer_seat": match_round.dealer,
+        "leader_seat": match_round.leader,
+        "briscola": None if match_round.briscola is None else match_round.briscola.code,
+        "plays": [play.to_list() for play in match_round.plays],
+        "points": [] if outcome is None else list(outcome.points),
+        "points_entered": match_round.entered is not None,
+        "result": None if outcome is None or match_round.voided else outcome.result,
+        "replay_of": replay_of,
+        "void_reason": match_round.void_reason,
+        "ruling": ruling_of(match_round),
+        "corrections": [correction_of(event) for event in match_round.corrections],
+        "deck": deck_of(match_round),
+    }
 
 
 def ruling_of(match_round: MatchRound) -> dict[str, Any] | None:
@@ -186,22 +202,62 @@ def match_written_with_append(
             or replayed_before.get(match_round.number) != replay_of.get(match_round.number)
         )
     rounds = [
-        round_row(match_round, match_id=match_id, replay_of=replay_of.get(match_round.number))
+        round_values(match_round, match_id=match_id, replay_of=replay_of.get(match_round.number))
         for match_round in touched
     ]
     position = StreamPosition(version, 0, STAND_IN_TIME, STAND_IN_TIME)
-    match = match_row(state, match_id=match_id, position=position)
+    match = match_values(state, match_id=match_id, position=position)
     params = {
-        f"m{index}": field.get_db_prep_save(getattr(match, field.attname), connection)
-        for index, field in enumerate(MATCH_COLUMNS)
-        if field.name not in SET_BY_THE_APPEND
+        f"m{index}": prepare(match[attname])
+        for index, (attname, prepare) in enumerate(match_preparers())
+        if prepare is not None
     }
     for number, row in enumerate(rounds):
         params.update(
-            (f"r{number}_{index}", field.get_db_prep_save(getattr(row, field.attname), connection))
-            for index, field in enumerate(ROUND_COLUMNS)
+            (f"r{number}_{index}", prepare(row[attname]))
+            for index, (attname, prepare) in enumerate(round_preparers())
         )
     return WrittenWithAppend(ctes=projection_ctes(len(rounds)), params=params)
+
+
+Preparer = Callable[[Any], Any]
+PASSED_AS_THEY_ARE = (
+    models.BooleanField,
+    models.CharField,
+    models.ForeignKey,
+    models.IntegerField,
+    models.TextField,
+    models.UUIDField,
+)
+"""Columns whose values the statement takes as they are (each placeholder is cast to its
+column's type): Django's preparation of them only checks what the fold built."""
+
+
+def preparer_of(field: models.Field[Any, Any]) -> Preparer:
+    """How a column's value becomes a query parameter, as `field.get_db_prep_save` makes it,
+    without the model instance and the field's generic path for every value of every card."""
+    if isinstance(field, models.JSONField):
+        encoder = field.encoder
+        return lambda value: (
+            None if value is None else connection.ops.adapt_json_value(value, encoder)
+        )
+    if isinstance(field, PASSED_AS_THEY_ARE):
+        return lambda value: value
+    return lambda value: field.get_db_prep_save(value, connection)
+
+
+@cache
+def match_preparers() -> tuple[tuple[str, Preparer | None], ...]:
+    """Each match column's attribute and preparer, None for those the append sets itself."""
+    return tuple(
+        (field.attname, None if field.name in SET_BY_THE_APPEND else preparer_of(field))
+        for field in MATCH_COLUMNS
+    )
+
+
+@cache
+def round_preparers() -> tuple[tuple[str, Preparer], ...]:
+    return tuple((field.attname, preparer_of(field)) for field in ROUND_COLUMNS)
 
 
 STAND_IN_TIME = datetime.fromtimestamp(0, tz=UTC)
