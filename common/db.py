@@ -13,7 +13,7 @@ its own, so query logging, the tests' query counts and execute wrappers see it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import psycopg
@@ -61,10 +61,39 @@ def copy_rows(model: type[models.Model], rows: Sequence[models.Model]) -> int:
     return written
 
 
+PASSED_AS_THEY_ARE = (
+    models.BooleanField,
+    models.CharField,
+    models.ForeignKey,
+    models.IntegerField,
+    models.TextField,
+    models.UUIDField,
+)
+"""Fields whose values psycopg takes as they are: Django's preparation of them only converts
+what the projections built of the right type already."""
+
+
 def value_preparer(field: models.Field[Any, Any], database: Any) -> Callable[[Any], Any]:
-    """What `copy_rows` writes for a value of `field`: a JSON document as its text (NULL for
-    None, as the field stores it), anything else as the field prepares it for the database."""
+    """What a projection writes for a value of `field` (`copy_rows`, the card path's upserts,
+    whose placeholders are cast to their columns' types): a JSON document as its text (NULL for
+    None, as the field stores it), a number, text, flag or key as it is, anything else as the
+    field prepares it for the database."""
     if isinstance(field, models.JSONField):
         encoder = field.encoder
         return lambda value: None if value is None else json.dumps(value, cls=encoder)
+    if isinstance(field, PASSED_AS_THEY_ARE):
+        return lambda value: value
     return lambda value: field.get_db_prep_save(value, database)
+
+
+def row_preparer(
+    fields: Sequence[models.Field[Any, Any]], database: Any
+) -> Callable[[Mapping[str, Any]], list[Any]]:
+    """What a projection writes for a row given as values by attribute name: each of `fields`
+    prepared by its `value_preparer`, in order."""
+    preparers = [(field.attname, value_preparer(field, database)) for field in fields]
+
+    def prepared(values: Mapping[str, Any]) -> list[Any]:
+        return [prepare(values[attname]) for attname, prepare in preparers]
+
+    return prepared

@@ -1,6 +1,7 @@
-"""What every write does around its service call: validate the body, take the idempotency key,
-and answer 201 (recorded) or 200 (a repeated key: the first answer again). Who is acting is
-`accounts.actors.request_actor`; the answers in a match's shape are `games.api.responses`."""
+"""What every write does around its service call: take the idempotency key and answer 201
+(recorded) or 200 (a repeated key: the first answer again). The body is read by
+`common.api.serializing.validated_input`; who is acting is `accounts.actors.request_actor`; the
+answers in a match's shape are `games.api.responses`."""
 
 from __future__ import annotations
 
@@ -12,8 +13,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from common.api.base import json_errors
-from common.api.serializing import Serializer, bound, forget_validation, validated_data_of
+from common.api.serializing import Serializer, validated_data_of
 from common.parsing import ASCII_DIGITS, MAX_BIGINT, ascii_int
 
 DEVICE_HEADER = "X-Device"
@@ -27,28 +27,6 @@ IDEMPOTENCY_KEY_MAX_LENGTH = 128
 class NoInput(Serializer):
     """The body of a command that takes no options: none, or `{}`. Read all the same, so that a
     malformed body or an unknown field is refused like anywhere else."""
-
-
-def validated_input(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
-    """A JSON request body as its serializer reads it, strictly: values of the wrong JSON type and
-    unknown fields are refused (common/api/base.py). Read with this thread's instance of the
-    serializer (`bound`), whose fields are built once, not for every request."""
-    serializer = bound(serializer_class)
-    serializer.initial_data = data
-    try:
-        strict_errors = json_errors(serializer, data)
-        if not serializer.is_valid() or strict_errors is not None:
-            raise serializers.ValidationError(merged_errors(serializer.errors, strict_errors))
-        return dict(serializer.validated_data)
-    finally:
-        forget_validation(serializer)
-
-
-def merged_errors(errors: Any, more: Any) -> Any:
-    """DRF's errors with `more` added where DRF found nothing wrong (both shaped alike)."""
-    if isinstance(errors, dict) and isinstance(more, dict):
-        return {key: merged_errors(errors.get(key), more.get(key)) for key in errors | more}
-    return errors if errors else more
 
 
 class QueryIntegerField(serializers.IntegerField):

@@ -355,7 +355,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # The API's PATCH bodies are read whole (common.api.commands.validated_input), with their
+    # The API's PATCH bodies are read whole (common.api.serializing.validated_input), with their
     # required fields, not as DRF's partial updates: the schema says them as they are read.
     "COMPONENT_SPLIT_PATCH": False,
 }

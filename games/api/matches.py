@@ -13,9 +13,9 @@ from rest_framework.response import Response
 from accounts.actors import request_actor
 from accounts.permissions import Action, Authenticated
 from common.api.base import JsonApi
-from common.api.commands import REASON_MAX_LENGTH, validated_input
+from common.api.commands import REASON_MAX_LENGTH
 from common.api.schema import command_schema, error_responses
-from common.api.serializing import Serializer, data_of
+from common.api.serializing import Serializer, data_of, validated_input
 from games.access import MatchAccess, check_acting_side
 from games.api.responses import match_command, match_created_response, may_organize, viewer
 from games.api.serializers import (

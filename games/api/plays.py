@@ -14,14 +14,9 @@ from rest_framework.response import Response
 from accounts.actors import request_actor
 from accounts.permissions import Action
 from common.api.base import JsonApi
-from common.api.commands import (
-    REASON_MAX_LENGTH,
-    command_response,
-    idempotency_key_of,
-    validated_input,
-)
+from common.api.commands import REASON_MAX_LENGTH, command_response, idempotency_key_of
 from common.api.schema import command_schema
-from common.api.serializing import Serializer, data_of
+from common.api.serializing import Serializer, data_of, validated_input
 from games.access import MatchAccess, head_of
 from games.api.responses import CommandInput, round_command, viewer
 from games.api.serializers import (

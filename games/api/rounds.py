@@ -19,11 +19,10 @@ from common.api.commands import (
     REASON_MAX_LENGTH,
     QueryIntegerField,
     idempotency_key_of,
-    validated_input,
     validated_query,
 )
 from common.api.schema import command_schema, error_responses
-from common.api.serializing import Serializer
+from common.api.serializing import Serializer, validated_input
 from games.access import MatchAccess, head_of
 from games.api.responses import CommandInput, round_command, round_response, viewer
 from games.api.serializers import (

@@ -6,15 +6,16 @@ from the log and the verification, so the three cannot drift apart.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache, lru_cache
 from typing import Any
 from uuid import UUID
 
-from django.db import connection, models
+from django.db import connection
 
+from common.db import row_preparer
 from games.eventstore.api import (
     APPENDED_FIRST_AT,
     APPENDED_LAST_AT,
@@ -207,57 +208,24 @@ def match_written_with_append(
     ]
     position = StreamPosition(version, 0, STAND_IN_TIME, STAND_IN_TIME)
     match = match_values(state, match_id=match_id, position=position)
-    params = {
-        f"m{index}": prepare(match[attname])
-        for index, (attname, prepare) in enumerate(match_preparers())
-        if prepare is not None
-    }
+    params = dict(zip(MATCH_PARAMETERS, prepared_match()(match), strict=True))
     for number, row in enumerate(rounds):
-        params.update(
-            (f"r{number}_{index}", prepare(row[attname]))
-            for index, (attname, prepare) in enumerate(round_preparers())
-        )
+        names = (f"r{number}_{index}" for index in range(len(ROUND_COLUMNS)))
+        params.update(zip(names, prepared_round()(row), strict=True))
     return WrittenWithAppend(ctes=projection_ctes(len(rounds)), params=params)
 
 
-Preparer = Callable[[Any], Any]
-PASSED_AS_THEY_ARE = (
-    models.BooleanField,
-    models.CharField,
-    models.ForeignKey,
-    models.IntegerField,
-    models.TextField,
-    models.UUIDField,
-)
-"""Columns whose values the statement takes as they are (each placeholder is cast to its
-column's type): Django's preparation of them only checks what the fold built."""
-
-
-def preparer_of(field: models.Field[Any, Any]) -> Preparer:
-    """How a column's value becomes a query parameter, as `field.get_db_prep_save` makes it,
-    without the model instance and the field's generic path for every value of every card."""
-    if isinstance(field, models.JSONField):
-        encoder = field.encoder
-        return lambda value: (
-            None if value is None else connection.ops.adapt_json_value(value, encoder)
-        )
-    if isinstance(field, PASSED_AS_THEY_ARE):
-        return lambda value: value
-    return lambda value: field.get_db_prep_save(value, connection)
-
-
 @cache
-def match_preparers() -> tuple[tuple[str, Preparer | None], ...]:
-    """Each match column's attribute and preparer, None for those the append sets itself."""
-    return tuple(
-        (field.attname, None if field.name in SET_BY_THE_APPEND else preparer_of(field))
-        for field in MATCH_COLUMNS
+def prepared_match() -> Callable[[Mapping[str, Any]], list[Any]]:
+    """The match row's parameters, but for the columns the append sets itself."""
+    return row_preparer(
+        [field for field in MATCH_COLUMNS if field.name not in SET_BY_THE_APPEND], connection
     )
 
 
 @cache
-def round_preparers() -> tuple[tuple[str, Preparer], ...]:
-    return tuple((field.attname, preparer_of(field)) for field in ROUND_COLUMNS)
+def prepared_round() -> Callable[[Mapping[str, Any]], list[Any]]:
+    return row_preparer(ROUND_COLUMNS, connection)
 
 
 STAND_IN_TIME = datetime.fromtimestamp(0, tz=UTC)
@@ -269,6 +237,10 @@ SET_BY_THE_APPEND = {
     "created_at": APPENDED_FIRST_AT,
     "updated_at": APPENDED_LAST_AT,
 }
+MATCH_PARAMETERS = [
+    f"m{index}" for index, field in enumerate(MATCH_COLUMNS) if field.name not in SET_BY_THE_APPEND
+]
+"""The placeholders of the match row's values in `projection_ctes`, in the columns' order."""
 
 
 def cast(name: str, field: Any) -> str:

@@ -14,9 +14,9 @@ from rest_framework.response import Response
 from accounts.actors import request_actor
 from accounts.permissions import Action
 from common.api.base import JsonApi
-from common.api.commands import REASON_MAX_LENGTH, NoInput, idempotency_key_of, validated_input
+from common.api.commands import REASON_MAX_LENGTH, NoInput, idempotency_key_of
 from common.api.schema import COMMAND_HEADERS, REPEATED_KEY, command_schema, error_responses
-from common.api.serializing import Serializer
+from common.api.serializing import Serializer, validated_input
 from tournaments.api.me import (
     NOT_ENTERED,
     PLAYER_KEY_ONLY,

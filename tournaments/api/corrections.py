@@ -18,8 +18,8 @@ from rest_framework.response import Response
 from accounts.actors import request_actor
 from accounts.permissions import Action
 from common.api.base import JsonApi
-from common.api.commands import REASON_MAX_LENGTH, idempotency_key_of, validated_input
-from common.api.serializing import Serializer
+from common.api.commands import REASON_MAX_LENGTH, idempotency_key_of
+from common.api.serializing import Serializer, validated_input
 from tournaments.api.entrants import MAX_SEED, NAME_MAX_LENGTH, group_field
 from tournaments.api.schema import (
     ENTRANT_NOT_FOUND,

@@ -11,8 +11,8 @@ from rest_framework.response import Response
 from accounts.actors import request_actor
 from accounts.permissions import Action
 from common.api.base import JsonApi
-from common.api.commands import REASON_MAX_LENGTH, NoInput, idempotency_key_of, validated_input
-from common.api.serializing import Serializer
+from common.api.commands import REASON_MAX_LENGTH, NoInput, idempotency_key_of
+from common.api.serializing import Serializer, validated_input
 from tournaments.api.schema import (
     ENTRANT_NOT_FOUND,
     TOURNAMENT_NOT_FOUND,

@@ -12,8 +12,8 @@ from rest_framework.response import Response
 from accounts.actors import request_actor
 from accounts.permissions import Action
 from common.api.base import JsonApi
-from common.api.commands import command_response, idempotency_key_of, validated_input
-from common.api.serializing import Serializer
+from common.api.commands import command_response, idempotency_key_of
+from common.api.serializing import Serializer, validated_input
 from tournaments.api.level_matches import MAX_REASON
 from tournaments.api.schema import VERSION_CONFLICT, tournament_command_schema
 from tournaments.api.serializers import TournamentOutput

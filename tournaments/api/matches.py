@@ -18,11 +18,10 @@ from common.api.commands import (
     QueryIntegerField,
     command_response,
     idempotency_key_of,
-    validated_input,
     validated_query,
 )
 from common.api.schema import error_responses
-from common.api.serializing import Serializer
+from common.api.serializing import Serializer, validated_input
 from tournaments.api.conditional import NOT_MODIFIED, conditional_read, read_kind
 from tournaments.api.pagination import (
     CursorField,

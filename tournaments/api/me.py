@@ -22,15 +22,9 @@ from accounts.actors import device_of
 from accounts.permissions import PlayerPass, denied, is_signed_in
 from common.actors import Actor
 from common.api.base import JsonApi
-from common.api.commands import (
-    REASON_MAX_LENGTH,
-    NoInput,
-    command_response,
-    idempotency_key_of,
-    validated_input,
-)
+from common.api.commands import REASON_MAX_LENGTH, NoInput, command_response, idempotency_key_of
 from common.api.schema import command_schema, error_responses
-from common.api.serializing import Serializer
+from common.api.serializing import Serializer, validated_input
 from common.observability import current_request_id
 from tournaments.api.schema import KEY_REUSED
 from tournaments.api.serializers import EntrantByesOutput

@@ -15,8 +15,8 @@ from accounts.actors import request_actor
 from accounts.permissions import Action
 from accounts.throttling import SettingsRateThrottle
 from common.api.base import JsonApi
-from common.api.commands import REASON_MAX_LENGTH, NoInput, idempotency_key_of, validated_input
-from common.api.serializing import Serializer
+from common.api.commands import REASON_MAX_LENGTH, NoInput, idempotency_key_of
+from common.api.serializing import Serializer, validated_input
 from tournaments.api.entrants import NAME_MAX_LENGTH
 from tournaments.api.schema import (
     TOURNAMENT_NOT_FOUND,

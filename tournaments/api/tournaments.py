@@ -12,14 +12,9 @@ from rest_framework.response import Response
 from accounts.actors import request_actor
 from accounts.permissions import Action
 from common.api.base import JsonApi
-from common.api.commands import (
-    command_response,
-    idempotency_key_of,
-    validated_input,
-    validated_query,
-)
+from common.api.commands import command_response, idempotency_key_of, validated_query
 from common.api.schema import error_responses
-from common.api.serializing import Serializer
+from common.api.serializing import Serializer, validated_input
 from games.api.serializers import ScoringField, VariantField
 from tournaments.api.pagination import (
     CursorField,

@@ -12,9 +12,9 @@ from rest_framework.response import Response
 
 from accounts.permissions import Action
 from common.api.base import JsonApi
-from common.api.commands import NoInput, validated_input
+from common.api.commands import NoInput
 from common.api.schema import error_responses
-from common.api.serializing import Serializer
+from common.api.serializing import Serializer, validated_input
 from tournaments.api.schema import TAG, TOURNAMENT_NOT_FOUND, tournament_command_schema
 from tournaments.selectors.access import TournamentAccess
 from tournaments.webhooks import services as webhook_services
