@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Iterator, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
 from django.db import connection
 
+from common.db import server_bound_cursor
 from games.eventstore.models import EVENT_TABLE
 from games.eventstore.records import EventMetadata, EventToFold, RecordedEvent
 from games.eventstore.upcasters import upcasters
@@ -102,19 +104,42 @@ def read_stream(
 def read_stream_beside(
     statement: str, params: dict[str, Any], *, stream_id: UUID, from_version: int = 1
 ) -> tuple[tuple[Any, ...] | None, list[RecordedEvent]]:
-    """The first row of `statement` (named placeholders, apart from `stream_id`, `from_version`
-    and `to_version`), and the stream's events from `from_version` on: one round trip, one
-    snapshot (the two statements go as one simple query)."""
+    """The row of `statement` (a SELECT of at most one row, its named placeholders apart from
+    `stream_id` and `from_version`) and the stream's events from `from_version` on: one
+    statement, so one snapshot and one round trip, bound on the server and prepared once per
+    connection (a card's permission check reads its match's place and newer events with it)."""
     if from_version < 1:
         raise ValueError(f"Stream versions start at 1, got from_version={from_version}.")
-    with connection.cursor() as cursor:
+    with server_bound_cursor() as cursor:
         cursor.execute(
-            f"{statement}; {_READ_STREAM}",
-            {**params, "stream_id": stream_id, "from_version": from_version, "to_version": None},
+            _beside_stream(statement),
+            {**params, "stream_id": stream_id, "from_version": from_version},
         )
-        row = cursor.fetchone()
-        cursor.nextset()
-        return row, [recorded_event_from_row(event) for event in cursor.fetchall()]
+        rows = cursor.fetchall()
+    if not rows:
+        return None, []
+    width = len(rows[0]) - EVENT_WIDTH
+    events = [recorded_event_from_row(row[width:]) for row in rows if row[width] is not None]
+    return tuple(rows[0][:width]), events
+
+
+EVENT_WIDTH = len(EVENT_COLUMNS.split(","))
+
+
+@lru_cache(maxsize=8)
+def _beside_stream(statement: str) -> str:
+    """`statement`'s row, repeated beside each of the stream's events (once, with no event
+    columns, when the stream has none from that version)."""
+    event_columns = ", ".join(f"event.{name.strip()}" for name in EVENT_COLUMNS.split(","))
+    return f"""
+    WITH beside AS ({statement})
+    SELECT beside.*, {event_columns}
+    FROM beside LEFT JOIN LATERAL (
+        SELECT {EVENT_COLUMNS} FROM {EVENT_TABLE}
+        WHERE stream_id = %(stream_id)s AND stream_version >= %(from_version)s
+    ) AS event ON true
+    ORDER BY event.stream_version
+    """
 
 
 def stream_version(*, stream_id: UUID) -> int:
