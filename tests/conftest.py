@@ -5,6 +5,7 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 from playwright.sync_api import ConsoleMessage, Page
 from pytest_django.live_server_helper import LiveServer
 from rest_framework.test import APIClient
@@ -61,6 +62,19 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     return {**browser_context_args, "viewport": PHONE, "locale": "en-GB"}
+
+
+@pytest.fixture(autouse=True)
+def flush_outlasts_the_live_servers_readers(request: pytest.FixtureRequest) -> None:
+    """A test on the live server ends with its database emptied (TRUNCATE) while a page's live
+    stream may still be reading in the server's thread: the two can deadlock, and PostgreSQL
+    aborts whichever session noticed first. This session waits longer before it looks, so the
+    reader is the one aborted (the browser that opened it is gone), never the emptying."""
+    if "live_server" not in request.fixturenames:
+        return
+    request.getfixturevalue("transactional_db")
+    with connection.cursor() as cursor:
+        cursor.execute("SET deadlock_timeout = '10s'")  # the tests connect as a superuser
 
 
 @pytest.fixture
