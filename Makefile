@@ -34,8 +34,9 @@ migrate: services
 check-port:
 	@$(PYTHON) scripts/check_port.py $(HOST) $(PORT)
 
-# The same servers as the image (docker/Dockerfile): uvicorn serving config/asgi.py, WEB_WORKERS
-# processes (2) of at most DATABASE_POOL_SIZE (8) database connections each, plus one listener
+# The same servers as the image (docker/Dockerfile): uvicorn serving config/asgi.py through
+# config/serve.py (every connection without Nagle's delay: decision 0067), WEB_WORKERS
+# processes (2), each running the pages and the API on WEB_REQUEST_THREADS threads, of at most DATABASE_POOL_SIZE (8) database connections each, plus one listener
 # for the live feeds; the worker and beat beside it (Procfile, decision 0051). Static files are
 # served by WhiteNoise. honcho exits with the status of the first server that stopped: a failure
 # fails `make run`; 130 is Ctrl-C, the usual way to stop it.

@@ -12,7 +12,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,8 +34,12 @@ class ServerOptions:
     worker_class: str
     threads: int
     app: str = "config.wsgi:application"
+    server: str = "gunicorn"
+    """`gunicorn` (the WSGI `app`, `worker_class`) or `uvicorn` (the ASGI `app`, as `make run`)."""
 
     def describe(self) -> str:
+        if self.server == "uvicorn":
+            return f"uvicorn {self.app}, {self.workers} workers (as make run and the image)"
         shape = f"{self.workers} workers"
         if self.worker_class == "gthread":
             shape += f" x {self.threads} threads"
@@ -99,9 +103,25 @@ def gunicorn(
         stop_process_group(server)
 
 
+def serve(
+    options: ServerOptions, *, database: str, log_path: Path, wake_ups: bool = True
+) -> AbstractContextManager[Server]:
+    """The server `options` name, serving on a free loopback port."""
+    if options.server == "uvicorn":
+        return uvicorn(
+            app=options.app,
+            workers=options.workers,
+            database=database,
+            log_path=log_path,
+            wake_ups=wake_ups,
+        )
+    return gunicorn(options, database=database, log_path=log_path, wake_ups=wake_ups)
+
+
 @contextmanager
 def uvicorn(
     *,
+    app: str = "config.asgi:application",
     workers: int,
     database: str,
     log_path: Path,
@@ -114,12 +134,13 @@ def uvicorn(
     database pool per process) on a free loopback port; always stopped with its workers."""
     port = free_port()
     command = [
-        str(VENV_BIN / "uvicorn"),
-        "config.asgi:application",
+        str(VENV_BIN / "python"),
+        "-m",
+        "config.serve",
+        f"--app={app}",
         f"--host={LOOPBACK}",
         f"--port={port}",
         f"--workers={workers}",
-        "--no-proxy-headers",
         "--no-access-log",
         "--log-level=warning",
         "--timeout-graceful-shutdown=5",

@@ -7,13 +7,16 @@ Run: .venv/bin/python bench/append.py [--clients N] [--rounds N] [--events N] [-
 Full size takes about 3 minutes (plus ~30 s the first time, to generate the log); --quick about
 30 s. The targets are those of issue 13 §3.
 
-1. API: serves bench.wsgi (the app plus the bench's endpoints, bench/wsgi.py) under gunicorn
-   (DEBUG off) on a free loopback port against the database briscola_bench; N scorer threads
-   each enter whole legal rounds card by card (create a match, best of 1 by default, start the
-   round, play every card); prints plays/s, the p50/p99 latency of the play requests and the CPU
+1. API: serves the app plus the bench's endpoints (bench/wsgi.py) as `make run` and the image
+   do: bench.asgi under uvicorn, 4 processes (`--server gunicorn`: bench.wsgi under gunicorn,
+   4 sync workers, as the runs before 2026-11-29 did; sync workers keep no connection alive, so
+   a scorer's cards go to any worker, whose memo is then behind), DEBUG off, on a free
+   loopback port against the database briscola_bench; N scorer threads each enter whole legal
+   rounds card by card (create a match, best of 1 by default, start the round, play every
+   card); prints plays/s, the p50/p99 latency of the play requests and the CPU
    used per append. Then the same rounds with each round's cards in one request (plays/batch/).
    Target: p99 card latency at most 50 ms.
-2. Floor: in the same gunicorn, before and after the API runs, N clients with the scorers' token
+2. Floor: in the same server, before and after the API runs, N clients with the scorers' token
    POST to /bench/floor/ (the API's authentication and throttles, one expected-version INSERT
    into a trigger-less copy of the event table, one transaction), each to a stream of its own;
    prints requests/s, p50/p99 and CPU per request. Target: API card plays/s at least 60 % of
@@ -49,7 +52,7 @@ from bench._append_runs import (
 )
 from bench._load import LoadResult, scored_rounds
 from bench._match_log import GENERATOR, cached_log, load_log, plain_fold, vacuum_analyze, warm_up
-from bench._server import ServerOptions, gunicorn
+from bench._server import ServerOptions, serve
 from bench._support import (
     OUT_DIR,
     BenchError,
@@ -106,7 +109,15 @@ def parse_arguments() -> argparse.Namespace:
         help="matches the scorers play: 1 (default) creates a match per round; with 3 or 5 the "
         "stream, read and folded for every card, grows to several rounds",
     )
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers (4)")
+    parser.add_argument(
+        "--server",
+        default="uvicorn",
+        choices=["uvicorn", "gunicorn"],
+        help="uvicorn (default): bench.asgi as make run and the image serve the app, each "
+        "device's keep-alive connection served by one process; gunicorn: bench.wsgi (or "
+        "--wsgi-app) under --worker-class, the server of the earlier runs in docs/benchmarks.md",
+    )
+    parser.add_argument("--workers", type=int, default=4, help="server processes (4)")
     parser.add_argument(
         "--worker-class", default="sync", choices=["sync", "gthread"], help="(sync)"
     )
@@ -155,8 +166,14 @@ def parse_arguments() -> argparse.Namespace:
 # 1 to 3: the API against the framework floor and raw INSERTs.
 
 
+def server_options(args: argparse.Namespace) -> ServerOptions:
+    if args.server == "uvicorn":
+        return ServerOptions(args.workers, "asgi", 1, "bench.asgi:application", server="uvicorn")
+    return ServerOptions(args.workers, args.worker_class, args.threads, args.wsgi_app)
+
+
 def write_phases(args: argparse.Namespace) -> None:
-    """Raw INSERTs, then in one gunicorn the floor, the API card by card, the API by batches and
+    """Raw INSERTs, then in one server the floor, the API card by card, the API by batches and
     the floor again, then raw INSERTs again. Each baseline is the faster of its two runs, so a
     transient slowdown of the machine cannot make the API look better than it is."""
     prepare_database(API_DATABASE, fresh=args.fresh)
@@ -171,13 +188,13 @@ def write_phases(args: argparse.Namespace) -> None:
 
     raw_before = raw_run(args, rows, "before the API")
     wake_ups = not args.no_wake_ups
-    options = ServerOptions(args.workers, args.worker_class, args.threads, args.wsgi_app)
+    options = server_options(args)
     say(f"serving: {options.describe()}")
     if wake_ups:
         empty_bench_redis()
     try:
-        with gunicorn(
-            options, database=API_DATABASE, log_path=OUT_DIR / "gunicorn.log", wake_ups=wake_ups
+        with serve(
+            options, database=API_DATABASE, log_path=OUT_DIR / "server.log", wake_ups=wake_ups
         ) as server:
             floor_before = floor_run(args, server, token, rows, "before the API")
             api = api_figures(args, serve_scorers(args, server, token, rounds, batch=False))
@@ -251,7 +268,7 @@ def batch_figures(args: argparse.Namespace, result: LoadResult) -> LoadResult:
 def api_figures(args: argparse.Namespace, result: LoadResult) -> LoadResult:
     """The card-by-card run's figures."""
     wake_ups = not args.no_wake_ups
-    options = ServerOptions(args.workers, args.worker_class, args.threads, args.wsgi_app)
+    options = server_options(args)
 
     plays = result.count("play")
     if not plays:

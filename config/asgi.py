@@ -1,11 +1,16 @@
 """The app as uvicorn serves it (`make run`, the image: docs/decisions/0051-async-feeds.md).
 
-Django's ASGI handler serves every request. A synchronous view (all of them but the streams'
-iterators) runs in a thread the handler starts for that request, which ends with it; the
-database connections come from the web process's pool (DATABASE_POOL_SIZE).
+Every request but an event stream is served by Django's WSGI handler on one of the process's
+WEB_REQUEST_THREADS threads (config/request_threads.py: the request waits for a free thread,
+not for a database connection in the pool), the middleware, the view and the answer in one go
+on that thread (docs/decisions/0067-requests-on-threads-and-no-nagle-delay.md).
+Django's ASGI handler ran a synchronous view behind a middleware chain that it adapts, call by
+call, between the event loop and a thread started for the request: about 5 ms of CPU a request
+more, three times a card's cost. The database connections come from the web process's pool
+(DATABASE_POOL_SIZE), each given back when the request ends.
 
-An event stream (`.../events/stream/`) is served by the same handler without a thread of its
-own: its short synchronous part (the middleware, the view's access check and first read) runs
+An event stream (`.../events/stream/`) is served by Django's ASGI handler without a thread of
+its own: its short synchronous part (the middleware, the view's access check and first read) runs
 on the process's one shared thread for such work, then its asynchronous iterator waits in the
 event loop. A thread per stream would stay parked for the stream's whole half minute.
 
@@ -15,6 +20,7 @@ feeds' listener and reads stop (games/api/followers.py).
 
 import os
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from django.core.asgi import get_asgi_application
@@ -22,13 +28,19 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 django_application = get_asgi_application()
 
-from games.api.followers import stop_hub  # noqa: E402 - the apps are loaded by the line above
+from django.conf import settings  # noqa: E402 - the apps are loaded by the line above
+from django.core.handlers.asgi import ASGIHandler  # noqa: E402
+from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
+
+from config.request_threads import RequestThreads  # noqa: E402
+from games.api.followers import stop_hub  # noqa: E402
 
 EVENT_STREAM_PATH = re.compile(r"^/api/v1/(?:matches|tournaments)/[^/]+/events/stream/$")
 
 Scope = dict[str, Any]
 Receive = Any
 Send = Any
+Application = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 async def lifespan(receive: Receive, send: Send) -> None:
@@ -42,10 +54,25 @@ async def lifespan(receive: Receive, send: Send) -> None:
             return
 
 
-async def application(scope: Scope, receive: Receive, send: Send) -> None:
-    if scope["type"] == "lifespan":
-        await lifespan(receive, send)
-    elif scope["type"] == "http" and EVENT_STREAM_PATH.match(scope["path"]):
-        await django_application.handle(scope, receive, send)  # no thread of its own
-    else:
-        await django_application(scope, receive, send)
+def served(wsgi: WSGIHandler, asgi: ASGIHandler) -> Application:
+    """The application uvicorn serves: the streams by `asgi`, every other request by `wsgi` on
+    this process's request threads (bench/asgi.py serves the bench's endpoints alike)."""
+    on_threads = RequestThreads(
+        wsgi,
+        threads=settings.WEB_REQUEST_THREADS,
+    )
+
+    async def application(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await lifespan(receive, send)
+        elif scope["type"] == "http" and EVENT_STREAM_PATH.match(scope["path"]):
+            await asgi.handle(scope, receive, send)  # no thread of its own
+        elif scope["type"] == "http":
+            await on_threads(scope, receive, send)
+        else:
+            await asgi(scope, receive, send)  # refuses what is not HTTP
+
+    return application
+
+
+application = served(WSGIHandler(), django_application)

@@ -105,6 +105,10 @@ if DATABASE_POOL_SIZE > 0:
         "max_idle": env.float("DATABASE_POOL_MAX_IDLE", default=60.0),
         # CONN_HEALTH_CHECKS makes Django check each connection the pool hands out.
     }
+# Under the ASGI server every request but an event stream runs on one of a web process's
+# WEB_REQUEST_THREADS threads (config/asgi.py); more requests wait for a thread, not for a
+# connection. As many as the pool's connections by default: the threads keep the pool busy.
+WEB_REQUEST_THREADS = env.int("WEB_REQUEST_THREADS", default=max(DATABASE_POOL_SIZE, 8))
 # Statements sent with server-side binding (the event store's append, alone) are prepared once
 # per connection after this many uses; Django's own cursors bind on the client and never are.
 # "none" turns preparing off (a pooler in transaction mode shares server sessions).
