@@ -6,9 +6,10 @@ own projections here (`register_projector`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 from uuid import UUID
 
 from django.db import connection, transaction
@@ -25,6 +26,8 @@ from games.matches.projections import (
 from games.matches.stream.evolve import evolve
 from games.matches.stream.state import MatchAggregate
 from games.models import Match, Round
+
+F = TypeVar("F")
 
 
 @dataclass
@@ -200,20 +203,90 @@ class Projector:
     verify: Callable[[], list[str]]
 
 
-_projectors: dict[str, Projector] = {}
+@dataclass(frozen=True)
+class SharingProjector(Generic[F]):
+    """A projection rebuilt from a fold of the log it shares with others: `rebuild` drops and
+    refills it from the fold it is given."""
+
+    name: str
+    rebuild: Callable[[F], int]
+    verify: Callable[[], list[str]]
+
+
+@dataclass(frozen=True)
+class SharedFold(Generic[F]):
+    """Projections of the same streams: the rebuild reads and folds those streams once
+    (`fold`, named `name` in its report) and hands the fold to each of them in turn, instead of
+    each reading and folding the same events again (decision record 0066)."""
+
+    name: str
+    fold: Callable[[], F]
+    projectors: tuple[SharingProjector[F], ...]
+
+    def alone(self, projector: SharingProjector[F]) -> Projector:
+        """The projector as one rebuilt on its own: from a fold of its own."""
+        return Projector(
+            name=projector.name,
+            rebuild=lambda: projector.rebuild(self.fold()),
+            verify=projector.verify,
+        )
+
+
+_registered: dict[str, Projector | SharedFold[Any]] = {}
 
 
 def register_projector(
     name: str, *, rebuild: Callable[[], int], verify: Callable[[], list[str]]
 ) -> None:
     """Register (or replace, so a repeated `ready()` is harmless) the projections named `name`."""
-    _projectors[name] = Projector(name=name, rebuild=rebuild, verify=verify)
+    _registered[name] = Projector(name=name, rebuild=rebuild, verify=verify)
+
+
+def register_shared_fold(shared: SharedFold[Any]) -> None:
+    """Register (or replace) projections rebuilt from one fold, under the fold's name."""
+    _registered[shared.name] = shared
 
 
 def unregister_projector(name: str) -> None:
-    _projectors.pop(name, None)
+    _registered.pop(name, None)
 
 
 def registered_projectors() -> list[Projector]:
-    """The registered projections, in registration order."""
-    return list(_projectors.values())
+    """The registered projections, in registration order (those of a shared fold each as if
+    alone: what `verify` runs)."""
+    projectors: list[Projector] = []
+    for entry in _registered.values():
+        if isinstance(entry, SharedFold):
+            projectors.extend(entry.alone(projector) for projector in entry.projectors)
+        else:
+            projectors.append(entry)
+    return projectors
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of `rebuild_registered`: a fold made (`written` None) or projections rebuilt."""
+
+    name: str
+    written: int | None
+    seconds: float
+
+
+def rebuild_registered() -> Iterator[Step]:
+    """Rebuild every registered projection in registration order, yielding each step as it
+    ends; a shared fold is made once, just before the first of its projections."""
+    for entry in list(_registered.values()):
+        if isinstance(entry, Projector):
+            yield timed(entry.name, entry.rebuild)
+            continue
+        started = time.perf_counter()
+        folded = entry.fold()
+        yield Step(entry.name, None, time.perf_counter() - started)
+        for projector in entry.projectors:
+            yield timed(projector.name, lambda: projector.rebuild(folded))  # noqa: B023 - called at once
+
+
+def timed(name: str, rebuild: Callable[[], int]) -> Step:
+    started = time.perf_counter()
+    written = rebuild()
+    return Step(name, written, time.perf_counter() - started)

@@ -29,6 +29,7 @@ from tournaments.formats.threes_knockout import KnockoutTable, TableStatus, Thre
 from tournaments.models import Checkpoint, Fixture, FixtureStatus, Tournament, TournamentView
 from tournaments.plan import drawing, fixture_specs, silence
 from tournaments.policies import matches as match_policies
+from tournaments.projections.folded_log import TournamentLog, fold_tournament_log
 from tournaments.services.pipeline import TOURNAMENT_STREAM, load_tournament
 from tournaments.state import Result, TournamentState
 
@@ -273,6 +274,11 @@ def build_public_view(state: TournamentState, tournament_id: UUID) -> dict[str, 
 def tournament_view(tournament_id: UUID, *, position: int) -> TournamentView:
     """The tournament's view as the log and the rows have it now (not saved)."""
     state, _ = load_tournament(tournament_id=tournament_id)
+    return view_of(state, tournament_id, position=position)
+
+
+def view_of(state: TournamentState, tournament_id: UUID, *, position: int) -> TournamentView:
+    """The view of the tournament in `state` (not saved)."""
     bracket, standings = build_view(state, tournament_id)
     return TournamentView(
         tournament_id=tournament_id,
@@ -345,15 +351,25 @@ def consume(*, batch: int = BATCH) -> int:
         processed += len(events)
 
 
-def rebuild_views() -> int:
-    """Drop every tournament view and recompute it. The checkpoint stays: match results the
+def rebuild_views(log: TournamentLog | None = None) -> int:
+    """Drop every tournament view and recompute it from the tournament streams (`log`, folded
+    once for the whole rebuild, or a fold made now). The checkpoint stays: match results the
     consumer has not read yet are still recorded by its next run."""
-    position = last_position()
+    log = fold_tournament_log() if log is None else log
     with transaction.atomic():
         TournamentView.objects.all().delete()
         ids = list(Tournament.objects.values_list("id", flat=True))
-        copy_rows(TournamentView, [tournament_view(t, position=position) for t in ids])
+        copy_rows(TournamentView, [folded_view(log, t) for t in ids])
     return len(ids)
+
+
+def folded_view(log: TournamentLog, tournament_id: UUID) -> TournamentView:
+    """The tournament's view from the shared fold, at its head (a tournament the fold does not
+    know is loaded as `tournament_view` loads it)."""
+    found = log.tournaments.get(tournament_id)
+    if found is None:
+        return tournament_view(tournament_id, position=log.head)
+    return view_of(found.state, tournament_id, position=log.head)
 
 
 def verify_views() -> list[str]:
