@@ -9,7 +9,8 @@ import pytest
 from django.db import connection
 
 from common.db import copy_rows
-from games.models import Match, Round
+from games.models import Match, MatchStatus, Round
+from tournaments.models import Checkpoint
 
 pytestmark = pytest.mark.django_db
 
@@ -77,3 +78,25 @@ def test_rows_copied_equal_the_rows_bulk_create_writes() -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT ruling IS NULL FROM games_round WHERE match_id = %s", [copied])
         assert cursor.fetchone() == (True,)
+
+
+def test_values_of_another_type_than_the_column_are_prepared_as_bulk_create_prepares_them() -> None:
+    copied, created = uuid.uuid4(), uuid.uuid4()
+    as_text = a_match(copied)
+    as_text.id = str(copied)  # type: ignore[assignment]  # what a caller might hand over
+    as_text.best_of = "3"  # type: ignore[assignment]
+    as_text.status = MatchStatus.FINISHED
+    as_text.disputed_by = []
+
+    copy_rows(Match, [as_text])
+    Match.objects.bulk_create([a_match(created)])
+    Match.objects.filter(id=created).update(status=MatchStatus.FINISHED)
+
+    assert {**stored(Match, id=copied)[0], "id": created} == stored(Match, id=created)[0]
+
+
+def test_a_time_set_on_save_is_set_when_copied_too() -> None:
+    copy_rows(Checkpoint, [Checkpoint(name="copied", position=7)])
+
+    row = Checkpoint.objects.get(name="copied")
+    assert (row.position, row.updated_at is not None) == (7, True)
