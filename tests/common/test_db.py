@@ -83,8 +83,8 @@ def test_rows_copied_equal_the_rows_bulk_create_writes() -> None:
 def test_values_of_another_type_than_the_column_are_prepared_as_bulk_create_prepares_them() -> None:
     copied, created = uuid.uuid4(), uuid.uuid4()
     as_text = a_match(copied)
-    as_text.id = str(copied)  # type: ignore[assignment]  # what a caller might hand over
-    as_text.best_of = "3"  # type: ignore[assignment]
+    as_text.id = str(copied)  # what a caller might hand over
+    as_text.best_of = "3"
     as_text.status = MatchStatus.FINISHED
     as_text.disputed_by = []
 
