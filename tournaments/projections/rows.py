@@ -140,7 +140,7 @@ def match_statuses(match_ids: Iterable[str]) -> dict[str, str]:
 
 
 STARTED_MATCH_STATUSES = """
-SELECT id, status FROM {table} WHERE status <> %s
+SELECT id, status FROM {table} WHERE status = ANY(%s)
 """
 
 
@@ -148,11 +148,11 @@ def started_match_statuses() -> dict[str, str]:
     """The status of every match that has left `not_started`, by match id, in one query: what
     `match_statuses` gives for any match, since a match without a row counts as not started
     too. For the rebuild, which writes every fixture (a list of every id costs more to send
-    than the rows of the matches under way)."""
+    than the rows of the matches under way). By the statuses' index: the matches not started
+    are not read."""
+    started = [status for status in MatchStatus.values if status != MatchStatus.NOT_STARTED]
     with connection.cursor() as cursor:
-        cursor.execute(
-            STARTED_MATCH_STATUSES.format(table=Match._meta.db_table), [MatchStatus.NOT_STARTED]
-        )
+        cursor.execute(STARTED_MATCH_STATUSES.format(table=Match._meta.db_table), [started])
         return {str(match_id): status for match_id, status in cursor.fetchall()}
 
 
