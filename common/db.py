@@ -13,7 +13,7 @@ its own, so query logging, the tests' query counts and execute wrappers see it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -39,20 +39,38 @@ def copy_rows(model: type[models.Model], rows: Sequence[models.Model]) -> int:
     rebuilds, which write thousands of rows at once: `bulk_create` spends longer building its
     statement than PostgreSQL running it. A sequence, not a lazy iterable: the connection is
     busy with the COPY until its end, so rows computed by queries must be computed before."""
-    fields = [
-        field for field in model._meta.concrete_fields if not isinstance(field, AutoFieldMixin)
-    ]
+    fields = copied_fields(model)
     database = connections[DEFAULT_DB_ALIAS]  # the wrapper itself: the proxy's lookups add up
+    values = [row_value(field, database) for field in fields]
+    return copy_prepared(model, fields, ([value(row) for value in values] for row in rows))
+
+
+def copy_values(model: type[models.Model], rows: Sequence[Mapping[str, Any]]) -> int:
+    """`copy_rows` for rows given as their values by attribute name (every concrete field's
+    but an auto-incremented key's, as the row's attributes would hold them: nothing is set on
+    save here), without building a model instance a row."""
+    fields = copied_fields(model)
+    prepared = row_preparer(fields, connections[DEFAULT_DB_ALIAS])
+    return copy_prepared(model, fields, (prepared(row) for row in rows))
+
+
+def copied_fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
+    return [field for field in model._meta.concrete_fields if not isinstance(field, AutoFieldMixin)]
+
+
+def copy_prepared(
+    model: type[models.Model], fields: Sequence[models.Field[Any, Any]], rows: Iterable[list[Any]]
+) -> int:
+    """One COPY of `rows`, each the prepared values of `fields` in order; returns how many."""
     columns: list[sql.Composable] = [sql.Identifier(str(field.column)) for field in fields]
     statement = sql.SQL("COPY {table} ({columns}) FROM STDIN").format(
         table=sql.Identifier(model._meta.db_table),
         columns=sql.SQL(", ").join(columns),
     )
-    values = [row_value(field, database) for field in fields]
     written = 0
-    with database.cursor() as cursor, cursor.copy(statement) as copy:
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor, cursor.copy(statement) as copy:
         for row in rows:
-            copy.write_row([value(row) for value in values])
+            copy.write_row(row)
             written += 1
     return written
 

@@ -14,14 +14,16 @@ from uuid import UUID
 
 from django.db import connection, transaction
 
-from common.db import copy_rows
+from common.db import copy_values
 from games.eventstore.api import FoldedEvent, iter_all_to_fold
 from games.matches.projections import (
     MATCH_STREAM,
     StreamPosition,
     match_event,
     match_row,
+    match_values,
     round_rows,
+    round_values,
 )
 from games.matches.stream.evolve import evolve
 from games.matches.stream.state import MatchAggregate
@@ -64,22 +66,25 @@ def expected_rows(
     on_event: Callable[[], None] | None = None,
 ) -> Iterator[tuple[Match, list[Round]]]:
     """The rows every match should have, folded from the whole log."""
-
-    def events() -> Iterator[FoldedEvent]:
-        for event in iter_all_to_fold(stream_types=[MATCH_STREAM]):
-            if on_event is not None:
-                on_event()
-            yield event
-
-    for match_id, stream in fold_match_log(events()):
+    for match_id, stream in fold_match_log(log_events(on_event)):
         yield (
             match_row(stream.state, match_id=match_id, position=stream.position),
             round_rows(stream.state, match_id=match_id),
         )
 
 
+def log_events(on_event: Callable[[], None] | None) -> Iterator[FoldedEvent]:
+    """The match events of the log, `on_event` called for each (a progress bar)."""
+    for event in iter_all_to_fold(stream_types=[MATCH_STREAM]):
+        if on_event is not None:
+            on_event()
+        yield event
+
+
 def rebuild(*, batch_size: int = 2000, on_event: Callable[[], None] | None = None) -> int:
-    """Drop the match projections and refill them from the log; returns the matches written."""
+    """Drop the match projections and refill them from the log; returns the matches written.
+    The rows are written as their values, the values `expected_rows` builds its rows from,
+    without a model instance a row."""
     written = 0
     with transaction.atomic():
         with connection.cursor() as cursor:
@@ -87,21 +92,31 @@ def rebuild(*, batch_size: int = 2000, on_event: Callable[[], None] | None = Non
             # projection rows (TRUNCATE refuses while their deferred checks are pending).
             cursor.execute(f"DELETE FROM {Round._meta.db_table}")  # noqa: S608 - constant table names; values are bound
             cursor.execute(f"DELETE FROM {Match._meta.db_table}")  # noqa: S608 - constant table names; values are bound
-        matches: list[Match] = []
-        rounds: list[Round] = []
-        for match, match_rounds in expected_rows(on_event):
-            matches.append(match)
-            rounds.extend(match_rounds)
+        matches: list[dict[str, Any]] = []
+        rounds: list[dict[str, Any]] = []
+        # The whole log is read before the first stream comes out: no query meets a COPY.
+        for match_id, stream in fold_match_log(log_events(on_event)):
+            matches.append(match_values(stream.state, match_id=match_id, position=stream.position))
+            rounds.extend(rounds_values(stream.state, match_id=match_id))
             if len(matches) >= batch_size:
                 written += flush(matches, rounds)
         written += flush(matches, rounds)
     return written
 
 
-def flush(matches: list[Match], rounds: list[Round]) -> int:
+def rounds_values(state: MatchAggregate, *, match_id: UUID) -> list[dict[str, Any]]:
+    """The values of the match's round rows (`round_rows`, without the instances)."""
+    replay_of = state.replay_of
+    return [
+        round_values(match_round, match_id=match_id, replay_of=replay_of.get(match_round.number))
+        for match_round in state.rounds
+    ]
+
+
+def flush(matches: list[dict[str, Any]], rounds: list[dict[str, Any]]) -> int:
     count = len(matches)
-    copy_rows(Match, matches)
-    copy_rows(Round, rounds)
+    copy_values(Match, matches)
+    copy_values(Round, rounds)
     matches.clear()
     rounds.clear()
     return count
