@@ -1,7 +1,8 @@
 """The match projections rebuilt from the log, and compared with it (`manage.py
-rebuild_projections`, `verify_projections`): the rows come from the same `match_row` and
-`round_rows` as the inline projection, so the two cannot drift apart. Other apps register their
-own projections here (`register_projector`).
+rebuild_projections`, `verify_projections`): the rows come from the same `match_values` and
+`round_values` as the inline projection, so the two cannot drift apart. Other apps register their
+own projections here (`register_projector`), or several rebuilt from one fold of the streams
+they share (`register_shared_fold`).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Generic, TypeVar
 from uuid import UUID
 
@@ -298,7 +300,7 @@ def rebuild_registered() -> Iterator[Step]:
         folded = entry.fold()
         yield Step(entry.name, None, time.perf_counter() - started)
         for projector in entry.projectors:
-            yield timed(projector.name, lambda: projector.rebuild(folded))  # noqa: B023 - called at once
+            yield timed(projector.name, partial(projector.rebuild, folded))
 
 
 def timed(name: str, rebuild: Callable[[], int]) -> Step:
