@@ -18,13 +18,13 @@ class TournamentsConfig(AppConfig):
         # Wired here because games must not import tournaments (docs/decisions/0009).
         from games.access import register_place_resolver
         from games.match_sections import register_match_section
-        from games.matches.rebuilding import register_projector
+        from games.matches.rebuilding import SharedFold, SharingProjector, register_shared_fold
         from games.side_names import register_side_namer
         from games.signals import match_events_appended
         from tournaments import signals
         from tournaments.pages import decisions as decision_pages
         from tournaments.pages import ratings as rating_pages
-        from tournaments.projections import consumer, rebuild
+        from tournaments.projections import consumer, folded_log, rebuild
         from tournaments.ratings import projection as ratings
         from tournaments.selectors import access
         from tournaments.selectors.side_names import match_side_names, matches_with_entrant_named
@@ -34,14 +34,23 @@ class TournamentsConfig(AppConfig):
         register_match_section("decision", decision_pages.match_decision_section)
         register_match_section("ratings", rating_pages.match_ratings_section)
 
-        register_projector(
-            "tournament rows", rebuild=rebuild.rebuild_rows, verify=rebuild.verify_rows
-        )
-        register_projector(
-            "tournament", rebuild=consumer.rebuild_views, verify=consumer.verify_views
-        )
-        register_projector(
-            "ratings", rebuild=ratings.rebuild_ratings, verify=ratings.verify_ratings
+        # One read and fold of the tournament streams for all three (decision record 0066).
+        register_shared_fold(
+            SharedFold(
+                name="tournament streams",
+                fold=folded_log.fold_tournament_log,
+                projectors=(
+                    SharingProjector(
+                        "tournament rows", rebuild=rebuild.rebuild_rows, verify=rebuild.verify_rows
+                    ),
+                    SharingProjector(
+                        "tournament", rebuild=consumer.rebuild_views, verify=consumer.verify_views
+                    ),
+                    SharingProjector(
+                        "ratings", rebuild=ratings.rebuild_ratings, verify=ratings.verify_ratings
+                    ),
+                ),
+            )
         )
         register_side_namer(
             "tournament",

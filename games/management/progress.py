@@ -30,14 +30,17 @@ def event_progress(
 
     The bar writes to the stream under the command's wrapper: the wrapper styles stderr as an
     error (red on a terminal) and ends every write with a newline, which would print each
-    refresh of the bar on a line of its own."""
+    refresh of the bar on a line of its own. Quiet, nothing is counted: no bar shows the
+    count, and counting the events of a long log is a scan of it."""
+    if quiet:
+        yield lambda: None
+        return
     bar = tqdm(
         total=match_event_count() if total is None else total,
         desc=label,
         unit=" events",
         unit_scale=True,
         file=stream._out,
-        disable=quiet,
         mininterval=0.5,
     )
     try:

@@ -1,30 +1,37 @@
 """The match projections rebuilt from the log, and compared with it (`manage.py
-rebuild_projections`, `verify_projections`): the rows come from the same `match_row` and
-`round_rows` as the inline projection, so the two cannot drift apart. Other apps register their
-own projections here (`register_projector`).
+rebuild_projections`, `verify_projections`): the rows come from the same `match_values` and
+`round_values` as the inline projection, so the two cannot drift apart. Other apps register their
+own projections here (`register_projector`), or several rebuilt from one fold of the streams
+they share (`register_shared_fold`).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, Generic, TypeVar
 from uuid import UUID
 
 from django.db import connection, transaction
 
-from common.db import copy_rows
+from common.db import copy_values
 from games.eventstore.api import FoldedEvent, iter_all_to_fold
 from games.matches.projections import (
     MATCH_STREAM,
     StreamPosition,
     match_event,
     match_row,
+    match_values,
     round_rows,
+    round_values,
 )
 from games.matches.stream.evolve import evolve
 from games.matches.stream.state import MatchAggregate
 from games.models import Match, Round
+
+F = TypeVar("F")
 
 
 @dataclass
@@ -61,22 +68,25 @@ def expected_rows(
     on_event: Callable[[], None] | None = None,
 ) -> Iterator[tuple[Match, list[Round]]]:
     """The rows every match should have, folded from the whole log."""
-
-    def events() -> Iterator[FoldedEvent]:
-        for event in iter_all_to_fold(stream_types=[MATCH_STREAM]):
-            if on_event is not None:
-                on_event()
-            yield event
-
-    for match_id, stream in fold_match_log(events()):
+    for match_id, stream in fold_match_log(log_events(on_event)):
         yield (
             match_row(stream.state, match_id=match_id, position=stream.position),
             round_rows(stream.state, match_id=match_id),
         )
 
 
+def log_events(on_event: Callable[[], None] | None) -> Iterator[FoldedEvent]:
+    """The match events of the log, `on_event` called for each (a progress bar)."""
+    for event in iter_all_to_fold(stream_types=[MATCH_STREAM]):
+        if on_event is not None:
+            on_event()
+        yield event
+
+
 def rebuild(*, batch_size: int = 2000, on_event: Callable[[], None] | None = None) -> int:
-    """Drop the match projections and refill them from the log; returns the matches written."""
+    """Drop the match projections and refill them from the log; returns the matches written.
+    The rows are written as their values, the values `expected_rows` builds its rows from,
+    without a model instance a row."""
     written = 0
     with transaction.atomic():
         with connection.cursor() as cursor:
@@ -84,21 +94,31 @@ def rebuild(*, batch_size: int = 2000, on_event: Callable[[], None] | None = Non
             # projection rows (TRUNCATE refuses while their deferred checks are pending).
             cursor.execute(f"DELETE FROM {Round._meta.db_table}")  # noqa: S608 - constant table names; values are bound
             cursor.execute(f"DELETE FROM {Match._meta.db_table}")  # noqa: S608 - constant table names; values are bound
-        matches: list[Match] = []
-        rounds: list[Round] = []
-        for match, match_rounds in expected_rows(on_event):
-            matches.append(match)
-            rounds.extend(match_rounds)
+        matches: list[dict[str, Any]] = []
+        rounds: list[dict[str, Any]] = []
+        # The whole log is read before the first stream comes out: no query meets a COPY.
+        for match_id, stream in fold_match_log(log_events(on_event)):
+            matches.append(match_values(stream.state, match_id=match_id, position=stream.position))
+            rounds.extend(rounds_values(stream.state, match_id=match_id))
             if len(matches) >= batch_size:
                 written += flush(matches, rounds)
         written += flush(matches, rounds)
     return written
 
 
-def flush(matches: list[Match], rounds: list[Round]) -> int:
+def rounds_values(state: MatchAggregate, *, match_id: UUID) -> list[dict[str, Any]]:
+    """The values of the match's round rows (`round_rows`, without the instances)."""
+    replay_of = state.replay_of
+    return [
+        round_values(match_round, match_id=match_id, replay_of=replay_of.get(match_round.number))
+        for match_round in state.rounds
+    ]
+
+
+def flush(matches: list[dict[str, Any]], rounds: list[dict[str, Any]]) -> int:
     count = len(matches)
-    copy_rows(Match, matches)
-    copy_rows(Round, rounds)
+    copy_values(Match, matches)
+    copy_values(Round, rounds)
     matches.clear()
     rounds.clear()
     return count
@@ -200,20 +220,90 @@ class Projector:
     verify: Callable[[], list[str]]
 
 
-_projectors: dict[str, Projector] = {}
+@dataclass(frozen=True)
+class SharingProjector(Generic[F]):
+    """A projection rebuilt from a fold of the log it shares with others: `rebuild` drops and
+    refills it from the fold it is given."""
+
+    name: str
+    rebuild: Callable[[F], int]
+    verify: Callable[[], list[str]]
+
+
+@dataclass(frozen=True)
+class SharedFold(Generic[F]):
+    """Projections of the same streams: the rebuild reads and folds those streams once
+    (`fold`, named `name` in its report) and hands the fold to each of them in turn, instead of
+    each reading and folding the same events again (decision record 0066)."""
+
+    name: str
+    fold: Callable[[], F]
+    projectors: tuple[SharingProjector[F], ...]
+
+    def alone(self, projector: SharingProjector[F]) -> Projector:
+        """The projector as one rebuilt on its own: from a fold of its own."""
+        return Projector(
+            name=projector.name,
+            rebuild=lambda: projector.rebuild(self.fold()),
+            verify=projector.verify,
+        )
+
+
+_registered: dict[str, Projector | SharedFold[Any]] = {}
 
 
 def register_projector(
     name: str, *, rebuild: Callable[[], int], verify: Callable[[], list[str]]
 ) -> None:
     """Register (or replace, so a repeated `ready()` is harmless) the projections named `name`."""
-    _projectors[name] = Projector(name=name, rebuild=rebuild, verify=verify)
+    _registered[name] = Projector(name=name, rebuild=rebuild, verify=verify)
+
+
+def register_shared_fold(shared: SharedFold[Any]) -> None:
+    """Register (or replace) projections rebuilt from one fold, under the fold's name."""
+    _registered[shared.name] = shared
 
 
 def unregister_projector(name: str) -> None:
-    _projectors.pop(name, None)
+    _registered.pop(name, None)
 
 
 def registered_projectors() -> list[Projector]:
-    """The registered projections, in registration order."""
-    return list(_projectors.values())
+    """The registered projections, in registration order (those of a shared fold each as if
+    alone: what `verify` runs)."""
+    projectors: list[Projector] = []
+    for entry in _registered.values():
+        if isinstance(entry, SharedFold):
+            projectors.extend(entry.alone(projector) for projector in entry.projectors)
+        else:
+            projectors.append(entry)
+    return projectors
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of `rebuild_registered`: a fold made (`written` None) or projections rebuilt."""
+
+    name: str
+    written: int | None
+    seconds: float
+
+
+def rebuild_registered() -> Iterator[Step]:
+    """Rebuild every registered projection in registration order, yielding each step as it
+    ends; a shared fold is made once, just before the first of its projections."""
+    for entry in list(_registered.values()):
+        if isinstance(entry, Projector):
+            yield timed(entry.name, entry.rebuild)
+            continue
+        started = time.perf_counter()
+        folded = entry.fold()
+        yield Step(entry.name, None, time.perf_counter() - started)
+        for projector in entry.projectors:
+            yield timed(projector.name, partial(projector.rebuild, folded))
+
+
+def timed(name: str, rebuild: Callable[[], int]) -> Step:
+    started = time.perf_counter()
+    written = rebuild()
+    return Step(name, written, time.perf_counter() - started)

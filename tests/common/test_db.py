@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from common.db import copy_rows
-from games.models import Match, Round
+from common.db import copy_rows, copy_values
+from games.models import Match, MatchStatus, Round
+from tournaments.models import Checkpoint
 
 pytestmark = pytest.mark.django_db
 
@@ -77,3 +78,49 @@ def test_rows_copied_equal_the_rows_bulk_create_writes() -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT ruling IS NULL FROM games_round WHERE match_id = %s", [copied])
         assert cursor.fetchone() == (True,)
+
+
+def values_of(row: Match | Round) -> dict[str, Any]:
+    """A row's values by attribute name, as `match_values` and `round_values` give them."""
+    return {
+        field.attname: getattr(row, field.attname)
+        for field in row._meta.concrete_fields
+        if field.name != "id" or isinstance(row, Match)
+    }
+
+
+def test_rows_copied_as_their_values_equal_the_rows_bulk_create_writes() -> None:
+    copied, created = uuid.uuid4(), uuid.uuid4()
+
+    assert copy_values(Match, [values_of(a_match(copied))]) == 1
+    assert copy_values(Round, [values_of(a_round(copied))]) == 1
+    Match.objects.bulk_create([a_match(created)])
+    Round.objects.bulk_create([a_round(created)])
+
+    assert {**stored(Match, id=copied)[0], "id": created} == stored(Match, id=created)[0]
+    assert (
+        stored(Round, match_id=copied)[0] | {"match_id": created}
+        == stored(Round, match_id=created)[0]
+    )
+
+
+def test_values_of_another_type_than_the_column_are_prepared_as_bulk_create_prepares_them() -> None:
+    copied, created = uuid.uuid4(), uuid.uuid4()
+    as_text = a_match(copied)
+    as_text.id = str(copied)  # what a caller might hand over
+    as_text.best_of = "3"
+    as_text.status = MatchStatus.FINISHED
+    as_text.disputed_by = []
+
+    copy_rows(Match, [as_text])
+    Match.objects.bulk_create([a_match(created)])
+    Match.objects.filter(id=created).update(status=MatchStatus.FINISHED)
+
+    assert {**stored(Match, id=copied)[0], "id": created} == stored(Match, id=created)[0]
+
+
+def test_a_time_set_on_save_is_set_when_copied_too() -> None:
+    copy_rows(Checkpoint, [Checkpoint(name="copied", position=7)])
+
+    row = Checkpoint.objects.get(name="copied")
+    assert (row.position, row.updated_at is not None) == (7, True)

@@ -10,7 +10,7 @@ view from the log.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -29,6 +29,7 @@ from tournaments.formats.threes_knockout import KnockoutTable, TableStatus, Thre
 from tournaments.models import Checkpoint, Fixture, FixtureStatus, Tournament, TournamentView
 from tournaments.plan import drawing, fixture_specs, silence
 from tournaments.policies import matches as match_policies
+from tournaments.projections.folded_log import TournamentLog, fold_tournament_log
 from tournaments.services.pipeline import TOURNAMENT_STREAM, load_tournament
 from tournaments.state import Result, TournamentState
 
@@ -209,13 +210,23 @@ def threes_seats(table: KnockoutTable, resolved: ThreesKnockoutState) -> list[in
     return seats
 
 
-def build_view(state: TournamentState, tournament_id: UUID) -> tuple[dict[str, Any], list[Any]]:
+def build_view(
+    state: TournamentState, tournament_id: UUID, rows: dict[str, FixtureRow] | None = None
+) -> tuple[dict[str, Any], list[Any]]:
     """The bracket document and the standings rows of a tournament, by entrant ids: names are
-    added when read (`tournaments.selectors`), so an erasure needs no new projection."""
-    rows = fixture_rows(tournament_id)
+    added when read (`tournaments.selectors`), so an erasure needs no new projection. `rows`:
+    the tournament's `fixture_rows`, when the caller has them."""
+    rows = fixture_rows(tournament_id) if rows is None else rows
+    drawn = drawing.stages(state)
+    return bracket_document(state, drawn, rows), standings_rows(state, drawn)
+
+
+def bracket_document(
+    state: TournamentState, drawn: Sequence[fixture_specs.Stage], rows: dict[str, FixtureRow]
+) -> dict[str, Any]:
+    """The bracket of the stages drawn: each stage's rounds and the placements known."""
     stages = []
     placements: list[dict[str, int]] = []
-    drawn = drawing.stages(state)
     for stage in drawn:
         if stage.bracket is not None and stage.bracket_state is not None:
             rounds = bracket_rounds(stage.bracket, stage.bracket_state, rows)
@@ -238,12 +249,16 @@ def build_view(state: TournamentState, tournament_id: UUID) -> tuple[dict[str, A
         stages.append(
             {"name": stage.name, "kind": kind, "complete": stage.complete, "rounds": rounds}
         )
-    bracket = {
+    return {
         "format": state.settings.format,
         "status": state.status,
         "stages": stages,
         "placements": placements,
     }
+
+
+def standings_rows(state: TournamentState, drawn: Sequence[fixture_specs.Stage]) -> list[Any]:
+    """The overall standings of the stages drawn (none before the start)."""
     standings = (
         [row.to_dict() for row in drawing.overall_standings(state, drawn)] if state.started else []
     )
@@ -254,32 +269,42 @@ def build_view(state: TournamentState, tournament_id: UUID) -> tuple[dict[str, A
             row["sat_out"] = [
                 {"round": number, "kind": kind} for number, kind in sat_out[row["entrant"]]
             ]
-    return bracket, standings
+    return standings
 
 
-def build_public_view(state: TournamentState, tournament_id: UUID) -> dict[str, Any] | None:
+def build_public_view(
+    state: TournamentState, tournament_id: UUID, rows: dict[str, FixtureRow] | None = None
+) -> dict[str, Any] | None:
     """While the last rounds are silent (decision record 0060): what the public reads, the
     standings after the last open round and the bracket without the silent results; None when
-    nothing is hidden."""
+    nothing is hidden. Each is computed once, from the stages as the public sees them."""
     public = silence.as_public_sees(state)
     from_round = silence.silent_from_round(state)
     if public is None or from_round is None:
         return None
-    bracket, _ = build_view(public, tournament_id)
-    _, standings = build_view(silence.standings_state(public, from_round), tournament_id)
+    rows = fixture_rows(tournament_id) if rows is None else rows
+    bracket = bracket_document(public, drawing.stages(public), rows)
+    before_silence = silence.standings_state(public, from_round)
+    standings = standings_rows(before_silence, drawing.stages(before_silence))
     return {"after_round": from_round - 1, "standings": standings, "bracket": bracket}
 
 
 def tournament_view(tournament_id: UUID, *, position: int) -> TournamentView:
     """The tournament's view as the log and the rows have it now (not saved)."""
     state, _ = load_tournament(tournament_id=tournament_id)
-    bracket, standings = build_view(state, tournament_id)
+    return view_of(state, tournament_id, position=position)
+
+
+def view_of(state: TournamentState, tournament_id: UUID, *, position: int) -> TournamentView:
+    """The view of the tournament in `state` (not saved): its fixture rows read once."""
+    rows = fixture_rows(tournament_id)
+    bracket, standings = build_view(state, tournament_id, rows)
     return TournamentView(
         tournament_id=tournament_id,
         bracket=bracket,
         standings=standings,
         position=position,
-        public=build_public_view(state, tournament_id),
+        public=build_public_view(state, tournament_id, rows),
     )
 
 
@@ -345,15 +370,25 @@ def consume(*, batch: int = BATCH) -> int:
         processed += len(events)
 
 
-def rebuild_views() -> int:
-    """Drop every tournament view and recompute it. The checkpoint stays: match results the
+def rebuild_views(log: TournamentLog | None = None) -> int:
+    """Drop every tournament view and recompute it from the tournament streams (`log`, folded
+    once for the whole rebuild, or a fold made now). The checkpoint stays: match results the
     consumer has not read yet are still recorded by its next run."""
-    position = last_position()
+    log = fold_tournament_log() if log is None else log
     with transaction.atomic():
         TournamentView.objects.all().delete()
         ids = list(Tournament.objects.values_list("id", flat=True))
-        copy_rows(TournamentView, [tournament_view(t, position=position) for t in ids])
+        copy_rows(TournamentView, [folded_view(log, t) for t in ids])
     return len(ids)
+
+
+def folded_view(log: TournamentLog, tournament_id: UUID) -> TournamentView:
+    """The tournament's view from the shared fold, at its head (a tournament the fold does not
+    know is loaded as `tournament_view` loads it)."""
+    found = log.tournaments.get(tournament_id)
+    if found is None:
+        return tournament_view(tournament_id, position=log.head)
+    return view_of(found.state, tournament_id, position=log.head)
 
 
 def verify_views() -> list[str]:
@@ -361,12 +396,13 @@ def verify_views() -> list[str]:
     differences = []
     for view in TournamentView.objects.all():
         state, _ = load_tournament(tournament_id=view.tournament_id)
-        bracket, standings = build_view(state, view.tournament_id)
+        rows = fixture_rows(view.tournament_id)
+        bracket, standings = build_view(state, view.tournament_id, rows)
         if bracket != view.bracket:
             differences.append(f"tournament {view.tournament_id}: the bracket differs")
         if standings != view.standings:
             differences.append(f"tournament {view.tournament_id}: the standings differ")
-        if build_public_view(state, view.tournament_id) != view.public:
+        if build_public_view(state, view.tournament_id, rows) != view.public:
             differences.append(f"tournament {view.tournament_id}: the public view differs")
     missing = Tournament.objects.filter(view__isnull=True).values_list("id", flat=True)
     differences.extend(f"tournament {t}: no view" for t in missing)

@@ -3,8 +3,6 @@ refilled from a fresh fold of the log, or compared with it, each difference nami
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -15,7 +13,13 @@ from games.models import MatchStatus
 from tournaments import folded
 from tournaments.models import Entrant, Fixture, Tournament
 from tournaments.models import Table as TableRow
+from tournaments.projections.folded_log import (
+    FoldedTournament,
+    TournamentLog,
+    fold_tournament_log,
+)
 from tournaments.projections.rows import (
+    delete_fixtures_not_in,
     every_fixture,
     expected_entrant,
     expected_fixture,
@@ -25,6 +29,7 @@ from tournaments.projections.rows import (
     save_fixtures,
     save_tables,
     save_tournament,
+    started_match_statuses,
 )
 from tournaments.state import TournamentState
 from tournaments.stream.entrant_checks import seeds_in_force
@@ -32,59 +37,60 @@ from tournaments.stream.events import tournament_event
 from tournaments.stream.evolve import fold
 
 
-@dataclass(frozen=True)
-class Folded:
-    tournament_id: UUID
-    state: TournamentState
-    version: int
-    created_at: datetime
-    updated_at: datetime
-
-
-def fold_tournament(tournament_id: UUID) -> Folded | None:
+def fold_tournament(tournament_id: UUID) -> FoldedTournament | None:
+    """One tournament stream folded on its own (what `verify_rows` compares with)."""
     events = read_stream_to_fold(stream_id=tournament_id)
     if not events:
         return None
-    state = fold(map(tournament_event, events))
-    # The loads that follow (the views' rebuild, the next command) fold nothing again.
-    folded.remember_on_commit(
-        tournament_id,
-        folded.Folded(state, events[-1].stream_version, events[-1].global_position),
-    )
-    return Folded(
+    return FoldedTournament(
         tournament_id=tournament_id,
-        state=state,
+        state=fold(map(tournament_event, events)),
         version=events[-1].stream_version,
+        position=events[-1].global_position,
         created_at=events[0].recorded_at,
         updated_at=events[-1].recorded_at,
     )
 
 
-def rebuild_rows() -> int:
-    """Refill every tournament's derived rows and columns from the log; returns the tournaments
+def rebuild_rows(log: TournamentLog | None = None) -> int:
+    """Refill every tournament's derived rows and columns from the log (`log`, the tournament
+    streams folded once for the whole rebuild, or a fold made now); returns the tournaments
     rebuilt. Fixture rows the log does not know are deleted."""
+    log = fold_tournament_log() if log is None else log
     ids = list(Tournament.objects.order_by("created_at").values_list("id", flat=True))
+    started = started_match_statuses()
     for tournament_id in ids:
+        folded_tournament = log.tournaments.get(tournament_id)
+        if folded_tournament is None:
+            continue
         with transaction.atomic():
-            log = fold_tournament(tournament_id)
-            if log is None:
-                continue
-            state = log.state
-            save_tournament(
+            save_folded(folded_tournament, started)
+            # The loads that follow (the next command, a view) fold nothing again.
+            folded.remember_on_commit(
                 tournament_id,
-                state,
-                version=log.version,
-                created_at=log.created_at,
-                updated_at=log.updated_at,
-                created=True,
+                folded.Folded(
+                    folded_tournament.state, folded_tournament.version, folded_tournament.position
+                ),
             )
-            save_tables(tournament_id, state)
-            save_entrants(state, state.entrants)
-            fixtures = every_fixture(state)
-            known = [UUID(f.match_id) for f in fixtures]
-            Fixture.objects.filter(tournament_id=tournament_id).exclude(match_id__in=known).delete()
-            save_fixtures(tournament_id, state, fixtures)
     return len(ids)
+
+
+def save_folded(log: FoldedTournament, statuses: dict[str, str]) -> None:
+    """One tournament's rows as its fold says (`statuses`: its matches' that have started)."""
+    tournament_id, state = log.tournament_id, log.state
+    save_tournament(
+        tournament_id,
+        state,
+        version=log.version,
+        created_at=log.created_at,
+        updated_at=log.updated_at,
+        created=True,
+    )
+    save_tables(tournament_id, state)
+    save_entrants(state, state.entrants)
+    fixtures = every_fixture(state)
+    delete_fixtures_not_in(tournament_id, [UUID(f.match_id) for f in fixtures])
+    save_fixtures(tournament_id, state, fixtures, statuses=statuses)
 
 
 def verify_rows() -> list[str]:
@@ -100,7 +106,7 @@ def verify_rows() -> list[str]:
     return differences
 
 
-def differences_of(tournament: Tournament, log: Folded) -> list[str]:
+def differences_of(tournament: Tournament, log: FoldedTournament) -> list[str]:
     label = f"tournament {tournament.id}:"
     expected = expected_tournament(log.state, version=log.version, updated_at=log.updated_at)
     return [

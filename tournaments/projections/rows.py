@@ -139,6 +139,23 @@ def match_statuses(match_ids: Iterable[str]) -> dict[str, str]:
     }
 
 
+STARTED_MATCH_STATUSES = """
+SELECT id, status FROM {table} WHERE status = ANY(%s)
+"""
+
+
+def started_match_statuses() -> dict[str, str]:
+    """The status of every match that has left `not_started`, by match id, in one query: what
+    `match_statuses` gives for any match, since a match without a row counts as not started
+    too. For the rebuild, which writes every fixture (a list of every id costs more to send
+    than the rows of the matches under way). By the statuses' index: the matches not started
+    are not read."""
+    started = [status for status in MatchStatus.values if status != MatchStatus.NOT_STARTED]
+    with connection.cursor() as cursor:
+        cursor.execute(STARTED_MATCH_STATUSES.format(table=Match._meta.db_table), [started])
+        return {str(match_id): status for match_id, status in cursor.fetchall()}
+
+
 # Writing.
 
 
@@ -180,14 +197,20 @@ def upsert_fixtures_statement() -> str:
 
 
 def save_fixtures(
-    tournament_id: UUID, state: TournamentState, fixtures: Sequence[FixtureFact]
+    tournament_id: UUID,
+    state: TournamentState,
+    fixtures: Sequence[FixtureFact],
+    *,
+    statuses: dict[str, str] | None = None,
 ) -> None:
     """Upsert the rows of `fixtures` (by match id) as the log says they are, in one statement
     (Django's `bulk_create` spends longer building it than PostgreSQL running it); rows that
-    are right already are left alone."""
+    are right already are left alone. `statuses`: the matches' (`started_match_statuses`),
+    when the caller has them already."""
     if not fixtures:
         return
-    statuses = match_statuses(f.match_id for f in fixtures)
+    if statuses is None:
+        statuses = match_statuses(f.match_id for f in fixtures)
     match_ids: list[UUID] = []
     columns: dict[str, list[Any]] = {name: [] for name in FIXTURE_FIELDS}
     for fixture in fixtures:
@@ -202,6 +225,21 @@ def save_fixtures(
         cursor.execute(
             upsert_fixtures_statement(),
             [tournament_id, match_ids, *(columns[name] for name in FIXTURE_FIELDS)],
+        )
+
+
+DELETE_FIXTURES_NOT_IN = """
+DELETE FROM {table} WHERE tournament_id = %s AND NOT (match_id = ANY(%s::uuid[]))
+"""
+
+
+def delete_fixtures_not_in(tournament_id: UUID, match_ids: list[UUID]) -> None:
+    """Delete the tournament's fixture rows whose match is not one of `match_ids` (nothing
+    refers to a fixture row, so one statement, without Django's collector)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            DELETE_FIXTURES_NOT_IN.format(table=Fixture._meta.db_table),
+            [tournament_id, match_ids],
         )
 
 

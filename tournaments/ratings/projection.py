@@ -21,7 +21,6 @@ from games.eventstore.api import (
     FoldedEvent,
     RecordedEvent,
     iter_all_to_fold,
-    last_position,
     read_all,
     read_stream,
 )
@@ -34,6 +33,7 @@ from tournaments.models import (
     RatingChange,
     Tournament,
 )
+from tournaments.projections.folded_log import TournamentLog, fold_tournament_log
 from tournaments.ratings.ledger import (
     FOLDED,
     WITHDRAWING,
@@ -103,8 +103,25 @@ def in_force(*, upto: int) -> list[RatedMatch]:
     ledger = Ledger(roster, seat)
     for recorded in tournament_events(upto=upto):
         fold(ledger, recorded)
+    return rated_in_force(ledger)
+
+
+def in_force_of(log: TournamentLog) -> list[RatedMatch]:
+    """Every result in force in the log up to the fold's head, from the events it decoded."""
+    ledger = Ledger(roster, seat)
+    for logged in log.events:
+        ledger.fold(stream_id=logged.stream_id, position=logged.position, event=logged.event)
+    return rated_in_force(ledger)
+
+
+def rated_in_force(ledger: Ledger) -> list[RatedMatch]:
+    """The ledger's results in force, their players mapped to their people (the player rows
+    are read only when there is a result to map)."""
+    matches = ledger.in_force()
+    if not matches:
+        return []
     known = people()
-    return rateable([as_people(match, known) for match in ledger.in_force()])
+    return rateable([as_people(match, known) for match in matches])
 
 
 # Writing rows.
@@ -279,14 +296,16 @@ def recount_everyone() -> int:
 # Rebuild and verify.
 
 
-def rebuild_ratings() -> int:
-    """Drop every rating row and compute them from the log; the checkpoint moves to its head."""
-    position = last_position()
+def rebuild_ratings(log: TournamentLog | None = None) -> int:
+    """Drop every rating row and compute them from the log (`log`, the tournament streams
+    folded once for the whole rebuild, or a fold made now); the checkpoint moves to the fold's
+    head."""
+    log = fold_tournament_log() if log is None else log
     with transaction.atomic():
         PlayerRating.objects.all().delete()
         RatingChange.objects.all().delete()
-        written = write(scored(in_force(upto=position), forfeit_clubs()))
-        Checkpoint.objects.update_or_create(name=CONSUMER, defaults={"position": position})
+        written = write(scored(in_force_of(log), forfeit_clubs()))
+        Checkpoint.objects.update_or_create(name=CONSUMER, defaults={"position": log.head})
     return written
 
 

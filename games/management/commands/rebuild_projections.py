@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from games.management.progress import event_progress
-from games.matches.rebuilding import rebuild, registered_projectors
+from games.matches.rebuilding import rebuild, rebuild_registered
 
 
 @contextmanager
@@ -28,7 +28,7 @@ def cyclic_collector_paused() -> Iterator[None]:
 class Command(BaseCommand):
     help = (
         "Drop the match projections and refill them from the event log, then every registered "
-        "projection built on them (tournament brackets and standings)."
+        "projection built on them (tournament rows, brackets and standings, ratings)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -44,10 +44,11 @@ class Command(BaseCommand):
             matches = rebuild(on_event=tick)
         seconds = time.perf_counter() - started
         self.stdout.write(f"Rebuilt {matches} matches from the log in {seconds:.1f} s.")
-        for projector in registered_projectors():
-            started = time.perf_counter()
-            written = projector.rebuild()
-            seconds = time.perf_counter() - started
+        for step in rebuild_registered():
+            if step.written is None:
+                self.stdout.write(f"Read and folded the {step.name} in {step.seconds:.1f} s.")
+                continue
             self.stdout.write(
-                f"Rebuilt the {projector.name} projections ({written} written) in {seconds:.1f} s."
+                f"Rebuilt the {step.name} projections ({step.written} written) "
+                f"in {step.seconds:.1f} s."
             )

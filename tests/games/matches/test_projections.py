@@ -316,3 +316,59 @@ def test_rebuild_restores_the_organizers_corrections_and_verify_notices_a_lost_o
     assert difference.startswith(f"match {match_id} round 1: corrections is [], the log says [")
     rebuilding.rebuild()
     assert snapshot() == inline
+
+
+@pytest.fixture
+def shared_fold() -> Iterator[list[str]]:
+    """Two projections of another app registered with one fold: records what was asked."""
+    calls: list[str] = []
+
+    def fold() -> str:
+        calls.append("fold")
+        return f"the log after {Match.objects.count()} matches"
+
+    def projector(name: str) -> rebuilding.SharingProjector[str]:
+        def rebuild(folded: str) -> int:
+            calls.append(f"{name} from {folded}")
+            return 1
+
+        return rebuilding.SharingProjector(
+            name, rebuild=rebuild, verify=lambda: [f"{name} differs"]
+        )
+
+    rebuilding.register_shared_fold(
+        rebuilding.SharedFold(
+            name="other streams", fold=fold, projectors=(projector("first"), projector("second"))
+        )
+    )
+    yield calls
+    rebuilding.unregister_projector("other streams")
+
+
+def test_the_rebuild_folds_once_for_the_projections_that_share_a_fold(
+    shared_fold: list[str],
+) -> None:
+    services.match_create(table_size=2, sides=["A", "B"], actor=SCORER)
+    Match.objects.all().delete()
+    output = io.StringIO()
+
+    call_command("rebuild_projections", "--quiet", stdout=output)
+
+    assert shared_fold == [
+        "fold",
+        "first from the log after 1 matches",
+        "second from the log after 1 matches",
+    ]
+    assert "Read and folded the other streams" in output.getvalue()
+    assert "Rebuilt the second projections (1 written)" in output.getvalue()
+
+
+def test_verify_reports_each_projection_of_a_shared_fold(shared_fold: list[str]) -> None:
+    output = io.StringIO()
+
+    with pytest.raises(CommandError, match="2 differences"):
+        call_command("verify_projections", "--quiet", stdout=output)
+
+    assert "first differs" in output.getvalue()
+    assert "second differs" in output.getvalue()
+    assert shared_fold == []  # each compares on its own

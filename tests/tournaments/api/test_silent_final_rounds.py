@@ -8,8 +8,10 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+from django.db import connection
 from django.db.models import Sum
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -213,6 +215,15 @@ def test_the_rebuild_keeps_the_public_view_and_the_row(played: str, anonymous: A
 
     assert anonymous.get(tournament_url(played, "standings")).json() == before
     assert Tournament.objects.get(id=played).silent_from_round == 2
+    assert consumer.verify_views() == []
+
+
+def test_a_silent_tournaments_view_reads_its_fixture_rows_once(played: str) -> None:
+    with CaptureQueriesContext(connection) as queries:
+        consumer.project_tournament(UUID(played), position=last_position())
+
+    fixture_reads = [q for q in queries if 'FROM "tournaments_fixture"' in q["sql"]]
+    assert len(fixture_reads) == 1  # for the view and the public view alike
     assert consumer.verify_views() == []
 
 
