@@ -109,6 +109,8 @@ if DATABASE_POOL_SIZE > 0:
 # WEB_REQUEST_THREADS threads (config/asgi.py); more requests wait for a thread, not for a
 # connection. As many as the pool's connections by default: the threads keep the pool busy.
 WEB_REQUEST_THREADS = env.int("WEB_REQUEST_THREADS", default=max(DATABASE_POOL_SIZE, 8))
+# How often (seconds) a web process's thread holding the interpreter lets another have it.
+WEB_SWITCH_INTERVAL = env.float("WEB_SWITCH_INTERVAL", default=0.001)
 # Statements sent with server-side binding (the event store's append, alone) are prepared once
 # per connection after this many uses; Django's own cursors bind on the client and never are.
 # "none" turns preparing off (a pooler in transaction mode shares server sessions).

@@ -4,10 +4,13 @@ request threads in one hand-over each way (config/request_threads.py, decision 0
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 from collections.abc import Coroutine, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+
+from django.conf import settings
 
 from config.request_threads import RequestThreads, environ_of
 
@@ -129,3 +132,9 @@ def test_a_client_gone_before_its_body_arrived_runs_nothing() -> None:
     run_loop(RequestThreads(app, threads=1)(SCOPE, receive, send))
     assert app.ran_on is None
     assert sent == []
+
+
+def test_a_web_process_lets_a_waiting_thread_have_the_interpreter_within_a_millisecond() -> None:
+    import config.asgi  # noqa: F401 - the web process's module sets it when imported
+
+    assert sys.getswitchinterval() == settings.WEB_SWITCH_INTERVAL == 0.001
