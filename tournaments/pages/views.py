@@ -2,8 +2,8 @@
 
 The tournament page and its projector screen poll themselves (htmx, every few seconds) for
 their live part, or follow the tournament's event stream where the browser can (live.js). Each
-answer carries an ETag made from the tournament's position in the log
-(`public.tournament_log_position`), so a poll of an unchanged tournament costs a 304.
+answer carries an ETag made from what the pages show (`public.tournament_read_state`: not the
+log's position, which every card moves), so a poll of an unchanged tournament costs a 304.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import zlib
+import hashlib
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -52,17 +52,38 @@ def tournament_log_position(*, tournament_id: UUID) -> tuple[int, bool]:
     return position, (consumed or 0) >= position
 
 
+_SHOWN_STATE = f"""
+    SELECT t.version, t.names_signature,
+        (SELECT md5(coalesce(string_agg(concat_ws('|', f.key, f.status, f."table",
+                f.scheduled_at, f.called_at, f.deadline, f.decided_by, f.winner_id, f.places,
+                f.home_id, f.away_id, f.third_id, m.status, m.round_wins), ',' ORDER BY f.key), ''))
+         FROM {Fixture._meta.db_table} f LEFT JOIN {Match._meta.db_table} m ON m.id = f.match_id
+         WHERE f.tournament_id = t.id),
+        (SELECT md5(concat_ws('|', v.bracket, v.standings, v.public))
+         FROM {TournamentView._meta.db_table} v WHERE v.tournament_id = t.id)
+    FROM {Tournament._meta.db_table} t
+    WHERE t.id = %(tournament)s
+"""  # noqa: S608 - constant table names; values are bound
+
+
 def tournament_read_state(*, tournament_id: UUID) -> str:
-    """Changes whenever what the tournament's readers see could: a new event of the tournament
-    or of its matches, the consumer catching up with them, a renamed (erased) entrant, or the
-    seasons counting it (the page links to each: a season adding, dropping or renaming it is
-    configuration, no event). The pages use it as their ETag."""
-    position, caught_up = tournament_log_position(tournament_id=tournament_id)
-    names = entrant_names(tournament_id=tournament_id)
+    """Changes whenever what the tournament's pages show could, and only then: the tournament
+    stream's version (its events, its rows), the names these pages show (`names_signature`,
+    drawn anew by every service that writes one, an erasure included), its fixture rows and
+    their matches' statuses and round wins, its view's standings and bracket, whether the
+    consumer has read every event of it and of its matches, and the seasons counting it (the
+    page links to each: configuration, no event). A card played within a round changes none of
+    them, so a projector's refresh between two rounds' ends answers 304 (issue 25). The pages
+    use it as their ETag."""
+    _position, caught_up = tournament_log_position(tournament_id=tournament_id)
+    with server_bound_cursor() as cursor:  # run by every poll: prepared per connection
+        cursor.execute(_SHOWN_STATE, {"tournament": tournament_id})
+        row = cursor.fetchone()
+    shown = "none" if row is None else "-".join(str(value) for value in row)
     seasons = SeasonTournament.objects.filter(tournament_id=tournament_id).order_by("season_id")
     counted_in = list(seasons.values_list("season_id", "season__slug", "season__name"))
-    seen_crc = zlib.crc32(repr((sorted(names.items()), counted_in)).encode())
-    return f"{position}-{int(caught_up)}-{seen_crc:x}"
+    seen = hashlib.blake2b(repr((shown, counted_in)).encode(), digest_size=8).hexdigest()
+    return f"shown-{int(caught_up)}-{seen}"
 
 
 _PROJECTED_STATE = f"""

@@ -11,8 +11,10 @@ from django.test import Client
 
 from accounts.models import Club, Role
 from accounts.services import club_create, role_grant
+from games.matches import services as match_services
 from tests.factories.accounts import UserFactory
 from tests.factories.tournaments import ORGANIZER, TournamentFactory
+from tests.games.api.builders import legal_round
 from tests.tournaments.builders import play
 from tests.tournaments.pages.builders import play_ready, ready_fixtures
 from tournaments.models import Entrant, Fixture, Player
@@ -176,6 +178,42 @@ def test_the_poll_gets_the_live_fragment_and_a_304_until_a_result_is_projected(
     assert body.lstrip().startswith('<div id="live"')
     assert f'data-match="{fixture.match_id}" data-status="finished"' in body
     assert projected.headers["ETag"] not in (etag, waiting.headers["ETag"])
+
+
+def test_a_card_played_within_a_round_leaves_the_live_part_unchanged_until_the_round_ends(
+    client: Client,
+) -> None:
+    tournament_id = TournamentFactory.create(
+        format="round_robin", entrants=4, started=True, projected=True
+    ).id
+    url = f"/tournaments/{tournament_id}/screen/"
+    match_id = ready_fixtures(tournament_id)[0].match_id
+    briscola, plays = legal_round(dealer=0, seed=5)
+    match_services.round_start(match_id=match_id, briscola=briscola, dealer_seat=0, actor=ORGANIZER)
+    consumer.consume()
+    started = client.get(url, headers={"HX-Request": "true"})
+    poll = {"HX-Request": "true", "If-None-Match": started["ETag"]}
+
+    for play_ in plays[:-1]:  # every card but the round's last
+        match_services.card_play(
+            match_id=match_id,
+            round_number=1,
+            seat=play_.seat,
+            card=play_.card.code,
+            actor=ORGANIZER,
+        )
+    consumer.consume()
+    mid_round = client.get(url, headers=poll)
+    last = plays[-1]
+    match_services.card_play(
+        match_id=match_id, round_number=1, seat=last.seat, card=last.card.code, actor=ORGANIZER
+    )
+    round_over = client.get(url, headers=poll)
+
+    assert started.status_code == 200
+    assert mid_round.status_code == 304  # a projector's refresh costs no render
+    assert round_over.status_code == 200  # the round's winner shows in the rounds won
+    assert round_over["ETag"] != started["ETag"]
 
 
 def test_the_etag_differs_between_languages(client: Client) -> None:
