@@ -177,9 +177,14 @@ def deck_of(match_round: MatchRound) -> list[str] | None:
 
 
 def round_rows(state: MatchAggregate, *, match_id: UUID) -> list[Round]:
+    return [Round(**values) for values in rounds_values(state, match_id=match_id)]
+
+
+def rounds_values(state: MatchAggregate, *, match_id: UUID) -> list[dict[str, Any]]:
+    """The values of every round row of the match (`round_values`)."""
     replay_of = state.replay_of
     return [
-        round_row(match_round, match_id=match_id, replay_of=replay_of.get(match_round.number))
+        round_values(match_round, match_id=match_id, replay_of=replay_of.get(match_round.number))
         for match_round in state.rounds
     ]
 

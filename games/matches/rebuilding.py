@@ -25,7 +25,7 @@ from games.matches.projections import (
     match_row,
     match_values,
     round_rows,
-    round_values,
+    rounds_values,
 )
 from games.matches.stream.evolve import evolve
 from games.matches.stream.state import MatchAggregate
@@ -104,15 +104,6 @@ def rebuild(*, batch_size: int = 2000, on_event: Callable[[], None] | None = Non
                 written += flush(matches, rounds)
         written += flush(matches, rounds)
     return written
-
-
-def rounds_values(state: MatchAggregate, *, match_id: UUID) -> list[dict[str, Any]]:
-    """The values of the match's round rows (`round_rows`, without the instances)."""
-    replay_of = state.replay_of
-    return [
-        round_values(match_round, match_id=match_id, replay_of=replay_of.get(match_round.number))
-        for match_round in state.rounds
-    ]
 
 
 def flush(matches: list[dict[str, Any]], rounds: list[dict[str, Any]]) -> int:
