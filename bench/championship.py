@@ -162,7 +162,11 @@ class Tablet:
                 self.client.reconnect()
                 continue
             self.latencies.append(seconds)
+            TRACE.append((time.time() - seconds, seconds, self.seed))
             time.sleep(max(0.0, pace.uniform(2.0, 4.0) - seconds))
+
+
+TRACE: list = []
 
 
 def run_tablets(tablets: list[Tablet], seconds: float) -> tuple[list[float], list[str]]:
@@ -581,6 +585,8 @@ def championship(args: argparse.Namespace) -> None:
     sampler.stop.set()
     sampler.join()
 
+    import pickle
+    Path("/tmp/trace.pkl").write_bytes(pickle.dumps(TRACE))
     crowded_p99 = card_figures("with followers", crowded, crowded_errors, args.seconds)
     figure("streams connected", f"{crowd.connected} of {streams}")
     if crowd.refreshes:

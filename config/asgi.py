@@ -3,7 +3,9 @@
 Every request but an event stream is served by Django's WSGI handler on one of the process's
 WEB_REQUEST_THREADS threads (config/request_threads.py: the request waits for a free thread,
 not for a database connection in the pool), the middleware, the view and the answer in one go
-on that thread (docs/decisions/0067-requests-on-threads-and-no-nagle-delay.md).
+on that thread (docs/decisions/0067-requests-on-threads-and-no-nagle-delay.md). A command (a
+request that writes: a scorer's card) is taken before the reads waiting, and
+WEB_THREADS_KEPT_FOR_COMMANDS threads never serve reads (decision 0068).
 Django's ASGI handler ran a synchronous view behind a middleware chain that it adapts, call by
 call, between the event loop and a thread started for the request: about 5 ms of CPU a request
 more, three times a card's cost. The database connections come from the web process's pool
@@ -61,6 +63,7 @@ def served(wsgi: WSGIHandler, asgi: ASGIHandler) -> Application:
     on_threads = RequestThreads(
         wsgi,
         threads=settings.WEB_REQUEST_THREADS,
+        kept_for_commands=settings.WEB_THREADS_KEPT_FOR_COMMANDS,
     )
 
     async def application(scope: Scope, receive: Receive, send: Send) -> None:

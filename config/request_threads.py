@@ -19,9 +19,12 @@ from __future__ import annotations
 import asyncio
 import io
 import sys
+import threading
+from collections import deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 Scope = dict[str, Any]
@@ -109,21 +112,91 @@ async def read_body(receive: Receive) -> bytes | None:
             return b"".join(parts)
 
 
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
+
+
+@dataclass
+class _Job:
+    future: Future[Any]
+    work: Callable[[], Any]
+
+
+class CommandsFirst:
+    """A process's request threads, which take a command (a request that writes: POST, PUT,
+    PATCH, DELETE) before any read waiting, and leave `kept_for_commands` of them to commands
+    alone: a scorer's card never queues behind the pages that followers refresh by the dozen
+    when a tournament moves (decision record 0068). Within each kind, first come, first
+    served. The threads start with the first request (in the worker process, not before it
+    is forked)."""
+
+    def __init__(self, threads: int, *, kept_for_commands: int) -> None:
+        if threads < 1:
+            raise ValueError("a request needs a thread")
+        self.threads = threads
+        self.reads_at_most = max(1, threads - kept_for_commands)
+        self._condition = threading.Condition()
+        self._commands: deque[_Job] = deque()
+        self._reads: deque[_Job] = deque()
+        self._reading = 0
+        self._started = False
+
+    def submit(self, work: Callable[[], Any], *, command: bool) -> Future[Any]:
+        """Run `work` on a thread when its turn comes; its result (or exception) to come."""
+        job = _Job(Future(), work)
+        with self._condition:
+            (self._commands if command else self._reads).append(job)
+            if not self._started:
+                self._started = True
+                for number in range(self.threads):
+                    name = f"request-{number}"
+                    threading.Thread(target=self._serve, name=name, daemon=True).start()
+            self._condition.notify()
+        return job.future
+
+    def _next(self) -> tuple[_Job, bool]:
+        """The next job this thread may take (waiting until there is one), and whether it is
+        a read."""
+        with self._condition:
+            while True:
+                if self._commands:
+                    return self._commands.popleft(), False
+                if self._reads and self._reading < self.reads_at_most:
+                    self._reading += 1
+                    return self._reads.popleft(), True
+                self._condition.wait()
+
+    def _serve(self) -> None:
+        while True:
+            job, read = self._next()
+            if job.future.set_running_or_notify_cancel():  # not if the client went away
+                try:
+                    job.future.set_result(job.work())
+                except BaseException as error:
+                    job.future.set_exception(error)
+            if read:
+                with self._condition:
+                    self._reading -= 1
+                    self._condition.notify()
+
+
 class RequestThreads:
     """An ASGI application serving `app` (WSGI) on `threads` threads of this process: a request
-    waits for a free thread here, not for a database connection in the pool."""
+    waits for a free thread here, not for a database connection in the pool; a command before
+    the reads waiting (`CommandsFirst`)."""
 
-    def __init__(self, app: WsgiApp, *, threads: int) -> None:
+    def __init__(self, app: WsgiApp, *, threads: int, kept_for_commands: int = 0) -> None:
         self.app = app
-        self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="request")
+        self.threads = CommandsFirst(threads, kept_for_commands=kept_for_commands)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         body = await read_body(receive)
         if body is None:
             return
         environ = environ_of(scope, body)
-        loop = asyncio.get_running_loop()
-        answer = await loop.run_in_executor(self.executor, answered, self.app, environ)
+        command = scope["method"] not in SAFE_METHODS
+        answer = await asyncio.wrap_future(
+            self.threads.submit(partial(answered, self.app, environ), command=command)
+        )
         await send(
             {"type": "http.response.start", "status": answer.status, "headers": answer.headers}
         )

@@ -109,6 +109,9 @@ if DATABASE_POOL_SIZE > 0:
 # WEB_REQUEST_THREADS threads (config/asgi.py); more requests wait for a thread, not for a
 # connection. As many as the pool's connections by default: the threads keep the pool busy.
 WEB_REQUEST_THREADS = env.int("WEB_REQUEST_THREADS", default=max(DATABASE_POOL_SIZE, 8))
+# Of those, how many serve only commands (requests that write, as a scorer's card): the reads
+# (pages, API reads) take the others, commands first whatever is waiting (decision 0068).
+WEB_THREADS_KEPT_FOR_COMMANDS = env.int("WEB_THREADS_KEPT_FOR_COMMANDS", default=2)
 # How often (seconds) a web process's thread holding the interpreter lets another have it.
 WEB_SWITCH_INTERVAL = env.float("WEB_SWITCH_INTERVAL", default=0.001)
 # Statements sent with server-side binding (the event store's append, alone) are prepared once
@@ -211,6 +214,9 @@ HEALTH_CONSUMER_MAX_LAG_SECONDS = env.int("HEALTH_CONSUMER_MAX_LAG_SECONDS", def
 # The rendered standings, brackets and match lists each web process keeps, by their ETag, in
 # bytes (tournaments/api/conditional.py, decision 0010).
 TOURNAMENT_READ_CACHE_BYTES = env.int("TOURNAMENT_READ_CACHE_BYTES", default=32 * 2**20)
+# The tournament pages' live parts each web process keeps rendered, by their ETag, in bytes
+# (tournaments/pages/views.py, decision 0068).
+TOURNAMENT_PAGE_CACHE_BYTES = env.int("TOURNAMENT_PAGE_CACHE_BYTES", default=16 * 2**20)
 # The folded match and tournament streams each web process keeps (games/folded.py,
 # tournaments/folded.py): a club evening has a few hundred matches and a few tournaments.
 MATCH_MEMO_CAPACITY = env.int("MATCH_MEMO_CAPACITY", default=2048)

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 
-from config.request_threads import RequestThreads, environ_of
+from config.request_threads import CommandsFirst, RequestThreads, environ_of
 
 SCOPE = {
     "type": "http",
@@ -138,3 +138,64 @@ def test_a_web_process_lets_a_waiting_thread_have_the_interpreter_within_a_milli
     import config.asgi  # noqa: F401 - the web process's module sets it when imported
 
     assert sys.getswitchinterval() == settings.WEB_SWITCH_INTERVAL == 0.001
+
+
+class Gate:
+    """Work that records its name when it starts and waits until the gate opens."""
+
+    def __init__(self) -> None:
+        self.opened = threading.Event()
+        self.started: list[str] = []
+        self.lock = threading.Lock()
+
+    def work(self, name: str) -> Any:
+        def run() -> str:
+            with self.lock:
+                self.started.append(name)
+            self.opened.wait(30)
+            return name
+
+        return run
+
+    def wait_started(self, count: int) -> None:
+        for _ in range(3000):
+            with self.lock:
+                if len(self.started) >= count:
+                    return
+            threading.Event().wait(0.01)
+        raise AssertionError(f"{count} jobs never started: {self.started}")
+
+
+def test_a_command_waiting_is_served_before_the_reads_that_came_first() -> None:
+    threads, gate = CommandsFirst(1, kept_for_commands=0), Gate()
+    busy = threads.submit(gate.work("busy"), command=False)
+    gate.wait_started(1)
+    waiting = [threads.submit(gate.work(name), command=False) for name in ("read 1", "read 2")]
+    command = threads.submit(gate.work("card"), command=True)
+
+    gate.opened.set()
+
+    assert [f.result(30) for f in (busy, *waiting, command)] == ["busy", "read 1", "read 2", "card"]
+    assert gate.started == ["busy", "card", "read 1", "read 2"]
+
+
+def test_the_reads_never_take_the_threads_kept_for_commands() -> None:
+    threads, gate = CommandsFirst(3, kept_for_commands=1), Gate()
+    reads = [threads.submit(gate.work(f"read {n}"), command=False) for n in range(3)]
+    gate.wait_started(2)
+
+    card = threads.submit(lambda: "card", command=True)
+
+    assert card.result(30) == "card"  # while two reads hold their threads
+    assert sorted(gate.started) == ["read 0", "read 1"]  # the third waits for one of them
+    gate.opened.set()
+    assert [f.result(30) for f in reads] == ["read 0", "read 1", "read 2"]
+
+
+def test_what_a_request_raised_reaches_the_request_that_waits_for_it() -> None:
+    def failing() -> None:
+        raise LookupError("no such match")
+
+    failed = CommandsFirst(1, kept_for_commands=0).submit(failing, command=True)
+
+    assert isinstance(failed.exception(30), LookupError)

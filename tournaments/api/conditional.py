@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
@@ -30,7 +29,7 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from common.lru import LeastRecentlyUsed
+from common.bodies import Body, BodyCache, body_of
 from tournaments.selectors import projected, public
 
 NOT_MODIFIED = {
@@ -47,47 +46,6 @@ DEFAULT_CACHE_BYTES = 32 * 2**20
 tournament's three reads (JSON and CSV, a page of matches) together are under 1 MiB."""
 
 KEPT_HEADERS = ("Content-Type", "Content-Disposition")
-
-
-@dataclass(frozen=True, slots=True)
-class Body:
-    """A rendered answer, as kept: its bytes and the headers that say what they are."""
-
-    content: bytes
-    headers: tuple[tuple[str, str], ...]
-
-    def response(self) -> HttpResponse:
-        response = HttpResponse(self.content)
-        for name, value in self.headers:
-            response[name] = value
-        return response
-
-
-class BodyCache:
-    """The least recently used bodies first out, bounded in bytes; thread-safe (the one map of
-    `common.lru`)."""
-
-    def __init__(self, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self.entries: LeastRecentlyUsed[tuple[str, ...], Body] = LeastRecentlyUsed(
-            max_bytes, weight=lambda body: len(body.content)
-        )
-
-    @property
-    def size(self) -> int:
-        """The bytes of the bodies kept."""
-        return self.entries.size
-
-    def get(self, key: tuple[str, ...]) -> Body | None:
-        return self.entries.get(key)
-
-    def put(self, key: tuple[str, ...], body: Body) -> None:
-        if len(body.content) > self.max_bytes // 4:
-            return  # one body must not push out everything else
-        self.entries.put(key, body)
-
-    def clear(self) -> None:
-        self.entries.clear()
 
 
 BODIES = BodyCache(getattr(settings, "TOURNAMENT_READ_CACHE_BYTES", DEFAULT_CACHE_BYTES))
@@ -133,10 +91,15 @@ def conditional_read(
     elif (body := BODIES.get(key)) is not None:
         response = body.response()
     else:
-        response = build()
-        body = rendered(request, response)
-        if body is not None:
-            BODIES.put(key, body)
+        with BODIES.building(key):  # the readers asking at the same time wait for one build
+            body = BODIES.get(key)
+            if body is not None:
+                response = body.response()
+            else:
+                response = build()
+                body = rendered(request, response)
+                if body is not None:
+                    BODIES.put(key, body)
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True)
     patch_vary_headers(response, ["Accept", "Accept-Language", "Authorization", "Cookie"])
@@ -155,8 +118,7 @@ def rendered(request: Request, response: HttpResponseBase) -> Body | None:
         response.render()
     if not isinstance(response, HttpResponse):
         return None
-    headers = tuple((name, response[name]) for name in KEPT_HEADERS if response.has_header(name))
-    return Body(response.content, headers)
+    return body_of(response, KEPT_HEADERS)
 
 
 RESULTS_HIDDEN_HEADER = "Results-Hidden"

@@ -23,6 +23,7 @@ from django.utils.http import parse_etags
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from common.bodies import BodyCache, body_of
 from games.matches.stream.events import MATCH_EVENT_TYPES
 from tournaments.errors import PlayerNotFound
 from tournaments.models import FixtureStatus, Tournament
@@ -40,6 +41,13 @@ POLL_SECONDS = 5
 """How often the live parts poll; the setting TOURNAMENT_POLL_SECONDS overrides it (tests)."""
 CURRENT_STATUSES = (FixtureStatus.READY, FixtureStatus.IN_PROGRESS)
 FEED_EVENT_TYPES = sorted({*TOURNAMENT_EVENT_TYPES, *MATCH_EVENT_TYPES})
+
+
+LIVE_FRAGMENTS = BodyCache(int(getattr(settings, "TOURNAMENT_PAGE_CACHE_BYTES", 16 * 2**20)))
+"""The live parts rendered in this process, by their path and ETag (decision record 0068): the
+ETag is made of everything they show, whoever reads them (the reader's silent rounds included),
+so when a followed tournament moves, its projectors' and phones' refreshes are one render."""
+FRAGMENT_HEADERS = ("Content-Type",)
 
 
 def poll_seconds() -> int:
@@ -115,9 +123,7 @@ def live_response(
     def page_etag() -> str:
         return fragment_etag if polled else f'"{kind}-page-{shown}-{page_owner(request)}"'
 
-    if not_modified(request, page_etag()):
-        response: HttpResponse = HttpResponseNotModified()
-    else:
+    def rendered() -> HttpResponse:
         template = f"tournaments/{kind}_live.html" if polled else f"tournaments/{kind}.html"
         context = build() | {
             "etag": fragment_etag,
@@ -126,7 +132,17 @@ def live_response(
         }
         if not polled:
             context["feed"] = live_feed(tournament_id)
-        response = render(request, template, context)
+        return render(request, template, context)
+
+    if not_modified(request, page_etag()):
+        response: HttpResponse = HttpResponseNotModified()
+    elif polled:  # the same bytes for every reader of this state: built once per process
+        fragment = LIVE_FRAGMENTS.kept_or_built(
+            (request.path, fragment_etag), lambda: body_of(rendered(), FRAGMENT_HEADERS)
+        )
+        response = fragment.response() if fragment is not None else rendered()
+    else:  # the whole page holds its reader's CSRF token
+        response = rendered()
     # After rendering: a first visit's page holds the CSRF secret its response sets.
     response["ETag"] = page_etag()
     patch_cache_control(response, no_cache=True)

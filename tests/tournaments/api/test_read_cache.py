@@ -13,10 +13,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from common.actors import Actor
+from common.bodies import Body, BodyCache
 from tests.games.api.builders import start_round
 from tests.tournaments.api.builders import four_started, matches, tournament_url, win
 from tournaments.api import conditional
-from tournaments.api.conditional import Body, BodyCache
 from tournaments.models import Entrant, Fixture, Player
 from tournaments.projections import consumer
 from tournaments.services import corrections, erasure

@@ -7,7 +7,9 @@ import re
 import uuid
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Club, Role
 from accounts.services import club_create, role_grant
@@ -214,6 +216,31 @@ def test_a_card_played_within_a_round_leaves_the_live_part_unchanged_until_the_r
     assert mid_round.status_code == 304  # a projector's refresh costs no render
     assert round_over.status_code == 200  # the round's winner shows in the rounds won
     assert round_over["ETag"] != started["ETag"]
+
+
+def test_the_live_part_of_one_state_is_rendered_once_for_all_its_readers(client: Client) -> None:
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True, projected=True
+    ).id
+    url = f"/tournaments/{tournament_id}/screen/"
+    poll = {"HX-Request": "true"}
+    first = client.get(url, headers=poll)
+
+    with CaptureQueriesContext(connection) as kept:
+        another_reader = Client().get(url, headers=poll)
+    fixture = ready_fixtures(tournament_id)[0]
+    play(fixture.match_id, winner=1)
+    consumer.consume()
+    with CaptureQueriesContext(connection) as moved:
+        after_the_result = Client().get(url, headers=poll)
+
+    assert another_reader.content == first.content
+    assert another_reader["ETag"] == first["ETag"]
+    read_by_the_render = ('FROM "tournaments_entrant"', 'FROM "tournaments_tournamentview"')
+    assert not [q for q in kept.captured_queries if any(t in q["sql"] for t in read_by_the_render)]
+    assert [q for q in moved.captured_queries if any(t in q["sql"] for t in read_by_the_render)]
+    assert after_the_result["ETag"] != first["ETag"]
+    assert f'data-match="{fixture.match_id}"' not in after_the_result.content.decode()
 
 
 def test_the_etag_differs_between_languages(client: Client) -> None:

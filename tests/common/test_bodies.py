@@ -1,0 +1,47 @@
+"""Rendered answers kept per process (common/bodies.py): bounded, and built once however many
+threads ask for the same one at the same time."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from common.bodies import Body, BodyCache
+
+
+def test_the_threads_asking_for_one_body_at_once_wait_for_a_single_build() -> None:
+    kept, builds, release = BodyCache(max_bytes=1000), [], threading.Event()
+
+    def build() -> Body:
+        builds.append(threading.current_thread().name)
+        release.wait(30)
+        return Body(b"the live part", ())
+
+    with ThreadPoolExecutor(max_workers=5) as readers:
+        asked = [readers.submit(kept.kept_or_built, "state 7", build) for _ in range(5)]
+        all_in = False
+        for _ in range(3000):  # until all five are in: one building, four waiting for it
+            builders = kept._builders.get("state 7")
+            if all_in := builders is not None and builders.users == 5:
+                break
+            threading.Event().wait(0.01)
+        release.set()
+        bodies = [future.result(30) for future in asked]
+
+    assert all_in
+    assert len(builds) == 1
+    assert {body.content for body in bodies if body is not None} == {b"the live part"}
+    assert kept._builders == {}  # nothing left behind for the key
+
+
+def test_different_bodies_are_built_alongside_and_a_body_not_to_keep_is_built_each_time() -> None:
+    kept, builds = BodyCache(max_bytes=1000), []
+
+    def build(name: str) -> Body | None:
+        builds.append(name)
+        return None if name == "an error page" else Body(name.encode(), ())
+
+    for name in ("state 1", "state 2", "state 1", "an error page", "an error page"):
+        kept.kept_or_built(name, lambda name=name: build(name))  # type: ignore[misc]
+
+    assert builds == ["state 1", "state 2", "an error page", "an error page"]
