@@ -95,6 +95,13 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=30.0, help="each phase")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--fresh", action="store_true", help="drop and migrate the database")
+    parser.add_argument(
+        "--crowd-nice",
+        type=int,
+        default=0,
+        help="the crowd's process niceness (10: it yields the cores to the server, as phones "
+        "elsewhere would take none of them)",
+    )
     args = parser.parse_args()
     if args.tablets < 1 or args.followers < 0 or args.projectors < 0 or args.seconds <= 0:
         parser.error(
@@ -162,11 +169,7 @@ class Tablet:
                 self.client.reconnect()
                 continue
             self.latencies.append(seconds)
-            TRACE.append((time.time() - seconds, seconds, self.seed))
             time.sleep(max(0.0, pace.uniform(2.0, 4.0) - seconds))
-
-
-TRACE: list = []
 
 
 def run_tablets(tablets: list[Tablet], seconds: float) -> tuple[list[float], list[str]]:
@@ -366,13 +369,15 @@ class CrowdProcess:
     its interpreter while a tablet's answer waited to be timed. Asked over a pipe: how many
     streams are connected, mark the start of the phase measured, stop (and the figures)."""
 
-    def __init__(self, port: int, tournament_id: str, followers: int, projectors: int) -> None:
+    def __init__(
+        self, port: int, tournament_id: str, followers: int, projectors: int, *, nice: int = 0
+    ) -> None:
         context = multiprocessing.get_context("spawn")
         self.pipe, theirs = context.Pipe()
         self.process = context.Process(
             target=crowd_main,
             args=(port, tournament_id, tournament_stream(tournament_id), followers, projectors),
-            kwargs={"pipe": theirs},
+            kwargs={"pipe": theirs, "nice": nice},
             daemon=True,
         )
         self.process.start()
@@ -405,9 +410,11 @@ def crowd_main(
     projectors: int,
     *,
     pipe: multiprocessing.connection.Connection,
+    nice: int = 0,
 ) -> None:
     """The crowd's process: its followers and projectors on one asyncio loop, answering the
     bench's questions between their reads."""
+    os.nice(nice)
 
     async def main() -> None:
         crowd, stop = Crowd(), asyncio.Event()
@@ -566,7 +573,9 @@ def championship(args: argparse.Namespace) -> None:
         alone_p99 = card_figures("without followers", alone, alone_errors, args.seconds)
 
         rss_before = server_rss_bytes(server)
-        crowd_process = CrowdProcess(server.port, tournament_id, args.followers, args.projectors)
+        crowd_process = CrowdProcess(
+            server.port, tournament_id, args.followers, args.projectors, nice=args.crowd_nice
+        )
         deadline = time.monotonic() + 120
         streams = args.followers + args.projectors
         while (connected := crowd_process.connected()) < streams and time.monotonic() < deadline:
@@ -585,8 +594,6 @@ def championship(args: argparse.Namespace) -> None:
     sampler.stop.set()
     sampler.join()
 
-    import pickle
-    Path("/tmp/trace.pkl").write_bytes(pickle.dumps(TRACE))
     crowded_p99 = card_figures("with followers", crowded, crowded_errors, args.seconds)
     figure("streams connected", f"{crowd.connected} of {streams}")
     if crowd.refreshes:

@@ -114,6 +114,12 @@ WEB_REQUEST_THREADS = env.int("WEB_REQUEST_THREADS", default=max(DATABASE_POOL_S
 WEB_THREADS_KEPT_FOR_COMMANDS = env.int("WEB_THREADS_KEPT_FOR_COMMANDS", default=2)
 # How often (seconds) a web process's thread holding the interpreter lets another have it.
 WEB_SWITCH_INTERVAL = env.float("WEB_SWITCH_INTERVAL", default=0.001)
+# The cyclic garbage collector's thresholds in a web process (gc.set_threshold): a young pass
+# after this many more allocations than frees, an older one after so many young ones, a full
+# one after so many older ones. Python's (700, 10, 10) made a full pass, which holds the
+# interpreter 100 to 400 ms under a thousand followers, every few seconds; young passes stay
+# short (decision 0068).
+WEB_GC_THRESHOLDS = tuple(env.list("WEB_GC_THRESHOLDS", cast=int, default=[1000, 20, 100]))
 # Statements sent with server-side binding (the event store's append, alone) are prepared once
 # per connection after this many uses; Django's own cursors bind on the client and never are.
 # "none" turns preparing off (a pooler in transaction mode shares server sessions).

@@ -4,6 +4,7 @@ request threads in one hand-over each way (config/request_threads.py, decision 0
 from __future__ import annotations
 
 import asyncio
+import gc
 import sys
 import threading
 from collections.abc import Coroutine, Iterable
@@ -138,6 +139,13 @@ def test_a_web_process_lets_a_waiting_thread_have_the_interpreter_within_a_milli
     import config.asgi  # noqa: F401 - the web process's module sets it when imported
 
     assert sys.getswitchinterval() == settings.WEB_SWITCH_INTERVAL == 0.001
+
+
+def test_a_web_process_keeps_what_it_loaded_out_of_the_collectors_full_passes() -> None:
+    import config.asgi  # noqa: F401 - the web process's module freezes what it loaded
+
+    assert gc.get_freeze_count() > 10_000  # the app's modules, the URLs, the settings
+    assert gc.get_threshold() == settings.WEB_GC_THRESHOLDS == (1000, 20, 100)
 
 
 class Gate:

@@ -248,6 +248,13 @@ class TournamentView(models.Model):
         help_text="While the last rounds are silent: the round the public standings are after, "
         "the standings then and the bracket without the silent results.",
     )
+    inputs = models.CharField(
+        max_length=32,
+        blank=True,
+        default="",
+        help_text="A digest of what the view was computed from (the tournament stream's version "
+        "and its live fixture rows): the consumer computes it again only when they moved.",
+    )
 
     def __str__(self) -> str:
         return f"view of {self.tournament}"
