@@ -15,10 +15,13 @@ import threading
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from django.http import HttpResponse
 
 from common.lru import LeastRecentlyUsed
+
+K = TypeVar("K", bound=Hashable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,27 +52,27 @@ class _Builders:
     users: int = 0
 
 
-class BodyCache:
+class BodyCache(Generic[K]):
     """The least recently used bodies first out, bounded in bytes; thread-safe (the one map of
     `common.lru`)."""
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
-        self.entries: LeastRecentlyUsed[Hashable, Body] = LeastRecentlyUsed(
+        self.entries: LeastRecentlyUsed[K, Body] = LeastRecentlyUsed(
             max_bytes, weight=lambda body: len(body.content)
         )
         self._lock = threading.Lock()
-        self._builders: dict[Hashable, _Builders] = {}
+        self._builders: dict[K, _Builders] = {}
 
     @property
     def size(self) -> int:
         """The bytes of the bodies kept."""
         return self.entries.size
 
-    def get(self, key: Hashable) -> Body | None:
+    def get(self, key: K) -> Body | None:
         return self.entries.get(key)
 
-    def put(self, key: Hashable, body: Body) -> None:
+    def put(self, key: K, body: Body) -> None:
         if len(body.content) > self.max_bytes // 4:
             return  # one body must not push out everything else
         self.entries.put(key, body)
@@ -78,7 +81,7 @@ class BodyCache:
         self.entries.clear()
 
     @contextmanager
-    def building(self, key: Hashable) -> Iterator[None]:
+    def building(self, key: K) -> Iterator[None]:
         """Build `key`'s body inside: one thread at a time for one key (others keys are built
         alongside), so the threads that wanted it meanwhile find it kept when their turn
         comes (they look again inside) instead of building it too."""
@@ -94,7 +97,7 @@ class BodyCache:
                 if not builders.users:
                     del self._builders[key]
 
-    def kept_or_built(self, key: Hashable, build: Callable[[], Body | None]) -> Body | None:
+    def kept_or_built(self, key: K, build: Callable[[], Body | None]) -> Body | None:
         """The body kept for `key`, or the one `build` makes (kept, unless None: not to be
         kept), built once however many threads ask for it at the same time."""
         body = self.get(key)

@@ -10,7 +10,8 @@ from common.bodies import Body, BodyCache
 
 
 def test_the_threads_asking_for_one_body_at_once_wait_for_a_single_build() -> None:
-    kept, builds, release = BodyCache(max_bytes=1000), [], threading.Event()
+    kept: BodyCache[str] = BodyCache(max_bytes=1000)
+    builds, release = [], threading.Event()
 
     def build() -> Body:
         builds.append(threading.current_thread().name)
@@ -35,7 +36,8 @@ def test_the_threads_asking_for_one_body_at_once_wait_for_a_single_build() -> No
 
 
 def test_different_bodies_are_built_alongside_and_a_body_not_to_keep_is_built_each_time() -> None:
-    kept, builds = BodyCache(max_bytes=1000), []
+    kept: BodyCache[str] = BodyCache(max_bytes=1000)
+    builds = []
 
     def build(name: str) -> Body | None:
         builds.append(name)

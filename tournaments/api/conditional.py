@@ -48,7 +48,9 @@ tournament's three reads (JSON and CSV, a page of matches) together are under 1 
 KEPT_HEADERS = ("Content-Type", "Content-Disposition")
 
 
-BODIES = BodyCache(getattr(settings, "TOURNAMENT_READ_CACHE_BYTES", DEFAULT_CACHE_BYTES))
+BODIES: BodyCache[tuple[str, ...]] = BodyCache(
+    getattr(settings, "TOURNAMENT_READ_CACHE_BYTES", DEFAULT_CACHE_BYTES)
+)
 
 
 def read_key(request: Request, kind: str, tournament_id: UUID, state: str) -> tuple[str, ...]:

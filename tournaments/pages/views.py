@@ -43,7 +43,9 @@ CURRENT_STATUSES = (FixtureStatus.READY, FixtureStatus.IN_PROGRESS)
 FEED_EVENT_TYPES = sorted({*TOURNAMENT_EVENT_TYPES, *MATCH_EVENT_TYPES})
 
 
-LIVE_FRAGMENTS = BodyCache(int(getattr(settings, "TOURNAMENT_PAGE_CACHE_BYTES", 16 * 2**20)))
+LIVE_FRAGMENTS: BodyCache[tuple[str, str]] = BodyCache(
+    int(getattr(settings, "TOURNAMENT_PAGE_CACHE_BYTES", 16 * 2**20))
+)
 """The live parts rendered in this process, by their path and ETag (decision record 0068): the
 ETag is made of everything they show, whoever reads them (the reader's silent rounds included),
 so when a followed tournament moves, its projectors' and phones' refreshes are one render."""

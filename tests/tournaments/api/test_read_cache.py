@@ -178,7 +178,7 @@ def test_the_browsable_api_is_built_for_each_request_and_not_kept(
 
 
 def test_the_kept_bodies_are_bounded_in_bytes_least_recently_used_out_first() -> None:
-    kept = BodyCache(max_bytes=160)
+    kept: BodyCache[tuple[str, ...]] = BodyCache(max_bytes=160)
 
     for name in "abcd":
         kept.put((name,), Body(b"x" * 40, ()))
