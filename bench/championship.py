@@ -352,6 +352,25 @@ async def project(
         following.cancel()
 
 
+def wait_for_the_consumer(timeout: float = 120.0) -> None:
+    """Until the worker has read the whole log: the tournament's start (its fixtures, its tables,
+    its view) projected, as it is long before the players have sat down and played a card. The
+    first phase would otherwise time its first cards against that work."""
+    deadline = time.monotonic() + timeout
+    with connect(DATABASE, autocommit=True) as conn:
+        while time.monotonic() < deadline:
+            row = conn.execute(  # the consumer's own lag (tournaments.projections.consumer)
+                "SELECT NOT EXISTS (SELECT 1 FROM eventstore_event"
+                " WHERE stream_type IN ('tournament', 'match') AND global_position >"
+                " coalesce((SELECT position FROM tournaments_checkpoint"
+                " WHERE name = 'tournaments'), 0))"
+            ).fetchone()
+            if row and row[0]:
+                return
+            time.sleep(0.2)
+    raise BenchError(f"the worker had not read the log after {timeout:.0f} s")
+
+
 def tournament_stream(tournament_id: str) -> str:
     """The tournament's stream from the log's position now, as the pages open it (and as a
     follower that has read the tournament first would): its history is not the bench's."""
@@ -562,6 +581,7 @@ def championship(args: argparse.Namespace) -> None:
         say(f"serving on port {server.port}: uvicorn, {args.workers} workers, a Celery worker")
         tournament_id, matches = championship_tournament(server.port, token, args.tablets)
         say(f"a tournament of {2 * args.tablets} entrants started: {tournament_id}")
+        wait_for_the_consumer()
         tablets = [
             Tablet(server.port, token, seed=n, match_id=match_id)
             for n, match_id in enumerate(matches)
