@@ -82,9 +82,14 @@ _STREAM_VERSION = f"""
 _LAST_POSITION = f"SELECT coalesce(max(global_position), 0) FROM {EVENT_TABLE}"
 
 _LAST_POSITION_OF_STREAMS = f"""
-    SELECT coalesce(max(global_position), 0) FROM {EVENT_TABLE}
-    WHERE stream_id = ANY(%(stream_ids)s)
+    SELECT coalesce(max(last.global_position), 0)
+    FROM unnest(%(stream_ids)s::uuid[]) AS streams(id),
+    LATERAL (SELECT e.global_position FROM {EVENT_TABLE} e WHERE e.stream_id = streams.id
+             ORDER BY e.stream_version DESC LIMIT 1) AS last
 """
+"""Each stream's last event, by the (stream, version) index: a stream's positions grow with its
+versions, so its last event holds its highest. One probe a stream, where reading every event
+of a tournament's two hundred matches took milliseconds on every page poll."""
 
 
 def read_stream(

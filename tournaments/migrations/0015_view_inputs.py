@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='tournamentview',
             name='inputs',
-            field=models.CharField(blank=True, default='', help_text="A digest of what the view was computed from (the tournament stream's version and its live fixture rows): the consumer computes it again only when they moved.", max_length=32),
+            field=models.CharField(blank=True, default='', help_text="A digest of what the view was computed from (the tournament stream's version and its live fixture rows), new whenever the view is written: the consumer computes it again only when they moved, and the pages' ETag reads it instead of the view.", max_length=32),
         ),
     ]

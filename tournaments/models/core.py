@@ -253,7 +253,8 @@ class TournamentView(models.Model):
         blank=True,
         default="",
         help_text="A digest of what the view was computed from (the tournament stream's version "
-        "and its live fixture rows): the consumer computes it again only when they moved.",
+        "and its live fixture rows), new whenever the view is written: the consumer computes it "
+        "again only when they moved, and the pages' ETag reads it instead of the view.",
     )
 
     def __str__(self) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
@@ -414,9 +414,13 @@ def folded_view(log: TournamentLog, tournament_id: UUID) -> TournamentView:
     """The tournament's view from the shared fold, at its head (a tournament the fold does not
     know is loaded as `tournament_view` loads it)."""
     found = log.tournaments.get(tournament_id)
-    if found is None:
-        return tournament_view(tournament_id, position=log.head)
-    return view_of(found.state, tournament_id, position=log.head)
+    view = (
+        tournament_view(tournament_id, position=log.head)
+        if found is None
+        else view_of(found.state, tournament_id, position=log.head)
+    )
+    view.inputs = uuid4().hex  # a revision of its own: the pages' ETag moves with every rebuild
+    return view
 
 
 def verify_views() -> list[str]:

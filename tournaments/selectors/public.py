@@ -20,6 +20,7 @@ from tournaments.models import (
     Fixture,
     FixtureStatus,
     Player,
+    Season,
     SeasonTournament,
     Tournament,
     TournamentView,
@@ -59,8 +60,14 @@ _SHOWN_STATE = f"""
                 f.home_id, f.away_id, f.third_id, m.status, m.round_wins), ',' ORDER BY f.key), ''))
          FROM {Fixture._meta.db_table} f LEFT JOIN {Match._meta.db_table} m ON m.id = f.match_id
          WHERE f.tournament_id = t.id),
-        (SELECT md5(concat_ws('|', v.bracket, v.standings, v.public))
-         FROM {TournamentView._meta.db_table} v WHERE v.tournament_id = t.id)
+        (SELECT v.inputs FROM {TournamentView._meta.db_table} v WHERE v.tournament_id = t.id),
+        (SELECT string_agg(concat_ws('|', st.season_id, season.slug, season.name), ','
+                           ORDER BY st.season_id)
+         FROM {SeasonTournament._meta.db_table} st
+         JOIN {Season._meta.db_table} season ON season.id = st.season_id
+         WHERE st.tournament_id = t.id),
+        ARRAY(SELECT f.match_id FROM {Fixture._meta.db_table} f WHERE f.tournament_id = t.id),
+        (SELECT c.position FROM {Checkpoint._meta.db_table} c WHERE c.name = %(consumer)s)
     FROM {Tournament._meta.db_table} t
     WHERE t.id = %(tournament)s
 """  # noqa: S608 - constant table names; values are bound
@@ -70,19 +77,22 @@ def tournament_read_state(*, tournament_id: UUID) -> str:
     """Changes whenever what the tournament's pages show could, and only then: the tournament
     stream's version (its events, its rows), the names these pages show (`names_signature`,
     drawn anew by every service that writes one, an erasure included), its fixture rows and
-    their matches' statuses and round wins, its view's standings and bracket, whether the
-    consumer has read every event of it and of its matches, and the seasons counting it (the
-    page links to each: configuration, no event). A card played within a round changes none of
+    their matches' statuses and round wins, its view's standings and bracket (the digest each
+    write of the view leaves, `TournamentView.inputs`, not its half megabyte of JSON), the seasons
+    counting it (the page links to each: configuration, no event), and whether the consumer
+    has read every event of it and of its matches. A card played within a round changes none of
     them, so a projector's refresh between two rounds' ends answers 304 (issue 25). The pages
-    use it as their ETag."""
-    _position, caught_up = tournament_log_position(tournament_id=tournament_id)
+    use it as their ETag: every poll runs it, so it is one prepared statement, and the log's
+    position one probe a stream (decision 0068)."""
     with server_bound_cursor() as cursor:  # run by every poll: prepared per connection
-        cursor.execute(_SHOWN_STATE, {"tournament": tournament_id})
+        cursor.execute(_SHOWN_STATE, {"tournament": tournament_id, "consumer": CONSUMER})
         row = cursor.fetchone()
-    shown = "none" if row is None else "-".join(str(value) for value in row)
-    seasons = SeasonTournament.objects.filter(tournament_id=tournament_id).order_by("season_id")
-    counted_in = list(seasons.values_list("season_id", "season__slug", "season__name"))
-    seen = hashlib.blake2b(repr((shown, counted_in)).encode(), digest_size=8).hexdigest()
+    if row is None:
+        return "shown-0-none"
+    *shown, match_ids, consumed = row
+    position = last_position_of_streams(stream_ids=[tournament_id, *match_ids])
+    caught_up = (consumed or 0) >= position
+    seen = hashlib.blake2b(repr(shown).encode(), digest_size=8).hexdigest()
     return f"shown-{int(caught_up)}-{seen}"
 
 

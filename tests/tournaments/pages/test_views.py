@@ -243,6 +243,25 @@ def test_the_live_part_of_one_state_is_rendered_once_for_all_its_readers(client:
     assert f'data-match="{fixture.match_id}"' not in after_the_result.content.decode()
 
 
+def test_the_views_rebuild_gives_the_live_part_a_new_etag(client: Client) -> None:
+    # The ETag reads the digest each write of the view leaves, not the view's JSON: a rebuild
+    # (which may have been run by new code, with other JSON) must not be answered 304.
+    tournament_id = TournamentFactory.create(
+        format="single_elimination", entrants=4, started=True, projected=True
+    ).id
+    url = f"/tournaments/{tournament_id}/screen/"
+    before = client.get(url, headers={"HX-Request": "true"})
+    poll = {"HX-Request": "true", "If-None-Match": before["ETag"]}
+    unchanged = client.get(url, headers=poll)
+
+    consumer.rebuild_views()
+    rebuilt = client.get(url, headers=poll)
+
+    assert unchanged.status_code == 304
+    assert rebuilt.status_code == 200
+    assert rebuilt["ETag"] != before["ETag"]
+
+
 def test_the_etag_differs_between_languages(client: Client) -> None:
     tournament_id = TournamentFactory.create(
         format="single_elimination", entrants=4, started=True, projected=True
