@@ -97,9 +97,9 @@ class BodyCache(Generic[K]):
                 if not builders.users:
                     del self._builders[key]
 
-    def kept_or_built(self, key: K, build: Callable[[], Body | None]) -> Body | None:
-        """The body kept for `key`, or the one `build` makes (kept, unless None: not to be
-        kept), built once however many threads ask for it at the same time."""
+    def kept_or_built(self, key: K, build: Callable[[], Body]) -> Body:
+        """The body kept for `key`, or the one `build` makes (and keeps, unless it is too big
+        to keep), built once however many threads ask for it at the same time."""
         body = self.get(key)
         if body is not None:
             return body
@@ -107,6 +107,5 @@ class BodyCache(Generic[K]):
             body = self.get(key)
             if body is None:
                 body = build()
-                if body is not None:
-                    self.put(key, body)
+                self.put(key, body)
         return body

@@ -43,9 +43,7 @@ CURRENT_STATUSES = (FixtureStatus.READY, FixtureStatus.IN_PROGRESS)
 FEED_EVENT_TYPES = sorted({*TOURNAMENT_EVENT_TYPES, *MATCH_EVENT_TYPES})
 
 
-LIVE_FRAGMENTS: BodyCache[tuple[str, str]] = BodyCache(
-    int(getattr(settings, "TOURNAMENT_PAGE_CACHE_BYTES", 16 * 2**20))
-)
+LIVE_FRAGMENTS: BodyCache[tuple[str, str]] = BodyCache(settings.TOURNAMENT_PAGE_CACHE_BYTES)
 """The live parts rendered in this process, by their path and ETag (decision record 0068): the
 ETag is made of everything they show, whoever reads them (the reader's silent rounds included),
 so when a followed tournament moves, its projectors' and phones' refreshes are one render."""
@@ -139,10 +137,9 @@ def live_response(
     if not_modified(request, page_etag()):
         response: HttpResponse = HttpResponseNotModified()
     elif polled:  # the same bytes for every reader of this state: built once per process
-        fragment = LIVE_FRAGMENTS.kept_or_built(
+        response = LIVE_FRAGMENTS.kept_or_built(
             (request.path, fragment_etag), lambda: body_of(rendered(), FRAGMENT_HEADERS)
-        )
-        response = fragment.response() if fragment is not None else rendered()
+        ).response()
     else:  # the whole page holds its reader's CSRF token
         response = rendered()
     # After rendering: a first visit's page holds the CSRF secret its response sets.

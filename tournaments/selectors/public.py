@@ -48,8 +48,16 @@ def tournament_log_position(*, tournament_id: UUID) -> tuple[int, bool]:
     match_ids = Fixture.objects.filter(tournament_id=tournament_id).values_list(
         "match_id", flat=True
     )
-    position = last_position_of_streams(stream_ids=[tournament_id, *match_ids])
     consumed = Checkpoint.objects.filter(name=CONSUMER).values_list("position", flat=True).first()
+    return log_position(tournament_id, match_ids, consumed)
+
+
+def log_position(
+    tournament_id: UUID, match_ids: Iterable[UUID], consumed: int | None
+) -> tuple[int, bool]:
+    """The last position of the tournament's stream and its matches', and whether the
+    consumer's checkpoint (`consumed`, None before its first run) has reached it."""
+    position = last_position_of_streams(stream_ids=[tournament_id, *match_ids])
     return position, (consumed or 0) >= position
 
 
@@ -90,8 +98,7 @@ def tournament_read_state(*, tournament_id: UUID) -> str:
     if row is None:
         return "shown-0-none"
     *shown, match_ids, consumed = row
-    position = last_position_of_streams(stream_ids=[tournament_id, *match_ids])
-    caught_up = (consumed or 0) >= position
+    _position, caught_up = log_position(tournament_id, match_ids, consumed)
     seen = hashlib.blake2b(repr(shown).encode(), digest_size=8).hexdigest()
     return f"shown-{int(caught_up)}-{seen}"
 
