@@ -167,15 +167,23 @@ class Postgres:
             conn.execute(statement)
 
     def dump(self, database: str, path: Path) -> None:
-        run(
-            "pg_dump",
-            f"--host={LOOPBACK}",
-            f"--port={self.port}",
-            "--username=postgres",
-            "--format=custom",
-            f"--file={path}",
-            database,
-        )
+        """pg_dump of `database` as it is when the dump's snapshot is taken: exported here
+        before pg_dump starts, so every write acknowledged after this call began is left out,
+        however quickly the writers finish while pg_dump connects."""
+        with self.connect(database, autocommit=False) as holding:
+            holding.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            row = holding.execute("SELECT pg_export_snapshot()").fetchone()
+            assert row is not None
+            run(
+                "pg_dump",
+                f"--host={LOOPBACK}",
+                f"--port={self.port}",
+                "--username=postgres",
+                "--format=custom",
+                f"--snapshot={row[0]}",
+                f"--file={path}",
+                database,
+            )
 
     def restore(self, path: Path, database: str) -> None:
         self.create_database(database)
